@@ -1,0 +1,370 @@
+"""The client side of ACP: launch an agent, negotiate, and call its methods.
+
+Method reference: https://agentclientprotocol.com/protocol/overview. Capability rules:
+https://agentclientprotocol.com/protocol/initialization. A method the agent did not advertise
+raises :class:`NotSupportedError` locally rather than being sent and failing obscurely.
+
+Results come back as the raw JSON the agent sent (dicts). Updates are routed by their raw
+``sessionUpdate`` string further up (the store), so nothing an agent invents is lost here.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from acp_tui import __version__
+from acp_tui.protocol.jsonrpc import (
+    METHOD_NOT_FOUND,
+    Connection,
+    ConnectionClosed,
+    RpcError,
+)
+from acp_tui.protocol.process import AgentProcess
+
+PROTOCOL_VERSION = 1
+AUTH_REQUIRED = -32000
+
+# Agent -> client requests whose presence in `handlers` turns on a client capability.
+FS_READ = "fs/read_text_file"
+FS_WRITE = "fs/write_text_file"
+TERMINAL_METHODS = (
+    "terminal/create",
+    "terminal/output",
+    "terminal/wait_for_exit",
+    "terminal/kill",
+    "terminal/release",
+)
+ELICITATION_CREATE = "elicitation/create"
+
+Handler = Callable[[Any], Awaitable[Any]]
+NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
+
+
+class AcpError(Exception):
+    """Base for client-level failures with a message fit for a person."""
+
+
+class NotSupportedError(AcpError):
+    """The agent did not advertise the capability a call needs."""
+
+
+class ProtocolVersionError(AcpError):
+    """The agent answered initialize with a protocol version this client cannot speak."""
+
+
+class AgentExitedError(AcpError):
+    """The agent process ended while a call was waiting."""
+
+
+@dataclass(slots=True)
+class AgentInfo:
+    """What initialize told us about the agent."""
+
+    protocol_version: int = PROTOCOL_VERSION
+    name: str = ""
+    title: str = ""
+    version: str = ""
+    capabilities: dict[str, Any] = field(default_factory=dict)
+    auth_methods: list[dict[str, Any]] = field(default_factory=list)
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def display_name(self) -> str:
+        return self.title or self.name or "agent"
+
+    def session_capability(self, name: str) -> bool:
+        caps = self.capabilities.get("sessionCapabilities")
+        return isinstance(caps, dict) and caps.get(name) is not None
+
+    @property
+    def can_load(self) -> bool:
+        return bool(self.capabilities.get("loadSession"))
+
+    @property
+    def can_list(self) -> bool:
+        return self.session_capability("list")
+
+    @property
+    def can_resume(self) -> bool:
+        return self.session_capability("resume")
+
+    @property
+    def can_close(self) -> bool:
+        return self.session_capability("close")
+
+    @property
+    def can_delete(self) -> bool:
+        return self.session_capability("delete")
+
+    @property
+    def can_fork(self) -> bool:
+        return self.session_capability("fork")
+
+    def mcp_capability(self, transport: str) -> bool:
+        caps = self.capabilities.get("mcpCapabilities")
+        return isinstance(caps, dict) and bool(caps.get(transport))
+
+    def prompt_capability(self, name: str) -> bool:
+        caps = self.capabilities.get("promptCapabilities")
+        return isinstance(caps, dict) and bool(caps.get(name))
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def parse_agent_info(result: Any) -> AgentInfo:
+    if not isinstance(result, dict):
+        raise ProtocolVersionError("the agent's initialize answer is not a JSON object")
+    version = result.get("protocolVersion")
+    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
+    caps = result.get("agentCapabilities")
+    methods = result.get("authMethods")
+    return AgentInfo(
+        protocol_version=version if isinstance(version, int) else -1,
+        name=_text(info.get("name")),
+        title=_text(info.get("title")),
+        version=_text(info.get("version")),
+        capabilities=caps if isinstance(caps, dict) else {},
+        auth_methods=[m for m in methods if isinstance(m, dict)]
+        if isinstance(methods, list)
+        else [],
+        raw=result,
+    )
+
+
+class AcpClient:
+    """A live connection to one agent process.
+
+    ``handlers`` maps agent->client request methods (``session/request_permission``,
+    ``fs/read_text_file``, ``terminal/create``...) to async callables taking the params and
+    returning the result; the client capabilities sent in initialize are derived from which
+    handlers exist, so nothing is advertised that is not implemented. ``on_notification``
+    receives every notification (``session/update`` first of all) in arrival order.
+    """
+
+    def __init__(
+        self,
+        process: AgentProcess,
+        *,
+        handlers: Mapping[str, Handler] | None = None,
+        on_notification: NotificationCallback | None = None,
+        client_name: str = "acp-tui",
+    ) -> None:
+        self.process = process
+        self.handlers: dict[str, Handler] = dict(handlers or {})
+        self.on_notification = on_notification
+        self.client_name = client_name
+        self.agent: AgentInfo | None = None
+        self.connection = Connection(
+            process.stdout,
+            process.stdin,
+            request_handler=self._handle_request,
+            notification_handler=self._handle_notification,
+        )
+
+    # ------------------------------------------------------------------ launching
+
+    @classmethod
+    @contextlib.asynccontextmanager
+    async def launch(
+        cls,
+        argv: Sequence[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        log_dir: Path | None = None,
+        shutdown_grace: float = 2.0,
+        **kwargs: Any,
+    ) -> AsyncIterator[AcpClient]:
+        """Spawn the agent and keep the connection running for the ``async with`` body."""
+        process = AgentProcess(argv, cwd=cwd, env=env, log_dir=log_dir)
+        await process.start()
+        client = cls(process, **kwargs)
+        try:
+            async with anyio.create_task_group() as task_group:
+                task_group.start_soon(process.drain_stderr)
+                task_group.start_soon(client.connection.run)
+                try:
+                    yield client
+                finally:
+                    await client.connection.aclose()
+                    await process.shutdown(shutdown_grace)
+                    task_group.cancel_scope.cancel()
+        finally:
+            with anyio.CancelScope(shield=True):
+                await process.shutdown(shutdown_grace)
+
+    # ------------------------------------------------------------------ dispatch
+
+    async def _handle_request(self, method: str, params: Any) -> Any:
+        handler = self.handlers.get(method)
+        if handler is None:
+            raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
+        return await handler(params)
+
+    async def _handle_notification(self, method: str, params: Any) -> None:
+        if self.on_notification is None:
+            return
+        outcome = self.on_notification(method, params)
+        if outcome is not None:
+            await outcome
+
+    def client_capabilities(self) -> dict[str, Any]:
+        has = self.handlers.__contains__
+        caps: dict[str, Any] = {
+            "fs": {"readTextFile": has(FS_READ), "writeTextFile": has(FS_WRITE)},
+            "terminal": all(has(m) for m in TERMINAL_METHODS),
+        }
+        if has(ELICITATION_CREATE):
+            caps["elicitation"] = {"form": {}}
+        return caps
+
+    async def call(self, method: str, params: Any = None) -> Any:
+        """Send a request; an agent exit while waiting becomes :class:`AgentExitedError`."""
+        try:
+            return await self.connection.request(method, params)
+        except ConnectionClosed as error:
+            raise AgentExitedError(self._exit_reason(method)) from error
+
+    def _exit_reason(self, method: str) -> str:
+        status = self.process.exit_description
+        if status == "running":
+            return f"the agent closed its output during {method}"
+        return f"the agent exited ({status}) during {method}"
+
+    # ------------------------------------------------------------------ lifecycle
+
+    async def initialize(self) -> AgentInfo:
+        """Negotiate; must complete before any other call (agents reject pipelining)."""
+        result = await self.call(
+            "initialize",
+            {
+                "protocolVersion": PROTOCOL_VERSION,
+                "clientCapabilities": self.client_capabilities(),
+                "clientInfo": {
+                    "name": self.client_name,
+                    "title": "acp-tui",
+                    "version": __version__,
+                },
+            },
+        )
+        agent = parse_agent_info(result)
+        if agent.protocol_version != PROTOCOL_VERSION:
+            await self.connection.aclose()
+            raise ProtocolVersionError(
+                f"the agent speaks ACP protocol version {result.get('protocolVersion')!r}; "
+                f"acp-tui speaks version {PROTOCOL_VERSION}"
+            )
+        self.agent = agent
+        return agent
+
+    def _require(self, capable: bool, what: str) -> None:
+        if not capable:
+            name = self.agent.display_name if self.agent else "the agent"
+            raise NotSupportedError(f"{name} does not support {what}")
+
+    @property
+    def info(self) -> AgentInfo:
+        if self.agent is None:
+            raise AcpError("initialize has not completed")
+        return self.agent
+
+    async def authenticate(self, method_id: str) -> Any:
+        return await self.call("authenticate", {"methodId": method_id})
+
+    async def new_session(
+        self, cwd: str, mcp_servers: list[dict[str, Any]] | None = None, **extra: Any
+    ) -> dict[str, Any]:
+        return await self.call(
+            "session/new", {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
+        )
+
+    async def load_session(
+        self, session_id: str, cwd: str, mcp_servers: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        self._require(self.info.can_load, "loading sessions (session/load)")
+        result = await self.call(
+            "session/load", {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or []}
+        )
+        return result if isinstance(result, dict) else {}
+
+    async def resume_session(
+        self, session_id: str, cwd: str, mcp_servers: list[dict[str, Any]] | None = None
+    ) -> dict[str, Any]:
+        self._require(self.info.can_resume, "resuming sessions (session/resume)")
+        result = await self.call(
+            "session/resume",
+            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or []},
+        )
+        return result if isinstance(result, dict) else {}
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None
+    ) -> dict[str, Any]:
+        """One page of session/list."""
+        self._require(self.info.can_list, "listing sessions (session/list)")
+        params: dict[str, Any] = {}
+        if cwd is not None:
+            params["cwd"] = cwd
+        if cursor is not None:
+            params["cursor"] = cursor
+        result = await self.call("session/list", params)
+        return result if isinstance(result, dict) else {"sessions": []}
+
+    async def list_all_sessions(
+        self, cwd: str | None = None, max_pages: int = 10_000
+    ) -> list[dict[str, Any]]:
+        """Every page of session/list. Stops on a repeated cursor (a broken agent)."""
+        sessions: list[dict[str, Any]] = []
+        cursor: str | None = None
+        seen: set[str] = set()
+        for _ in range(max_pages):
+            page = await self.list_sessions(cwd, cursor)
+            entries = page.get("sessions")
+            if isinstance(entries, list):
+                sessions.extend(s for s in entries if isinstance(s, dict))
+            next_cursor = page.get("nextCursor")
+            if not isinstance(next_cursor, str) or not next_cursor or next_cursor in seen:
+                break
+            seen.add(next_cursor)
+            cursor = next_cursor
+        return sessions
+
+    async def close_session(self, session_id: str) -> Any:
+        self._require(self.info.can_close, "closing sessions (session/close)")
+        return await self.call("session/close", {"sessionId": session_id})
+
+    async def delete_session(self, session_id: str) -> Any:
+        self._require(self.info.can_delete, "deleting sessions (session/delete)")
+        return await self.call("session/delete", {"sessionId": session_id})
+
+    async def fork_session(self, session_id: str, cwd: str) -> dict[str, Any]:
+        self._require(self.info.can_fork, "forking sessions (session/fork)")
+        return await self.call(
+            "session/fork", {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
+        )
+
+    async def prompt(self, session_id: str, prompt: list[dict[str, Any]]) -> dict[str, Any]:
+        result = await self.call("session/prompt", {"sessionId": session_id, "prompt": prompt})
+        return result if isinstance(result, dict) else {}
+
+    async def cancel(self, session_id: str) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await self.connection.notify("session/cancel", {"sessionId": session_id})
+
+    async def set_mode(self, session_id: str, mode_id: str) -> Any:
+        return await self.call("session/set_mode", {"sessionId": session_id, "modeId": mode_id})
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> Any:
+        params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
+        if isinstance(value, bool):
+            params["type"] = "boolean"
+        return await self.call("session/set_config_option", params)

@@ -1,0 +1,410 @@
+"""JSON-RPC 2.0 over newline-delimited JSON, symmetric for clients and agents.
+
+ACP frames one JSON-RPC message per line on the agent's stdin/stdout
+(https://agentclientprotocol.com/protocol/transports). Both sides may send requests, so one
+:class:`Connection` serves the client and the built-in demo agent alike.
+
+Ordering: notifications and responses are handled by the single reader task in arrival
+order, so an update the agent sent before a response is applied before the awaiting caller
+resumes. Notification handlers must therefore be quick (they update state, they do not wait
+on a person). Incoming requests run in their own tasks, so a permission dialog that waits
+minutes never stops the stream.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+from anyio.abc import ByteReceiveStream, ByteSendStream, TaskGroup
+
+log = logging.getLogger(__name__)
+
+JSONRPC_VERSION = "2.0"
+CANCEL_REQUEST_METHOD = "$/cancel_request"
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+INTERNAL_ERROR = -32603
+REQUEST_CANCELLED = -32800
+
+# Generous, because tool output travels inline: a single line of 50 MB must still be read.
+DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
+READ_CHUNK = 256 * 1024
+# The inspector keeps thousands of lines; a 50 MB tool output must not be kept thousands of times.
+TRAFFIC_TEXT_LIMIT = 64 * 1024
+
+RequestId = int | str
+RequestHandler = Callable[[str, Any], Awaitable[Any]]
+NotificationHandler = Callable[[str, Any], Awaitable[None]]
+Direction = Literal["in", "out"]
+
+
+class RpcError(Exception):
+    """A JSON-RPC error: raised by handlers to answer with an error, and by `request()`
+    when the peer answered with one. `data` is whatever the peer attached."""
+
+    def __init__(self, code: int, message: str, data: Any = None) -> None:
+        super().__init__(f"{message} (code {code})")
+        self.code = code
+        self.message = message
+        self.data = data
+
+    def to_json(self) -> dict[str, Any]:
+        error: dict[str, Any] = {"code": self.code, "message": self.message}
+        if self.data is not None:
+            error["data"] = self.data
+        return error
+
+    def __str__(self) -> str:
+        text = f"{self.message} (code {self.code})"
+        if self.data is not None:
+            detail = self.data if isinstance(self.data, str) else json.dumps(self.data)
+            text += f": {detail[:500]}"
+        return text
+
+
+class ConnectionClosed(Exception):
+    """The peer closed its end (or died) while a request was waiting for an answer."""
+
+
+@dataclass(slots=True)
+class TrafficRecord:
+    """One line on the wire, kept for the protocol inspector."""
+
+    timestamp: float
+    direction: Direction
+    text: str
+    note: str = ""
+
+
+@dataclass(slots=True)
+class ConnectionStats:
+    """What went by on this connection; junk is counted, never fatal."""
+
+    lines_in: int = 0
+    lines_out: int = 0
+    skipped_lines: int = 0
+    oversized_lines: int = 0
+    invalid_messages: int = 0
+    unknown_responses: int = 0
+    handler_errors: int = 0
+    last_skipped: str = ""
+
+
+@dataclass(slots=True)
+class _Pending:
+    method: str
+    done: anyio.Event = field(default_factory=anyio.Event)
+    result: Any = None
+    error: BaseException | None = None
+
+
+class Connection:
+    """One JSON-RPC peer on a pair of byte streams.
+
+    Run :meth:`run` in a task group (it returns when the peer closes its output); call
+    :meth:`request` and :meth:`notify` from anywhere.
+    """
+
+    def __init__(
+        self,
+        receive: ByteReceiveStream,
+        send: ByteSendStream,
+        *,
+        request_handler: RequestHandler | None = None,
+        notification_handler: NotificationHandler | None = None,
+        traffic_limit: int = 5000,
+        max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
+        record_traffic: bool = True,
+    ) -> None:
+        self._receive = receive
+        self._send = send
+        self.request_handler = request_handler
+        self.notification_handler = notification_handler
+        self._max_line_bytes = max_line_bytes
+        self._next_id = 0
+        self._pending: dict[RequestId, _Pending] = {}
+        self._incoming: dict[RequestId, anyio.CancelScope] = {}
+        self._send_lock = anyio.Lock()
+        self._task_group: TaskGroup | None = None
+        self._closed = False
+        self.stats = ConnectionStats()
+        self.record_traffic = record_traffic
+        self.traffic: deque[TrafficRecord] = deque(maxlen=traffic_limit)
+        self.traffic_listeners: list[Callable[[TrafficRecord], None]] = []
+        self.closed_event = anyio.Event()
+
+    # ------------------------------------------------------------------ outgoing
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    async def request(self, method: str, params: Any = None) -> Any:
+        """Send a request and wait for its result; raises :class:`RpcError` on an error
+        answer and :class:`ConnectionClosed` if the peer goes away first. Cancelling the
+        caller tells the peer with ``$/cancel_request``."""
+        if self._closed:
+            raise ConnectionClosed(f"connection closed before {method}")
+        request_id = self._next_id
+        self._next_id += 1
+        pending = _Pending(method)
+        self._pending[request_id] = pending
+        message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id, "method": method}
+        if params is not None:
+            message["params"] = params
+        try:
+            await self._write(message)
+            await pending.done.wait()
+        except anyio.get_cancelled_exc_class():
+            if not pending.done.is_set() and not self._closed:
+                with anyio.CancelScope(shield=True), anyio.move_on_after(1):
+                    await self.notify(CANCEL_REQUEST_METHOD, {"requestId": request_id})
+            raise
+        finally:
+            self._pending.pop(request_id, None)
+        if pending.error is not None:
+            raise pending.error
+        return pending.result
+
+    async def notify(self, method: str, params: Any = None) -> None:
+        message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "method": method}
+        if params is not None:
+            message["params"] = params
+        await self._write(message)
+
+    async def _write(self, message: dict[str, Any]) -> None:
+        if self._closed:
+            raise ConnectionClosed("connection closed")
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        self._record("out", text)
+        data = (text + "\n").encode("utf-8")
+        async with self._send_lock:
+            try:
+                await self._send.send(data)
+            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as error:
+                self._close()
+                raise ConnectionClosed(f"cannot write to peer: {error}") from error
+        self.stats.lines_out += 1
+
+    # ------------------------------------------------------------------ incoming
+
+    async def run(self) -> None:
+        """Read until the peer closes its output. Never raises on bad input."""
+        try:
+            async with anyio.create_task_group() as task_group:
+                self._task_group = task_group
+                await self._read_loop()
+                # Peer is gone: nobody can answer our requests, and answers to theirs
+                # cannot be delivered.
+                self._close()
+                task_group.cancel_scope.cancel()
+        finally:
+            self._close()
+
+    async def _read_loop(self) -> None:
+        buffer = bytearray()
+        discarding = False
+        while True:
+            try:
+                chunk = await self._receive.receive(READ_CHUNK)
+            except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                break
+            start = 0
+            while True:
+                newline = chunk.find(b"\n", start)
+                if newline < 0:
+                    if not discarding:
+                        buffer += chunk[start:] if start else chunk
+                        if len(buffer) > self._max_line_bytes:
+                            self._skip_oversized(len(buffer))
+                            buffer.clear()
+                            discarding = True
+                    break
+                if discarding:
+                    discarding = False
+                elif buffer:
+                    buffer += chunk[start:newline]
+                    line = bytes(buffer)
+                    buffer.clear()
+                    await self._handle_line(line)
+                else:
+                    await self._handle_line(chunk[start:newline])
+                start = newline + 1
+        if buffer and not discarding:
+            await self._handle_line(bytes(buffer))
+
+    def _skip_oversized(self, size: int) -> None:
+        self.stats.oversized_lines += 1
+        self.stats.skipped_lines += 1
+        note = f"line over {self._max_line_bytes} bytes skipped ({size}+ bytes)"
+        self.stats.last_skipped = note
+        self._record("in", "", note)
+        log.warning(note)
+
+    async def _handle_line(self, line: bytes) -> None:
+        line = line.strip()
+        if not line:
+            return
+        self.stats.lines_in += 1
+        text = line.decode("utf-8", errors="replace")
+        try:
+            message = json.loads(text)
+        except ValueError:
+            self._skip(text, "not JSON")
+            return
+        if not isinstance(message, dict):
+            self._skip(text, "not a JSON-RPC object")
+            return
+        self._record("in", text)
+        method = message.get("method")
+        if isinstance(method, str):
+            if "id" in message:
+                request_id = message["id"]
+                if not _is_valid_id(request_id):
+                    self.stats.invalid_messages += 1
+                    return
+                self._start_incoming(request_id, method, message.get("params"))
+            else:
+                await self._handle_notification(method, message.get("params"))
+            return
+        if "id" in message and ("result" in message or "error" in message):
+            self._handle_response(message)
+            return
+        self.stats.invalid_messages += 1
+        self._note_last(f"invalid JSON-RPC message: {text[:200]}")
+
+    def _skip(self, text: str, why: str) -> None:
+        self.stats.skipped_lines += 1
+        self._note_last(f"{why}: {text[:200]}")
+        self._record("in", text, why)
+
+    def _note_last(self, note: str) -> None:
+        self.stats.last_skipped = note
+        log.debug("skipped %s", note)
+
+    def _handle_response(self, message: dict[str, Any]) -> None:
+        pending = self._pending.get(message["id"])
+        if pending is None:
+            self.stats.unknown_responses += 1
+            return
+        if "error" in message:
+            error = message["error"]
+            if isinstance(error, dict):
+                code = error.get("code")
+                pending.error = RpcError(
+                    code if isinstance(code, int) else INTERNAL_ERROR,
+                    str(error.get("message", "error")),
+                    error.get("data"),
+                )
+            else:
+                pending.error = RpcError(INTERNAL_ERROR, str(error))
+        else:
+            pending.result = message.get("result")
+        pending.done.set()
+
+    async def _handle_notification(self, method: str, params: Any) -> None:
+        if method == CANCEL_REQUEST_METHOD:
+            request_id = params.get("requestId") if isinstance(params, dict) else None
+            scope = self._incoming.get(request_id) if _is_valid_id(request_id) else None
+            if scope is not None:
+                scope.cancel()
+            return
+        if self.notification_handler is None:
+            return
+        try:
+            await self.notification_handler(method, params)
+        except Exception:
+            self.stats.handler_errors += 1
+            log.exception("notification handler failed for %s", method)
+
+    def _start_incoming(self, request_id: RequestId, method: str, params: Any) -> None:
+        scope = anyio.CancelScope()
+        self._incoming[request_id] = scope
+        assert self._task_group is not None
+        self._task_group.start_soon(self._serve_request, request_id, method, params, scope)
+
+    async def _serve_request(
+        self, request_id: RequestId, method: str, params: Any, scope: anyio.CancelScope
+    ) -> None:
+        response: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id}
+        try:
+            with scope:
+                if self.request_handler is None:
+                    raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
+                response["result"] = await self.request_handler(method, params)
+            if scope.cancel_called:
+                response.pop("result", None)
+                response["error"] = {"code": REQUEST_CANCELLED, "message": "request cancelled"}
+        except RpcError as error:
+            response["error"] = error.to_json()
+        except Exception as error:
+            self.stats.handler_errors += 1
+            log.exception("request handler failed for %s", method)
+            response["error"] = {
+                "code": INTERNAL_ERROR,
+                "message": f"internal error in client: {type(error).__name__}: {error}",
+            }
+        finally:
+            self._incoming.pop(request_id, None)
+        if "result" in response and response["result"] is None:
+            # JSON-RPC requires a result member; ACP's empty responses are objects.
+            response["result"] = {}
+        try:
+            await self._write(response)
+        except ConnectionClosed:
+            pass
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def _close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for pending in list(self._pending.values()):
+            if not pending.done.is_set():
+                pending.error = ConnectionClosed(
+                    f"agent closed the connection during {pending.method}"
+                )
+                pending.done.set()
+        self.closed_event.set()
+
+    async def aclose(self) -> None:
+        self._close()
+        with anyio.CancelScope(shield=True):
+            try:
+                await self._send.aclose()
+            except (OSError, anyio.BrokenResourceError, anyio.ClosedResourceError):
+                pass
+
+    def _record(self, direction: Direction, text: str, note: str = "") -> None:
+        if not self.record_traffic:
+            return
+        if len(text) > TRAFFIC_TEXT_LIMIT:
+            note = note or f"{len(text):,} characters, cut for the inspector"
+            text = text[:TRAFFIC_TEXT_LIMIT]
+        record = TrafficRecord(time.time(), direction, text, note)
+        self.traffic.append(record)
+        for listener in self.traffic_listeners:
+            try:
+                listener(record)
+            except Exception:
+                log.exception("traffic listener failed")
+
+
+def _is_valid_id(value: Any) -> bool:
+    if isinstance(value, bool):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value)
+    return isinstance(value, int | str)

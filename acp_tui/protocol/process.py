@@ -1,0 +1,216 @@
+"""The agent as a child process: spawn, drain stderr, observe exit, shut down firmly.
+
+ACP agents are launched by the client and speak on stdio
+(https://agentclientprotocol.com/protocol/transports). stderr is the agent's log: it is
+read continuously (a chatty agent that fills the pipe would otherwise block forever) into a
+ring buffer for the crash banner and a log file for later.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import shlex
+import signal
+import subprocess
+import time
+from collections import deque
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import IO
+
+import anyio
+from anyio.abc import ByteReceiveStream, ByteSendStream, Process
+
+STDERR_RING_LINES = 500
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class AgentStartError(Exception):
+    """The agent could not be started at all (not found, not executable, bad cwd)."""
+
+    def __init__(self, argv: Sequence[str], reason: str) -> None:
+        self.argv = list(argv)
+        self.reason = reason
+        super().__init__(f"cannot start agent `{shlex.join(self.argv)}`: {reason}")
+
+
+def default_log_dir() -> Path:
+    from platformdirs import user_log_dir
+
+    return Path(user_log_dir("acp-tui", appauthor=False))
+
+
+def describe_exit(returncode: int | None) -> str:
+    """'exit code 1', 'killed by SIGKILL', or 'running'."""
+    if returncode is None:
+        return "running"
+    if returncode < 0:
+        try:
+            return f"killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"killed by signal {-returncode}"
+    return f"exit code {returncode}"
+
+
+class AgentProcess:
+    """One running agent. Use :meth:`start`, then :meth:`drain_stderr` in a task, and
+    :meth:`shutdown` when done (safe to call more than once)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        *,
+        cwd: str | os.PathLike[str] | None = None,
+        env: Mapping[str, str] | None = None,
+        log_dir: Path | None = None,
+        stderr_lines: int = STDERR_RING_LINES,
+    ) -> None:
+        if not argv:
+            raise AgentStartError([], "no agent command given")
+        self.argv = [str(part) for part in argv]
+        self.cwd = str(cwd) if cwd is not None else None
+        self.env = dict(env) if env is not None else None
+        self.stderr_tail: deque[str] = deque(maxlen=stderr_lines)
+        self.log_dir = log_dir
+        self.log_path: Path | None = None
+        self._log_file: IO[str] | None = None
+        self._process: Process | None = None
+        self.started_at: float | None = None
+        self.returncode: int | None = None
+        self.exited = anyio.Event()
+
+    @property
+    def command_line(self) -> str:
+        return shlex.join(self.argv)
+
+    @property
+    def pid(self) -> int | None:
+        return self._process.pid if self._process else None
+
+    @property
+    def stdin(self) -> ByteSendStream:
+        assert self._process is not None and self._process.stdin is not None
+        return self._process.stdin
+
+    @property
+    def stdout(self) -> ByteReceiveStream:
+        assert self._process is not None and self._process.stdout is not None
+        return self._process.stdout
+
+    @property
+    def exit_description(self) -> str:
+        return describe_exit(self.returncode)
+
+    async def start(self) -> None:
+        env = {**os.environ, **self.env} if self.env is not None else None
+        if self.cwd is not None and not os.path.isdir(self.cwd):
+            raise AgentStartError(self.argv, f"working directory {self.cwd} does not exist")
+        try:
+            self._process = await anyio.open_process(
+                self.argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=self.cwd,
+                env=env,
+                # Own process group: a Ctrl-C in the terminal must reach us, not the agent,
+                # and shutdown can take the agent's children down with it.
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise AgentStartError(self.argv, f"command not found: {self.argv[0]}") from None
+        except PermissionError:
+            raise AgentStartError(self.argv, f"not executable: {self.argv[0]}") from None
+        except OSError as error:
+            raise AgentStartError(self.argv, error.strerror or str(error)) from None
+        self.started_at = time.monotonic()
+        self._open_log()
+
+    def _open_log(self) -> None:
+        try:
+            log_dir = self.log_dir or default_log_dir()
+            log_dir.mkdir(parents=True, exist_ok=True)
+            name = _UNSAFE_FILENAME.sub("_", Path(self.argv[0]).name)[:40] or "agent"
+            stamp = time.strftime("%Y%m%d-%H%M%S")
+            self.log_path = log_dir / f"{name}-{stamp}-{self.pid}.log"
+            self._log_file = self.log_path.open("a", encoding="utf-8", buffering=1)
+            self._log_file.write(f"# {self.command_line}\n")
+        except OSError:
+            # A read-only home must not stop the agent; the ring buffer still works.
+            self.log_path = None
+            self._log_file = None
+
+    async def drain_stderr(self) -> None:
+        """Read stderr until it closes; then wait for the exit status."""
+        assert self._process is not None
+        stream = self._process.stderr
+        pending = b""
+        if stream is not None:
+            while True:
+                try:
+                    chunk = await stream.receive(65536)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                pending += chunk
+                *lines, pending = pending.split(b"\n")
+                for raw in lines:
+                    self._add_stderr_line(raw)
+                if len(pending) > 65536:
+                    self._add_stderr_line(pending)
+                    pending = b""
+        if pending:
+            self._add_stderr_line(pending)
+        await self.wait()
+
+    def _add_stderr_line(self, raw: bytes) -> None:
+        line = raw.decode("utf-8", errors="replace").rstrip("\r")
+        self.stderr_tail.append(line)
+        if self._log_file is not None:
+            with contextlib.suppress(OSError, ValueError):
+                self._log_file.write(line + "\n")
+
+    async def wait(self) -> int:
+        assert self._process is not None
+        returncode = await self._process.wait()
+        self.returncode = returncode
+        self.exited.set()
+        return returncode
+
+    async def shutdown(self, grace: float = 2.0) -> None:
+        """Close stdin, give the agent `grace` seconds, then SIGTERM, then SIGKILL."""
+        process = self._process
+        if process is None:
+            return
+        with anyio.CancelScope(shield=True):
+            if process.returncode is None:
+                if process.stdin is not None:
+                    with contextlib.suppress(Exception):
+                        await process.stdin.aclose()
+                with anyio.move_on_after(grace):
+                    await self.wait()
+            if process.returncode is None:
+                self._signal_group(signal.SIGTERM)
+                with anyio.move_on_after(grace):
+                    await self.wait()
+            if process.returncode is None:
+                self._signal_group(signal.SIGKILL)
+                with anyio.move_on_after(grace):
+                    await self.wait()
+            self.returncode = process.returncode
+            if self.returncode is not None:
+                self.exited.set()
+            if self._log_file is not None:
+                with contextlib.suppress(OSError):
+                    self._log_file.write(f"# agent ended: {self.exit_description}\n")
+                    self._log_file.close()
+                self._log_file = None
+
+    def _signal_group(self, sig: signal.Signals) -> None:
+        assert self._process is not None
+        try:
+            os.killpg(self._process.pid, sig)
+        except (ProcessLookupError, PermissionError):
+            with contextlib.suppress(ProcessLookupError):
+                self._process.send_signal(sig)

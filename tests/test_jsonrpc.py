@@ -1,0 +1,318 @@
+"""Framing and dispatch of the JSON-RPC core, peer to peer over in-memory pipes."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+import anyio.lowlevel
+import pytest
+
+from acp_tui.protocol.jsonrpc import (
+    METHOD_NOT_FOUND,
+    REQUEST_CANCELLED,
+    Connection,
+    ConnectionClosed,
+    RpcError,
+)
+from tests.wire_helpers import PipeReceive, PipeSend, byte_pipe
+
+pytestmark = pytest.mark.anyio
+
+
+@asynccontextmanager
+async def raw_peer(**kwargs: Any) -> AsyncIterator[tuple[Connection, PipeSend, PipeReceive]]:
+    """A Connection under test plus the raw ends a scripted peer writes to and reads from."""
+    to_conn_send, to_conn_recv = byte_pipe()
+    from_conn_send, from_conn_recv = byte_pipe()
+    conn = Connection(to_conn_recv, from_conn_send, **kwargs)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(conn.run)
+        yield conn, to_conn_send, from_conn_recv
+        tg.cancel_scope.cancel()
+
+
+async def read_message(stream: PipeReceive) -> dict[str, Any]:
+    buffer = b""
+    while b"\n" not in buffer:
+        buffer += await stream.receive()
+    line, _, rest = buffer.partition(b"\n")
+    assert not rest, "test helper reads one message at a time"
+    return json.loads(line)
+
+
+def line(message: dict[str, Any]) -> bytes:
+    return (json.dumps(message) + "\n").encode()
+
+
+async def test_request_result_between_two_peers() -> None:
+    a_send, b_recv = byte_pipe()
+    b_send, a_recv = byte_pipe()
+
+    async def handler(method: str, params: Any) -> Any:
+        return {"echo": params, "method": method}
+
+    a = Connection(a_recv, a_send)
+    b = Connection(b_recv, b_send, request_handler=handler)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(a.run)
+        tg.start_soon(b.run)
+        result = await a.request("ping", {"x": 1})
+        assert result == {"echo": {"x": 1}, "method": "ping"}
+        tg.cancel_scope.cancel()
+
+
+async def test_junk_lines_are_skipped_and_counted() -> None:
+    notes: list[tuple[str, Any]] = []
+
+    async def on_note(method: str, params: Any) -> None:
+        notes.append((method, params))
+
+    async with raw_peer(notification_handler=on_note) as (conn, send, _):
+        await send.send(b"Welcome to SuperAgent v1!\n")
+        await send.send(b"[INFO] starting up\n\n   \n")
+        await send.send(b"[1, 2, 3]\n")
+        await send.send(b'{"jsonrpc":"2.0"}\n')
+        await send.send(line({"jsonrpc": "2.0", "method": "hello", "params": {"n": 1}}))
+        with anyio.fail_after(2):
+            while not notes:
+                await anyio.sleep(0.01)
+        assert notes == [("hello", {"n": 1})]
+        assert conn.stats.skipped_lines == 3
+        assert conn.stats.invalid_messages == 1
+        assert "not JSON" in conn.traffic[0].note
+
+
+async def test_twenty_megabyte_line_is_read_whole() -> None:
+    got: list[Any] = []
+
+    async def on_note(method: str, params: Any) -> None:
+        got.append(params)
+
+    big = "x" * (20 * 1024 * 1024)
+    payload = line({"jsonrpc": "2.0", "method": "big", "params": {"text": big}})
+    async with raw_peer(notification_handler=on_note) as (conn, send, _):
+        # Deliver it in uneven pieces, like a pipe does.
+        for start in range(0, len(payload), 1_000_003):
+            await send.send(payload[start : start + 1_000_003])
+        with anyio.fail_after(10):
+            while not got:
+                await anyio.sleep(0.01)
+        assert len(got[0]["text"]) == len(big)
+        assert conn.stats.skipped_lines == 0
+
+
+async def test_line_over_the_limit_is_skipped_and_the_next_line_still_works() -> None:
+    got: list[Any] = []
+
+    async def on_note(method: str, params: Any) -> None:
+        got.append(params)
+
+    async with raw_peer(notification_handler=on_note, max_line_bytes=1000) as (conn, send, _):
+        await send.send(b"{" + b"a" * 5000)
+        await send.send(b"b" * 5000 + b"\n")
+        await send.send(line({"jsonrpc": "2.0", "method": "after", "params": 7}))
+        with anyio.fail_after(2):
+            while not got:
+                await anyio.sleep(0.01)
+        assert got == [7]
+        assert conn.stats.oversized_lines == 1
+
+
+async def test_string_and_numeric_request_ids_are_answered_with_the_same_id() -> None:
+    async def handler(method: str, params: Any) -> Any:
+        return {"ok": method}
+
+    async with raw_peer(request_handler=handler) as (_, send, recv):
+        await send.send(line({"jsonrpc": "2.0", "id": "req-abc", "method": "one"}))
+        assert await read_message(recv) == {
+            "jsonrpc": "2.0",
+            "id": "req-abc",
+            "result": {"ok": "one"},
+        }
+        await send.send(line({"jsonrpc": "2.0", "id": 42, "method": "two"}))
+        assert await read_message(recv) == {"jsonrpc": "2.0", "id": 42, "result": {"ok": "two"}}
+
+
+async def test_handler_exception_becomes_error_and_reader_survives() -> None:
+    async def handler(method: str, params: Any) -> Any:
+        if method == "boom":
+            raise ValueError("kaput")
+        if method == "rpc":
+            raise RpcError(-32002, "no such file", {"path": "/x"})
+        return "fine"
+
+    async with raw_peer(request_handler=handler) as (conn, send, recv):
+        await send.send(line({"jsonrpc": "2.0", "id": 1, "method": "boom"}))
+        answer = await read_message(recv)
+        assert answer["error"]["code"] == -32603
+        assert "kaput" in answer["error"]["message"]
+        await send.send(line({"jsonrpc": "2.0", "id": 2, "method": "rpc"}))
+        answer = await read_message(recv)
+        assert answer["error"] == {
+            "code": -32002,
+            "message": "no such file",
+            "data": {"path": "/x"},
+        }
+        await send.send(line({"jsonrpc": "2.0", "id": 3, "method": "ok"}))
+        assert (await read_message(recv))["result"] == "fine"
+        assert conn.stats.handler_errors == 1
+
+
+async def test_unknown_method_is_answered_method_not_found() -> None:
+    async with raw_peer() as (_, send, recv):
+        await send.send(line({"jsonrpc": "2.0", "id": 9, "method": "nope/never"}))
+        answer = await read_message(recv)
+        assert answer["id"] == 9
+        assert answer["error"]["code"] == METHOD_NOT_FOUND
+
+
+async def test_unknown_notification_is_ignored_without_answer() -> None:
+    async def handler(method: str, params: Any) -> Any:
+        return "pong"
+
+    async with raw_peer(request_handler=handler) as (conn, send, recv):
+        await send.send(line({"jsonrpc": "2.0", "method": "vendor/whatever", "params": {}}))
+        await send.send(line({"jsonrpc": "2.0", "id": 1, "method": "ping"}))
+        # The first thing written back is the ping answer: the notification got no reply.
+        assert (await read_message(recv))["result"] == "pong"
+        assert conn.stats.handler_errors == 0
+
+
+async def test_out_of_order_responses_reach_the_right_callers() -> None:
+    async with raw_peer() as (conn, send, recv):
+        results: dict[str, Any] = {}
+
+        async def call(name: str) -> None:
+            results[name] = await conn.request(name)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call, "first")
+            first = await read_message(recv)
+            tg.start_soon(call, "second")
+            second = await read_message(recv)
+            await send.send(line({"jsonrpc": "2.0", "id": second["id"], "result": "two"}))
+            await send.send(line({"jsonrpc": "2.0", "id": first["id"], "result": "one"}))
+        assert results == {"first": "one", "second": "two"}
+
+
+async def test_error_answer_surfaces_code_message_and_data() -> None:
+    async with raw_peer() as (conn, send, recv):
+        async with anyio.create_task_group() as tg:
+            errors: list[RpcError] = []
+
+            async def call() -> None:
+                try:
+                    await conn.request("session/new", {})
+                except RpcError as error:
+                    errors.append(error)
+
+            tg.start_soon(call)
+            request = await read_message(recv)
+            error = {
+                "code": -32000,
+                "message": "Authentication required",
+                "data": {"hint": "login"},
+            }
+            await send.send(line({"jsonrpc": "2.0", "id": request["id"], "error": error}))
+        assert errors[0].code == -32000
+        assert errors[0].message == "Authentication required"
+        assert errors[0].data == {"hint": "login"}
+
+
+async def test_notifications_are_delivered_in_order_before_a_later_response() -> None:
+    seen: list[Any] = []
+
+    async def on_note(method: str, params: Any) -> None:
+        await (
+            anyio.lowlevel.checkpoint()
+        )  # a handler that yields must not let later messages overtake it
+        seen.append(params)
+
+    async with raw_peer(notification_handler=on_note) as (conn, send, recv):
+        async with anyio.create_task_group() as tg:
+            outcome: list[list[Any]] = []
+
+            async def call() -> None:
+                await conn.request("session/prompt")
+                outcome.append(list(seen))
+
+            tg.start_soon(call)
+            request = await read_message(recv)
+            burst = b"".join(
+                line({"jsonrpc": "2.0", "method": "session/update", "params": n})
+                for n in range(500)
+            )
+            await send.send(burst + line({"jsonrpc": "2.0", "id": request["id"], "result": {}}))
+        assert outcome == [list(range(500))]
+
+
+async def test_cancelling_a_request_sends_cancel_request() -> None:
+    async with raw_peer() as (conn, send, recv):
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(conn.request, "slow")
+            request = await read_message(recv)
+            tg.cancel_scope.cancel()
+        cancel = await read_message(recv)
+        assert cancel == {
+            "jsonrpc": "2.0",
+            "method": "$/cancel_request",
+            "params": {"requestId": request["id"]},
+        }
+
+
+async def test_incoming_cancel_request_stops_the_handler_and_answers_cancelled() -> None:
+    started = anyio.Event()
+    finished: list[bool] = []
+
+    async def handler(method: str, params: Any) -> Any:
+        started.set()
+        await anyio.sleep(30)
+        finished.append(True)
+        return "too late"
+
+    async with raw_peer(request_handler=handler) as (_, send, recv):
+        await send.send(
+            line({"jsonrpc": "2.0", "id": "p-1", "method": "session/request_permission"})
+        )
+        with anyio.fail_after(2):
+            await started.wait()
+        await send.send(
+            line({"jsonrpc": "2.0", "method": "$/cancel_request", "params": {"requestId": "p-1"}})
+        )
+        with anyio.fail_after(2):
+            answer = await read_message(recv)
+        assert answer["id"] == "p-1"
+        assert answer["error"]["code"] == REQUEST_CANCELLED
+        assert finished == []
+
+
+async def test_peer_closing_fails_pending_requests() -> None:
+    async with raw_peer() as (conn, send, recv):
+        errors: list[BaseException] = []
+
+        async def call() -> None:
+            try:
+                await conn.request("session/prompt")
+            except ConnectionClosed as error:
+                errors.append(error)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(call)
+            await read_message(recv)
+            await send.aclose()
+        assert len(errors) == 1
+        assert "session/prompt" in str(errors[0])
+        with pytest.raises(ConnectionClosed):
+            await conn.request("again")
+
+
+async def test_responses_to_unknown_ids_are_counted() -> None:
+    async with raw_peer() as (conn, send, _):
+        await send.send(line({"jsonrpc": "2.0", "id": 999, "result": {}}))
+        with anyio.fail_after(2):
+            while conn.stats.unknown_responses == 0:
+                await anyio.sleep(0.01)
