@@ -251,7 +251,7 @@ async def test_notifications_are_delivered_in_order_before_a_later_response() ->
 
 
 async def test_cancelling_a_request_sends_cancel_request() -> None:
-    async with raw_peer() as (conn, send, recv):
+    async with raw_peer() as (conn, _send, recv):
         async with anyio.create_task_group() as tg:
             tg.start_soon(conn.request, "slow")
             request = await read_message(recv)
