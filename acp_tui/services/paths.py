@@ -1,0 +1,119 @@
+"""Containment of the paths an agent asks the client to touch.
+
+A :class:`PathGuard` holds the roots of one session (its cwd first, then its additional
+directories), all resolved with symlinks followed. A requested path is resolved the same way
+(a path that does not exist yet is resolved through its existing ancestors, and a dangling
+symlink through its target), and it is *inside* when the resolved path is one of the roots or
+below one. So ``root/link -> /etc`` makes ``root/link/passwd`` outside, and ``root/../x`` is
+judged by where it really lands.
+
+Outside paths are refused with ``PERMISSION_DENIED`` unless an ``approve_outside(op, path)``
+callback is given and returns True (the UI asks the person). ``op`` is ``"read"``, ``"write"``
+or ``"terminal"`` (a terminal's working directory); ``path`` is the resolved path, which is what
+would really be touched.
+
+Guards are cheap: make one per session, and call :meth:`PathGuard.set_roots` when the session's
+directories change.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable, Iterable, Sequence
+from pathlib import Path
+from typing import Any, Literal
+
+from acp_tui.services.errors import invalid_params, permission_denied
+
+Operation = Literal["read", "write", "terminal"]
+ApproveOutside = Callable[[str, Path], Awaitable[bool]]
+
+
+def require_absolute(raw: Any, field: str = "path") -> Path:
+    """Validate a wire path: a non-empty absolute string without NUL bytes."""
+    if not isinstance(raw, str) or not raw:
+        raise invalid_params(f"'{field}' must be a non-empty string", {field: raw})
+    if "\0" in raw:
+        raise invalid_params(f"'{field}' must not contain NUL bytes", {field: raw})
+    path = Path(raw)
+    if not path.is_absolute():
+        raise invalid_params(f"'{field}' must be an absolute path: {raw}", {field: raw})
+    return path
+
+
+def resolve_real(path: Path) -> Path:
+    """Resolve symlinks and ``..`` without requiring the path to exist."""
+    return Path(os.path.realpath(path))
+
+
+class PathGuard:
+    """The roots of one session and the rule that keeps the agent inside them."""
+
+    def __init__(
+        self,
+        roots: Iterable[str | os.PathLike[str]],
+        approve_outside: ApproveOutside | None = None,
+    ) -> None:
+        self.approve_outside = approve_outside
+        self._roots: tuple[Path, ...] = ()
+        self.set_roots(roots)
+
+    @property
+    def roots(self) -> tuple[Path, ...]:
+        """The resolved roots, the session's cwd first."""
+        return self._roots
+
+    @property
+    def cwd(self) -> Path | None:
+        """The session's cwd (the first root), the default working directory of terminals."""
+        return self._roots[0] if self._roots else None
+
+    def set_roots(self, roots: Iterable[str | os.PathLike[str]]) -> None:
+        resolved: list[Path] = []
+        for root in roots:
+            real = resolve_real(Path(root))
+            if real not in resolved:
+                resolved.append(real)
+        self._roots = tuple(resolved)
+
+    def is_inside(self, real: Path) -> bool:
+        """Whether an already resolved path is one of the roots or below one."""
+        return any(real == root or real.is_relative_to(root) for root in self._roots)
+
+    async def check(self, op: Operation, raw: Any, field: str = "path") -> Path:
+        """Validate, resolve and contain a wire path; return the resolved path to use.
+
+        Raises ``INVALID_PARAMS`` for a malformed path and ``PERMISSION_DENIED`` for an outside
+        path the person did not allow.
+        """
+        requested = require_absolute(raw, field)
+        real = resolve_real(requested)
+        if self.is_inside(real):
+            return real
+        if self.approve_outside is not None and await self.approve_outside(op, real):
+            return real
+        raise permission_denied(
+            f"refused to {_VERBS[op]} {requested}: "
+            + (f"it resolves to {real}, " if real != requested else "")
+            + "which is outside the session's directories"
+            + (" and was not allowed" if self.approve_outside is not None else ""),
+            {
+                "path": str(requested),
+                "resolvedPath": str(real),
+                "roots": [str(root) for root in self._roots],
+            },
+        )
+
+
+_VERBS: dict[str, str] = {
+    "read": "read",
+    "write": "write",
+    "terminal": "run a command in",
+}
+
+
+def roots_of(
+    cwd: str | os.PathLike[str], additional: Sequence[str | os.PathLike[str]] = ()
+) -> list[Path]:
+    """The roots of a session: its cwd, then its additional directories."""
+    return [Path(cwd), *(Path(extra) for extra in additional)]

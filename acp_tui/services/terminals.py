@@ -1,0 +1,552 @@
+"""``terminal/*``: real processes the agent asks the client to run.
+
+Lifecycle
+    ``async with TerminalManager(on_output=...) as tm:`` owns a task group (or call
+    ``tm.start(task_group)`` with one of yours and ``await tm.aclose()`` at the end). Leaving the
+    context, or ``aclose()``, runs :meth:`TerminalManager.kill_all`: every process group gets
+    SIGTERM, then SIGKILL after a grace period.
+
+Commands
+    ``command`` + ``args`` are executed directly (no shell). A ``command`` with no ``args`` that
+    contains whitespace or shell syntax (``npm test``, ``ls | wc -l``) and is not itself an
+    existing file is run as ``/bin/sh -c command``, which is what agents that send a command
+    line mean. Each process starts in its own session and process group
+    (``start_new_session=True``) with stdin at /dev/null; kill and release reach its children.
+    ``env`` entries are merged over the client's environment. A command that cannot be found is
+    RESOURCE_NOT_FOUND.
+
+Working directory
+    ``cwd`` must be absolute; with a :class:`PathGuard` (per manager or per ``create`` call) it
+    must also be inside the session's roots (or allowed by the person, op ``"terminal"``), and
+    it defaults to the guard's cwd; without one it defaults to the client's cwd.
+
+Output
+    stdout and stderr are merged into one buffer that keeps only the last ``outputByteLimit``
+    bytes, cut at a UTF-8 character boundary (``truncated`` tells). Without ``outputByteLimit``
+    the manager's ``default_output_limit`` applies, so memory stays bounded whatever the process
+    prints. ``on_output(terminal_id)`` is called (cheaply, on the event loop) after each chunk
+    and when the process exits: a "something changed" hook for live display; read the state
+    with :meth:`TerminalManager.get`.
+
+Kill and release
+    ``terminal/kill`` sends SIGKILL to the process group and waits (briefly) for the exit to be
+    recorded; the terminal stays queryable. ``terminal/release`` kills if still running and
+    forgets the terminal: later calls with its id are RESOURCE_NOT_FOUND.
+
+A terminal belongs to the ``sessionId`` that created it: a request naming another session gets
+RESOURCE_NOT_FOUND, as if the terminal did not exist.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import re
+import shlex
+import signal
+import subprocess
+import uuid
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import anyio
+import anyio.abc
+
+from acp_tui.services.errors import internal_error, invalid_params, not_found
+from acp_tui.services.paths import PathGuard, require_absolute
+
+log = logging.getLogger(__name__)
+
+DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+READ_CHUNK = 64 * 1024
+_SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`\\\"'*?\[\]#~=%{}!]")
+
+
+# -- output buffer -----------------------------------------------------------------------------
+
+
+class OutputBuffer:
+    """The tail of a byte stream, at most ``limit`` bytes, starting on a UTF-8 boundary."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self.truncated = False
+        self.total_bytes = 0
+        self.peak_bytes = 0
+        self._data = bytearray()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def append(self, chunk: bytes) -> None:
+        self.total_bytes += len(chunk)
+        if len(chunk) >= self.limit:
+            # Only the end of this chunk can survive: never hold more than the limit.
+            if self._data or len(chunk) > self.limit:
+                self.truncated = True
+            self._data = bytearray(chunk[len(chunk) - self.limit :] if self.limit else b"")
+        else:
+            self._data += chunk
+            excess = len(self._data) - self.limit
+            if excess > 0:
+                self.truncated = True
+                del self._data[:excess]
+        if self.truncated:
+            self._skip_continuation_bytes()
+        self.peak_bytes = max(self.peak_bytes, len(self._data))
+
+    def _skip_continuation_bytes(self) -> None:
+        # A cut may land inside a multi-byte character: drop its remaining (10xxxxxx) bytes.
+        data = self._data
+        start = 0
+        while start < len(data) and start < 3 and (data[start] & 0xC0) == 0x80:
+            start += 1
+        if start:
+            del data[:start]
+
+    def text(self, final: bool = False) -> str:
+        """The kept output as text.
+
+        An incomplete character at the end (the rest has not been read yet) is left out
+        unless ``final``; bytes that are not UTF-8 become U+FFFD, and if those replacements
+        make the text longer than the limit in UTF-8, its start is cut again.
+        """
+        data = bytes(self._data)
+        if not final:
+            data = data[: _complete_prefix_length(data)]
+        text = data.decode("utf-8", errors="replace")
+        if "\ufffd" in text:
+            encoded = text.encode("utf-8")
+            if len(encoded) > self.limit:
+                text = encoded[len(encoded) - self.limit :].decode("utf-8", errors="ignore")
+        return text
+
+
+def _complete_prefix_length(data: bytes) -> int:
+    """Length of ``data`` without a trailing, still incomplete UTF-8 sequence."""
+    end = len(data)
+    for back in range(1, min(4, end) + 1):
+        byte = data[end - back]
+        if byte & 0xC0 == 0x80:
+            continue  # continuation byte: keep looking for the lead byte
+        if byte >= 0xF0:
+            needed = 4
+        elif byte >= 0xE0:
+            needed = 3
+        elif byte >= 0xC0:
+            needed = 2
+        else:
+            needed = 1
+        return end - back if back < needed else end
+    return end
+
+
+# -- state -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExitStatus:
+    """How a process ended: an exit code, or the name of the signal that killed it."""
+
+    exit_code: int | None
+    signal: str | None
+
+    @classmethod
+    def from_returncode(cls, returncode: int) -> ExitStatus:
+        if returncode < 0:
+            try:
+                name = signal.Signals(-returncode).name
+            except ValueError:
+                name = f"SIG{-returncode}"
+            return cls(None, name)
+        return cls(returncode, None)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"exitCode": self.exit_code, "signal": self.signal}
+
+
+@dataclass(frozen=True, slots=True)
+class TerminalState:
+    """A snapshot of one terminal, for display."""
+
+    terminal_id: str
+    session_id: str | None
+    command_line: str
+    cwd: str
+    output: str
+    truncated: bool
+    exit_status: ExitStatus | None
+    running: bool
+    output_byte_limit: int
+
+
+class _Terminal:
+    def __init__(
+        self,
+        terminal_id: str,
+        session_id: str | None,
+        argv: list[str],
+        command_line: str,
+        cwd: Path,
+        limit: int,
+        process: anyio.abc.Process,
+    ) -> None:
+        self.id = terminal_id
+        self.session_id = session_id
+        self.argv = argv
+        self.command_line = command_line
+        self.cwd = cwd
+        self.buffer = OutputBuffer(limit)
+        self.process = process
+        self.pgid = process.pid  # start_new_session: the leader's pid is the group id
+        self.exit_status: ExitStatus | None = None
+        self.exited = anyio.Event()
+        self.output_closed = anyio.Event()
+        self.finished = anyio.Event()
+        self.scope = anyio.CancelScope()
+
+    @property
+    def running(self) -> bool:
+        return self.exit_status is None
+
+    def signal_group(self, sig: signal.Signals) -> None:
+        # Once the leader is reaped, its pid can only be reused when no process of the group
+        # is left; a group member still holding our pipe keeps the id reserved.
+        if not self.running and self.output_closed.is_set():
+            return
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pgid, sig)
+
+
+# -- manager -----------------------------------------------------------------------------------
+
+
+class TerminalManager:
+    """The terminals of one client (or one session): ``terminal/*`` requests and UI snapshots."""
+
+    def __init__(
+        self,
+        on_output: Callable[[str], None] | None = None,
+        *,
+        guard: PathGuard | None = None,
+        default_output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        kill_grace: float = 2.0,
+        drain_timeout: float = 0.5,
+    ) -> None:
+        self.on_output = on_output
+        self.guard = guard
+        self.default_output_limit = default_output_limit
+        self.kill_grace = kill_grace
+        self.drain_timeout = drain_timeout
+        self._terminals: dict[str, _Terminal] = {}
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._own_task_group: anyio.abc.TaskGroup | None = None
+
+    # lifecycle
+
+    async def __aenter__(self) -> Self:
+        self._own_task_group = anyio.create_task_group()
+        await self._own_task_group.__aenter__()
+        self._task_group = self._own_task_group
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> bool | None:
+        task_group, self._own_task_group = self._own_task_group, None
+        try:
+            with anyio.CancelScope(shield=True):
+                await self.kill_all()
+        finally:
+            self._task_group = None
+        if task_group is None:
+            return None
+        task_group.cancel_scope.cancel()
+        return await task_group.__aexit__(exc_type, exc, tb)
+
+    def start(self, task_group: anyio.abc.TaskGroup) -> None:
+        """Run the terminals' background tasks in ``task_group`` (instead of ``async with``)."""
+        self._task_group = task_group
+
+    async def aclose(self) -> None:
+        """Kill every terminal and stop using the task group given to :meth:`start`."""
+        with anyio.CancelScope(shield=True):
+            await self.kill_all()
+        for terminal in list(self._terminals.values()):
+            terminal.scope.cancel()
+        self._task_group = None
+
+    # queries for the UI
+
+    def get(self, terminal_id: str) -> TerminalState:
+        """A snapshot of a terminal (KeyError if unknown or released)."""
+        terminal = self._terminals[terminal_id]
+        return TerminalState(
+            terminal_id=terminal.id,
+            session_id=terminal.session_id,
+            command_line=terminal.command_line,
+            cwd=str(terminal.cwd),
+            output=terminal.buffer.text(final=terminal.finished.is_set()),
+            truncated=terminal.buffer.truncated,
+            exit_status=terminal.exit_status,
+            running=terminal.running,
+            output_byte_limit=terminal.buffer.limit,
+        )
+
+    def __contains__(self, terminal_id: object) -> bool:
+        return terminal_id in self._terminals
+
+    @property
+    def terminal_ids(self) -> list[str]:
+        return list(self._terminals)
+
+    # ACP methods
+
+    async def create(
+        self, params: dict[str, Any], *, guard: PathGuard | None = None
+    ) -> dict[str, Any]:
+        """``terminal/create`` -> ``{"terminalId": str}``. ``guard`` overrides the manager's."""
+        if self._task_group is None:
+            raise internal_error("the terminal manager is not running")
+        params = _require_object(params)
+        session_id = params.get("sessionId")
+        if session_id is not None and not isinstance(session_id, str):
+            raise invalid_params("'sessionId' must be a string")
+        command = params.get("command")
+        if not isinstance(command, str) or not command.strip():
+            raise invalid_params("'command' must be a non-empty string", {"command": command})
+        if "\0" in command:
+            raise invalid_params("'command' must not contain NUL bytes")
+        args = params.get("args") or []
+        if not isinstance(args, list) or not all(isinstance(arg, str) for arg in args):
+            raise invalid_params("'args' must be an array of strings", {"args": args})
+        if any("\0" in arg for arg in args):
+            raise invalid_params("'args' must not contain NUL bytes")
+        env = _merged_env(params.get("env"))
+        limit = params.get("outputByteLimit")
+        if limit is None:
+            limit = self.default_output_limit
+        elif isinstance(limit, bool) or not isinstance(limit, int) or limit < 0:
+            raise invalid_params(
+                "'outputByteLimit' must be a non-negative integer", {"outputByteLimit": limit}
+            )
+        cwd = await self._cwd(params.get("cwd"), guard or self.guard)
+
+        argv, command_line = _argv(command, args)
+        try:
+            process = await anyio.open_process(
+                argv,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                cwd=cwd,
+                env=env,
+                start_new_session=True,
+            )
+        except FileNotFoundError:
+            raise not_found(f"command not found: {argv[0]}", {"command": argv[0]}) from None
+        except PermissionError:
+            raise invalid_params(
+                f"command is not executable: {argv[0]}", {"command": argv[0]}
+            ) from None
+        except OSError as exc:
+            raise internal_error(
+                f"cannot start {argv[0]}: {exc.strerror or exc}", {"command": argv[0]}
+            ) from None
+
+        terminal_id = f"term_{uuid.uuid4().hex[:16]}"
+        terminal = _Terminal(terminal_id, session_id, argv, command_line, cwd, limit, process)
+        self._terminals[terminal_id] = terminal
+        self._task_group.start_soon(self._run, terminal, name=f"terminal {terminal_id}")
+        return {"terminalId": terminal_id}
+
+    async def output(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``terminal/output`` -> ``{"output", "truncated", "exitStatus"?}``."""
+        terminal = self._lookup(params)
+        result: dict[str, Any] = {
+            "output": terminal.buffer.text(final=terminal.finished.is_set()),
+            "truncated": terminal.buffer.truncated,
+        }
+        if terminal.exit_status is not None:
+            result["exitStatus"] = terminal.exit_status.to_json()
+        return result
+
+    async def wait_for_exit(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``terminal/wait_for_exit`` -> ``{"exitCode": int|None, "signal": str|None}``."""
+        terminal = self._lookup(params)
+        await terminal.exited.wait()
+        assert terminal.exit_status is not None
+        return terminal.exit_status.to_json()
+
+    async def kill(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``terminal/kill`` -> ``{}``: SIGKILL the process group; the terminal stays."""
+        terminal = self._lookup(params)
+        await self._kill(terminal)
+        return {}
+
+    async def release(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``terminal/release`` -> ``{}``: kill if running, then forget the terminal."""
+        terminal = self._lookup(params)
+        del self._terminals[terminal.id]
+        with anyio.CancelScope(shield=True):
+            await self._kill(terminal)
+            terminal.scope.cancel()
+            with anyio.move_on_after(self.kill_grace):
+                await terminal.finished.wait()
+        return {}
+
+    async def release_session(self, session_id: str) -> None:
+        """Release every terminal created by ``session_id`` (when the session goes away)."""
+        for terminal in [t for t in self._terminals.values() if t.session_id == session_id]:
+            await self.release({"sessionId": session_id, "terminalId": terminal.id})
+
+    async def kill_all(self) -> None:
+        """SIGTERM every terminal's process group, then SIGKILL after ``kill_grace`` seconds."""
+        terminals = list(self._terminals.values())
+        for terminal in terminals:
+            terminal.signal_group(signal.SIGTERM)
+        with anyio.move_on_after(self.kill_grace):
+            for terminal in terminals:
+                await terminal.exited.wait()
+        # Also reach children that outlived their leader while still holding the output pipe.
+        for terminal in terminals:
+            terminal.signal_group(signal.SIGKILL)
+        with anyio.move_on_after(self.kill_grace):
+            for terminal in terminals:
+                await terminal.exited.wait()
+
+    # internals
+
+    async def _kill(self, terminal: _Terminal) -> None:
+        terminal.signal_group(signal.SIGKILL)
+        with anyio.move_on_after(self.kill_grace):
+            await terminal.exited.wait()
+
+    def _lookup(self, params: dict[str, Any]) -> _Terminal:
+        params = _require_object(params)
+        terminal_id = params.get("terminalId")
+        if not isinstance(terminal_id, str):
+            raise invalid_params("'terminalId' must be a string", {"terminalId": terminal_id})
+        terminal = self._terminals.get(terminal_id)
+        session_id = params.get("sessionId")
+        if terminal is None or (
+            terminal.session_id is not None
+            and session_id is not None
+            and session_id != terminal.session_id
+        ):
+            raise not_found(
+                f"terminal not found: {terminal_id} (unknown or released)",
+                {"terminalId": terminal_id},
+            )
+        return terminal
+
+    async def _cwd(self, raw: Any, guard: PathGuard | None) -> Path:
+        if raw is None:
+            cwd = guard.cwd if guard is not None and guard.cwd is not None else Path.cwd()
+        elif guard is not None:
+            cwd = await guard.check("terminal", raw, "cwd")
+        else:
+            cwd = require_absolute(raw, "cwd")
+        if not cwd.exists():
+            raise not_found(f"working directory not found: {cwd}", {"cwd": str(cwd)})
+        if not cwd.is_dir():
+            raise invalid_params(f"working directory is not a directory: {cwd}", {"cwd": str(cwd)})
+        return cwd
+
+    def _notify(self, terminal: _Terminal) -> None:
+        if self.on_output is None:
+            return
+        try:
+            self.on_output(terminal.id)
+        except Exception:
+            log.exception("on_output hook failed for terminal %s", terminal.id)
+
+    async def _run(self, terminal: _Terminal) -> None:
+        try:
+            with terminal.scope:
+                async with anyio.create_task_group() as task_group:
+                    task_group.start_soon(self._pump, terminal)
+                    returncode = await terminal.process.wait()
+                    # Let the reader catch the last output before the exit is reported;
+                    # children still holding the pipe do not delay it beyond drain_timeout.
+                    with anyio.move_on_after(self.drain_timeout):
+                        await terminal.output_closed.wait()
+                    terminal.exit_status = ExitStatus.from_returncode(returncode)
+                    terminal.exited.set()
+                    self._notify(terminal)
+        except Exception:
+            log.exception("terminal %s failed", terminal.id)
+        finally:
+            with anyio.CancelScope(shield=True):
+                if terminal.exit_status is None:
+                    # Cancelled (release or shutdown) before the exit was seen.
+                    terminal.signal_group(signal.SIGKILL)
+                    with anyio.move_on_after(self.kill_grace):
+                        returncode = await terminal.process.wait()
+                        terminal.exit_status = ExitStatus.from_returncode(returncode)
+                    terminal.exited.set()
+                with contextlib.suppress(Exception):
+                    stdout = terminal.process.stdout
+                    if stdout is not None:
+                        await stdout.aclose()
+                with contextlib.suppress(Exception), anyio.move_on_after(self.kill_grace):
+                    await terminal.process.aclose()
+            terminal.finished.set()
+            self._notify(terminal)
+
+    async def _pump(self, terminal: _Terminal) -> None:
+        stdout = terminal.process.stdout
+        assert stdout is not None
+        try:
+            while True:
+                try:
+                    chunk = await stdout.receive(READ_CHUNK)
+                except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    break
+                terminal.buffer.append(chunk)
+                self._notify(terminal)
+        finally:
+            terminal.output_closed.set()
+
+
+# -- helpers -----------------------------------------------------------------------------------
+
+
+def _argv(command: str, args: list[str]) -> tuple[list[str], str]:
+    if not args and _SHELL_SYNTAX.search(command) and not os.path.isfile(command):
+        return ["/bin/sh", "-c", command], command
+    argv = [command, *args]
+    return argv, shlex.join(argv)
+
+
+def _merged_env(raw: Any) -> dict[str, str]:
+    env = dict(os.environ)
+    if raw is None:
+        return env
+    if not isinstance(raw, list):
+        raise invalid_params("'env' must be an array of {name, value}", {"env": raw})
+    for entry in raw:
+        if not isinstance(entry, Mapping):
+            raise invalid_params("'env' entries must be objects {name, value}", {"env": entry})
+        name, value = entry.get("name"), entry.get("value")
+        if not isinstance(name, str) or not name or "=" in name or "\0" in name:
+            raise invalid_params("invalid environment variable name", {"name": name})
+        if not isinstance(value, str) or "\0" in value:
+            raise invalid_params(
+                f"environment variable {name} must have a string value", {"name": name}
+            )
+        env[name] = value
+    return env
+
+
+def _require_object(params: Any) -> dict[str, Any]:
+    if not isinstance(params, dict):
+        raise invalid_params("params must be an object")
+    return params
