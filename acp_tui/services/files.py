@@ -19,7 +19,8 @@ Writes
     temporary file in the same directory, is fsynced, given the old file's permission bits (a new
     file gets the usual ``0o666 & ~umask``), and renamed over the target with ``os.replace``, so
     readers see the old or the new content, never a mix. A symlink inside the roots is written
-    through (its target is replaced, the link stays).
+    through (its target is replaced, the link stays). A read-only file (no write bit, or not
+    writable by this user) is refused with PERMISSION_DENIED, since the rename would bypass it.
 """
 
 from __future__ import annotations
@@ -34,7 +35,13 @@ from typing import Any
 
 import anyio.to_thread
 
-from acp_tui.services.errors import ServiceError, internal_error, invalid_params, not_found
+from acp_tui.services.errors import (
+    ServiceError,
+    internal_error,
+    invalid_params,
+    not_found,
+    permission_denied,
+)
 from acp_tui.services.paths import ApproveOutside, PathGuard
 
 DEFAULT_MAX_READ_BYTES = 50 * 1024 * 1024
@@ -76,7 +83,8 @@ class FileService:
         if not isinstance(content, str):
             raise invalid_params("'content' must be a string")
         real = await self.guard.check("write", params.get("path"))
-        data = content.encode("utf-8", errors="surrogatepass")
+        # A lone surrogate (possible in JSON) cannot be written as UTF-8: it becomes "?".
+        data = content.encode("utf-8", errors="replace")
         await anyio.to_thread.run_sync(_atomic_write, real, data)
         return {}
 
@@ -182,6 +190,11 @@ def _atomic_write(real: Path, data: bytes) -> None:
         if not stat.S_ISREG(info.st_mode):
             raise invalid_params(f"not a regular file: {real}", {"path": str(real)})
         mode = stat.S_IMODE(info.st_mode)
+        if not mode & 0o222 or not os.access(real, os.W_OK):
+            # The rename would bypass the file's own permissions: honour them instead.
+            raise permission_denied(
+                f"refused to write {real}: the file is read-only", {"path": str(real)}
+            )
 
     temp = parent / f".{real.name}.{secrets.token_hex(6)}.tmp"
     try:

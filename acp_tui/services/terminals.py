@@ -133,7 +133,9 @@ def _complete_prefix_length(data: bytes) -> int:
         byte = data[end - back]
         if byte & 0xC0 == 0x80:
             continue  # continuation byte: keep looking for the lead byte
-        if byte >= 0xF0:
+        if byte >= 0xF8:
+            needed = 1  # never valid in UTF-8: nothing to wait for
+        elif byte >= 0xF0:
             needed = 4
         elif byte >= 0xE0:
             needed = 3
@@ -339,7 +341,7 @@ class TerminalManager:
             )
         cwd = await self._cwd(params.get("cwd"), guard or self.guard)
 
-        argv, command_line = _argv(command, args)
+        argv, command_line = _argv(command, args, cwd)
         try:
             process = await anyio.open_process(
                 argv,
@@ -519,8 +521,8 @@ class TerminalManager:
 # -- helpers -----------------------------------------------------------------------------------
 
 
-def _argv(command: str, args: list[str]) -> tuple[list[str], str]:
-    if not args and _SHELL_SYNTAX.search(command) and not os.path.isfile(command):
+def _argv(command: str, args: list[str], cwd: Path) -> tuple[list[str], str]:
+    if not args and _SHELL_SYNTAX.search(command) and not (cwd / command).is_file():
         return ["/bin/sh", "-c", command], command
     argv = [command, *args]
     return argv, shlex.join(argv)

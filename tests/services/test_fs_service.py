@@ -257,6 +257,19 @@ async def test_atomic_write_replaces_not_truncates(root: Path) -> None:
     assert target.read_text() == "new"
 
 
+async def test_write_read_only_file_refused(root: Path) -> None:
+    target = root / "locked.txt"
+    target.write_text("keep")
+    target.chmod(0o444)
+    with pytest.raises(ServiceError) as info:
+        await FileService([root]).write_text_file(
+            {"sessionId": "s", "path": str(target), "content": "x"}
+        )
+    assert info.value.code == PERMISSION_DENIED
+    assert target.read_text() == "keep"
+    assert sorted(p.name for p in root.iterdir()) == ["locked.txt"]
+
+
 async def test_write_missing_parent_not_found(root: Path) -> None:
     with pytest.raises(ServiceError) as info:
         await FileService([root]).write_text_file(
