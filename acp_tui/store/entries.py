@@ -1,0 +1,296 @@
+"""Transcript entries: what a session's conversation is made of.
+
+Every entry has:
+
+- ``id``: an ``int`` unique within the :class:`~acp_tui.store.SessionStore` that created it
+  (a global sequence, so ids never repeat across sessions or after a replay reset);
+- ``version``: an ``int`` bumped on every change, so a UI can re-render only entries whose
+  version differs from the one it last drew;
+- ``kind``: a short class-level string (``"user"``, ``"agent"``, ``"thought"``, ``"tool_call"``,
+  ``"plan"``, ``"notice"``, ``"unknown"``).
+
+Entries are plain ``__slots__`` classes mutated only by the store. ``to_dict()`` gives plain
+data (used by :meth:`SessionStore.snapshot`).
+
+Message text is accumulated in amortised O(1): chunks are appended to a list of parts and joined
+lazily (the joined text is cached until the next append).
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+__all__ = [
+    "AgentMessage",
+    "AgentThought",
+    "Entry",
+    "MessageEntry",
+    "Notice",
+    "PlanSnapshot",
+    "ToolCall",
+    "UnknownUpdate",
+    "UserMessage",
+]
+
+
+class Entry:
+    """Base of all transcript entries."""
+
+    __slots__ = ("id", "version")
+    kind: ClassVar[str] = "entry"
+
+    def __init__(self, entry_id: int) -> None:
+        self.id = entry_id
+        self.version = 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "id": self.id, "version": self.version}
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} id={self.id} v{self.version}>"
+
+
+class MessageEntry(Entry):
+    """A message made of content blocks; consecutive text blocks are merged into one run.
+
+    ``text`` is the concatenation of all text blocks; ``content`` lists the blocks with each run
+    of consecutive text chunks merged into one ``{"type": "text", "text": ...}`` block, and
+    non-text blocks (images, resource links, ...) kept as received.
+    """
+
+    __slots__ = ("_segments", "_text", "local_pending", "message_id")
+
+    def __init__(self, entry_id: int, message_id: str | None = None) -> None:
+        super().__init__(entry_id)
+        self.message_id = message_id
+        # Each segment is either a list[str] (a run of text parts) or a dict (a non-text block).
+        self._segments: list[list[str] | dict[str, Any]] = []
+        self._text: str | None = ""
+        # True for a user message the client recorded itself (prompt_sent) that the agent has not
+        # echoed yet; the first echo replaces its content instead of duplicating it.
+        self.local_pending = False
+
+    def append_text(self, text: str) -> None:
+        segs = self._segments
+        if segs:
+            last = segs[-1]
+            if last.__class__ is list:
+                last.append(text)  # type: ignore[union-attr]
+                self._text = None
+                return
+        segs.append([text])
+        self._text = None
+
+    def append_block(self, block: dict[str, Any]) -> None:
+        if block.get("type") == "text":
+            text = block.get("text")
+            if isinstance(text, str):
+                self.append_text(text)
+                return
+        self._segments.append(block)
+        self._text = None
+
+    def clear(self) -> None:
+        self._segments = []
+        self._text = ""
+
+    def set_content(self, blocks: list[dict[str, Any]]) -> None:
+        self.clear()
+        for block in blocks:
+            self.append_block(block)
+
+    @property
+    def text(self) -> str:
+        text = self._text
+        if text is None:
+            out: list[str] = []
+            for seg in self._segments:
+                if seg.__class__ is list:
+                    if len(seg) > 1:  # collapse the run: later reads join fewer parts
+                        seg[:] = ["".join(seg)]  # type: ignore[index]
+                    out.extend(seg)  # type: ignore[arg-type]
+            text = self._text = "".join(out)
+        return text
+
+    @property
+    def content(self) -> list[dict[str, Any]]:
+        blocks: list[dict[str, Any]] = []
+        for seg in self._segments:
+            if isinstance(seg, list):
+                blocks.append({"type": "text", "text": "".join(seg)})
+            else:
+                blocks.append(seg)
+        return blocks
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["message_id"] = self.message_id
+        d["text"] = self.text
+        d["content"] = self.content
+        d["local_pending"] = self.local_pending
+        return d
+
+
+class UserMessage(MessageEntry):
+    __slots__ = ()
+    kind: ClassVar[str] = "user"
+
+
+class AgentMessage(MessageEntry):
+    __slots__ = ()
+    kind: ClassVar[str] = "agent"
+
+
+class AgentThought(MessageEntry):
+    __slots__ = ()
+    kind: ClassVar[str] = "thought"
+
+
+class ToolCall(Entry):
+    """A tool call; ``tool_call_update`` patches only the fields present.
+
+    ``content`` is the raw list of ``ToolCallContent`` dicts: ``{"type": "content", "content":
+    block}``, ``{"type": "diff", "path", "oldText", "newText"}``, ``{"type": "terminal",
+    "terminalId"}``. Helpers: :attr:`diffs`, :attr:`terminal_ids`, :attr:`text`.
+    """
+
+    __slots__ = (
+        "content",
+        "locations",
+        "meta",
+        "name",
+        "raw_input",
+        "raw_output",
+        "status",
+        "title",
+        "tool_call_id",
+        "tool_kind",
+    )
+    kind: ClassVar[str] = "tool_call"
+
+    def __init__(self, entry_id: int, tool_call_id: str) -> None:
+        super().__init__(entry_id)
+        self.tool_call_id = tool_call_id
+        self.title: str = ""
+        self.name: str | None = None
+        self.tool_kind: str = "other"
+        self.status: str = "pending"
+        self.content: list[dict[str, Any]] = []
+        self.locations: list[dict[str, Any]] = []
+        self.raw_input: Any = None
+        self.raw_output: Any = None
+        self.meta: dict[str, Any] | None = None
+
+    @property
+    def diffs(self) -> list[dict[str, Any]]:
+        """The diff items: dicts with ``path``, ``oldText`` (``None`` for a new file), ``newText``."""
+        return [c for c in self.content if c.get("type") == "diff"]
+
+    @property
+    def terminal_ids(self) -> list[str]:
+        return [
+            c["terminalId"]
+            for c in self.content
+            if c.get("type") == "terminal" and isinstance(c.get("terminalId"), str)
+        ]
+
+    @property
+    def text(self) -> str:
+        """Concatenated text of the plain ``content`` items."""
+        out: list[str] = []
+        for c in self.content:
+            if c.get("type") == "content":
+                block = c.get("content")
+                if isinstance(block, dict) and isinstance(block.get("text"), str):
+                    out.append(block["text"])
+        return "".join(out)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.update(
+            tool_call_id=self.tool_call_id,
+            title=self.title,
+            name=self.name,
+            tool_kind=self.tool_kind,
+            status=self.status,
+            content=self.content,
+            locations=self.locations,
+            raw_input=self.raw_input,
+            raw_output=self.raw_output,
+            meta=self.meta,
+        )
+        return d
+
+
+class PlanSnapshot(Entry):
+    """The plan as it stood at this point of the conversation (``entries`` are PlanEntry dicts)."""
+
+    __slots__ = ("entries", "raw")
+    kind: ClassVar[str] = "plan"
+
+    def __init__(self, entry_id: int, entries: list[dict[str, Any]], raw: Any = None) -> None:
+        super().__init__(entry_id)
+        self.entries = entries
+        self.raw = raw
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["entries"] = self.entries
+        d["raw"] = self.raw
+        return d
+
+
+class Notice(Entry):
+    """A notice: from the agent (``notice`` update) or recorded by the client itself.
+
+    ``source`` is ``"agent"`` or ``"client"``; ``severity`` is ``"info"``, ``"warning"``,
+    ``"error"`` or an agent-defined string.
+    """
+
+    __slots__ = ("description", "severity", "source", "title")
+    kind: ClassVar[str] = "notice"
+
+    def __init__(
+        self,
+        entry_id: int,
+        title: str,
+        *,
+        severity: str = "info",
+        description: str | None = None,
+        source: str = "client",
+    ) -> None:
+        super().__init__(entry_id)
+        self.title = title
+        self.severity = severity
+        self.description = description
+        self.source = source
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.update(
+            title=self.title,
+            severity=self.severity,
+            description=self.description,
+            source=self.source,
+        )
+        return d
+
+
+class UnknownUpdate(Entry):
+    """An update the store did not understand: an unknown variant (``error is None``) or a
+    malformed known one (``error`` says what was wrong). ``raw`` is the update as received."""
+
+    __slots__ = ("error", "raw", "update_kind")
+    kind: ClassVar[str] = "unknown"
+
+    def __init__(self, entry_id: int, raw: Any, error: str | None = None) -> None:
+        super().__init__(entry_id)
+        self.raw = raw
+        self.error = error
+        kind = raw.get("sessionUpdate") if isinstance(raw, dict) else None
+        self.update_kind: str | None = kind if isinstance(kind, str) else None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.update(raw=self.raw, error=self.error, update_kind=self.update_kind)
+        return d

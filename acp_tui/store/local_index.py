@@ -1,0 +1,276 @@
+"""Local index: the sessions this client created or opened, per agent command, in SQLite.
+
+The sidebar uses it for agents without ``session/list`` (and to mark sessions resumable).
+The app passes a path (``platformdirs.user_data_dir("acp-tui") / "sessions.sqlite3"``); this
+module does no path discovery of its own.
+
+Never raises to the caller: every method catches ``sqlite3`` / OS errors and records a
+human-readable line in :attr:`LocalIndex.warnings` (and returns ``False`` / an empty list).
+A corrupt or unreadable file is renamed ``<name>.corrupt-<timestamp>`` and a fresh database is
+created in its place; if even that fails, the index runs in memory for this run.
+
+Every write is one transaction (``with conn:``), so a crash never leaves a half-written row.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+__all__ = ["IndexedSession", "LocalIndex"]
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sessions (
+    agent        TEXT NOT NULL,
+    session_id   TEXT NOT NULL,
+    cwd          TEXT,
+    title        TEXT,
+    first_prompt TEXT,
+    created      REAL NOT NULL,
+    updated      REAL NOT NULL,
+    mode         TEXT,
+    model        TEXT,
+    PRIMARY KEY (agent, session_id)
+);
+CREATE INDEX IF NOT EXISTS sessions_by_updated ON sessions (agent, updated DESC);
+"""
+
+_FIELDS = ("cwd", "title", "first_prompt", "mode", "model")
+
+
+@dataclass(frozen=True, slots=True)
+class IndexedSession:
+    """One remembered session. ``created`` / ``updated`` are POSIX seconds."""
+
+    session_id: str
+    cwd: str | None
+    title: str | None
+    first_prompt: str | None
+    created: float
+    updated: float
+    mode: str | None
+    model: str | None
+
+
+class LocalIndex:
+    """Sessions remembered for one agent command (``agent`` is the command line as a string)."""
+
+    def __init__(self, path: str | os.PathLike[str], agent: str) -> None:
+        self.path = Path(path)
+        self.agent = agent
+        self.warnings: list[str] = []
+        self._conn: sqlite3.Connection | None = None
+        #: True when the file could not be used and the index lives in memory for this run.
+        self.in_memory = False
+        self._open()
+
+    # -- opening -----------------------------------------------------------------------------
+    def _connect(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.path, timeout=5.0)
+        try:
+            conn.execute("PRAGMA journal_mode=WAL")
+            row = conn.execute("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {row!r}")
+            with conn:
+                conn.executescript(_SCHEMA)
+            # Fail now, not later, if an existing table has an unexpected shape.
+            conn.execute(
+                "SELECT session_id, cwd, title, first_prompt, created, updated, mode, model"
+                " FROM sessions LIMIT 1"
+            ).fetchall()
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def _open(self) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            self.warnings.append(f"cannot create {self.path.parent}: {exc}")
+        try:
+            self._conn = self._connect()
+            return
+        except (sqlite3.Error, OSError) as exc:
+            self.warnings.append(f"session index {self.path} is unreadable ({exc})")
+        if self.path.exists():
+            aside = self.path.with_name(
+                f"{self.path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
+            )
+            try:
+                os.replace(self.path, aside)
+                for suffix in ("-wal", "-shm", "-journal"):
+                    side = self.path.with_name(self.path.name + suffix)
+                    if side.exists():
+                        os.replace(side, aside.with_name(aside.name + suffix))
+                self.warnings.append(f"moved it aside to {aside} and started a fresh index")
+            except OSError as exc:
+                self.warnings.append(f"cannot move it aside: {exc}")
+        try:
+            self._conn = self._connect()
+            return
+        except (sqlite3.Error, OSError) as exc:
+            self.warnings.append(f"cannot create a fresh index ({exc}); using memory only")
+        self.in_memory = True
+        self._conn = sqlite3.connect(":memory:")
+        with self._conn:
+            self._conn.executescript(_SCHEMA)
+
+    @property
+    def ok(self) -> bool:
+        """True when the index is backed by its file (not the in-memory fallback)."""
+        return self._conn is not None and not self.in_memory
+
+    def close(self) -> None:
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+
+    def __enter__(self) -> LocalIndex:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- writes ------------------------------------------------------------------------------
+    def remember(
+        self,
+        session_id: str,
+        *,
+        cwd: str | None = None,
+        title: str | None = None,
+        first_prompt: str | None = None,
+        mode: str | None = None,
+        model: str | None = None,
+        created: float | None = None,
+        updated: float | None = None,
+    ) -> bool:
+        """Insert or update a session. ``None`` arguments leave stored values unchanged;
+        ``updated`` defaults to now. Returns ``False`` (and adds a warning) on failure."""
+        now = time.time()
+        values: dict[str, Any] = {
+            "cwd": cwd,
+            "title": title,
+            "first_prompt": first_prompt,
+            "mode": mode,
+            "model": model,
+        }
+        conn = self._conn
+        if conn is None:
+            self.warnings.append("session index is closed")
+            return False
+        try:
+            with conn:
+                conn.execute(
+                    "INSERT INTO sessions (agent, session_id, cwd, title, first_prompt, created,"
+                    " updated, mode, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " ON CONFLICT(agent, session_id) DO UPDATE SET"
+                    " cwd = coalesce(excluded.cwd, cwd),"
+                    " title = coalesce(excluded.title, title),"
+                    " first_prompt = coalesce(first_prompt, excluded.first_prompt),"
+                    " mode = coalesce(excluded.mode, mode),"
+                    " model = coalesce(excluded.model, model),"
+                    " updated = max(updated, excluded.updated)",
+                    (
+                        self.agent,
+                        session_id,
+                        *(values[f] for f in _FIELDS[:3]),
+                        created if created is not None else now,
+                        updated if updated is not None else now,
+                        values["mode"],
+                        values["model"],
+                    ),
+                )
+            return True
+        except sqlite3.Error as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
+    def remember_session(self, session: Any) -> bool:
+        """Remember a :class:`~acp_tui.store.SessionState` (id, cwd, title, first prompt,
+        current mode and model)."""
+        return self.remember(
+            session.id,
+            cwd=session.cwd,
+            title=session.title,
+            first_prompt=session.first_prompt,
+            mode=session.current_mode_id,
+            model=session.current_model,
+            updated=session.updated_ts,
+        )
+
+    def forget(self, session_id: str) -> bool:
+        conn = self._conn
+        if conn is None:
+            return False
+        try:
+            with conn:
+                conn.execute(
+                    "DELETE FROM sessions WHERE agent = ? AND session_id = ?",
+                    (self.agent, session_id),
+                )
+            return True
+        except sqlite3.Error as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
+    # -- reads -------------------------------------------------------------------------------
+    def sessions(self, cwd: str | None = None, limit: int | None = None) -> list[IndexedSession]:
+        """Remembered sessions for this agent, most recently updated first."""
+        conn = self._conn
+        if conn is None:
+            return []
+        where = ""
+        args: list[Any] = []
+        if cwd is not None:
+            where = " AND cwd = ?"
+            args.append(cwd)
+        return self._query(where, args, limit)
+
+    def _query(self, where: str, args: list[Any], limit: int | None = None) -> list[IndexedSession]:
+        conn = self._conn
+        if conn is None:
+            return []
+        sql = (
+            "SELECT session_id, cwd, title, first_prompt, created, updated, mode, model"
+            " FROM sessions WHERE agent = ?" + where + " ORDER BY updated DESC"
+        )
+        args = [self.agent, *args]
+        if limit is not None:
+            sql += " LIMIT ?"
+            args.append(int(limit))
+        try:
+            rows = conn.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            self.warnings.append(f"cannot read session index: {exc}")
+            return []
+        out: list[IndexedSession] = []
+        for row in rows:
+            try:
+                out.append(
+                    IndexedSession(
+                        session_id=str(row[0]),
+                        cwd=row[1] if isinstance(row[1], str) else None,
+                        title=row[2] if isinstance(row[2], str) else None,
+                        first_prompt=row[3] if isinstance(row[3], str) else None,
+                        created=float(row[4]),
+                        updated=float(row[5]),
+                        mode=row[6] if isinstance(row[6], str) else None,
+                        model=row[7] if isinstance(row[7], str) else None,
+                    )
+                )
+            except (TypeError, ValueError):
+                continue
+        return out
+
+    def get(self, session_id: str) -> IndexedSession | None:
+        for s in self._query(" AND session_id = ?", [session_id]):
+            return s
+        return None

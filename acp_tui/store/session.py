@@ -1,0 +1,343 @@
+"""Per-session state kept by the store, and small pure helpers (timestamps, ``_meta`` merge)."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime
+from typing import Any
+
+from acp_tui.store.entries import Entry, MessageEntry, ToolCall
+
+__all__ = [
+    "ACTIVITY_IDLE",
+    "ACTIVITY_REQUIRES_ACTION",
+    "ACTIVITY_RUNNING",
+    "ContextUsage",
+    "SessionState",
+    "TurnUsage",
+    "merge_meta",
+    "parse_iso",
+]
+
+ACTIVITY_IDLE = "idle"
+ACTIVITY_RUNNING = "running"
+ACTIVITY_REQUIRES_ACTION = "requires_action"
+
+_FRACTION = re.compile(r"(\.\d{1,6})\d+")
+
+
+def parse_iso(value: Any) -> float | None:
+    """Parse an ISO 8601 timestamp to POSIX seconds; ``None`` for anything unparseable.
+
+    Accepts a trailing ``Z``/``z``, a space instead of ``T``, over-long fractions; a naive time
+    is taken as UTC. Never raises.
+    """
+    if not isinstance(value, str):
+        return None
+    s = value.strip()
+    if not s:
+        return None
+    if s[-1] in "Zz":
+        s = s[:-1] + "+00:00"
+    s = _FRACTION.sub(r"\1", s)
+    try:
+        dt = datetime.fromisoformat(s)
+    except ValueError:
+        return None
+    if dt.tzinfo is None:
+        dt = dt.replace(tzinfo=UTC)
+    try:
+        return dt.timestamp()
+    except (OverflowError, OSError, ValueError):
+        return None
+
+
+def merge_meta(base: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
+    """Recursive ``_meta`` merge: nested dicts merge, a ``None`` leaf deletes the key.
+
+    Returns a new dict; neither argument is mutated.
+    """
+    out: dict[str, Any] = dict(base) if base else {}
+    for key, value in patch.items():
+        if value is None:
+            out.pop(key, None)
+        elif isinstance(value, dict):
+            old = out.get(key)
+            out[key] = merge_meta(old if isinstance(old, dict) else None, value)
+        else:
+            out[key] = value
+    return out
+
+
+def _num(value: Any, name: str) -> int | float:
+    if value.__class__ is bool or not isinstance(value, int | float):
+        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
+    return value
+
+
+def _opt_num(value: Any, name: str) -> int | float | None:
+    return None if value is None else _num(value, name)
+
+
+class ContextUsage:
+    """Context window state from ``usage_update`` (``cost`` is cumulative for the session)."""
+
+    __slots__ = ("cost_amount", "cost_currency", "size", "used")
+
+    def __init__(
+        self,
+        used: int | float,
+        size: int | float,
+        cost_amount: float | None = None,
+        cost_currency: str | None = None,
+    ) -> None:
+        self.used = used
+        self.size = size
+        self.cost_amount = cost_amount
+        self.cost_currency = cost_currency
+
+    @classmethod
+    def from_update(cls, u: dict[str, Any]) -> ContextUsage:
+        used = _num(u.get("used"), "used")
+        size = _num(u.get("size"), "size")
+        cost = u.get("cost")
+        amount: float | None = None
+        currency: str | None = None
+        if cost is not None:
+            if not isinstance(cost, dict):
+                raise TypeError("cost: expected an object")
+            amount = _num(cost.get("amount"), "cost.amount")
+            currency = cost.get("currency")
+            if not isinstance(currency, str):
+                raise TypeError("cost.currency: expected a string")
+        return cls(used, size, amount, currency)
+
+    @property
+    def fraction(self) -> float | None:
+        """``used / size`` or ``None`` when size is not positive."""
+        return self.used / self.size if self.size > 0 else None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "used": self.used,
+            "size": self.size,
+            "cost_amount": self.cost_amount,
+            "cost_currency": self.cost_currency,
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, ContextUsage) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"ContextUsage({self.to_dict()!r})"
+
+
+class TurnUsage:
+    """Token usage of one turn (``PromptResponse.usage`` or a v2 idle ``state_update``)."""
+
+    __slots__ = (
+        "cached_read_tokens",
+        "cached_write_tokens",
+        "input_tokens",
+        "output_tokens",
+        "thought_tokens",
+        "total_tokens",
+    )
+
+    def __init__(
+        self,
+        total_tokens: int | float,
+        input_tokens: int | float,
+        output_tokens: int | float,
+        thought_tokens: int | float | None = None,
+        cached_read_tokens: int | float | None = None,
+        cached_write_tokens: int | float | None = None,
+    ) -> None:
+        self.total_tokens = total_tokens
+        self.input_tokens = input_tokens
+        self.output_tokens = output_tokens
+        self.thought_tokens = thought_tokens
+        self.cached_read_tokens = cached_read_tokens
+        self.cached_write_tokens = cached_write_tokens
+
+    @classmethod
+    def from_wire(cls, u: Any) -> TurnUsage:
+        """Accepts camelCase (schema) and snake_case (RFD text) keys."""
+        if not isinstance(u, dict):
+            raise TypeError("usage: expected an object")
+
+        def get(camel: str, snake: str) -> Any:
+            v = u.get(camel)
+            return u.get(snake) if v is None else v
+
+        return cls(
+            _num(get("totalTokens", "total_tokens"), "usage.totalTokens"),
+            _num(get("inputTokens", "input_tokens"), "usage.inputTokens"),
+            _num(get("outputTokens", "output_tokens"), "usage.outputTokens"),
+            _opt_num(get("thoughtTokens", "thought_tokens"), "usage.thoughtTokens"),
+            _opt_num(get("cachedReadTokens", "cached_read_tokens"), "usage.cachedReadTokens"),
+            _opt_num(get("cachedWriteTokens", "cached_write_tokens"), "usage.cachedWriteTokens"),
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, TurnUsage) and self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"TurnUsage({self.to_dict()!r})"
+
+
+class SessionState:
+    """Everything the store knows about one session.
+
+    ``live`` sessions were opened in this run (new / load / resume) and have a transcript;
+    others are known only from ``session/list`` (``listed``) or the local index (``indexed``).
+    ``None`` always means "never reported" (distinct from zero / empty).
+
+    Mutated only by :class:`~acp_tui.store.SessionStore`; read freely.
+    """
+
+    __slots__ = (
+        "_live_at",
+        "_order_key",
+        "_search_key",
+        "activity",
+        "available_modes",
+        "commands",
+        "config_options",
+        "context",
+        "created_at",
+        "current_mode_id",
+        "cwd",
+        "first_prompt",
+        "id",
+        "indexed",
+        "last_turn_usage",
+        "listed",
+        "live",
+        "meta",
+        "msg_index",
+        "plan",
+        "replaying",
+        "resumable",
+        "seq",
+        "state_detail",
+        "stop_reason",
+        "title",
+        "tool_index",
+        "transcript",
+        "turn",
+        "updated_at",
+        "updated_ts",
+    )
+
+    def __init__(self, session_id: str, seq: int = 0) -> None:
+        self.id = session_id
+        self.seq = seq  # insertion order; tie-break in the catalog
+        self.cwd: str | None = None
+        self.title: str | None = None
+        self.updated_at: str | None = None  # raw string as received
+        self.updated_ts: float | None = None  # parsed, None if missing or unparseable
+        self.created_at: str | None = None
+        self.meta: dict[str, Any] | None = None
+        self.context: ContextUsage | None = None
+        self.last_turn_usage: TurnUsage | None = None
+        self.activity: str = ACTIVITY_IDLE
+        self.stop_reason: str | None = None
+        self.state_detail: dict[str, Any] | None = None  # last raw state_update (v2)
+        self.turn = 0
+        self.available_modes: list[dict[str, Any]] | None = None
+        self.current_mode_id: str | None = None
+        self.config_options: list[dict[str, Any]] | None = None
+        self.commands: list[dict[str, Any]] | None = None
+        self.plan: list[dict[str, Any]] | None = None
+        self.transcript: list[Entry] = []
+        self.msg_index: dict[str, MessageEntry] = {}
+        self.tool_index: dict[str, ToolCall] = {}
+        self.live = False
+        self.listed = False
+        self.indexed = False
+        self.replaying = False
+        self.resumable = False
+        self.first_prompt: str | None = None
+        self._live_at: dict[str, float] = {}
+        self._search_key: str | None = None
+        self._order_key: tuple[bool, float, int] | None = None
+
+    # -- derived ----------------------------------------------------------------------------
+    @property
+    def display_title(self) -> str:
+        """Title, else the first line of the first prompt, else the session id."""
+        if self.title:
+            return self.title
+        if self.first_prompt:
+            first = self.first_prompt.strip().splitlines()
+            if first:
+                return first[0]
+        return self.id
+
+    @property
+    def model_option(self) -> dict[str, Any] | None:
+        """The config option with ``category == "model"``, if any."""
+        for opt in self.config_options or ():
+            if isinstance(opt, dict) and opt.get("category") == "model":
+                return opt
+        return None
+
+    @property
+    def current_model(self) -> str | None:
+        opt = self.model_option
+        value = opt.get("currentValue") if opt else None
+        return value if isinstance(value, str) else None
+
+    def search_key(self) -> str:
+        key = self._search_key
+        if key is None:
+            key = self._search_key = "\n".join(
+                (self.title or "", self.cwd or "", self.id)
+            ).casefold()
+        return key
+
+    def order_key(self) -> tuple[bool, float, int]:
+        key = self._order_key
+        if key is None:
+            ts = self.updated_ts
+            key = self._order_key = (ts is None, -(ts or 0.0), self.seq)
+        return key
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain data (no wall-clock values), for equality checks and debugging."""
+        return {
+            "id": self.id,
+            "cwd": self.cwd,
+            "title": self.title,
+            "updated_at": self.updated_at,
+            "created_at": self.created_at,
+            "meta": self.meta,
+            "context": self.context.to_dict() if self.context else None,
+            "last_turn_usage": self.last_turn_usage.to_dict() if self.last_turn_usage else None,
+            "activity": self.activity,
+            "stop_reason": self.stop_reason,
+            "turn": self.turn,
+            "available_modes": self.available_modes,
+            "current_mode_id": self.current_mode_id,
+            "config_options": self.config_options,
+            "commands": self.commands,
+            "plan": self.plan,
+            "live": self.live,
+            "listed": self.listed,
+            "indexed": self.indexed,
+            "replaying": self.replaying,
+            "resumable": self.resumable,
+            "first_prompt": self.first_prompt,
+            "transcript": [e.to_dict() for e in self.transcript],
+        }
+
+    def __repr__(self) -> str:
+        return f"<SessionState {self.id!r} live={self.live} title={self.title!r}>"

@@ -1,0 +1,966 @@
+"""The session store: applies raw ``session/update`` params and client lifecycle events.
+
+See the package docstring (:mod:`acp_tui.store`) for the contract.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping
+from datetime import UTC, datetime
+from typing import Any
+
+from acp_tui.store.changes import (
+    PART_COMMANDS,
+    PART_CONFIG,
+    PART_INFO,
+    PART_META,
+    PART_MODES,
+    PART_PLAN,
+    PART_RESET,
+    PART_STATE,
+    PART_TITLE,
+    PART_TRANSCRIPT,
+    PART_USAGE,
+    Changes,
+)
+from acp_tui.store.entries import (
+    AgentMessage,
+    AgentThought,
+    Entry,
+    MessageEntry,
+    Notice,
+    PlanSnapshot,
+    ToolCall,
+    UnknownUpdate,
+    UserMessage,
+)
+from acp_tui.store.session import (
+    ACTIVITY_IDLE,
+    ACTIVITY_REQUIRES_ACTION,
+    ACTIVITY_RUNNING,
+    ContextUsage,
+    SessionState,
+    TurnUsage,
+    merge_meta,
+    parse_iso,
+)
+
+__all__ = ["ListState", "SessionStore"]
+
+_MISSING: Any = object()
+
+Wake = Callable[[], None]
+Handler = Callable[[SessionState, dict[str, Any]], None]
+
+
+class ListState:
+    """Pagination state of ``session/list`` for one scope (a cwd, or ``None`` for all)."""
+
+    __slots__ = ("complete", "next_cursor", "pages")
+
+    def __init__(self) -> None:
+        self.next_cursor: str | None = None
+        self.complete = False
+        self.pages = 0
+
+    def __repr__(self) -> str:
+        return f"ListState(next_cursor={self.next_cursor!r}, complete={self.complete}, pages={self.pages})"
+
+
+def _type_error(name: str, expected: str, value: Any) -> TypeError:
+    return TypeError(f"{name}: expected {expected}, got {type(value).__name__}")
+
+
+def _req_str(u: dict[str, Any], name: str) -> str:
+    if name not in u:
+        raise KeyError(name)
+    v = u[name]
+    if v.__class__ is not str:
+        raise _type_error(name, "a string", v)
+    return v
+
+
+def _opt_str(u: dict[str, Any], name: str, default: Any = _MISSING) -> Any:
+    """A string, ``None`` or ``default`` (when absent); anything else raises."""
+    v = u.get(name, default)
+    if v is default or v is None or v.__class__ is str:
+        return v
+    raise _type_error(name, "a string or null", v)
+
+
+def _list_of_dicts(v: Any, name: str) -> list[dict[str, Any]]:
+    if not isinstance(v, list):
+        raise _type_error(name, "an array", v)
+    for i, item in enumerate(v):
+        if not isinstance(item, dict):
+            raise _type_error(f"{name}[{i}]", "an object", item)
+    return v
+
+
+def _now_iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+
+
+class SessionStore:
+    """Every session the client has heard of, fed by raw JSON. Pure Python, never raises on
+    agent input. See :mod:`acp_tui.store` for the full contract."""
+
+    def __init__(
+        self,
+        *,
+        protocol_version: int = 1,
+        max_held_per_session: int = 100_000,
+        clock: Callable[[], float] = time.time,
+    ) -> None:
+        self.protocol_version = protocol_version
+        self.max_held_per_session = max_held_per_session
+        self._clock = clock
+        self._sessions: dict[str, SessionState] = {}
+        self._held: dict[str, list[Any]] = {}
+        self.held_dropped = 0
+        self._entry_seq = 0
+        self._session_seq = 0
+        self._wakes: list[Wake] = []
+        self._dirty = False
+        self._changes = Changes()
+        self._last_marked: Entry | None = None
+        self._ordered: list[SessionState] | None = None
+        self._list_states: dict[str | None, ListState] = {}
+        #: Updates that could not be routed to a session (bad params), newest last.
+        self.unrouted: deque[UnknownUpdate] = deque(maxlen=1000)
+        self.can_load = False
+        self.can_resume = False
+        self.can_list = False
+        self._handlers: dict[str, Handler] = {
+            "agent_message_chunk": self._on_agent_chunk,
+            "user_message_chunk": self._on_user_chunk,
+            "agent_thought_chunk": self._on_thought_chunk,
+            "user_message": self._on_user_message,
+            "agent_message": self._on_agent_message,
+            "agent_thought": self._on_agent_thought,
+            "tool_call": self._on_tool_call,
+            "tool_call_update": self._on_tool_call,
+            "tool_call_content_chunk": self._on_tool_content_chunk,
+            "plan": self._on_plan,
+            "plan_update": self._on_plan_update,
+            "plan_removed": self._on_plan_removed,
+            "available_commands_update": self._on_commands,
+            "current_mode_update": self._on_current_mode,
+            "config_option_update": self._on_config_options,
+            "session_info_update": self._on_session_info,
+            "usage_update": self._on_usage,
+            "notice": self._on_notice,
+            "state_update": self._on_state,
+            "state_change": self._on_state,
+        }
+
+    # =========================================================================================
+    # Change notification
+    # =========================================================================================
+    def subscribe(self, wake: Wake) -> Callable[[], None]:
+        """Call ``wake()`` each time the store goes from clean to dirty. Returns an unsubscribe
+        function. ``wake`` runs synchronously inside the mutating call: keep it cheap (schedule a
+        refresh); exceptions from it are swallowed."""
+        self._wakes.append(wake)
+
+        def unsubscribe() -> None:
+            try:
+                self._wakes.remove(wake)
+            except ValueError:
+                pass
+
+        return unsubscribe
+
+    @property
+    def dirty(self) -> bool:
+        return self._dirty
+
+    def take_changes(self) -> Changes:
+        """Return everything changed since the last call and mark the store clean."""
+        changes = self._changes
+        self._changes = Changes()
+        self._dirty = False
+        self._last_marked = None
+        return changes
+
+    def _wake(self) -> None:
+        self._dirty = True
+        for wake in tuple(self._wakes):
+            try:
+                wake()
+            except Exception:
+                pass
+
+    def _touch(self, s: SessionState, part: str) -> None:
+        if not self._dirty:
+            self._wake()
+        parts = self._changes.sessions.get(s.id)
+        if parts is None:
+            parts = self._changes.sessions[s.id] = set()
+        parts.add(part)
+
+    def _touch_entry(self, s: SessionState, e: Entry) -> None:
+        if e is self._last_marked:
+            return
+        self._last_marked = e
+        self._touch(s, PART_TRANSCRIPT)
+        ids = self._changes.entries.get(s.id)
+        if ids is None:
+            ids = self._changes.entries[s.id] = set()
+        ids.add(e.id)
+
+    def _touch_catalog(self) -> None:
+        if not self._dirty:
+            self._wake()
+        self._changes.catalog_changed = True
+
+    # =========================================================================================
+    # Read access
+    # =========================================================================================
+    @property
+    def sessions(self) -> Mapping[str, SessionState]:
+        return self._sessions
+
+    def get(self, session_id: str) -> SessionState | None:
+        return self._sessions.get(session_id)
+
+    def __contains__(self, session_id: object) -> bool:
+        return session_id in self._sessions
+
+    def held_count(self, session_id: str | None = None) -> int:
+        """Number of updates held for unregistered sessions (one session or all)."""
+        if session_id is not None:
+            return len(self._held.get(session_id, ()))
+        return sum(len(v) for v in self._held.values())
+
+    def snapshot(self) -> dict[str, Any]:
+        """Plain-data view of the whole store, for equality checks (``==``) and debugging."""
+        return {
+            "sessions": {sid: s.snapshot() for sid, s in self._sessions.items()},
+            "held": {sid: list(v) for sid, v in self._held.items()},
+            "catalog": [s.id for s in self.catalog()],
+            "unrouted": [u.to_dict() for u in self.unrouted],
+        }
+
+    # =========================================================================================
+    # Applying session/update notifications
+    # =========================================================================================
+    def apply(self, params: Any) -> None:
+        """Apply the ``params`` of one ``session/update`` notification (raw decoded JSON:
+        ``{"sessionId": ..., "update": {"sessionUpdate": ..., ...}}``). Never raises."""
+        try:
+            sid = params["sessionId"]
+            update = params["update"]
+        except Exception as exc:
+            self._unrouted(params, f"bad notification params: {type(exc).__name__}: {exc}")
+            return
+        if sid.__class__ is not str:
+            self._unrouted(params, f"sessionId: expected a string, got {type(sid).__name__}")
+            return
+        s = self._sessions.get(sid)
+        if s is None or not s.live:
+            self._hold(sid, update)
+            return
+        self._apply_to(s, update)
+
+    def apply_update(self, session_id: str, update: Any) -> None:
+        """Same as :meth:`apply` with the two fields passed separately."""
+        self.apply({"sessionId": session_id, "update": update})
+
+    def apply_many(self, params_list: Iterable[Any]) -> None:
+        for params in params_list:
+            self.apply(params)
+
+    def _apply_to(self, s: SessionState, update: Any) -> None:
+        try:
+            handler = self._handlers.get(update["sessionUpdate"])
+        except Exception as exc:
+            self._unknown(s, update, f"bad update: {type(exc).__name__}: {exc}")
+            return
+        if handler is None:
+            self._unknown(s, update, None)
+            return
+        try:
+            handler(s, update)
+        except KeyError as exc:
+            self._unknown(s, update, f"missing field {exc}")
+        except Exception as exc:
+            self._unknown(s, update, f"{type(exc).__name__}: {exc}")
+
+    def _unknown(self, s: SessionState, raw: Any, error: str | None) -> None:
+        e = UnknownUpdate(self._next_id(), raw, error)
+        s.transcript.append(e)
+        self._touch_entry(s, e)
+
+    def _unrouted(self, raw: Any, error: str) -> None:
+        self.unrouted.append(UnknownUpdate(self._next_id(), raw, error))
+        if not self._dirty:
+            self._wake()
+        self._changes.unrouted = True
+
+    def _hold(self, sid: str, update: Any) -> None:
+        held = self._held.get(sid)
+        if held is None:
+            held = self._held[sid] = []
+        if len(held) >= self.max_held_per_session:
+            self.held_dropped += 1
+            return
+        held.append(update)
+
+    def _flush_held(self, s: SessionState) -> None:
+        held = self._held.pop(s.id, None)
+        if held:
+            for update in held:
+                self._apply_to(s, update)
+
+    def _next_id(self) -> int:
+        self._entry_seq += 1
+        return self._entry_seq
+
+    # -- messages ------------------------------------------------------------------------------
+    def _on_agent_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._chunk(s, u, AgentMessage)
+
+    def _on_user_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._chunk(s, u, UserMessage)
+
+    def _on_thought_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._chunk(s, u, AgentThought)
+
+    def _chunk(self, s: SessionState, u: dict[str, Any], cls: type[MessageEntry]) -> None:
+        content = u["content"]
+        if content.__class__ is not dict:
+            raise _type_error("content", "an object", content)
+        text = None
+        ctype = content.get("type")
+        if ctype == "text":
+            text = content.get("text")
+            if text.__class__ is not str:
+                raise _type_error("content.text", "a string", text)
+        elif ctype.__class__ is not str:
+            raise _type_error("content.type", "a string", ctype)
+        mid = u.get("messageId")
+        if mid is not None and mid.__class__ is not str:
+            raise _type_error("messageId", "a string or null", mid)
+
+        tr = s.transcript
+        e = tr[-1] if tr else None
+        if e is None or e.__class__ is not cls:
+            e = self._message_for(s, cls, mid)
+        elif e.local_pending:  # type: ignore[union-attr]
+            e = self._adopt_echo(s, e, mid)  # type: ignore[arg-type]
+        elif mid is not None and mid != e.message_id:  # type: ignore[union-attr]
+            e = self._message_for(s, cls, mid)
+        else:
+            e.version += 1
+        if text is not None:
+            e.append_text(text)  # type: ignore[union-attr]
+        else:
+            e.append_block(content)  # type: ignore[union-attr]
+        self._touch_entry(s, e)
+
+    def _adopt_echo(self, s: SessionState, e: MessageEntry, mid: str | None) -> MessageEntry:
+        """The agent echoes a user message the client recorded locally: replace, don't duplicate."""
+        if mid is not None and e.message_id is not None and e.message_id != mid:
+            return self._message_for(s, type(e), mid)
+        e.clear()
+        e.local_pending = False
+        if mid is not None and e.message_id is None:
+            e.message_id = mid
+            s.msg_index[mid] = e
+        e.version += 1
+        return e
+
+    def _message_for(
+        self, s: SessionState, cls: type[MessageEntry], mid: str | None
+    ) -> MessageEntry:
+        """The existing message ``mid`` of this role (interleaved streams), or a new one."""
+        if mid is not None:
+            e = s.msg_index.get(mid)
+            if e is not None and e.__class__ is cls:
+                e.version += 1
+                return e
+        e = cls(self._next_id(), mid)
+        if mid is not None:
+            s.msg_index[mid] = e
+        s.transcript.append(e)
+        return e
+
+    def _on_user_message(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._upsert_message(s, u, UserMessage)
+
+    def _on_agent_message(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._upsert_message(s, u, AgentMessage)
+
+    def _on_agent_thought(self, s: SessionState, u: dict[str, Any]) -> None:
+        self._upsert_message(s, u, AgentThought)
+
+    def _upsert_message(self, s: SessionState, u: dict[str, Any], cls: type[MessageEntry]) -> None:
+        mid = _req_str(u, "messageId")
+        content = u.get("content", _MISSING)
+        if content is not _MISSING and content is not None:
+            _list_of_dicts(content, "content")
+        e = s.msg_index.get(mid)
+        if e is not None and e.__class__ is not cls:
+            e = None
+        if e is None and cls is UserMessage:
+            pending = self._pending_local_user(s)
+            if pending is not None:
+                e = pending
+                e.message_id = mid
+                s.msg_index[mid] = e
+                e.local_pending = False
+        if e is None:
+            e = cls(self._next_id(), mid)
+            s.msg_index[mid] = e
+            s.transcript.append(e)
+        else:
+            e.local_pending = False
+            e.version += 1
+        if content is not _MISSING:
+            e.set_content(content or [])
+        self._touch_entry(s, e)
+
+    def _pending_local_user(self, s: SessionState) -> UserMessage | None:
+        for e in reversed(s.transcript[-64:]):
+            if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+                return e  # type: ignore[return-value]
+        return None
+
+    # -- tool calls ------------------------------------------------------------------------------
+    def _on_tool_call(self, s: SessionState, u: dict[str, Any]) -> None:
+        """``tool_call`` creates, ``tool_call_update`` patches; both upsert by ``toolCallId``.
+
+        Only fields present are changed; ``null`` leaves a field unchanged (v1 semantics)."""
+        tcid = _req_str(u, "toolCallId")
+        title = _opt_str(u, "title")
+        name = _opt_str(u, "name")
+        kind = _opt_str(u, "kind")
+        status = _opt_str(u, "status")
+        content = u.get("content")
+        if content is not None:
+            _list_of_dicts(content, "content")
+        locations = u.get("locations")
+        if locations is not None:
+            _list_of_dicts(locations, "locations")
+        meta = u.get("_meta")
+        if meta is not None and not isinstance(meta, dict):
+            raise _type_error("_meta", "an object or null", meta)
+
+        e = self._tool_entry(s, tcid)
+        if title is not _MISSING and title is not None:
+            e.title = title
+        if name is not _MISSING and name is not None:
+            e.name = name
+        if kind is not _MISSING and kind is not None:
+            e.tool_kind = kind
+        if status is not _MISSING and status is not None:
+            e.status = status
+        if content is not None:
+            e.content = list(content)
+        if locations is not None:
+            e.locations = list(locations)
+        if "rawInput" in u and u["rawInput"] is not None:
+            e.raw_input = u["rawInput"]
+        if "rawOutput" in u and u["rawOutput"] is not None:
+            e.raw_output = u["rawOutput"]
+        if meta is not None:
+            e.meta = meta
+        self._touch_entry(s, e)
+
+    def _tool_entry(self, s: SessionState, tcid: str) -> ToolCall:
+        e = s.tool_index.get(tcid)
+        if e is None:
+            e = ToolCall(self._next_id(), tcid)
+            s.tool_index[tcid] = e
+            s.transcript.append(e)
+        else:
+            e.version += 1
+        return e
+
+    def _on_tool_content_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+        tcid = _req_str(u, "toolCallId")
+        content = u["content"]
+        if not isinstance(content, dict):
+            raise _type_error("content", "an object", content)
+        e = self._tool_entry(s, tcid)
+        e.content.append(content)
+        self._touch_entry(s, e)
+
+    # -- plan --------------------------------------------------------------------------------
+    def _on_plan(self, s: SessionState, u: dict[str, Any]) -> None:
+        entries = _list_of_dicts(u["entries"], "entries")
+        self._set_plan(s, list(entries), None)
+
+    def _on_plan_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        plan = u["plan"]
+        if not isinstance(plan, dict):
+            raise _type_error("plan", "an object", plan)
+        entries: list[dict[str, Any]] = []
+        if plan.get("type") == "items":
+            entries = list(_list_of_dicts(plan["entries"], "plan.entries"))
+        self._set_plan(s, entries, plan)
+
+    def _set_plan(self, s: SessionState, entries: list[dict[str, Any]], raw: Any) -> None:
+        s.plan = entries
+        tr = s.transcript
+        last = tr[-1] if tr else None
+        if isinstance(last, PlanSnapshot):
+            last.entries = entries
+            last.raw = raw
+            last.version += 1
+        else:
+            last = PlanSnapshot(self._next_id(), entries, raw)
+            tr.append(last)
+        self._touch_entry(s, last)
+        self._touch(s, PART_PLAN)
+
+    def _on_plan_removed(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.plan = None
+        self._touch(s, PART_PLAN)
+
+    # -- session state -------------------------------------------------------------------------
+    def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.commands = list(_list_of_dicts(u["availableCommands"], "availableCommands"))
+        self._touch(s, PART_COMMANDS)
+
+    def _on_current_mode(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.current_mode_id = _req_str(u, "currentModeId")
+        self._touch(s, PART_MODES)
+
+    def _on_config_options(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.config_options = list(_list_of_dicts(u["configOptions"], "configOptions"))
+        self._touch(s, PART_CONFIG)
+
+    def _on_usage(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.context = ContextUsage.from_update(u)
+        self._touch(s, PART_USAGE)
+
+    def _on_notice(self, s: SessionState, u: dict[str, Any]) -> None:
+        title = _req_str(u, "title")
+        severity = _opt_str(u, "severity", None) or "info"
+        description = _opt_str(u, "description", None)
+        e = Notice(
+            self._next_id(), title, severity=severity, description=description, source="agent"
+        )
+        s.transcript.append(e)
+        self._touch_entry(s, e)
+
+    def _on_session_info(self, s: SessionState, u: dict[str, Any]) -> None:
+        """Omitted: unchanged; ``null``: cleared; ``_meta``: recursive merge (``null`` leaf
+        deletes the key, ``_meta: null`` clears all)."""
+        title = _opt_str(u, "title")
+        updated = _opt_str(u, "updatedAt")
+        meta = u.get("_meta", _MISSING)
+        if meta is not _MISSING and meta is not None and not isinstance(meta, dict):
+            raise _type_error("_meta", "an object or null", meta)
+        now = self._clock()
+        if title is not _MISSING:
+            s.title = title
+            s._live_at["title"] = now
+            s._search_key = None
+            self._touch(s, PART_TITLE)
+            self._touch_catalog()
+        if updated is not _MISSING:
+            self._set_updated(s, updated, parse_iso(updated))
+        if meta is not _MISSING:
+            s.meta = None if meta is None else merge_meta(s.meta, meta)
+            s._live_at["meta"] = now
+            self._touch(s, PART_META)
+            self._touch_catalog()
+
+    def _set_updated(self, s: SessionState, raw: str | None, ts: float | None) -> None:
+        s.updated_at = raw
+        if ts != s.updated_ts:
+            s.updated_ts = ts
+            s._order_key = None
+            self._ordered = None
+        self._touch(s, PART_INFO)
+        self._touch_catalog()
+
+    def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
+        """v2 ``state_update`` (RFD spelling: ``state_change``)."""
+        state = _req_str(u, "state")
+        s.state_detail = u
+        if state == ACTIVITY_RUNNING:
+            if s.activity == ACTIVITY_IDLE:
+                s.turn += 1
+                s.stop_reason = None
+            s.activity = ACTIVITY_RUNNING
+        elif state == ACTIVITY_IDLE:
+            s.activity = ACTIVITY_IDLE
+            reason = u.get("stopReason")
+            if reason is None:
+                reason = u.get("stop_reason")
+            if isinstance(reason, str):
+                s.stop_reason = reason
+            usage = u.get("usage")
+            if usage is not None:
+                try:
+                    s.last_turn_usage = TurnUsage.from_wire(usage)
+                    self._touch(s, PART_USAGE)
+                except (TypeError, ValueError):
+                    pass  # a malformed usage is "not reported"; the state change still counts
+        elif state == ACTIVITY_REQUIRES_ACTION:
+            s.activity = ACTIVITY_REQUIRES_ACTION
+        self._touch(s, PART_STATE)
+
+    # =========================================================================================
+    # Client lifecycle
+    # =========================================================================================
+    def _ensure(self, session_id: str) -> SessionState:
+        s = self._sessions.get(session_id)
+        if s is None:
+            self._session_seq += 1
+            s = SessionState(session_id, self._session_seq)
+            s.resumable = self.can_load or self.can_resume
+            self._sessions[session_id] = s
+            self._ordered = None
+            self._touch_catalog()
+        return s
+
+    def _make_live(self, s: SessionState, cwd: str | None) -> None:
+        if not s.live:
+            s.live = True
+            self._touch(s, PART_INFO)
+            self._touch_catalog()
+        if cwd is not None and s.cwd != cwd:
+            s.cwd = cwd
+            s._search_key = None
+            self._touch(s, PART_INFO)
+            self._touch_catalog()
+
+    def _apply_session_response(self, s: SessionState, response: Any) -> None:
+        """Modes and config options of a session/new, load or resume response (lenient)."""
+        if not isinstance(response, dict):
+            return
+        modes = response.get("modes")
+        if isinstance(modes, dict):
+            available = modes.get("availableModes")
+            if isinstance(available, list):
+                s.available_modes = [m for m in available if isinstance(m, dict)]
+            current = modes.get("currentModeId")
+            if isinstance(current, str):
+                s.current_mode_id = current
+            self._touch(s, PART_MODES)
+        options = response.get("configOptions")
+        if isinstance(options, list):
+            s.config_options = [o for o in options if isinstance(o, dict)]
+            self._touch(s, PART_CONFIG)
+
+    def register_session(
+        self,
+        session_id: str,
+        *,
+        cwd: str | None = None,
+        response: Any = None,
+        title: str | None = None,
+    ) -> SessionState:
+        """A session was created (``session/new`` response) or resumed (``session/resume``).
+
+        Marks it live, takes modes / config options from ``response``, then applies in order
+        any updates held for this id (those that arrived before the response)."""
+        s = self._ensure(session_id)
+        self._make_live(s, cwd)
+        if title is not None and s.title is None:
+            s.title = title
+            s._search_key = None
+            self._touch(s, PART_TITLE)
+        if s.updated_ts is None:
+            now = self._clock()
+            self._set_updated(s, _now_iso(now), now)
+        self._apply_session_response(s, response)
+        self._flush_held(s)
+        return s
+
+    def begin_replay(self, session_id: str, *, cwd: str | None = None) -> SessionState:
+        """Call just before sending ``session/load``: the transcript is cleared and the updates
+        the agent replays rebuild it (so loading twice never duplicates)."""
+        s = self._ensure(session_id)
+        self._make_live(s, cwd)
+        s.transcript = []
+        s.msg_index = {}
+        s.tool_index = {}
+        s.plan = None
+        s.replaying = True
+        s.activity = ACTIVITY_IDLE
+        self._changes.entries.pop(s.id, None)
+        self._last_marked = None
+        for part in (PART_RESET, PART_TRANSCRIPT, PART_STATE, PART_PLAN):
+            self._touch(s, part)
+        self._flush_held(s)
+        return s
+
+    def end_replay(self, session_id: str, response: Any = None) -> SessionState:
+        """The ``session/load`` response arrived (or failed: pass ``response=None``)."""
+        s = self._ensure(session_id)
+        s.replaying = False
+        self._apply_session_response(s, response)
+        self._touch(s, PART_STATE)
+        self._flush_held(s)
+        return s
+
+    def prompt_sent(self, session_id: str, prompt: list[dict[str, Any]] | str | None = None) -> int:
+        """The client sent ``session/prompt``: records the user message (replaced by the agent's
+        echo if it sends one), sets activity to running. Returns the turn number."""
+        s = self._ensure(session_id)
+        self._make_live(s, None)
+        if prompt is not None:
+            blocks = [{"type": "text", "text": prompt}] if isinstance(prompt, str) else prompt
+            e = UserMessage(self._next_id())
+            e.set_content([b for b in blocks if isinstance(b, dict)])
+            e.local_pending = True
+            s.transcript.append(e)
+            self._touch_entry(s, e)
+            if s.first_prompt is None and e.text:
+                s.first_prompt = e.text
+                self._touch(s, PART_INFO)
+                if s.title is None:
+                    s._search_key = None
+                    self._touch_catalog()
+        s.turn += 1
+        s.activity = ACTIVITY_RUNNING
+        s.stop_reason = None
+        now = self._clock()
+        self._set_updated(s, _now_iso(now), now)
+        self._touch(s, PART_STATE)
+        return s.turn
+
+    def prompt_finished(
+        self,
+        session_id: str,
+        response: Any = None,
+        *,
+        error: str | None = None,
+        turn: int | None = None,
+    ) -> None:
+        """The ``session/prompt`` request completed.
+
+        - v1 (response has ``stopReason``, and ``protocol_version < 2``): the turn is over:
+          activity idle, stop reason and ``usage`` (last-turn tokens) recorded.
+        - v2 (no ``stopReason``, or ``protocol_version >= 2``): the prompt was only *accepted*;
+          its ``messageId`` is bound to the local user message; ``state_update`` ends the turn.
+        - ``error`` (the request failed): activity idle, stop reason ``"error"``, error notice.
+        - ``turn``: the value :meth:`prompt_sent` returned; a stale turn's completion does not
+          end a newer running turn.
+        """
+        s = self._ensure(session_id)
+        current = turn is None or turn == s.turn
+        if isinstance(response, dict):
+            usage = response.get("usage")
+            if usage is not None:
+                try:
+                    s.last_turn_usage = TurnUsage.from_wire(usage)
+                    self._touch(s, PART_USAGE)
+                except (TypeError, ValueError):
+                    pass
+            reason = response.get("stopReason")
+            if self.protocol_version < 2 and isinstance(reason, str):
+                for e in reversed(s.transcript[-64:]):
+                    if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+                        e.local_pending = False  # type: ignore[attr-defined]
+                if current:
+                    s.activity = ACTIVITY_IDLE
+                    s.stop_reason = reason
+                    self._touch(s, PART_STATE)
+            else:
+                mid = response.get("messageId")
+                if isinstance(mid, str) and mid not in s.msg_index:
+                    pending = self._pending_local_user(s)
+                    if pending is not None and pending.message_id is None:
+                        pending.message_id = mid
+                        s.msg_index[mid] = pending
+                        pending.version += 1
+                        self._touch_entry(s, pending)
+        if error is not None:
+            self.add_notice(session_id, error, severity="error")
+            if current:
+                s.activity = ACTIVITY_IDLE
+                s.stop_reason = "error"
+                self._touch(s, PART_STATE)
+
+    def set_activity(self, session_id: str, activity: str) -> None:
+        """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""
+        s = self._ensure(session_id)
+        if s.activity != activity:
+            s.activity = activity
+            self._touch(s, PART_STATE)
+
+    def add_notice(
+        self,
+        session_id: str,
+        title: str,
+        *,
+        severity: str = "info",
+        description: str | None = None,
+    ) -> Notice:
+        """Record a client notice in the transcript ("Allowed once: Write src/app.py",
+        "Cancelled", an error...)."""
+        s = self._ensure(session_id)
+        e = Notice(self._next_id(), title, severity=severity, description=description)
+        s.transcript.append(e)
+        self._touch_entry(s, e)
+        return e
+
+    def set_current_mode(self, session_id: str, mode_id: str) -> None:
+        """The client changed the mode (``session/set_mode`` succeeded)."""
+        s = self._ensure(session_id)
+        s.current_mode_id = mode_id
+        self._touch(s, PART_MODES)
+
+    def set_config_options(self, session_id: str, options: list[dict[str, Any]]) -> None:
+        """``session/set_config_option`` returned the full option list."""
+        s = self._ensure(session_id)
+        s.config_options = [o for o in options if isinstance(o, dict)]
+        self._touch(s, PART_CONFIG)
+
+    def set_agent_capabilities(self, agent_capabilities: Any) -> None:
+        """From the ``initialize`` response's ``agentCapabilities``: load / resume / list."""
+        caps = agent_capabilities if isinstance(agent_capabilities, dict) else {}
+        sess = caps.get("sessionCapabilities")
+        sess = sess if isinstance(sess, dict) else {}
+        self.can_load = caps.get("loadSession") is True
+        self.can_resume = sess.get("resume") is not None
+        self.can_list = sess.get("list") is not None
+        resumable = self.can_load or self.can_resume
+        for s in self._sessions.values():
+            s.resumable = resumable
+        self._touch_catalog()
+
+    def open_method(self, session_id: str) -> str | None:
+        """How the client should open a session: ``"live"`` (already open), ``"resume"``,
+        ``"load"``, or ``None`` (the agent supports neither)."""
+        s = self._sessions.get(session_id)
+        if s is not None and s.live:
+            return "live"
+        if self.can_resume:
+            return "resume"
+        if self.can_load:
+            return "load"
+        return None
+
+    # =========================================================================================
+    # Catalog
+    # =========================================================================================
+    def list_state(self, cwd: str | None = None) -> ListState:
+        """Pagination state of ``session/list`` for a scope (``cwd`` or ``None`` = all)."""
+        st = self._list_states.get(cwd)
+        if st is None:
+            st = self._list_states[cwd] = ListState()
+        return st
+
+    def apply_list_page(
+        self, result: Any, *, cwd: str | None = None, cursor: str | None = None
+    ) -> list[str]:
+        """Merge one ``session/list`` result page. ``cwd`` is the scope the request used and
+        ``cursor`` the cursor it sent (``None`` = first page, i.e. a refresh). Returns warnings
+        about skipped items; never raises.
+
+        A listed title / ``_meta`` does not override one set live by ``session_info_update``
+        unless the listed ``updatedAt`` is newer than that live update."""
+        warnings: list[str] = []
+        st = self.list_state(cwd)
+        if cursor is None:
+            st.pages = 0
+            st.complete = False
+        if not isinstance(result, dict):
+            return [f"session/list result: expected an object, got {type(result).__name__}"]
+        items = result.get("sessions")
+        if not isinstance(items, list):
+            warnings.append("session/list result: 'sessions' is not an array")
+            items = []
+        for i, item in enumerate(items):
+            problem = self._merge_listed(item)
+            if problem:
+                warnings.append(f"sessions[{i}]: {problem}")
+        nxt = result.get("nextCursor")
+        st.pages += 1
+        st.next_cursor = nxt if isinstance(nxt, str) and nxt else None
+        st.complete = st.next_cursor is None
+        self._touch_catalog()
+        return warnings
+
+    def _merge_listed(self, item: Any) -> str | None:
+        if not isinstance(item, dict):
+            return "not an object"
+        sid = item.get("sessionId")
+        if not isinstance(sid, str):
+            return "sessionId is not a string"
+        s = self._ensure(sid)
+        s.listed = True
+        cwd = item.get("cwd")
+        if isinstance(cwd, str) and cwd != s.cwd and not s.live:
+            s.cwd = cwd
+            s._search_key = None
+        created = item.get("createdAt")
+        if isinstance(created, str):
+            s.created_at = created
+        listed_ts: float | None = None
+        if "updatedAt" in item:
+            raw = item["updatedAt"]
+            raw = raw if isinstance(raw, str) else None
+            listed_ts = parse_iso(raw)
+            if s.updated_ts is None or (listed_ts is not None and listed_ts >= s.updated_ts):
+                if raw != s.updated_at or listed_ts != s.updated_ts:
+                    self._set_updated(s, raw, listed_ts)
+
+        def listed_wins(field: str) -> bool:
+            live_at = s._live_at.get(field)
+            return live_at is None or (listed_ts is not None and listed_ts > live_at)
+
+        if "title" in item and listed_wins("title"):
+            title = item["title"]
+            title = title if isinstance(title, str) else None
+            if title != s.title:
+                s.title = title
+                s._search_key = None
+                self._touch(s, PART_TITLE)
+            s._live_at.pop("title", None)
+        if "_meta" in item and listed_wins("meta"):
+            meta = item["_meta"]
+            meta = meta if isinstance(meta, dict) else None
+            if meta != s.meta:
+                s.meta = meta
+                self._touch(s, PART_META)
+            s._live_at.pop("meta", None)
+        return None
+
+    def apply_index_records(self, records: Iterable[Any]) -> None:
+        """Merge sessions remembered by the local index (:class:`LocalIndex` ``sessions()``
+        rows). They fill gaps only: agent-provided and live data win."""
+        for r in records:
+            s = self._ensure(r.session_id)
+            s.indexed = True
+            if s.cwd is None and r.cwd:
+                s.cwd = r.cwd
+                s._search_key = None
+            if s.title is None and r.title and not s.listed and "title" not in s._live_at:
+                s.title = r.title
+                s._search_key = None
+            if s.first_prompt is None and r.first_prompt:
+                s.first_prompt = r.first_prompt
+            if s.updated_ts is None and r.updated is not None:
+                self._set_updated(s, _now_iso(r.updated), r.updated)
+            if s.current_mode_id is None and r.mode:
+                s.current_mode_id = r.mode
+        self._touch_catalog()
+
+    def catalog(self, cwd: str | None = None) -> list[SessionState]:
+        """All known sessions (live, listed, indexed), newest ``updatedAt`` first, those without
+        one last (ties: first heard of first). ``cwd`` filters to one directory."""
+        ordered = self._ordered
+        if ordered is None:
+            ordered = self._ordered = sorted(self._sessions.values(), key=SessionState.order_key)
+        if cwd is None:
+            return list(ordered)
+        return [s for s in ordered if s.cwd == cwd]
+
+    def search(self, text: str, cwd: str | None = None) -> list[SessionState]:
+        """Case-insensitive substring filter over title, cwd and id, in catalog order."""
+        needle = text.casefold().strip()
+        sessions = self.catalog(cwd)
+        if not needle:
+            return sessions
+        return [s for s in sessions if needle in s.search_key()]

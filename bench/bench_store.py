@@ -1,0 +1,87 @@
+"""Benchmark: apply 100,000 ``agent_message_chunk`` updates to a SessionStore.
+
+Run: ``python bench/bench_store.py [N]``. Prints updates/s (timing run, no tracing) and the peak
+traced memory of a second run (tracemalloc slows that run down, so it is not timed), plus the
+process's max RSS. Target: >= 200,000 updates/s on one core.
+"""
+
+from __future__ import annotations
+
+import gc
+import resource
+import sys
+import time
+import tracemalloc
+from typing import Any
+
+from acp_tui.store import SessionStore
+
+
+def make_updates(n: int, session_id: str = "sess_bench") -> list[dict[str, Any]]:
+    words = ["lorem ", "ipsum ", "dolor ", "sit ", "amet, ", "consectetur\n"]
+    return [
+        {
+            "sessionId": session_id,
+            "update": {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": words[i % len(words)]},
+            },
+        }
+        for i in range(n)
+    ]
+
+
+def run(updates: list[dict[str, Any]]) -> tuple[float, SessionStore, int]:
+    store = SessionStore()
+    wakes = 0
+
+    def wake() -> None:
+        nonlocal wakes
+        wakes += 1
+
+    store.subscribe(wake)
+    store.register_session("sess_bench", cwd="/tmp")
+    store.take_changes()
+    wakes = 0
+    apply = store.apply
+    t0 = time.perf_counter()
+    for params in updates:
+        apply(params)
+    elapsed = time.perf_counter() - t0
+    return elapsed, store, wakes
+
+
+def main() -> None:
+    n = int(sys.argv[1]) if len(sys.argv) > 1 else 100_000
+    updates = make_updates(n)
+
+    gc.collect()
+    best = float("inf")
+    for _ in range(3):
+        elapsed, store, wakes = run(updates)
+        best = min(best, elapsed)
+    session = store.get("sess_bench")
+    assert session is not None
+    text_len = len(session.transcript[-1].text)  # type: ignore[attr-defined]
+    changes = store.take_changes()
+
+    tracemalloc.start()
+    _, store2, _ = run(updates)
+    current, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del store2
+
+    rss_kib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    print(f"updates:            {n:,}")
+    print(f"best time:          {best:.3f} s")
+    print(f"updates/s:          {n / best:,.0f}  (target >= 200,000)")
+    print(f"wakes during burst: {wakes}  (changed entries reported: {len(changes.entries)})")
+    print(f"final text length:  {text_len:,} chars in {len(session.transcript)} entry")
+    print(
+        f"store memory:       {current / 1e6:.2f} MB retained, {peak / 1e6:.2f} MB peak (tracemalloc)"
+    )
+    print(f"process max RSS:    {rss_kib / 1024:.1f} MiB (includes the input updates)")
+
+
+if __name__ == "__main__":
+    main()
