@@ -1,0 +1,574 @@
+"""The headless face of acp-tui: ``acp-tui ask`` and ``acp-tui sessions``.
+
+No Textual, no Rich: plain text on stdout (the agent's reply, or the session table / JSON)
+and short one-line messages on stderr (tool calls, notices, the stop reason, errors), so the
+commands compose in scripts. Every string that came from the agent is passed through
+:func:`acp_tui.text_safety.sanitize_terminal_text` before it reaches the terminal.
+
+Exit codes: 0 the turn ended with ``end_turn``; 1 another stop reason or an error answer from
+the agent; 2 the agent lacks what the command needs; 3 the agent crashed; 4 the agent requires
+authentication; 127 the agent could not be started; 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any, TextIO
+
+import anyio
+
+from acp_tui.protocol.client import (
+    AUTH_REQUIRED,
+    AcpClient,
+    AcpError,
+    AgentExitedError,
+    NotSupportedError,
+)
+from acp_tui.protocol.jsonrpc import ConnectionClosed, RpcError
+from acp_tui.protocol.process import AgentProcess, AgentStartError
+from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+
+EXIT_OK = 0
+EXIT_STOPPED = 1
+EXIT_UNSUPPORTED = 2
+EXIT_CRASH = 3
+EXIT_AUTH = 4
+EXIT_NOT_FOUND = 127
+EXIT_INTERRUPTED = 130
+
+CANCEL_WAIT_SECONDS = 10.0
+EXIT_WAIT_SECONDS = 2.0
+STDERR_TAIL_LINES = 10
+TITLE_WIDTH = 80
+
+PROG = "acp-tui"
+
+STOP_REASONS = {
+    "max_tokens": "the agent hit its token limit",
+    "max_turn_requests": "the agent hit its limit of model requests for one turn",
+    "refusal": "the agent refused to continue",
+    "cancelled": "the turn was cancelled",
+}
+
+
+# ---------------------------------------------------------------------------------- output
+
+
+@dataclass(slots=True)
+class Output:
+    """Where headless output goes; tests may swap the streams."""
+
+    out: TextIO = field(default_factory=lambda: sys.stdout)
+    err: TextIO = field(default_factory=lambda: sys.stderr)
+    # Whether the last thing written to stdout ended a line (so stderr lines and the final
+    # status do not glue onto the reply when both go to one terminal).
+    at_line_start: bool = True
+
+    def text(self, text: str) -> None:
+        text = sanitize_terminal_text(text)
+        if not text:
+            return
+        self.out.write(text)
+        self.out.flush()
+        self.at_line_start = text.endswith("\n")
+
+    def finish_text(self) -> None:
+        if not self.at_line_start:
+            self.out.write("\n")
+            self.out.flush()
+            self.at_line_start = True
+
+    def note(self, line: str) -> None:
+        """A one-line message on stderr; ``line`` must already be safe."""
+        try:
+            self.err.write(line + "\n")
+            self.err.flush()
+        except (OSError, ValueError):
+            pass
+
+    def error(self, message: str) -> None:
+        self.note(f"{PROG}: {message}")
+
+
+def _str(value: Any) -> str:
+    return value if isinstance(value, str) else ""
+
+
+def _label(value: Any, limit: int = TITLE_WIDTH) -> str:
+    return one_line(_str(value), limit)
+
+
+def _text_of(content: Any) -> str | None:
+    """The text of a text content block, or None for other blocks."""
+    if isinstance(content, dict) and content.get("type") == "text":
+        return _str(content.get("text"))
+    return None
+
+
+# ---------------------------------------------------------------------------------- ask
+
+
+@dataclass(slots=True)
+class _Turn:
+    """What `ask` tracks while the agent works."""
+
+    output: Output
+    session_id: str | None = None
+    # While session/new (or load) is pending the session id is unknown: keep what arrives.
+    early: list[Any] = field(default_factory=list)
+    replaying: bool = False
+    tool_titles: dict[str, str] = field(default_factory=dict)
+    tool_status: dict[str, str] = field(default_factory=dict)
+    # v2 whole-message upserts: text already printed per messageId.
+    message_text: dict[str, str] = field(default_factory=dict)
+    allow: bool = False
+    cancelling: bool = False
+
+    def on_notification(self, method: str, params: Any) -> None:
+        if method != "session/update" or not isinstance(params, dict):
+            return
+        if self.session_id is None:
+            self.early.append(params)
+            return
+        if params.get("sessionId") != self.session_id or self.replaying:
+            return
+        update = params.get("update")
+        if isinstance(update, dict):
+            self.apply(update)
+
+    def flush_early(self) -> None:
+        early, self.early = self.early, []
+        for params in early:
+            self.on_notification("session/update", params)
+
+    def apply(self, update: dict[str, Any]) -> None:
+        kind = update.get("sessionUpdate")
+        out = self.output
+        if kind == "agent_message_chunk":
+            content = update.get("content")
+            text = _text_of(content)
+            if text is not None:
+                out.text(text)
+            elif isinstance(content, dict):
+                self._note(f"[{_label(content.get('type'), 20) or 'content'}]")
+        elif kind == "agent_message":  # v2 draft: whole-message upsert
+            self._agent_message(update)
+        elif kind == "tool_call":
+            self._tool(update, new=True)
+        elif kind == "tool_call_update":
+            self._tool(update, new=False)
+        elif kind == "plan":
+            self._plan(update.get("entries"))
+        elif kind == "notice":
+            severity = _label(update.get("severity"), 20) or "info"
+            text = _label(update.get("title"), 200)
+            description = _label(update.get("description"), 200)
+            self._note(f"[{severity}] {text}" + (f": {description}" if description else ""))
+        elif kind == "current_mode_update":
+            self._note(f"[mode] {_label(update.get('currentModeId'), 40)}")
+        # Thoughts, user message echoes, usage, titles, commands, unknown variants: not
+        # printed (the TUI shows them; a script wants the answer).
+
+    def _note(self, line: str) -> None:
+        self.output.finish_text()
+        self.output.note(line)
+
+    def _agent_message(self, update: dict[str, Any]) -> None:
+        message_id = _str(update.get("messageId"))
+        content = update.get("content")
+        if not isinstance(content, list):
+            return
+        text = "".join(t for t in (_text_of(block) for block in content) if t is not None)
+        printed = self.message_text.get(message_id, "")
+        if text.startswith(printed):
+            self.output.text(text[len(printed) :])
+        else:  # the agent rewrote the message: show the new version on its own line
+            self.output.finish_text()
+            self.output.text(text)
+        self.message_text[message_id] = text
+
+    def _tool(self, update: dict[str, Any], *, new: bool) -> None:
+        tool_id = _str(update.get("toolCallId"))
+        title = _label(update.get("title"), 100)
+        if title:
+            self.tool_titles[tool_id] = title
+        status = _label(update.get("status"), 20)
+        if new:
+            status = status or "pending"
+        elif not status or status == self.tool_status.get(tool_id):
+            return  # content-only progress: not worth a line
+        self.tool_status[tool_id] = status
+        name = self.tool_titles.get(tool_id) or _label(update.get("kind"), 20) or "tool"
+        self._note(f"[tool] {name} ({status})")
+
+    def _plan(self, entries: Any) -> None:
+        if not isinstance(entries, list):
+            return
+        entries = [e for e in entries if isinstance(e, dict)]
+        done = sum(1 for e in entries if e.get("status") == "completed")
+        current = next((e for e in entries if e.get("status") == "in_progress"), None)
+        line = f"[plan] {done}/{len(entries)} done"
+        if current is not None:
+            line += f"; now: {_label(current.get('content'), 100)}"
+        self._note(line)
+
+    async def request_permission(self, params: Any) -> dict[str, Any]:
+        params = params if isinstance(params, dict) else {}
+        options = [o for o in params.get("options") or [] if isinstance(o, dict)]
+        tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
+        tool_id = _str(tool.get("toolCallId"))
+        what = _label(tool.get("title"), 100) or self.tool_titles.get(tool_id) or "a tool call"
+        if params.get("sessionId") != self.session_id or self.cancelling:
+            return {"outcome": {"outcome": "cancelled"}}
+        if self.allow:
+            kinds: tuple[str, ...] = ("allow_once", "allow_always")
+            verb = "allowed"
+        else:
+            kinds = ("reject_once", "reject_always")
+            verb = "rejected"
+        for option_kind in kinds:
+            chosen = next((o for o in options if o.get("kind") == option_kind), None)
+            if chosen is not None:
+                name = _label(chosen.get("name"), 40) or _label(chosen.get("optionId"), 40)
+                hint = "" if self.allow else " (use --allow to allow)"
+                self._note(f"[permission] {what}: {verb} ({name}){hint}")
+                return {"outcome": {"outcome": "selected", "optionId": chosen.get("optionId")}}
+        self._note(f"[permission] {what}: no {verb[:-2]} option offered, answered cancelled")
+        return {"outcome": {"outcome": "cancelled"}}
+
+
+def read_prompt(prompt: str) -> str:
+    if prompt == "-":
+        return sys.stdin.read()
+    return prompt
+
+
+def run_ask(invocation: Any, output: Output | None = None) -> int:
+    """``acp-tui ask``: one prompt, the reply streamed to stdout. Returns the exit code."""
+    output = output or Output()
+    options = invocation.options
+    try:
+        prompt_text = read_prompt(options.prompt)
+    except (OSError, UnicodeDecodeError) as error:
+        output.error(f"cannot read the prompt from stdin: {error}")
+        return EXIT_UNSUPPORTED
+    turn = _Turn(output, allow=bool(getattr(options, "allow", False)))
+    return _run(lambda: _ask(invocation, prompt_text, turn), output)
+
+
+def _run(main: Callable[[], Any], output: Output) -> int:
+    try:
+        return int(anyio.run(main))
+    except KeyboardInterrupt:
+        output.finish_text()
+        output.error("interrupted")
+        return EXIT_INTERRUPTED
+    except Exception as error:  # never a traceback on the user's terminal
+        if os.environ.get("ACP_TUI_DEBUG"):
+            raise
+        output.finish_text()
+        output.error(
+            f"internal error: {_describe_exception(error)} (set ACP_TUI_DEBUG=1 for details)"
+        )
+        return EXIT_STOPPED
+
+
+def _describe_exception(error: BaseException) -> str:
+    while isinstance(error, BaseExceptionGroup) and len(error.exceptions) == 1:
+        error = error.exceptions[0]
+    return _label(f"{type(error).__name__}: {error}", 300)
+
+
+async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
+    options = invocation.options
+    cwd = options.cwd or os.getcwd()
+    output = turn.output
+    try:
+        async with AcpClient.launch(
+            invocation.agent_argv,
+            cwd=cwd,
+            handlers={"session/request_permission": turn.request_permission},
+            on_notification=turn.on_notification,
+        ) as client:
+            try:
+                return await _ask_session(client, cwd, options.session, prompt_text, turn)
+            except AgentExitedError as error:
+                return await _report_crash(client.process, str(error), output)
+            except ConnectionClosed as error:
+                return await _report_crash(client.process, str(error), output)
+    except AgentStartError as error:
+        output.error(str(error))
+        return EXIT_NOT_FOUND
+
+
+async def _ask_session(
+    client: AcpClient, cwd: str, session: str | None, prompt_text: str, turn: _Turn
+) -> int:
+    output = turn.output
+    try:
+        agent = await client.initialize()
+    except RpcError as error:
+        output.error(f"initialize failed: {_label(str(error), 300)}")
+        return EXIT_STOPPED
+    except AcpError as error:
+        if isinstance(error, AgentExitedError):
+            raise
+        output.error(_label(str(error), 300))
+        return EXIT_STOPPED
+    name = _label(agent.display_name, 60)
+
+    try:
+        if session:
+            if agent.can_resume:
+                await client.resume_session(session, cwd)
+            elif agent.can_load:
+                turn.replaying = True
+                turn.session_id = session  # replayed history is routed, then dropped
+                try:
+                    await client.load_session(session, cwd)
+                finally:
+                    turn.replaying = False
+            else:
+                output.error(
+                    f"{name} can neither resume nor load sessions; cannot continue {session!r}"
+                )
+                return EXIT_UNSUPPORTED
+            turn.session_id = session
+            turn.early.clear()
+        else:
+            result = await client.new_session(cwd)
+            session_id = result.get("sessionId") if isinstance(result, dict) else None
+            if not isinstance(session_id, str) or not session_id:
+                output.error(f"{name} answered session/new without a session id")
+                return EXIT_STOPPED
+            turn.session_id = session_id
+            turn.flush_early()
+    except RpcError as error:
+        if error.code == AUTH_REQUIRED:
+            output.error(_auth_message(name, agent.auth_methods))
+            return EXIT_AUTH
+        what = "continue the session" if session else "start a session"
+        output.error(f"{name} could not {what}: {_label(str(error), 300)}")
+        return EXIT_STOPPED
+    except NotSupportedError as error:
+        output.error(_label(str(error), 300))
+        return EXIT_UNSUPPORTED
+
+    session_id = turn.session_id
+    assert session_id is not None
+    prompt = [{"type": "text", "text": prompt_text}]
+    interrupted = False
+    result: dict[str, Any] = {}
+    failure: Exception | None = None
+    async with anyio.create_task_group() as task_group:
+
+        async def watch_sigint() -> None:
+            nonlocal interrupted
+            with anyio.open_signal_receiver(signal.SIGINT) as signals:
+                async for _ in signals:
+                    if interrupted:
+                        continue  # one cancel is enough; the deadline below bounds the wait
+                    interrupted = True
+                    turn.cancelling = True
+                    output.finish_text()
+                    output.error("interrupted: cancelling the turn (session/cancel)")
+                    await client.cancel(session_id)
+                    task_group.start_soon(cancel_deadline)
+
+        async def cancel_deadline() -> None:
+            await anyio.sleep(CANCEL_WAIT_SECONDS)
+            output.error(f"the agent did not answer the cancel within {CANCEL_WAIT_SECONDS:g} s")
+            task_group.cancel_scope.cancel()
+
+        task_group.start_soon(watch_sigint)
+        try:
+            result = await client.prompt(session_id, prompt)
+        except (AcpError, RpcError, ConnectionClosed) as error:
+            failure = error  # handled outside: a task group would wrap it in a group
+        finally:
+            task_group.cancel_scope.cancel()
+
+    if isinstance(failure, AgentExitedError | ConnectionClosed):
+        if interrupted:
+            output.finish_text()
+            output.error("interrupted; the agent exited")
+            return EXIT_INTERRUPTED
+        raise failure
+    if failure is not None:
+        output.finish_text()
+        if isinstance(failure, RpcError) and failure.code == AUTH_REQUIRED:
+            output.error(_auth_message(name, agent.auth_methods))
+            return EXIT_AUTH
+        output.error(f"the prompt failed: {_label(str(failure), 300)}")
+        output.note(f"session: {_label(session_id, 200)}")
+        return EXIT_INTERRUPTED if interrupted else EXIT_STOPPED
+
+    output.finish_text()
+    if interrupted and not result:
+        output.note(f"stop: (no answer)  session: {_label(session_id, 200)}")
+        return EXIT_INTERRUPTED
+    stop = _label(result.get("stopReason"), 40) or "unknown"
+    output.note(f"stop: {stop}  session: {_label(session_id, 200)}")
+    if interrupted:
+        return EXIT_INTERRUPTED
+    if stop == "end_turn":
+        return EXIT_OK
+    output.error(STOP_REASONS.get(stop, f"the turn ended with stop reason {stop!r}"))
+    return EXIT_STOPPED
+
+
+def _auth_message(name: str, methods: list[dict[str, Any]]) -> str:
+    names = []
+    for method in methods:
+        label = _label(method.get("name"), 40)
+        method_id = _label(method.get("id"), 40)
+        if label and method_id and label != method_id:
+            names.append(f"{label} [{method_id}]")
+        elif label or method_id:
+            names.append(label or method_id)
+    listed = ", ".join(names) if names else "none advertised"
+    return (
+        f"{name} requires authentication (methods: {listed}); "
+        "authenticate in the acp-tui TUI or with the agent itself, then retry"
+    )
+
+
+async def _report_crash(process: AgentProcess, reason: str, output: Output) -> int:
+    with anyio.move_on_after(EXIT_WAIT_SECONDS):
+        await process.exited.wait()
+    output.finish_text()
+    status = process.exit_description
+    if status == "running":
+        message = f"the agent closed its output ({_label(reason, 200)})"
+    else:
+        message = f"the agent crashed ({status})"
+    tail = [one_line(line, 200) for line in list(process.stderr_tail)[-STDERR_TAIL_LINES:]]
+    tail = [line for line in tail if line]
+    if tail:
+        message += "; last stderr: " + " | ".join(tail[-3:])
+    output.error(message)
+    if len(tail) > 3:
+        for line in tail:
+            output.note(f"  agent stderr: {line}")
+    return EXIT_CRASH
+
+
+# ---------------------------------------------------------------------------------- sessions
+
+
+def run_sessions(invocation: Any, output: Output | None = None) -> int:
+    """``acp-tui sessions``: every page of session/list, as a table or JSON."""
+    output = output or Output()
+    return _run(lambda: _sessions(invocation, output), output)
+
+
+async def _sessions(invocation: Any, output: Output) -> int:
+    options = invocation.options
+    cwd = options.cwd or os.getcwd()
+    try:
+        async with AcpClient.launch(invocation.agent_argv, cwd=cwd) as client:
+            try:
+                agent = await client.initialize()
+                name = _label(agent.display_name, 60)
+                if not agent.can_list:
+                    output.error(
+                        f"{name} does not support listing sessions "
+                        "(it does not advertise sessionCapabilities.list)"
+                    )
+                    return EXIT_UNSUPPORTED
+                sessions = await client.list_all_sessions(
+                    None if getattr(options, "all", False) else cwd
+                )
+            except AgentExitedError as error:
+                return await _report_crash(client.process, str(error), output)
+            except RpcError as error:
+                if error.code == AUTH_REQUIRED:
+                    output.error(
+                        _auth_message(
+                            "the agent", client.agent.auth_methods if client.agent else []
+                        )
+                    )
+                    return EXIT_AUTH
+                output.error(f"session/list failed: {_label(str(error), 300)}")
+                return EXIT_STOPPED
+            except AcpError as error:
+                output.error(_label(str(error), 300))
+                return EXIT_STOPPED
+    except AgentStartError as error:
+        output.error(str(error))
+        return EXIT_NOT_FOUND
+    if getattr(options, "json", False):
+        output.out.write(json.dumps(sessions, indent=2, ensure_ascii=True) + "\n")
+        output.out.flush()
+        return EXIT_OK
+    output.out.write(format_table(sessions))
+    output.out.flush()
+    if not sessions:
+        where = "any directory" if getattr(options, "all", False) else cwd
+        output.note(f"no sessions for {_label(where, 200)}")
+    return EXIT_OK
+
+
+def relative_time(value: Any, now: datetime | None = None) -> str:
+    """'5m ago', '3h ago', '2d ago' for recent ISO 8601 times; the date beyond a week;
+    the raw (sanitised) value when it does not parse; '' when absent."""
+    text = _str(value)
+    if not text:
+        return ""
+    try:
+        when = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        return one_line(text, 25)
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    now = now or datetime.now(UTC)
+    seconds = (now - when).total_seconds()
+    if seconds < -60:
+        return when.strftime("%Y-%m-%d %H:%M")
+    if seconds < 60:
+        return "just now"
+    if seconds < 3600:
+        return f"{int(seconds // 60)}m ago"
+    if seconds < 86400:
+        return f"{int(seconds // 3600)}h ago"
+    if seconds < 7 * 86400:
+        return f"{int(seconds // 86400)}d ago"
+    return when.strftime("%Y-%m-%d")
+
+
+def format_table(sessions: list[dict[str, Any]], now: datetime | None = None) -> str:
+    """A plain-text table: TITLE, UPDATED, CWD, ID; every cell sanitised and one line."""
+    rows = [
+        (
+            _label(session.get("title"), TITLE_WIDTH) or "(untitled)",
+            relative_time(session.get("updatedAt"), now),
+            _label(session.get("cwd"), 200),
+            _label(session.get("sessionId"), 200),
+        )
+        for session in sessions
+    ]
+    header = ("TITLE", "UPDATED", "CWD", "ID")
+    if not rows:
+        return ""
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    lines = []
+    for row in [header, *rows]:
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:3])]
+        lines.append("  ".join([*cells, row[3]]).rstrip())
+    return "\n".join(lines) + "\n"
+
+
+__all__ = [
+    "Output",
+    "format_table",
+    "relative_time",
+    "run_ask",
+    "run_sessions",
+    "truncate",
+]

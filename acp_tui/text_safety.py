@@ -1,0 +1,59 @@
+"""Make text from an agent safe to write to a terminal.
+
+Agents relay model output, file contents and command output; any of it may carry escape
+sequences that move the cursor, retitle the window, write to the clipboard (OSC 52) or hide
+text behind bidi overrides. Everything the agent sends is shown literally, so this module
+removes what a terminal would interpret: ESC sequences (CSI, OSC, DCS/SOS/PM/APC strings and
+two-character escapes), their 8-bit C1 forms, the other C0/C1 control characters except
+newline and tab, and the Unicode bidi embedding/override/isolate characters.
+
+Pure Python, no dependencies: the headless CLI and the UI both use it.
+"""
+
+from __future__ import annotations
+
+import re
+
+__all__ = ["one_line", "sanitize_terminal_text", "truncate"]
+
+# Order matters: string sequences (which may contain anything up to their terminator) first,
+# then CSI, then any other escape followed by one or more intermediate bytes and a final byte.
+_ESCAPES = re.compile(
+    r"""
+      (?:\x1b[\]PX^_]|[\x90\x98\x9d\x9e\x9f])   # OSC, DCS, SOS, PM, APC (7-bit or 8-bit)
+      .*?                                       # the string itself (may be empty)
+      (?:\x07|\x1b\\|\x9c|\Z)                   # BEL, ST (7-bit or 8-bit), or end of text
+    | (?:\x1b\[|\x9b)                           # CSI
+      [\x30-\x3f]*[\x20-\x2f]*[\x40-\x7e]?      # parameters, intermediates, final byte
+    | \x1b[\x20-\x2f]*[\x30-\x7e]?              # any other escape (ESC c, ESC ( B, ESC 7 ...)
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+
+# C0 except \t (09) and \n (0a); DEL; C1. Bidi: LRM/RLM, ALM, LRE/RLE/PDF/LRO/RLO, LRI/RLI/FSI/PDI.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
+
+
+def sanitize_terminal_text(text: str) -> str:
+    """``text`` without terminal escape sequences, control characters (newline and tab are
+    kept) or bidi control characters. Printable text, including all other Unicode, is kept."""
+    if not text:
+        return ""
+    if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
+        return text
+    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+def truncate(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, ending with an ellipsis when cut."""
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int = 80) -> str:
+    """Sanitised, whitespace runs (including newlines and tabs) folded to single spaces,
+    and cut to ``limit`` characters: for titles and other one-line labels."""
+    return truncate(" ".join(sanitize_terminal_text(text).split()), limit)

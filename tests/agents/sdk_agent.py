@@ -1,0 +1,309 @@
+"""An ACP agent written with the official Python SDK (`agent-client-protocol`), used as an
+independent peer in end-to-end tests. Run it as ``python tests/agents/sdk_agent.py``.
+
+Behaviour, chosen by the prompt text:
+- anything: streams ``You said: <text>`` back word by word as agent_message_chunks;
+- contains ``permission``: a tool call, a permission request, then ``outcome: <optionId>``;
+- contains ``think``: an agent_thought_chunk and a plan before the reply;
+- contains ``refuse``: stop reason ``refusal``; ``maxtokens``: ``max_tokens``;
+- contains ``slow``: streams a chunk every 50 ms until cancelled (stop reason ``cancelled``);
+- contains ``crash``: writes to stderr and exits with code 3 mid-turn.
+
+Three sessions exist from the start in the agent's working directory (with a short history
+each) and one in ``/elsewhere``; session/list pages them two at a time. session/load replays
+history. Environment switches: ``SDK_AGENT_STATE_DIR`` (persist sessions as JSON there, so a
+second process can load them), ``SDK_AGENT_NO_LIST`` (do not advertise session/list),
+``SDK_AGENT_NO_LOAD`` (do not advertise session/load), ``SDK_AGENT_RESUME`` (advertise and
+serve session/resume), ``SDK_AGENT_AUTH`` (session/new answers auth_required).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import uuid
+from pathlib import Path
+from typing import Any
+
+from acp import (
+    Agent,
+    InitializeResponse,
+    LoadSessionResponse,
+    NewSessionResponse,
+    PromptResponse,
+    RequestError,
+    run_agent,
+    start_tool_call,
+    update_agent_message_text,
+    update_agent_thought_text,
+    update_tool_call,
+    update_user_message_text,
+)
+from acp.interfaces import Client
+from acp.schema import (
+    AgentCapabilities,
+    AgentPlanUpdate,
+    AuthMethodAgent,
+    Implementation,
+    ListSessionsResponse,
+    PermissionOption,
+    PlanEntry,
+    ResumeSessionResponse,
+    SessionCapabilities,
+    SessionInfo,
+    SessionListCapabilities,
+    SessionResumeCapabilities,
+    ToolCallUpdate,
+)
+
+PAGE_SIZE = 2
+
+
+def _flag(name: str) -> bool:
+    return bool(os.environ.get(name))
+
+
+class SdkTestAgent(Agent):
+    def __init__(self) -> None:
+        self._conn: Client | None = None
+        self._state_dir = os.environ.get("SDK_AGENT_STATE_DIR")
+        # session id -> {"cwd", "title", "updatedAt", "history": [(role, text)]}
+        self.sessions: dict[str, dict[str, Any]] = {}
+        self._cancelled: dict[str, asyncio.Event] = {}
+        self._load_state()
+        if not self.sessions:
+            here = os.getcwd()
+            for index, (title, updated) in enumerate(
+                [
+                    ("Refactor the parser", "2025-01-01T10:00:00Z"),
+                    ("Fix \x1b[31mred\x1b[0m bug\x07 now", "2025-01-02T10:00:00Z"),
+                    ("Write docs", "2025-01-03T10:00:00Z"),
+                ],
+                start=1,
+            ):
+                self.sessions[f"pre-{index}"] = {
+                    "cwd": here,
+                    "title": title,
+                    "updatedAt": updated,
+                    "history": [("user", f"question {index}"), ("agent", f"answer {index}")],
+                }
+            self.sessions["pre-elsewhere"] = {
+                "cwd": "/elsewhere",
+                "title": "Somewhere else",
+                "updatedAt": "2024-12-31T10:00:00Z",
+                "history": [("user", "hi"), ("agent", "hello")],
+            }
+
+    # ------------------------------------------------------------------ state
+
+    def _state_file(self) -> Path | None:
+        return Path(self._state_dir) / "sdk_agent_sessions.json" if self._state_dir else None
+
+    def _load_state(self) -> None:
+        path = self._state_file()
+        if path is not None and path.exists():
+            data = json.loads(path.read_text(encoding="utf-8"))
+            for session in data.values():
+                session["history"] = [tuple(item) for item in session["history"]]
+            self.sessions = data
+
+    def _save_state(self) -> None:
+        path = self._state_file()
+        if path is not None:
+            path.write_text(json.dumps(self.sessions), encoding="utf-8")
+
+    # ------------------------------------------------------------------ ACP
+
+    def on_connect(self, conn: Client) -> None:
+        self._conn = conn
+
+    @property
+    def conn(self) -> Client:
+        assert self._conn is not None
+        return self._conn
+
+    async def initialize(
+        self,
+        protocol_version: int,
+        client_capabilities: Any = None,
+        client_info: Any = None,
+        **kwargs: Any,
+    ) -> InitializeResponse:
+        session_caps = SessionCapabilities(
+            list=None if _flag("SDK_AGENT_NO_LIST") else SessionListCapabilities(),
+            resume=SessionResumeCapabilities() if _flag("SDK_AGENT_RESUME") else None,
+        )
+        return InitializeResponse(
+            protocol_version=1,
+            agent_capabilities=AgentCapabilities(
+                load_session=not _flag("SDK_AGENT_NO_LOAD"),
+                session_capabilities=session_caps,
+            ),
+            agent_info=Implementation(name="sdk-test-agent", title="SDK Test Agent", version="1.0"),
+            auth_methods=[
+                AuthMethodAgent(id="login", name="Log in with a browser"),
+                AuthMethodAgent(id="api-key", name="API key"),
+            ]
+            if _flag("SDK_AGENT_AUTH")
+            else [],
+        )
+
+    async def new_session(
+        self, cwd: str, mcp_servers: Any = None, **kwargs: Any
+    ) -> NewSessionResponse:
+        if _flag("SDK_AGENT_AUTH"):
+            raise RequestError.auth_required()
+        session_id = f"sess-{uuid.uuid4().hex[:8]}"
+        self.sessions[session_id] = {
+            "cwd": cwd,
+            "title": None,
+            "updatedAt": "2025-02-01T10:00:00Z",
+            "history": [],
+        }
+        self._save_state()
+        return NewSessionResponse(session_id=session_id)
+
+    async def load_session(
+        self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
+    ) -> LoadSessionResponse | None:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        for role, text in session["history"]:
+            update = (
+                update_user_message_text(text)
+                if role == "user"
+                else update_agent_message_text(text)
+            )
+            await self.conn.session_update(session_id=session_id, update=update)
+        return LoadSessionResponse()
+
+    async def resume_session(
+        self, session_id: str, cwd: str, mcp_servers: Any = None, **kwargs: Any
+    ) -> ResumeSessionResponse:
+        if session_id not in self.sessions:
+            raise RequestError.resource_not_found(session_id)
+        return ResumeSessionResponse()
+
+    async def list_sessions(
+        self, cwd: str | None = None, cursor: str | None = None, **kwargs: Any
+    ) -> ListSessionsResponse:
+        matching = [
+            (session_id, session)
+            for session_id, session in self.sessions.items()
+            if cwd is None or session["cwd"] == cwd
+        ]
+        start = int(cursor) if cursor else 0
+        page = matching[start : start + PAGE_SIZE]
+        next_start = start + PAGE_SIZE
+        return ListSessionsResponse(
+            sessions=[
+                SessionInfo(
+                    session_id=session_id,
+                    cwd=session["cwd"],
+                    title=session["title"],
+                    updated_at=session["updatedAt"],
+                )
+                for session_id, session in page
+            ],
+            next_cursor=str(next_start) if next_start < len(matching) else None,
+        )
+
+    async def cancel(self, session_id: str, **kwargs: Any) -> None:
+        event = self._cancelled.get(session_id)
+        if event is not None:
+            event.set()
+
+    async def _say(self, session_id: str, text: str) -> None:
+        await self.conn.session_update(
+            session_id=session_id, update=update_agent_message_text(text)
+        )
+
+    async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        text = " ".join(getattr(block, "text", "") for block in prompt)
+        session["history"].append(("user", text))
+        if session["title"] is None:
+            session["title"] = text[:40]
+        cancelled = self._cancelled[session_id] = asyncio.Event()
+        reply = ""
+
+        if "crash" in text:
+            await self._say(session_id, "about to crash")
+            print("sdk agent: fatal error, giving up", file=sys.stderr, flush=True)
+            os._exit(3)
+
+        if "think" in text:
+            await self.conn.session_update(
+                session_id=session_id, update=update_agent_thought_text("secret thoughts")
+            )
+            await self.conn.session_update(
+                session_id=session_id,
+                update=AgentPlanUpdate(
+                    session_update="plan",
+                    entries=[
+                        PlanEntry(content="read the code", priority="high", status="completed"),
+                        PlanEntry(content="answer", priority="medium", status="in_progress"),
+                    ],
+                ),
+            )
+
+        if "permission" in text:
+            await self.conn.session_update(
+                session_id=session_id,
+                update=start_tool_call("tool-1", "Edit src/app.py", kind="edit", status="pending"),
+            )
+            response = await self.conn.request_permission(
+                session_id=session_id,
+                tool_call=ToolCallUpdate(tool_call_id="tool-1", title="Edit src/app.py"),
+                options=[
+                    PermissionOption(option_id="allow", name="Allow once", kind="allow_once"),
+                    PermissionOption(option_id="always", name="Always allow", kind="allow_always"),
+                    PermissionOption(option_id="reject", name="Reject", kind="reject_once"),
+                ],
+            )
+            outcome = response.outcome
+            chosen = getattr(outcome, "option_id", None) or outcome.outcome
+            allowed = chosen in ("allow", "always")
+            await self.conn.session_update(
+                session_id=session_id,
+                update=update_tool_call("tool-1", status="completed" if allowed else "failed"),
+            )
+            reply = f"outcome: {chosen}"
+            await self._say(session_id, reply)
+        elif "slow" in text:
+            while not cancelled.is_set():
+                await self._say(session_id, ".")
+                try:
+                    await asyncio.wait_for(cancelled.wait(), 0.05)
+                except TimeoutError:
+                    pass
+            session["history"].append(("agent", "..."))
+            self._save_state()
+            return PromptResponse(stop_reason="cancelled")
+        else:
+            words = f"You said: {text}".split(" ")
+            for index, word in enumerate(words):
+                piece = word if index == 0 else " " + word
+                reply += piece
+                await self._say(session_id, piece)
+
+        session["history"].append(("agent", reply))
+        self._save_state()
+        if "refuse" in text:
+            return PromptResponse(stop_reason="refusal")
+        if "maxtokens" in text:
+            return PromptResponse(stop_reason="max_tokens")
+        return PromptResponse(stop_reason="end_turn")
+
+
+async def main() -> None:
+    await run_agent(SdkTestAgent(), use_unstable_protocol=True)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
