@@ -1,0 +1,455 @@
+"""The permission broker: the one place ``session/request_permission`` requests go through.
+
+The JSON-RPC layer runs each incoming request in its own task and calls
+``await broker.request(params)``; the broker answers with a ``RequestPermissionResponse`` dict:
+``{"outcome": {"outcome": "selected", "optionId": "..."}}`` or
+``{"outcome": {"outcome": "cancelled"}}``.
+
+Policies:
+
+- ``"ask"`` (the default): requests queue first in, first out, and are shown one at a time
+  through the *presenter* the UI registers with :meth:`PermissionBroker.set_presenter`::
+
+      async def present(pending: PendingPermission, position: int, total: int) -> str | None
+
+  It returns the chosen ``optionId``, or ``None`` for "cancelled". ``position`` and ``total``
+  count the current burst of requests ("2 of 3"); when another request arrives while a dialog is
+  open, ``on_queue_changed(position, total)`` fires so the dialog can update its count.
+  Requests wait in the queue until a presenter is registered.
+- ``"yolo"``: the first ``allow_once``/``allow_always`` option is selected without asking (when
+  the agent offered none, the request is asked like in ``"ask"`` mode, or cancelled when no
+  presenter is registered).
+- ``"deny"``: ``reject_once``, else ``reject_always``, else cancelled.
+
+:meth:`PermissionBroker.cancel_session` answers every pending request of a session with
+``cancelled`` (the spec requires it after ``session/cancel``); the one on screen is closed by
+cancelling the presenter's coroutine, so a presenter must close its dialog when it is cancelled
+(``acp_tui.ui.screens.permission.present_permission`` does). :meth:`PermissionBroker.cancel_all`
+does the same for every session (the agent died).
+
+Every answer is echoed through ``on_answered(session_id, text)``, e.g.
+``"Allowed once: Write src/app.py"``, for the transcript.
+
+Pure Python + anyio: no Textual, no Rich.
+"""
+
+from __future__ import annotations
+
+import itertools
+import logging
+import re
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import anyio
+
+log = logging.getLogger(__name__)
+
+Policy = Literal["ask", "yolo", "deny"]
+POLICIES: tuple[Policy, ...] = ("ask", "yolo", "deny")
+
+ALLOW_ONCE = "allow_once"
+ALLOW_ALWAYS = "allow_always"
+REJECT_ONCE = "reject_once"
+REJECT_ALWAYS = "reject_always"
+OPTION_KINDS = (ALLOW_ONCE, ALLOW_ALWAYS, REJECT_ONCE, REJECT_ALWAYS)
+
+#: What a person reads for each option kind (also the verb of the echo line).
+KIND_LABELS: dict[str, str] = {
+    ALLOW_ONCE: "allow once",
+    ALLOW_ALWAYS: "allow always",
+    REJECT_ONCE: "reject once",
+    REJECT_ALWAYS: "reject always",
+}
+_ECHO_VERBS: dict[str, str] = {
+    ALLOW_ONCE: "Allowed once",
+    ALLOW_ALWAYS: "Allowed always",
+    REJECT_ONCE: "Rejected once",
+    REJECT_ALWAYS: "Rejected always",
+}
+
+#: Longest tool-call label used in echo lines.
+ECHO_LABEL_LIMIT = 200
+
+CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
+
+Presenter = Callable[["PendingPermission", int, int], Awaitable[str | None]]
+AnsweredCallback = Callable[[str, str], None]
+QueueCallback = Callable[[int, int], None]
+
+
+# --- literal text ---------------------------------------------------------------------------
+
+_ESCAPE_SEQUENCE = re.compile(
+    r"""
+    \x1b\[[0-?]*[ -/]*[@-~]                 # CSI ... final byte
+    | \x1b[\]PX^_].*?(?:\x07|\x1b\\|\x9c)   # OSC / DCS / SOS / PM / APC ... terminator
+    | \x1b[ -/]*[0-~]                       # other ESC sequences (charset, keypad, ...)
+    | \x9b[0-?]*[ -/]*[@-~]                 # 8-bit CSI
+    | [\x90\x9d\x98\x9e\x9f].*?(?:\x07|\x1b\\|\x9c)  # 8-bit string controls
+    """,
+    re.VERBOSE | re.DOTALL,
+)
+# C0 controls except tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
+_CONTROL_CHARS = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]"
+)
+
+
+def strip_control_chars(text: str) -> str:
+    """Remove terminal escape sequences, C0/C1 controls (except newline and tab) and bidi
+    controls, so agent text is shown literally and cannot move the cursor or reorder a line."""
+    if not text:
+        return ""
+    text = text.replace("\r\n", "\n")
+    text = _ESCAPE_SEQUENCE.sub("", text)
+    return _CONTROL_CHARS.sub("", text)
+
+
+def shorten(text: str, limit: int) -> str:
+    """Cut ``text`` to at most ``limit`` characters, ending with an ellipsis when cut."""
+    if limit <= 0:
+        return ""
+    if len(text) <= limit:
+        return text
+    return text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int = ECHO_LABEL_LIMIT) -> str:
+    """Sanitised, whitespace-collapsed, cut to ``limit``: fit for a label in a single line."""
+    return shorten(" ".join(strip_control_chars(text).split()), limit)
+
+
+# --- the request ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class PermissionChoice:
+    """One usable option of a request, in the agent's order."""
+
+    option_id: str
+    name: str
+    kind: str  # one of OPTION_KINDS, or whatever unknown string the agent sent ("" if none)
+
+    @property
+    def is_allow(self) -> bool:
+        return self.kind in (ALLOW_ONCE, ALLOW_ALWAYS)
+
+    @property
+    def is_reject(self) -> bool:
+        return self.kind in (REJECT_ONCE, REJECT_ALWAYS)
+
+
+_ids = itertools.count(1)
+
+
+@dataclass(eq=False, slots=True)
+class PendingPermission:
+    """A request waiting for an answer. Built by the broker from the raw params, never raises."""
+
+    session_id: str
+    params: dict[str, Any]
+    tool_call: dict[str, Any]
+    options: list[PermissionChoice]
+    problem: str | None = None  # why the request has no usable options, if it has none
+    serial: int = field(default_factory=lambda: next(_ids))
+    result: dict[str, Any] | None = None
+    _done: anyio.Event = field(default_factory=anyio.Event)
+    _wake: anyio.Event = field(default_factory=anyio.Event)
+    _scope: anyio.CancelScope | None = None
+
+    @classmethod
+    def from_params(cls, params: Any) -> PendingPermission:
+        if not isinstance(params, Mapping):
+            return cls("", {}, {}, [], problem="the request parameters are not an object")
+        raw = dict(params)
+        session_id = raw.get("sessionId")
+        tool_call = raw.get("toolCall")
+        tool_call = dict(tool_call) if isinstance(tool_call, Mapping) else {}
+        options_raw = raw.get("options")
+        options: list[PermissionChoice] = []
+        problem: str | None = None
+        if not isinstance(options_raw, list):
+            problem = "the agent sent no list of options"
+        else:
+            seen: set[str] = set()
+            for item in options_raw:
+                if not isinstance(item, Mapping):
+                    continue
+                option_id = item.get("optionId")
+                if not isinstance(option_id, str) or not option_id or option_id in seen:
+                    continue
+                seen.add(option_id)
+                name = item.get("name")
+                kind = item.get("kind")
+                options.append(
+                    PermissionChoice(
+                        option_id=option_id,
+                        name=name if isinstance(name, str) and name.strip() else option_id,
+                        kind=kind if isinstance(kind, str) else "",
+                    )
+                )
+            if not options:
+                problem = (
+                    "the agent offered no options"
+                    if not options_raw
+                    else "none of the agent's options had an optionId"
+                )
+        return cls(
+            session_id=session_id if isinstance(session_id, str) else "",
+            params=raw,
+            tool_call=tool_call,
+            options=options,
+            problem=problem,
+        )
+
+    @property
+    def tool_call_id(self) -> str | None:
+        value = self.tool_call.get("toolCallId")
+        return value if isinstance(value, str) else None
+
+    @property
+    def label(self) -> str:
+        """What the request is about, in one sanitised line: the title, else kind, else id."""
+        for key in ("title", "kind", "toolCallId"):
+            value = self.tool_call.get(key)
+            if isinstance(value, str) and value.strip():
+                return one_line(value)
+        return "tool call"
+
+    @property
+    def answered(self) -> bool:
+        return self.result is not None
+
+    def option(self, option_id: str) -> PermissionChoice | None:
+        for choice in self.options:
+            if choice.option_id == option_id:
+                return choice
+        return None
+
+    def first_of(self, *kinds: str) -> PermissionChoice | None:
+        """The first option (agent's order) of the first kind in ``kinds`` that is offered."""
+        for kind in kinds:
+            for choice in self.options:
+                if choice.kind == kind:
+                    return choice
+        return None
+
+    async def wait(self) -> dict[str, Any]:
+        await self._done.wait()
+        assert self.result is not None
+        return self.result
+
+
+# --- the broker -----------------------------------------------------------------------------
+
+
+class PermissionBroker:
+    """Queues permission requests, applies the policy, and echoes every answer."""
+
+    def __init__(
+        self,
+        policy: Policy = "ask",
+        *,
+        on_answered: AnsweredCallback | None = None,
+        on_queue_changed: QueueCallback | None = None,
+    ) -> None:
+        self.policy = policy
+        self.on_answered = on_answered
+        self.on_queue_changed = on_queue_changed
+        self._presenter: Presenter | None = None
+        self._queue: list[PendingPermission] = []
+        self._burst_done = 0  # answered since the queue was last empty: "k of n"
+        # True while a presenter call runs, until it has returned (closed its dialog), so the
+        # next request is never shown before the previous dialog is gone.
+        self._busy = False
+
+    # -- configuration --
+
+    @property
+    def policy(self) -> Policy:
+        return self._policy
+
+    @policy.setter
+    def policy(self, value: Policy) -> None:
+        if value not in POLICIES:
+            raise ValueError(f"unknown permission policy {value!r}; expected one of {POLICIES}")
+        self._policy = value
+
+    def set_presenter(self, presenter: Presenter | None) -> None:
+        """Register (or, with ``None``, remove) the coroutine that shows a request."""
+        self._presenter = presenter
+        self._wake_all()
+
+    # -- state --
+
+    @property
+    def pending(self) -> list[PendingPermission]:
+        """Requests waiting for a person, the one on screen first."""
+        return list(self._queue)
+
+    @property
+    def queue_length(self) -> int:
+        return len(self._queue)
+
+    @property
+    def position(self) -> tuple[int, int]:
+        """``(k, n)`` for the request at the head of the queue: "k of n"; ``(0, 0)`` if none."""
+        if not self._queue:
+            return (0, 0)
+        return (self._burst_done + 1, self._burst_done + len(self._queue))
+
+    def pending_for(self, session_id: str) -> list[PendingPermission]:
+        return [p for p in self._queue if p.session_id == session_id]
+
+    # -- the entry point --
+
+    async def request(self, params: Any) -> dict[str, Any]:
+        """Answer one ``session/request_permission``; never raises for malformed params."""
+        pending = PendingPermission.from_params(params)
+        if not pending.options:
+            reason = pending.problem or "no usable options"
+            self._finish(pending, None, f"Cancelled ({reason}): {pending.label}")
+            return pending.result or CANCELLED
+
+        if self._policy == "yolo":
+            # The agent's order decides: the first allow option, whichever allow kind it is.
+            first = next((c for c in pending.options if c.is_allow), None)
+            if first is not None:
+                self._finish(pending, first, f"Auto-allowed (--yolo): {pending.label}")
+                return pending.result or CANCELLED
+            if self._presenter is None:
+                self._finish(pending, None, f"Cancelled (--yolo, no allow option): {pending.label}")
+                return pending.result or CANCELLED
+        elif self._policy == "deny":
+            choice = pending.first_of(REJECT_ONCE, REJECT_ALWAYS)
+            text = (
+                f"Auto-rejected (--deny-all): {pending.label}"
+                if choice is not None
+                else f"Cancelled (--deny-all, no reject option): {pending.label}"
+            )
+            self._finish(pending, choice, text)
+            return pending.result or CANCELLED
+
+        return await self._ask(pending)
+
+    async def _ask(self, pending: PendingPermission) -> dict[str, Any]:
+        self._queue.append(pending)
+        self._queue_changed()
+        try:
+            while not pending.answered:
+                presenter = self._presenter
+                if (
+                    presenter is not None
+                    and not self._busy
+                    and self._queue
+                    and self._queue[0] is pending
+                ):
+                    await self._present(pending, presenter)
+                else:
+                    pending._wake = anyio.Event()
+                    await pending._wake.wait()
+        finally:
+            if not pending.answered:  # our own task was cancelled (e.g. the connection closed)
+                self._finish(pending, None, f"Cancelled: {pending.label}")
+            self._remove(pending)
+        return pending.result or CANCELLED
+
+    async def _present(self, pending: PendingPermission, presenter: Presenter) -> None:
+        position, total = self.position
+        option_id: str | None = None
+        self._busy = True
+        try:
+            with anyio.CancelScope() as scope:
+                pending._scope = scope
+                try:
+                    option_id = await presenter(pending, position, total)
+                except Exception:
+                    log.exception("permission presenter failed; answering cancelled")
+        finally:
+            pending._scope = None
+            self._busy = False
+            self._wake_all()
+        if pending.answered:  # cancel_session / cancel_all got there first
+            return
+        choice = pending.option(option_id) if isinstance(option_id, str) else None
+        self._finish(pending, choice, self._echo(choice, pending))
+
+    # -- cancellation --
+
+    def cancel_session(self, session_id: str) -> int:
+        """Answer every pending request of ``session_id`` with ``cancelled`` and close its
+        dialog if it is on screen. Returns how many were answered."""
+        return self._cancel([p for p in self._queue if p.session_id == session_id])
+
+    def cancel_all(self) -> int:
+        """Answer every pending request with ``cancelled`` (the agent died or the app quits)."""
+        return self._cancel(list(self._queue))
+
+    def _cancel(self, victims: list[PendingPermission]) -> int:
+        count = 0
+        for pending in victims:
+            if pending.answered:
+                continue
+            self._finish(pending, None, f"Cancelled: {pending.label}")
+            count += 1
+        return count
+
+    # -- internals --
+
+    @staticmethod
+    def _echo(choice: PermissionChoice | None, pending: PendingPermission) -> str:
+        if choice is None:
+            return f"Cancelled: {pending.label}"
+        verb = _ECHO_VERBS.get(choice.kind)
+        if verb is None:
+            return f"Chose {one_line(choice.name, 80)!r}: {pending.label}"
+        return f"{verb}: {pending.label}"
+
+    def _finish(
+        self, pending: PendingPermission, choice: PermissionChoice | None, echo: str
+    ) -> None:
+        if pending.answered:
+            return
+        pending.result = (
+            {"outcome": {"outcome": "selected", "optionId": choice.option_id}}
+            if choice is not None
+            else {"outcome": {"outcome": "cancelled"}}
+        )
+        pending._done.set()
+        pending._wake.set()
+        if pending._scope is not None:
+            pending._scope.cancel()  # closes the dialog on screen
+        if pending in self._queue:
+            self._remove(pending)
+        if self.on_answered is not None:
+            try:
+                self.on_answered(pending.session_id, echo)
+            except Exception:
+                log.exception("on_answered callback failed")
+
+    def _remove(self, pending: PendingPermission) -> None:
+        if pending not in self._queue:
+            return
+        was_head = self._queue[0] is pending
+        self._queue.remove(pending)
+        if was_head:
+            self._burst_done += 1
+        if not self._queue:
+            self._burst_done = 0
+        self._queue_changed()
+        self._wake_all()
+
+    def _wake_all(self) -> None:
+        for pending in self._queue:
+            pending._wake.set()
+
+    def _queue_changed(self) -> None:
+        if self.on_queue_changed is None:
+            return
+        position, total = self.position
+        try:
+            self.on_queue_changed(position, total)
+        except Exception:
+            log.exception("on_queue_changed callback failed")
