@@ -35,6 +35,9 @@ from pydantic import (
 
 __all__ = [
     "PROTOCOL_VERSION",
+    "REQUEST_PARAMS",
+    "RESPONSE_RESULTS",
+    "SESSION_UPDATE_MODELS",
     "AcpModel",
     "AgentAuthCapabilities",
     "AgentCapabilities",
@@ -62,6 +65,7 @@ __all__ = [
     "CompactionUpdate",
     "CompleteElicitationNotification",
     "ConfigOptionUpdate",
+    "ContentBlock",
     "ContentBlockModel",
     "ContentChunk",
     "ContentToolCallContent",
@@ -143,6 +147,7 @@ __all__ = [
     "SessionMode",
     "SessionModeState",
     "SessionNotification",
+    "SessionUpdate",
     "SessionUpdateKind",
     "SessionUpdateModel",
     "SetSessionConfigOptionRequest",
@@ -155,6 +160,7 @@ __all__ = [
     "SubagentSessionCapabilities",
     "SubagentUpdate",
     "SystemPrompt",
+    "TerminalCapabilities",
     "TerminalExitStatus",
     "TerminalOutput",
     "TerminalOutputChunk",
@@ -166,6 +172,8 @@ __all__ = [
     "TextContent",
     "TextResourceContents",
     "ToolCall",
+    "ToolCallCapabilities",
+    "ToolCallContent",
     "ToolCallContentChunk",
     "ToolCallContentModel",
     "ToolCallLocation",
@@ -998,6 +1006,7 @@ class SetSessionConfigOptionRequest(AcpModel):
     type: str | None = None
 
     def model_post_init(self, context: Any, /) -> None:
+        super().model_post_init(context)
         # A boolean value must carry `type: "boolean"`; a string value has no type.
         if isinstance(self.value, bool) and self.type is None:
             self.type = "boolean"
