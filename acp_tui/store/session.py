@@ -204,6 +204,8 @@ class SessionState:
     """
 
     __slots__ = (
+        "_first_prompt",
+        "_first_user",
         "_live_at",
         "_order_key",
         "_search_key",
@@ -215,7 +217,6 @@ class SessionState:
         "created_at",
         "current_mode_id",
         "cwd",
-        "first_prompt",
         "id",
         "indexed",
         "last_turn_usage",
@@ -265,12 +266,26 @@ class SessionState:
         self.indexed = False
         self.replaying = False
         self.resumable = False
-        self.first_prompt: str | None = None
+        self._first_prompt: str | None = None
+        self._first_user: MessageEntry | None = None
         self._live_at: dict[str, float] = {}
         self._search_key: str | None = None
         self._order_key: tuple[bool, float, int] | None = None
 
     # -- derived ----------------------------------------------------------------------------
+    @property
+    def first_prompt(self) -> str | None:
+        """Text of the first user prompt (as sent by this client, remembered by the local index,
+        or the first user message in the transcript): the fallback title."""
+        if self._first_prompt is not None:
+            return self._first_prompt
+        first = self._first_user
+        return (first.text or None) if first is not None else None
+
+    @first_prompt.setter
+    def first_prompt(self, value: str | None) -> None:
+        self._first_prompt = value
+
     @property
     def display_title(self) -> str:
         """Title, else the first line of the first prompt, else the session id."""

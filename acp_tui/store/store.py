@@ -347,6 +347,8 @@ class SessionStore:
 
         tr = s.transcript
         e = tr[-1] if tr else None
+        if e.__class__ is UnknownUpdate:  # unknown updates do not end the current message
+            e = self._last_known(tr)
         if e is None or e.__class__ is not cls:
             e = self._message_for(s, cls, mid)
         elif e.local_pending:  # type: ignore[union-attr]
@@ -360,6 +362,13 @@ class SessionStore:
         else:
             e.append_block(content)  # type: ignore[union-attr]
         self._touch_entry(s, e)
+
+    @staticmethod
+    def _last_known(tr: list[Entry]) -> Entry | None:
+        for e in reversed(tr[-256:]):  # bounded: never quadratic on floods of unknowns
+            if e.__class__ is not UnknownUpdate:
+                return e
+        return None
 
     def _adopt_echo(self, s: SessionState, e: MessageEntry, mid: str | None) -> MessageEntry:
         """The agent echoes a user message the client recorded locally: replace, don't duplicate."""
@@ -386,7 +395,16 @@ class SessionStore:
         if mid is not None:
             s.msg_index[mid] = e
         s.transcript.append(e)
+        if cls is UserMessage and s._first_user is None:
+            self._set_first_user(s, e)
         return e
+
+    def _set_first_user(self, s: SessionState, e: MessageEntry) -> None:
+        s._first_user = e
+        if s._first_prompt is None:
+            self._touch(s, PART_INFO)
+            if s.title is None:
+                self._touch_catalog()
 
     def _on_user_message(self, s: SessionState, u: dict[str, Any]) -> None:
         self._upsert_message(s, u, UserMessage)
@@ -416,6 +434,8 @@ class SessionStore:
             e = cls(self._next_id(), mid)
             s.msg_index[mid] = e
             s.transcript.append(e)
+            if cls is UserMessage and s._first_user is None:
+                self._set_first_user(s, e)
         else:
             e.local_pending = False
             e.version += 1
@@ -684,6 +704,7 @@ class SessionStore:
         s.msg_index = {}
         s.tool_index = {}
         s.plan = None
+        s._first_user = None
         s.replaying = True
         s.activity = ACTIVITY_IDLE
         self._changes.entries.pop(s.id, None)
