@@ -116,6 +116,9 @@ class SessionStore:
     ) -> None:
         self.protocol_version = protocol_version
         self.max_held_per_session = max_held_per_session
+        #: At most this many distinct unregistered session ids are held (the rest are dropped
+        #: and counted in ``held_dropped``), so a misbehaving agent cannot exhaust memory.
+        self.max_held_sessions = 1000
         self._clock = clock
         self._sessions: dict[str, SessionState] = {}
         self._held: dict[str, list[Any]] = {}
@@ -303,6 +306,9 @@ class SessionStore:
     def _hold(self, sid: str, update: Any) -> None:
         held = self._held.get(sid)
         if held is None:
+            if len(self._held) >= self.max_held_sessions:
+                self.held_dropped += 1
+                return
             held = self._held[sid] = []
         if len(held) >= self.max_held_per_session:
             self.held_dropped += 1

@@ -382,3 +382,14 @@ def test_entry_versions_bump_on_change(store: SessionStore) -> None:
     v = e.version
     store.apply(chunk("b"))
     assert e.version == v + 1
+
+
+def test_held_updates_are_bounded() -> None:
+    store = SessionStore(max_held_per_session=3)
+    store.max_held_sessions = 2
+    for i in range(5):
+        store.apply(chunk(str(i), sid="a"))
+    store.apply(chunk("x", sid="b"))
+    store.apply(chunk("y", sid="c"))
+    assert store.held_count("a") == 3 and store.held_count("b") == 1 and store.held_count("c") == 0
+    assert store.held_dropped == 3
