@@ -1,0 +1,144 @@
+"""The prompts a person has sent, kept across runs.
+
+Stored as JSON lines, one ``{"text": ...}`` object per prompt, oldest first. Loading never
+raises: a file that cannot be read or parsed is moved aside as ``<name>.corrupt`` and the
+history starts empty. Saving writes a temporary file next to the target and renames it over
+the target (``os.replace``), so a crash leaves either the old file or the new one, never half.
+
+Pure Python, no Textual or Rich.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+__all__ = ["InputHistory"]
+
+log = logging.getLogger(__name__)
+
+
+class InputHistory:
+    """A bounded list of sent prompts (oldest first), optionally backed by a file.
+
+    ``path=None`` keeps the history in memory only. The file is read once, when the object is
+    made; call :meth:`save` after :meth:`append` to write it (the prompt editor does)."""
+
+    def __init__(self, path: Path | None = None, limit: int = 500) -> None:
+        self.path = path
+        self.limit = max(1, limit)
+        self._entries: list[str] = []
+        self._lock = threading.Lock()
+        if path is not None:
+            self._entries = self._load(path)[-self.limit :]
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def entries(self) -> list[str]:
+        """A copy of the entries, oldest first."""
+        return list(self._entries)
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def __getitem__(self, index: int) -> str:
+        return self._entries[index]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._entries))
+
+    # -- changing --------------------------------------------------------------------------
+
+    def append(self, text: str) -> bool:
+        """Add ``text`` as the newest entry. Blank text and a repeat of the newest entry are
+        not added. Returns whether the history changed."""
+        if not text.strip():
+            return False
+        with self._lock:
+            if self._entries and self._entries[-1] == text:
+                return False
+            self._entries.append(text)
+            if len(self._entries) > self.limit:
+                del self._entries[: len(self._entries) - self.limit]
+        return True
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def save(self) -> bool:
+        """Write the history atomically. Returns False (and logs) when it could not be written;
+        a history without a path saves nothing and returns True."""
+        if self.path is None:
+            return True
+        path = self.path
+        # Snapshot and write under one lock, so that concurrent saves land in order.
+        with self._lock:
+            payload = "".join(
+                json.dumps({"text": entry}, ensure_ascii=False) + "\n" for entry in self._entries
+            )
+            tmp_name: str | None = None
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp_name = tempfile.mkstemp(
+                    prefix=f".{path.name}.", suffix=".tmp", dir=path.parent
+                )
+                with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                    handle.write(payload)
+                    handle.flush()
+                    os.fsync(handle.fileno())
+                os.replace(tmp_name, path)
+                tmp_name = None
+            except OSError as error:
+                log.warning("could not save input history to %s: %s", path, error)
+                return False
+            finally:
+                if tmp_name is not None:
+                    with contextlib.suppress(OSError):
+                        os.unlink(tmp_name)
+        return True
+
+    # -- internals -------------------------------------------------------------------------
+
+    @staticmethod
+    def _load(path: Path) -> list[str]:
+        try:
+            raw = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            return []
+        except (OSError, UnicodeDecodeError, ValueError) as error:
+            log.warning("input history %s is unreadable (%s); starting empty", path, error)
+            InputHistory._set_aside(path)
+            return []
+        entries: list[str] = []
+        try:
+            for line in raw.splitlines():
+                if not line.strip():
+                    continue
+                item = json.loads(line)
+                if isinstance(item, dict) and isinstance(item.get("text"), str):
+                    entries.append(item["text"])
+                elif isinstance(item, str):
+                    entries.append(item)
+                else:
+                    raise ValueError(f"unexpected entry {line[:80]!r}")
+        except ValueError as error:  # json.JSONDecodeError is a ValueError
+            log.warning("input history %s is corrupt (%s); starting empty", path, error)
+            InputHistory._set_aside(path)
+            return []
+        return entries
+
+    @staticmethod
+    def _set_aside(path: Path) -> None:
+        """Move a bad history file out of the way so the next save does not destroy it."""
+        try:
+            os.replace(path, path.with_name(path.name + ".corrupt"))
+        except OSError as error:
+            log.warning("could not move %s aside: %s", path, error)
