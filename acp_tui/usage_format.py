@@ -33,6 +33,7 @@ __all__ = [
     "NO_USAGE_TEXT",
     "ContextLevel",
     "LevelTracker",
+    "bar_cells",
     "context_level",
     "context_percent",
     "format_cost",
@@ -266,9 +267,10 @@ def _amount_text(amount: Decimal, min_decimals: int) -> str:
 def format_cost(amount: Number | None, currency: str | None) -> str:
     """A cumulative cost with its unit as given.
 
-    - USD, EUR, GBP get their symbol: ``$0.045``, ``€1.20``, ``£3.00``.
+    - USD, EUR, GBP (in any case) get their symbol: ``$0.045``, ``€1.20``, ``£3.00``.
     - Another ISO 4217-looking code (three upper-case letters) follows the number:
       ``1.20 JPY``. Money always shows at least two decimals.
+      Lower-case ``jpy`` is not assumed to be money: it is a unit shown verbatim.
     - Anything else is a unit shown verbatim, without padding decimals: ``12 credits``,
       ``0.5 credits``.
     - From 1 up: rounded to cents (``$12.34``, ``$1,234.50``). Below 1: three significant digits,
@@ -278,7 +280,7 @@ def format_cost(amount: Number | None, currency: str | None) -> str:
       in place of the number (``$?``).
     """
     unit = _clean_unit(currency or "")
-    symbol = _CURRENCY_SYMBOLS.get(unit)
+    symbol = _CURRENCY_SYMBOLS.get(unit.upper())
     is_money = symbol is not None or _is_iso_code(unit)
 
     value = _exact(amount)
@@ -316,6 +318,23 @@ def gauge_text(used: Number | None, size: Number | None) -> str:
     if _ratio(used, size) is None:
         return head
     return f"{head} · {format_percent(used, size)}"
+
+
+def bar_cells(used: Number | None, size: Number | None, width: int) -> int | None:
+    """How many of ``width`` bar cells to fill; None when the percentage is unknown.
+
+    Rounded half-up, but any non-zero usage fills at least one cell and the bar is full only
+    at 100% or more (over 100% the bar is simply full).
+    """
+    ratio = _ratio(used, size)
+    if ratio is None or width <= 0:
+        return None
+    if ratio >= 100:
+        return width
+    cells = _half_up(ratio * width / 100)
+    if ratio > 0:
+        cells = max(cells, 1)
+    return min(cells, width - 1)
 
 
 # ---------------------------------------------------------------------------------------------
