@@ -1,0 +1,33 @@
+"""The built-in demo agent: a real ACP agent over stdio that exercises every client feature.
+
+No network and no model: replies are composed from the prompt and streamed in small chunks.
+Run it with ``python -m acp_tui.demo_agent [--state-dir DIR] [--chunk-delay S] [--v2-updates]``;
+:func:`demo_agent_argv` builds that command line for the client and the tests.
+
+This package must stay light to import (no Textual, no Rich, no pydantic): the agent answers
+``initialize`` in well under 300 ms.
+"""
+
+from __future__ import annotations
+
+import sys
+
+__all__ = ["DEFAULT_CHUNK_DELAY", "demo_agent_argv"]
+
+DEFAULT_CHUNK_DELAY = 0.015
+
+
+def demo_agent_argv(
+    state_dir: str | None = None,
+    chunk_delay: float | None = None,
+    v2_updates: bool = False,
+) -> list[str]:
+    """The command line that starts the demo agent with this interpreter."""
+    argv = [sys.executable, "-m", "acp_tui.demo_agent"]
+    if state_dir is not None:
+        argv += ["--state-dir", str(state_dir)]
+    if chunk_delay is not None:
+        argv += ["--chunk-delay", repr(float(chunk_delay))]
+    if v2_updates:
+        argv.append("--v2-updates")
+    return argv

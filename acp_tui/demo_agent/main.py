@@ -1,0 +1,85 @@
+"""``python -m acp_tui.demo_agent``: parse options, then speak ACP on stdin/stdout.
+
+stdout carries protocol lines only; logs go to stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import anyio
+
+from acp_tui.demo_agent import DEFAULT_CHUNK_DELAY
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m acp_tui.demo_agent",
+        description="The acp-tui demo agent: an ACP agent on stdio with no network and no model.",
+    )
+    parser.add_argument(
+        "--state-dir",
+        metavar="DIR",
+        help="where sessions are saved (default: the user data dir of acp-tui, /demo-agent)",
+    )
+    parser.add_argument(
+        "--chunk-delay",
+        metavar="SECONDS",
+        type=float,
+        default=DEFAULT_CHUNK_DELAY,
+        help=f"pause between streamed chunks (default {DEFAULT_CHUNK_DELAY}; 0 for tests)",
+    )
+    parser.add_argument(
+        "--v2-updates",
+        action="store_true",
+        help="also send the v2 draft's state_update notifications around each turn",
+    )
+    parser.add_argument(
+        "--log-level",
+        default="WARNING",
+        choices=["DEBUG", "INFO", "WARNING", "ERROR"],
+        help="log level on stderr (default WARNING)",
+    )
+    return parser
+
+
+async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool) -> None:
+    from acp_tui.demo_agent.agent import AgentConnection, DemoAgent
+    from acp_tui.demo_agent.sessions import SessionStore
+    from acp_tui.protocol.stdio import stdio_streams
+
+    receive, send = stdio_streams()
+    agent = DemoAgent(SessionStore(state_dir), chunk_delay=chunk_delay, v2_updates=v2_updates)
+    connection = AgentConnection(receive, send, record_traffic=False)
+    agent.attach(connection)
+    try:
+        await connection.run()
+    finally:
+        await connection.aclose()
+        await receive.aclose()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    options = build_parser().parse_args(argv)
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=getattr(logging, options.log_level),
+        format="demo-agent %(levelname)s %(name)s: %(message)s",
+    )
+    # Only protocol lines may reach fd 1: a stray print() goes to stderr instead.
+    sys.stdout = sys.stderr
+    if options.state_dir:
+        state_dir = Path(options.state_dir).expanduser()
+    else:
+        from acp_tui.demo_agent.sessions import default_state_dir
+
+        state_dir = default_state_dir()
+    try:
+        anyio.run(serve, state_dir, options.chunk_delay, options.v2_updates)
+    except KeyboardInterrupt:
+        return 130
+    return 0
