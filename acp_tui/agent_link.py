@@ -1,0 +1,504 @@
+"""The link between one agent process and the store: what the UI asks for, done over ACP.
+
+No Textual here: the UI hands in callbacks (:class:`LinkEvents`) and calls intents
+(:meth:`AgentLink.send_prompt`, :meth:`AgentLink.cancel`, ...). Everything the agent says lands
+in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
+
+Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
+turn runs is queued per session and sent when the turn ends. Agents that report v2
+``state_update`` accept prompts at any time, so their queue drains at once.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import anyio
+
+from acp_tui.protocol.client import (
+    AUTH_REQUIRED,
+    AcpClient,
+    AcpError,
+    AgentExitedError,
+    AgentInfo,
+    NotSupportedError,
+)
+from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.protocol.process import AgentProcess, AgentStartError
+from acp_tui.services.errors import ServiceError
+from acp_tui.services.files import FileService
+from acp_tui.services.terminals import TerminalManager
+from acp_tui.store import SessionStore
+
+log = logging.getLogger(__name__)
+
+PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+AuthChooser = Callable[[list[dict[str, Any]], str], Awaitable[str | None]]
+
+
+@dataclass(slots=True)
+class QueuedPrompt:
+    """A message typed while the agent was busy; editable until it is sent."""
+
+    queue_id: int
+    text: str
+    blocks: list[dict[str, Any]]
+
+
+@dataclass(slots=True)
+class LinkEvents:
+    """How the link talks back to whoever drives it (the Textual app, or a test)."""
+
+    on_ready: Callable[[AgentInfo], None] = lambda agent: None
+    on_status: Callable[[str], None] = lambda text: None
+    on_error: Callable[[str], None] = lambda text: None
+    on_session_opened: Callable[[str], None] = lambda session_id: None
+    on_queue_changed: Callable[[str], None] = lambda session_id: None
+    on_turn_ended: Callable[[str, str | None], None] = lambda session_id, reason: None
+    on_exit: Callable[[AgentExit], None] = lambda exit_info: None
+    on_terminal_output: Callable[[str], None] = lambda terminal_id: None
+
+
+@dataclass(slots=True)
+class AgentExit:
+    """Why the agent is gone, for the banner."""
+
+    description: str
+    returncode: int | None
+    stderr_tail: list[str]
+    expected: bool
+    start_failed: bool = False
+    log_path: str | None = None
+
+
+@dataclass(slots=True)
+class _SessionRuntime:
+    queue: list[QueuedPrompt] = field(default_factory=list)
+    turn_running: bool = False
+
+
+class AgentLink:
+    """One agent process for the lifetime of :meth:`run`."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: str,
+        store: SessionStore,
+        events: LinkEvents | None = None,
+        permission_handler: PermissionHandler | None = None,
+        approve_outside: Callable[[str, Path], Awaitable[bool]] | None = None,
+        choose_auth: AuthChooser | None = None,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        env: dict[str, str] | None = None,
+        log_dir: Path | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        self.cwd = os.path.abspath(cwd)
+        self.store = store
+        self.events = events or LinkEvents()
+        self.permission_handler = permission_handler
+        self.choose_auth = choose_auth
+        self.mcp_servers = mcp_servers or []
+        self.env = env
+        self.log_dir = log_dir
+        self.client: AcpClient | None = None
+        self.agent: AgentInfo | None = None
+        self.files = FileService([self.cwd], approve_outside)
+        self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
+        self.current_session_id: str | None = None
+        self.v2_lifecycle = False
+        self._runtime: dict[str, _SessionRuntime] = {}
+        self._next_queue_id = 1
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._stop = anyio.Event()
+        self._stopping = False
+        self.ready = anyio.Event()
+
+    # ------------------------------------------------------------------ running
+
+    @property
+    def process(self) -> AgentProcess | None:
+        return self.client.process if self.client else None
+
+    async def run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None = None) -> None:
+        """Start the agent, initialize, open a first session (``open_session`` or a new one),
+        then serve until :meth:`stop` or the agent exits. Never raises for agent failures:
+        they are reported through ``events.on_exit``."""
+        handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
+            "session/request_permission": self._on_permission,
+            "fs/read_text_file": self._service(self.files.read_text_file),
+            "fs/write_text_file": self._service(self.files.write_text_file),
+            "terminal/create": self._service(self.terminals.create),
+            "terminal/output": self._service(self.terminals.output),
+            "terminal/wait_for_exit": self._service(self.terminals.wait_for_exit),
+            "terminal/kill": self._service(self.terminals.kill),
+            "terminal/release": self._service(self.terminals.release),
+        }
+        try:
+            async with AcpClient.launch(
+                self.argv,
+                cwd=self.cwd,
+                env=self.env,
+                log_dir=self.log_dir,
+                handlers=handlers,
+                on_notification=self._on_notification,
+            ) as client:
+                self.client = client
+                async with anyio.create_task_group() as task_group:
+                    self._task_group = task_group
+                    self.terminals.start(task_group)
+                    task_group.start_soon(self._watch_exit, client)
+                    try:
+                        await self._start(client, open_session)
+                        await self._stop.wait()
+                    finally:
+                        await self.terminals.aclose()
+                        task_group.cancel_scope.cancel()
+        except AgentStartError as error:
+            self.events.on_exit(
+                AgentExit(error.reason, None, [], expected=False, start_failed=True)
+            )
+            return
+        self._report_exit()
+
+    async def _start(
+        self, client: AcpClient, open_session: Callable[[AgentLink], Awaitable[None]] | None
+    ) -> None:
+        self.events.on_status("initializing")
+        try:
+            with anyio.fail_after(120):
+                agent = await client.initialize()
+        except TimeoutError:
+            self.events.on_error("the agent did not answer initialize within 120 s")
+            self.stop()
+            return
+        except (AcpError, RpcError) as error:
+            self.events.on_error(f"initialize failed: {error}")
+            self.stop()
+            return
+        self.agent = agent
+        self.store.set_agent_capabilities(agent.capabilities)
+        self.ready.set()
+        self.events.on_ready(agent)
+        try:
+            if open_session is not None:
+                await open_session(self)
+            else:
+                await self.new_session()
+        except AgentExitedError:
+            return
+        except (AcpError, RpcError) as error:
+            self.events.on_error(str(error))
+
+    async def _watch_exit(self, client: AcpClient) -> None:
+        await client.connection.closed_event.wait()
+        # Give the exit status a moment to arrive so the banner can name it.
+        with anyio.move_on_after(1):
+            await client.process.exited.wait()
+        self.stop()
+
+    def _report_exit(self) -> None:
+        process = self.client.process if self.client else None
+        if process is None:
+            return
+        self.ready = anyio.Event()
+        self.events.on_exit(
+            AgentExit(
+                description=process.exit_description,
+                returncode=process.returncode,
+                stderr_tail=list(process.stderr_tail)[-20:],
+                expected=self._stopping,
+                log_path=str(process.log_path) if process.log_path else None,
+            )
+        )
+
+    def stop(self) -> None:
+        """End :meth:`run`: the agent is shut down (EOF, then TERM, then KILL)."""
+        self._stop.set()
+
+    def request_stop(self) -> None:
+        """A stop the person asked for (quit), so the exit is not reported as a crash."""
+        self._stopping = True
+        self.stop()
+
+    # ------------------------------------------------------------------ incoming
+
+    async def _on_notification(self, method: str, params: Any) -> None:
+        if method == "session/update":
+            if not self.v2_lifecycle and isinstance(params, dict):
+                update = params.get("update")
+                if isinstance(update, dict) and update.get("sessionUpdate") in (
+                    "state_update",
+                    "state_change",
+                ):
+                    self._note_v2(params, update)
+            self.store.apply(params)
+
+    def _note_v2(self, params: dict[str, Any], update: dict[str, Any]) -> None:
+        self.v2_lifecycle = True
+        session_id = params.get("sessionId")
+        if isinstance(session_id, str) and update.get("state") == "idle":
+            self._turn_idle(session_id)
+
+    async def _on_permission(self, params: Any) -> Any:
+        params = params if isinstance(params, dict) else {}
+        session_id = params.get("sessionId")
+        if self.permission_handler is None:
+            return {"outcome": {"outcome": "cancelled"}}
+        if isinstance(session_id, str):
+            previous = self.store.get(session_id)
+            before = previous.activity if previous else None
+            self.store.set_activity(session_id, "requires_action")
+        try:
+            return await self.permission_handler(params)
+        finally:
+            if isinstance(session_id, str):
+                state = self.store.get(session_id)
+                if state and state.activity == "requires_action" and before is not None:
+                    self.store.set_activity(session_id, before)
+
+    def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+        async def call(params: Any) -> Any:
+            try:
+                return await method(params if isinstance(params, dict) else {})
+            except ServiceError as error:
+                raise RpcError(error.code, error.message, error.data) from None
+
+        return call
+
+    def _terminal_output(self, terminal_id: str) -> None:
+        self.events.on_terminal_output(terminal_id)
+
+    # ------------------------------------------------------------------ sessions
+
+    def _client(self) -> AcpClient:
+        if self.client is None or self.agent is None:
+            raise AcpError("the agent is not running")
+        return self.client
+
+    def runtime(self, session_id: str) -> _SessionRuntime:
+        runtime = self._runtime.get(session_id)
+        if runtime is None:
+            runtime = self._runtime[session_id] = _SessionRuntime()
+        return runtime
+
+    async def _with_auth(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """Run a session call; on 'authentication required' pick a method and retry once."""
+        try:
+            return await call()
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            await self.authenticate(error.message)
+            return await call()
+
+    async def authenticate(self, reason: str) -> None:
+        client = self._client()
+        methods = self.agent.auth_methods if self.agent else []
+        if not methods:
+            raise AcpError(
+                f"the agent requires authentication ({reason}) but offers no method to do it "
+                "from here: log in with the agent's own command first"
+            )
+        chosen: str | None
+        if self.choose_auth is not None:
+            chosen = await self.choose_auth(methods, reason)
+        else:
+            chosen = str(methods[0].get("id", ""))
+        if not chosen:
+            raise AcpError("authentication was not chosen; the agent cannot start a session")
+        name = next((m.get("name", chosen) for m in methods if m.get("id") == chosen), chosen)
+        try:
+            await client.authenticate(chosen)
+        except RpcError as error:
+            raise AcpError(f"authentication with {name} failed: {error.message}") from error
+
+    async def new_session(self, cwd: str | None = None) -> str:
+        client = self._client()
+        cwd = cwd or self.cwd
+        self.events.on_status("starting a new session")
+        result = await self._with_auth(lambda: client.new_session(cwd, self.mcp_servers))
+        session_id = result.get("sessionId") if isinstance(result, dict) else None
+        if not isinstance(session_id, str):
+            raise AcpError("the agent answered session/new without a sessionId")
+        self.store.register_session(session_id, cwd=cwd, response=result)
+        self._opened(session_id)
+        return session_id
+
+    async def open_session(self, session_id: str, cwd: str | None = None) -> str:
+        """Reopen a past session: resume when the agent can and we already have its
+        transcript, else load (replayed), else resume; else a clear error."""
+        client = self._client()
+        agent = self.agent
+        assert agent is not None
+        state = self.store.get(session_id)
+        cwd = cwd or (state.cwd if state and state.cwd else self.cwd)
+        if state is not None and state.live and session_id in self._runtime:
+            self._opened(session_id)
+            return "switch"
+        have_transcript = state is not None and bool(state.transcript)
+        if agent.can_resume and (have_transcript or not agent.can_load):
+            self.events.on_status("resuming session")
+            result = await self._with_auth(
+                lambda: client.resume_session(session_id, cwd, self.mcp_servers)
+            )
+            self.store.register_session(session_id, cwd=cwd, response=result)
+            method = "resume"
+        elif agent.can_load:
+            self.events.on_status("loading session")
+            self.store.begin_replay(session_id, cwd=cwd)
+            try:
+                result = await self._with_auth(
+                    lambda: client.load_session(session_id, cwd, self.mcp_servers)
+                )
+            except BaseException:
+                self.store.end_replay(session_id, None)
+                raise
+            self.store.end_replay(session_id, result)
+            method = "load"
+        else:
+            raise NotSupportedError(
+                f"{agent.display_name} cannot reopen past sessions (it supports neither "
+                "session/resume nor session/load)"
+            )
+        self._opened(session_id)
+        return method
+
+    def _opened(self, session_id: str) -> None:
+        self.current_session_id = session_id
+        self.runtime(session_id)
+        self.events.on_session_opened(session_id)
+
+    async def list_sessions(self, cwd: str | None, cursor: str | None) -> str | None:
+        """Fetch one page into the store; returns the next cursor (None when done)."""
+        client = self._client()
+        page = await client.list_sessions(cwd, cursor)
+        self.store.apply_list_page(page, cwd=cwd, cursor=cursor)
+        state = self.store.list_state(cwd)
+        return None if state.complete else state.next_cursor
+
+    # ------------------------------------------------------------------ turns
+
+    def send_prompt(self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+        """Send now, or queue when a turn is running (v1 agents take one turn at a time)."""
+        blocks = blocks or [{"type": "text", "text": text}]
+        runtime = self.runtime(session_id)
+        if runtime.turn_running and not self.v2_lifecycle:
+            runtime.queue.append(QueuedPrompt(self._next_queue_id, text, blocks))
+            self._next_queue_id += 1
+            self.events.on_queue_changed(session_id)
+            return
+        self._start_turn(session_id, blocks)
+
+    def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
+        if self._task_group is None:
+            raise AcpError("the agent is not running")
+        runtime = self.runtime(session_id)
+        runtime.turn_running = True
+        turn = self.store.prompt_sent(session_id, blocks)
+        self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
+
+    async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:
+        client = self._client()
+        reason: str | None = None
+        try:
+            result = await client.prompt(session_id, blocks)
+            self.store.prompt_finished(session_id, result, turn=turn)
+            reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
+            if reason == "cancelled":
+                self.store.add_notice(session_id, "Cancelled", severity="warning")
+            elif reason in ("max_tokens", "max_turn_requests", "refusal"):
+                self.store.add_notice(
+                    session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
+                )
+        except AgentExitedError as error:
+            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            reason = "error"
+        except RpcError as error:
+            self.store.prompt_finished(session_id, None, error=f"The agent reported an error: {error}", turn=turn)
+            reason = "error"
+        except AcpError as error:
+            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            reason = "error"
+        finally:
+            if not self.v2_lifecycle or reason == "error":
+                self._turn_idle(session_id, reason)
+
+    def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
+        runtime = self.runtime(session_id)
+        runtime.turn_running = False
+        state = self.store.get(session_id)
+        self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
+        if runtime.queue and self.client is not None and not self.client.connection.closed:
+            queued = runtime.queue.pop(0)
+            self.events.on_queue_changed(session_id)
+            self._start_turn(session_id, queued.blocks)
+
+    async def cancel(self, session_id: str) -> None:
+        """session/cancel; pending permission requests are answered 'cancelled' by the
+        permission handler's owner (the broker), as the spec requires."""
+        client = self._client()
+        await client.cancel(session_id)
+
+    def queue(self, session_id: str) -> list[QueuedPrompt]:
+        return self.runtime(session_id).queue
+
+    def edit_queued(self, session_id: str, queue_id: int, text: str | None) -> None:
+        """Replace the text of a queued prompt, or remove it with ``text=None``."""
+        queue = self.runtime(session_id).queue
+        for index, item in enumerate(queue):
+            if item.queue_id == queue_id:
+                if text is None:
+                    del queue[index]
+                else:
+                    queue[index] = QueuedPrompt(queue_id, text, [{"type": "text", "text": text}])
+                self.events.on_queue_changed(session_id)
+                return
+
+    def is_busy(self, session_id: str) -> bool:
+        return self.runtime(session_id).turn_running
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None:
+        client = self._client()
+        await client.set_mode(session_id, mode_id)
+        self.store.set_current_mode(session_id, mode_id)
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
+        client = self._client()
+        result = await client.set_config_option(session_id, config_id, value)
+        options = result.get("configOptions") if isinstance(result, dict) else None
+        if isinstance(options, list):
+            self.store.set_config_options(session_id, options)
+
+    async def close_session(self, session_id: str) -> None:
+        await self._client().close_session(session_id)
+
+    async def delete_session(self, session_id: str) -> None:
+        await self._client().delete_session(session_id)
+        self.store.forget(session_id) if hasattr(self.store, "forget") else None
+
+    def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
+        """Run an intent in the link's task group; failures become error events."""
+
+        async def guarded() -> None:
+            try:
+                await job()
+            except (AcpError, RpcError) as error:
+                self.events.on_error(f"{what}: {error}")
+
+        if self._task_group is None:
+            self.events.on_error(f"{what}: the agent is not running")
+            return
+        self._task_group.start_soon(guarded)
+
+
+def suppress_agent_errors() -> contextlib.AbstractContextManager[None]:
+    return contextlib.suppress(AcpError, RpcError)

@@ -1,0 +1,713 @@
+"""The chat screen: transcript, prompt, status, queue, mode/model selectors and the gauge.
+
+Attributes down, messages up: the screen owns the store and the agent link; widgets read
+what the screen gives them and post messages. The store wakes the screen at most once per
+frame (:meth:`ChatScreen._schedule_refresh`), however many updates arrive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, Select, Static
+
+from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
+from acp_tui.permissions import PendingPermission, PermissionBroker
+from acp_tui.protocol.client import AcpError, AgentInfo
+from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.store import SessionStore
+from acp_tui.store.changes import (
+    PART_COMMANDS,
+    PART_CONFIG,
+    PART_MODES,
+    PART_RESET,
+    PART_STATE,
+    PART_TITLE,
+    PART_USAGE,
+)
+from acp_tui.store.entries import AgentMessage, ToolCall
+from acp_tui.store.session import SessionState
+from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.export import transcript_markdown, write_export
+from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
+
+FRAME_SECONDS = 1 / 30
+TITLE_DISPLAY_LIMIT = 500
+RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+
+
+def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
+    value = sanitize_terminal_text(text or "").replace("\n", " ")
+    if len(value) > limit:
+        value = value[: limit - 1] + "…"
+    return value
+
+
+class ChatHeader(Horizontal):
+    """Agent name and version, the session title, and the permission policy badge."""
+
+    DEFAULT_CSS = """
+    ChatHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    ChatHeader > #agent { width: auto; text-style: bold; color: $accent; }
+    ChatHeader > #title { width: 1fr; padding: 0 2; text-overflow: ellipsis; text-wrap: nowrap; }
+    ChatHeader > #badge { width: auto; }
+    ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
+    ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label("starting…", id="agent")
+        yield Label("", id="title")
+        yield Label("", id="badge")
+
+    def set_agent(self, text: str) -> None:
+        self.query_one("#agent", Label).update(Text(text))
+
+    def set_title(self, text: str) -> None:
+        self.query_one("#title", Label).update(Text(text))
+
+    def set_policy(self, policy: str) -> None:
+        badge = self.query_one("#badge", Label)
+        badge.set_class(policy == "yolo", "-yolo")
+        badge.set_class(policy == "deny", "-deny")
+        labels = {"yolo": "YOLO: auto-allow", "deny": "auto-deny", "ask": ""}
+        badge.update(labels.get(policy, ""))
+
+
+class QueuedItem(Horizontal):
+    """One queued message: its text, and buttons to edit or remove it."""
+
+    DEFAULT_CSS = """
+    QueuedItem { height: auto; }
+    QueuedItem > Static { width: 1fr; color: $text-muted; }
+    QueuedItem > Button { min-width: 8; height: 1; border: none; margin: 0 0 0 1; }
+    """
+
+    def __init__(self, item: QueuedPrompt) -> None:
+        super().__init__()
+        self.item = item
+
+    def compose(self) -> ComposeResult:
+        text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
+        yield Static(Text(f"⏳ {text[:300]}"))
+        yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
+        yield Button("remove", id=f"remove-{self.item.queue_id}", classes="remove", compact=True)
+
+
+class AgentBanner(Static):
+    """Shown when the agent is gone: why, its last stderr lines, and how to restart."""
+
+    DEFAULT_CSS = """
+    AgentBanner {
+        display: none; height: auto; max-height: 14; padding: 0 1;
+        background: $error 20%; border-left: thick $error;
+    }
+    AgentBanner.-visible { display: block; }
+    """
+
+
+class ChatScreen(Screen[None]):
+    """Talk to one agent process; several sessions can be live on it."""
+
+    CSS_PATH = "chat.tcss"
+    AUTO_FOCUS = "PromptEditor"
+
+    BINDINGS = [
+        Binding("escape", "cancel_turn", "Cancel turn", show=True),
+        Binding("ctrl+n", "new_session", "New session"),
+        Binding("ctrl+t", "toggle_thoughts", "Thoughts"),
+        Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
+        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+    ]
+
+    busy: reactive[bool] = reactive(False)
+    agent_alive: reactive[bool] = reactive(False)
+
+    def __init__(self, settings: AppSettings) -> None:
+        super().__init__()
+        self.settings = settings
+        self.store = SessionStore()
+        self.broker = PermissionBroker(
+            settings.permission_policy,
+            on_answered=self._on_permission_answered,
+        )
+        self.link: AgentLink | None = None
+        self.session_id: str | None = None
+        self.thoughts_visible = True
+        self._refresh_pending = False
+        self._refreshing = False
+        self._refresh_again = False
+        self._drafts: dict[str | None, str] = {}
+        self._restart_times: list[float] = []
+        self._last_turn_notice: float = 0.0
+        self._editing_queue_id: int | None = None
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield ChatHeader()
+        with Horizontal(id="body"):
+            with Vertical(id="main"):
+                yield AgentBanner(id="banner")
+                yield Transcript(id="transcript")
+                yield Static("", id="status")
+                yield Vertical(id="queue")
+                yield PromptEditor(id="prompt")
+        with Horizontal(id="bar"):
+            yield Select[str]([], prompt="mode", id="mode-select", compact=True, allow_blank=True)
+            yield Select[str]([], prompt="model", id="model-select", compact=True, allow_blank=True)
+            yield Static("", id="bar-spacer")
+            yield ContextGauge(id="gauge")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
+        self.query_one("#mode-select").display = False
+        self.query_one("#model-select").display = False
+        self.query_one(PromptEditor).cwd = self.settings.cwd
+        self.store.subscribe(self._schedule_refresh)
+        self.broker.set_presenter(self._present_permission)
+        ToolCallView.terminal_lookup = self._terminal_state
+        self.start_agent()
+
+    # ------------------------------------------------------------------ agent
+
+    def start_agent(self, reopen: str | None = None) -> None:
+        events = LinkEvents(
+            on_ready=self._on_agent_ready,
+            on_status=self._on_agent_status,
+            on_error=self._on_agent_error,
+            on_session_opened=self._on_session_opened,
+            on_queue_changed=self._on_queue_changed,
+            on_turn_ended=self._on_turn_ended,
+            on_exit=self._on_agent_exit,
+            on_terminal_output=self._on_terminal_output,
+        )
+        self.link = AgentLink(
+            self.settings.agent_argv,
+            cwd=self.settings.cwd,
+            store=self.store,
+            events=events,
+            permission_handler=self.broker.request,
+            approve_outside=self._approve_outside,
+            mcp_servers=self.settings.mcp_servers,
+            env=self.settings.env,
+            log_dir=self.settings.log_dir,
+        )
+        self.query_one(AgentBanner).remove_class("-visible")
+        self._set_status("starting the agent…")
+        self._run_link(self.link, reopen)
+
+    @work(group="agent", exit_on_error=False)
+    async def _run_link(self, link: AgentLink, reopen: str | None) -> None:
+        opener = None
+        if reopen is not None:
+
+            async def opener(link: AgentLink) -> None:
+                try:
+                    await link.open_session(reopen)
+                except (AcpError, RpcError) as error:
+                    await link.new_session()
+                    self.store.add_notice(
+                        link.current_session_id or "",
+                        f"Could not reopen the previous session ({error}); this is a new one.",
+                        severity="warning",
+                    )
+        elif self.settings.resume is not None:
+            opener = self._resume_opener
+        await link.run(opener)
+
+    async def _resume_opener(self, link: AgentLink) -> None:
+        target = self.settings.resume or None
+        if target is None:
+            agent = link.agent
+            if agent is not None and agent.can_list:
+                await link.list_sessions(self.settings.cwd, None)
+            catalog = self.store.catalog(self.settings.cwd)
+            target = catalog[0].id if catalog else None
+        if target is None:
+            await link.new_session()
+            self.store.add_notice(
+                link.current_session_id or "", "No earlier session here to resume: this is a new one."
+            )
+            return
+        await link.open_session(target, self.settings.cwd)
+
+    def _on_agent_ready(self, agent: AgentInfo) -> None:
+        self.agent_alive = True
+        label = self.settings.agent_label or agent.display_name
+        version = f" {agent.version}" if agent.version else ""
+        self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self._set_status("")
+
+    def _on_agent_status(self, text: str) -> None:
+        self._set_status(text + "…")
+
+    def _on_agent_error(self, text: str) -> None:
+        self.notify(sanitize_terminal_text(text)[:2000], severity="error", timeout=10)
+        self._set_status("")
+
+    def _on_session_opened(self, session_id: str) -> None:
+        self.call_later(self.show_session, session_id)
+
+    def _on_queue_changed(self, session_id: str) -> None:
+        if session_id == self.session_id:
+            self.call_later(self._draw_queue)
+
+    def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        if reason == "cancelled" and session_id == self.session_id:
+            self._set_status("cancelled")
+
+    def _on_terminal_output(self, terminal_id: str) -> None:
+        self._schedule_refresh()
+
+    def _terminal_state(self, terminal_id: str) -> Any:
+        link = self.link
+        if link is None:
+            return None
+        try:
+            return link.terminals.get(terminal_id)
+        except KeyError:
+            return None
+
+    def _on_agent_exit(self, info: AgentExit) -> None:
+        self.agent_alive = False
+        self.broker.cancel_all()
+        self.busy = False
+        if info.expected:
+            return
+        banner = self.query_one(AgentBanner)
+        command = " ".join(self.settings.agent_argv)
+        if info.start_failed:
+            text = Text("The agent could not be started\n", style="bold")
+            text.append(f"  command: {command}\n  reason: {info.description}\n")
+            text.append("Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim")
+            self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
+        else:
+            text = Text(f"The agent exited ({info.description})\n", style="bold")
+            for line in info.stderr_tail[-8:]:
+                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
+            if info.log_path:
+                text.append(f"  log: {info.log_path}\n", style="dim")
+            text.append("Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session.")
+        banner.update(text)
+        banner.add_class("-visible")
+        self._set_status("")
+        if not self.app.app_focus:
+            self.app.bell()
+
+    def action_restart_agent(self) -> None:
+        if self.agent_alive:
+            self.notify("The agent is running.")
+            return
+        now = time.monotonic()
+        self._restart_times = [t for t in self._restart_times if now - t < 120]
+        delay = RESTART_BACKOFF[min(len(self._restart_times), len(RESTART_BACKOFF) - 1)]
+        self._restart_times.append(now)
+        if delay:
+            self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
+        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self.session_id))
+
+    # ------------------------------------------------------------------ sessions
+
+    async def show_session(self, session_id: str) -> None:
+        prompt = self.query_one(PromptEditor)
+        self._drafts[self.session_id] = prompt.draft
+        self.session_id = session_id
+        prompt.set_draft(self._drafts.get(session_id, prompt.draft if self.session_id is None else ""))
+        state = self.store.get(session_id)
+        transcript = self.query_one(Transcript)
+        self.query_one(ContextGauge).clear()
+        await transcript.show_session(session_id, list(state.transcript) if state else [])
+        self._draw_session_parts(state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS})
+        await self._draw_queue()
+        self._set_status("")
+        prompt.focus()
+
+    # ------------------------------------------------------------------ store -> screen
+
+    def _schedule_refresh(self) -> None:
+        if self._refresh_pending:
+            return
+        self._refresh_pending = True
+        self.set_timer(FRAME_SECONDS, self._refresh)
+
+    async def _refresh(self) -> None:
+        self._refresh_pending = False
+        if self._refreshing:
+            self._refresh_again = True
+            return
+        self._refreshing = True
+        try:
+            await self._apply_changes()
+        finally:
+            self._refreshing = False
+        if self._refresh_again:
+            self._refresh_again = False
+            self._schedule_refresh()
+
+    async def _apply_changes(self) -> None:
+        changes = self.store.take_changes()
+        session_id = self.session_id
+        transcript = self.query_one(Transcript)
+        if session_id is None:
+            return
+        parts = changes.sessions.get(session_id, set())
+        state = self.store.get(session_id)
+        if state is None:
+            return
+        if PART_RESET in parts:
+            await transcript.show_session(session_id, list(state.transcript))
+        elif changes.entries.get(session_id):
+            await transcript.sync_entries(state.transcript, changes.entries[session_id])
+        transcript.refresh_terminals()
+        self._draw_session_parts(state, parts)
+
+    def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
+        if state is None:
+            return
+        if PART_TITLE in parts or "info" in parts:
+            self.query_one(ChatHeader).set_title(display_title(state.display_title if state.title or state.first_prompt else "New session"))
+        if PART_STATE in parts:
+            self._draw_activity(state)
+        if PART_USAGE in parts:
+            self._draw_gauge(state)
+        if PART_MODES in parts:
+            self._draw_modes(state)
+        if PART_CONFIG in parts:
+            self._draw_model(state)
+        if PART_COMMANDS in parts:
+            self.query_one(PromptEditor).commands = list(state.commands or [])
+
+    def _draw_gauge(self, state: SessionState) -> None:
+        gauge = self.query_one(ContextGauge)
+        context = state.context
+        if context is None:
+            gauge.set_usage(None, None)
+        else:
+            gauge.set_usage(int(context.used), int(context.size), context.cost_amount, context.cost_currency)
+        gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
+
+    @on(ContextGauge.LevelCrossed)
+    def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
+        severity = "error" if event.level.name == "CRITICAL" else "warning"
+        self.notify(self.query_one(ContextGauge).details_text(), title="Context window", severity=severity, timeout=10)
+
+    def _draw_activity(self, state: SessionState) -> None:
+        running = state.activity in ("running", "requires_action")
+        self.busy = running
+        if state.replaying:
+            self._set_status("loading the session…")
+        elif state.activity == "requires_action":
+            self._set_status("⏸ waiting for you")
+        elif running:
+            self._set_status("● working…  (Esc to cancel)")
+        elif state.stop_reason == "cancelled":
+            self._set_status("cancelled")
+        elif state.stop_reason and state.stop_reason not in ("end_turn",):
+            self._set_status(f"stopped: {display_title(state.stop_reason, 60)}")
+        else:
+            self._set_status("")
+
+    def _set_status(self, text: str) -> None:
+        status = self.query_one("#status", Static)
+        status.update(Text(text))
+        status.set_class(bool(text), "-visible")
+
+    def watch_busy(self, busy: bool) -> None:
+        self.set_class(busy, "-busy")
+        self.refresh_bindings()
+
+    def _draw_modes(self, state: SessionState) -> None:
+        select = self.query_one("#mode-select", Select)
+        modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
+        select.display = bool(modes)
+        options = [(display_title(str(m.get("name") or m["id"]), 40), m["id"]) for m in modes]
+        with self.prevent(Select.Changed):
+            select.set_options(options)
+            if state.current_mode_id in {m["id"] for m in modes}:
+                select.value = state.current_mode_id
+
+    def _draw_model(self, state: SessionState) -> None:
+        select = self.query_one("#model-select", Select)
+        option = state.model_option
+        values = _select_values(option) if option else []
+        select.display = bool(values)
+        with self.prevent(Select.Changed):
+            select.set_options([(display_title(name, 40), value) for value, name in values])
+            current = state.current_model
+            if current in {value for value, _ in values}:
+                select.value = current
+
+    # ------------------------------------------------------------------ intents
+
+    @on(PromptEditor.Submitted)
+    def on_prompt_submitted(self, event: PromptEditor.Submitted) -> None:
+        event.stop()
+        self.send_text(event.text, event.blocks)
+
+    def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+        link = self.link
+        session_id = self.session_id
+        if link is None or session_id is None or not self.agent_alive:
+            self.notify("The agent is not running: your message is kept in the prompt.", severity="warning")
+            self.query_one(PromptEditor).set_draft(text)
+            return
+        if self._editing_queue_id is not None:
+            link.edit_queued(session_id, self._editing_queue_id, text)
+            self._editing_queue_id = None
+            return
+        try:
+            link.send_prompt(session_id, text, blocks)
+        except AcpError as error:
+            self.query_one(PromptEditor).set_draft(text)
+            self.notify(str(error), severity="error")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "cancel_turn":
+            return self.busy
+        if action == "restart_agent":
+            return not self.agent_alive
+        return True
+
+    def action_cancel_turn(self) -> None:
+        link = self.link
+        session_id = self.session_id
+        if link is None or session_id is None or not self.busy:
+            return
+        self.broker.cancel_session(session_id)
+        self._set_status("cancelling…")
+        link.spawn(lambda: link.cancel(session_id), "cancel")
+
+    def action_new_session(self) -> None:
+        link = self.link
+        if link is None or not self.agent_alive:
+            self.notify("The agent is not running.", severity="warning")
+            return
+        link.spawn(link.new_session, "new session")
+
+    def action_toggle_thoughts(self) -> None:
+        self.thoughts_visible = not self.thoughts_visible
+        self.query_one(Transcript).set_thoughts_visible(self.thoughts_visible)
+        self.notify("Thoughts shown" if self.thoughts_visible else "Thoughts hidden")
+
+    def action_copy_last_reply(self) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        reply = next(
+            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage)) if state else (),
+            None,
+        )
+        if not reply:
+            self.notify("No reply to copy yet.")
+            return
+        self.app.copy_to_clipboard(reply)
+        self.notify("Copied the last reply to the clipboard.")
+
+    def action_export_transcript(self) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is None:
+            return
+        try:
+            path = write_export(Path(self.settings.cwd), state, transcript_markdown(state))
+        except OSError as error:
+            self.notify(f"Export failed: {error}", severity="error")
+            return
+        self.notify(f"Transcript exported to {path}")
+
+    def action_show_stderr(self) -> None:
+        from acp_tui.ui.screens.inspector import TextLogScreen
+
+        process = self.link.process if self.link else None
+        lines = list(process.stderr_tail) if process else []
+        where = f" ({process.log_path})" if process and process.log_path else ""
+        self.app.push_screen(TextLogScreen(f"Agent stderr{where}", lines))
+
+    def action_show_inspector(self) -> None:
+        from acp_tui.ui.screens.inspector import InspectorScreen
+
+        client = self.link.client if self.link else None
+        if client is None:
+            self.notify("No connection yet.")
+            return
+        self.app.push_screen(InspectorScreen(client.connection))
+
+    def action_context_details(self) -> None:
+        self.notify(self.query_one(ContextGauge).details_text(), title="Context", timeout=15)
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        yield SystemCommand("New session", "Start a new session with this agent", self.action_new_session)
+        yield SystemCommand(
+            "Toggle thoughts", "Show or hide the agent's reasoning", self.action_toggle_thoughts
+        )
+        yield SystemCommand("Copy last reply", "Copy the agent's last message", self.action_copy_last_reply)
+        yield SystemCommand(
+            "Export transcript", "Save this session as Markdown in the working directory", self.action_export_transcript
+        )
+        yield SystemCommand("Show agent log", "The agent's recent stderr lines", self.action_show_stderr)
+        yield SystemCommand(
+            "Protocol inspector", "The raw JSON-RPC traffic of this connection", self.action_show_inspector
+        )
+        yield SystemCommand("Context details", "Token usage, cost and the last turn", self.action_context_details)
+        if not self.agent_alive:
+            yield SystemCommand("Restart agent", "Start the agent again and reopen this session", self.action_restart_agent)
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is None:
+            return
+        for mode in state.available_modes or []:
+            mode_id = mode.get("id")
+            if isinstance(mode_id, str) and mode_id != state.current_mode_id:
+                name = display_title(str(mode.get("name") or mode_id), 60)
+                yield SystemCommand(
+                    f"Mode: {name}",
+                    display_title(str(mode.get("description") or "Switch the agent's mode"), 200),
+                    lambda mode_id=mode_id: self.set_mode(mode_id),
+                )
+        option = state.model_option
+        for value, name in _select_values(option) if option else []:
+            if value != state.current_model:
+                yield SystemCommand(
+                    f"Model: {display_title(name, 60)}",
+                    "Switch the model of this session",
+                    lambda value=value: self.set_config(str(option["id"]), value) if option else None,
+                )
+
+    def set_mode(self, mode_id: str) -> None:
+        link, session_id = self.link, self.session_id
+        if link is None or session_id is None:
+            return
+        link.spawn(lambda: link.set_mode(session_id, mode_id), "set mode")
+
+    def set_config(self, config_id: str, value: Any) -> None:
+        link, session_id = self.link, self.session_id
+        if link is None or session_id is None:
+            return
+        link.spawn(lambda: link.set_config_option(session_id, config_id, value), "set option")
+
+    @on(Select.Changed, "#mode-select")
+    def on_mode_selected(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            state = self.store.get(self.session_id) if self.session_id else None
+            if state is None or state.current_mode_id != event.value:
+                self.set_mode(event.value)
+
+    @on(Select.Changed, "#model-select")
+    def on_model_selected(self, event: Select.Changed) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        option = state.model_option if state else None
+        if option and isinstance(event.value, str) and event.value != state.current_model:  # type: ignore[union-attr]
+            self.set_config(str(option.get("id")), event.value)
+
+    # ------------------------------------------------------------------ queue
+
+    async def _draw_queue(self) -> None:
+        container = self.query_one("#queue", Vertical)
+        await container.remove_children()
+        if self.link is None or self.session_id is None:
+            return
+        items = self.link.queue(self.session_id)
+        container.set_class(bool(items), "-visible")
+        if items:
+            await container.mount_all([QueuedItem(item) for item in items])
+
+    @on(Button.Pressed, "QueuedItem .remove")
+    def on_queue_remove(self, event: Button.Pressed) -> None:
+        item = event.button.parent
+        if isinstance(item, QueuedItem) and self.link and self.session_id:
+            self.link.edit_queued(self.session_id, item.item.queue_id, None)
+
+    @on(Button.Pressed, "QueuedItem .edit")
+    def on_queue_edit(self, event: Button.Pressed) -> None:
+        item = event.button.parent
+        if isinstance(item, QueuedItem):
+            prompt = self.query_one(PromptEditor)
+            if prompt.draft.strip():
+                self.notify("Send or clear what you are typing first.", severity="warning")
+                return
+            self._editing_queue_id = item.item.queue_id
+            prompt.set_draft(item.item.text)
+            prompt.focus()
+            self.notify("Editing the queued message: Enter saves it back to the queue.")
+
+    # ------------------------------------------------------------------ permissions
+
+    async def _present_permission(self, pending: PendingPermission, position: int, total: int) -> str | None:
+        from acp_tui.ui.screens.permission import present_permission
+
+        tool_call: dict[str, Any] | None = None
+        session_label: str | None = None
+        state = self.store.get(pending.session_id) if pending.session_id else None
+        if state is not None:
+            entry = state.tool_index.get(pending.tool_call_id or "")
+            if isinstance(entry, ToolCall):
+                tool_call = {
+                    "toolCallId": entry.tool_call_id,
+                    "title": entry.title,
+                    "kind": entry.tool_kind,
+                    "status": entry.status,
+                    "content": entry.content,
+                    "locations": entry.locations,
+                    "rawInput": entry.raw_input,
+                }
+            if pending.session_id != self.session_id:
+                session_label = display_title(state.display_title, 80)
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        return await present_permission(
+            self.app, pending, position, total, tool_call=tool_call, session_label=session_label
+        )
+
+    def _on_permission_answered(self, session_id: str, text: str) -> None:
+        if session_id:
+            self.store.add_notice(session_id, text, severity="info")
+
+    async def _approve_outside(self, operation: str, path: Path) -> bool:
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(operation, operation)
+        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def done(result: bool | None) -> None:
+            if not future.done():
+                future.set_result(bool(result))
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Outside the project",
+                f"The agent wants to {verb} {sanitize_terminal_text(str(path))}, which is outside "
+                f"the session's directory {self.settings.cwd}.",
+                confirm_label="Allow this once",
+            ),
+            done,
+        )
+        return await future
+
+
+def _select_values(option: dict[str, Any]) -> list[tuple[str, str]]:
+    """(value, name) pairs of a select config option, flattening groups."""
+    values: list[tuple[str, str]] = []
+    for item in option.get("options") or []:
+        if not isinstance(item, dict):
+            continue
+        if isinstance(item.get("options"), list):
+            for sub in item["options"]:
+                if isinstance(sub, dict) and isinstance(sub.get("value"), str):
+                    values.append((sub["value"], str(sub.get("name") or sub["value"])))
+        elif isinstance(item.get("value"), str):
+            values.append((item["value"], str(item.get("name") or item["value"])))
+    return values

@@ -1,0 +1,36 @@
+"""What the app needs to know to start: the agent, where, and how to answer permissions."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+PermissionPolicy = Literal["ask", "yolo", "deny"]
+
+
+@dataclass(slots=True)
+class AppSettings:
+    """Resolved start-up settings, from the command line (and later the config file)."""
+
+    agent_argv: list[str]
+    cwd: str = field(default_factory=os.getcwd)
+    agent_label: str = ""
+    permission_policy: PermissionPolicy = "ask"
+    #: ``None``: start a new session; ``""``: the most recent session of the cwd; else an id.
+    resume: str | None = None
+    #: With ``resume == ""``: do not ask, just open the most recent one.
+    continue_latest: bool = False
+    env: dict[str, str] | None = None
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    log_dir: Path | None = None
+    data_dir: Path | None = None
+    theme: str | None = None
+    show_sidebar: bool | None = None
+    notify_when_unfocused: bool = True
+
+    @property
+    def agent_key(self) -> str:
+        """Identifies the agent in the local session index."""
+        return " ".join(self.agent_argv)
