@@ -84,6 +84,12 @@ class Output:
             self.out.flush()
             self.at_line_start = True
 
+    def break_line(self) -> None:
+        """Before a stderr line in the middle of the reply: end the reply's current line,
+        but only when both streams are one terminal (a script's stdout stays the pure reply)."""
+        if not self.at_line_start and _isatty(self.out) and _isatty(self.err):
+            self.finish_text()
+
     def note(self, line: str) -> None:
         """A one-line message on stderr; ``line`` must already be safe."""
         try:
@@ -94,6 +100,13 @@ class Output:
 
     def error(self, message: str) -> None:
         self.note(f"{PROG}: {message}")
+
+
+def _isatty(stream: TextIO) -> bool:
+    try:
+        return stream.isatty()
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def _str(value: Any) -> str:
@@ -176,7 +189,7 @@ class _Turn:
         # printed (the TUI shows them; a script wants the answer).
 
     def _note(self, line: str) -> None:
-        self.output.finish_text()
+        self.output.break_line()
         self.output.note(line)
 
     def _agent_message(self, update: dict[str, Any]) -> None:
@@ -376,7 +389,7 @@ async def _ask_session(
                         continue  # one cancel is enough; the deadline below bounds the wait
                     interrupted = True
                     turn.cancelling = True
-                    output.finish_text()
+                    output.break_line()
                     output.error("interrupted: cancelling the turn (session/cancel)")
                     await client.cancel(session_id)
                     task_group.start_soon(cancel_deadline)

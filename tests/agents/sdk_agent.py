@@ -7,7 +7,7 @@ Behaviour, chosen by the prompt text:
 - contains ``think``: an agent_thought_chunk and a plan before the reply;
 - contains ``refuse``: stop reason ``refusal``; ``maxtokens``: ``max_tokens``;
 - contains ``slow``: streams a chunk every 50 ms until cancelled (stop reason ``cancelled``);
-- contains ``crash``: writes to stderr and exits with code 3 mid-turn.
+- contains ``crash``: writes to stderr and exits with code 3 mid-turn; ``killself``: SIGKILL.
 
 Three sessions exist from the start in the agent's working directory (with a short history
 each) and one in ``/elsewhere``; session/list pages them two at a time. session/load replays
@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import signal
 import sys
 import uuid
 from pathlib import Path
@@ -236,6 +237,11 @@ class SdkTestAgent(Agent):
             await self._say(session_id, "about to crash")
             print("sdk agent: fatal error, giving up", file=sys.stderr, flush=True)
             os._exit(3)
+
+        if "killself" in text:
+            await self._say(session_id, "goodbye")
+            print("sdk agent: killing myself", file=sys.stderr, flush=True)
+            os.kill(os.getpid(), signal.SIGKILL)
 
         if "think" in text:
             await self.conn.session_update(

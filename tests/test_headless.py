@@ -1,0 +1,315 @@
+"""`acp-tui ask` / `acp-tui sessions`: exit codes and the messages a script sees."""
+
+from __future__ import annotations
+
+import io
+import os
+import select
+import signal
+import subprocess
+import sys
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from acp_tui import headless
+from acp_tui.cli import parse
+from acp_tui.headless import Output, _Turn, format_table, relative_time
+
+AGENTS = Path(__file__).parent / "agents"
+SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]
+SCRIPTED_AGENT = [sys.executable, str(AGENTS / "scripted_agent.py")]
+
+
+def ask(
+    tmp_path: Path, *args: str, agent: list[str] = SDK_AGENT, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    """Run `acp-tui ask` in this process; returns (exit code, stdout, stderr)."""
+    output = Output(io.StringIO(), io.StringIO())
+    invocation = parse(["ask", *args, "--cwd", str(tmp_path), "--", *agent])
+    with _environ(env):
+        code = headless.run_ask(invocation, output)
+    return code, output.out.getvalue(), output.err.getvalue()  # type: ignore[attr-defined]
+
+
+def sessions(
+    tmp_path: Path, *args: str, agent: list[str] = SDK_AGENT, env: dict[str, str] | None = None
+) -> tuple[int, str, str]:
+    output = Output(io.StringIO(), io.StringIO())
+    invocation = parse(["sessions", *args, "--cwd", str(tmp_path), "--", *agent])
+    with _environ(env):
+        code = headless.run_sessions(invocation, output)
+    return code, output.out.getvalue(), output.err.getvalue()  # type: ignore[attr-defined]
+
+
+class _environ:
+    def __init__(self, env: dict[str, str] | None) -> None:
+        self.env = env or {}
+        self.saved: dict[str, str | None] = {}
+
+    def __enter__(self) -> None:
+        for key, value in self.env.items():
+            self.saved[key] = os.environ.get(key)
+            os.environ[key] = value
+
+    def __exit__(self, *exc: object) -> None:
+        for key, value in self.saved.items():
+            if value is None:
+                os.environ.pop(key, None)
+            else:
+                os.environ[key] = value
+
+
+def one_error_line(stderr: str) -> str:
+    lines = [line for line in stderr.splitlines() if line.startswith("acp-tui: ")]
+    assert len(lines) == 1, stderr
+    assert "Traceback" not in stderr
+    return lines[0]
+
+
+# ------------------------------------------------------------------ ask
+
+
+def test_end_turn_exits_0(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "hi there")
+    assert code == 0
+    assert out == "You said: hi there\n"
+    assert err.splitlines()[-1].startswith("stop: end_turn  session: sess-")
+
+
+def test_thoughts_are_not_printed_plan_is_one_line(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "think first")
+    assert code == 0
+    assert "secret thoughts" not in out + err
+    assert "[plan] 1/2 done; now: answer" in err.splitlines()
+
+
+def test_permission_is_rejected_by_default_and_said_so(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "needs permission")
+    assert code == 0
+    assert out == "outcome: reject\n"
+    lines = err.splitlines()
+    assert "[tool] Edit src/app.py (pending)" in lines
+    assert any(line.startswith("[permission] Edit src/app.py: rejected") for line in lines)
+    assert "[tool] Edit src/app.py (failed)" in lines
+
+
+def test_deny_flag_rejects(tmp_path: Path) -> None:
+    code, out, _ = ask(tmp_path, "needs permission", "--deny")
+    assert code == 0
+    assert out == "outcome: reject\n"
+
+
+def test_allow_flag_picks_the_first_allow_option(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "needs permission", "--allow")
+    assert code == 0
+    assert out == "outcome: allow\n"
+    assert "[tool] Edit src/app.py (completed)" in err.splitlines()
+
+
+@pytest.mark.parametrize(
+    ("prompt", "stop", "reason"),
+    [("please refuse", "refusal", "refused"), ("maxtokens now", "max_tokens", "token limit")],
+)
+def test_other_stop_reasons_exit_1(tmp_path: Path, prompt: str, stop: str, reason: str) -> None:
+    code, _, err = ask(tmp_path, prompt)
+    assert code == 1
+    assert f"stop: {stop}  session: " in err
+    assert reason in one_error_line(err)
+
+
+def test_agent_not_found_exits_127(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "hi", agent=["no-such-agent-anywhere", "--flag"])
+    assert code == 127
+    assert out == ""
+    assert "no-such-agent-anywhere" in one_error_line(err)
+    assert "not found" in err
+
+
+def test_agent_not_found_as_a_real_command_has_no_traceback(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, "-m", "acp_tui", "ask", "hi", "--", "no-such-agent-anywhere"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 127
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert "Traceback" not in done.stderr
+    assert "no-such-agent-anywhere" in done.stderr
+
+
+def test_crash_mid_turn_exits_3_with_status_and_stderr(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "crash now")
+    assert code == 3
+    assert out == "about to crash\n"
+    line = one_error_line(err)
+    assert "exit code 3" in line
+    assert "sdk agent: fatal error, giving up" in line
+
+
+def test_killed_agent_reports_the_signal(tmp_path: Path) -> None:
+    code, _, err = ask(tmp_path, "killself")
+    assert code == 3
+    assert "killed by SIGKILL" in one_error_line(err)
+
+
+def test_agent_dying_before_initialize(tmp_path: Path) -> None:
+    agent = [sys.executable, "-c", "import sys; print('no api key', file=sys.stderr); sys.exit(5)"]
+    code, _, err = ask(tmp_path, "hi", agent=agent)
+    assert code == 3
+    line = one_error_line(err)
+    assert "exit code 5" in line and "no api key" in line
+
+
+def test_auth_required_exits_4_listing_methods(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "hi", env={"SDK_AGENT_AUTH": "1"})
+    assert code == 4
+    assert out == ""
+    line = one_error_line(err)
+    assert "requires authentication" in line
+    assert "Log in with a browser [login]" in line and "API key [api-key]" in line
+    assert "TUI" in line
+
+
+def test_session_without_load_or_resume_fails_clearly(tmp_path: Path) -> None:
+    code, _, err = ask(tmp_path, "hi", "--session", "pre-1", env={"SDK_AGENT_NO_LOAD": "1"})
+    assert code == 2
+    assert "neither resume nor load" in one_error_line(err)
+
+
+def test_unknown_session_is_an_error_not_a_crash(tmp_path: Path) -> None:
+    code, _, err = ask(tmp_path, "hi", "--session", "nope")
+    assert code == 1
+    assert "could not continue the session" in one_error_line(err)
+
+
+def test_scripted_agent_output_is_only_this_sessions_text(tmp_path: Path) -> None:
+    code, out, err = ask(tmp_path, "go", agent=SCRIPTED_AGENT)
+    assert code == 0, err
+    # Chunks + the v2 agent_message upsert; nothing from the other session; no junk.
+    assert out == "Hello, world!\n"
+    lines = err.splitlines()
+    # The title carried an escape sequence: shown literally, without it.
+    assert "[tool] Run tests (pending)" in lines
+    assert "[tool] Run tests (completed)" in lines
+    assert "[hologram]" in lines
+    assert "\x1b" not in out + err
+    assert lines[-1] == "stop: end_turn  session: scripted-1"
+
+
+def test_ctrl_c_cancels_the_turn_and_exits_130(tmp_path: Path) -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "acp_tui", "ask", "go slow", "--", *SDK_AGENT],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        # Wait until the turn streams, then press Ctrl-C (SIGINT to acp-tui only; the agent
+        # runs in its own process group, as it would in a terminal).
+        ready, _, _ = select.select([process.stdout], [], [], 15)
+        assert ready, "the slow turn never started streaming"
+        assert process.stdout.read(1) == "."
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=15)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130, err
+    assert "session/cancel" in err
+    assert "stop: cancelled  session: sess-" in err
+    assert "Traceback" not in err
+
+
+@pytest.mark.anyio
+async def test_permission_without_reject_option_answers_cancelled() -> None:
+    turn = _Turn(Output(io.StringIO(), io.StringIO()), session_id="s")
+    params: dict[str, Any] = {
+        "sessionId": "s",
+        "toolCall": {"toolCallId": "t", "title": "rm -rf \x1b[31m/"},
+        "options": [{"optionId": "ok", "name": "OK", "kind": "allow_once"}],
+    }
+    with anyio.fail_after(5):
+        assert await turn.request_permission(params) == {"outcome": {"outcome": "cancelled"}}
+        note = turn.output.err.getvalue()  # type: ignore[attr-defined]
+        assert "rm -rf /" in note and "cancelled" in note and "\x1b" not in note
+        turn.allow = True
+        answer = await turn.request_permission(params)
+    assert answer == {"outcome": {"outcome": "selected", "optionId": "ok"}}
+
+
+def test_updates_before_the_session_id_is_known_are_kept() -> None:
+    turn = _Turn(Output(io.StringIO(), io.StringIO()))
+    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "early"}}
+    turn.on_notification("session/update", {"sessionId": "s", "update": chunk})
+    turn.on_notification("session/update", {"sessionId": "other", "update": chunk})
+    turn.session_id = "s"
+    turn.flush_early()
+    assert turn.output.out.getvalue() == "early"  # type: ignore[attr-defined]
+
+
+# ------------------------------------------------------------------ sessions
+
+
+def test_sessions_table(tmp_path: Path) -> None:
+    code, out, err = sessions(tmp_path)
+    assert code == 0, err
+    lines = out.splitlines()
+    assert lines[0].split() == ["TITLE", "UPDATED", "CWD", "ID"]
+    assert [line.split()[-1] for line in lines[1:]] == ["pre-1", "pre-2", "pre-3"]
+    assert "Fix red bug now" in out and "\x1b" not in out
+
+
+def test_sessions_on_an_agent_without_list(tmp_path: Path) -> None:
+    code, out, err = sessions(tmp_path, env={"SDK_AGENT_NO_LIST": "1"})
+    assert code == 2
+    assert out == ""
+    assert "does not support listing sessions" in one_error_line(err)
+
+
+def test_sessions_agent_not_found(tmp_path: Path) -> None:
+    code, _, err = sessions(tmp_path, agent=["no-such-agent-anywhere"])
+    assert code == 127
+    assert "no-such-agent-anywhere" in one_error_line(err)
+
+
+def test_format_table_sanitises_and_cuts_titles() -> None:
+    now = datetime(2025, 1, 10, 12, 0, tzinfo=UTC)
+    table = format_table(
+        [
+            {
+                "sessionId": "a",
+                "cwd": "/p",
+                "title": "\x1b]0;pwn\x07" + "x" * 200,
+                "updatedAt": "2025-01-10T11:55:00Z",
+            },
+            {"sessionId": "b\x1b[2J", "cwd": "/q"},
+        ],
+        now=now,
+    )
+    lines = table.splitlines()
+    assert len(lines) == 3
+    assert "\x1b" not in table and "\x07" not in table
+    assert "x" * 79 + "…" in lines[1] and "x" * 80 not in lines[1]
+    assert "5m ago" in lines[1]
+    assert "(untitled)" in lines[2] and lines[2].endswith("b")
+
+
+def test_relative_time() -> None:
+    now = datetime(2025, 1, 10, 12, 0, tzinfo=UTC)
+    assert relative_time("2025-01-10T11:59:50Z", now) == "just now"
+    assert relative_time("2025-01-10T09:00:00+00:00", now) == "3h ago"
+    assert relative_time("2025-01-08T12:00:00Z", now) == "2d ago"
+    assert relative_time("2024-06-01T00:00:00Z", now) == "2024-06-01"
+    assert relative_time("yesterday-ish", now) == "yesterday-ish"
+    assert relative_time(None, now) == ""

@@ -1,0 +1,67 @@
+"""The wire core and the store are pure Python: importing them must not load Textual or Rich.
+
+Every module file under the packages is imported (found with pkgutil), so a module added
+later is covered without touching this test.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
+PURE_MODULES = ["acp_tui.text_safety", "acp_tui.headless"]
+FORBIDDEN = ["textual", "rich"]
+
+_PROBE = """
+import importlib, json, pkgutil, sys
+packages, modules = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+imported = []
+for name in packages:
+    package = importlib.import_module(name)
+    imported.append(name)
+    for info in pkgutil.walk_packages(package.__path__, prefix=name + "."):
+        importlib.import_module(info.name)
+        imported.append(info.name)
+for name in modules:
+    importlib.import_module(name)
+    imported.append(name)
+loaded = sorted(
+    m for m in sys.modules if m.split(".")[0] in {"textual", "rich"}
+)
+print(json.dumps({"imported": imported, "forbidden": loaded}))
+"""
+
+
+def _probe(packages: list[str], modules: list[str]) -> dict[str, list[str]]:
+    completed = subprocess.run(
+        [sys.executable, "-c", _PROBE, json.dumps(packages), json.dumps(modules)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    return json.loads(completed.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("package", PURE_PACKAGES)
+def test_package_imports_no_textual_or_rich(package: str) -> None:
+    result = _probe([package], [])
+    assert f"{package}.jsonrpc" in result["imported"] or package != "acp_tui.protocol"
+    assert len(result["imported"]) > 1, "pkgutil found no modules: the probe is broken"
+    assert result["forbidden"] == [], f"{package} pulled in {result['forbidden']}"
+
+
+def test_headless_and_text_safety_import_no_textual_or_rich() -> None:
+    result = _probe([], PURE_MODULES)
+    assert result["forbidden"] == []
+
+
+def test_probe_would_notice_rich() -> None:
+    """The probe itself works: importing Rich is detected."""
+    result = _probe([], ["rich.text"])
+    assert "rich" in result["forbidden"]
