@@ -13,6 +13,7 @@ authentication; 127 the agent could not be started; 130 interrupted (Ctrl-C).
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import sys
@@ -44,7 +45,7 @@ EXIT_INTERRUPTED = 130
 
 CANCEL_WAIT_SECONDS = 10.0
 EXIT_WAIT_SECONDS = 2.0
-STDERR_TAIL_LINES = 10
+STDERR_TAIL_LINES = 3
 TITLE_WIDTH = 80
 
 PROG = "acp-tui"
@@ -70,19 +71,29 @@ class Output:
     # status do not glue onto the reply when both go to one terminal).
     at_line_start: bool = True
 
+    # The reader of stdout went away (`acp-tui ask ... | head -1`): stop writing there.
+    broken: bool = False
+
     def text(self, text: str) -> None:
         text = sanitize_terminal_text(text)
-        if not text:
-            return
-        self.out.write(text)
-        self.out.flush()
-        self.at_line_start = text.endswith("\n")
+        if text:
+            self.write_raw(text)
+            self.at_line_start = text.endswith("\n")
 
     def finish_text(self) -> None:
         if not self.at_line_start:
-            self.out.write("\n")
-            self.out.flush()
+            self.write_raw("\n")
             self.at_line_start = True
+
+    def write_raw(self, text: str) -> None:
+        if self.broken:
+            return
+        try:
+            self.out.write(text)
+            self.out.flush()
+        except (BrokenPipeError, ValueError):
+            self.broken = True
+            _silence_stdout(self.out)
 
     def break_line(self) -> None:
         """Before a stderr line in the middle of the reply: end the reply's current line,
@@ -100,6 +111,18 @@ class Output:
 
     def error(self, message: str) -> None:
         self.note(f"{PROG}: {message}")
+
+
+def _silence_stdout(stream: TextIO) -> None:
+    """Point a broken stdout at /dev/null, so the interpreter's final flush stays quiet."""
+    if stream is not sys.stdout:
+        return
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):
+        pass
 
 
 def _isatty(stream: TextIO) -> bool:
@@ -276,6 +299,9 @@ def run_ask(invocation: Any, output: Output | None = None) -> int:
 
 
 def _run(main: Callable[[], Any], output: Output) -> int:
+    # The wire core logs handler failures with tracebacks; with no logging configured Python
+    # would print them on stderr. The agent's own log file keeps its stderr; ours stay quiet.
+    logging.getLogger("acp_tui").addHandler(logging.NullHandler())
     try:
         return int(anyio.run(main))
     except KeyboardInterrupt:
@@ -385,8 +411,10 @@ async def _ask_session(
             nonlocal interrupted
             with anyio.open_signal_receiver(signal.SIGINT) as signals:
                 async for _ in signals:
-                    if interrupted:
-                        continue  # one cancel is enough; the deadline below bounds the wait
+                    if interrupted:  # a second Ctrl-C: stop waiting for the agent
+                        output.error("interrupted again: not waiting for the agent")
+                        task_group.cancel_scope.cancel()
+                        return
                     interrupted = True
                     turn.cancelling = True
                     output.break_line()
@@ -459,16 +487,17 @@ async def _report_crash(process: AgentProcess, reason: str, output: Output) -> i
     status = process.exit_description
     if status == "running":
         message = f"the agent closed its output ({_label(reason, 200)})"
+    elif process.returncode == 0:
+        message = f"the agent exited unexpectedly ({status})"
     else:
         message = f"the agent crashed ({status})"
-    tail = [one_line(line, 200) for line in list(process.stderr_tail)[-STDERR_TAIL_LINES:]]
+    tail = [one_line(line, 200) for line in process.stderr_tail]
     tail = [line for line in tail if line]
     if tail:
-        message += "; last stderr: " + " | ".join(tail[-3:])
+        message += "; last stderr: " + " | ".join(tail[-STDERR_TAIL_LINES:])
+    if process.log_path is not None:
+        message += f" (full log: {process.log_path})"
     output.error(message)
-    if len(tail) > 3:
-        for line in tail:
-            output.note(f"  agent stderr: {line}")
     return EXIT_CRASH
 
 
@@ -517,11 +546,9 @@ async def _sessions(invocation: Any, output: Output) -> int:
         output.error(str(error))
         return EXIT_NOT_FOUND
     if getattr(options, "json", False):
-        output.out.write(json.dumps(sessions, indent=2, ensure_ascii=True) + "\n")
-        output.out.flush()
+        output.write_raw(json.dumps(sessions, indent=2, ensure_ascii=True) + "\n")
         return EXIT_OK
-    output.out.write(format_table(sessions))
-    output.out.flush()
+    output.write_raw(format_table(sessions))
     if not sessions:
         where = "any directory" if getattr(options, "all", False) else cwd
         output.note(f"no sessions for {_label(where, 200)}")

@@ -205,20 +205,9 @@ def test_scripted_agent_output_is_only_this_sessions_text(tmp_path: Path) -> Non
 
 
 def test_ctrl_c_cancels_the_turn_and_exits_130(tmp_path: Path) -> None:
-    process = subprocess.Popen(
-        [sys.executable, "-m", "acp_tui", "ask", "go slow", "--", *SDK_AGENT],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    # SIGINT to acp-tui only: the agent runs in its own process group, as in a terminal.
+    process = _start_streaming(tmp_path, "go slow")
     try:
-        assert process.stdout is not None
-        # Wait until the turn streams, then press Ctrl-C (SIGINT to acp-tui only; the agent
-        # runs in its own process group, as it would in a terminal).
-        ready, _, _ = select.select([process.stdout], [], [], 15)
-        assert ready, "the slow turn never started streaming"
-        assert process.stdout.read(1) == "."
         process.send_signal(signal.SIGINT)
         _, err = process.communicate(timeout=15)
     finally:
@@ -229,6 +218,64 @@ def test_ctrl_c_cancels_the_turn_and_exits_130(tmp_path: Path) -> None:
     assert "session/cancel" in err
     assert "stop: cancelled  session: sess-" in err
     assert "Traceback" not in err
+
+
+def _start_streaming(tmp_path: Path, prompt: str) -> subprocess.Popen[str]:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "acp_tui", "ask", prompt, "--", *SDK_AGENT],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert process.stdout is not None
+    ready, _, _ = select.select([process.stdout], [], [], 15)
+    assert ready, "the turn never started streaming"
+    assert process.stdout.read(1) == "."
+    return process
+
+
+def test_second_ctrl_c_stops_waiting_for_a_stubborn_agent(tmp_path: Path) -> None:
+    process = _start_streaming(tmp_path, "be stubborn")
+    try:
+        process.send_signal(signal.SIGINT)
+        assert process.stderr is not None
+        ready, _, _ = select.select([process.stderr], [], [], 10)
+        assert ready
+        assert "cancelling the turn" in process.stderr.readline()
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=10)  # not the 30 s the agent would take
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 130
+    assert "not waiting for the agent" in err
+    assert "Traceback" not in err
+
+
+def test_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
+    """`acp-tui ask ... | head -c 5`: the reply outgrows the pipe after the reader left."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "acp_tui", "ask", "word " * 15000, "--", *SDK_AGENT],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None and process.stderr is not None
+        assert process.stdout.read(5) == "You s"
+        process.stdout.close()
+        err = process.stderr.read()
+        process.wait(timeout=20)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert "Traceback" not in err and "Exception" not in err
+    assert "stop: end_turn" in err
+    assert process.returncode == 0
 
 
 @pytest.mark.anyio
