@@ -649,6 +649,8 @@ class DemoAgent:
         self, session: LiveSession, turn: Turn, stored: dict[str, Any], key: str
     ) -> str:
         """'allow', 'reject' or 'cancelled'. Remembers allow_always / reject_always per session."""
+        if turn.cancelled:
+            return "cancelled"
         remembered = session.record.permissions.get(key)
         if remembered in ("allow", "reject"):
             return remembered

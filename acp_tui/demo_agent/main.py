@@ -70,8 +70,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, options.log_level),
         format="demo-agent %(levelname)s %(name)s: %(message)s",
     )
-    # Only protocol lines may reach fd 1: a stray print() goes to stderr instead.
-    sys.stdout = sys.stderr
+    from acp_tui.protocol.stdio import protect_stdout
+
+    protect_stdout()
     if options.state_dir:
         state_dir = Path(options.state_dir).expanduser()
     else:

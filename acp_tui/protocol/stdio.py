@@ -135,7 +135,7 @@ class FdSendStream(_FdStream, ByteSendStream):
 
 def stdio_streams() -> tuple[ByteReceiveStream, ByteSendStream]:
     """Streams over fd 0 and fd 1. Nothing else may write to fd 1 while they are in use:
-    print to stderr, or call :func:`protect_stdout` first."""
+    log to stderr, and call :func:`protect_stdout` so a stray ``print`` cannot either."""
     return FdReceiveStream(0), FdSendStream(1)
 
 
