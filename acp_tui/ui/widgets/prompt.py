@@ -1,0 +1,729 @@
+"""The prompt editor: a multi-line input with history, slash commands and ``@path`` mentions.
+
+``PromptEditor`` is a small container: a list of completions (hidden unless offered) above a
+soft-wrapped ``TextArea`` that grows from one line to eight and then scrolls. The text area has
+the focus; the editor reads its keys before the text area does:
+
+- Enter sends (``PromptEditor.Submitted``) and clears; blank input is not sent.
+  Shift+Enter, Ctrl+J and Alt+Enter insert a newline.
+- Up on the first (visual) line recalls earlier prompts, Down goes forward again; the draft
+  being typed is kept and comes back after the newest entry. Editing a recalled prompt makes it
+  the draft, so nothing typed is lost.
+- ``/`` at the start of the prompt offers the agent's commands; ``@`` followed by characters
+  offers files under ``cwd``. Up/Down move in the list, Tab or Enter complete, Escape closes
+  it. Escape with no list open is left alone (the screen cancels the turn with it).
+
+The file list for ``@`` is scanned in a worker thread (breadth first, bounded, skipping VCS,
+dependency, cache and hidden directories) and cached per directory; a keystroke only filters
+lists already in memory.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from bisect import bisect_right
+from collections import deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+from typing import Any, ClassVar, Literal
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import OptionList, TextArea
+from textual.widgets.option_list import Option
+from textual.worker import Worker, WorkerState
+
+from acp_tui.input_history import InputHistory
+from acp_tui.text_safety import one_line
+
+__all__ = [
+    "FileIndex",
+    "PromptEditor",
+    "PromptTextArea",
+    "build_prompt_blocks",
+    "find_mentions",
+    "match_commands",
+    "scan_files",
+]
+
+MAX_SCAN_FILES = 20_000
+"""At most this many files are listed for ``@`` completion."""
+SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv"})
+"""Directories never entered (as are all hidden directories)."""
+FILE_INDEX_TTL = 30.0
+"""Seconds after which a cached file list is refreshed (in the background) on the next ``@``."""
+MAX_COMPLETIONS = 50
+
+Location = tuple[int, int]
+
+# ---------------------------------------------------------------------------------------------
+# Pure helpers (no widgets): scanning, matching, mention parsing, prompt blocks.
+# ---------------------------------------------------------------------------------------------
+
+
+def scan_files(root: Path, limit: int = MAX_SCAN_FILES) -> list[str]:
+    """Relative paths (with ``/``) of up to ``limit`` files under ``root``, breadth first (so
+    shallow files come first and one deep tree cannot use up the budget), sorted by name within
+    a directory. Hidden directories and :data:`SKIPPED_DIRS` are not entered; symlinked
+    directories are not followed. Unreadable directories are skipped."""
+    found: list[str] = []
+    queue: deque[tuple[str, str]] = deque([(str(root), "")])
+    while queue and len(found) < limit:
+        directory, prefix = queue.popleft()
+        try:
+            with os.scandir(directory) as scan:
+                entries = sorted(scan, key=lambda entry: entry.name)
+        except OSError:
+            continue
+        for entry in entries:
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if entry.name.startswith(".") or entry.name in SKIPPED_DIRS:
+                        continue
+                    queue.append((entry.path, f"{prefix}{entry.name}/"))
+                elif entry.is_file():
+                    found.append(prefix + entry.name)
+                    if len(found) >= limit:
+                        break
+            except OSError:
+                continue
+    return found
+
+
+@dataclass(slots=True)
+class FileIndex:
+    """The files under one directory, with lower-cased copies for matching."""
+
+    root: Path
+    paths: list[str]
+    scanned_at: float = field(default_factory=time.monotonic)
+    _lower: list[str] = field(init=False, repr=False)
+    _base_start: list[int] = field(init=False, repr=False)
+    _joined: str = field(init=False, repr=False)
+    _line_starts: list[int] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._lower = [path.lower().replace("\n", " ") for path in self.paths]
+        self._base_start = [path.rfind("/") + 1 for path in self.paths]
+        # One string, one path a line: the fuzzy search runs in the regex engine, not in a
+        # Python loop over every path.
+        self._joined = "\n".join(self._lower)
+        starts: list[int] = []
+        offset = 0
+        for path in self._lower:
+            starts.append(offset)
+            offset += len(path) + 1
+        self._line_starts = starts
+
+    @property
+    def stale(self) -> bool:
+        return time.monotonic() - self.scanned_at > FILE_INDEX_TTL
+
+    def match(self, query: str, limit: int = MAX_COMPLETIONS) -> list[str]:
+        """Paths matching ``query``: a file name starting with it first, then a file name
+        containing it, then a path containing it, then paths containing its characters in
+        order (fuzzy). Shorter paths first within each group. Case-insensitive."""
+        if not query:
+            return self.paths[:limit]
+        needle = query.lower()
+        tiers: tuple[list[int], list[int], list[int]] = ([], [], [])
+        lower, base_start = self._lower, self._base_start
+        for index, path in enumerate(lower):
+            position = path.find(needle)
+            if position < 0:
+                continue
+            base = base_start[index]
+            if position == base:
+                tier = tiers[0]
+            elif position > base:
+                tier = tiers[1]
+            else:
+                tier = tiers[2]
+            if len(tier) < limit:
+                tier.append(index)
+        ranked: list[int] = []
+        for tier in tiers:
+            ranked.extend(sorted(tier, key=lambda i: (len(lower[i]), lower[i])))
+        if len(ranked) < limit:
+            ranked.extend(self._fuzzy(needle, set(ranked), limit - len(ranked)))
+        return [self.paths[index] for index in ranked[:limit]]
+
+    def _fuzzy(self, needle: str, exclude: set[int], limit: int) -> list[int]:
+        """Indexes of paths holding the characters of ``needle`` in order, shortest first."""
+        pattern = re.compile("[^\n]*".join(re.escape(char) for char in needle))
+        starts, lower = self._line_starts, self._lower
+        found: list[int] = []
+        last = -1
+        for match in pattern.finditer(self._joined):
+            index = bisect_right(starts, match.start()) - 1
+            if index != last and index not in exclude:
+                found.append(index)
+                if len(found) >= 20 * limit:  # enough to pick the shortest from
+                    break
+            last = index
+        found.sort(key=lambda i: (len(lower[i]), lower[i]))
+        return found[:limit]
+
+
+_FILE_INDEXES: dict[Path, FileIndex] = {}
+"""Scanned file lists, shared by every editor in the process (keyed by resolved root)."""
+
+
+def _command_name(command: Mapping[str, Any]) -> str:
+    name = command.get("name")
+    return name.lstrip("/") if isinstance(name, str) else ""
+
+
+def _command_hint(command: Mapping[str, Any]) -> str:
+    spec = command.get("input")
+    if isinstance(spec, Mapping):
+        hint = spec.get("hint")
+        if isinstance(hint, str):
+            return hint
+    return ""
+
+
+def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """Commands whose name starts with ``query`` (in the agent's order), then those whose
+    name contains it. Case-insensitive."""
+    needle = query.lower()
+    starts: list[Mapping[str, Any]] = []
+    contains: list[Mapping[str, Any]] = []
+    for command in commands:
+        name = _command_name(command).lower()
+        if not name:
+            continue
+        if name.startswith(needle):
+            starts.append(command)
+        elif needle in name:
+            contains.append(command)
+    return (starts + contains)[:MAX_COMPLETIONS]
+
+
+_MENTION = re.compile(r'(?<!\S)@(?:"([^"\n]+)"|(\S+))')
+_TRAILING_PUNCTUATION = ".,;:!?)]}'\""
+
+
+def find_mentions(text: str) -> list[str]:
+    """The paths written as ``@path`` or ``@"path with spaces"`` in ``text``, in order."""
+    return [quoted or bare for quoted, bare in _MENTION.findall(text)]
+
+
+def _resolve_mention(mention: str, cwd: Path) -> Path | None:
+    """The file a mention names, trying it as written and then without trailing
+    punctuation (``see @notes.md, then``)."""
+    candidates = [mention]
+    stripped = mention.rstrip(_TRAILING_PUNCTUATION)
+    if stripped and stripped != mention:
+        candidates.append(stripped)
+    for candidate in candidates:
+        path = Path(candidate).expanduser()
+        if not path.is_absolute():
+            path = cwd / path
+        try:
+            if path.is_file():
+                return path.resolve()
+        except OSError:
+            continue
+    return None
+
+
+def build_prompt_blocks(text: str, cwd: Path) -> list[dict[str, Any]]:
+    """ACP content blocks for a prompt: the whole text first, then one ``resource_link`` per
+    distinct existing file mentioned with ``@``. The link's name is the path relative to
+    ``cwd`` (as written when the file is outside it)."""
+    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
+    seen: set[Path] = set()
+    try:
+        base = cwd.resolve()
+    except OSError:
+        base = cwd
+    for mention in find_mentions(text):
+        path = _resolve_mention(mention, cwd)
+        if path is None or path in seen:
+            continue
+        seen.add(path)
+        try:
+            name = path.relative_to(base).as_posix()
+        except ValueError:
+            name = mention.rstrip(_TRAILING_PUNCTUATION) or mention
+        blocks.append({"type": "resource_link", "uri": path.as_uri(), "name": name})
+    return blocks
+
+
+def _format_path_completion(path: str) -> str:
+    return f'@"{path}" ' if any(char.isspace() for char in path) else f"@{path} "
+
+
+# ---------------------------------------------------------------------------------------------
+# Widgets
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class _Completion:
+    """The completion list currently offered."""
+
+    kind: Literal["command", "path"]
+    query: str
+    row: int
+    start: int  # column of the "/" or "@"
+    replacements: list[str]
+    exact_submit: list[bool]  # Enter on this item sends instead of completing
+
+
+class PromptTextArea(TextArea):
+    """The text area inside :class:`PromptEditor`. It asks the editor about each key first."""
+
+    def __init__(self, editor: PromptEditor, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._editor = editor
+
+    async def _on_key(self, event: events.Key) -> None:
+        # Runs before TextArea._on_key (the dispatcher walks the MRO); prevent_default stops
+        # TextArea's handler, stop() keeps the key from reaching the bindings further up.
+        if self._editor._handle_key(event.key):
+            event.stop()
+            event.prevent_default()
+
+
+class _CompletionList(OptionList, can_focus=False):
+    """The completions: never focused (the text area keeps the keys), clickable."""
+
+
+class PromptEditor(Vertical):
+    """A multi-line prompt editor. See the module docstring for the keys.
+
+    Attributes the screen sets: :attr:`commands` (the agent's available commands, dicts with
+    ``name``, ``description`` and optionally ``input: {"hint": ...}``) and :attr:`cwd` (the
+    directory ``@`` completes in and resolves against)."""
+
+    DEFAULT_CSS = """
+    PromptEditor {
+        height: auto;
+        width: 1fr;
+        & > PromptTextArea {
+            height: auto;
+            min-height: 3;
+            max-height: 10;
+            border: tall $border-blurred;
+            &:focus {
+                border: tall $border;
+            }
+            & .text-area--cursor-line {
+                background: transparent;
+            }
+        }
+        & > _CompletionList {
+            display: none;
+            height: auto;
+            max-height: 10;
+            border: round $border;
+            background: $surface;
+            padding: 0;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+            &.-open {
+                display: block;
+            }
+            & > .option-list--option-highlighted {
+                color: $block-cursor-foreground;
+                background: $block-cursor-background;
+                text-style: $block-cursor-text-style;
+            }
+        }
+    }
+    """
+
+    class Submitted(Message):
+        """The person sent a prompt. ``blocks`` are ACP content blocks ready for
+        ``session/prompt``: a text block with the whole text, then resource links."""
+
+        def __init__(self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]]) -> None:
+            super().__init__()
+            self.editor = editor
+            self.text = text
+            self.blocks = blocks
+
+        @property
+        def control(self) -> PromptEditor:
+            return self.editor
+
+    NEWLINE_KEYS: ClassVar[frozenset[str]] = frozenset({"shift+enter", "ctrl+j", "alt+enter"})
+
+    def __init__(
+        self,
+        *,
+        history: InputHistory | None = None,
+        cwd: Path | None = None,
+        commands: Iterable[Mapping[str, Any]] = (),
+        placeholder: str = "Message the agent · Enter to send · Shift+Enter or Ctrl+J for a new line",
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+        disabled: bool = False,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes, disabled=disabled)
+        self.history: InputHistory = history if history is not None else InputHistory(None)
+        self._cwd: Path = cwd if cwd is not None else Path.cwd()
+        self._commands: list[Mapping[str, Any]] = list(commands)
+        self._area = PromptTextArea(
+            self,
+            soft_wrap=True,
+            tab_behavior="focus",
+            show_line_numbers=False,
+            highlight_cursor_line=False,
+            placeholder=placeholder,
+        )
+        self._list = _CompletionList()
+        self._completion: _Completion | None = None
+        # History browsing: index into history (None = editing the draft), the draft put
+        # aside while browsing, and edits made to recalled prompts (kept until the next send,
+        # like readline), so that nothing typed is lost by moving through the history.
+        self._history_index: int | None = None
+        self._history_draft: str = ""
+        self._history_edits: dict[int, str] = {}
+        # The text we last put in the area ourselves: a Changed event for it is not typing
+        # and does not open a completion list.
+        self._loaded_text: str | None = None
+        self._scan_worker: Worker[list[str]] | None = None
+        self._scan_root: Path | None = None
+
+    def compose(self) -> ComposeResult:
+        yield self._list
+        yield self._area
+
+    # -- public API ------------------------------------------------------------------------
+
+    @property
+    def text_area(self) -> PromptTextArea:
+        return self._area
+
+    @property
+    def commands(self) -> list[Mapping[str, Any]]:
+        return self._commands
+
+    @commands.setter
+    def commands(self, commands: Iterable[Mapping[str, Any]]) -> None:
+        self._commands = list(commands)
+        if self._completion is not None and self._completion.kind == "command":
+            self._refresh_completion(may_open=False, force=True)
+
+    @property
+    def cwd(self) -> Path:
+        return self._cwd
+
+    @cwd.setter
+    def cwd(self, cwd: Path) -> None:
+        self._cwd = Path(cwd)
+        if self._completion is not None and self._completion.kind == "path":
+            self._close_completion()
+
+    @property
+    def draft(self) -> str:
+        """What is being typed: the editor's text, except while an unedited earlier prompt is
+        shown from the history, when it is the draft put aside to browse."""
+        index = self._history_index
+        if (
+            index is not None
+            and index < len(self.history)
+            and self._area.text == self.history[index]
+        ):
+            return self._history_draft
+        return self._area.text
+
+    def set_draft(self, text: str) -> None:
+        """Replace the editor's content with ``text`` (cursor at the end). Stops browsing the
+        history and closes any completion list."""
+        self._reset_history_browsing()
+        self._load(text)
+
+    @property
+    def text(self) -> str:
+        """The text shown in the editor right now."""
+        return self._area.text
+
+    @property
+    def completion_open(self) -> bool:
+        return self._completion is not None
+
+    def focus(self, scroll_visible: bool = True) -> PromptEditor:
+        self._area.focus(scroll_visible)
+        return self
+
+    def submit(self) -> bool:
+        """Send what is typed (as Enter does). Returns False when there is nothing to send."""
+        text = self._area.text.rstrip().lstrip("\n")
+        if not text.strip():
+            return False
+        blocks = build_prompt_blocks(text, self._cwd)
+        if self.history.append(text):
+            self.history.save()
+        self._reset_history_browsing()
+        self._load("")
+        self.post_message(self.Submitted(self, text, blocks))
+        return True
+
+    # -- keys ------------------------------------------------------------------------------
+
+    def _handle_key(self, key: str) -> bool:
+        """Handle a key pressed in the text area. True if it was used here."""
+        if self._completion is not None:
+            if key == "up":
+                self._list.action_cursor_up()
+                return True
+            if key == "down":
+                self._list.action_cursor_down()
+                return True
+            if key in ("tab", "enter"):
+                highlighted = self._list.highlighted
+                index = highlighted if highlighted is not None else 0
+                if key == "enter" and self._completion.exact_submit[index]:
+                    self._close_completion()
+                    self.submit()
+                else:
+                    self._apply_completion(index)
+                return True
+            if key == "escape":
+                self._close_completion()
+                return True
+        if key == "enter":
+            self.submit()
+            return True
+        if key in self.NEWLINE_KEYS:
+            start, end = self._area.selection
+            self._area.replace("\n", start, end, maintain_selection_offset=False)
+            return True
+        if key == "up" and self._area.selection.is_empty:
+            if self._area.text == "" or self._area.navigator.is_first_wrapped_line(
+                self._area.cursor_location
+            ):
+                return self._history_back()
+        if key == "down" and self._history_index is not None and self._area.selection.is_empty:
+            if self._area.navigator.is_last_wrapped_line(self._area.cursor_location):
+                return self._history_forward()
+        return False
+
+    # -- history ---------------------------------------------------------------------------
+
+    def _reset_history_browsing(self) -> None:
+        self._history_index = None
+        self._history_draft = ""
+        self._history_edits.clear()
+
+    def _history_back(self) -> bool:
+        if len(self.history) == 0 or self._history_index == 0:
+            return False
+        self._put_aside()
+        index = len(self.history) - 1 if self._history_index is None else self._history_index - 1
+        self._show_history(index)
+        return True
+
+    def _history_forward(self) -> bool:
+        if self._history_index is None:
+            return False
+        self._put_aside()
+        index = self._history_index + 1
+        if index < len(self.history):
+            self._show_history(index)
+        else:
+            draft = self._history_draft
+            self._reset_history_browsing()
+            self._load(draft)
+        return True
+
+    def _put_aside(self) -> None:
+        """Remember what is in the area before showing another history entry."""
+        text = self._area.text
+        index = self._history_index
+        if index is None:
+            self._history_draft = text
+        elif index < len(self.history) and text != self.history[index]:
+            self._history_edits[index] = text
+        else:
+            self._history_edits.pop(index, None)
+
+    def _show_history(self, index: int) -> None:
+        self._history_index = index
+        self._load(self._history_edits.get(index, self.history[index]))
+
+    def _load(self, text: str) -> None:
+        """Put ``text`` in the area (not undoable as typing), cursor at the end."""
+        self._close_completion()
+        self._loaded_text = text
+        self._area.load_text(text)
+        self._area.move_cursor(self._area.document.end)
+
+    # -- reacting to the text area ---------------------------------------------------------
+
+    @on(TextArea.Changed)
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        if event.text_area is not self._area:
+            return
+        if self._loaded_text is not None and self._area.text == self._loaded_text:
+            return  # our own load, not typing: no completion list
+        self._loaded_text = None
+        self._refresh_completion(may_open=True)
+
+    @on(TextArea.SelectionChanged)
+    def _selection_changed(self, event: TextArea.SelectionChanged) -> None:
+        if event.text_area is self._area and self._completion is not None:
+            self._refresh_completion(may_open=False)
+
+    @on(OptionList.OptionSelected)
+    def _option_clicked(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if self._completion is not None:
+            self._apply_completion(event.option_index)
+        self._area.focus()
+
+    # -- completion ------------------------------------------------------------------------
+
+    def _trigger(self) -> tuple[Literal["command", "path"], str, int, int] | None:
+        """(kind, query, row, start column) when the cursor ends a ``/command`` at the start
+        of the prompt or an ``@path`` word."""
+        area = self._area
+        if not area.selection.is_empty:
+            return None
+        row, column = area.cursor_location
+        before = area.document[row][:column]
+        if row == 0 and before.startswith("/"):
+            query = before[1:]
+            if not any(char.isspace() for char in query):
+                return "command", query, 0, 0
+            return None
+        at = before.rfind("@")
+        if at < 0 or at == len(before) - 1:
+            return None
+        if at > 0 and not before[at - 1].isspace():
+            return None
+        query = before[at + 1 :]
+        if query.startswith('"') or any(char.isspace() for char in query):
+            return None
+        return "path", query, row, at
+
+    def _refresh_completion(self, *, may_open: bool, force: bool = False) -> None:
+        trigger = self._trigger()
+        if trigger is None:
+            self._close_completion()
+            return
+        current = self._completion
+        if current is None and not may_open:
+            return
+        kind, query, row, start = trigger
+        if (
+            not force
+            and current is not None
+            and (current.kind, current.query, current.row, current.start)
+            == (kind, query, row, start)
+        ):
+            return
+        if kind == "command":
+            if not self._commands:
+                self._close_completion()
+                return
+            commands = match_commands(query, self._commands)
+            replacements = [f"/{_command_name(command)} " for command in commands]
+            exact = [
+                _command_name(command) == query and not _command_hint(command)
+                for command in commands
+            ]
+            options = [Option(self._command_prompt(command)) for command in commands]
+        else:
+            index = self._file_index()
+            if index is None:
+                self._close_completion()
+                return
+            paths = index.match(query)
+            replacements = [_format_path_completion(path) for path in paths]
+            exact = [False] * len(paths)
+            options = [Option(Content(path)) for path in paths]
+        if not options:
+            self._close_completion()
+            return
+        self._completion = _Completion(kind, query, row, start, replacements, exact)
+        self._list.set_options(options)
+        self._list.highlighted = 0
+        self._list.add_class("-open")
+
+    @staticmethod
+    def _command_prompt(command: Mapping[str, Any]) -> Content:
+        name = one_line(_command_name(command), 40)
+        description = command.get("description")
+        hint = _command_hint(command)
+        parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
+        if hint:
+            parts.extend([" ", (f"<{one_line(hint, 40)}>", "italic $text-accent")])
+        if isinstance(description, str) and description.strip():
+            parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
+        return Content.assemble(*parts)
+
+    def _close_completion(self) -> None:
+        if self._completion is None:
+            return
+        self._completion = None
+        self._list.remove_class("-open")
+        self._list.clear_options()
+
+    def _apply_completion(self, index: int) -> None:
+        completion = self._completion
+        if completion is None or not 0 <= index < len(completion.replacements):
+            return
+        area = self._area
+        row = completion.row
+        line = area.document[row]
+        column = area.cursor_location[1] if area.cursor_location[0] == row else len(line)
+        # Replace the whole word under the cursor, including what follows the cursor.
+        match = re.match(r"\S*", line[column:])
+        end = column + (match.end() if match else 0)
+        replacement = completion.replacements[index]
+        if line[end : end + 1] == " " and replacement.endswith(" "):
+            end += 1  # don't leave two spaces
+        self._close_completion()
+        area.replace(
+            replacement, (row, completion.start), (row, end), maintain_selection_offset=False
+        )
+
+    # -- the file list for @ ----------------------------------------------------------------
+
+    def _file_index(self) -> FileIndex | None:
+        """The cached file list for ``cwd`` (starting a background scan when there is none or
+        it is stale). None until the first scan has finished."""
+        try:
+            root = self._cwd.resolve()
+        except OSError:
+            return None
+        index = _FILE_INDEXES.get(root)
+        if index is None or index.stale:
+            self._start_scan(root)
+        return index
+
+    def _start_scan(self, root: Path) -> None:
+        if self._scan_worker is not None and self._scan_worker.is_running:
+            return
+        self._scan_root = root
+        self._scan_worker = self.run_worker(
+            partial(scan_files, root),
+            name="prompt-file-scan",
+            group="prompt-file-scan",
+            thread=True,
+            exit_on_error=False,
+        )
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._scan_worker:
+            return
+        if event.state == WorkerState.SUCCESS and self._scan_root is not None:
+            result = event.worker.result
+            _FILE_INDEXES[self._scan_root] = FileIndex(self._scan_root, list(result or []))
+            if self._completion is None or self._completion.kind == "path":
+                self._refresh_completion(may_open=True, force=True)
+        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
+            self._scan_worker = None

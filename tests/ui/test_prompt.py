@@ -1,0 +1,533 @@
+"""The prompt editor: sending, newlines, history, slash commands, @path mentions."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any, ClassVar
+
+import pytest
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from acp_tui.input_history import InputHistory
+from acp_tui.ui.widgets import prompt as prompt_module
+from acp_tui.ui.widgets.prompt import (
+    FileIndex,
+    PromptEditor,
+    build_prompt_blocks,
+    find_mentions,
+    match_commands,
+    scan_files,
+)
+
+COMMANDS: list[dict[str, Any]] = [
+    {"name": "help", "description": "Show what the agent can do"},
+    {"name": "plan", "description": "Draft a plan before editing", "input": {"hint": "task"}},
+    {"name": "compact", "description": "Summarise the conversation so far"},
+    {"name": "review", "description": "Review the pending changes", "input": None},
+]
+
+
+class PromptApp(App[None]):
+    """A transcript stand-in and the editor docked at the bottom, like the chat screen. The app
+    binds Escape (the screen cancels a turn with it) and records what the editor sends."""
+
+    CSS = "PromptEditor { dock: bottom; }"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel_turn", "Cancel")]
+
+    def __init__(
+        self,
+        *,
+        cwd: Path | None = None,
+        history: InputHistory | None = None,
+        commands: list[dict[str, Any]] | None = None,
+    ) -> None:
+        super().__init__()
+        self._cwd = cwd
+        self._history = history
+        self._commands = commands if commands is not None else COMMANDS
+        self.submitted: list[PromptEditor.Submitted] = []
+        self.cancels = 0
+
+    def compose(self) -> ComposeResult:
+        yield Static("transcript")
+        yield PromptEditor(history=self._history, cwd=self._cwd, commands=self._commands)
+
+    def on_mount(self) -> None:
+        self.theme = "textual-dark"
+        self.query_one(PromptEditor).focus()
+
+    def action_cancel_turn(self) -> None:
+        self.cancels += 1
+
+    def on_prompt_editor_submitted(self, message: PromptEditor.Submitted) -> None:
+        self.submitted.append(message)
+
+
+def _editor(app: App[Any]) -> PromptEditor:
+    return app.query_one(PromptEditor)
+
+
+async def _type(pilot: Pilot[Any], text: str) -> None:
+    await pilot.press(*["space" if char == " " else char for char in text])
+    await pilot.pause()
+
+
+async def _wait_for(pilot: Pilot[Any], condition: Any) -> None:
+    """Poll (the file list for @ is scanned in a worker thread)."""
+    deadline = time.monotonic() + 5.0
+    while not condition():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await pilot.pause(0.02)
+
+
+@pytest.fixture(autouse=True)
+def _fresh_file_cache() -> None:
+    prompt_module._FILE_INDEXES.clear()
+
+
+# -- sending and newlines ----------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_enter_submits_and_clears() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        await _type(pilot, "hello agent")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["hello agent"]
+        assert app.submitted[0].blocks == [{"type": "text", "text": "hello agent"}]
+        assert app.submitted[0].editor is _editor(app)
+        assert _editor(app).text == ""
+        assert _editor(app).text_area.has_focus
+
+
+@pytest.mark.anyio
+async def test_empty_and_blank_input_is_not_sent() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        await pilot.press("enter")
+        await _type(pilot, "   ")
+        await pilot.press("ctrl+j", "enter")
+        await pilot.pause()
+        assert app.submitted == []
+        assert len(_editor(app).history) == 0
+
+
+@pytest.mark.anyio
+async def test_newline_keys_insert_and_multiline_text_is_sent_intact() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        await _type(pilot, "one")
+        await pilot.press("ctrl+j")
+        await _type(pilot, "  two")
+        await pilot.press("shift+enter")
+        await _type(pilot, "three")
+        await pilot.press("alt+enter")
+        await _type(pilot, "four")
+        assert _editor(app).text == "one\n  two\nthree\nfour"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["one\n  two\nthree\nfour"]
+        assert app.submitted[0].blocks[0] == {"type": "text", "text": "one\n  two\nthree\nfour"}
+
+
+@pytest.mark.anyio
+async def test_editor_grows_with_content_then_scrolls() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 30)) as pilot:
+        area = _editor(app).text_area
+        assert area.content_region.height == 1
+        await _type(pilot, "a")
+        for _ in range(3):
+            await pilot.press("ctrl+j", "x")
+        await pilot.pause()
+        assert area.content_region.height == 4
+        for _ in range(10):
+            await pilot.press("ctrl+j", "x")
+        await pilot.pause()
+        assert area.content_region.height == 8
+        assert area.max_scroll_y > 0
+
+
+# -- history -----------------------------------------------------------------------------------
+
+
+@pytest.mark.anyio
+async def test_up_and_down_browse_history_and_keep_the_draft() -> None:
+    history = InputHistory(None)
+    for text in ("first", "second\nprompt", "third"):
+        history.append(text)
+    app = PromptApp(history=history)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "my draft")
+        await pilot.press("up")
+        assert editor.text == "third"
+        assert editor.draft == "my draft"  # an unedited recalled prompt is not the draft
+        await pilot.press("up")
+        assert editor.text == "second\nprompt"
+        # The cursor is at the end (second line): Up first moves within the prompt...
+        await pilot.press("up")
+        assert editor.text == "second\nprompt"
+        assert editor.text_area.cursor_location[0] == 0
+        # ...then, on the first line, recalls the one before.
+        await pilot.press("up")
+        assert editor.text == "first"
+        await pilot.press("up")  # the oldest: stays
+        assert editor.text == "first"
+        await pilot.press("down", "down")
+        assert editor.text == "third"
+        await pilot.press("down")
+        assert editor.text == "my draft"
+        assert editor.draft == "my draft"
+        await pilot.press("down")  # not browsing: an ordinary cursor move
+        assert editor.text == "my draft"
+
+
+@pytest.mark.anyio
+async def test_edits_to_a_recalled_prompt_are_kept_while_browsing() -> None:
+    history = InputHistory(None)
+    history.append("old one")
+    history.append("old two")
+    app = PromptApp(history=history)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "draft")
+        await pilot.press("up")
+        await _type(pilot, " edited")
+        assert editor.text == "old two edited"
+        assert editor.draft == "old two edited"
+        await pilot.press("up")
+        assert editor.text == "old one"
+        await pilot.press("down")
+        assert editor.text == "old two edited"
+        await pilot.press("down")
+        assert editor.text == "draft"
+        assert history.entries == ["old one", "old two"]  # history itself is untouched
+
+
+@pytest.mark.anyio
+async def test_up_on_empty_editor_recalls_and_sending_records_history(tmp_path: Path) -> None:
+    path = tmp_path / "history.jsonl"
+    app = PromptApp(history=InputHistory(path))
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await pilot.press("up")  # nothing to recall: nothing happens
+        assert editor.text == ""
+        await _type(pilot, "remember me")
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("up")
+        assert editor.text == "remember me"
+    assert InputHistory(path).entries == ["remember me"]
+
+
+@pytest.mark.anyio
+async def test_set_draft_replaces_text_and_ends_browsing() -> None:
+    history = InputHistory(None)
+    history.append("sent")
+    app = PromptApp(history=history)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await pilot.press("up")
+        editor.set_draft("restored\ndraft")
+        await pilot.pause()
+        assert editor.text == "restored\ndraft"
+        assert editor.draft == "restored\ndraft"
+        assert editor.text_area.cursor_location == (1, 5)
+        await pilot.press("down")  # not browsing any more
+        assert editor.text == "restored\ndraft"
+        editor.set_draft("/help")  # loaded text does not pop up completions
+        await pilot.pause()
+        assert not editor.completion_open
+
+
+# -- slash commands ----------------------------------------------------------------------------
+
+
+def _option_texts(editor: PromptEditor) -> list[str]:
+    options = editor._list.options
+    return [str(option.prompt) for option in options]
+
+
+@pytest.mark.anyio
+async def test_slash_lists_commands_with_descriptions_filters_and_tab_completes() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/")
+        assert editor.completion_open
+        texts = _option_texts(editor)
+        assert len(texts) == 4
+        assert texts[0] == "/help  Show what the agent can do"
+        assert texts[1] == "/plan <task>  Draft a plan before editing"
+        await _type(pilot, "p")
+        # "p" starts /plan; /help and /compact contain it.
+        assert [t.split()[0] for t in _option_texts(editor)] == ["/plan", "/help", "/compact"]
+        await _type(pilot, "l")
+        assert [t.split()[0] for t in _option_texts(editor)] == ["/plan"]
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text == "/plan "
+        assert editor.text_area.cursor_location == (0, 6)
+        assert not editor.completion_open
+        assert app.submitted == []
+
+
+@pytest.mark.anyio
+async def test_slash_list_up_down_and_enter_completes() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/")
+        await pilot.press("down", "down", "up", "down")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert editor.text == "/compact "
+        assert app.submitted == []
+        await _type(pilot, "now")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/compact now"]
+
+
+@pytest.mark.anyio
+async def test_enter_on_a_fully_typed_command_without_input_sends_it() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/help")
+        assert editor.completion_open
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/help"]
+
+
+@pytest.mark.anyio
+async def test_no_list_when_nothing_matches_or_slash_is_not_first() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/zzz")
+        assert not editor.completion_open
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/zzz"]
+        await _type(pilot, "see /help")
+        assert not editor.completion_open
+
+
+@pytest.mark.anyio
+async def test_commands_set_later_are_offered() -> None:
+    app = PromptApp(commands=[])
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/")
+        assert not editor.completion_open
+        await pilot.press("backspace")
+        editor.commands = [{"name": "deploy", "description": "Ship it"}]
+        await _type(pilot, "/d")
+        assert _option_texts(editor) == ["/deploy  Ship it"]
+
+
+@pytest.mark.anyio
+async def test_escape_closes_the_list_and_is_otherwise_left_to_the_screen() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/he")
+        assert editor.completion_open
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not editor.completion_open
+        assert app.cancels == 0  # consumed by the list
+        assert editor.text == "/he"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.cancels == 1  # no list: the app's binding ran
+        assert editor.text == "/he"
+        assert editor.text_area.has_focus
+
+
+@pytest.mark.anyio
+async def test_command_descriptions_are_shown_literally() -> None:
+    app = PromptApp(commands=[{"name": "x", "description": "[b]bold?[/b] \x1b[31mred"}])
+    async with app.run_test(size=(80, 20)) as pilot:
+        await _type(pilot, "/")
+        assert _option_texts(_editor(app)) == ["/x  [b]bold?[/b] red"]
+
+
+# -- @path mentions ----------------------------------------------------------------------------
+
+
+def _make_tree(root: Path) -> None:
+    for relative in (
+        "README.md",
+        "src/app/main.py",
+        "src/app/models.py",
+        "src/util.py",
+        "docs/my notes.md",
+        ".env",
+        ".git/config",
+        ".hidden/secret.py",
+        "node_modules/pkg/main.js",
+        "__pycache__/main.cpython-311.pyc",
+        ".venv/lib/site.py",
+    ):
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("x")
+
+
+@pytest.mark.anyio
+async def test_at_path_completes_files_and_submit_adds_resource_links(tmp_path: Path) -> None:
+    _make_tree(tmp_path)
+    app = PromptApp(cwd=tmp_path)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "look at @mai")
+        await _wait_for(pilot, lambda: editor.completion_open)
+        assert _option_texts(editor) == ["src/app/main.py"]  # not node_modules, not caches
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text == "look at @src/app/main.py "
+        await _type(pilot, "and @util")
+        await _wait_for(pilot, lambda: editor.completion_open)
+        await pilot.press("enter")  # completes, does not send
+        await pilot.pause()
+        assert app.submitted == []
+        await _type(pilot, "and @nowhere.py")
+        assert not editor.completion_open
+        await pilot.press("enter")
+        await pilot.pause()
+    [message] = app.submitted
+    text = "look at @src/app/main.py and @src/util.py and @nowhere.py"
+    assert message.text == text
+    assert message.blocks == [
+        {"type": "text", "text": text},
+        {
+            "type": "resource_link",
+            "uri": (tmp_path / "src/app/main.py").resolve().as_uri(),
+            "name": "src/app/main.py",
+        },
+        {
+            "type": "resource_link",
+            "uri": (tmp_path / "src/util.py").resolve().as_uri(),
+            "name": "src/util.py",
+        },
+    ]
+
+
+@pytest.mark.anyio
+async def test_at_path_with_spaces_is_quoted(tmp_path: Path) -> None:
+    _make_tree(tmp_path)
+    app = PromptApp(cwd=tmp_path)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "@notes")
+        await _wait_for(pilot, lambda: editor.completion_open)
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text == '@"docs/my notes.md" '
+        await pilot.press("enter")
+        await pilot.pause()
+    assert app.submitted[0].blocks[1]["name"] == "docs/my notes.md"
+
+
+@pytest.mark.anyio
+async def test_at_needs_a_word_start_and_a_character(tmp_path: Path) -> None:
+    _make_tree(tmp_path)
+    app = PromptApp(cwd=tmp_path)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "mail me@read")
+        await pilot.pause(0.2)
+        assert not editor.completion_open
+        await _type(pilot, " @")
+        await pilot.pause(0.2)
+        assert not editor.completion_open
+
+
+# -- pure helpers ------------------------------------------------------------------------------
+
+
+def test_scan_skips_ignored_and_hidden_dirs_and_is_bounded(tmp_path: Path) -> None:
+    _make_tree(tmp_path)
+    assert scan_files(tmp_path) == [
+        ".env",
+        "README.md",
+        "docs/my notes.md",
+        "src/util.py",
+        "src/app/main.py",
+        "src/app/models.py",
+    ]
+    assert scan_files(tmp_path, limit=3) == [".env", "README.md", "docs/my notes.md"]
+
+
+def test_file_index_ranks_name_prefix_then_name_then_path_then_fuzzy() -> None:
+    index = FileIndex(
+        Path("/r"),
+        ["lib/xmain.py", "main/a.py", "tests/main_test.py", "src/main.py", "m/a/i/n.txt"],
+    )
+    assert index.match("main") == [
+        "src/main.py",
+        "tests/main_test.py",
+        "lib/xmain.py",
+        "main/a.py",
+        "m/a/i/n.txt",
+    ]
+    # Case-insensitive; the fuzzy matches (characters in order) come last, shortest first.
+    assert index.match("MAIN.PY") == [
+        "src/main.py",
+        "lib/xmain.py",
+        "main/a.py",
+        "tests/main_test.py",
+    ]
+    assert index.match("", limit=2) == ["lib/xmain.py", "main/a.py"]
+
+
+def test_match_commands_prefix_first_then_contains() -> None:
+    names = [c["name"] for c in match_commands("e", COMMANDS)]
+    assert names == ["help", "review"]
+    assert [c["name"] for c in match_commands("", COMMANDS)] == [c["name"] for c in COMMANDS]
+
+
+def test_mentions_and_blocks(tmp_path: Path) -> None:
+    _make_tree(tmp_path)
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.txt"
+    outside.write_text("x")
+    text = f'see @README.md, @"docs/my notes.md" and @README.md again, @{outside} and a@b.c'
+    assert find_mentions(text) == [
+        "README.md,",
+        "docs/my notes.md",
+        "README.md",
+        str(outside),
+    ]
+    blocks = build_prompt_blocks(text, tmp_path)
+    assert blocks[0] == {"type": "text", "text": text}
+    assert [(b["name"], b["uri"]) for b in blocks[1:]] == [
+        ("README.md", (tmp_path / "README.md").resolve().as_uri()),
+        ("docs/my notes.md", (tmp_path / "docs" / "my notes.md").resolve().as_uri()),
+        (str(outside), outside.resolve().as_uri()),
+    ]
+
+
+# -- snapshot ----------------------------------------------------------------------------------
+
+
+def test_snapshot_slash_command_list(snap_compare: Any) -> None:
+    """The editor docked at the bottom with "/" typed: above it, a bordered list of four
+    commands, the first (/help) highlighted; each row shows the bold /name, then an input
+    hint in angle brackets where the command has one (<task> for /plan), then the description
+    in a muted colour. The editor below shows "/" and the cursor."""
+
+    async def run_before(pilot: Pilot[Any]) -> None:
+        await pilot.press("/")
+        await pilot.pause()
+
+    assert snap_compare(PromptApp(), terminal_size=(80, 20), run_before=run_before)
