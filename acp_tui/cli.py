@@ -147,14 +147,12 @@ def parse(argv: Sequence[str]) -> Invocation:
     return Invocation(command, options, agent_argv)
 
 
-def demo_agent_argv() -> list[str]:
-    return [sys.executable, "-m", "acp_tui.demo_agent"]
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     invocation = parse(sys.argv[1:] if argv is None else argv)
     options = invocation.options
     if options.demo:
+        from acp_tui.demo_agent import demo_agent_argv
+
         invocation.agent_argv = demo_agent_argv()
     if invocation.command in ("ask", "sessions"):
         from acp_tui import headless
