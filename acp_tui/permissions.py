@@ -37,12 +37,13 @@ from __future__ import annotations
 
 import itertools
 import logging
-import re
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
+
+from acp_tui.text_safety import one_line
 
 log = logging.getLogger(__name__)
 
@@ -77,48 +78,6 @@ CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 Presenter = Callable[["PendingPermission", int, int], Awaitable[str | None]]
 AnsweredCallback = Callable[[str, str], None]
 QueueCallback = Callable[[int, int], None]
-
-
-# --- literal text ---------------------------------------------------------------------------
-
-_ESCAPE_SEQUENCE = re.compile(
-    r"""
-    \x1b\[[0-?]*[ -/]*[@-~]                 # CSI ... final byte
-    | \x1b[\]PX^_].*?(?:\x07|\x1b\\|\x9c)   # OSC / DCS / SOS / PM / APC ... terminator
-    | \x1b[ -/]*[0-~]                       # other ESC sequences (charset, keypad, ...)
-    | \x9b[0-?]*[ -/]*[@-~]                 # 8-bit CSI
-    | [\x90\x9d\x98\x9e\x9f].*?(?:\x07|\x1b\\|\x9c)  # 8-bit string controls
-    """,
-    re.VERBOSE | re.DOTALL,
-)
-# C0 controls except tab and newline, DEL, C1 controls, bidi embeddings/overrides/isolates.
-_CONTROL_CHARS = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c]"
-)
-
-
-def strip_control_chars(text: str) -> str:
-    """Remove terminal escape sequences, C0/C1 controls (except newline and tab) and bidi
-    controls, so agent text is shown literally and cannot move the cursor or reorder a line."""
-    if not text:
-        return ""
-    text = text.replace("\r\n", "\n")
-    text = _ESCAPE_SEQUENCE.sub("", text)
-    return _CONTROL_CHARS.sub("", text)
-
-
-def shorten(text: str, limit: int) -> str:
-    """Cut ``text`` to at most ``limit`` characters, ending with an ellipsis when cut."""
-    if limit <= 0:
-        return ""
-    if len(text) <= limit:
-        return text
-    return text[: limit - 1] + "…"
-
-
-def one_line(text: str, limit: int = ECHO_LABEL_LIMIT) -> str:
-    """Sanitised, whitespace-collapsed, cut to ``limit``: fit for a label in a single line."""
-    return shorten(" ".join(strip_control_chars(text).split()), limit)
 
 
 # --- the request ----------------------------------------------------------------------------
@@ -215,7 +174,7 @@ class PendingPermission:
         for key in ("title", "kind", "toolCallId"):
             value = self.tool_call.get(key)
             if isinstance(value, str) and value.strip():
-                return one_line(value)
+                return one_line(value, ECHO_LABEL_LIMIT)
         return "tool call"
 
     @property

@@ -11,8 +11,6 @@ import pytest
 from acp_tui.permissions import (
     PendingPermission,
     PermissionBroker,
-    one_line,
-    strip_control_chars,
 )
 
 pytestmark = pytest.mark.anyio
@@ -377,13 +375,3 @@ async def test_echo_label_is_sanitised_and_cut() -> None:
     assert echoes[0].startswith("Auto-allowed (--yolo): Run evil xxx")
     assert echoes[0].endswith("…")
     assert len(echoes[0]) < 260
-
-
-def test_strip_control_chars() -> None:
-    assert (
-        strip_control_chars("a\x1b[2J\x1b]0;title\x07b\x07c\x00d\r\ne\tf\x9b1mg\x85h")
-        == "abcd\ne\tfgh"
-    )
-    assert strip_control_chars("x\u202ey\u2066z") == "xyz"
-    assert one_line("  a \n b  ", 10) == "a b"
-    assert one_line("abcdef", 4) == "abc…"

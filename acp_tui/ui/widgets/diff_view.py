@@ -1,0 +1,231 @@
+"""A readable unified diff of a tool call's ``{"type": "diff", path, oldText, newText}`` item.
+
+Usage::
+
+    DiffView(path, old_text, new_text)          # old_text None: a new file, all additions
+    DiffView.from_content(tool_call_content_item)
+
+The diff is computed once (``difflib``) into :class:`DiffLine` rows by :func:`diff_lines`
+(pure, testable without a terminal), and rendered as a grid with old/new line numbers, so a
+wrapped long line keeps its gutter. Styles come from component classes whose defaults use theme
+variables (``$success``/``$error`` backgrounds), so the diff follows the theme. A big diff is cut
+after ``max_lines`` rows with a "… N more lines" row; a very long line is cut at
+``MAX_LINE_CHARS``. All text is shown literally (terminal control characters stripped).
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any, ClassVar, Literal
+
+from rich.console import RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual.widget import Widget
+
+from acp_tui.text_safety import sanitize_terminal_text, truncate
+
+LineKind = Literal["context", "added", "removed", "hunk"]
+
+#: Longest line shown in full; longer ones are cut with an ellipsis.
+MAX_LINE_CHARS = 2_000
+#: Above this many lines on either side, no line matching is tried: the whole file is replaced.
+MAX_MATCH_LINES = 20_000
+TAB_SIZE = 4
+
+
+@dataclass(frozen=True, slots=True)
+class DiffLine:
+    kind: LineKind
+    text: str
+    old_no: int | None = None
+    new_no: int | None = None
+
+
+def _split(text: str | None) -> list[str]:
+    if not text:
+        return []
+    return text.splitlines()
+
+
+def _clean_line(line: str) -> str:
+    return truncate(sanitize_terminal_text(line.expandtabs(TAB_SIZE)), MAX_LINE_CHARS)
+
+
+def diff_lines(old_text: str | None, new_text: str | None, context: int = 3) -> list[DiffLine]:
+    """The rows of a unified diff: hunk headers, context, removed and added lines, with the
+    line numbers of each side. ``old_text`` ``None`` (a new file) gives only additions."""
+    old = _split(old_text)
+    new = _split(new_text)
+    rows: list[DiffLine] = []
+    if not old:
+        return [DiffLine("added", _clean_line(t), None, i + 1) for i, t in enumerate(new)]
+    if not new:
+        return [DiffLine("removed", _clean_line(t), i + 1, None) for i, t in enumerate(old)]
+    if len(old) > MAX_MATCH_LINES or len(new) > MAX_MATCH_LINES:
+        opcode_groups = [[("replace", 0, len(old), 0, len(new))]]
+    else:
+        matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+        opcode_groups = list(matcher.get_grouped_opcodes(context))
+    for group in opcode_groups:
+        first, last = group[0], group[-1]
+        i1, i2, j1, j2 = first[1], last[2], first[3], last[4]
+        rows.append(DiffLine("hunk", f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@"))
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                for offset in range(a2 - a1):
+                    rows.append(
+                        DiffLine(
+                            "context",
+                            _clean_line(old[a1 + offset]),
+                            a1 + offset + 1,
+                            b1 + offset + 1,
+                        )
+                    )
+                continue
+            if tag in ("replace", "delete"):
+                for a in range(a1, a2):
+                    rows.append(DiffLine("removed", _clean_line(old[a]), a + 1, None))
+            if tag in ("replace", "insert"):
+                for b in range(b1, b2):
+                    rows.append(DiffLine("added", _clean_line(new[b]), None, b + 1))
+    return rows
+
+
+def diff_stats(rows: list[DiffLine]) -> tuple[int, int]:
+    """``(added, removed)`` line counts."""
+    added = sum(1 for r in rows if r.kind == "added")
+    removed = sum(1 for r in rows if r.kind == "removed")
+    return added, removed
+
+
+_SIGNS: dict[str, str] = {"context": " ", "added": "+", "removed": "-", "hunk": ""}
+
+
+class DiffView(Widget):
+    """A unified diff with a path header, line numbers and theme-coloured additions/removals."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "diff-view--header",
+        "diff-view--stats-added",
+        "diff-view--stats-removed",
+        "diff-view--hunk",
+        "diff-view--lineno",
+        "diff-view--context",
+        "diff-view--added",
+        "diff-view--removed",
+        "diff-view--more",
+    }
+
+    DEFAULT_CSS = """
+    DiffView {
+        height: auto;
+        width: 1fr;
+        & > .diff-view--header { text-style: bold; color: $text; }
+        & > .diff-view--stats-added { color: $text-success; }
+        & > .diff-view--stats-removed { color: $text-error; }
+        & > .diff-view--hunk { color: $text-accent; }
+        & > .diff-view--lineno { color: $text-muted; }
+        & > .diff-view--context { color: $text; }
+        & > .diff-view--added { background: $success 20%; color: $text; }
+        & > .diff-view--removed { background: $error 20%; color: $text; }
+        & > .diff-view--more { color: $text-muted; text-style: italic; }
+    }
+    """
+
+    def __init__(
+        self,
+        path: str,
+        old_text: str | None,
+        new_text: str | None,
+        *,
+        context: int = 3,
+        max_lines: int = 400,
+        show_header: bool = True,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self.path = path
+        self.old_text = old_text
+        self.new_text = new_text
+        self.max_lines = max(1, max_lines)
+        self.show_header = show_header
+        self.rows = diff_lines(old_text, new_text, context)
+
+    @classmethod
+    def from_content(cls, item: Mapping[str, Any], **kwargs: Any) -> DiffView:
+        """Build from a ``ToolCallContent`` diff item; tolerant of missing or odd fields."""
+        path = item.get("path")
+        old = item.get("oldText")
+        new = item.get("newText")
+        return cls(
+            path if isinstance(path, str) else "(unknown file)",
+            old if isinstance(old, str) else None,
+            new if isinstance(new, str) else "",
+            **kwargs,
+        )
+
+    @property
+    def is_new_file(self) -> bool:
+        return self.old_text is None
+
+    def header_text(self) -> Text:
+        header = Text(no_wrap=False, overflow="fold")
+        header.append(
+            sanitize_terminal_text(self.path), self.get_component_rich_style("diff-view--header")
+        )
+        added, removed = diff_stats(self.rows)
+        header.append("  ")
+        if self.is_new_file:
+            header.append("new file ", self.get_component_rich_style("diff-view--lineno"))
+        header.append(f"+{added}", self.get_component_rich_style("diff-view--stats-added"))
+        header.append(" ")
+        header.append(f"-{removed}", self.get_component_rich_style("diff-view--stats-removed"))
+        return header
+
+    def render(self) -> RenderableType:
+        style = self.get_component_rich_style
+        lineno = style("diff-view--lineno")
+        kinds = {
+            "context": style("diff-view--context"),
+            "added": style("diff-view--added"),
+            "removed": style("diff-view--removed"),
+            "hunk": style("diff-view--hunk"),
+        }
+        shown = self.rows[: self.max_lines]
+        width = max(
+            (len(str(n)) for r in shown for n in (r.old_no, r.new_no) if n is not None),
+            default=1,
+        )
+        table = Table.grid(expand=True, padding=(0, 0))
+        table.add_column(justify="right", width=width, no_wrap=True)
+        table.add_column(width=1, no_wrap=True)
+        table.add_column(justify="right", width=width, no_wrap=True)
+        table.add_column(width=3, no_wrap=True)
+        table.add_column(ratio=1, overflow="fold")
+        if self.show_header:
+            table.add_row("", "", "", "", self.header_text())
+        if not self.rows:
+            table.add_row("", "", "", "", Text("(no changes)", style=style("diff-view--more")))
+        for row in shown:
+            row_style = kinds[row.kind]
+            if row.kind == "hunk":
+                table.add_row("", "", "", "", Text(row.text, style=row_style))
+                continue
+            table.add_row(
+                Text("" if row.old_no is None else str(row.old_no), style=lineno),
+                "",
+                Text("" if row.new_no is None else str(row.new_no), style=lineno),
+                Text(f" {_SIGNS[row.kind]} "),
+                Text(row.text, overflow="fold"),
+                style=row_style,
+            )
+        hidden = len(self.rows) - len(shown)
+        if hidden > 0:
+            more = f"… {hidden} more line{'s' if hidden != 1 else ''}"
+            table.add_row("", "", "", "", Text(more, style=style("diff-view--more")))
+        return table
