@@ -33,7 +33,7 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import ConnectionClosed, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.text_safety import one_line, sanitize_terminal_text
 
 EXIT_OK = 0
 EXIT_STOPPED = 1
@@ -555,9 +555,11 @@ async def _sessions(invocation: Any, output: Output) -> int:
     return EXIT_OK
 
 
-def relative_time(value: Any, now: datetime | None = None) -> str:
-    """'5m ago', '3h ago', '2d ago' for recent ISO 8601 times; the date beyond a week;
-    the raw (sanitised) value when it does not parse; '' when absent."""
+def format_updated(value: Any, now: datetime | None = None) -> str:
+    """The table's UPDATED cell: '5m ago', '3h ago', '2d ago' for ISO 8601 times within a
+    week; the ISO date (YYYY-MM-DD) beyond; the raw (sanitised) value when it does not
+    parse; '' when absent. (The sidebar's wording lives in :mod:`acp_tui.relative_time`; a
+    script-facing table prefers sortable ISO dates.)"""
     text = _str(value)
     if not text:
         return ""
@@ -587,7 +589,7 @@ def format_table(sessions: list[dict[str, Any]], now: datetime | None = None) ->
     rows = [
         (
             _label(session.get("title"), TITLE_WIDTH) or "(untitled)",
-            relative_time(session.get("updatedAt"), now),
+            format_updated(session.get("updatedAt"), now),
             _label(session.get("cwd"), 200),
             _label(session.get("sessionId"), 200),
         )
@@ -607,8 +609,7 @@ def format_table(sessions: list[dict[str, Any]], now: datetime | None = None) ->
 __all__ = [
     "Output",
     "format_table",
-    "relative_time",
+    "format_updated",
     "run_ask",
     "run_sessions",
-    "truncate",
 ]

@@ -210,3 +210,18 @@ def test_cli_sessions_table(tmp_path: Path) -> None:
     assert "Fix red bug now" in done.stdout
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
     assert lines[1].endswith("pre-1") and str(tmp_path) in lines[1]
+
+
+@pytest.mark.anyio
+async def test_launch_lets_an_exception_from_the_body_through_unwrapped(tmp_path: Path) -> None:
+    """`except SomeError` around `async with AcpClient.launch(...)` must work: the task
+    group inside launch used to wrap the body's exception in an ExceptionGroup."""
+
+    class Boom(Exception):
+        pass
+
+    with anyio.fail_after(TIMEOUT), pytest.raises(Boom):
+        async with AcpClient.launch(AGENT, cwd=tmp_path, log_dir=tmp_path / "logs") as client:
+            await client.initialize()
+            raise Boom
+    assert client.process.returncode is not None  # and the agent was still shut down

@@ -17,7 +17,7 @@ import pytest
 
 from acp_tui import headless
 from acp_tui.cli import parse
-from acp_tui.headless import Output, _Turn, format_table, relative_time
+from acp_tui.headless import Output, _Turn, format_table, format_updated
 
 AGENTS = Path(__file__).parent / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]
@@ -354,9 +354,9 @@ def test_format_table_sanitises_and_cuts_titles() -> None:
 
 def test_relative_time() -> None:
     now = datetime(2025, 1, 10, 12, 0, tzinfo=UTC)
-    assert relative_time("2025-01-10T11:59:50Z", now) == "just now"
-    assert relative_time("2025-01-10T09:00:00+00:00", now) == "3h ago"
-    assert relative_time("2025-01-08T12:00:00Z", now) == "2d ago"
-    assert relative_time("2024-06-01T00:00:00Z", now) == "2024-06-01"
-    assert relative_time("yesterday-ish", now) == "yesterday-ish"
-    assert relative_time(None, now) == ""
+    assert format_updated("2025-01-10T11:59:50Z", now) == "just now"
+    assert format_updated("2025-01-10T09:00:00+00:00", now) == "3h ago"
+    assert format_updated("2025-01-08T12:00:00Z", now) == "2d ago"
+    assert format_updated("2024-06-01T00:00:00Z", now) == "2024-06-01"
+    assert format_updated("yesterday-ish", now) == "yesterday-ish"
+    assert format_updated(None, now) == ""

@@ -187,13 +187,19 @@ class AcpClient:
         """Spawn the agent and keep the connection running for the ``async with`` body."""
         process = AgentProcess(argv, cwd=cwd, env=env, log_dir=log_dir)
         await process.start()
-        client = cls(process, **kwargs)
+        # An exception from the body is re-raised as itself after the task group closes;
+        # raised inside it, anyio would wrap it in an ExceptionGroup and `except X` around
+        # the `async with` would miss it. (Cancellation still flows through the group.)
+        body_error: Exception | None = None
         try:
+            client = cls(process, **kwargs)
             async with anyio.create_task_group() as task_group:
                 task_group.start_soon(process.drain_stderr)
                 task_group.start_soon(client.connection.run)
                 try:
                     yield client
+                except Exception as error:
+                    body_error = error
                 finally:
                     await client.connection.aclose()
                     await process.shutdown(shutdown_grace)
@@ -201,6 +207,8 @@ class AcpClient:
         finally:
             with anyio.CancelScope(shield=True):
                 await process.shutdown(shutdown_grace)
+        if body_error is not None:
+            raise body_error
 
     # ------------------------------------------------------------------ dispatch
 
