@@ -10,6 +10,7 @@ import anyio
 import pytest
 from rich.console import Console
 from textual.app import App, ComposeResult
+from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from acp_tui.permissions import PendingPermission, PermissionBroker
@@ -291,6 +292,24 @@ async def test_programmatic_close() -> None:
         assert app.results == [None]
         assert app.screen is not dialog
         assert await dialog.wait_for_answer() is None
+
+
+async def test_programmatic_close_while_covered_closes_when_uncovered() -> None:
+    app = DialogApp(edit_params())
+    async with app.run_test(size=(100, 32)) as pilot:
+        dialog = await open_dialog(app, pilot)
+        cover = ModalScreen[None]()
+        await app.push_screen(cover)
+        await pilot.pause()
+        dialog.close()
+        assert await dialog.wait_for_answer() is None
+        await pilot.pause()
+        assert app.screen is cover  # the screen on top was not popped instead
+        app.pop_screen()
+        await pilot.pause()
+        await pilot.pause()
+        assert app.results == [None]
+        assert not isinstance(app.screen, PermissionScreen)
 
 
 async def test_no_options_shows_why_and_escape_cancels() -> None:

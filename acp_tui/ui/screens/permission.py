@@ -71,7 +71,9 @@ _OPTION_MARKS: dict[str, str] = {
 }
 
 
-def merge_tool_call(known: Mapping[str, Any] | None, update: Mapping[str, Any] | None) -> dict:
+def merge_tool_call(
+    known: Mapping[str, Any] | None, update: Mapping[str, Any] | None
+) -> dict[str, Any]:
     """The tool call as the client knows it, with the request's own fields (not null) over it."""
     merged: dict[str, Any] = dict(known) if isinstance(known, Mapping) else {}
     if isinstance(update, Mapping):
