@@ -102,7 +102,7 @@ async def test_sdk_agent_end_to_end(tmp_path: Path) -> None:
             assert _count_out(client, "session/list") - requests_before == 2
             ids = [s["sessionId"] for s in sessions]
             assert ids == ["pre-1", "pre-2", "pre-3", session_id]
-            assert all(s["cwd"] == str(tmp_path) for s in sessions)
+            assert all(Path(s["cwd"]).resolve() == tmp_path.resolve() for s in sessions)
             everywhere = await client.list_all_sessions()
             assert "pre-elsewhere" in [s["sessionId"] for s in everywhere]
 
@@ -209,7 +209,7 @@ def test_cli_sessions_table(tmp_path: Path) -> None:
     assert len(lines) == 4
     assert "Fix red bug now" in done.stdout
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
-    assert lines[1].endswith("pre-1") and str(tmp_path) in lines[1]
+    assert lines[1].endswith("pre-1") and str(tmp_path.resolve()) in lines[1]
 
 
 @pytest.mark.anyio

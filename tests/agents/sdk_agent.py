@@ -195,7 +195,7 @@ class SdkTestAgent(Agent):
         matching = [
             (session_id, session)
             for session_id, session in self.sessions.items()
-            if cwd is None or session["cwd"] == cwd
+            if cwd is None or os.path.realpath(session["cwd"]) == os.path.realpath(cwd)
         ]
         start = int(cursor) if cursor else 0
         page = matching[start : start + PAGE_SIZE]
