@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import logging
 import sys
+from pathlib import Path
 
 from acp_tui.cli import Invocation
 from acp_tui.ui.settings import AppSettings
@@ -26,6 +28,24 @@ def settings_from_invocation(invocation: Invocation) -> AppSettings:
     return settings
 
 
+def setup_logging() -> Path | None:
+    """Client logs go to a file: the terminal belongs to the app."""
+    from platformdirs import user_log_dir
+
+    try:
+        directory = Path(user_log_dir("acp-tui", appauthor=False))
+        directory.mkdir(parents=True, exist_ok=True)
+        path = directory / "acp-tui.log"
+        handler = logging.FileHandler(path, encoding="utf-8")
+    except OSError:
+        return None
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    root = logging.getLogger()
+    root.addHandler(handler)
+    root.setLevel(logging.INFO)
+    return path
+
+
 def run_tui(invocation: Invocation) -> int:
     options = invocation.options
     if options.config_path:
@@ -42,6 +62,7 @@ def run_tui(invocation: Invocation) -> int:
         return 2
     from acp_tui.ui.app import make_app
 
+    setup_logging()
     app = make_app(settings_from_invocation(invocation))
     result = app.run()
     if app.start_failure:

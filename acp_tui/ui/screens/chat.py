@@ -8,6 +8,7 @@ frame (:meth:`ChatScreen._schedule_refresh`), however many updates arrive.
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -23,6 +24,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
+from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
@@ -44,6 +46,8 @@ from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
+
+log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1 / 30
 TITLE_DISPLAY_LIMIT = 500
@@ -124,7 +128,7 @@ class ChatScreen(Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
-    AUTO_FOCUS = "PromptEditor"
+    AUTO_FOCUS = "PromptTextArea"
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", show=True),
@@ -155,6 +159,7 @@ class ChatScreen(Screen[None]):
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
         self._editing_queue_id: int | None = None
+        self._render_error_shown = False
 
     # ------------------------------------------------------------------ layout
 
@@ -166,7 +171,7 @@ class ChatScreen(Screen[None]):
                 yield Transcript(id="transcript")
                 yield Static("", id="status")
                 yield Vertical(id="queue")
-                yield PromptEditor(id="prompt")
+                yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
         with Horizontal(id="bar"):
             yield Select[str]([], prompt="mode", id="mode-select", compact=True, allow_blank=True)
             yield Select[str]([], prompt="model", id="model-select", compact=True, allow_blank=True)
@@ -242,7 +247,8 @@ class ChatScreen(Screen[None]):
         if target is None:
             await link.new_session()
             self.store.add_notice(
-                link.current_session_id or "", "No earlier session here to resume: this is a new one."
+                link.current_session_id or "",
+                "No earlier session here to resume: this is a new one.",
             )
             return
         await link.open_session(target, self.settings.cwd)
@@ -297,7 +303,9 @@ class ChatScreen(Screen[None]):
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
-            text.append("Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim")
+            text.append(
+                "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
+            )
             self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
         else:
             text = Text(f"The agent exited ({info.description})\n", style="bold")
@@ -305,7 +313,9 @@ class ChatScreen(Screen[None]):
                 text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
             if info.log_path:
                 text.append(f"  log: {info.log_path}\n", style="dim")
-            text.append("Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session.")
+            text.append(
+                "Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session."
+            )
         banner.update(text)
         banner.add_class("-visible")
         self._set_status("")
@@ -330,15 +340,19 @@ class ChatScreen(Screen[None]):
         prompt = self.query_one(PromptEditor)
         self._drafts[self.session_id] = prompt.draft
         self.session_id = session_id
-        prompt.set_draft(self._drafts.get(session_id, prompt.draft if self.session_id is None else ""))
+        prompt.set_draft(
+            self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
+        )
         state = self.store.get(session_id)
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         await transcript.show_session(session_id, list(state.transcript) if state else [])
-        self._draw_session_parts(state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS})
+        self._draw_session_parts(
+            state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS}
+        )
         await self._draw_queue()
         self._set_status("")
-        prompt.focus()
+        prompt.text_area.focus()
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -356,6 +370,16 @@ class ChatScreen(Screen[None]):
         self._refreshing = True
         try:
             await self._apply_changes()
+        except Exception:
+            # A drawing bug must never take the conversation down with it: log it, tell the
+            # person once, and keep going with the next frame.
+            log.exception("refreshing the chat screen failed")
+            if not self._render_error_shown:
+                self._render_error_shown = True
+                self.notify(
+                    "A display error occurred (details in the log); the session goes on.",
+                    severity="error",
+                )
         finally:
             self._refreshing = False
         if self._refresh_again:
@@ -383,7 +407,11 @@ class ChatScreen(Screen[None]):
         if state is None:
             return
         if PART_TITLE in parts or "info" in parts:
-            self.query_one(ChatHeader).set_title(display_title(state.display_title if state.title or state.first_prompt else "New session"))
+            self.query_one(ChatHeader).set_title(
+                display_title(
+                    state.display_title if state.title or state.first_prompt else "New session"
+                )
+            )
         if PART_STATE in parts:
             self._draw_activity(state)
         if PART_USAGE in parts:
@@ -401,13 +429,20 @@ class ChatScreen(Screen[None]):
         if context is None:
             gauge.set_usage(None, None)
         else:
-            gauge.set_usage(int(context.used), int(context.size), context.cost_amount, context.cost_currency)
+            gauge.set_usage(
+                int(context.used), int(context.size), context.cost_amount, context.cost_currency
+            )
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
 
     @on(ContextGauge.LevelCrossed)
     def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
         severity = "error" if event.level.name == "CRITICAL" else "warning"
-        self.notify(self.query_one(ContextGauge).details_text(), title="Context window", severity=severity, timeout=10)
+        self.notify(
+            self.query_one(ContextGauge).details_text(),
+            title="Context window",
+            severity=severity,
+            timeout=10,
+        )
 
     def _draw_activity(self, state: SessionState) -> None:
         running = state.activity in ("running", "requires_action")
@@ -466,7 +501,9 @@ class ChatScreen(Screen[None]):
         link = self.link
         session_id = self.session_id
         if link is None or session_id is None or not self.agent_alive:
-            self.notify("The agent is not running: your message is kept in the prompt.", severity="warning")
+            self.notify(
+                "The agent is not running: your message is kept in the prompt.", severity="warning"
+            )
             self.query_one(PromptEditor).set_draft(text)
             return
         if self._editing_queue_id is not None:
@@ -510,7 +547,9 @@ class ChatScreen(Screen[None]):
     def action_copy_last_reply(self) -> None:
         state = self.store.get(self.session_id) if self.session_id else None
         reply = next(
-            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage)) if state else (),
+            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
+            if state
+            else (),
             None,
         )
         if not reply:
@@ -551,21 +590,37 @@ class ChatScreen(Screen[None]):
         self.notify(self.query_one(ContextGauge).details_text(), title="Context", timeout=15)
 
     def palette_commands(self) -> Iterable[SystemCommand]:
-        yield SystemCommand("New session", "Start a new session with this agent", self.action_new_session)
+        yield SystemCommand(
+            "New session", "Start a new session with this agent", self.action_new_session
+        )
         yield SystemCommand(
             "Toggle thoughts", "Show or hide the agent's reasoning", self.action_toggle_thoughts
         )
-        yield SystemCommand("Copy last reply", "Copy the agent's last message", self.action_copy_last_reply)
         yield SystemCommand(
-            "Export transcript", "Save this session as Markdown in the working directory", self.action_export_transcript
+            "Copy last reply", "Copy the agent's last message", self.action_copy_last_reply
         )
-        yield SystemCommand("Show agent log", "The agent's recent stderr lines", self.action_show_stderr)
         yield SystemCommand(
-            "Protocol inspector", "The raw JSON-RPC traffic of this connection", self.action_show_inspector
+            "Export transcript",
+            "Save this session as Markdown in the working directory",
+            self.action_export_transcript,
         )
-        yield SystemCommand("Context details", "Token usage, cost and the last turn", self.action_context_details)
+        yield SystemCommand(
+            "Show agent log", "The agent's recent stderr lines", self.action_show_stderr
+        )
+        yield SystemCommand(
+            "Protocol inspector",
+            "The raw JSON-RPC traffic of this connection",
+            self.action_show_inspector,
+        )
+        yield SystemCommand(
+            "Context details", "Token usage, cost and the last turn", self.action_context_details
+        )
         if not self.agent_alive:
-            yield SystemCommand("Restart agent", "Start the agent again and reopen this session", self.action_restart_agent)
+            yield SystemCommand(
+                "Restart agent",
+                "Start the agent again and reopen this session",
+                self.action_restart_agent,
+            )
         state = self.store.get(self.session_id) if self.session_id else None
         if state is None:
             return
@@ -584,7 +639,9 @@ class ChatScreen(Screen[None]):
                 yield SystemCommand(
                     f"Model: {display_title(name, 60)}",
                     "Switch the model of this session",
-                    lambda value=value: self.set_config(str(option["id"]), value) if option else None,
+                    lambda value=value: (
+                        self.set_config(str(option["id"]), value) if option else None
+                    ),
                 )
 
     def set_mode(self, mode_id: str) -> None:
@@ -641,12 +698,14 @@ class ChatScreen(Screen[None]):
                 return
             self._editing_queue_id = item.item.queue_id
             prompt.set_draft(item.item.text)
-            prompt.focus()
+            prompt.text_area.focus()
             self.notify("Editing the queued message: Enter saves it back to the queue.")
 
     # ------------------------------------------------------------------ permissions
 
-    async def _present_permission(self, pending: PendingPermission, position: int, total: int) -> str | None:
+    async def _present_permission(
+        self, pending: PendingPermission, position: int, total: int
+    ) -> str | None:
         from acp_tui.ui.screens.permission import present_permission
 
         tool_call: dict[str, Any] | None = None
@@ -679,7 +738,9 @@ class ChatScreen(Screen[None]):
     async def _approve_outside(self, operation: str, path: Path) -> bool:
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(operation, operation)
+        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(
+            operation, operation
+        )
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
         def done(result: bool | None) -> None:
@@ -696,6 +757,14 @@ class ChatScreen(Screen[None]):
             done,
         )
         return await future
+
+
+def history_path(settings: AppSettings) -> Path:
+    if settings.data_dir is not None:
+        return settings.data_dir / "history.jsonl"
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("acp-tui", appauthor=False)) / "history.jsonl"
 
 
 def _select_values(option: dict[str, Any]) -> list[tuple[str, str]]:

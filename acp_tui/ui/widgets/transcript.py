@@ -117,7 +117,8 @@ class UserMessageView(EntryView):
         links = [
             block
             for block in entry.content
-            if isinstance(block, dict) and block.get("type") in ("resource_link", "resource", "image")
+            if isinstance(block, dict)
+            and block.get("type") in ("resource_link", "resource", "image")
         ]
         for block in links:
             name = block.get("name") or block.get("uri") or block.get("type")
@@ -220,7 +221,8 @@ class ToolCallView(EntryView):
         header.append(f"  [{STATUS_LABELS.get(status, safe(status, 40))}]", style="dim")
         self.query_one(".header", Static).update(header)
         locations = [
-            safe(loc.get("path", ""), 300) + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
+            safe(loc.get("path", ""), 300)
+            + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
             for loc in entry.locations or []
             if isinstance(loc, dict)
         ]
@@ -247,9 +249,13 @@ class ToolCallView(EntryView):
                 if isinstance(block, dict) and block.get("type") == "text":
                     widgets.append(Static(Text(safe(block.get("text", ""), RAW_LIMIT))))
                 elif isinstance(block, dict):
-                    widgets.append(Static(Text(f"[{safe(block.get('type'), 40)} content]", style="dim")))
+                    widgets.append(
+                        Static(Text(f"[{safe(block.get('type'), 40)} content]", style="dim"))
+                    )
         if entry.raw_output is not None:
-            raw = Collapsible(Static(Text(pretty_json(entry.raw_output))), title="raw output", collapsed=True)
+            raw = Collapsible(
+                Static(Text(pretty_json(entry.raw_output))), title="raw output", collapsed=True
+            )
             widgets.append(raw)
         if widgets:
             await body.mount_all(widgets)
@@ -264,14 +270,19 @@ class ToolCallView(EntryView):
         text = Text(f"$ {safe(state.command_line, 2000)}\n", style="bold")
         text.append(safe(state.output[-RAW_LIMIT:]))
         if state.exit_status is not None:
-            text.append(f"\n[exit: {state.exit_status.describe() if hasattr(state.exit_status, 'describe') else state.exit_status}]", style="dim")
+            text.append(
+                f"\n[exit: {state.exit_status.describe() if hasattr(state.exit_status, 'describe') else state.exit_status}]",
+                style="dim",
+            )
         return text
 
     def refresh_terminal(self) -> None:
         entry = self.entry
         assert isinstance(entry, ToolCall)
         terminals = [
-            item.get("terminalId") for item in entry.content or [] if isinstance(item, dict) and item.get("type") == "terminal"
+            item.get("terminalId")
+            for item in entry.content or []
+            if isinstance(item, dict) and item.get("type") == "terminal"
         ]
         views = list(self.query(".terminal").results(Static))
         for view, terminal_id in zip(views, terminals, strict=False):
@@ -307,7 +318,11 @@ class PlanView(EntryView):
                 continue
             status = item.get("status", "pending")
             mark = PLAN_MARKS.get(status, "○") if isinstance(status, str) else "○"
-            style = "dim strike" if status == "completed" else ("bold" if status == "in_progress" else "")
+            style = (
+                "dim strike"
+                if status == "completed"
+                else ("bold" if status == "in_progress" else "")
+            )
             text.append(f" {mark} ")
             text.append(safe(item.get("content", ""), 1000) + "\n", style=style)
         self.query_one(Static).update(text)
@@ -347,7 +362,9 @@ class UnknownView(EntryView):
         entry = self.entry
         assert isinstance(entry, UnknownUpdate)
         kind = entry.update_kind or "?"
-        title = f"unknown update: {safe(kind, 80)}" + (f" ({safe(entry.error, 200)})" if entry.error else "")
+        title = f"unknown update: {safe(kind, 80)}" + (
+            f" ({safe(entry.error, 200)})" if entry.error else ""
+        )
         with Collapsible(title=title, collapsed=True):
             yield Static(Text(pretty_json(entry.raw)))
 
@@ -401,6 +418,8 @@ class Transcript(VerticalScroll):
 
     async def sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         """Mount views for new entries and redraw changed ones (``None``: check all)."""
+        # The store keeps changing while we await mounts: work on a snapshot of the list.
+        entries = list(entries)
         new_views: list[EntryView] = []
         for entry in entries:
             view = self._views.get(entry.id)
