@@ -356,7 +356,11 @@ class PromptEditor(Vertical):
         def control(self) -> PromptEditor:
             return self.editor
 
-    NEWLINE_KEYS: ClassVar[frozenset[str]] = frozenset({"shift+enter", "ctrl+j", "alt+enter"})
+    NEWLINE_KEYS: ClassVar[frozenset[str]] = frozenset(
+        # "shift+\r" is how Textual names xterm's modifyOtherKeys form of Shift+Enter. Where
+        # the terminal reports Shift/Alt+Enter as plain Enter, Ctrl+J is the way.
+        {"shift+enter", "ctrl+j", "alt+enter", "shift+\r", "alt+\r"}
+    )
 
     def __init__(
         self,
@@ -720,6 +724,7 @@ class PromptEditor(Vertical):
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self._scan_worker:
             return
+        event.stop()  # our own business: the screen need not hear about it
         if event.state == WorkerState.SUCCESS and self._scan_root is not None:
             result = event.worker.result
             _FILE_INDEXES[self._scan_root] = FileIndex(self._scan_root, list(result or []))
