@@ -113,6 +113,7 @@ class AgentLink:
         self.agent: AgentInfo | None = None
         self.files = FileService([self.cwd], approve_outside)
         self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
+        self.released_terminals: dict[str, Any] = {}
         self.current_session_id: str | None = None
         self.v2_lifecycle = False
         self._runtime: dict[str, _SessionRuntime] = {}
@@ -140,7 +141,7 @@ class AgentLink:
             "terminal/output": self._service(self.terminals.output),
             "terminal/wait_for_exit": self._service(self.terminals.wait_for_exit),
             "terminal/kill": self._service(self.terminals.kill),
-            "terminal/release": self._service(self.terminals.release),
+            "terminal/release": self._service(self._release_terminal),
         }
         try:
             async with AcpClient.launch(
@@ -274,6 +275,20 @@ class AgentLink:
 
         return call
 
+    async def _release_terminal(self, params: dict[str, Any]) -> Any:
+        # The tool call that embeds a terminal stays on screen after the agent releases it:
+        # keep its last output for the transcript.
+        terminal_id = params.get("terminalId")
+        if isinstance(terminal_id, str) and terminal_id in self.terminals:
+            self.released_terminals[terminal_id] = self.terminals.get(terminal_id)
+        return await self.terminals.release(params)
+
+    def terminal_state(self, terminal_id: str) -> Any:
+        """The live state of a terminal, or its last state once released; None if unknown."""
+        if terminal_id in self.terminals:
+            return self.terminals.get(terminal_id)
+        return self.released_terminals.get(terminal_id)
+
     def _terminal_output(self, terminal_id: str) -> None:
         self.events.on_terminal_output(terminal_id)
 
@@ -387,7 +402,9 @@ class AgentLink:
 
     # ------------------------------------------------------------------ turns
 
-    def send_prompt(self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+    def send_prompt(
+        self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None
+    ) -> None:
         """Send now, or queue when a turn is running (v1 agents take one turn at a time)."""
         blocks = blocks or [{"type": "text", "text": text}]
         runtime = self.runtime(session_id)
@@ -423,7 +440,9 @@ class AgentLink:
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         except RpcError as error:
-            self.store.prompt_finished(session_id, None, error=f"The agent reported an error: {error}", turn=turn)
+            self.store.prompt_finished(
+                session_id, None, error=f"The agent reported an error: {error}", turn=turn
+            )
             reason = "error"
         except AcpError as error:
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)

@@ -285,12 +285,7 @@ class ChatScreen(Screen[None]):
 
     def _terminal_state(self, terminal_id: str) -> Any:
         link = self.link
-        if link is None:
-            return None
-        try:
-            return link.terminals.get(terminal_id)
-        except KeyError:
-            return None
+        return link.terminal_state(terminal_id) if link is not None else None
 
     def _on_agent_exit(self, info: AgentExit) -> None:
         self.agent_alive = False
