@@ -122,6 +122,8 @@ class AgentLink:
         self._stop = anyio.Event()
         self._stopping = False
         self.ready = anyio.Event()
+        #: Set when :meth:`run` has returned: the agent and its terminals are gone.
+        self.finished = anyio.Event()
 
     # ------------------------------------------------------------------ running
 
@@ -133,6 +135,12 @@ class AgentLink:
         """Start the agent, initialize, open a first session (``open_session`` or a new one),
         then serve until :meth:`stop` or the agent exits. Never raises for agent failures:
         they are reported through ``events.on_exit``."""
+        try:
+            await self._run(open_session)
+        finally:
+            self.finished.set()
+
+    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             "session/request_permission": self._on_permission,
             "fs/read_text_file": self._service(self.files.read_text_file),

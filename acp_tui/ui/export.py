@@ -54,7 +54,9 @@ def transcript_markdown(state: SessionState) -> str:
             marks = {"completed": "x", "in_progress": "~"}
             for item in entry.entries or []:
                 if isinstance(item, dict):
-                    lines.append(f"- [{marks.get(str(item.get('status')), ' ')}] {item.get('content', '')}")
+                    lines.append(
+                        f"- [{marks.get(str(item.get('status')), ' ')}] {item.get('content', '')}"
+                    )
             lines.append("")
         elif isinstance(entry, Notice):
             lines += [f"_{entry.title}_", ""]

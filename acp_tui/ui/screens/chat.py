@@ -8,6 +8,7 @@ frame (:meth:`ChatScreen._schedule_refresh`), however many updates arrive.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Iterable
@@ -188,6 +189,19 @@ class ChatScreen(Screen[None]):
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.start_agent()
+
+    async def on_unmount(self) -> None:
+        await self.stop_agent()
+
+    async def stop_agent(self, timeout: float = 6.0) -> None:
+        """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
+        a process or a terminal behind."""
+        link = self.link
+        if link is None:
+            return
+        link.request_stop()
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(link.finished.wait(), timeout)
 
     # ------------------------------------------------------------------ agent
 

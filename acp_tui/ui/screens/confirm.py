@@ -25,7 +25,9 @@ class ConfirmScreen(ModalScreen[bool]):
     """
     BINDINGS = [Binding("escape", "dismiss(False)", "No")]
 
-    def __init__(self, title: str, message: str, confirm_label: str = "Yes", cancel_label: str = "No") -> None:
+    def __init__(
+        self, title: str, message: str, confirm_label: str = "Yes", cancel_label: str = "No"
+    ) -> None:
         super().__init__()
         self._title = title
         self._message = message

@@ -312,7 +312,8 @@ class PlanView(EntryView):
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, PlanSnapshot)
-        text = Text("Plan\n", style="bold")
+        text = Text()
+        text.append("Plan", style="bold")
         for item in entry.entries or []:
             if not isinstance(item, dict):
                 continue
@@ -323,8 +324,8 @@ class PlanView(EntryView):
                 if status == "completed"
                 else ("bold" if status == "in_progress" else "")
             )
-            text.append(f" {mark} ")
-            text.append(safe(item.get("content", ""), 1000) + "\n", style=style)
+            text.append(f"\n {mark} ")
+            text.append(safe(item.get("content", ""), 1000), style=style)
         self.query_one(Static).update(text)
 
 

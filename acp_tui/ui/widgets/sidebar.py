@@ -1,0 +1,726 @@
+"""The sessions sidebar: every past session one keystroke away.
+
+:class:`SessionsSidebar` is a self-contained widget: a header (scope and count), a filter
+:class:`~textual.widgets.Input`, a hint line for agents without ``session/list``, and
+:class:`SessionList`, a virtualised Line-API list (two lines per session, only the visible lines
+are ever rendered, no widget per row), so thousands of sessions scroll smoothly.
+
+It reads a :class:`~acp_tui.store.SessionStore` and never talks to the agent: it *asks* for
+pages with :class:`SessionsSidebar.LoadMore`, and reports :class:`SessionsSidebar.Open` and
+:class:`SessionsSidebar.NewSession`. The screen owns the store's change feed and calls
+:meth:`SessionsSidebar.refresh_rows` (coalesced: any number of calls per frame cost one
+rebuild) when :meth:`SessionsSidebar.wants` says a change concerns the sidebar.
+
+Everything the agent sends (titles, cwds) is sanitised and drawn as plain Rich ``Text``: no
+markup or escape sequence is interpreted, long values are cut with an ellipsis.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable
+from datetime import tzinfo
+from typing import ClassVar, Literal
+
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.geometry import Region, Size
+from textual.message import Message
+from textual.scroll_view import ScrollView
+from textual.strip import Strip
+from textual.widget import Widget
+from textual.widgets import Input, Static
+
+from acp_tui.relative_time import relative_time
+from acp_tui.store import (
+    ACTIVITY_REQUIRES_ACTION,
+    ACTIVITY_RUNNING,
+    PART_INFO,
+    PART_META,
+    PART_STATE,
+    PART_TITLE,
+    PART_USAGE,
+    Changes,
+    SessionState,
+    SessionStore,
+)
+from acp_tui.text_safety import one_line, sanitize_terminal_text
+
+__all__ = ["SessionList", "SessionsSidebar", "row_title", "shorten_path"]
+
+Scope = Literal["cwd", "all"]
+
+#: Lines per session row: title line, then time / cwd / context line.
+ROW_HEIGHT = 2
+#: Ask for the next page when the cursor or the viewport's last row is this close to the end.
+NEAR_END_ROWS = 10
+#: Session parts whose change alters a sidebar row.
+SIDEBAR_PARTS = frozenset({PART_TITLE, PART_STATE, PART_USAGE, PART_INFO, PART_META})
+
+NO_LIST_HINT = "this agent cannot list sessions: showing sessions started here"
+LOADING_TEXT = "loading more…"
+BUSY_GLYPH = "●"
+ATTENTION_GLYPH = "▲"
+CLOSED_GLYPH = "⊘"
+CURRENT_BAR = "▎"
+
+
+def row_title(session: SessionState) -> str:
+    """The row's title: the session title, else the first line of the first prompt, else
+    ``"Untitled"``; sanitised and folded to one line."""
+    for candidate in (session.title, session.first_prompt):
+        if candidate:
+            line = one_line(candidate, 500)
+            if line:
+                return line
+    return "Untitled"
+
+
+def shorten_path(path: str, home: str | None, limit: int) -> str:
+    """``path`` with the home directory as ``~``, cut from the left (``…/tail``) to ``limit``
+    cells; sanitised (agents send cwds)."""
+    p = " ".join(sanitize_terminal_text(path).split())
+    if home and (p == home or p.startswith(home.rstrip(os.sep) + os.sep)):
+        p = "~" + p[len(home.rstrip(os.sep)) :]
+    if limit <= 0:
+        return ""
+    if cell_len(p) <= limit:
+        return p
+    tail = p
+    while tail and cell_len(tail) > limit - 1:
+        tail = tail[1:]
+    return "…" + tail
+
+
+def _fg(style: Style) -> Style:
+    """A component style without its background (it is drawn over the row's own)."""
+    return Style(
+        color=style.color,
+        bold=style.bold,
+        italic=style.italic,
+        dim=style.dim,
+        underline=style.underline,
+        reverse=style.reverse,
+    )
+
+
+class SessionList(ScrollView, can_focus=True):
+    """The virtualised rows of a :class:`SessionsSidebar` (Line API: ``render_line`` draws only
+    what is visible). Owned by the sidebar; use the sidebar's API."""
+
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "sessions-list--title",
+        "sessions-list--current",
+        "sessions-list--meta",
+        "sessions-list--closed",
+        "sessions-list--busy",
+        "sessions-list--attention",
+        "sessions-list--bar",
+        "sessions-list--context",
+        "sessions-list--cursor",
+        "sessions-list--cursor-focused",
+        "sessions-list--footer",
+        "sessions-list--error",
+    }
+
+    DEFAULT_CSS = """
+    SessionList {
+        height: 1fr;
+        overflow-x: hidden;
+        overflow-y: auto;
+        scrollbar-size-vertical: 1;
+        background: $surface;
+        & > .sessions-list--title { color: $foreground; }
+        & > .sessions-list--current { color: $foreground; text-style: bold; }
+        & > .sessions-list--meta { color: $text-muted; }
+        & > .sessions-list--closed { color: $text-disabled; }
+        & > .sessions-list--busy { color: $text-warning; text-style: bold; }
+        & > .sessions-list--attention { color: $text-error; text-style: bold; }
+        & > .sessions-list--bar { color: $accent; text-style: bold; }
+        & > .sessions-list--context { color: $text-secondary; }
+        & > .sessions-list--cursor { background: $block-cursor-blurred-background; }
+        & > .sessions-list--cursor-focused { background: $block-hover-background 200%; }
+        & > .sessions-list--footer { color: $text-muted; text-style: italic; }
+        & > .sessions-list--error { color: $text-error; }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "cursor_up", "Up", show=False),
+        Binding("down", "cursor_down", "Down", show=False),
+        Binding("pageup", "page_up", "Page up", show=False),
+        Binding("pagedown", "page_down", "Page down", show=False),
+        Binding("home", "first", "First", show=False),
+        Binding("end", "last", "Last", show=False),
+        Binding("enter", "open", "Open", show=False),
+    ]
+
+    def __init__(self, sidebar: SessionsSidebar, *, id: str | None = None) -> None:
+        super().__init__(id=id)
+        self.sidebar = sidebar
+        self.rows: list[SessionState] = []
+        self.cursor = -1
+        self.footer: str | None = None
+        self.footer_is_error = False
+
+    # -- data --------------------------------------------------------------------------------
+    @property
+    def line_count(self) -> int:
+        return len(self.rows) * ROW_HEIGHT + (1 if self.footer else 0)
+
+    def set_rows(
+        self,
+        rows: list[SessionState],
+        *,
+        keep_id: str | None,
+        footer: str | None,
+        footer_is_error: bool = False,
+    ) -> None:
+        """Replace the rows; the cursor stays on ``keep_id`` when it is still there (and, unless
+        the list is scrolled to the top, on the same screen line)."""
+        old_cursor = self.cursor
+        old_screen_line = old_cursor * ROW_HEIGHT - round(self.scroll_y)
+        was_visible = old_cursor >= 0 and 0 <= old_screen_line < max(1, self.size.height)
+        self.rows = rows
+        self.footer = footer
+        self.footer_is_error = footer_is_error
+        cursor = -1
+        if keep_id is not None:
+            for i, s in enumerate(rows):
+                if s.id == keep_id:
+                    cursor = i
+                    break
+        if cursor < 0 and rows:
+            cursor = min(max(old_cursor, 0), len(rows) - 1)
+        self.cursor = cursor
+        self.virtual_size = Size(0, self.line_count)
+        if cursor >= 0 and was_visible and self.scroll_y > 0 and cursor != old_cursor:
+            self.scroll_to(y=max(0, cursor * ROW_HEIGHT - old_screen_line), animate=False)
+        self.refresh()
+
+    @property
+    def highlighted(self) -> SessionState | None:
+        if 0 <= self.cursor < len(self.rows):
+            return self.rows[self.cursor]
+        return None
+
+    def last_visible_row(self) -> int:
+        bottom = round(self.scroll_y) + max(self.scrollable_content_region.height, 1)
+        return (bottom - 1) // ROW_HEIGHT
+
+    def near_end(self, rows: int = NEAR_END_ROWS) -> bool:
+        """True when the cursor or the bottom of the viewport is within ``rows`` of the end."""
+        last = len(self.rows) - 1
+        return self.cursor >= last - rows or self.last_visible_row() >= last - rows
+
+    # -- cursor ------------------------------------------------------------------------------
+    def move_cursor(self, index: int) -> None:
+        if not self.rows:
+            return
+        index = max(0, min(index, len(self.rows) - 1))
+        if index != self.cursor:
+            self.cursor = index
+            self.refresh()
+        self.scroll_to_region(
+            Region(0, index * ROW_HEIGHT, 1, ROW_HEIGHT), animate=False, immediate=True
+        )
+        self.sidebar._cursor_moved()
+
+    def _page_rows(self) -> int:
+        return max(1, self.scrollable_content_region.height // ROW_HEIGHT)
+
+    def action_cursor_up(self) -> None:
+        self.move_cursor(self.cursor - 1)
+
+    def action_cursor_down(self) -> None:
+        self.move_cursor(self.cursor + 1)
+
+    def action_page_up(self) -> None:
+        self.move_cursor(self.cursor - self._page_rows())
+
+    def action_page_down(self) -> None:
+        self.move_cursor(self.cursor + self._page_rows())
+
+    def action_first(self) -> None:
+        self.move_cursor(0)
+
+    def action_last(self) -> None:
+        self.move_cursor(len(self.rows) - 1)
+
+    def action_open(self) -> None:
+        self.sidebar.open_highlighted()
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self.sidebar._scrolled()
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        row = (offset.y + round(self.scroll_y)) // ROW_HEIGHT
+        if 0 <= row < len(self.rows):
+            event.stop()
+            self.move_cursor(row)
+            self.sidebar.open_highlighted()
+
+    def on_focus(self) -> None:
+        self.refresh()
+
+    def on_blur(self) -> None:
+        self.refresh()
+
+    # -- rendering ---------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        line = round(self.scroll_y) + y
+        base = self.rich_style
+        row, sub = divmod(line, ROW_HEIGHT)
+        if row < len(self.rows):
+            return self._render_row(self.rows[row], sub, width, row == self.cursor)
+        if self.footer and line == len(self.rows) * ROW_HEIGHT:
+            name = "sessions-list--error" if self.footer_is_error else "sessions-list--footer"
+            text = Text("  ", style=base, end="")
+            text.append(self.footer, style=_fg(self.get_component_rich_style(name)))
+            text.truncate(width, overflow="ellipsis")
+            return self._strip(text, width, base)
+        return Strip.blank(width, base)
+
+    def _strip(self, text: Text, width: int, style: Style) -> Strip:
+        segments = [s for s in text.render(self.app.console) if s.text != "\n"]
+        return Strip(segments).extend_cell_length(width, style).crop(0, width)
+
+    def _render_row(self, s: SessionState, sub: int, width: int, is_cursor: bool) -> Strip:
+        sidebar = self.sidebar
+        style = self.get_component_rich_style
+        base = self.rich_style
+        if is_cursor:
+            focused = self.has_focus or sidebar.filter_has_focus
+            name = "sessions-list--cursor-focused" if focused else "sessions-list--cursor"
+            cursor_bg = style(name).bgcolor
+            if cursor_bg is not None:
+                base = base + Style(bgcolor=cursor_bg)
+        reopenable = s.live or s.resumable
+        text = Text(style=base, end="", no_wrap=True)
+        if sub == 0:
+            current = s.id == sidebar.current_session_id
+            text.append(CURRENT_BAR if current else " ", style=_fg(style("sessions-list--bar")))
+            if s.activity == ACTIVITY_RUNNING:
+                text.append(BUSY_GLYPH, style=_fg(style("sessions-list--busy")))
+            elif s.activity == ACTIVITY_REQUIRES_ACTION:
+                text.append(ATTENTION_GLYPH, style=_fg(style("sessions-list--attention")))
+            elif not reopenable:
+                text.append(CLOSED_GLYPH, style=_fg(style("sessions-list--closed")))
+            else:
+                text.append(" ")
+            text.append(" ")
+            if current:
+                title_style = style("sessions-list--current")
+            elif reopenable:
+                title_style = style("sessions-list--title")
+            else:
+                title_style = style("sessions-list--closed")
+            title = Text(row_title(s), style=_fg(title_style), end="", no_wrap=True)
+            title.truncate(max(width - 3, 0), overflow="ellipsis")
+            text.append_text(title)
+            return self._strip(text, width, base)
+        right = ""
+        right_style = _fg(style("sessions-list--context"))
+        ctx = s.context
+        fraction = ctx.fraction if (ctx is not None and s.live) else None
+        if fraction is not None:
+            right = f"{fraction * 100:.0f}%"
+        elif not reopenable:
+            right = "can't reopen"
+            right_style = _fg(style("sessions-list--closed"))
+        avail = max(width - 3 - (cell_len(right) + 1 if right else 0), 0)
+        left = relative_time(s.updated_ts, sidebar.now(), tz=sidebar.tz)
+        if s.cwd and s.cwd != sidebar.cwd:
+            room = avail - (cell_len(left) + 3 if left else 0)
+            if room >= 6:
+                short = shorten_path(s.cwd, sidebar.home, room)
+                left = f"{left} · {short}" if left else short
+        meta = Text(left, style=_fg(style("sessions-list--meta")), end="", no_wrap=True)
+        meta.truncate(avail, overflow="ellipsis")
+        text.append("   ")
+        text.append_text(meta)
+        if right:
+            pad = width - 3 - meta.cell_len - cell_len(right)
+            if pad >= 1:
+                text.append(" " * pad)
+                text.append(right, style=right_style)
+        return self._strip(text, width, base)
+
+
+class _FilterInput(Input):
+    """The filter box: typing filters, up/down move the highlight, Enter opens it, Escape
+    clears the filter (or, when already empty, moves to the list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("up", "sidebar_cursor(-1)", "Up", show=False),
+        Binding("down", "sidebar_cursor(1)", "Down", show=False),
+        Binding("escape", "clear_filter", "Clear filter", show=False),
+    ]
+
+    def __init__(self, sidebar: SessionsSidebar, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.sidebar = sidebar
+
+    def action_sidebar_cursor(self, delta: int) -> None:
+        lst = self.sidebar.session_list
+        lst.move_cursor(lst.cursor + delta)
+
+    def action_clear_filter(self) -> None:
+        if self.value:
+            self.value = ""
+        else:
+            self.sidebar.session_list.focus()
+
+    def on_focus(self) -> None:
+        self.sidebar.session_list.refresh()
+
+    def on_blur(self) -> None:
+        self.sidebar.session_list.refresh()
+
+
+class SessionsSidebar(Widget):
+    """Sessions of this directory (or all, toggled with ``a``): filter, pages, open, new.
+
+    Attributes set by the screen: :attr:`store`, :attr:`cwd`, :attr:`current_session_id`
+    (each setter schedules a refresh). ``now`` (a clock returning POSIX seconds), ``tz`` and
+    ``home`` are injectable for tests.
+    """
+
+    class Open(Message):
+        """Enter or a click on a row: open this session."""
+
+        def __init__(self, session_id: str) -> None:
+            super().__init__()
+            self.session_id = session_id
+
+    class NewSession(Message):
+        """The person asked for a new session (``n``)."""
+
+    class LoadMore(Message):
+        """Please send ``session/list`` for ``cwd`` (``None`` = all directories) with
+        ``cursor`` (``None`` = first page), apply the result with
+        ``store.apply_list_page(result, cwd=cwd, cursor=cursor)``, then set
+        ``sidebar.loading = False`` (or ``set_loading(False, error=...)``)."""
+
+        def __init__(self, cwd: str | None, cursor: str | None = None) -> None:
+            super().__init__()
+            self.cwd = cwd
+            self.cursor = cursor
+
+    DEFAULT_CSS = """
+    SessionsSidebar {
+        width: 36;
+        height: 1fr;
+        layout: vertical;
+        background: $surface;
+        border-right: vkey $foreground 10%;
+        & > #sidebar-header {
+            height: 1;
+            padding: 0 1;
+            color: $text-muted;
+            text-style: bold;
+        }
+        & > #sidebar-filter {
+            height: 1;
+            border: none;
+            padding: 0 1;
+            margin: 0 0 1 0;
+            background: $boost;
+            &:focus { background: $boost 200%; }
+        }
+        & > #sidebar-hint {
+            height: auto;
+            padding: 0 1 1 1;
+            color: $text-warning;
+            text-style: italic;
+            display: none;
+        }
+        &.-no-list > #sidebar-hint { display: block; }
+    }
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "toggle_scope", "All dirs", tooltip="Sessions of this directory / all"),
+        Binding("n", "new_session", "New session"),
+        Binding("slash", "focus_filter", "Filter", show=False),
+        Binding("r", "retry_load", "Retry", show=False),
+    ]
+
+    def __init__(
+        self,
+        store: SessionStore | None = None,
+        cwd: str | None = None,
+        *,
+        current_session_id: str | None = None,
+        now: Callable[[], float] = time.time,
+        tz: tzinfo | None = None,
+        home: str | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(name=name, id=id, classes=classes)
+        self._store = store
+        self._cwd = cwd
+        self._current_session_id = current_session_id
+        self.now = now
+        self.tz = tz
+        self.home = home if home is not None else os.path.expanduser("~")
+        self._scope: Scope = "cwd"
+        self._filter = ""
+        self._loading = False
+        self._error: str | None = None
+        self._cursor_id: str | None = None
+        self._refresh_scheduled = False
+        self._requested: tuple[str | None, int] | None = None
+        self.session_list = SessionList(self, id="sidebar-list")
+        self._filter_input = _FilterInput(
+            self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
+        )
+        self._header = Static("", id="sidebar-header", markup=False)
+        self._hint = Static(NO_LIST_HINT, id="sidebar-hint", markup=False)
+
+    # -- attributes the screen sets ---------------------------------------------------------
+    @property
+    def store(self) -> SessionStore | None:
+        return self._store
+
+    @store.setter
+    def store(self, store: SessionStore | None) -> None:
+        self._store = store
+        self._requested = None
+        self.refresh_rows()
+
+    @property
+    def cwd(self) -> str | None:
+        """The current working directory (the default scope; rows elsewhere show their cwd)."""
+        return self._cwd
+
+    @cwd.setter
+    def cwd(self, cwd: str | None) -> None:
+        self._cwd = cwd
+        self._requested = None
+        self.refresh_rows()
+
+    @property
+    def current_session_id(self) -> str | None:
+        return self._current_session_id
+
+    @current_session_id.setter
+    def current_session_id(self, session_id: str | None) -> None:
+        if session_id != self._current_session_id:
+            self._current_session_id = session_id
+            if session_id is not None:
+                self._cursor_id = session_id
+            self.refresh_rows()
+
+    @property
+    def loading(self) -> bool:
+        """True while a :class:`LoadMore` is outstanding (shows the "loading more…" row)."""
+        return self._loading
+
+    @loading.setter
+    def loading(self, value: bool) -> None:
+        self.set_loading(value)
+
+    def set_loading(self, loading: bool, error: str | None = None) -> None:
+        """The screen answers a :class:`LoadMore`: ``False`` once the page was applied, with
+        ``error`` when the request failed (shown in the list; ``r`` retries)."""
+        self._loading = loading
+        self._error = None if loading else error
+        self.refresh_rows()
+
+    # -- reading -----------------------------------------------------------------------------
+    @property
+    def scope(self) -> Scope:
+        """``"cwd"`` (this directory) or ``"all"``."""
+        return self._scope
+
+    @property
+    def scope_cwd(self) -> str | None:
+        """The ``cwd`` of the scope shown (``None`` for all directories)."""
+        return self._cwd if self._scope == "cwd" else None
+
+    @property
+    def filter_text(self) -> str:
+        return self._filter
+
+    @property
+    def filter_has_focus(self) -> bool:
+        return self._filter_input.has_focus
+
+    @property
+    def rows(self) -> list[SessionState]:
+        """The sessions shown, in order (after the filter)."""
+        return self.session_list.rows
+
+    def highlighted_session_id(self) -> str | None:
+        """The id of the highlighted row (palette close / delete act on it), or ``None``."""
+        s = self.session_list.highlighted
+        return s.id if s is not None else None
+
+    @staticmethod
+    def wants(changes: Changes) -> bool:
+        """Whether a :class:`~acp_tui.store.Changes` concerns the sidebar (catalog, titles,
+        activity, usage, cwd...)."""
+        if changes.catalog_changed:
+            return True
+        return any(not parts.isdisjoint(SIDEBAR_PARTS) for parts in changes.sessions.values())
+
+    # -- layout ------------------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        yield self._header
+        yield self._filter_input
+        yield self._hint
+        yield self.session_list
+
+    def on_mount(self) -> None:
+        self.set_interval(30, self.session_list.refresh)  # relative times age
+        self._rebuild()
+
+    def on_show(self) -> None:
+        self.refresh_rows()
+
+    # -- actions -----------------------------------------------------------------------------
+    def toggle_scope(self) -> None:
+        """Switch between this directory's sessions and all directories."""
+        self._scope = "all" if self._scope == "cwd" else "cwd"
+        self._requested = None
+        self.refresh_rows()
+
+    def set_filter(self, text: str) -> None:
+        """Filter rows by title, cwd and id (also what typing in the filter box does)."""
+        if self._filter_input.value != text:
+            self._filter_input.value = text  # -> Input.Changed -> here again
+            return
+        if text != self._filter:
+            self._filter = text
+            self._requested = None
+            self.refresh_rows()
+
+    def open_highlighted(self) -> None:
+        s = self.session_list.highlighted
+        if s is not None:
+            self.post_message(self.Open(s.id))
+
+    def action_toggle_scope(self) -> None:
+        self.toggle_scope()
+
+    def action_new_session(self) -> None:
+        self.post_message(self.NewSession())
+
+    def action_focus_filter(self) -> None:
+        self._filter_input.focus()
+
+    def action_retry_load(self) -> None:
+        self._requested = None
+        self._error = None
+        self.refresh_rows()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        if event.input is self._filter_input:
+            event.stop()
+            self.set_filter(event.value)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input is self._filter_input:
+            event.stop()
+            self.open_highlighted()
+
+    # -- refresh -----------------------------------------------------------------------------
+    def refresh_rows(self) -> None:
+        """Re-read the store on the next message-loop turn; calls coalesce into one rebuild
+        (the highlighted session stays highlighted, by id)."""
+        if self._refresh_scheduled or not self.is_mounted:
+            return
+        self._refresh_scheduled = True
+        self.call_later(self._rebuild)
+
+    def rebuild_now(self) -> None:
+        """Rebuild synchronously (tests, or right after a scope change)."""
+        self._rebuild()
+
+    def _rebuild(self) -> None:
+        self._refresh_scheduled = False
+        store = self._store
+        scope = self.scope_cwd
+        lst = self.session_list
+        if store is None:
+            rows: list[SessionState] = []
+        elif self._filter.strip():
+            rows = store.search(self._filter, scope)
+        else:
+            rows = store.catalog(scope)
+        can_list = store is not None and store.can_list
+        self.set_class(store is not None and not can_list, "-no-list")
+        footer: str | None = None
+        is_error = False
+        if self._loading:
+            footer = LOADING_TEXT
+        elif self._error:
+            footer, is_error = f"could not list sessions: {one_line(self._error, 200)}", True
+        elif not rows and store is not None:
+            footer = "no matches" if self._filter.strip() else "no sessions yet"
+        keep = self._cursor_id
+        if keep is None:
+            keep = self._current_session_id
+        lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error)
+        highlighted = lst.highlighted
+        if highlighted is not None:
+            self._cursor_id = highlighted.id
+        self._update_header(store, scope, len(rows))
+        self._maybe_load_more()
+
+    def _update_header(self, store: SessionStore | None, scope: str | None, count: int) -> None:
+        where = "this folder" if self._scope == "cwd" else "all folders"
+        more = ""
+        if store is not None and store.can_list and not store.list_state(scope).complete:
+            more = "+"
+        label = f"Sessions · {where} ({count}{more})"
+        if self._filter.strip():
+            label = f"Sessions · {where} · {count}{more} match{'' if count == 1 else 'es'}"
+        self._header.update(Text(label, no_wrap=True, overflow="ellipsis"))
+
+    def _cursor_moved(self) -> None:
+        s = self.session_list.highlighted
+        if s is not None:
+            self._cursor_id = s.id
+        self._maybe_load_more()
+
+    def _scrolled(self) -> None:
+        self._maybe_load_more()
+
+    def _maybe_load_more(self) -> None:
+        """Post :class:`LoadMore` for the next page when one is wanted and none is pending:
+        the scope has no page yet, or the view is near the end, or a filter is active (so
+        matches keep paging in), and the scope is not complete."""
+        store = self._store
+        if store is None or not store.can_list or self._loading or self._error:
+            return
+        if not self.is_mounted or not self.display:
+            return
+        scope = self.scope_cwd
+        st = store.list_state(scope)
+        if st.pages and (st.complete or st.next_cursor is None):
+            return
+        want = st.pages == 0 or bool(self._filter.strip()) or self.session_list.near_end()
+        if not want:
+            return
+        key = (scope, st.pages)
+        if key == self._requested:
+            return  # asked for exactly this page already and nothing arrived: do not spin
+        self._requested = key
+        self._loading = True
+        self.post_message(self.LoadMore(scope, st.next_cursor if st.pages else None))
+        self.refresh_rows()

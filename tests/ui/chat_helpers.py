@@ -1,0 +1,79 @@
+"""Building the real app on a real agent process, and waiting for it, in Pilot tests."""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.settings import AppSettings
+
+AGENTS = Path(__file__).resolve().parent.parent / "agents"
+FIXTURE_AGENT = [sys.executable, str(AGENTS / "fixture_agent.py")]
+
+
+def fixture_app(cwd: Path, **overrides: object) -> AcpTuiApp:
+    settings = AppSettings(
+        agent_argv=FIXTURE_AGENT, cwd=str(cwd), data_dir=cwd / ".data", theme="textual-dark"
+    )
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return make_app(settings)
+
+
+def demo_app(cwd: Path, state_dir: Path, **overrides: object) -> AcpTuiApp:
+    settings = AppSettings(
+        agent_argv=demo_agent_argv(state_dir=str(state_dir), chunk_delay=0),
+        cwd=str(cwd),
+        data_dir=cwd / ".data",
+        theme="textual-dark",
+    )
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return make_app(settings)
+
+
+def chat(app: AcpTuiApp) -> ChatScreen:
+    screen = app.screen
+    assert isinstance(screen, ChatScreen), f"expected the chat screen, got {screen!r}"
+    return screen
+
+
+async def wait_for(
+    pilot: Pilot, condition: Callable[[], bool], what: str, timeout: float = 10.0
+) -> None:
+    """Let the app run until ``condition()`` holds; fail with ``what`` after ``timeout``."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                await pilot.pause()
+                return
+        except Exception:
+            pass
+        await pilot.pause(0.05)
+    raise AssertionError(f"timed out waiting for: {what}")
+
+
+async def wait_for_session(pilot: Pilot) -> ChatScreen:
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ChatScreen) and chat(pilot.app).session_id is not None,
+        "a session",
+    )
+    return chat(pilot.app)
+
+
+async def send(pilot: Pilot, text: str) -> None:
+    screen = chat(pilot.app)
+    editor = screen.query_one("#prompt")
+    editor.set_draft(text)  # type: ignore[attr-defined]
+    editor.focus()
+    await pilot.pause()
+    await pilot.press("enter")

@@ -1,0 +1,73 @@
+"""How the chat screen looks, against the deterministic fixture agent (tests/agents)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.pilot import Pilot
+
+from tests.ui.chat_helpers import chat, fixture_app, send, wait_for, wait_for_session
+
+SIZE = (110, 36)
+
+
+async def _settle(pilot: Pilot) -> None:
+    screen = chat(pilot.app)
+    screen.query_one("#prompt").text_area.cursor_blink = False  # type: ignore[attr-defined]
+    await pilot.pause(0.2)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A fresh session: the header names "Fixture Agent 1.0" with an empty title area, the
+    transcript is empty, the prompt at the bottom shows its placeholder, and the bottom bar has
+    the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
+    cost "$0.045". The footer lists New session, Thoughts and Quit (no Cancel: nothing runs)."""
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = await wait_for_session(pilot)
+        await wait_for(pilot, lambda: "31.4K" in screen.query_one("#gauge").gauge_line(), "usage")  # type: ignore[attr-defined]
+        await _settle(pilot)
+
+    assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """After one turn: the title "Refactor the greeting" in the header; the user message
+    "conversation"; the agent's Markdown reply (heading, numbered list, Python code block);
+    the "Edit app.py" tool call block marked done with a green edge, its location and a
+    unified diff of app.py (one line removed, six added); the plan with two completed
+    (struck through), one in progress and one pending entry; and the closing sentence.
+    The gauge reads 40.0K / 200K · 20%."""
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "conversation")
+        state = screen.store.get(screen.session_id)
+        await wait_for(pilot, lambda: state.stop_reason == "end_turn", "the turn")
+        await wait_for(pilot, lambda: "40.0K" in screen.query_one("#gauge").gauge_line(), "usage")  # type: ignore[attr-defined]
+        await _settle(pilot)
+
+    assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
+
+
+def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    """A turn in progress: the agent has said "Working on it…", the status line reads
+    "● working…  (Esc to cancel)", and above the prompt the queue shows one waiting
+    message "and then this" with edit and remove buttons. The footer offers "esc Cancel turn"."""
+
+    async def run_before(pilot: Pilot) -> None:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "hang")
+        await wait_for(pilot, lambda: screen.busy, "the turn")
+        await send(pilot, "and then this")
+        await wait_for(pilot, lambda: len(screen.query("QueuedItem")) == 1, "the queue")
+        await wait_for(
+            pilot,
+            lambda: "Working on it" in str(screen.store.get(screen.session_id).transcript[-1].text),
+            "text",
+        )  # type: ignore[attr-defined]
+        await _settle(pilot)
+
+    assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
