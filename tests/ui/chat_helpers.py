@@ -46,10 +46,10 @@ def chat(app: AcpTuiApp) -> ChatScreen:
 
 
 async def wait_for(
-    pilot: Pilot, condition: Callable[[], bool], what: str, timeout: float = 10.0
+    pilot: Pilot, condition: Callable[[], bool], what: str, limit: float = 10.0
 ) -> None:
-    """Let the app run until ``condition()`` holds; fail with ``what`` after ``timeout``."""
-    deadline = time.monotonic() + timeout
+    """Let the app run until ``condition()`` holds; fail with ``what`` after ``limit`` seconds."""
+    deadline = time.monotonic() + limit
     while time.monotonic() < deadline:
         try:
             if condition():

@@ -193,7 +193,7 @@ class ChatScreen(Screen[None]):
     async def on_unmount(self) -> None:
         await self.stop_agent()
 
-    async def stop_agent(self, timeout: float = 6.0) -> None:
+    async def stop_agent(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
         a process or a terminal behind."""
         link = self.link
@@ -201,7 +201,7 @@ class ChatScreen(Screen[None]):
             return
         link.request_stop()
         with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(link.finished.wait(), timeout)
+            await asyncio.wait_for(link.finished.wait(), grace)
 
     # ------------------------------------------------------------------ agent
 
