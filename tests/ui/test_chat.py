@@ -229,7 +229,7 @@ async def test_the_agent_crashing_keeps_transcript_and_draft_and_restart_reopens
                 and screen.link.current_session_id == session_id
             ),
             "the restart",
-            timeout=15,
+            limit=15,
         )  # type: ignore[union-attr]
         assert editor.draft == "unsent draft"  # type: ignore[attr-defined]
         await send(pilot, "after restart")

@@ -40,6 +40,7 @@ from acp_tui.store.changes import (
     PART_USAGE,
 )
 from acp_tui.store.entries import AgentMessage, ToolCall
+from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import sanitize_terminal_text
 from acp_tui.ui.export import transcript_markdown, write_export
@@ -51,6 +52,8 @@ from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
 log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1 / 30
+#: Changes worth writing to the local session index (never per streamed chunk).
+REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 
@@ -181,11 +184,13 @@ class ChatScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # Subscribe before anything touches the store: the store wakes only on clean -> dirty.
+        self.store.subscribe(self._schedule_refresh)
+        self._open_index()
         self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
         self.query_one("#mode-select").display = False
         self.query_one("#model-select").display = False
         self.query_one(PromptEditor).cwd = self.settings.cwd
-        self.store.subscribe(self._schedule_refresh)
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.start_agent()
@@ -202,6 +207,20 @@ class ChatScreen(Screen[None]):
         link.request_stop()
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(link.finished.wait(), grace)
+
+    def _open_index(self) -> None:
+        """The local session index: sessions started here, for agents that cannot list."""
+        path = data_dir(self.settings) / "sessions.sqlite3"
+        self.index = LocalIndex(path, self.settings.agent_key)
+        for warning in self.index.warnings:
+            self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
+        self.index.warnings.clear()
+        self.store.apply_index_records(self.index.sessions())
+
+    def _remember(self, state: SessionState) -> None:
+        if state.live and state.id and self.index.remember_session(state) is False:
+            log.warning("session index: %s", "; ".join(self.index.warnings))
+            self.index.warnings.clear()
 
     # ------------------------------------------------------------------ agent
 
@@ -282,7 +301,29 @@ class ChatScreen(Screen[None]):
         self._set_status("")
 
     def _on_session_opened(self, session_id: str) -> None:
+        state = self.store.get(session_id)
+        if state is not None:
+            self._reapply_choices(state)
+            self._remember(state)
         self.call_later(self.show_session, session_id)
+
+    def _reapply_choices(self, state: SessionState) -> None:
+        """Re-apply the mode and model chosen earlier when the agent does not report them."""
+        remembered = self.index.get(state.id)
+        if remembered is None:
+            return
+        modes = {m.get("id") for m in state.available_modes or []}
+        if remembered.mode and state.current_mode_id is None and remembered.mode in modes:
+            self.set_mode(remembered.mode, state.id)
+        option = state.model_option
+        values = {value for value, _ in _select_values(option)} if option else set()
+        if (
+            remembered.model
+            and state.current_model is None
+            and remembered.model in values
+            and option
+        ):
+            self.set_config(str(option.get("id")), remembered.model, state.id)
 
     def _on_queue_changed(self, session_id: str) -> None:
         if session_id == self.session_id:
@@ -411,6 +452,11 @@ class ChatScreen(Screen[None]):
             await transcript.sync_entries(state.transcript, changes.entries[session_id])
         transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
+        for changed_id, changed_parts in changes.sessions.items():
+            if changed_parts & REMEMBERED_PARTS:
+                changed = self.store.get(changed_id)
+                if changed is not None:
+                    self._remember(changed)
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
@@ -653,14 +699,14 @@ class ChatScreen(Screen[None]):
                     ),
                 )
 
-    def set_mode(self, mode_id: str) -> None:
-        link, session_id = self.link, self.session_id
+    def set_mode(self, mode_id: str, session_id: str | None = None) -> None:
+        link, session_id = self.link, session_id or self.session_id
         if link is None or session_id is None:
             return
         link.spawn(lambda: link.set_mode(session_id, mode_id), "set mode")
 
-    def set_config(self, config_id: str, value: Any) -> None:
-        link, session_id = self.link, self.session_id
+    def set_config(self, config_id: str, value: Any, session_id: str | None = None) -> None:
+        link, session_id = self.link, session_id or self.session_id
         if link is None or session_id is None:
             return
         link.spawn(lambda: link.set_config_option(session_id, config_id, value), "set option")
@@ -768,12 +814,16 @@ class ChatScreen(Screen[None]):
         return await future
 
 
-def history_path(settings: AppSettings) -> Path:
+def data_dir(settings: AppSettings) -> Path:
     if settings.data_dir is not None:
-        return settings.data_dir / "history.jsonl"
+        return settings.data_dir
     from platformdirs import user_data_dir
 
-    return Path(user_data_dir("acp-tui", appauthor=False)) / "history.jsonl"
+    return Path(user_data_dir("acp-tui", appauthor=False))
+
+
+def history_path(settings: AppSettings) -> Path:
+    return data_dir(settings) / "history.jsonl"
 
 
 def _select_values(option: dict[str, Any]) -> list[tuple[str, str]]:
