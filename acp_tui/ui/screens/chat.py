@@ -242,6 +242,7 @@ class ChatScreen(Screen[None]):
             events=events,
             permission_handler=self.broker.request,
             approve_outside=self._approve_outside,
+            choose_auth=self._choose_auth,
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
@@ -789,6 +790,21 @@ class ChatScreen(Screen[None]):
     def _on_permission_answered(self, session_id: str, text: str) -> None:
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
+
+    async def _choose_auth(self, methods: list[dict[str, Any]], reason: str) -> str | None:
+        from acp_tui.ui.screens.auth import AuthScreen
+
+        agent = self.link.agent if self.link else None
+        future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+
+        def done(result: str | None) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self.app.push_screen(
+            AuthScreen(agent.display_name if agent else "The agent", methods, reason), done
+        )
+        return await future
 
     async def _approve_outside(self, operation: str, path: Path) -> bool:
         from acp_tui.ui.screens.confirm import ConfirmScreen

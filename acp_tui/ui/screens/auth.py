@@ -1,0 +1,66 @@
+"""Choosing how to authenticate, when the agent says it needs it.
+
+https://agentclientprotocol.com/protocol/initialization#authentication: the agent lists its
+methods in the initialize response; the client calls ``authenticate`` with the chosen id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from acp_tui.text_safety import sanitize_terminal_text
+
+
+class AuthScreen(ModalScreen[str | None]):
+    """Lists the agent's auth methods; dismisses with the chosen id, or None."""
+
+    DEFAULT_CSS = """
+    AuthScreen { align: center middle; }
+    AuthScreen > Vertical {
+        width: 80; max-width: 95%; height: auto; max-height: 80%; padding: 1 2;
+        background: $panel; border: thick $accent;
+    }
+    AuthScreen .title { text-style: bold; }
+    AuthScreen .reason { color: $text-muted; margin: 0 0 1 0; }
+    AuthScreen OptionList { height: auto; max-height: 16; }
+    """
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+
+    def __init__(self, agent_name: str, methods: list[dict[str, Any]], reason: str) -> None:
+        super().__init__()
+        self.agent_name = agent_name
+        self.methods = [m for m in methods if isinstance(m.get("id"), str)]
+        self.reason = reason
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(
+                Text(f"{sanitize_terminal_text(self.agent_name)[:80]} needs you to sign in"),
+                classes="title",
+            )
+            yield Static(Text(sanitize_terminal_text(self.reason)[:500]), classes="reason")
+            options = []
+            for method in self.methods:
+                prompt = Text(
+                    sanitize_terminal_text(str(method.get("name") or method["id"]))[:120],
+                    style="bold",
+                )
+                description = method.get("description")
+                if isinstance(description, str) and description:
+                    prompt.append("\n" + sanitize_terminal_text(description)[:400], style="dim")
+                options.append(Option(prompt, id=method["id"]))
+            yield OptionList(*options)
+
+    def on_mount(self) -> None:
+        self.query_one(OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
