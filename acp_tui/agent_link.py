@@ -21,6 +21,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.mcp import select_mcp_servers
 from acp_tui.protocol.client import (
     AUTH_REQUIRED,
     AcpClient,
@@ -106,7 +107,9 @@ class AgentLink:
         self.events = events or LinkEvents()
         self.permission_handler = permission_handler
         self.choose_auth = choose_auth
-        self.mcp_servers = mcp_servers or []
+        self.configured_mcp_servers = list(mcp_servers or [])
+        #: What session/new, load and resume carry: set after initialize.
+        self.mcp_servers: list[dict[str, Any]] = []
         self.env = env
         self.log_dir = log_dir
         self.client: AcpClient | None = None
@@ -195,6 +198,10 @@ class AgentLink:
             return
         self.agent = agent
         self.store.set_agent_capabilities(agent.capabilities)
+        # MCP servers from the config go out only in the transports this agent supports.
+        self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
+        for note in notes:
+            self.events.on_error(note)
         self.ready.set()
         self.events.on_ready(agent)
         try:
