@@ -1,4 +1,6 @@
-"""Command line: ``acp-tui [OPTIONS] -- AGENT [ARGS...]`` and the headless sub-commands.
+"""Command line: ``acp-tui [OPTIONS] [-- AGENT [ARGS...]]`` and the headless sub-commands.
+
+With no agent, the app opens the launcher.
 
 Everything after the first ``--`` is the agent's command line, untouched, so agent flags
 never collide with ours.
@@ -11,18 +13,25 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from acp_tui import __version__
+
+if TYPE_CHECKING:
+    from acp_tui.config import Config
 
 SUBCOMMANDS = ("ask", "sessions")
 
 EPILOG = """\
 examples:
+  acp-tui                                     the launcher: pick an agent
   acp-tui --demo                              the built-in demo agent
+  acp-tui --agent claude                      an agent from the config file
   acp-tui -- claude-agent-acp                 any ACP agent: its command after --
   acp-tui -- gemini --experimental-acp
   acp-tui ask "explain this repo" -- codex-acp
   acp-tui sessions --all --json -- goose acp
+  acp-tui --serve --port 8000 --demo          the same app in a web browser
 """
 
 
@@ -33,6 +42,8 @@ class Invocation:
     command: str  # "tui", "ask" or "sessions"
     options: argparse.Namespace
     agent_argv: list[str] = field(default_factory=list)
+    #: The command line as given (for ``--serve``, which runs the same app without it).
+    argv: list[str] = field(default_factory=list)
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -54,12 +65,13 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="working directory of the session (default: the current directory)",
     )
+    parser.add_argument("--agent", metavar="NAME", help="start the agent NAME from the config file")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] -- AGENT [ARGS...]\n       acp-tui {ask,sessions} ... -- AGENT [ARGS...]",
+        usage="acp-tui [OPTIONS] [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -88,11 +100,17 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="resume the most recent session of this directory without asking",
     )
-    parser.add_argument("--agent", metavar="NAME", help="start the agent NAME from the config file")
+    parser.add_argument(
+        "--theme",
+        metavar="NAME",
+        help="colour theme for this run (pick one with Ctrl+P to keep it)",
+    )
     parser.add_argument(
         "--config-path", action="store_true", help="print where the config file is read from"
     )
-    parser.add_argument("--serve", action="store_true", help="serve the app to a web browser")
+    parser.add_argument(
+        "--serve", action="store_true", help="serve the app to a web browser on 127.0.0.1"
+    )
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000)")
     return parser
 
@@ -108,7 +126,9 @@ def build_ask_parser() -> argparse.ArgumentParser:
     parser.add_argument("--session", metavar="ID", help="continue this session (resume or load)")
     answer = parser.add_mutually_exclusive_group()
     answer.add_argument(
-        "--allow", action="store_true", help="answer permission requests with the first allow option"
+        "--allow",
+        action="store_true",
+        help="answer permission requests with the first allow option",
     )
     answer.add_argument(
         "--deny", action="store_true", help="reject permission requests (the default)"
@@ -138,28 +158,86 @@ def parse(argv: Sequence[str]) -> Invocation:
         command = "tui"
         parser = build_parser()
         options = parser.parse_args(ours)
-    if getattr(options, "demo", False) and agent_argv:
-        parser.error("give either --demo or an agent command after --, not both")
+    chosen = [
+        flag
+        for flag, given in (
+            ("--demo", getattr(options, "demo", False)),
+            ("--agent", getattr(options, "agent", None) is not None),
+            ("an agent command after --", bool(agent_argv)),
+        )
+        if given
+    ]
+    if len(chosen) > 1:
+        parser.error(f"give only one of {', '.join(chosen)}")
     if options.cwd is not None:
         options.cwd = os.path.abspath(options.cwd)
         if not os.path.isdir(options.cwd):
             parser.error(f"--cwd {options.cwd}: no such directory")
-    return Invocation(command, options, agent_argv)
+    return Invocation(command, options, agent_argv, list(argv))
+
+
+def _configured_agent(invocation: Invocation, config: Config) -> int | None:
+    """Apply ``--agent NAME`` for a headless command: its command line, its env (this process
+    is short-lived, and the agent inherits it) and its default cwd. Returns an exit code on
+    error."""
+    name = invocation.options.agent
+    agent = config.agents.get(name)
+    if agent is None:
+        print(unknown_agent_message(name, config), file=sys.stderr)
+        return 2
+    invocation.agent_argv = agent.argv
+    os.environ.update(agent.env)
+    if invocation.options.cwd is None and agent.cwd:
+        cwd = os.path.abspath(os.path.expanduser(agent.cwd))
+        if not os.path.isdir(cwd):
+            print(f"acp-tui: agents.{name}.cwd {cwd}: no such directory", file=sys.stderr)
+            return 2
+        invocation.options.cwd = cwd
+    return None
+
+
+def unknown_agent_message(name: str, config: Config) -> str:
+    from acp_tui.config import config_path
+
+    names = ", ".join(sorted(config.agents)) or "none"
+    return (
+        f"acp-tui: no agent named {name!r} in {config_path()}\n"
+        f"configured agents: {names}\n"
+        "add one as [agents.NAME] with command = ...; see `acp-tui --help`"
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     invocation = parse(sys.argv[1:] if argv is None else argv)
     options = invocation.options
+    if invocation.command == "tui" and options.config_path:
+        from acp_tui.config import config_path
+
+        print(config_path())
+        return 0
+    if invocation.command == "tui" and options.serve:
+        from acp_tui import web
+
+        return web.serve(invocation.argv, port=options.port)
     if options.demo:
         from acp_tui.demo_agent import demo_agent_argv
 
         invocation.agent_argv = demo_agent_argv()
     if invocation.command in ("ask", "sessions"):
         from acp_tui import headless
+        from acp_tui.config import load_config
 
+        config, problems = load_config()
+        for problem in problems:
+            print(f"acp-tui: config: {problem}", file=sys.stderr)
+        if options.agent is not None:
+            code = _configured_agent(invocation, config)
+            if code is not None:
+                return code
         if not invocation.agent_argv:
             print(
-                f"acp-tui {invocation.command}: give the agent command after --, or --demo",
+                f"acp-tui {invocation.command}: give the agent command after --, "
+                "--agent NAME, or --demo",
                 file=sys.stderr,
             )
             return 2

@@ -1,16 +1,28 @@
 """The Textual application. Kept small: screens do the work; :func:`make_app` builds it for
-the command line and for tests alike."""
+the command line and for tests alike.
+
+With an agent command line the app opens the chat screen; with none it opens the launcher,
+and switches to the chat screen for the agent picked there.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Sequence
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.theme import Theme
 
+from acp_tui.recent import RecentAgents
+from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.themes import register_themes
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen, settings_for_choice
 from acp_tui.ui.settings import AppSettings
+
+log = logging.getLogger(__name__)
 
 
 class AcpTuiApp(App[int]):
@@ -21,16 +33,79 @@ class AcpTuiApp(App[int]):
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
 
-    def __init__(self, settings: AppSettings) -> None:
+    def __init__(
+        self,
+        settings: AppSettings,
+        *,
+        choices: Sequence[LaunchChoice] | None = None,
+        problems: Sequence[str] = (),
+        recent: RecentAgents | None = None,
+        remember_theme: bool = False,
+        config_location: str = "",
+    ) -> None:
         super().__init__()
         self.settings = settings
         #: Set when the agent could not be started: printed after the app exits, exit code 1.
         self.start_failure: str | None = None
+        #: Shown as notifications once the app runs (config and theme file problems).
+        self.problems: list[str] = list(problems)
+        self.choices = list(choices) if choices is not None else None
+        self.recent = recent
+        self.remember_theme = remember_theme
+        self.config_location = config_location
+        self.problems += register_themes(self)
         if settings.theme:
-            self.theme = settings.theme
+            if settings.theme in self.available_themes:
+                self.theme = settings.theme
+            else:
+                self.problems.append(
+                    f"theme {settings.theme!r} not found; pick one with Ctrl+P → Change theme"
+                )
 
     def on_mount(self) -> None:
-        self.push_screen(ChatScreen(self.settings))
+        if self.settings.agent_argv:
+            self.push_screen(ChatScreen(self.settings))
+        else:
+            self.push_screen(LauncherScreen(self._launcher_choices(), self.config_location))
+        for problem in self.problems:
+            self.notify(
+                sanitize_terminal_text(problem),
+                title="configuration",
+                severity="warning",
+                timeout=20,
+                markup=False,
+            )
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+
+    def _launcher_choices(self) -> list[LaunchChoice]:
+        if self.choices is not None:
+            return self.choices
+        from acp_tui.config import Config
+        from acp_tui.demo_agent import demo_agent_argv
+        from acp_tui.known_agents import detect_agents
+        from acp_tui.ui.screens.launcher import build_choices
+
+        keys = self.recent.keys() if self.recent is not None else []
+        return build_choices(Config(), detect_agents(), demo_agent_argv(), keys)
+
+    def on_launcher_screen_chosen(self, event: LauncherScreen.Chosen) -> None:
+        choice = event.choice
+        if self.recent is not None:
+            # Key, label and command line only: never the agent's env.
+            self.recent.record(choice.key, choice.label, list(choice.argv))
+        self.settings = settings_for_choice(self.settings, choice)
+        self.switch_screen(ChatScreen(self.settings))
+
+    def _on_theme_changed(self, theme: Theme) -> None:
+        """Remember a theme picked in the palette (only for the real app, not in tests)."""
+        if not self.remember_theme:
+            return
+        from acp_tui.config import save_theme
+
+        problem = save_theme(theme.name)
+        if problem:
+            log.warning("%s", problem)
+            self.notify(sanitize_terminal_text(problem), severity="warning", markup=False)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
@@ -38,5 +113,22 @@ class AcpTuiApp(App[int]):
             yield from screen.palette_commands()
 
 
-def make_app(settings: AppSettings) -> AcpTuiApp:
-    return AcpTuiApp(settings)
+def make_app(
+    settings: AppSettings,
+    *,
+    choices: Sequence[LaunchChoice] | None = None,
+    problems: Sequence[str] = (),
+    recent: RecentAgents | None = None,
+    remember_theme: bool = False,
+    config_location: str = "",
+) -> AcpTuiApp:
+    """The app. An empty ``settings.agent_argv`` opens the launcher with ``choices`` (default:
+    the detected agents and the demo agent)."""
+    return AcpTuiApp(
+        settings,
+        choices=choices,
+        problems=problems,
+        recent=recent,
+        remember_theme=remember_theme,
+        config_location=config_location,
+    )

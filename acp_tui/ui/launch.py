@@ -1,18 +1,32 @@
-"""From the parsed command line to a running app, and back to an exit code."""
+"""From the parsed command line (and the config file) to a running app, and back to an
+exit code."""
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 from pathlib import Path
 
-from acp_tui.cli import Invocation
+from acp_tui.cli import Invocation, unknown_agent_message
+from acp_tui.config import Config, config_path, load_config
 from acp_tui.ui.settings import AppSettings
 
 
-def settings_from_invocation(invocation: Invocation) -> AppSettings:
+def settings_from_invocation(
+    invocation: Invocation, config: Config | None = None, problems: list[str] | None = None
+) -> AppSettings:
+    """Command line over config file over defaults. With ``--agent NAME`` (which must be in
+    ``config``; see :func:`run_tui`) the agent's command, env, cwd and MCP servers apply.
+    Anything not usable is appended to ``problems``."""
+    config = config or Config()
     options = invocation.options
-    policy = "yolo" if options.yolo else "deny" if options.deny_all else "ask"
+    if options.yolo:
+        policy = "yolo"
+    elif options.deny_all:
+        policy = "deny"
+    else:
+        policy = config.permission_policy
     resume: str | None = options.resume
     if options.continue_ and resume is None:
         resume = ""
@@ -22,7 +36,25 @@ def settings_from_invocation(invocation: Invocation) -> AppSettings:
         resume=resume,
         continue_latest=options.continue_,
         agent_label="demo agent" if options.demo else "",
+        theme=getattr(options, "theme", None) or config.theme,
+        show_sidebar=config.sidebar,
+        notify_when_unfocused=config.notifications == "bell",
     )
+    name = getattr(options, "agent", None)
+    agent = config.agents.get(name) if name else None
+    if agent is not None:
+        settings.agent_argv = agent.argv
+        settings.agent_label = agent.label or name or ""
+        settings.env = dict(agent.env) or None
+        settings.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
+        if agent.cwd and not options.cwd:
+            cwd = os.path.abspath(os.path.expanduser(agent.cwd))
+            if os.path.isdir(cwd):
+                settings.cwd = cwd
+            elif problems is not None:
+                problems.append(
+                    f"agents.{name}.cwd: {cwd}: no such directory; using {settings.cwd}"
+                )
     if options.cwd:
         settings.cwd = options.cwd
     return settings
@@ -49,23 +81,52 @@ def setup_logging() -> Path | None:
 def run_tui(invocation: Invocation) -> int:
     options = invocation.options
     if options.config_path:
-        from platformdirs import user_config_dir
-
-        print(f"{user_config_dir('acp-tui', appauthor=False)}/config.toml")
+        print(config_path())
         return 0
-    if not invocation.agent_argv:
-        print(
-            "acp-tui: give the agent's command after --, e.g. `acp-tui -- claude-agent-acp`,\n"
-            "or try the built-in demo agent: `acp-tui --demo`",
-            file=sys.stderr,
-        )
+    config, problems = load_config()
+    name = getattr(options, "agent", None)
+    if name is not None and name not in config.agents:
+        for problem in problems:
+            print(f"acp-tui: config: {problem}", file=sys.stderr)
+        print(unknown_agent_message(name, config), file=sys.stderr)
         return 2
+    from acp_tui.recent import RecentAgents
     from acp_tui.ui.app import make_app
 
     setup_logging()
-    app = make_app(settings_from_invocation(invocation))
+    settings = settings_from_invocation(invocation, config, problems)
+    choices = None
+    recent = None
+    if not settings.agent_argv:
+        from acp_tui.demo_agent import demo_agent_argv
+        from acp_tui.known_agents import detect_agents
+        from acp_tui.ui.screens.launcher import build_choices
+
+        recent = RecentAgents()
+        choices = build_choices(
+            config,
+            detect_agents(),
+            demo_agent_argv(),
+            recent.keys(),
+            use_agent_cwd=not options.cwd,
+        )
+    app = make_app(
+        settings,
+        choices=choices,
+        problems=problems,
+        recent=recent,
+        remember_theme=True,
+        config_location=_home_relative(config_path()),
+    )
     result = app.run()
     if app.start_failure:
         print(app.start_failure, file=sys.stderr)
         return 1
     return result or 0
+
+
+def _home_relative(path: Path) -> str:
+    try:
+        return "~/" + str(path.relative_to(Path.home()))
+    except ValueError:
+        return str(path)

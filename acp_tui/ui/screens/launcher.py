@@ -1,0 +1,201 @@
+"""The launcher: ``acp-tui`` with no agent. Lists the agents from the config file, the
+well-known agents found on PATH and the built-in demo agent, recently used first; Enter
+starts one (the app then switches to the chat screen).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import shlex
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets.option_list import Option
+
+from acp_tui.config import Config
+from acp_tui.known_agents import KnownAgent
+from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.settings import AppSettings
+
+__all__ = ["LaunchChoice", "LauncherScreen", "build_choices", "settings_for_choice"]
+
+ChoiceKind = Literal["config", "detected", "demo"]
+
+DEMO_KEY = "demo"
+KIND_LABELS: dict[str, str] = {
+    "config": "config file",
+    "detected": "found on PATH",
+    "demo": "built-in",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class LaunchChoice:
+    """One agent the launcher offers, with everything needed to start it."""
+
+    key: str
+    """Stable identity: ``config:NAME``, ``known:ID`` or ``demo`` (the recent list's key)."""
+    label: str
+    argv: tuple[str, ...]
+    kind: ChoiceKind
+    detail: str
+    """What the second line shows: the command line (the demo agent: a description)."""
+    env: dict[str, str] | None = None
+    cwd: str | None = None
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    recent: bool = False
+
+
+def build_choices(
+    config: Config,
+    detected: Iterable[KnownAgent],
+    demo_argv: Sequence[str],
+    recent_keys: Sequence[str] = (),
+    *,
+    use_agent_cwd: bool = True,
+) -> list[LaunchChoice]:
+    """Configured agents, then detected ones (unless configured with the same command line),
+    then the demo agent; the recently used ones (``recent_keys``, most recent first) move to
+    the top. ``use_agent_cwd=False`` when ``--cwd`` was given: it wins over an agent's cwd."""
+    choices: list[LaunchChoice] = []
+    configured_argvs: set[tuple[str, ...]] = set()
+    for name, agent in config.agents.items():
+        argv = tuple(agent.argv)
+        configured_argvs.add(argv)
+        cwd = (
+            os.path.abspath(os.path.expanduser(agent.cwd)) if agent.cwd and use_agent_cwd else None
+        )
+        choices.append(
+            LaunchChoice(
+                key=f"config:{name}",
+                label=agent.label or name,
+                argv=argv,
+                kind="config",
+                detail=shlex.join(argv),
+                env=dict(agent.env) or None,
+                cwd=cwd,
+                mcp_servers=[server.model_dump() for server in agent.mcp_servers],
+            )
+        )
+    for known in detected:
+        argv = tuple(known.argv)
+        if argv in configured_argvs:
+            continue
+        choices.append(
+            LaunchChoice(
+                key=f"known:{known.id}",
+                label=known.name,
+                argv=argv,
+                kind="detected",
+                detail=known.command_line,
+            )
+        )
+    choices.append(
+        LaunchChoice(
+            key=DEMO_KEY,
+            label="Demo agent",
+            argv=tuple(demo_argv),
+            kind="demo",
+            detail="streams canned replies, tool calls, plans: no network, no model",
+        )
+    )
+    by_key = {choice.key: choice for choice in choices}
+    first: list[LaunchChoice] = []
+    for key in recent_keys:
+        choice = by_key.pop(key, None)
+        if choice is not None:
+            first.append(dataclasses.replace(choice, recent=True))
+    return first + [choice for choice in choices if choice.key in by_key]
+
+
+def settings_for_choice(base: AppSettings, choice: LaunchChoice) -> AppSettings:
+    """The chat screen's settings for ``choice``: the agent's command line, env, cwd and MCP
+    servers over ``base`` (policy, theme, resume flags, dirs are kept)."""
+    return dataclasses.replace(
+        base,
+        agent_argv=list(choice.argv),
+        agent_label="demo agent" if choice.kind == "demo" else choice.label,
+        env=dict(choice.env) if choice.env else base.env,
+        cwd=choice.cwd or base.cwd,
+        mcp_servers=list(choice.mcp_servers) or list(base.mcp_servers),
+    )
+
+
+def _prompt(choice: LaunchChoice) -> Text:
+    text = Text(sanitize_terminal_text(choice.label)[:60], style="bold")
+    if choice.recent:
+        text.append("  · recent", style="italic")
+    text.append("\n  ")
+    text.append(sanitize_terminal_text(choice.detail)[:200], style="dim")
+    text.append(f"  ({KIND_LABELS[choice.kind]})", style="dim italic")
+    return text
+
+
+class LauncherScreen(Screen[None]):
+    """Pick an agent; posts :class:`LauncherScreen.Chosen`, which the app acts on."""
+
+    CSS_PATH = "launcher.tcss"
+    BINDINGS = [
+        Binding("enter", "start", "Start", priority=True),
+    ]
+
+    class Chosen(Message):
+        """The person picked an agent."""
+
+        def __init__(self, choice: LaunchChoice) -> None:
+            super().__init__()
+            self.choice = choice
+
+    def __init__(self, choices: Sequence[LaunchChoice], config_location: str = "") -> None:
+        super().__init__()
+        self.choices = list(choices)
+        self.config_location = config_location
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="launcher-header"):
+            yield Label("acp-tui", id="app-name")
+            yield Label("choose an agent", id="subtitle")
+        with Vertical(id="launcher-body"):
+            yield Static("Start a session with", id="launcher-title")
+            yield OptionList(
+                *(Option(_prompt(choice), id=choice.key) for choice in self.choices),
+                id="agents",
+            )
+            hint = Text("Enter starts the highlighted agent. ")
+            if self.config_location:
+                hint.append("Add your own as [agents.NAME] in ")
+                hint.append(self.config_location, style="bold")
+                hint.append(".")
+            yield Static(hint, id="launcher-hint")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        agents = self.query_one("#agents", OptionList)
+        agents.highlighted = 0 if self.choices else None
+        agents.focus()
+
+    def choice(self, key: str) -> LaunchChoice | None:
+        return next((choice for choice in self.choices if choice.key == key), None)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        chosen = self.choice(event.option.id or "")
+        if chosen is not None:
+            self.post_message(self.Chosen(chosen))
+
+    def action_start(self) -> None:
+        agents = self.query_one("#agents", OptionList)
+        if agents.highlighted is None:
+            return
+        chosen = self.choice(agents.get_option_at_index(agents.highlighted).id or "")
+        if chosen is not None:
+            self.post_message(self.Chosen(chosen))

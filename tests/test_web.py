@@ -1,0 +1,219 @@
+"""``acp-tui --serve``: the app served to a browser by textual-serve on 127.0.0.1.
+
+One server (a subprocess on a free loopback port, always killed) for the module. A plain
+HTTP check needs nothing else; the browser check drives headless Chromium over the DevTools
+protocol and is SKIPPED, with the reason, where Chromium is not installed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import contextlib
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from acp_tui.web import app_command, strip_serve_options
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+CHROMIUM_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--window-size=1200,800",
+]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def kill_group(process: subprocess.Popen[bytes]) -> None:
+    """The process and everything it started (textual-serve runs one app per browser tab)."""
+    if process.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(5)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait(5)
+    else:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+def get(url: str, timeout: float = 2.0) -> tuple[int, str]:
+    with urllib.request.urlopen(url, timeout=timeout) as response:
+        return response.status, response.read().decode("utf-8", "replace")
+
+
+@pytest.fixture(scope="module")
+def server() -> Iterator[str]:
+    port = free_port()
+    workdir = Path(tempfile.mkdtemp(prefix="acp-tui-web-"))
+    log = (workdir / "server.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "acp_tui", "--serve", "--port", str(port)],
+        cwd=workdir,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + 15
+        while True:
+            if process.poll() is not None:
+                pytest.fail(f"the server exited: {(workdir / 'server.log').read_text()}")
+            try:
+                if get(url)[0] == 200:
+                    break
+            except OSError:
+                pass
+            if time.monotonic() > deadline:
+                pytest.fail(f"the server did not answer: {(workdir / 'server.log').read_text()}")
+            time.sleep(0.1)
+        yield url
+    finally:
+        kill_group(process)
+        log.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def test_command_drops_only_our_serve_options() -> None:
+    assert strip_serve_options(["--serve", "--port", "9000", "--demo"]) == ["--demo"]
+    assert strip_serve_options(["--port=9000", "--serve", "--", "agent", "--port", "1"]) == [
+        "--",
+        "agent",
+        "--port",
+        "1",
+    ]
+    command = app_command(["--serve", "--yolo", "--", "my agent"])
+    assert command.endswith("-m acp_tui --yolo -- 'my agent'")
+
+
+def test_page_is_served_over_http(server: str) -> None:
+    status, html = get(server)
+    assert status == 200
+    assert "textual.js" in html  # the textual-serve web client
+    port = server.rsplit(":", 1)[1].rstrip("/")
+    assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in html
+    assert "acp-tui" in html  # the page title
+    status, script = get(server + "static/js/textual.js")
+    assert status == 200 and "WebSocket" in script
+
+
+def find_chromium() -> str | None:
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
+
+
+async def _drive(devtools_http: str, url: str, limit: float) -> tuple[str, str]:
+    """Open ``url`` in the browser's page; wait until the app has drawn its screen. Returns
+    the body's classes and the text of what the app sent the page."""
+    import aiohttp
+
+    async with aiohttp.ClientSession() as session:
+        async with session.get(f"{devtools_http}/json/list") as response:
+            targets = await response.json(content_type=None)
+        page = next(t for t in targets if t.get("type") == "page")
+        async with session.ws_connect(page["webSocketDebuggerUrl"], max_msg_size=0) as ws:
+            ids = iter(range(1, 10_000))
+            received: list[str] = []
+
+            async def call(method: str, **params: object) -> dict[str, object]:
+                message_id = next(ids)
+                await ws.send_json({"id": message_id, "method": method, "params": params})
+                while True:
+                    message = await ws.receive_json()
+                    if message.get("method") == "Network.webSocketFrameReceived":
+                        frame = message["params"]["response"]
+                        data = frame["payloadData"]
+                        if frame.get("opcode") == 2:
+                            data = base64.b64decode(data).decode("utf-8", "replace")
+                        received.append(data)
+                    if message.get("id") == message_id:
+                        return message
+
+            await call("Network.enable")
+            await call("Page.navigate", url=url)
+            deadline = time.monotonic() + limit
+            classes = ""
+            while time.monotonic() < deadline:
+                result = await call(
+                    "Runtime.evaluate", expression="document.body ? document.body.className : ''"
+                )
+                classes = str(result.get("result", {}).get("result", {}).get("value", ""))  # type: ignore[union-attr]
+                text = re.sub(r"\x1b\[[0-9;?<>]*[A-Za-z]", "", "".join(received))
+                if "-first-byte" in classes and "choose an agent" in text:
+                    return classes, text
+                await asyncio.sleep(0.2)
+            return classes, re.sub(r"\x1b\[[0-9;?<>]*[A-Za-z]", "", "".join(received))
+
+
+def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) -> None:
+    browser = find_chromium()
+    if browser is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium): browser check not run")
+    pytest.importorskip("aiohttp", reason="aiohttp (a textual-serve dependency) is missing")
+    process = subprocess.Popen(
+        [
+            browser,
+            *CHROMIUM_FLAGS,
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--remote-debugging-port=0",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        stdin=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        assert process.stderr is not None
+        devtools = None
+        deadline = time.monotonic() + 15
+        while devtools is None and time.monotonic() < deadline:
+            line = process.stderr.readline().decode("utf-8", "replace")
+            if not line and process.poll() is not None:
+                break
+            match = re.search(r"DevTools listening on ws://([^/]+)/", line)
+            if match:
+                devtools = f"http://{match.group(1)}"
+        if devtools is None:
+            pytest.fail("Chromium did not start its DevTools endpoint")
+        # Keep reading its log so a full pipe never blocks the browser.
+        threading.Thread(target=process.stderr.read, daemon=True).start()
+        classes, text = asyncio.run(asyncio.wait_for(_drive(devtools, server, limit=20), 40))
+        assert "-loaded" in classes, f"the web client did not connect: body class {classes!r}"
+        assert "-first-byte" in classes, "the app sent nothing to the page"
+        assert "choose an agent" in text, f"the launcher is not on the page: {text[-500:]!r}"
+        assert "Start a session with" in text
+    finally:
+        kill_group(process)
