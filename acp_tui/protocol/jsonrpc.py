@@ -233,6 +233,10 @@ class Connection:
                     break
                 if discarding:
                     discarding = False
+                elif len(buffer) + newline - start > self._max_line_bytes:
+                    # Over the limit however it arrived: in one read or in many.
+                    self._skip_oversized(len(buffer) + newline - start)
+                    buffer.clear()
                 elif buffer:
                     buffer += chunk[start:newline]
                     line = bytes(buffer)
@@ -279,8 +283,15 @@ class Connection:
                 await self._handle_notification(method, message.get("params"))
             return
         if "id" in message and ("result" in message or "error" in message):
-            self._handle_response(message)
-            return
+            if _is_valid_id(message["id"]):
+                self._handle_response(message)
+                return
+            if message["id"] is None:
+                # The peer could not read one of our requests (JSON-RPC answers a parse
+                # error with a null id): nobody to hand it to.
+                self.stats.unknown_responses += 1
+                self._note_last(f"answer without an id: {text[:200]}")
+                return
         self.stats.invalid_messages += 1
         self._note_last(f"invalid JSON-RPC message: {text[:200]}")
 

@@ -1,0 +1,561 @@
+"""Resilience and safety (issue 9): the real app on the hostile agent, driven with Pilot.
+
+Whatever the agent does (dies, hangs, floods, sends junk or escape sequences), the app stays
+up, the transcript and the draft stay, the screen shows agent text literally, and quitting is
+bounded in time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.strip import Strip
+
+from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
+from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
+from tests.agents import hostile_agent as hostile
+from tests.ui.chat_helpers import chat, send, wait_for, wait_for_session
+
+pytestmark = pytest.mark.anyio
+
+HOSTILE_AGENT = [sys.executable, str(Path(hostile.__file__).resolve())]
+SIZE = (120, 40)
+
+
+def hostile_app(cwd: Path, *flags: str, **overrides: Any) -> AcpTuiApp:
+    cwd.mkdir(parents=True, exist_ok=True)
+    settings = AppSettings(
+        agent_argv=[*HOSTILE_AGENT, *flags],
+        cwd=str(cwd),
+        data_dir=cwd / ".data",
+        log_dir=cwd / ".logs",
+        theme="textual-dark",
+        notify_when_unfocused=False,
+    )
+    for name, value in overrides.items():
+        setattr(settings, name, value)
+    return make_app(settings)
+
+
+def replies(screen: ChatScreen) -> list[str]:
+    state = screen.store.get(screen.session_id) if screen.session_id else None
+    return [e.text for e in state.transcript if isinstance(e, AgentMessage)] if state else []
+
+
+def last_reply(screen: ChatScreen) -> str:
+    texts = replies(screen)
+    return texts[-1] if texts else ""
+
+
+async def turn(pilot: Any, text: str, expect: str, limit: float = 10.0) -> ChatScreen:
+    """Send ``text`` and wait until the last reply contains ``expect`` and the turn is over."""
+    screen = chat(pilot.app)
+    await send(pilot, text)
+    await wait_for(
+        pilot, lambda: expect in last_reply(screen) and not screen.busy, f"reply {expect!r}", limit
+    )
+    return screen
+
+
+def screen_strips(app: AcpTuiApp) -> list[Strip]:
+    return app.screen._compositor.render_strips()
+
+
+def screen_text(app: AcpTuiApp) -> str:
+    """The characters on screen, row by row."""
+    return "\n".join(strip.text for strip in screen_strips(app))
+
+
+def terminal_output(app: AcpTuiApp) -> str:
+    """What the app would write to the terminal for a full repaint of the current screen."""
+    from rich.console import Console
+
+    console = Console(
+        width=app.size.width,
+        height=app.size.height,
+        force_terminal=True,
+        color_system="truecolor",
+        legacy_windows=False,
+        safe_box=False,
+    )
+    update = app.screen._compositor.render_update(full=True)
+    return update.render_segments(console)
+
+
+def assert_inert(app: AcpTuiApp) -> None:
+    """Nothing on screen is an escape sequence, a control character, a terminal hyperlink or
+    an action from agent markup. (A URL in an agent's Markdown message may become a Markdown
+    link, which only offers to open it: that is Markdown, not markup.)"""
+    text = screen_text(app)
+    for bad in ("\x1b", "\x07", "\x9b", "\u202e", "\u202c"):
+        assert bad not in text, f"{bad!r} reached the screen"
+    for strip in screen_strips(app):
+        for segment in strip:
+            style = segment.style
+            assert not (style and style.link), f"a hyperlink reached the screen: {style.link}"
+            action = (style.meta or {}).get("@click", "") if style else ""
+            assert not action or str(action).startswith("link("), f"an action: {action!r}"
+    output = terminal_output(app)
+    for bad in ("\x1b]52", "\x1b]8;", "\x1b]0;", "\x07", "\u202e", "\x9b", "\x1b[2J"):
+        assert bad not in output, f"{bad!r} reached the terminal output"
+
+
+def banner_text(screen: ChatScreen) -> str:
+    return str(screen.query_one(AgentBanner).render())
+
+
+def header_title(screen: ChatScreen) -> str:
+    return str(screen.query_one(ChatHeader).query_one("#title").render())
+
+
+def process_gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    # A zombie still answers kill(0): look at its state.
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+# ---------------------------------------------------------------------- malformed traffic
+
+
+async def test_banner_and_junk_are_skipped_counted_and_the_client_goes_on(
+    tmp_path: Path,
+) -> None:
+    app = hostile_app(tmp_path, "--at-start=banner")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        assert screen.link is not None and screen.link.client is not None
+        stats = screen.link.client.connection.stats
+        assert stats.skipped_lines >= len(hostile.STDOUT_BANNER)
+        await turn(pilot, "junk", "Survived the junk.")
+        # Skipped: not JSON (plain text, invalid UTF-8, a cut line) or not an object (2).
+        assert stats.skipped_lines == len(hostile.STDOUT_BANNER) + 5
+        # Invalid JSON-RPC: {}, no method/id, ids that are not ids (2), a numeric method.
+        assert stats.invalid_messages == 5
+        # Answers to requests never sent (a result and an error).
+        assert stats.unknown_responses == 2
+        assert stats.handler_errors == 0
+        assert screen.agent_alive
+        await turn(pilot, "still there?", "You said: still there?")
+        assert_inert(app)
+
+
+@pytest.mark.parametrize("kind", ["usage", "tool"])
+async def test_a_burst_of_100000_updates_is_applied_and_the_client_goes_on(
+    tmp_path: Path, kind: str
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, f"flood-updates 100000 {kind}", f"Flooded 100000 {kind}", limit=20)
+        state = screen.store.get(screen.session_id)
+        if kind == "usage":
+            assert state.context is not None and int(state.context.used) == 100_000
+            gauge = screen.query_one("#gauge")
+            await wait_for(pilot, lambda: "100K / 1.0M" in gauge.gauge_line(), "the gauge")  # type: ignore[attr-defined]
+        else:
+            tool = state.tool_index.get("flood-1")
+            assert isinstance(tool, ToolCall) and tool.title == "step 100000"
+            await wait_for(
+                pilot,
+                lambda: (
+                    "step 100000"
+                    in str(screen.query_one(ToolCallView).query_one(".header").render())
+                ),
+                "the tool call view",
+            )
+        assert screen.link.client.connection.stats.handler_errors == 0  # type: ignore[union-attr]
+        await turn(pilot, "after the flood", "You said: after the flood")
+
+
+async def test_a_burst_of_message_chunks_is_applied_and_the_client_goes_on(
+    tmp_path: Path,
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        count = 20_000
+        await send(pilot, f"flood-updates {count}")
+        await wait_for(
+            pilot,
+            lambda: last_reply(screen) == hostile.FLOOD_TEXT * count and not screen.busy,
+            "the whole burst",
+            limit=20,
+        )
+        await turn(pilot, "after the flood", "You said: after the flood")
+
+
+async def test_a_50_megabyte_line_is_read_and_the_client_goes_on(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "big-line 50", "After the big line.", limit=30)
+        state = screen.store.get(screen.session_id)
+        tool = state.tool_index.get("big-1")
+        assert isinstance(tool, ToolCall)
+        assert len(tool.raw_output["stdout"]) == 50 * 1024 * 1024
+        connection = screen.link.client.connection  # type: ignore[union-attr]
+        # The inspector keeps a cut copy, not 50 MB.
+        assert all(len(record.text) <= 64 * 1024 for record in connection.traffic)
+        await turn(pilot, "small again", "You said: small again")
+
+
+async def test_unknown_sessions_and_variants_are_kept(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "unknown-session", "Unknown things sent.")
+        # Updates for a session never opened are held, not dropped and not shown here.
+        assert screen.store.held_count(hostile.UNKNOWN_SESSION_ID) == 2
+        assert "nobody opened" not in "".join(replies(screen))
+        state = screen.store.get(screen.session_id)
+        unknown = [e for e in state.transcript if isinstance(e, UnknownUpdate)]
+        assert [u.update_kind for u in unknown] == ["hostile_vendor_update"]
+        assert unknown[0].raw["payload"] == {"kept": [1, 2, 3]} and unknown[0].error is None
+        await wait_for(pilot, lambda: len(screen.query(UnknownView)) == 1, "the unknown view")
+
+
+async def test_wrong_types_in_known_fields_are_kept_as_malformed_updates(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "wrong-types", "Wrong types sent.")
+        state = screen.store.get(screen.session_id)
+        malformed = [e for e in state.transcript if isinstance(e, UnknownUpdate) and e.error]
+        assert len(malformed) >= 5
+        await pilot.pause(0.2)
+        assert not screen._render_error_shown, "a display error was reported"
+        assert screen.agent_alive
+        await turn(pilot, "fine?", "You said: fine?")
+        assert_inert(app)
+
+
+# ---------------------------------------------------------------------- display safety
+
+
+async def test_escape_sequences_are_never_interpreted(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "escape-title", "done")
+        await wait_for(
+            pilot, lambda: "Red title" in header_title(screen), "the title in the header"
+        )
+        assert header_title(screen) == hostile.ESCAPE_TITLE_VISIBLE
+        await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Red title" in text and "cleared?" in text and "gnirts" in text
+        assert "Run tests" in text
+        assert "evil.example" not in text and "ZXZpbA" not in text and "pwned" not in text
+        assert_inert(app)
+
+
+async def test_rich_markup_is_shown_literally(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "markup", "Markup:")
+        await wait_for(pilot, lambda: "[bold red]" in header_title(screen), "the title")
+        assert header_title(screen) == hostile.MARKUP_TITLE
+        await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "[bold red]x[/]" in text  # the header
+        assert "[bold red]boom[/]" in text  # the agent's message (Markdown)
+        assert "[link=https://evil.example]click me[/link]" in text
+        assert "[reverse]tool[/reverse] [@click=app.quit]quit[/]" in text  # the tool title
+        assert_inert(app)
+        assert app.is_running
+
+
+async def test_a_10000_character_title_is_cut_and_the_layout_holds(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "long-title", "Long title set.")
+        await wait_for(pilot, lambda: header_title(screen).startswith("TTT"), "the long title")
+        title = header_title(screen)
+        assert len(title) == 500 and title.endswith("…")
+        header = screen.query_one(ChatHeader)
+        assert header.region.height == 1 and header.region.y == 0
+        await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
+        tool_header = str(screen.query_one(ToolCallView).query_one(".header").render())
+        assert "…" in tool_header and len(tool_header) < 600
+        await assert_layout_holds(pilot, screen)
+
+
+async def test_a_10000_character_line_without_spaces_keeps_the_layout(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "no-spaces")
+        await wait_for(
+            pilot, lambda: len(last_reply(screen)) == 10_000 and not screen.busy, "the long line"
+        )
+        await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
+        await assert_layout_holds(pilot, screen)
+
+
+async def assert_layout_holds(pilot: Any, screen: ChatScreen) -> None:
+    await pilot.pause(0.2)
+    width, height = pilot.app.size
+    header = screen.query_one(ChatHeader)
+    assert header.region.height == 1
+    prompt = screen.query_one("#prompt")
+    assert prompt.region.height >= 1 and prompt.region.bottom <= height
+    assert prompt.region.right <= width
+    transcript = screen.query_one("#transcript")
+    assert transcript.region.right <= width
+    # Nothing scrolls sideways: long text wraps or is cut.
+    assert transcript.max_scroll_x == 0
+    for strip in screen_strips(pilot.app):
+        assert strip.cell_length <= width
+    # The prompt still takes input.
+    editor = screen.query_one("#prompt")
+    editor.set_draft("still typing")  # type: ignore[attr-defined]
+    await pilot.pause()
+    assert editor.draft == "still typing"  # type: ignore[attr-defined]
+
+
+# ---------------------------------------------------------------------- the agent dies
+
+
+async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
+    tmp_path: Path,
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "first message", "You said: first message")
+        session_id = screen.session_id
+        await send(pilot, "crash")
+        editor = screen.query_one("#prompt")
+        editor.set_draft("my unsent draft")  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: not screen.agent_alive, "the agent to exit")
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        text = banner_text(screen)
+        assert f"exit code {hostile.CRASH_EXIT_CODE}" in text
+        assert "hostile: working on the turn" in text
+        assert "Traceback (most recent call last): hostile crash" in text
+        assert "red error with a bell and a override" in text  # escapes removed
+        assert "Ctrl+R" in text
+        assert_inert(app)
+        # The transcript and the draft are intact.
+        state = screen.store.get(session_id)
+        assert any(
+            isinstance(e, AgentMessage) and e.text == "You said: first message"
+            for e in state.transcript
+        )
+        assert "You said: first message" in screen_text(app)
+        assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
+        assert not screen.busy
+        # Sending while the agent is down keeps the message in the prompt.
+        screen.send_text("while down")
+        assert editor.draft == "while down"  # type: ignore[attr-defined]
+        editor.set_draft("my unsent draft")  # type: ignore[attr-defined]
+        # One key restarts the agent; the draft survives the restart.
+        await pilot.press("ctrl+r")
+        await wait_for(
+            pilot, lambda: screen.agent_alive and screen.session_id is not None, "the restart"
+        )
+        await wait_for(pilot, lambda: not banner.has_class("-visible"), "the banner to go")
+        assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
+        await turn(pilot, "after restart", "You said: after restart")
+
+
+async def test_sigkill_mid_turn_names_the_signal(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "sigkill")
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        text = banner_text(screen)
+        assert "killed by SIGKILL" in text
+        assert "hostile: sending SIGKILL to myself" in text
+        assert "About to be killed" in last_reply(screen)
+        assert not screen.busy and app.is_running
+
+
+async def test_a_pending_permission_dialog_closes_when_the_agent_dies(tmp_path: Path) -> None:
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "permission-then-crash 1.5")
+        await wait_for(
+            pilot, lambda: isinstance(app.screen, PermissionScreen), "the permission dialog"
+        )
+        await wait_for(
+            pilot,
+            lambda: not screen.agent_alive and app.screen is screen,
+            "the dialog to close when the agent dies",
+        )
+        assert screen.broker.queue_length == 0
+        state = screen.store.get(screen.session_id)
+        assert any(
+            isinstance(e, Notice) and e.title.startswith("Cancelled") for e in state.transcript
+        )
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        assert f"exit code {hostile.PERMISSION_CRASH_EXIT_CODE}" in banner_text(screen)
+        assert "dying while the permission dialog is open" in banner_text(screen)
+        assert not screen.busy
+        # The screen takes keys again.
+        editor = screen.query_one("#prompt")
+        editor.focus()
+        await pilot.press("o", "k")
+        assert editor.draft.endswith("ok")  # type: ignore[attr-defined]
+
+
+async def test_repeated_crashes_back_off(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "crash")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the first crash")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.agent_alive, "the first restart")
+        await wait_for(pilot, lambda: screen.session_id is not None, "a session")
+        await send(pilot, "crash")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the second crash")
+        await pilot.press("ctrl+r")
+        await pilot.pause(0.5)
+        # The second restart within two minutes waits instead of looping.
+        assert not screen.agent_alive
+        assert any("restarting in 2 s" in str(n.message) for n in app._notifications)
+        await wait_for(pilot, lambda: screen.agent_alive, "the delayed restart", limit=10)
+
+
+# ---------------------------------------------------------------------- failing to start
+
+
+async def test_a_command_that_does_not_exist_gives_a_clear_banner(tmp_path: Path) -> None:
+    missing = str(tmp_path / "no-such-agent")
+    app = hostile_app(tmp_path, agent_argv=[missing, "--flag"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        text = banner_text(screen)
+        assert "could not be started" in text
+        assert f"{missing} --flag" in text  # the command line
+        assert "command not found" in text  # the reason
+        assert "Traceback" not in screen_text(app)
+        assert app.start_failure and missing in app.start_failure
+        assert app.is_running
+
+
+async def test_a_command_that_is_not_executable_gives_a_clear_banner(tmp_path: Path) -> None:
+    script = tmp_path / "agent.sh"
+    script.write_text("#!/bin/sh\necho hi\n")
+    script.chmod(0o644)
+    app = hostile_app(tmp_path, agent_argv=[str(script)])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        assert "not executable" in banner_text(screen)
+        assert app.start_failure
+
+
+# ---------------------------------------------------------------------- hanging agents
+
+
+async def test_quitting_while_a_prompt_hangs_is_bounded_and_kills_the_agent(
+    tmp_path: Path,
+) -> None:
+    app = hostile_app(tmp_path, "--ignore-term")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        pid = screen.link.process.pid  # type: ignore[union-attr]
+        await send(pilot, "hang")
+        await wait_for(
+            pilot, lambda: screen.busy and "forever" in last_reply(screen), "the hanging turn"
+        )
+        # Escape sends session/cancel; this agent ignores it, the UI does not freeze.
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        editor = screen.query_one("#prompt")
+        editor.focus()
+        await pilot.press("o", "k")
+        assert editor.draft.endswith("ok")  # type: ignore[attr-defined]
+        started = time.monotonic()
+    elapsed = time.monotonic() - started
+    assert elapsed < 8, f"quitting took {elapsed:.1f} s"
+    assert process_gone(pid), "the agent is still running after quit"
+
+
+# ---------------------------------------------------------------------- files and auth
+
+
+async def test_reading_outside_the_cwd_asks_and_a_refusal_reaches_the_agent(
+    tmp_path: Path,
+) -> None:
+    from acp_tui.ui.screens.confirm import ConfirmScreen
+
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret\n")
+    app = hostile_app(tmp_path / "project")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, f"outside-read {secret}")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("escape")
+        await wait_for(
+            pilot, lambda: "read refused" in last_reply(screen) and not screen.busy, "the refusal"
+        )
+        assert "top secret" not in "".join(replies(screen))
+        await send(pilot, f"outside-read {secret}")
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.click("#yes")
+        await wait_for(
+            pilot, lambda: "read allowed: top secret" in last_reply(screen), "the allowed read"
+        )
+
+
+async def test_auth_required_leads_to_the_auth_picker_then_a_session(tmp_path: Path) -> None:
+    from acp_tui.ui.screens.auth import AuthScreen
+
+    app = hostile_app(tmp_path, "--auth-required")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
+        text = screen_text(app)
+        assert "Hostile login" in text and "API key" in text
+        await pilot.press("enter")
+        screen = await wait_for_session(pilot)
+        assert screen.session_id == hostile.SESSION_ID
+        await turn(pilot, "signed in", "You said: signed in")
+
+
+async def test_declining_auth_says_why_and_the_app_stays(tmp_path: Path) -> None:
+    from acp_tui.ui.screens.auth import AuthScreen
+
+    app = hostile_app(tmp_path, "--auth-required")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
+        await pilot.press("escape")
+        screen = chat(app)
+        await wait_for(
+            pilot,
+            lambda: any("authentication" in str(n.message) for n in app._notifications),
+            "an explanation",
+        )
+        assert screen.session_id is None and screen.agent_alive and app.is_running
