@@ -1,0 +1,213 @@
+#!/usr/bin/env python3
+"""Regenerate ``screenshots/*.svg`` (and ``*.png`` when ``rsvg-convert`` is installed) from
+scripted sessions with the built-in demo agent.
+
+    python scripts/screenshots.py [--out screenshots] [--only NAME ...]
+
+Each shot runs the real app headless (``App.run_test`` + a pilot) against the demo agent,
+in a scratch project under the temp dir with its own state dirs, so nothing of yours is
+read or written and the pictures are the same on every machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SCRATCH = Path(tempfile.gettempdir()) / "acp-tui-screenshots"
+PROJECT = SCRATCH / "my-project"
+
+# Isolated config/state before the package is imported: no user config, theme or recents.
+for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
+    os.environ[_name] = str(SCRATCH / _name.lower())
+os.environ["ACP_TUI_CONFIG"] = str(SCRATCH / "config.toml")
+sys.path.insert(0, str(ROOT))
+
+from textual.pilot import Pilot  # noqa: E402
+
+from acp_tui.config import Config  # noqa: E402
+from acp_tui.demo_agent import demo_agent_argv  # noqa: E402
+from acp_tui.known_agents import KNOWN_AGENTS  # noqa: E402
+from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
+from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
+from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
+from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
+from acp_tui.ui.settings import AppSettings  # noqa: E402
+
+SIZE = (120, 38)
+
+GREETING = """\
+def greet(name):
+    return "Hello " + name
+
+
+if __name__ == "__main__":
+    print(greet("world"))
+"""
+
+
+def fresh_project() -> None:
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+    PROJECT.mkdir(parents=True)
+    (PROJECT / "greeting.py").write_text(GREETING, encoding="utf-8")
+
+
+def demo_chat_app(theme: str = "textual-dark") -> AcpTuiApp:
+    settings = AppSettings(
+        agent_argv=demo_agent_argv(state_dir=str(SCRATCH / "demo-state"), chunk_delay=0),
+        cwd=str(PROJECT),
+        data_dir=SCRATCH / "data",
+        theme=theme,
+        agent_label="demo agent",
+    )
+    return make_app(settings)
+
+
+def launcher_app() -> AcpTuiApp:
+    config = Config.model_validate(
+        {
+            "agents": {
+                "claude": {"command": "claude-agent-acp", "label": "Claude (work account)"},
+                "gemini-docs": {"command": "gemini", "args": ["--experimental-acp"]},
+            }
+        }
+    )
+    detected = [a for a in KNOWN_AGENTS if a.id in ("codex", "goose", "opencode")]
+    choices = build_choices(config, detected, ["demo"], ["demo", "config:claude"])
+    settings = AppSettings(agent_argv=[], cwd=str(PROJECT), data_dir=SCRATCH / "data")
+    return make_app(settings, choices=choices, config_location="~/.config/acp-tui/config.toml")
+
+
+async def wait_for(
+    pilot: Pilot, condition: Callable[[], bool], what: str, limit: float = 20
+) -> None:
+    deadline = time.monotonic() + limit
+    while time.monotonic() < deadline:
+        try:
+            if condition():
+                await pilot.pause()
+                return
+        except Exception:
+            pass
+        await pilot.pause(0.05)
+    raise TimeoutError(f"timed out waiting for {what}")
+
+
+def chat(pilot: Pilot) -> ChatScreen:
+    screen = pilot.app.screen
+    assert isinstance(screen, ChatScreen), screen
+    return screen
+
+
+async def session_ready(pilot: Pilot) -> ChatScreen:
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ChatScreen) and chat(pilot).session_id is not None,
+        "a session",
+    )
+    return chat(pilot)
+
+
+async def send(pilot: Pilot, text: str) -> None:
+    editor = chat(pilot).query_one("#prompt")
+    editor.set_draft(text)  # type: ignore[attr-defined]
+    editor.focus()
+    await pilot.pause()
+    await pilot.press("enter")
+
+
+async def turn_done(pilot: Pilot, screen: ChatScreen) -> None:
+    await pilot.pause(0.3)
+    await wait_for(pilot, lambda: not screen.busy, "the turn to end")
+
+
+async def settle(pilot: Pilot) -> None:
+    for widget in pilot.app.screen.query("TextArea"):
+        widget.cursor_blink = False  # type: ignore[attr-defined]
+    await pilot.pause(0.3)
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
+
+
+async def shot_new_session(pilot: Pilot) -> None:
+    await session_ready(pilot)
+    await settle(pilot)
+
+
+async def shot_permission(pilot: Pilot) -> None:
+    await session_ready(pilot)
+    await send(pilot, "/edit greeting.py")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog")
+    await pilot.pause(0.7)  # armed: the options are live
+    await settle(pilot)
+
+
+async def _conversation(pilot: Pilot) -> None:
+    screen = await session_ready(pilot)
+    await send(pilot, "/edit greeting.py")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog")
+    await pilot.press("1")  # Allow once
+    await turn_done(pilot, screen)
+    await send(pilot, "/plan")
+    await turn_done(pilot, screen)
+    await settle(pilot)
+
+
+SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None]]]] = {
+    "launcher": (launcher_app, lambda pilot: settle(pilot)),
+    "new-session": (demo_chat_app, shot_new_session),
+    "permission": (demo_chat_app, shot_permission),
+    "conversation": (demo_chat_app, _conversation),
+    "conversation-paper": (lambda: demo_chat_app("acp-paper"), _conversation),
+}
+
+
+async def take(name: str, out: Path) -> Path:
+    fresh_project()
+    build, script = SHOTS[name]
+    app = build()
+    async with app.run_test(size=SIZE) as pilot:
+        await script(pilot)
+        path = app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return Path(path)
+
+
+def to_png(svg: Path) -> Path | None:
+    converter = shutil.which("rsvg-convert")
+    if converter is None:
+        return None
+    png = svg.with_suffix(".png")
+    subprocess.run([converter, "-o", str(png), str(svg)], check=True)
+    return png
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--out", type=Path, default=ROOT / "screenshots")
+    parser.add_argument("--only", nargs="*", choices=sorted(SHOTS), help="these shots only")
+    options = parser.parse_args(argv)
+    options.out.mkdir(parents=True, exist_ok=True)
+    if shutil.which("rsvg-convert") is None:
+        print("rsvg-convert not found: writing SVG only (apt-get install librsvg2-bin)")
+    for name in options.only or list(SHOTS):
+        svg = asyncio.run(take(name, options.out))
+        png = to_png(svg)
+        print(
+            f"{svg.relative_to(ROOT) if svg.is_relative_to(ROOT) else svg}"
+            + (" + png" if png else "")
+        )
+    shutil.rmtree(SCRATCH, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
