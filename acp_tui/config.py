@@ -160,8 +160,9 @@ class Config(_Strict):
     theme: str | None = None
     """Theme name: one of Textual's, or from a theme file. Remembered when picked in the
     command palette."""
-    sidebar: bool = True
-    """Show the sessions sidebar when the chat screen opens."""
+    sidebar: bool | None = None
+    """Show (``true``) or hide (``false``) the sessions sidebar when the chat screen opens;
+    left out, the app decides (it toggles at any time with its key)."""
     permission_policy: Literal["ask", "yolo", "deny"] = "ask"
     """How permission requests are answered: ``"ask"`` shows the dialog, ``"yolo"`` allows
     everything, ``"deny"`` rejects everything. ``--yolo`` / ``--deny-all`` win."""

@@ -66,7 +66,7 @@ def test_missing_file_is_defaults(tmp_path: Path) -> None:
     config, problems = load_config(tmp_path / "nope.toml")
     assert problems == []
     assert config == Config()
-    assert config.permission_policy == "ask" and config.sidebar is True and config.agents == {}
+    assert config.permission_policy == "ask" and config.sidebar is None and config.agents == {}
 
 
 def test_env_variable_chooses_the_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -127,7 +127,7 @@ def test_unknown_key_is_reported_and_the_rest_applies(tmp_path: Path) -> None:
 def test_wrong_type_is_reported_with_the_value(tmp_path: Path) -> None:
     path = write(tmp_path, 'sidebar = "yes"\n')
     config, problems = load_config(path)
-    assert config.sidebar is True
+    assert config.sidebar is None
     assert len(problems) == 1
     assert problems[0].startswith(f"{path}: sidebar: ")
     assert "boolean" in problems[0] and "'yes'" in problems[0]
