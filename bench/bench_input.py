@@ -1,0 +1,105 @@
+"""Input latency during a flood: keystrokes typed into the prompt while ``/flood`` streams.
+
+Each key is posted to the app as the terminal driver would (an ``events.Key``), then we note
+when the prompt's text has it (handled) and when the prompt was next painted (the compositor
+asked the TextArea for its lines). Keys are typed 50 ms apart while the reply still streams.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+from bench.common import (
+    Metric,
+    demo_settings,
+    isolate_dirs,
+    percentile,
+    wait_for_session,
+    wait_until,
+)
+
+NAME = "input"
+TITLE = "Keystroke latency during /flood 50000 20"
+CHUNKS = 50_000
+KEYS = 30
+SMOKE_CHUNKS = 1_000
+SMOKE_KEYS = 2
+KEY_LIMIT = 10.0
+GAP = 0.05
+
+METRICS = [
+    Metric("paint_p50_ms", "key -> painted, p50", "ms", digits=1),
+    Metric("paint_p95_ms", "key -> painted, p95", "ms", ("<", 50.0), digits=1),
+    Metric("handled_p95_ms", "key -> in prompt text, p95", "ms", digits=1),
+    Metric("keys_during_flood", "keys typed while streaming", "keys", digits=0),
+]
+
+
+async def type_during_flood(chunks: int, keys: int) -> dict[str, float]:
+    from textual import events
+
+    from acp_tui.store.entries import AgentMessage
+    from acp_tui.ui.app import make_app
+    from acp_tui.ui.widgets.prompt import PromptEditor
+
+    app = make_app(demo_settings(isolate_dirs()))
+    handled: list[float] = []
+    painted: list[float] = []
+    during = 0
+    async with app.run_test(size=(120, 40)):
+        screen = await wait_for_session(app)
+        area = screen.query_one(PromptEditor).text_area
+        area.focus()
+        paints: list[float] = [0.0]
+        original = area.render_line
+
+        def render_line(y: int) -> Any:
+            paints[-1] = time.perf_counter()
+            return original(y)
+
+        area.render_line = render_line  # type: ignore[method-assign]
+        screen.send_text(f"/flood {chunks} 20")
+        store = screen.store
+
+        def streaming() -> bool:
+            state = store.get(screen.session_id)
+            return bool(
+                state and state.transcript and isinstance(state.transcript[-1], AgentMessage)
+            )
+
+        await wait_until(streaming, 30, "the flood to start")
+        for index in range(keys):
+            char = "abcdefghijklmnopqrstuvwxyz"[index % 26]
+            before = area.text
+            still = store.get(screen.session_id)
+            running = still is not None and still.activity == "running"
+            t0 = time.perf_counter()
+            app.post_message(events.Key(char, char))
+            try:
+                t_handled = await wait_until(
+                    lambda b=before: area.text != b, KEY_LIMIT, "the key", 0.0005
+                )
+                t_paint = await wait_until(
+                    lambda t=t_handled: paints[-1] >= t, KEY_LIMIT, "a paint", 0.0005
+                )
+            except TimeoutError:
+                t_handled = t_paint = t0 + KEY_LIMIT
+            handled.append((t_handled - t0) * 1000)
+            painted.append((t_paint - t0) * 1000)
+            during += running
+            await asyncio.sleep(GAP)
+        screen.action_cancel_turn()
+    return {
+        "paint_p50_ms": percentile(painted, 50),
+        "paint_p95_ms": percentile(painted, 95),
+        "handled_p95_ms": percentile(handled, 95),
+        "keys_during_flood": float(during),
+    }
+
+
+def measure(smoke: bool = False) -> dict[str, float]:
+    return asyncio.run(
+        type_during_flood(SMOKE_CHUNKS if smoke else CHUNKS, SMOKE_KEYS if smoke else KEYS)
+    )

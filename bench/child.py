@@ -1,0 +1,23 @@
+"""``python -m bench.child NAME [--smoke]``: one run of one benchmark in this interpreter;
+prints ``BENCH-RESULT {json}`` as its last line for the runner."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from bench.__main__ import load
+from bench.common import isolate_dirs
+
+
+def main() -> int:
+    name = sys.argv[1]
+    smoke = "--smoke" in sys.argv[2:]
+    isolate_dirs()
+    result = load(name).measure(smoke=smoke)
+    print("BENCH-RESULT " + json.dumps(result), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
