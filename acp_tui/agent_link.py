@@ -124,6 +124,8 @@ class AgentLink:
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False
+        #: Why the agent never became usable (initialize failed), for the start-failure banner.
+        self._start_failure: str | None = None
         self.ready = anyio.Event()
         #: Set when :meth:`run` has returned: the agent and its terminals are gone.
         self.finished = anyio.Event()
@@ -169,7 +171,8 @@ class AgentLink:
                     self.terminals.start(task_group)
                     task_group.start_soon(self._watch_exit, client)
                     try:
-                        await self._start(client, open_session)
+                        # A stop (quit) must never wait for an agent that does not answer.
+                        task_group.start_soon(self._start, client, open_session)
                         await self._stop.wait()
                     finally:
                         await self.terminals.aclose()
@@ -189,11 +192,11 @@ class AgentLink:
             with anyio.fail_after(120):
                 agent = await client.initialize()
         except TimeoutError:
-            self.events.on_error("the agent did not answer initialize within 120 s")
+            self._start_failure = "the agent did not answer initialize within 120 s"
             self.stop()
             return
         except (AcpError, RpcError) as error:
-            self.events.on_error(f"initialize failed: {error}")
+            self._start_failure = f"initialize failed: {error}"
             self.stop()
             return
         self.agent = agent
@@ -226,9 +229,15 @@ class AgentLink:
         if process is None:
             return
         self.ready = anyio.Event()
+        failure = self._start_failure
+        if failure is None and self.agent is None and not self._stopping:
+            failure = "the agent ended before answering initialize"
         self.events.on_exit(
             AgentExit(
-                description=process.exit_description,
+                description=f"{failure} ({process.exit_description})"
+                if failure
+                else process.exit_description,
+                start_failed=failure is not None,
                 returncode=process.returncode,
                 stderr_tail=list(process.stderr_tail)[-20:],
                 expected=self._stopping,
@@ -313,6 +322,10 @@ class AgentLink:
         if self.client is None or self.agent is None:
             raise AcpError("the agent is not running")
         return self.client
+
+    def is_open(self, session_id: str) -> bool:
+        """Whether this agent process has the session open (new, loaded or resumed here)."""
+        return session_id in self._runtime
 
     def runtime(self, session_id: str) -> _SessionRuntime:
         runtime = self._runtime.get(session_id)
@@ -517,7 +530,7 @@ class AgentLink:
 
     async def delete_session(self, session_id: str) -> None:
         await self._client().delete_session(session_id)
-        self.store.forget(session_id) if hasattr(self.store, "forget") else None
+        self.store.forget(session_id)
 
     def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
         """Run an intent in the link's task group; failures become error events."""

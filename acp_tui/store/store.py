@@ -974,6 +974,13 @@ class SessionStore:
                 s.current_mode_id = r.mode
         self._touch_catalog()
 
+    def forget(self, session_id: str) -> None:
+        """Drop a session entirely (it was deleted): from the catalog and any held updates."""
+        if self._sessions.pop(session_id, None) is not None:
+            self._ordered = None
+            self._held.pop(session_id, None)
+            self._touch_catalog()
+
     def catalog(self, cwd: str | None = None) -> list[SessionState]:
         """All known sessions (live, listed, indexed), newest ``updatedAt`` first, those without
         one last (ties: first heard of first). ``cwd`` filters to one directory."""

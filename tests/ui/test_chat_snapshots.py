@@ -21,7 +21,8 @@ async def _settle(pilot: Pilot) -> None:
 
 def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A fresh session: the header names "Fixture Agent 1.0" with an empty title area, the
-    transcript is empty, the prompt at the bottom shows its placeholder, and the bottom bar has
+    transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
+    and shows the one started here, the prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
     cost "$0.045". The footer lists New session, Thoughts and Quit (no Cancel: nothing runs)."""
 
@@ -34,7 +35,8 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
 
 
 def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """After one turn: the title "Refactor the greeting" in the header; the user message
+    """After one turn: the title "Refactor the greeting" in the header and on the highlighted
+    sidebar row (with "just now" and 20%); the user message
     "conversation"; the agent's Markdown reply (heading, numbered list, Python code block);
     the "Edit app.py" tool call block marked done with a green edge, its location and a
     unified diff of app.py (one line removed, six added); the plan with two completed

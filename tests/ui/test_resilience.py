@@ -559,3 +559,57 @@ async def test_declining_auth_says_why_and_the_app_stays(tmp_path: Path) -> None
             "an explanation",
         )
         assert screen.session_id is None and screen.agent_alive and app.is_running
+
+
+@pytest.mark.parametrize(
+    ("flag", "reason"),
+    [
+        ("--at-start=crash", f"exit code {hostile.START_EXIT_CODE}"),
+        ("--at-start=not-acp", "not"),
+        ("--at-start=bad-version", "99"),
+    ],
+)
+async def test_an_agent_that_fails_before_or_at_initialize_is_a_start_failure(
+    tmp_path: Path, flag: str, reason: str
+) -> None:
+    app = hostile_app(tmp_path, flag)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        await pilot.pause(0.2)
+        text = banner_text(screen)
+        assert "hostile_agent.py" in text and flag in text, f"no command line in: {text!r}"
+        assert reason in text, f"no reason in: {text!r}"
+        if flag == "--at-start=crash":
+            assert hostile.STDERR_AT_START[-1] in text
+        assert not screen.agent_alive and app.is_running
+        assert app.start_failure, "acp-tui would exit 0 after an agent that never started"
+        assert "hostile_agent.py" in app.start_failure
+
+
+async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
+    tmp_path: Path,
+) -> None:
+    app = hostile_app(tmp_path, "--at-start=hang-initialize", "--ignore-term")
+    pid: int | None = None
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await wait_for(
+            pilot,
+            lambda: screen.link is not None and screen.link.process is not None,
+            "the agent process",
+        )
+        pid = screen.link.process.pid  # type: ignore[union-attr]
+        await wait_for(
+            pilot, lambda: "initializing" in str(screen.query_one("#status").render()), "status"
+        )
+        editor = screen.query_one("#prompt")
+        editor.focus()
+        await pilot.press("h", "i")
+        assert editor.draft == "hi"  # type: ignore[attr-defined]
+        started = time.monotonic()
+    elapsed = time.monotonic() - started
+    assert pid is not None
+    assert elapsed < 8, f"quitting took {elapsed:.1f} s"
+    assert process_gone(pid), "the agent is still running after quit"

@@ -47,12 +47,14 @@ from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
 
 log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1 / 30
 #: Changes worth writing to the local session index (never per streamed chunk).
+SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
@@ -137,6 +139,7 @@ class ChatScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", show=True),
         Binding("ctrl+n", "new_session", "New session"),
+        Binding("ctrl+b", "toggle_sidebar", "Sessions"),
         Binding("ctrl+t", "toggle_thoughts", "Thoughts"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
@@ -170,6 +173,7 @@ class ChatScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield ChatHeader()
         with Horizontal(id="body"):
+            yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
             with Vertical(id="main"):
                 yield AgentBanner(id="banner")
                 yield Transcript(id="transcript")
@@ -191,6 +195,10 @@ class ChatScreen(Screen[None]):
         self.query_one("#mode-select").display = False
         self.query_one("#model-select").display = False
         self.query_one(PromptEditor).cwd = self.settings.cwd
+        show_sidebar = self.settings.show_sidebar
+        if show_sidebar is None:
+            show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
+        self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.start_agent()
@@ -293,6 +301,9 @@ class ChatScreen(Screen[None]):
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
         self._set_status("")
+        sidebar = self.query_one(SessionsSidebar)
+        sidebar.set_loading(False)
+        sidebar.action_retry_load()
 
     def _on_agent_status(self, text: str) -> None:
         self._set_status(text + "…")
@@ -354,6 +365,8 @@ class ChatScreen(Screen[None]):
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
+            for line in info.stderr_tail[-8:]:
+                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
             text.append(
                 "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
             )
@@ -391,6 +404,7 @@ class ChatScreen(Screen[None]):
         prompt = self.query_one(PromptEditor)
         self._drafts[self.session_id] = prompt.draft
         self.session_id = session_id
+        self.query_one(SessionsSidebar).current_session_id = session_id
         prompt.set_draft(
             self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
         )
@@ -439,6 +453,13 @@ class ChatScreen(Screen[None]):
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
+        if SessionsSidebar.wants(changes):
+            self.query_one(SessionsSidebar).refresh_rows()
+        for changed_id, changed_parts in changes.sessions.items():
+            if changed_parts & REMEMBERED_PARTS:
+                changed = self.store.get(changed_id)
+                if changed is not None:
+                    self._remember(changed)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -453,11 +474,6 @@ class ChatScreen(Screen[None]):
             await transcript.sync_entries(state.transcript, changes.entries[session_id])
         transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
-        for changed_id, changed_parts in changes.sessions.items():
-            if changed_parts & REMEMBERED_PARTS:
-                changed = self.store.get(changed_id)
-                if changed is not None:
-                    self._remember(changed)
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
@@ -671,6 +687,23 @@ class ChatScreen(Screen[None]):
         yield SystemCommand(
             "Context details", "Token usage, cost and the last turn", self.action_context_details
         )
+        yield SystemCommand(
+            "Toggle sessions sidebar", "Show or hide past sessions", self.action_toggle_sidebar
+        )
+        agent = self.link.agent if self.link else None
+        if agent is not None and self._sidebar_target():
+            if agent.can_close:
+                yield SystemCommand(
+                    "Close session",
+                    "Close the highlighted session in the sidebar",
+                    self.action_close_session,
+                )
+            if agent.can_delete:
+                yield SystemCommand(
+                    "Delete session",
+                    "Delete the highlighted session (asks first)",
+                    self.action_delete_session,
+                )
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
@@ -725,6 +758,110 @@ class ChatScreen(Screen[None]):
         option = state.model_option if state else None
         if option and isinstance(event.value, str) and event.value != state.current_model:  # type: ignore[union-attr]
             self.set_config(str(option.get("id")), event.value)
+
+    # ------------------------------------------------------------------ sidebar
+
+    def action_toggle_sidebar(self) -> None:
+        sidebar = self.query_one(SessionsSidebar)
+        sidebar.display = not sidebar.display
+        if sidebar.display:
+            sidebar.refresh_rows()
+
+    @on(SessionsSidebar.LoadMore)
+    def on_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
+        event.stop()
+        link = self.link
+        sidebar = self.query_one(SessionsSidebar)
+        if link is None or link.agent is None or not self.agent_alive or not link.agent.can_list:
+            # Not yet: asked again once the agent is ready (see _on_agent_ready).
+            sidebar.set_loading(False)
+            return
+        cwd, cursor = event.cwd, event.cursor
+
+        async def load() -> None:
+            try:
+                await link.list_sessions(cwd, cursor)
+            except (AcpError, RpcError) as error:
+                sidebar.set_loading(False, error=str(error))
+                return
+            sidebar.set_loading(False)
+            sidebar.refresh_rows()
+
+        link.spawn(load, "list sessions")
+
+    @on(SessionsSidebar.Open)
+    def on_sidebar_open(self, event: SessionsSidebar.Open) -> None:
+        event.stop()
+        self.open_session(event.session_id)
+
+    @on(SessionsSidebar.NewSession)
+    def on_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:
+        event.stop()
+        self.action_new_session()
+
+    def open_session(self, session_id: str) -> None:
+        """Switch to a live session at once, else resume / load it through the agent."""
+        link = self.link
+        if link is None or not self.agent_alive:
+            self.notify("The agent is not running: press Ctrl+R to restart it.", severity="warning")
+            return
+        if session_id == self.session_id:
+            self.query_one(PromptEditor).focus()
+            return
+        agent = link.agent
+        state = self.store.get(session_id)
+        if (
+            not link.is_open(session_id)
+            and agent is not None
+            and not (agent.can_load or agent.can_resume)
+        ):
+            self.notify(
+                f"{agent.display_name} cannot reopen past sessions (it supports neither "
+                "session/resume nor session/load).",
+                severity="warning",
+                timeout=8,
+            )
+            return
+        if state is not None and state.replaying:
+            return
+        link.spawn(lambda: link.open_session(session_id), "open session")
+
+    def _sidebar_target(self) -> str | None:
+        return self.query_one(SessionsSidebar).highlighted_session_id()
+
+    def action_close_session(self) -> None:
+        link, session_id = self.link, self._sidebar_target()
+        if link is None or session_id is None:
+            return
+        link.spawn(lambda: link.close_session(session_id), "close session")
+        self.notify("Asked the agent to close the session.")
+
+    def action_delete_session(self) -> None:
+        link, session_id = self.link, self._sidebar_target()
+        if link is None or session_id is None:
+            return
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        state = self.store.get(session_id)
+        title = display_title(state.display_title if state else session_id, 120)
+
+        def confirmed(yes: bool | None) -> None:
+            if not yes:
+                return
+
+            async def delete() -> None:
+                await link.delete_session(session_id)
+                self.index.forget(session_id)
+                self.notify(f"Deleted “{title}”.")
+
+            link.spawn(delete, "delete session")
+
+        self.app.push_screen(
+            ConfirmScreen(
+                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
+            ),
+            confirmed,
+        )
 
     # ------------------------------------------------------------------ queue
 
