@@ -5,6 +5,13 @@ entry's ``version`` with the one it drew and only then re-renders. Agent message
 through Textual's incremental ``Markdown.append`` with only the new text, so a long reply
 costs about what rendering it once costs.
 
+Long sessions and huge replies stay cheap because the widget tree stays bounded: the transcript
+mounts views for the last :data:`WINDOW` entries only (older ones fold into a "show earlier" row,
+and a session that keeps growing while followed at the bottom drops its oldest views), and a
+streamed reply keeps at most :data:`LIVE_BLOCKS` top-level Markdown blocks mounted (the earlier
+part folds into a row that renders it on request). Textual's Markdown costs a widget per block,
+list item and table cell, so an unbounded tree makes every frame slower than the last.
+
 Every string from the agent is shown literally (``rich.text.Text``, never markup) after
 :func:`acp_tui.text_safety.sanitize_terminal_text` removes escape sequences.
 """
@@ -17,8 +24,10 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Markdown, Static
+from textual.widgets.markdown import MarkdownBlock
 
 from acp_tui.store.entries import (
     AgentMessage,
@@ -53,6 +62,38 @@ STATUS_LABELS: dict[str, str] = {
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
 RAW_LIMIT = 20_000
+#: Entries with a mounted view at most, while the person follows the bottom.
+WINDOW = 60
+#: How far past :data:`WINDOW` the view count may grow before the oldest views are dropped
+#: (dropping in steps keeps it off the per-frame path).
+WINDOW_SLACK = 40
+#: Entries a "show earlier" press mounts.
+EARLIER_STEP = 50
+#: Top-level Markdown blocks one agent message keeps mounted; older blocks fold away.
+LIVE_BLOCKS = 120
+#: More new text than this in one frame is a burst (a flood, a fast agent): only its last
+#: :data:`BURST_TAIL` characters are parsed into widgets; the text before folds at once.
+#: Textual's Markdown costs about 0.2 s per KB of dense Markdown here, so parsing a burst in
+#: full would take minutes for a megabyte.
+BURST_CHARS = 8_000
+BURST_TAIL = 2_000
+
+
+def block_cut(text: str, target: int) -> int:
+    """A position at or before ``target`` where a top-level Markdown block starts (after a
+    blank line, never inside a fenced code block); 0 when there is none."""
+    if target <= 0:
+        return 0
+    cut = text.rfind("\n\n", 0, target)
+    if cut < 0:
+        return 0
+    cut += 2
+    fences = text.count("\n```", 0, cut) + text.startswith("```")
+    if fences % 2:
+        # Inside a code block: cut where that block starts instead.
+        opener = text.rfind("\n```", 0, cut)
+        cut = opener + 1 if opener >= 0 else 0
+    return cut
 
 
 def safe(text: Any, limit: int | None = None) -> str:
@@ -126,20 +167,50 @@ class UserMessageView(EntryView):
         self.query_one(".text", Static).update(text)
 
 
+class FoldedText(Static, can_focus=True):
+    """A row standing for content that is not mounted: Enter or a click shows it."""
+
+    DEFAULT_CSS = """
+    FoldedText { color: $text-muted; text-style: italic; padding: 0 1; }
+    FoldedText:hover, FoldedText:focus { background: $boost; color: $text; }
+    """
+    BINDINGS = [("enter", "unfold", "Show")]
+
+    class Unfold(Message):
+        def __init__(self, row: FoldedText) -> None:
+            super().__init__()
+            self.row = row
+
+    def on_click(self) -> None:
+        self.action_unfold()
+
+    def action_unfold(self) -> None:
+        self.post_message(self.Unfold(self))
+
+
 class AgentMessageView(EntryView):
-    """Markdown that grows: only the new suffix is parsed on each frame."""
+    """Markdown that grows: only the new suffix is parsed on each frame. A very long reply
+    keeps its last :data:`LIVE_BLOCKS` top-level blocks mounted; the text before them folds
+    into a row that renders it when asked."""
 
     DEFAULT_CSS = """
     AgentMessageView { margin: 1 0 0 0; padding: 0 1; }
     AgentMessageView Markdown { margin: 0; padding: 0; }
+    AgentMessageView > FoldedText { display: none; }
+    AgentMessageView > FoldedText.-folded { display: block; }
     """
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
         self._rendered = ""
+        #: Characters of ``_rendered`` whose blocks were unmounted (folded).
+        self._folded_chars = 0
+        #: False once the person unfolded: from then on everything stays mounted.
+        self._may_fold = True
 
     def compose(self) -> ComposeResult:
-        yield Markdown()
+        yield FoldedText(classes="fold")
+        yield Markdown(classes="live")
 
     async def redraw(self) -> None:
         entry = self.entry
@@ -147,16 +218,67 @@ class AgentMessageView(EntryView):
         await self.render_text(safe(entry.text))
 
     async def render_text(self, text: str) -> None:
-        markdown = self.query_one(Markdown)
+        markdown = self.query_one(".live", Markdown)
         if text.startswith(self._rendered):
             delta = text[len(self._rendered) :]
+            if len(delta) > BURST_CHARS and self._may_fold:
+                cut = block_cut(text, len(text) - BURST_TAIL)
+                if cut > self._folded_chars:
+                    self._rendered = text
+                    self._folded_chars = cut
+                    await markdown.update(text[cut:])
+                    self._show_fold_row()
+                    return
             if delta:
                 self._rendered = text
                 await markdown.append(delta)
         else:
             # The agent replaced the message (a v2 upsert): start over.
             self._rendered = text
+            self._folded_chars = 0
             await markdown.update(text)
+        await self._fold_old_blocks(markdown)
+
+    async def _fold_old_blocks(self, markdown: Markdown) -> None:
+        if not self._may_fold:
+            return
+        blocks = [child for child in markdown.children if isinstance(child, MarkdownBlock)]
+        extra = len(blocks) - LIVE_BLOCKS
+        if extra <= 0 and self._folded_chars == 0:
+            return
+        if extra > 0:
+            # Fold in steps of a quarter, so this is not paid on every frame.
+            drop = blocks[: extra + LIVE_BLOCKS // 4]
+            keep = blocks[len(drop)]
+            start_line = keep.source_range[0] if keep.source_range else None
+            if start_line is not None:
+                lines = markdown.source.splitlines(keepends=True)
+                self._folded_chars += sum(len(line) for line in lines[:start_line])
+                await markdown.remove_children(drop)
+        self._show_fold_row()
+
+    def _show_fold_row(self) -> None:
+        row = self.query_one(".fold", FoldedText)
+        lines = self._rendered.count("\n", 0, self._folded_chars)
+        row.update(
+            Text(f"⋯ {lines:,} earlier lines of this reply are folded: Enter or click to show")
+        )
+        row.set_class(self._folded_chars > 0, "-folded")
+
+    async def unfold(self) -> None:
+        """Show the folded part (rendered now, in full: the person asked for it)."""
+        if not self._folded_chars:
+            return
+        earlier = self._rendered[: self._folded_chars]
+        row = self.query_one(".fold", FoldedText)
+        row.remove_class("-folded")
+        self._may_fold = False
+        self._folded_chars = 0
+        await self.mount(Markdown(earlier, classes="earlier"), before=row)
+
+    async def on_folded_text_unfold(self, event: FoldedText.Unfold) -> None:
+        event.stop()
+        await self.unfold()
 
 
 class ThoughtView(EntryView):
@@ -392,12 +514,18 @@ def view_for(entry: Entry) -> EntryView:
 
 
 class Transcript(VerticalScroll):
-    """The conversation of one session. Follows the bottom unless the person scrolled up."""
+    """The conversation of one session. Follows the bottom unless the person scrolled up.
+
+    Only the last :data:`WINDOW` entries have views when a session is shown; a "show earlier"
+    row on top mounts :data:`EARLIER_STEP` more at a time. While the person follows the
+    bottom, views of entries older than the window are dropped again as the session grows."""
 
     DEFAULT_CSS = """
     Transcript { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
     Transcript.-hide-thoughts ThoughtView { display: none; }
     Transcript > .empty-hint { color: $text-muted; margin: 1 0; }
+    Transcript > FoldedText.earlier-entries { margin: 1 0 0 0; display: none; }
+    Transcript > FoldedText.earlier-entries.-folded { display: block; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -405,15 +533,29 @@ class Transcript(VerticalScroll):
         self.session_id: str | None = None
         self._views: dict[int, EntryView] = {}
         self._busy = False
+        #: The entries last synced, and how many of the first ones have no view.
+        self._entries: list[Entry] = []
+        self._hidden = 0
+        self._thoughts_expanded: bool | None = None
+        self._earlier = FoldedText(classes="earlier-entries")
+
+    def compose(self) -> ComposeResult:
+        yield self._earlier
 
     def on_mount(self) -> None:
         self.anchor()
+
+    @property
+    def following(self) -> bool:
+        """Whether the view sticks to the bottom (the person has not scrolled up)."""
+        return self.is_anchored and not self._anchor_released
 
     async def show_session(self, session_id: str | None, entries: list[Entry]) -> None:
         """Replace everything with the transcript of ``session_id``."""
         self.session_id = session_id
         self._views.clear()
-        await self.remove_children()
+        await self.remove_children([c for c in self.children if c is not self._earlier])
+        self._hidden = max(0, len(entries) - WINDOW)
         await self.sync_entries(entries, set())
         self.anchor()
 
@@ -421,8 +563,14 @@ class Transcript(VerticalScroll):
         """Mount views for new entries and redraw changed ones (``None``: check all)."""
         # The store keeps changing while we await mounts: work on a snapshot of the list.
         entries = list(entries)
+        self._entries = entries
+        hidden = min(self._hidden, len(entries))
+        if self.following and len(entries) - hidden > WINDOW + WINDOW_SLACK:
+            hidden = len(entries) - WINDOW
+        self._hidden = hidden
+        shown = entries[hidden:]
         new_views: list[EntryView] = []
-        for entry in entries:
+        for entry in shown:
             view = self._views.get(entry.id)
             if view is None:
                 view = view_for(entry)
@@ -431,14 +579,59 @@ class Transcript(VerticalScroll):
         if new_views:
             with self.app.batch_update():
                 await self.mount_all(new_views)
-        for entry in entries:
+        fresh = set(new_views)
+        for entry in shown:
             view = self._views[entry.id]
-            if view in new_views or changed is None or entry.id in changed:
+            if view in fresh or changed is None or entry.id in changed:
                 await view.sync(entry)
-        if len(self._views) != len(entries):
-            alive = {entry.id for entry in entries}
-            for entry_id in [key for key in self._views if key not in alive]:
-                await self._views.pop(entry_id).remove()
+        if fresh:
+            self._apply_thought_state(fresh)
+        if len(self._views) != len(shown):
+            alive = {entry.id for entry in shown}
+            gone = [key for key in self._views if key not in alive]
+            await self.remove_children([self._views.pop(key) for key in gone])
+        self._update_earlier()
+
+    async def show_earlier(self, count: int = EARLIER_STEP) -> None:
+        """Mount views for up to ``count`` more of the entries before the first shown."""
+        if not self._hidden:
+            return
+        self.release_anchor()
+        start = max(0, self._hidden - count)
+        entries = self._entries[start : self._hidden]
+        views = [view_for(entry) for entry in entries]
+        first = next(
+            (c for c in self.children if isinstance(c, EntryView)),
+            None,
+        )
+        for entry, view in zip(entries, views, strict=True):
+            self._views[entry.id] = view
+        self._hidden = start
+        with self.app.batch_update():
+            if first is not None:
+                await self.mount_all(views, before=first)
+            else:
+                await self.mount_all(views)
+        for entry, view in zip(entries, views, strict=True):
+            await view.sync(entry)
+        self._apply_thought_state(set(views))
+        self._update_earlier()
+
+    def _update_earlier(self) -> None:
+        row = self._earlier
+        if self._hidden:
+            row.update(
+                Text(
+                    f"⋯ {self._hidden:,} earlier entries: Enter or click to show "
+                    f"{min(self._hidden, EARLIER_STEP)} more"
+                )
+            )
+        row.set_class(bool(self._hidden), "-folded")
+
+    async def on_folded_text_unfold(self, event: FoldedText.Unfold) -> None:
+        if event.row is self._earlier:
+            event.stop()
+            await self.show_earlier()
 
     def refresh_terminals(self) -> None:
         for view in self._views.values():
@@ -449,6 +642,14 @@ class Transcript(VerticalScroll):
         self.set_class(not visible, "-hide-thoughts")
 
     def expand_thoughts(self, expanded: bool) -> None:
+        self._thoughts_expanded = expanded
         for view in self._views.values():
             if isinstance(view, ThoughtView):
                 view.set_expanded(expanded)
+
+    def _apply_thought_state(self, views: set[EntryView]) -> None:
+        if self._thoughts_expanded is None:
+            return
+        for view in views:
+            if isinstance(view, ThoughtView):
+                view.set_expanded(self._thoughts_expanded)
