@@ -24,7 +24,6 @@ from datetime import tzinfo
 from typing import ClassVar, Literal
 
 from rich.cells import cell_len
-from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 from textual import events
@@ -144,8 +143,8 @@ class SessionList(ScrollView, can_focus=True):
         & > .sessions-list--attention { color: $text-error; text-style: bold; }
         & > .sessions-list--bar { color: $accent; text-style: bold; }
         & > .sessions-list--context { color: $text-secondary; }
-        & > .sessions-list--cursor { background: $block-cursor-blurred-background; }
-        & > .sessions-list--cursor-focused { background: $block-hover-background 200%; }
+        & > .sessions-list--cursor { background: $primary 20%; }
+        & > .sessions-list--cursor-focused { background: $primary 50%; }
         & > .sessions-list--footer { color: $text-muted; text-style: italic; }
         & > .sessions-list--error { color: $text-error; }
     }
@@ -181,10 +180,13 @@ class SessionList(ScrollView, can_focus=True):
         keep_id: str | None,
         footer: str | None,
         footer_is_error: bool = False,
+        to_top: bool = False,
     ) -> None:
         """Replace the rows; the cursor stays on ``keep_id`` when it is still there (and, unless
-        the list is scrolled to the top, on the same screen line)."""
-        old_cursor = self.cursor
+        the list is scrolled to the top, on the same screen line). ``to_top``: a new view
+        (filter or scope changed): when ``keep_id`` is gone, start at the first row."""
+        prev_cursor = self.cursor
+        old_cursor = 0 if to_top else prev_cursor
         old_screen_line = old_cursor * ROW_HEIGHT - round(self.scroll_y)
         was_visible = old_cursor >= 0 and 0 <= old_screen_line < max(1, self.size.height)
         self.rows = rows
@@ -200,8 +202,16 @@ class SessionList(ScrollView, can_focus=True):
             cursor = min(max(old_cursor, 0), len(rows) - 1)
         self.cursor = cursor
         self.virtual_size = Size(0, self.line_count)
-        if cursor >= 0 and was_visible and self.scroll_y > 0 and cursor != old_cursor:
-            self.scroll_to(y=max(0, cursor * ROW_HEIGHT - old_screen_line), animate=False)
+        if to_top:
+            self.scroll_to(y=0, animate=False, immediate=True)
+            if cursor > 0:
+                self.scroll_to_region(
+                    Region(0, cursor * ROW_HEIGHT, 1, ROW_HEIGHT), animate=False, immediate=True
+                )
+        elif cursor >= 0 and was_visible and self.scroll_y > 0 and cursor != prev_cursor:
+            self.scroll_to(
+                y=max(0, cursor * ROW_HEIGHT - old_screen_line), animate=False, immediate=True
+            )
         self.refresh()
 
     @property
@@ -483,7 +493,8 @@ class SessionsSidebar(Widget):
         self._error: str | None = None
         self._cursor_id: str | None = None
         self._refresh_scheduled = False
-        self._requested: tuple[str | None, int] | None = None
+        self._requested: tuple[str | None, int, str | None] | None = None
+        self._new_view = False
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
             self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
@@ -597,6 +608,7 @@ class SessionsSidebar(Widget):
         """Switch between this directory's sessions and all directories."""
         self._scope = "all" if self._scope == "cwd" else "cwd"
         self._requested = None
+        self._new_view = True
         self.refresh_rows()
 
     def set_filter(self, text: str) -> None:
@@ -607,6 +619,8 @@ class SessionsSidebar(Widget):
         if text != self._filter:
             self._filter = text
             self._requested = None
+            self._new_view = True
+            self._cursor_id = None
             self.refresh_rows()
 
     def open_highlighted(self) -> None:
@@ -673,9 +687,10 @@ class SessionsSidebar(Widget):
         elif not rows and store is not None:
             footer = "no matches" if self._filter.strip() else "no sessions yet"
         keep = self._cursor_id
-        if keep is None:
+        if keep is None and not self._filter.strip():
             keep = self._current_session_id
-        lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error)
+        to_top, self._new_view = self._new_view, False
+        lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error, to_top=to_top)
         highlighted = lst.highlighted
         if highlighted is not None:
             self._cursor_id = highlighted.id
@@ -717,7 +732,7 @@ class SessionsSidebar(Widget):
         want = st.pages == 0 or bool(self._filter.strip()) or self.session_list.near_end()
         if not want:
             return
-        key = (scope, st.pages)
+        key = (scope, st.pages, st.next_cursor)
         if key == self._requested:
             return  # asked for exactly this page already and nothing arrived: do not spin
         self._requested = key

@@ -1,0 +1,302 @@
+"""A raw ACP agent (plain JSON lines over stdio, no SDK) with many past sessions, for the sidebar.
+
+Run as ``python tests/agents/paged_agent.py [options]``:
+
+- ``--sessions N`` past sessions (default 250), listed newest first by ``session/list`` in pages
+  of ``--page-size`` (default 20) with opaque cursors; ``cwd`` filters to one directory.
+- ``--cwd DIR``: the directory most sessions belong to (default: the process's cwd); every
+  fourth session belongs to one of :data:`OTHER_CWDS`.
+- capabilities: list + load + resume by default; ``--no-list`` drops session/list;
+  ``--resume-only`` / ``--load-only`` / ``--neither`` choose how sessions can be reopened.
+- ``session/load`` replays a short transcript (:func:`transcript`: user and agent message
+  chunks with ``messageId``\\ s) before answering; ``session/resume`` just answers.
+- ``session/prompt`` with the text ``retitle <id> <title>`` sends a ``session_info_update``
+  retitling session ``<id>`` (any session, not only the prompted one); any other text gets an
+  ``ok: <text>`` reply. Both end the turn with ``end_turn``.
+- ``--list-delay SECONDS`` delays every session/list answer.
+
+The data is plain functions (:func:`make_sessions`, :func:`list_page`), so tests can import this
+module and generate exactly the pages the agent sends.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import binascii
+import json
+import os
+import sys
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+PROTOCOL_VERSION = 1
+#: The newest listed session was updated at this instant; each older one 37 minutes earlier.
+BASE_TS = datetime(2025, 6, 18, 15, 30, tzinfo=UTC).timestamp()
+STEP_SECONDS = 37 * 60
+OTHER_CWDS = ("/srv/other-project", "/opt/elsewhere")
+TOPICS = (
+    "Fix flaky test in the parser",
+    "Refactor the config loader",
+    "Add dark mode toggle",
+    "Investigate memory leak",
+    "Write release notes",
+    "Speed up the sidebar",
+    "Upgrade dependencies",
+)
+
+METHOD_NOT_FOUND = -32601
+INVALID_PARAMS = -32602
+RESOURCE_NOT_FOUND = -32002
+
+
+def session_id(i: int) -> str:
+    return f"sess-{i:05d}"
+
+
+def iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+
+
+def make_sessions(n: int = 250, cwd: str = "/work/proj") -> list[dict[str, Any]]:
+    """``n`` SessionInfo objects, newest first. Every seventh has no title (the client falls
+    back to the first prompt); every fourth is in another directory."""
+    out: list[dict[str, Any]] = []
+    for i in range(n):
+        info: dict[str, Any] = {
+            "sessionId": session_id(i),
+            "cwd": OTHER_CWDS[(i // 4) % 2] if i % 4 == 3 else cwd,
+            "updatedAt": iso(BASE_TS - i * STEP_SECONDS),
+        }
+        if i % 7 != 6:
+            info["title"] = f"#{i} {TOPICS[i % len(TOPICS)]}"
+        out.append(info)
+    return out
+
+
+def encode_cursor(offset: int, cwd: str | None) -> str:
+    raw = json.dumps({"o": offset, "c": cwd}).encode()
+    return base64.urlsafe_b64encode(raw).decode().rstrip("=")
+
+
+def decode_cursor(cursor: str) -> tuple[int, str | None]:
+    """Raises ``ValueError`` for a cursor this agent did not issue."""
+    try:
+        raw = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4))
+        data = json.loads(raw)
+        offset, cwd = data["o"], data["c"]
+    except (binascii.Error, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"invalid cursor {cursor!r}") from exc
+    if not isinstance(offset, int) or offset < 0 or not (cwd is None or isinstance(cwd, str)):
+        raise ValueError(f"invalid cursor {cursor!r}")
+    return offset, cwd
+
+
+def list_page(
+    sessions: list[dict[str, Any]],
+    cwd: str | None = None,
+    cursor: str | None = None,
+    page_size: int = 20,
+) -> dict[str, Any]:
+    """One ``session/list`` result: ``{"sessions": [...], "nextCursor"?: str}``."""
+    offset = 0
+    if cursor is not None:
+        offset, cursor_cwd = decode_cursor(cursor)
+        if cursor_cwd != cwd:
+            raise ValueError("cursor was issued for another cwd")
+    matching = [s for s in sessions if cwd is None or s.get("cwd") == cwd]
+    page = [dict(s) for s in matching[offset : offset + page_size]]
+    result: dict[str, Any] = {"sessions": page}
+    if offset + page_size < len(matching):
+        result["nextCursor"] = encode_cursor(offset + page_size, cwd)
+    return result
+
+
+def transcript(sid: str) -> list[dict[str, Any]]:
+    """The updates ``session/load`` replays for ``sid`` (the ``update`` objects)."""
+    return [
+        {
+            "sessionUpdate": "user_message_chunk",
+            "messageId": f"u-{sid}-1",
+            "content": {"type": "text", "text": f"What happened in {sid}?"},
+        },
+        {
+            "sessionUpdate": "agent_message_chunk",
+            "messageId": f"a-{sid}-1",
+            "content": {"type": "text", "text": "We fixed the parser "},
+        },
+        {
+            "sessionUpdate": "agent_message_chunk",
+            "messageId": f"a-{sid}-1",
+            "content": {"type": "text", "text": "and added a test."},
+        },
+    ]
+
+
+class RpcFailure(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class PagedAgent:
+    def __init__(self, args: argparse.Namespace) -> None:
+        self.args = args
+        self.cwd: str = args.cwd or os.getcwd()
+        self.sessions = make_sessions(args.sessions, self.cwd)
+        self.by_id = {s["sessionId"]: s for s in self.sessions}
+        self.can_list = not args.no_list
+        self.can_load = not (args.resume_only or args.neither)
+        self.can_resume = not (args.load_only or args.neither)
+        self.new_count = 0
+
+    # -- wire ------------------------------------------------------------------------------
+    @staticmethod
+    def send(message: dict[str, Any]) -> None:
+        sys.stdout.write(json.dumps(message) + "\n")
+        sys.stdout.flush()
+
+    def notify_update(self, sid: str, update: dict[str, Any]) -> None:
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "method": "session/update",
+                "params": {"sessionId": sid, "update": update},
+            }
+        )
+
+    def run(self) -> None:
+        for line in sys.stdin:
+            try:
+                message = json.loads(line)
+            except ValueError:
+                continue
+            if not isinstance(message, dict) or "method" not in message:
+                continue
+            method = message["method"]
+            params = message.get("params") or {}
+            if "id" not in message:
+                continue  # notifications (session/cancel): nothing to do
+            try:
+                result = self.handle(method, params if isinstance(params, dict) else {})
+            except RpcFailure as failure:
+                self.send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": message["id"],
+                        "error": {"code": failure.code, "message": failure.message},
+                    }
+                )
+            else:
+                self.send({"jsonrpc": "2.0", "id": message["id"], "result": result})
+
+    # -- methods ---------------------------------------------------------------------------
+    def handle(self, method: str, params: dict[str, Any]) -> dict[str, Any]:
+        if method == "initialize":
+            session_caps: dict[str, Any] = {}
+            if self.can_list:
+                session_caps["list"] = {}
+            if self.can_resume:
+                session_caps["resume"] = {}
+            return {
+                "protocolVersion": PROTOCOL_VERSION,
+                "agentInfo": {"name": "paged-agent", "title": "Paged agent", "version": "1.0"},
+                "agentCapabilities": {
+                    "loadSession": self.can_load,
+                    "sessionCapabilities": session_caps,
+                },
+                "authMethods": [],
+            }
+        if method == "session/new":
+            self.new_count += 1
+            sid = f"new-{self.new_count}"
+            info = {
+                "sessionId": sid,
+                "cwd": params.get("cwd") or self.cwd,
+                "updatedAt": iso(time.time()),
+            }
+            self.sessions.insert(0, info)
+            self.by_id[sid] = info
+            return {"sessionId": sid}
+        if method == "session/list":
+            if not self.can_list:
+                raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/list")
+            if self.args.list_delay:
+                time.sleep(self.args.list_delay)
+            cwd = params.get("cwd")
+            cursor = params.get("cursor")
+            try:
+                return list_page(
+                    self.sessions,
+                    cwd if isinstance(cwd, str) else None,
+                    cursor if isinstance(cursor, str) else None,
+                    self.args.page_size,
+                )
+            except ValueError as exc:
+                raise RpcFailure(INVALID_PARAMS, str(exc)) from exc
+        if method == "session/load":
+            if not self.can_load:
+                raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/load")
+            sid = self._known(params)
+            for update in transcript(sid):
+                self.notify_update(sid, update)
+            return {}
+        if method == "session/resume":
+            if not self.can_resume:
+                raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/resume")
+            self._known(params)
+            return {}
+        if method == "session/prompt":
+            sid = self._known(params)
+            text = " ".join(
+                b.get("text", "")
+                for b in params.get("prompt") or []
+                if isinstance(b, dict) and b.get("type") == "text"
+            ).strip()
+            parts = text.split(maxsplit=2)
+            if len(parts) == 3 and parts[0] == "retitle":
+                target, title = parts[1], parts[2]
+                if target in self.by_id:
+                    self.by_id[target]["title"] = title
+                self.notify_update(target, {"sessionUpdate": "session_info_update", "title": title})
+            else:
+                self.notify_update(
+                    sid,
+                    {
+                        "sessionUpdate": "agent_message_chunk",
+                        "content": {"type": "text", "text": f"ok: {text}"},
+                    },
+                )
+            self.by_id[sid]["updatedAt"] = iso(time.time())
+            return {"stopReason": "end_turn"}
+        raise RpcFailure(METHOD_NOT_FOUND, f"method not found: {method}")
+
+    def _known(self, params: dict[str, Any]) -> str:
+        sid = params.get("sessionId")
+        if not isinstance(sid, str) or sid not in self.by_id:
+            raise RpcFailure(RESOURCE_NOT_FOUND, f"unknown session: {sid!r}")
+        return sid
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sessions", type=int, default=250)
+    parser.add_argument("--page-size", type=int, default=20)
+    parser.add_argument("--cwd", default=None)
+    parser.add_argument("--list-delay", type=float, default=0.0)
+    parser.add_argument("--no-list", action="store_true")
+    reopen = parser.add_mutually_exclusive_group()
+    reopen.add_argument("--resume-only", action="store_true")
+    reopen.add_argument("--load-only", action="store_true")
+    reopen.add_argument("--neither", action="store_true")
+    return parser.parse_args(argv)
+
+
+def main(argv: list[str] | None = None) -> None:
+    PagedAgent(parse_args(argv)).run()
+
+
+if __name__ == "__main__":
+    main()
