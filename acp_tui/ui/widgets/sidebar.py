@@ -683,7 +683,7 @@ class SessionsSidebar(Widget):
         if self._loading:
             footer = LOADING_TEXT
         elif self._error:
-            footer, is_error = f"could not list sessions: {one_line(self._error, 200)}", True
+            footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
         elif not rows and store is not None:
             footer = "no matches" if self._filter.strip() else "no sessions yet"
         keep = self._cursor_id
@@ -704,7 +704,7 @@ class SessionsSidebar(Widget):
             more = "+"
         label = f"Sessions · {where} ({count}{more})"
         if self._filter.strip():
-            label = f"Sessions · {where} · {count}{more} match{'' if count == 1 else 'es'}"
+            label = f"Matches in {where}: {count}{more}"
         self._header.update(Text(label, no_wrap=True, overflow="ellipsis"))
 
     def _cursor_moved(self) -> None:
