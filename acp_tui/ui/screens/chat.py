@@ -538,7 +538,8 @@ class ChatScreen(Screen[None]):
         status.set_class(bool(text), "-visible")
 
     def watch_busy(self, busy: bool) -> None:
-        self.set_class(busy, "-busy")
+        # On the status line only: a class on the screen would restyle every widget on it.
+        self.query_one("#status").set_class(busy, "-busy")
         self.refresh_bindings()
 
     def _draw_modes(self, state: SessionState) -> None:
