@@ -42,7 +42,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text_safety import sanitize_terminal_text, truncate
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
@@ -61,10 +61,7 @@ RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
-    value = sanitize_terminal_text(text or "").replace("\n", " ")
-    if len(value) > limit:
-        value = value[: limit - 1] + "…"
-    return value
+    return truncate(sanitize_terminal_text(text or "").replace("\n", " "), limit)
 
 
 class ChatHeader(Horizontal):
@@ -933,15 +930,19 @@ class ChatScreen(Screen[None]):
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
-        future: asyncio.Future[str | None] = asyncio.get_running_loop().create_future()
+        return await self._answer_of(
+            AuthScreen(agent.display_name if agent else "The agent", methods, reason)
+        )
 
-        def done(result: str | None) -> None:
+    async def _answer_of(self, screen: Screen[Any]) -> Any:
+        """Push a modal and wait for what it dismisses with (callable outside workers)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(result: Any) -> None:
             if not future.done():
                 future.set_result(result)
 
-        self.app.push_screen(
-            AuthScreen(agent.display_name if agent else "The agent", methods, reason), done
-        )
+        self.app.push_screen(screen, done)
         return await future
 
     async def _approve_outside(self, operation: str, path: Path) -> bool:
@@ -950,22 +951,15 @@ class ChatScreen(Screen[None]):
         verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(
             operation, operation
         )
-        future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-
-        def done(result: bool | None) -> None:
-            if not future.done():
-                future.set_result(bool(result))
-
-        self.app.push_screen(
+        allowed = await self._answer_of(
             ConfirmScreen(
                 "Outside the project",
                 f"The agent wants to {verb} {sanitize_terminal_text(str(path))}, which is outside "
                 f"the session's directory {self.settings.cwd}.",
                 confirm_label="Allow this once",
-            ),
-            done,
+            )
         )
-        return await future
+        return bool(allowed)
 
 
 def data_dir(settings: AppSettings) -> Path:

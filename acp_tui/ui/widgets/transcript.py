@@ -39,7 +39,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text_safety import sanitize_terminal_text, truncate
 
 TOOL_KIND_ICONS: dict[str, str] = {
     "read": "📖",
@@ -99,9 +99,7 @@ def block_cut(text: str, target: int) -> int:
 def safe(text: Any, limit: int | None = None) -> str:
     """Agent text made inert for the terminal, optionally cut with an ellipsis."""
     value = sanitize_terminal_text(text if isinstance(text, str) else str(text))
-    if limit is not None and len(value) > limit:
-        value = value[: limit - 1] + "…"
-    return value
+    return value if limit is None else truncate(value, limit)
 
 
 def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
