@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["one_line", "sanitize_terminal_text", "truncate"]
+__all__ = ["GrowingSanitizer", "one_line", "sanitize_terminal_text", "truncate"]
 
 # Order matters: string sequences (which may contain anything up to their terminator) first,
 # then CSI, then any other escape followed by one or more intermediate bytes and a final byte.
@@ -42,6 +42,37 @@ def sanitize_terminal_text(text: str) -> str:
     if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
         return text
     return _CONTROLS.sub("", _ESCAPES.sub("", text))
+
+
+#: Characters that can start an escape sequence (7-bit ESC and the 8-bit C1 introducers).
+_OPENERS = re.compile("[\x1b\x90\x98\x9b\x9d\x9e\x9f]")
+
+
+class GrowingSanitizer:
+    """:func:`sanitize_terminal_text` for text that grows at its end (a streamed reply): each
+    call scans only what was added since the last clean point, so a megabyte reply does not
+    cost a megabyte of regex work per frame.
+
+    The clean point only moves over text with no escape-sequence introducer: such text ends
+    no sequence and starts none, so sanitising it apart from what follows gives the same
+    result. After an introducer everything from the clean point on is scanned again."""
+
+    def __init__(self) -> None:
+        self._raw_clean = ""
+        self._clean = ""
+
+    def feed(self, text: str) -> str:
+        stable = len(self._raw_clean)
+        if not text.startswith(self._raw_clean):
+            self._raw_clean = self._clean = ""
+            stable = 0
+        tail = text[stable:]
+        cleaned_tail = sanitize_terminal_text(tail)
+        if _OPENERS.search(tail) is None:
+            self._raw_clean = text
+            self._clean += cleaned_tail
+            return self._clean
+        return self._clean + cleaned_tail
 
 
 def truncate(text: str, limit: int) -> str:

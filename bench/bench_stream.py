@@ -3,13 +3,13 @@
 Two measurements of the same bytes:
 
 - **UI**: the real app (``App.run_test``, headless) on a real demo-agent subprocess: time from
-  the first chunk reaching the store to all text being in the reply's Markdown widget with no
+  the first chunk reaching the store to all text being drawn in the reply's view with no
   refresh pending, and the app's peak RSS.
 - **Wire**: the same NDJSON lines fed from memory through :class:`Connection` into a
   :class:`SessionStore` (no UI, no subprocess): chunks per second.
 
-The ratio UI time / wire time is what the UI costs over parsing. A third number renders the
-finished reply once (``Markdown.update`` with the whole text) for comparison: streaming should
+The ratio UI time / wire time is what the UI costs over parsing. A third number shows the
+finished reply once (a fresh view of the whole entry, drawn) for comparison: streaming should
 cost at most about twice that.
 """
 
@@ -134,10 +134,9 @@ async def wire_seconds(data: bytes, expected_text: str) -> float:
 
 
 async def ui_stream(chunks: int, size: int) -> dict[str, float]:
-    from textual.widgets import Markdown
-
     from acp_tui.store.entries import AgentMessage
     from acp_tui.ui.app import make_app
+    from acp_tui.ui.widgets.markdown_lines import MarkdownLines
     from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript, view_for
 
     home = isolate_dirs()
@@ -170,12 +169,13 @@ async def ui_stream(chunks: int, size: int) -> dict[str, float]:
             view = transcript._views.get(entry.id)
             if not isinstance(view, AgentMessageView):
                 return False
-            # All text handed to the view: the live Markdown holds what is not folded.
-            markdown = view.query_one(".live", Markdown)
+            # All text handed to the view (the live part holds what is not folded) and drawn
+            # into lines at the view's width.
+            markdown = view.query_one(".live", MarkdownLines)
             return (
                 len(view._rendered) >= expected
                 and len(markdown.source) + view._folded_chars >= expected
-                and not markdown.lock.is_locked
+                and markdown.is_drawn
                 and screen_idle(screen)
             )
 

@@ -53,6 +53,10 @@ from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
 log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1 / 30
+#: The pause after a frame, as a multiple of what the frame cost (see _schedule_refresh).
+PACING = 2.0
+#: The longest pause between frames however slow they get: the transcript still moves.
+MAX_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
 SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
@@ -159,6 +163,9 @@ class ChatScreen(Screen[None]):
         self._refresh_pending = False
         self._refreshing = False
         self._refresh_again = False
+        self._refresh_tasks: set[asyncio.Task[None]] = set()
+        #: Seconds from the start of the last store -> screen sync to its paint.
+        self._frame_cost = 0.0
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
@@ -201,6 +208,8 @@ class ChatScreen(Screen[None]):
         self.start_agent()
 
     async def on_unmount(self) -> None:
+        for task in list(self._refresh_tasks):
+            task.cancel()
         await self.stop_agent()
 
     async def stop_agent(self, grace: float = 6.0) -> None:
@@ -422,7 +431,19 @@ class ChatScreen(Screen[None]):
         if self._refresh_pending:
             return
         self._refresh_pending = True
-        self.set_timer(FRAME_SECONDS, self._refresh)
+        # Adaptive pacing: a frame that cost c seconds (sync, layout and paint) is followed
+        # by at least PACING * c seconds off, so a flood can take at most about a third of
+        # the loop and a keystroke never waits long behind the transcript.
+        delay = min(MAX_FRAME_GAP, max(FRAME_SECONDS, PACING * self._frame_cost))
+        self.set_timer(delay, self._start_refresh)
+
+    def _start_refresh(self) -> None:
+        # Off the screen's own message queue: Textual paints a screen only when its queue
+        # goes idle, so a sync awaited here would hold every paint (the prompt's echo too)
+        # for as long as an agent keeps the transcript busy.
+        task = asyncio.create_task(self._refresh(), name="chat-refresh")
+        self._refresh_tasks.add(task)
+        task.add_done_callback(self._refresh_tasks.discard)
 
     async def _refresh(self) -> None:
         self._refresh_pending = False
@@ -430,8 +451,10 @@ class ChatScreen(Screen[None]):
             self._refresh_again = True
             return
         self._refreshing = True
+        started = time.perf_counter()
         try:
             await self._apply_changes()
+            self.call_after_refresh(self._frame_painted, started)
         except Exception:
             # A drawing bug must never take the conversation down with it: log it, tell the
             # person once, and keep going with the next frame.
@@ -447,6 +470,9 @@ class ChatScreen(Screen[None]):
         if self._refresh_again:
             self._refresh_again = False
             self._schedule_refresh()
+
+    def _frame_painted(self, started: float) -> None:
+        self._frame_cost = time.perf_counter() - started
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()

@@ -1,16 +1,15 @@
 """The transcript: one view per store entry, refreshed at most once per frame.
 
 The store says which entries changed (:class:`acp_tui.store.Changes`); each view compares the
-entry's ``version`` with the one it drew and only then re-renders. Agent messages stream
-through Textual's incremental ``Markdown.append`` with only the new text, so a long reply
-costs about what rendering it once costs.
+entry's ``version`` with the one it drew and only then re-renders. Agent messages are drawn by
+:class:`~acp_tui.ui.widgets.markdown_lines.MarkdownLines`, which renders each top-level block
+once, so a streamed reply costs about what rendering it once costs.
 
 Long sessions and huge replies stay cheap because the widget tree stays bounded: the transcript
 mounts views for the last :data:`WINDOW` entries only (older ones fold into a "show earlier" row,
 and a session that keeps growing while followed at the bottom drops its oldest views), and a
-streamed reply keeps at most :data:`LIVE_BLOCKS` top-level Markdown blocks mounted (the earlier
-part folds into a row that renders it on request). Textual's Markdown costs a widget per block,
-list item and table cell, so an unbounded tree makes every frame slower than the last.
+streamed reply keeps at most :data:`LIVE_CHARS` characters drawn (the earlier part folds into
+a row that draws it on request).
 
 Every string from the agent is shown literally (``rich.text.Text``, never markup) after
 :func:`acp_tui.text_safety.sanitize_terminal_text` removes escape sequences.
@@ -26,8 +25,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
-from textual.widgets import Collapsible, Markdown, Static
-from textual.widgets.markdown import MarkdownBlock
+from textual.widgets import Collapsible, Static
 
 from acp_tui.store.entries import (
     AgentMessage,
@@ -39,7 +37,8 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
+from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
     "read": "📖",
@@ -69,14 +68,14 @@ WINDOW = 60
 WINDOW_SLACK = 40
 #: Entries a "show earlier" press mounts.
 EARLIER_STEP = 50
-#: Top-level Markdown blocks one agent message keeps mounted; older blocks fold away.
-LIVE_BLOCKS = 120
+#: Characters of one agent message kept drawn; earlier text folds away (at a block start).
+#: Drawing costs about 8 ms per KB of dense Markdown, paid again when the width changes.
+LIVE_CHARS = 32_000
 #: More new text than this in one frame is a burst (a flood, a fast agent): only its last
-#: :data:`BURST_TAIL` characters are parsed into widgets; the text before folds at once.
-#: Textual's Markdown costs about 0.2 s per KB of dense Markdown here, so parsing a burst in
-#: full would take minutes for a megabyte.
-BURST_CHARS = 8_000
-BURST_TAIL = 2_000
+#: :data:`BURST_TAIL` characters are drawn; the text before folds at once, so one frame
+#: never draws more than a few KB and keystrokes stay responsive.
+BURST_CHARS = 4_000
+BURST_TAIL = 1_000
 
 
 def block_cut(text: str, target: int) -> int:
@@ -187,13 +186,13 @@ class FoldedText(Static, can_focus=True):
 
 
 class AgentMessageView(EntryView):
-    """Markdown that grows: only the new suffix is parsed on each frame. A very long reply
-    keeps its last :data:`LIVE_BLOCKS` top-level blocks mounted; the text before them folds
-    into a row that renders it when asked."""
+    """Markdown that grows. Drawn by :class:`MarkdownLines`, which renders a block once and
+    then only the reply's open last block as text arrives. A very long reply keeps its last
+    :data:`LIVE_CHARS` characters live; the text before them folds into a row that renders it
+    when asked."""
 
     DEFAULT_CSS = """
     AgentMessageView { margin: 1 0 0 0; padding: 0 1; }
-    AgentMessageView Markdown { margin: 0; padding: 0; }
     AgentMessageView > FoldedText { display: none; }
     AgentMessageView > FoldedText.-folded { display: block; }
     """
@@ -201,78 +200,63 @@ class AgentMessageView(EntryView):
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
         self._rendered = ""
-        #: Characters of ``_rendered`` whose blocks were unmounted (folded).
+        #: Characters of ``_rendered`` folded away (not drawn unless the person asks).
         self._folded_chars = 0
-        #: False once the person unfolded: from then on everything stays mounted.
+        #: False once the person unfolded: from then on everything stays drawn.
         self._may_fold = True
+        self._sanitizer = GrowingSanitizer()
 
     def compose(self) -> ComposeResult:
         yield FoldedText(classes="fold")
-        yield Markdown(classes="live")
+        yield MarkdownLines(classes="live")
 
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, AgentMessage | AgentThought)
-        await self.render_text(safe(entry.text))
+        text = entry.text
+        self.render_text(self._sanitizer.feed(text if isinstance(text, str) else str(text)))
 
-    async def render_text(self, text: str) -> None:
-        markdown = self.query_one(".live", Markdown)
-        if text.startswith(self._rendered):
-            delta = text[len(self._rendered) :]
-            if len(delta) > BURST_CHARS and self._may_fold:
-                cut = block_cut(text, len(text) - BURST_TAIL)
-                if cut > self._folded_chars:
-                    self._rendered = text
-                    self._folded_chars = cut
-                    await markdown.update(text[cut:])
-                    self._show_fold_row()
-                    return
-            if delta:
-                self._rendered = text
-                await markdown.append(delta)
-        else:
+    def render_text(self, text: str) -> None:
+        if not text.startswith(self._rendered):
             # The agent replaced the message (a v2 upsert): start over.
-            self._rendered = text
             self._folded_chars = 0
-            await markdown.update(text)
-        await self._fold_old_blocks(markdown)
-
-    async def _fold_old_blocks(self, markdown: Markdown) -> None:
-        if not self._may_fold:
-            return
-        blocks = [child for child in markdown.children if isinstance(child, MarkdownBlock)]
-        extra = len(blocks) - LIVE_BLOCKS
-        if extra <= 0 and self._folded_chars == 0:
-            return
-        if extra > 0:
-            # Fold in steps of a quarter, so this is not paid on every frame.
-            drop = blocks[: extra + LIVE_BLOCKS // 4]
-            keep = blocks[len(drop)]
-            start_line = keep.source_range[0] if keep.source_range else None
-            if start_line is not None:
-                lines = markdown.source.splitlines(keepends=True)
-                self._folded_chars += sum(len(line) for line in lines[:start_line])
-                await markdown.remove_children(drop)
+        elif self._may_fold:
+            delta = len(text) - len(self._rendered)
+            if delta > BURST_CHARS:
+                self._fold_to(text, len(text) - BURST_TAIL)
+            elif len(text) - self._folded_chars > LIVE_CHARS:
+                # Fold in steps of a quarter, so this is not paid on every frame.
+                self._fold_to(text, len(text) - LIVE_CHARS * 3 // 4)
+        self._rendered = text
+        self.query_one(".live", MarkdownLines).update(text[self._folded_chars :])
         self._show_fold_row()
+
+    def _fold_to(self, text: str, target: int) -> None:
+        cut = block_cut(text, target)
+        if cut > self._folded_chars:
+            self._folded_chars = cut
 
     def _show_fold_row(self) -> None:
         row = self.query_one(".fold", FoldedText)
-        lines = self._rendered.count("\n", 0, self._folded_chars)
-        row.update(
-            Text(f"⋯ {lines:,} earlier lines of this reply are folded: Enter or click to show")
-        )
-        row.set_class(self._folded_chars > 0, "-folded")
+        folded = self._folded_chars > 0
+        if folded:
+            lines = self._rendered.count("\n", 0, self._folded_chars)
+            row.update(
+                Text(f"⋯ {lines:,} earlier lines of this reply are folded: Enter or click to show")
+            )
+        row.set_class(folded, "-folded")
 
     async def unfold(self) -> None:
         """Show the folded part (rendered now, in full: the person asked for it)."""
         if not self._folded_chars:
             return
-        earlier = self._rendered[: self._folded_chars]
         row = self.query_one(".fold", FoldedText)
         row.remove_class("-folded")
         self._may_fold = False
         self._folded_chars = 0
-        await self.mount(Markdown(earlier, classes="earlier"), before=row)
+        # One view from here on: the live part takes the whole text (its cache keeps the
+        # blocks already drawn), and the folded text is drawn once, now.
+        self.query_one(".live", MarkdownLines).update(self._rendered)
 
     async def on_folded_text_unfold(self, event: FoldedText.Unfold) -> None:
         event.stop()

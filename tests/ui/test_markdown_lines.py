@@ -1,0 +1,117 @@
+"""MarkdownLines: block splitting, drawing, and that streaming redraws only the open block."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from textual.app import App, ComposeResult
+
+from acp_tui.ui.widgets.markdown_lines import FENCE_PIECE_LINES, MarkdownLines, markdown_blocks
+
+pytestmark = pytest.mark.anyio
+
+
+def test_blocks_split_at_blank_lines_outside_fences() -> None:
+    text = "# Title\n\nA paragraph\nthat wraps.\n\n```python\nx = 1\n\ny = 2\n```\n\n- a\n- b\n"
+    assert markdown_blocks(text) == [
+        "# Title",
+        "A paragraph\nthat wraps.",
+        "```python\nx = 1\n\ny = 2\n```",
+        "- a\n- b",
+    ]
+
+
+def test_indented_continuation_stays_with_its_item() -> None:
+    text = "1. first\n\n   more of the first\n\n2. second"
+    assert markdown_blocks(text) == ["1. first\n\n   more of the first", "2. second"]
+
+
+def test_unclosed_fence_runs_to_the_end_and_blank_text_has_no_blocks() -> None:
+    assert markdown_blocks("intro\n\n```\ncode\n\nstill code") == [
+        "intro",
+        "```\ncode\n\nstill code",
+    ]
+    assert markdown_blocks("\n\n  \n") == []
+
+
+def test_long_fence_comes_in_fenced_pieces() -> None:
+    body = [f"line {n}" for n in range(FENCE_PIECE_LINES * 2 + 5)]
+    blocks = markdown_blocks("~~~rust\n" + "\n".join(body) + "\n~~~")
+    assert len(blocks) == 3
+    for block in blocks:
+        assert block.startswith("~~~rust\n") and block.endswith("~~~")
+    inside = [line for block in blocks for line in block.split("\n")[1:-1]]
+    assert inside == body
+
+
+LINES = st.sampled_from(["", "  ", "word", "# head", "- item", "  indented", "| a | b |", "> q"])
+
+
+@given(st.lists(LINES, max_size=40))
+def test_blocks_keep_every_line_in_order(lines: list[str]) -> None:
+    text = "\n".join(lines)
+    blocks = markdown_blocks(text)
+    assert all(block.strip() for block in blocks)
+    joined = "\n".join(blocks)
+    assert [line for line in joined.split("\n") if line.strip()] == [
+        line for line in lines if line.strip()
+    ]
+
+
+class LinesApp(App[None]):
+    def compose(self) -> ComposeResult:
+        yield MarkdownLines("# Hello\n\nSome **bold** text.", classes="md")
+
+
+def screen_lines(widget: MarkdownLines) -> list[str]:
+    return [widget.render_line(y).text.rstrip() for y in range(widget.size.height)]
+
+
+async def test_draws_blocks_and_streams_only_the_open_block() -> None:
+    app = LinesApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        await pilot.pause()
+        assert screen_lines(widget)[:3] == ["Hello", "", "Some bold text."]
+        first = widget._lines_at(widget.size.width)[0]
+        widget.append(" More")
+        await pilot.pause()
+        assert screen_lines(widget)[2] == "Some bold text. More"
+        # The heading block was not drawn again: the very same line object is reused.
+        assert widget._lines_at(widget.size.width)[0] is first
+        widget.append("\n\n```python\nprint('hi')\n```")
+        await pilot.pause()
+        assert widget.size.height == 5
+        assert "print('hi')" in screen_lines(widget)[4]
+        assert widget.is_drawn
+
+
+async def test_width_change_rewraps_and_replaced_text_frees_old_blocks() -> None:
+    app = LinesApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        widget.update("word " * 30)
+        await pilot.pause()
+        wide = widget.size.height
+        await pilot.resize_terminal(30, 20)
+        await pilot.pause()
+        assert widget.size.height > wide
+        assert all(len(line) <= 30 for line in screen_lines(widget))
+        widget.update("only this")
+        await pilot.pause()
+        assert screen_lines(widget) == ["only this"]
+        assert list(widget._cache) == ["only this"]
+
+
+async def test_theme_change_redraws_with_the_new_colours() -> None:
+    app = LinesApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        await pilot.pause()
+        before = widget.render_line(0)
+        app.theme = "textual-light"
+        await pilot.pause()
+        after = widget.render_line(0)
+        assert before.text == after.text
+        assert [s.style for s in before] != [s.style for s in after]
