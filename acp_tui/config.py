@@ -39,17 +39,27 @@ import contextlib
 import json
 import os
 import re
-import tempfile
 import tomllib
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, ValidationError
+if TYPE_CHECKING:
+    from pydantic import ValidationError
+
+    from acp_tui.config_schema import (
+        AgentConfig,
+        Config,
+        McpHttpServer,
+        McpServerConfig,
+        McpSseServer,
+        McpStdioServer,
+    )
 
 __all__ = [
     "AgentConfig",
     "Config",
     "McpHttpServer",
+    "McpServerConfig",
     "McpSseServer",
     "McpStdioServer",
     "config_dir",
@@ -62,113 +72,25 @@ CONFIG_ENV = "ACP_TUI_CONFIG"
 APP_NAME = "acp-tui"
 
 
-class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
+DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
+DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
+
+#: The schema (pydantic models) lives in :mod:`acp_tui.config_schema`, imported on first use
+#: of one of these names: the paths and helpers here, and a start-up without a config file,
+#: never load pydantic.
+_SCHEMA_NAMES = frozenset(
+    {"AgentConfig", "Config", "McpHttpServer", "McpServerConfig", "McpSseServer", "McpStdioServer"}
+)
 
 
-class McpStdioServer(_Strict):
-    """An MCP server the agent starts as a subprocess (every agent supports these)."""
+def __getattr__(name: str) -> Any:
+    if name in _SCHEMA_NAMES:
+        from acp_tui import config_schema
 
-    type: Literal["stdio"] = "stdio"
-    """Transport: ``"stdio"`` (the default when ``type`` is left out)."""
-    name: str
-    """Human-readable name of the server, shown to the agent."""
-    command: str
-    """The server's executable: an absolute path, or a name looked up on PATH."""
-    args: list[str] = Field(default_factory=list)
-    """Arguments for the command."""
-    env: dict[str, str] = Field(default_factory=dict)
-    """Environment variables for the server process (secrets are fine here: the client
-    passes them to the agent and stores them nowhere else)."""
-
-
-class McpHttpServer(_Strict):
-    """An MCP server reached over streamable HTTP (only if the agent advertises it)."""
-
-    type: Literal["http"]
-    """Transport: ``"http"``."""
-    name: str
-    """Human-readable name of the server, shown to the agent."""
-    url: str
-    """URL of the MCP endpoint."""
-    headers: dict[str, str] = Field(default_factory=dict)
-    """HTTP headers for every request, e.g. ``Authorization``."""
-
-
-class McpSseServer(_Strict):
-    """An MCP server reached over server-sent events (only if the agent advertises it)."""
-
-    type: Literal["sse"]
-    """Transport: ``"sse"``."""
-    name: str
-    """Human-readable name of the server, shown to the agent."""
-    url: str
-    """URL of the SSE endpoint."""
-    headers: dict[str, str] = Field(default_factory=dict)
-    """HTTP headers for every request, e.g. ``Authorization``."""
-
-
-def _mcp_kind(value: Any) -> str | None:
-    if isinstance(value, dict):
-        kind = value.get("type", "stdio")
-        return kind if kind in ("stdio", "http", "sse") else None
-    if isinstance(value, BaseModel):
-        return getattr(value, "type", None)
-    return None
-
-
-McpServerConfig = Annotated[
-    Annotated[McpStdioServer, Tag("stdio")]
-    | Annotated[McpHttpServer, Tag("http")]
-    | Annotated[McpSseServer, Tag("sse")],
-    Discriminator(
-        _mcp_kind,
-        custom_error_type="mcp_type",
-        custom_error_message='type must be "stdio", "http" or "sse"',
-    ),
-]
-
-
-class AgentConfig(_Strict):
-    """A named agent: ``[agents.NAME]``; start it with ``acp-tui --agent NAME``."""
-
-    command: str
-    """The agent's executable, e.g. ``"claude-agent-acp"`` or ``"gemini"``."""
-    args: list[str] = Field(default_factory=list)
-    """Arguments for the command, e.g. ``["--experimental-acp"]``."""
-    env: dict[str, str] = Field(default_factory=dict)
-    """Extra environment variables for the agent process (API keys and the like). They are
-    never written to any other file the client keeps."""
-    cwd: str | None = None
-    """Default working directory of its sessions (``~`` is expanded); ``--cwd`` wins."""
-    mcp_servers: list[McpServerConfig] = Field(default_factory=list)
-    """MCP servers passed to the agent in ``session/new`` and ``session/load``: stdio
-    always, http and sse only when the agent says it supports them."""
-    label: str | None = None
-    """Name shown in the launcher and the header (default: the agent's own name)."""
-
-    @property
-    def argv(self) -> list[str]:
-        return [self.command, *self.args]
-
-
-class Config(_Strict):
-    """The whole file."""
-
-    agents: dict[str, AgentConfig] = Field(default_factory=dict)
-    """Named agents, one ``[agents.NAME]`` table each."""
-    theme: str | None = None
-    """Theme name: one of Textual's, or from a theme file. Remembered when picked in the
-    command palette."""
-    sidebar: bool | None = None
-    """Show (``true``) or hide (``false``) the sessions sidebar when the chat screen opens;
-    left out, the app decides (it toggles at any time with its key)."""
-    permission_policy: Literal["ask", "yolo", "deny"] = "ask"
-    """How permission requests are answered: ``"ask"`` shows the dialog, ``"yolo"`` allows
-    everything, ``"deny"`` rejects everything. ``--yolo`` / ``--deny-all`` win."""
-    notifications: Literal["bell", "off"] = "bell"
-    """``"bell"`` rings the terminal bell when a turn ends or a permission is needed while
-    the terminal is not focused; ``"off"`` stays quiet."""
+        value = getattr(config_schema, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # ---------------------------------------------------------------------------- paths
@@ -249,6 +171,10 @@ def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> bool:
 def parse_config(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
     """Validate ``data``; on errors report them all and keep what is valid (a broken agent
     or key is left out, everything else still applies)."""
+    from pydantic import ValidationError
+
+    from acp_tui.config_schema import Config
+
     try:
         return Config.model_validate(data), []
     except ValidationError as error:
@@ -273,6 +199,8 @@ def parse_config(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
 def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
     """The config and a list of problems. Never raises: a missing file is defaults, a file
     that cannot be read or parsed is defaults plus a problem naming file, line and column."""
+    from acp_tui.config_schema import Config
+
     path = path or config_path()
     try:
         raw = path.read_bytes()
@@ -335,6 +263,8 @@ def _with_theme(text: str, theme: str) -> str:
 def atomic_write_text(path: Path, text: str) -> None:
     """Write ``text`` to ``path`` so that a reader sees the old file or the new one, never
     half of one (temp file in the same directory, fsync, ``os.replace``)."""
+    import tempfile
+
     path.parent.mkdir(parents=True, exist_ok=True)
     mode: int | None = None
     with contextlib.suppress(OSError):

@@ -1,6 +1,12 @@
 """Start-up: process start to the first frame with the prompt focused, ``acp-tui --demo`` in a
 pseudo-terminal (the real driver, the real demo agent); and the import time of
 ``acp_tui.protocol`` alone in a fresh interpreter. A bare ``python -c pass`` is shown for scale.
+
+The launch is timed twice. As installed: Python's bytecode caches are used and written, into a
+private ``PYTHONPYCACHEPREFIX`` (after one untimed warm-up launch), as for a pip-installed
+acp-tui. And as the environment is: with ``PYTHONDONTWRITEBYTECODE=1`` (set in some sandboxes
+and containers) and no ``.pyc`` in the checkout, every acp_tui module is compiled from source
+at each launch, which costs some 60-90 ms on 2 cores.
 """
 
 from __future__ import annotations
@@ -30,6 +36,12 @@ METRICS = [
         digits=0,
     ),
     Metric(
+        "first_frame_env_ms",
+        "the same, bytecode caches as in this environment",
+        "ms",
+        digits=0,
+    ),
+    Metric(
         "import_protocol_ms",
         "import acp_tui.protocol (client, jsonrpc, process, stdio)",
         "ms",
@@ -56,11 +68,21 @@ def _drain(fd: int, stop: threading.Event) -> None:
             return
 
 
-def first_frame_ms() -> float:
+#: Bytecode caches of the "as installed" launches: kept between runs (a ``.pyc`` is checked
+#: against its source, so a stale one is never used).
+PYCACHE = Path(tempfile.gettempdir()) / "acp-tui-bench-pycache"
+
+
+def first_frame_ms(installed: bool = True) -> float:
+    """One launch. ``installed``: with bytecode caches (see the module docstring); else with
+    the environment as it is."""
     mark = Path(tempfile.mkdtemp(prefix="acp-tui-bench-start-")) / "mark"
     env = dict(
         os.environ, ACP_TUI_BENCH_MARK=str(mark), TERM="xterm-256color", COLUMNS="120", LINES="40"
     )
+    if installed:
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env["PYTHONPYCACHEPREFIX"] = str(PYCACHE)
     master, slave = pty.openpty()
     stop = threading.Event()
     reader = threading.Thread(target=_drain, args=(master, stop), daemon=True)
@@ -120,8 +142,10 @@ def import_ms(modules: str = PROTOCOL_MODULES) -> float:
 def measure(smoke: bool = False) -> dict[str, float]:
     launches = 1 if smoke else LAUNCHES
     imports = 1 if smoke else IMPORTS
+    first_frame_ms()  # warm-up: fills the bytecode caches
     return {
         "first_frame_ms": median([first_frame_ms() for _ in range(launches)]),
+        "first_frame_env_ms": median([first_frame_ms(installed=False) for _ in range(launches)]),
         "import_protocol_ms": median([import_ms() for _ in range(imports)]),
         "import_models_ms": median([import_ms("acp_tui.protocol.models") for _ in range(imports)]),
         "import_app_ms": median([import_ms("acp_tui.ui.app") for _ in range(imports)]),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -19,8 +20,11 @@ from acp_tui.recent import RecentAgents
 from acp_tui.text_safety import sanitize_terminal_text
 from acp_tui.themes import register_themes
 from acp_tui.ui.screens.chat import ChatScreen
-from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen, settings_for_choice
 from acp_tui.ui.settings import AppSettings
+
+if TYPE_CHECKING:
+    # The launcher screen is imported when shown: not on the way to the chat screen.
+    from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,8 @@ class AcpTuiApp(App[int]):
         if self.settings.agent_argv:
             self.push_screen(ChatScreen(self.settings))
         else:
+            from acp_tui.ui.screens.launcher import LauncherScreen
+
             self.push_screen(LauncherScreen(self._launcher_choices(), self.config_location))
         for problem in self.problems:
             self.notify(
@@ -93,6 +99,8 @@ class AcpTuiApp(App[int]):
         if self.recent is not None:
             # Key, label and command line only: never the agent's env.
             self.recent.record(choice.key, choice.label, list(choice.argv))
+        from acp_tui.ui.screens.launcher import settings_for_choice
+
         self.settings = settings_for_choice(self.settings, choice)
         self.switch_screen(ChatScreen(self.settings))
 

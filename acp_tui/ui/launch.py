@@ -7,10 +7,19 @@ import logging
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from acp_tui.cli import Invocation, unknown_agent_message
-from acp_tui.config import Config, config_path, load_config
+from acp_tui.config import (
+    DEFAULT_NOTIFICATIONS,
+    DEFAULT_PERMISSION_POLICY,
+    config_path,
+    load_config,
+)
 from acp_tui.ui.settings import AppSettings
+
+if TYPE_CHECKING:
+    from acp_tui.config import Config
 
 
 def settings_from_invocation(
@@ -18,15 +27,15 @@ def settings_from_invocation(
 ) -> AppSettings:
     """Command line over config file over defaults. With ``--agent NAME`` (which must be in
     ``config``; see :func:`run_tui`) the agent's command, env, cwd and MCP servers apply.
-    Anything not usable is appended to ``problems``."""
-    config = config or Config()
+    Anything not usable is appended to ``problems``. No ``config`` means no config file: the
+    defaults, without loading the config schema (pydantic) on the way to the first frame."""
     options = invocation.options
     if options.yolo:
         policy = "yolo"
     elif options.deny_all:
         policy = "deny"
     else:
-        policy = config.permission_policy
+        policy = config.permission_policy if config is not None else DEFAULT_PERMISSION_POLICY
     resume: str | None = options.resume
     if options.continue_ and resume is None:
         resume = ""
@@ -36,12 +45,15 @@ def settings_from_invocation(
         resume=resume,
         continue_latest=options.continue_,
         agent_label="demo agent" if options.demo else "",
-        theme=getattr(options, "theme", None) or config.theme,
-        show_sidebar=config.sidebar,
-        notify_when_unfocused=config.notifications == "bell",
+        theme=getattr(options, "theme", None) or (config.theme if config is not None else None),
+        show_sidebar=config.sidebar if config is not None else None,
+        notify_when_unfocused=(
+            config.notifications if config is not None else DEFAULT_NOTIFICATIONS
+        )
+        == "bell",
     )
     name = getattr(options, "agent", None)
-    agent = config.agents.get(name) if name else None
+    agent = config.agents.get(name) if name and config is not None else None
     if agent is not None:
         settings.agent_argv = agent.argv
         settings.agent_label = agent.label or name or ""
@@ -83,9 +95,11 @@ def run_tui(invocation: Invocation) -> int:
     if options.config_path:
         print(config_path())
         return 0
-    config, problems = load_config()
+    config, problems = _load_config()
     name = getattr(options, "agent", None)
-    if name is not None and name not in config.agents:
+    if name is not None and config is None:
+        config = _default_config()
+    if name is not None and config is not None and name not in config.agents:
         for problem in problems:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
         print(unknown_agent_message(name, config), file=sys.stderr)
@@ -102,6 +116,8 @@ def run_tui(invocation: Invocation) -> int:
         from acp_tui.known_agents import detect_agents
         from acp_tui.ui.screens.launcher import build_choices
 
+        if config is None:
+            config = _default_config()
         recent = RecentAgents()
         choices = build_choices(
             config,
@@ -123,6 +139,26 @@ def run_tui(invocation: Invocation) -> int:
         print(app.start_failure, file=sys.stderr)
         return 1
     return result or 0
+
+
+def _load_config() -> tuple[Config | None, list[str]]:
+    """:func:`load_config`, except that no config file gives None (the defaults) rather than
+    ``Config()``: the schema (pydantic, some 150 ms) is then never loaded before the first
+    frame."""
+    path = config_path()
+    try:
+        path.stat()
+    except FileNotFoundError:
+        return None, []
+    except OSError:
+        pass  # load_config reports it
+    return load_config(path)
+
+
+def _default_config() -> Config:
+    from acp_tui.config import Config
+
+    return Config()
 
 
 def _home_relative(path: Path) -> str:

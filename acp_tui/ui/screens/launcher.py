@@ -10,7 +10,7 @@ import os
 import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -21,10 +21,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.config import Config
 from acp_tui.known_agents import KnownAgent
 from acp_tui.text_safety import sanitize_terminal_text
 from acp_tui.ui.settings import AppSettings
+
+if TYPE_CHECKING:
+    from acp_tui.config import Config
 
 __all__ = ["LaunchChoice", "LauncherScreen", "build_choices", "settings_for_choice"]
 

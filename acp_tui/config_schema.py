@@ -1,0 +1,131 @@
+"""The config file's schema: pydantic models, validated strictly.
+
+Kept apart from :mod:`acp_tui.config` so that its paths and helpers (and the start-up with no
+config file) do not load pydantic; :mod:`acp_tui.config` re-exports every name here.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+
+from acp_tui.config import DEFAULT_NOTIFICATIONS, DEFAULT_PERMISSION_POLICY
+
+__all__ = [
+    "AgentConfig",
+    "Config",
+    "McpHttpServer",
+    "McpServerConfig",
+    "McpSseServer",
+    "McpStdioServer",
+]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, use_attribute_docstrings=True)
+
+
+class McpStdioServer(_Strict):
+    """An MCP server the agent starts as a subprocess (every agent supports these)."""
+
+    type: Literal["stdio"] = "stdio"
+    """Transport: ``"stdio"`` (the default when ``type`` is left out)."""
+    name: str
+    """Human-readable name of the server, shown to the agent."""
+    command: str
+    """The server's executable: an absolute path, or a name looked up on PATH."""
+    args: list[str] = Field(default_factory=list)
+    """Arguments for the command."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Environment variables for the server process (secrets are fine here: the client
+    passes them to the agent and stores them nowhere else)."""
+
+
+class McpHttpServer(_Strict):
+    """An MCP server reached over streamable HTTP (only if the agent advertises it)."""
+
+    type: Literal["http"]
+    """Transport: ``"http"``."""
+    name: str
+    """Human-readable name of the server, shown to the agent."""
+    url: str
+    """URL of the MCP endpoint."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers for every request, e.g. ``Authorization``."""
+
+
+class McpSseServer(_Strict):
+    """An MCP server reached over server-sent events (only if the agent advertises it)."""
+
+    type: Literal["sse"]
+    """Transport: ``"sse"``."""
+    name: str
+    """Human-readable name of the server, shown to the agent."""
+    url: str
+    """URL of the SSE endpoint."""
+    headers: dict[str, str] = Field(default_factory=dict)
+    """HTTP headers for every request, e.g. ``Authorization``."""
+
+
+def _mcp_kind(value: Any) -> str | None:
+    if isinstance(value, dict):
+        kind = value.get("type", "stdio")
+        return kind if kind in ("stdio", "http", "sse") else None
+    if isinstance(value, BaseModel):
+        return getattr(value, "type", None)
+    return None
+
+
+McpServerConfig = Annotated[
+    Annotated[McpStdioServer, Tag("stdio")]
+    | Annotated[McpHttpServer, Tag("http")]
+    | Annotated[McpSseServer, Tag("sse")],
+    Discriminator(
+        _mcp_kind,
+        custom_error_type="mcp_type",
+        custom_error_message='type must be "stdio", "http" or "sse"',
+    ),
+]
+
+
+class AgentConfig(_Strict):
+    """A named agent: ``[agents.NAME]``; start it with ``acp-tui --agent NAME``."""
+
+    command: str
+    """The agent's executable, e.g. ``"claude-agent-acp"`` or ``"gemini"``."""
+    args: list[str] = Field(default_factory=list)
+    """Arguments for the command, e.g. ``["--experimental-acp"]``."""
+    env: dict[str, str] = Field(default_factory=dict)
+    """Extra environment variables for the agent process (API keys and the like). They are
+    never written to any other file the client keeps."""
+    cwd: str | None = None
+    """Default working directory of its sessions (``~`` is expanded); ``--cwd`` wins."""
+    mcp_servers: list[McpServerConfig] = Field(default_factory=list)
+    """MCP servers passed to the agent in ``session/new`` and ``session/load``: stdio
+    always, http and sse only when the agent says it supports them."""
+    label: str | None = None
+    """Name shown in the launcher and the header (default: the agent's own name)."""
+
+    @property
+    def argv(self) -> list[str]:
+        return [self.command, *self.args]
+
+
+class Config(_Strict):
+    """The whole file."""
+
+    agents: dict[str, AgentConfig] = Field(default_factory=dict)
+    """Named agents, one ``[agents.NAME]`` table each."""
+    theme: str | None = None
+    """Theme name: one of Textual's, or from a theme file. Remembered when picked in the
+    command palette."""
+    sidebar: bool | None = None
+    """Show (``true``) or hide (``false``) the sessions sidebar when the chat screen opens;
+    left out, the app decides (it toggles at any time with its key)."""
+    permission_policy: Literal["ask", "yolo", "deny"] = DEFAULT_PERMISSION_POLICY
+    """How permission requests are answered: ``"ask"`` shows the dialog, ``"yolo"`` allows
+    everything, ``"deny"`` rejects everything. ``--yolo`` / ``--deny-all`` win."""
+    notifications: Literal["bell", "off"] = DEFAULT_NOTIFICATIONS
+    """``"bell"`` rings the terminal bell when a turn ends or a permission is needed while
+    the terminal is not focused; ``"off"`` stays quiet."""
