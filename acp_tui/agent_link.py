@@ -388,6 +388,11 @@ class AgentLink:
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
+        if state is not None:
+            # Only the agent's answer tells the session's mode now: one known from the local
+            # index or an earlier agent process must not hide that the agent reports none (the
+            # screen then re-applies the remembered choice).
+            state.current_mode_id = None
         if agent.can_resume and (have_transcript or not agent.can_load):
             self.events.on_status("resuming session")
             result = await self._with_auth(

@@ -14,6 +14,16 @@ Run as ``python tests/agents/paged_agent.py [options]``:
   retitling session ``<id>`` (any session, not only the prompted one); any other text gets an
   ``ok: <text>`` reply. Both end the turn with ``end_turn``.
 - ``--list-delay SECONDS`` delays every session/list answer.
+- ``--stale-titles``: a retitle changes only what the client is told live; session/list keeps
+  answering the old title (an agent whose index lags behind), so a client that lets a list
+  refresh overwrite a live title shows the old one again.
+- ``--modes``: sessions have modes (:data:`MODES`) and a model config option (:data:`MODELS`).
+  ``session/new`` reports the current mode and model; ``session/load`` and ``session/resume``
+  list the modes and models but report a current one only if it was set in this process (the
+  agent does not remember choices across restarts). ``session/set_mode`` and
+  ``session/set_config_option`` set them.
+- prompt ``whoami`` replies ``mode=<mode> model=<model>`` (``-`` when unset); prompt ``exit``
+  makes the agent exit at once with status 3 (without answering), to test restarts.
 
 The data is plain functions (:func:`make_sessions`, :func:`list_page`), so tests can import this
 module and generate exactly the pages the agent sends.
@@ -45,6 +55,15 @@ TOPICS = (
     "Speed up the sidebar",
     "Upgrade dependencies",
 )
+
+MODES = (
+    {"id": "ask", "name": "Ask", "description": "Ask before editing"},
+    {"id": "code", "name": "Code", "description": "Edit freely"},
+    {"id": "architect", "name": "Architect", "description": "Plan only"},
+)
+MODELS = (("small", "Small model"), ("large", "Large model"))
+DEFAULT_MODE = "ask"
+DEFAULT_MODEL = "small"
 
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
@@ -151,6 +170,9 @@ class PagedAgent:
         self.can_load = not (args.resume_only or args.neither)
         self.can_resume = not (args.load_only or args.neither)
         self.new_count = 0
+        #: Mode and model per session, as set in this process (the agent forgets on exit).
+        self.mode: dict[str, str] = {}
+        self.model: dict[str, str] = {}
 
     # -- wire ------------------------------------------------------------------------------
     @staticmethod
@@ -219,7 +241,10 @@ class PagedAgent:
             }
             self.sessions.insert(0, info)
             self.by_id[sid] = info
-            return {"sessionId": sid}
+            if self.args.modes:
+                self.mode[sid] = DEFAULT_MODE
+                self.model[sid] = DEFAULT_MODEL
+            return {"sessionId": sid, **self._session_state(sid)}
         if method == "session/list":
             if not self.can_list:
                 raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/list")
@@ -242,12 +267,25 @@ class PagedAgent:
             sid = self._known(params)
             for update in transcript(sid):
                 self.notify_update(sid, update)
-            return {}
+            return self._session_state(sid)
         if method == "session/resume":
             if not self.can_resume:
                 raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/resume")
-            self._known(params)
+            return self._session_state(self._known(params))
+        if method == "session/set_mode" and self.args.modes:
+            sid = self._known(params)
+            mode = params.get("modeId")
+            if mode not in {m["id"] for m in MODES}:
+                raise RpcFailure(INVALID_PARAMS, f"unknown mode: {mode!r}")
+            self.mode[sid] = mode
             return {}
+        if method == "session/set_config_option" and self.args.modes:
+            sid = self._known(params)
+            value = params.get("value")
+            if params.get("configId") != "model" or value not in {v for v, _ in MODELS}:
+                raise RpcFailure(INVALID_PARAMS, f"unknown option value: {value!r}")
+            self.model[sid] = value
+            return {"configOptions": self._config_options(sid)}
         if method == "session/prompt":
             sid = self._known(params)
             text = " ".join(
@@ -256,22 +294,51 @@ class PagedAgent:
                 if isinstance(b, dict) and b.get("type") == "text"
             ).strip()
             parts = text.split(maxsplit=2)
+            if text == "exit":
+                sys.stdout.flush()
+                os._exit(3)
             if len(parts) == 3 and parts[0] == "retitle":
                 target, title = parts[1], parts[2]
-                if target in self.by_id:
+                if target in self.by_id and not self.args.stale_titles:
                     self.by_id[target]["title"] = title
                 self.notify_update(target, {"sessionUpdate": "session_info_update", "title": title})
             else:
+                if text == "whoami":
+                    reply = f"mode={self.mode.get(sid, '-')} model={self.model.get(sid, '-')}"
+                else:
+                    reply = f"ok: {text}"
                 self.notify_update(
                     sid,
                     {
                         "sessionUpdate": "agent_message_chunk",
-                        "content": {"type": "text", "text": f"ok: {text}"},
+                        "content": {"type": "text", "text": reply},
                     },
                 )
             self.by_id[sid]["updatedAt"] = iso(time.time())
             return {"stopReason": "end_turn"}
         raise RpcFailure(METHOD_NOT_FOUND, f"method not found: {method}")
+
+    def _config_options(self, sid: str) -> list[dict[str, Any]]:
+        option: dict[str, Any] = {
+            "id": "model",
+            "name": "Model",
+            "category": "model",
+            "type": "select",
+            "options": [{"value": v, "name": n} for v, n in MODELS],
+        }
+        if sid in self.model:
+            option["currentValue"] = self.model[sid]
+        return [option]
+
+    def _session_state(self, sid: str) -> dict[str, Any]:
+        """The modes and config options of a session/new, load or resume answer (``--modes``):
+        the current mode / model only when known to this process."""
+        if not self.args.modes:
+            return {}
+        modes: dict[str, Any] = {"availableModes": [dict(m) for m in MODES]}
+        if sid in self.mode:
+            modes["currentModeId"] = self.mode[sid]
+        return {"modes": modes, "configOptions": self._config_options(sid)}
 
     def _known(self, params: dict[str, Any]) -> str:
         sid = params.get("sessionId")
@@ -287,6 +354,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--cwd", default=None)
     parser.add_argument("--list-delay", type=float, default=0.0)
     parser.add_argument("--no-list", action="store_true")
+    parser.add_argument("--stale-titles", action="store_true")
+    parser.add_argument("--modes", action="store_true")
     reopen = parser.add_mutually_exclusive_group()
     reopen.add_argument("--resume-only", action="store_true")
     reopen.add_argument("--load-only", action="store_true")
