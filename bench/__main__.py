@@ -21,6 +21,7 @@ from bench.common import ROOT, Metric, format_number, machine_info, median
 #: Benchmark modules in the order the table shows them.
 BENCHMARKS: dict[str, str] = {
     "stream": "bench.bench_stream",
+    "bursts": "bench.bench_bursts",
     "input": "bench.bench_input",
     "replay": "bench.bench_replay",
     "sessions": "bench.bench_sessions",

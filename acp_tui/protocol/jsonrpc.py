@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 import anyio
+import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream, TaskGroup
 
 log = logging.getLogger(__name__)
@@ -40,6 +41,8 @@ REQUEST_CANCELLED = -32800
 # Generous, because tool output travels inline: a single line of 50 MB must still be read.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 READ_CHUNK = 256 * 1024
+#: The longest the reader handles lines without letting other tasks run.
+READ_SLICE_SECONDS = 0.005
 # The inspector keeps thousands of lines; a 50 MB tool output must not be kept thousands of times.
 TRAFFIC_TEXT_LIMIT = 64 * 1024
 
@@ -221,7 +224,13 @@ class Connection:
             except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
                 break
             start = 0
+            slice_started = time.perf_counter()
             while True:
+                if time.perf_counter() - slice_started > READ_SLICE_SECONDS:
+                    # One read can hold thousands of lines: let the UI (keystrokes, paints)
+                    # run between slices of them.
+                    await anyio.lowlevel.checkpoint()
+                    slice_started = time.perf_counter()
                 newline = chunk.find(b"\n", start)
                 if newline < 0:
                     if not discarding:

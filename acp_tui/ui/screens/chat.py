@@ -54,7 +54,7 @@ log = logging.getLogger(__name__)
 
 FRAME_SECONDS = 1 / 30
 #: The pause after a frame, as a multiple of what the frame cost (see _schedule_refresh).
-PACING = 2.0
+PACING = 3.0
 #: The longest pause between frames however slow they get: the transcript still moves.
 MAX_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
@@ -164,8 +164,12 @@ class ChatScreen(Screen[None]):
         self._refreshing = False
         self._refresh_again = False
         self._refresh_tasks: set[asyncio.Task[None]] = set()
+        #: Held while the transcript is synced or switched to another session: the sync runs
+        #: in its own task and must never interleave with a switch.
+        self._transcript_lock = asyncio.Lock()
         #: Seconds from the start of the last store -> screen sync to its paint.
         self._frame_cost = 0.0
+        self._frame_painted_at = 0.0
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
@@ -414,10 +418,11 @@ class ChatScreen(Screen[None]):
         prompt.set_draft(
             self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
         )
-        state = self.store.get(session_id)
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
-        await transcript.show_session(session_id, list(state.transcript) if state else [])
+        async with self._transcript_lock:
+            state = self.store.get(session_id)
+            await transcript.show_session(session_id, list(state.transcript) if state else [])
         self._draw_session_parts(
             state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS}
         )
@@ -432,9 +437,13 @@ class ChatScreen(Screen[None]):
             return
         self._refresh_pending = True
         # Adaptive pacing: a frame that cost c seconds (sync, layout and paint) is followed
-        # by at least PACING * c seconds off, so a flood can take at most about a third of
+        # by at least PACING * c seconds off, so a flood can take at most about a quarter of
         # the loop and a keystroke never waits long behind the transcript.
-        delay = min(MAX_FRAME_GAP, max(FRAME_SECONDS, PACING * self._frame_cost))
+        # Time already spent idle since that frame counts: after a pause the next frame
+        # comes at the usual rate.
+        owed = min(MAX_FRAME_GAP, PACING * self._frame_cost)
+        idle = time.perf_counter() - self._frame_painted_at
+        delay = max(FRAME_SECONDS, owed - idle)
         self.set_timer(delay, self._start_refresh)
 
     def _start_refresh(self) -> None:
@@ -453,7 +462,8 @@ class ChatScreen(Screen[None]):
         self._refreshing = True
         started = time.perf_counter()
         try:
-            await self._apply_changes()
+            async with self._transcript_lock:
+                await self._apply_changes()
             self.call_after_refresh(self._frame_painted, started)
         except Exception:
             # A drawing bug must never take the conversation down with it: log it, tell the
@@ -472,7 +482,8 @@ class ChatScreen(Screen[None]):
             self._schedule_refresh()
 
     def _frame_painted(self, started: float) -> None:
-        self._frame_cost = time.perf_counter() - started
+        self._frame_painted_at = time.perf_counter()
+        self._frame_cost = self._frame_painted_at - started
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()

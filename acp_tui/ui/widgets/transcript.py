@@ -17,6 +17,7 @@ Every string from the agent is shown literally (``rich.text.Text``, never markup
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any, ClassVar
 
@@ -520,6 +521,8 @@ class Transcript(VerticalScroll):
         self._hidden = 0
         self._thoughts_expanded: bool | None = None
         self._earlier = FoldedText(classes="earlier-entries")
+        #: Mounting awaits, and the screen syncs from its own task: one change at a time.
+        self._lock = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -534,15 +537,23 @@ class Transcript(VerticalScroll):
 
     async def show_session(self, session_id: str | None, entries: list[Entry]) -> None:
         """Replace everything with the transcript of ``session_id``."""
+        async with self._lock:
+            await self._show_session(session_id, entries)
+
+    async def _show_session(self, session_id: str | None, entries: list[Entry]) -> None:
         self.session_id = session_id
         self._views.clear()
         await self.remove_children([c for c in self.children if c is not self._earlier])
         self._hidden = max(0, len(entries) - WINDOW)
-        await self.sync_entries(entries, set())
+        await self._sync_entries(entries, set())
         self.anchor()
 
     async def sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         """Mount views for new entries and redraw changed ones (``None``: check all)."""
+        async with self._lock:
+            await self._sync_entries(entries, changed)
+
+    async def _sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         # The store keeps changing while we await mounts: work on a snapshot of the list.
         entries = list(entries)
         self._entries = entries
@@ -576,6 +587,10 @@ class Transcript(VerticalScroll):
 
     async def show_earlier(self, count: int = EARLIER_STEP) -> None:
         """Mount views for up to ``count`` more of the entries before the first shown."""
+        async with self._lock:
+            await self._show_earlier(count)
+
+    async def _show_earlier(self, count: int) -> None:
         if not self._hidden:
             return
         self.release_anchor()
