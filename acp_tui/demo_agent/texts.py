@@ -45,7 +45,7 @@ COMMANDS: tuple[Command, ...] = (
     Command(
         "flood",
         "Stream N chunks as fast as possible (for benchmarks)",
-        "N [chunk bytes, default 20]",
+        "N [chunk bytes: 20 if left out]",
     ),
     Command("crash", "Exit the agent process in the middle of the turn"),
 )
@@ -121,7 +121,7 @@ def help_text() -> str:
     ]
     for command in COMMANDS:
         usage = f"/{command.name}" + (
-            f" {command.hint.upper().split(',')[0]}" if command.hint else ""
+            f" {command.hint.upper()}" if command.hint else ""
         )
         lines.append(f"| `{usage}` | {command.description} |\n")
     lines.append(

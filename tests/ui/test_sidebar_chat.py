@@ -562,3 +562,30 @@ async def test_resume_latest_with_no_session_in_this_directory_starts_a_new_one(
         assert not any(
             isinstance(e, UserMessage) for e in screen.store.get(screen.session_id).transcript
         )
+
+
+async def test_keyboard_only_into_the_sidebar_open_and_back(tmp_path: Path) -> None:
+    """Ctrl+B goes to the visible sidebar, Enter opens the highlighted session, Escape in the
+    list returns to the prompt; Ctrl+B inside the sidebar hides it, Ctrl+B again brings it
+    back with the list focused."""
+    app = paged_app(tmp_path, "--load-only")
+    async with app.run_test(size=SIZE) as pilot:
+        screen, sidebar = await start(pilot)
+        prompt_area = screen.query_one("#prompt").text_area  # type: ignore[attr-defined]
+        assert screen.focused is prompt_area
+        await pilot.press("ctrl+b")
+        assert sidebar.display and screen.focused is sidebar.session_list
+        await pilot.press("down", "down")
+        target = sidebar.highlighted_session_id()
+        assert target is not None and target != screen.session_id
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: screen.session_id == target, "the session to open")
+        await wait_for(pilot, lambda: requests(screen, "session/load") != [], "session/load")
+        await pilot.press("ctrl+b")
+        assert screen.focused is sidebar.session_list
+        await pilot.press("escape")
+        assert screen.focused is prompt_area and sidebar.display
+        await pilot.press("ctrl+b", "ctrl+b")
+        assert not sidebar.display and screen.focused is prompt_area
+        await pilot.press("ctrl+b")
+        assert sidebar.display and screen.focused is sidebar.session_list

@@ -797,10 +797,18 @@ class ChatScreen(Screen[None]):
     # ------------------------------------------------------------------ sidebar
 
     def action_toggle_sidebar(self) -> None:
+        """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
         sidebar = self.query_one(SessionsSidebar)
-        sidebar.display = not sidebar.display
-        if sidebar.display:
+        focused = self.focused
+        inside = focused is not None and sidebar in focused.ancestors_with_self
+        if sidebar.display and inside:
+            sidebar.display = False
+            self.query_one(PromptEditor).text_area.focus()
+            return
+        if not sidebar.display:
+            sidebar.display = True
             sidebar.refresh_rows()
+        sidebar.session_list.focus()
 
     @on(SessionsSidebar.LoadMore)
     def on_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
@@ -828,6 +836,11 @@ class ChatScreen(Screen[None]):
     def on_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
         self.open_session(event.session_id)
+
+    @on(SessionsSidebar.Leave)
+    def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
+        event.stop()
+        self.query_one(PromptEditor).text_area.focus()
 
     @on(SessionsSidebar.NewSession)
     def on_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:

@@ -158,6 +158,7 @@ class SessionList(ScrollView, can_focus=True):
         Binding("home", "first", "First", show=False),
         Binding("end", "last", "Last", show=False),
         Binding("enter", "open", "Open", show=False),
+        Binding("escape", "leave", "Back to the prompt", show=False),
     ]
 
     def __init__(self, sidebar: SessionsSidebar, *, id: str | None = None) -> None:
@@ -265,6 +266,9 @@ class SessionList(ScrollView, can_focus=True):
 
     def action_open(self) -> None:
         self.sidebar.open_highlighted()
+
+    def action_leave(self) -> None:
+        self.sidebar.post_message(self.sidebar.Leave())
 
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
@@ -416,6 +420,9 @@ class SessionsSidebar(Widget):
 
     class NewSession(Message):
         """The person asked for a new session (``n``)."""
+
+    class Leave(Message):
+        """Escape in the list: the person is done here (the screen focuses the prompt)."""
 
     class LoadMore(Message):
         """Please send ``session/list`` for ``cwd`` (``None`` = all directories) with
