@@ -503,8 +503,10 @@ class Transcript(VerticalScroll):
     row on top mounts :data:`EARLIER_STEP` more at a time. While the person follows the
     bottom, views of entries older than the window are dropped again as the session grows."""
 
+    # The scrollbar is always there: one that appears when the transcript first overflows
+    # narrows every message by a column, and everything would be wrapped and drawn again.
     DEFAULT_CSS = """
-    Transcript { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; }
+    Transcript { height: 1fr; padding: 0 1; scrollbar-size-vertical: 1; overflow-y: scroll; }
     Transcript.-hide-thoughts ThoughtView { display: none; }
     Transcript > .empty-hint { color: $text-muted; margin: 1 0; }
     Transcript > FoldedText.earlier-entries { margin: 1 0 0 0; display: none; }
