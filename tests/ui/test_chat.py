@@ -9,6 +9,7 @@ import pytest
 from acp_tui.store.entries import AgentMessage, AgentThought, Notice, PlanSnapshot, ToolCall
 from acp_tui.ui.screens.chat import ChatHeader
 from acp_tui.ui.widgets.diff_view import DiffView
+from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.transcript import PlanView, ThoughtView, ToolCallView, Transcript
 from tests.ui.chat_helpers import demo_app, fixture_app, send, wait_for, wait_for_session
 
@@ -32,9 +33,17 @@ async def test_send_and_stream_from_the_demo_agent(tmp_path: Path) -> None:
         await wait_for(
             pilot, lambda: "Hello there" in last_reply(screen) and not screen.busy, "the reply"
         )
-        # The reply is on screen, rendered as Markdown, not only in the store.
+        # The reply is on screen, drawn from its Markdown, not only in the store.
         transcript = screen.query_one(Transcript)
-        assert len(transcript.children) >= 2
+
+        def reply_drawn() -> bool:
+            for lines in transcript.query(MarkdownLines):
+                drawn = [lines.render_line(y).text for y in range(lines.size.height)]
+                if any("Hello there" in line for line in drawn):
+                    return True
+            return False
+
+        await wait_for(pilot, reply_drawn, "the reply drawn on screen")
         await wait_for(
             pilot, lambda: "Hello there" in str(header.query_one("#title").render()), "the title"
         )
@@ -236,3 +245,38 @@ async def test_the_agent_crashing_keeps_transcript_and_draft_and_restart_reopens
         await wait_for(
             pilot, lambda: "after restart" in last_reply(screen), "a reply after the restart"
         )
+
+
+async def test_typing_during_a_stream_keeps_every_key_and_the_transcript_moving(
+    tmp_path: Path,
+) -> None:
+    """Input has priority over output, but does not freeze it: while keys arrive every 30 ms
+    the transcript holds its frames, yet still shows the agent's new lines at least every
+    quarter second; every key ends up in the prompt."""
+    import time
+
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/slow 4")
+        transcript = screen.query_one(Transcript)
+
+        def drawn_reply() -> str:
+            lines = list(transcript.query(MarkdownLines))
+            return lines[-1].source if lines and lines[-1].is_drawn else ""
+
+        await wait_for(pilot, lambda: "(1/" in drawn_reply(), "the slow reply to start")
+        area = screen.query_one("#prompt").text_area  # type: ignore[attr-defined]
+        area.focus()
+        typed = "the quick brown fox jumps over the lazy dog " * 2
+        seen: set[str] = set()
+        started = time.monotonic()
+        for char in typed:
+            await pilot.press("space" if char == " " else char)
+            seen.add(drawn_reply())
+            await pilot.pause(0.03)
+        typing_time = time.monotonic() - started
+        assert area.text == typed
+        # New lines come every 0.5 s: typing for over a second shows at least two of them.
+        assert typing_time > 1.2
+        assert len({text.count("\n") for text in seen}) >= 3

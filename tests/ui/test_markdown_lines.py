@@ -7,7 +7,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
 
+from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.widgets.markdown_lines import FENCE_PIECE_LINES, MarkdownLines, markdown_blocks
+from acp_tui.ui.widgets.transcript import (
+    BURST_TAIL,
+    UNFOLD_CHARS,
+    AgentMessageView,
+    FoldedText,
+    Transcript,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -115,3 +123,71 @@ async def test_theme_change_redraws_with_the_new_colours() -> None:
         after = widget.render_line(0)
         assert before.text == after.text
         assert [s.style for s in before] != [s.style for s in after]
+
+
+class ReplyApp(App[None]):
+    def __init__(self, entry: AgentMessage) -> None:
+        super().__init__()
+        self.entry = entry
+
+    def compose(self) -> ComposeResult:
+        yield Transcript()
+
+    async def on_mount(self) -> None:
+        await self.query_one(Transcript).show_session("s", [self.entry])
+
+
+def reply_text(n_sections: int) -> str:
+    return "".join(
+        f"## Section {n}\n\nSome text of section {n}, with `code`.\n\n- a\n- b\n\n"
+        for n in range(n_sections)
+    )
+
+
+async def test_a_burst_folds_and_unfolds_a_step_at_a_time() -> None:
+    """A long reply arriving at once draws only its tail; each unfold draws UNFOLD_CHARS more
+    (never all of it in one go), until nothing is folded; it then stays unfolded."""
+    entry = AgentMessage(1)
+    entry.append_text(reply_text(2_000))
+    total = len(entry.text)
+    app = ReplyApp(entry)
+    async with app.run_test(size=(80, 30)) as pilot:
+        view = app.query_one(AgentMessageView)
+        live = view.query_one(".live", MarkdownLines)
+        fold_row = view.query_one(".fold", FoldedText)
+        await pilot.pause()
+        assert view._folded_chars > total - BURST_TAIL - 200
+        assert fold_row.has_class("-folded") and len(live.source) <= BURST_TAIL + 200
+        assert entry.text[: view._folded_chars].endswith("\n\n")  # cut where a block starts
+        shown = len(live.source)
+        await view.unfold()
+        await pilot.pause()
+        assert shown + UNFOLD_CHARS <= len(live.source) <= shown + UNFOLD_CHARS + 200
+        assert live.is_drawn and fold_row.has_class("-folded")
+        while view._folded_chars:
+            await view.unfold()
+        await pilot.pause()
+        assert live.source == entry.text and not fold_row.has_class("-folded")
+        # More text after unfolding: drawn as it comes, nothing folds again.
+        entry.append_text(reply_text(600))
+        entry.version += 1
+        await view.sync(entry)
+        assert view._folded_chars == 0 and live.source == entry.text
+
+
+async def test_replaced_reply_starts_over_and_escape_codes_never_reach_the_screen() -> None:
+    entry = AgentMessage(1)
+    entry.append_text("first \x1b]52;c;ZXZpbA==\x07version")
+    app = ReplyApp(entry)
+    async with app.run_test(size=(80, 20)) as pilot:
+        view = app.query_one(AgentMessageView)
+        live = view.query_one(".live", MarkdownLines)
+        await pilot.pause()
+        assert live.source == "first version"
+        replaced = AgentMessage(1)
+        replaced.append_text("second \x1b[2Jversion")
+        replaced.version = 2
+        await view.sync(replaced)
+        await pilot.pause()
+        assert live.source == "second version"
+        assert [live.render_line(0).text.rstrip()] == ["second version"]

@@ -22,7 +22,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, Select, Static
+from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
 from acp_tui.input_history import InputHistory
@@ -57,6 +57,12 @@ FRAME_SECONDS = 1 / 30
 PACING = 3.0
 #: The longest pause between frames however slow they get: the transcript still moves.
 MAX_FRAME_GAP = 0.25
+#: Seconds after start-up before code highlighting is prepared in a worker thread.
+WARM_UP_DELAY = 0.5
+#: How long after a change in the prompt the transcript holds its next frame.
+TYPING_HOLD = 0.1
+#: While the person types, the transcript still moves at least this often.
+TYPING_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
 SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
@@ -170,6 +176,8 @@ class ChatScreen(Screen[None]):
         #: Seconds from the start of the last store -> screen sync to its paint.
         self._frame_cost = 0.0
         self._frame_painted_at = 0.0
+        #: Until then the person is typing (see _note_typing).
+        self._typing_until = 0.0
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
@@ -210,6 +218,12 @@ class ChatScreen(Screen[None]):
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.start_agent()
+        self.set_timer(WARM_UP_DELAY, self._warm_code_lexers)
+
+    def _warm_code_lexers(self) -> None:
+        from acp_tui.ui.widgets.markdown_lines import warm_code_lexers
+
+        self.run_worker(warm_code_lexers, thread=True, group="warm-up", exit_on_error=False)
 
     async def on_unmount(self) -> None:
         for task in list(self._refresh_tasks):
@@ -446,7 +460,19 @@ class ChatScreen(Screen[None]):
         delay = max(FRAME_SECONDS, owed - idle)
         self.set_timer(delay, self._start_refresh)
 
+    @on(TextArea.Changed)
+    def _note_typing(self, event: TextArea.Changed) -> None:
+        # Not stopped: the prompt editor has its own use for it.
+        self._typing_until = time.perf_counter() + TYPING_HOLD
+
     def _start_refresh(self) -> None:
+        now = time.perf_counter()
+        if now < self._typing_until and now - self._frame_painted_at < TYPING_FRAME_GAP:
+            # Input first: while the person types, the transcript waits (never more than
+            # TYPING_FRAME_GAP between frames), so a keystroke's echo is painted on its own
+            # rather than together with a transcript frame.
+            self.set_timer(self._typing_until - now, self._start_refresh)
+            return
         # Off the screen's own message queue: Textual paints a screen only when its queue
         # goes idle, so a sync awaited here would hold every paint (the prompt's echo too)
         # for as long as an agent keeps the transcript busy.

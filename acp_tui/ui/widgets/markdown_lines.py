@@ -10,9 +10,12 @@ reply so far costs. Colours come from the app theme's variables.
 
 from __future__ import annotations
 
+import asyncio
 import re
+import time
 from typing import ClassVar
 
+from markdown_it import MarkdownIt
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.markdown import CodeBlock, Heading, Markdown
 from rich.segment import Segment
@@ -29,6 +32,8 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 #: Lines of an open code fence rendered as one piece: a long code block streams in pieces,
 #: so only its last piece is drawn again as it grows.
 FENCE_PIECE_LINES = 40
+#: draw_ahead lets other tasks run after drawing for this long.
+DRAW_SLICE_SECONDS = 0.004
 
 
 def markdown_blocks(text: str) -> list[str]:
@@ -79,6 +84,41 @@ def markdown_blocks(text: str) -> list[str]:
     return blocks
 
 
+#: Languages agents write most: their Pygments lexers are built ahead of the first code block.
+COMMON_LANGUAGES = (
+    "python",
+    "bash",
+    "javascript",
+    "typescript",
+    "json",
+    "diff",
+    "rust",
+    "go",
+    "yaml",
+    "toml",
+    "html",
+    "css",
+    "sql",
+    "java",
+    "c",
+    "cpp",
+)
+
+
+def warm_code_lexers(languages: tuple[str, ...] = COMMON_LANGUAGES) -> None:
+    """Build the Pygments lexers of ``languages`` once. A lexer compiles its patterns the
+    first time it is used (python 30 ms, css 45 ms here): done in a worker thread after
+    start-up, that cost is not paid in the middle of a streamed reply."""
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    for language in languages:
+        try:
+            list(get_lexer_by_name(language).get_tokens("x\n"))
+        except ClassNotFound:
+            continue
+
+
 class _LeftHeading(Heading):
     """Headings flush left, like the rest of a terminal transcript."""
 
@@ -105,6 +145,24 @@ class _TerminalMarkdown(Markdown):
         "fence": _FlatCodeBlock,
         "code_block": _FlatCodeBlock,
     }
+    #: One parser for every block: building a MarkdownIt costs more than parsing a short
+    #: block (Rich's own __init__ builds one per call). Configured as Rich configures its own.
+    _parser: ClassVar[MarkdownIt | None] = None
+
+    def __init__(self, markup: str, code_theme: str) -> None:
+        parser = _TerminalMarkdown._parser
+        if parser is None:
+            parser = _TerminalMarkdown._parser = (
+                MarkdownIt().enable("strikethrough").enable("table")
+            )
+        self.markup = markup
+        self.parsed = parser.parse(markup)
+        self.code_theme = code_theme
+        self.justify = None
+        self.style = "none"
+        self.hyperlinks = False
+        self.inline_code_lexer = None
+        self.inline_code_theme = code_theme
 
 
 def _blank(line: list[Segment]) -> bool:
@@ -164,6 +222,8 @@ class MarkdownLines(Widget):
         self._source = source
         self._blocks = markdown_blocks(source)
         self._cache: dict[str, list[Strip]] = {}
+        #: Blocks drawn by draw_ahead for a text not shown yet (same width as the cache).
+        self._ahead: dict[str, list[Strip]] = {}
         self._cache_width = 0
         self._lines: list[Strip] = []
         self._lines_width = -1
@@ -206,6 +266,29 @@ class MarkdownLines(Widget):
             self._lines_at(self.size.width)
         self.refresh(layout=True)
 
+    async def draw_ahead(self, source: str, width: int | None = None) -> None:
+        """Render the blocks of ``source`` not drawn yet, giving the event loop a turn between
+        blocks, so that a following :meth:`update` finds them all ready. Keystrokes and paints
+        slip in between blocks instead of waiting for the whole batch. ``width`` is for a
+        widget not laid out yet (the width its container will give it)."""
+        width = self.size.width or width or 0
+        if width <= 0 or source == self._source:
+            return
+        if self._cache_width != width:
+            if self._cache:
+                return  # being resized: the layout pass draws at the new width
+            self._cache_width = width
+        started = time.perf_counter()
+        for block in markdown_blocks(source):
+            if self._cache_width != width or (self.size.width and self.size.width != width):
+                return  # resized meanwhile: the layout pass draws at the new width
+            if block in self._cache or block in self._ahead:
+                continue
+            self._ahead[block] = self._render_block(block, width)
+            if time.perf_counter() - started > DRAW_SLICE_SECONDS:
+                await asyncio.sleep(0)
+                started = time.perf_counter()
+
     def append(self, text: str) -> None:
         self.update(self._source + text)
 
@@ -219,9 +302,7 @@ class MarkdownLines(Widget):
     def _render_block(self, block: str, width: int) -> list[Strip]:
         console = self.app.console
         dark = getattr(self.app.current_theme, "dark", True)
-        markdown = _TerminalMarkdown(
-            block, code_theme="monokai" if dark else "friendly", hyperlinks=False
-        )
+        markdown = _TerminalMarkdown(block, code_theme="monokai" if dark else "friendly")
         options = console.options.update(width=width, height=None, highlight=False)
         with console.use_theme(self._theme()):
             rendered = console.render_lines(markdown, options, pad=False)
@@ -240,13 +321,15 @@ class MarkdownLines(Widget):
             return self._lines
         if self._cache_width != width:
             self._cache = {}
+            self._ahead = {}
             self._cache_width = width
         cache = self._cache
         fresh: dict[str, list[Strip]] = {}
         lines: list[Strip] = []
         blank = Strip([])
+        ahead = self._ahead if self._cache_width == width else {}
         for index, block in enumerate(self._blocks):
-            strips = fresh.get(block) or cache.get(block)
+            strips = fresh.get(block) or cache.get(block) or ahead.get(block)
             if strips is None:
                 strips = self._render_block(block, width)
             fresh[block] = strips
@@ -255,6 +338,7 @@ class MarkdownLines(Widget):
             lines.extend(strips)
         # Keep only what the text still has: a folded or replaced reply frees its lines.
         self._cache = fresh
+        self._ahead = {}
         self._lines = lines
         self._lines_width = width
         return lines
@@ -273,4 +357,10 @@ class MarkdownLines(Widget):
         return lines[y].crop_extend(0, width, base).apply_style(base)
 
 
-__all__ = ["FENCE_PIECE_LINES", "MarkdownLines", "markdown_blocks", "markdown_theme"]
+__all__ = [
+    "FENCE_PIECE_LINES",
+    "MarkdownLines",
+    "markdown_blocks",
+    "markdown_theme",
+    "warm_code_lexers",
+]

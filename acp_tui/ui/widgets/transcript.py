@@ -77,6 +77,8 @@ LIVE_CHARS = 32_000
 #: never draws more than a few KB and keystrokes stay responsive.
 BURST_CHARS = 4_000
 BURST_TAIL = 1_000
+#: Characters of folded text one "show" request draws.
+UNFOLD_CHARS = 32_000
 
 
 def block_cut(text: str, target: int) -> int:
@@ -206,6 +208,9 @@ class AgentMessageView(EntryView):
         #: False once the person unfolded: from then on everything stays drawn.
         self._may_fold = True
         self._sanitizer = GrowingSanitizer()
+        #: A redraw (from the screen's sync task) and an unfold (from a click) draw one at
+        #: a time: both await between blocks.
+        self._drawing = asyncio.Lock()
 
     def compose(self) -> ComposeResult:
         yield FoldedText(classes="fold")
@@ -215,22 +220,42 @@ class AgentMessageView(EntryView):
         entry = self.entry
         assert isinstance(entry, AgentMessage | AgentThought)
         text = entry.text
-        self.render_text(self._sanitizer.feed(text if isinstance(text, str) else str(text)))
+        await self.render_text(self._sanitizer.feed(text if isinstance(text, str) else str(text)))
 
-    def render_text(self, text: str) -> None:
-        if not text.startswith(self._rendered):
+    async def render_text(self, text: str) -> None:
+        async with self._drawing:
+            await self._render_text(text)
+
+    async def _render_text(self, text: str) -> None:
+        previous = self._rendered
+        if not text.startswith(previous):
             # The agent replaced the message (a v2 upsert): start over.
             self._folded_chars = 0
-        elif self._may_fold:
-            delta = len(text) - len(self._rendered)
+            previous = ""
+        if self._may_fold:
+            delta = len(text) - len(previous)
             if delta > BURST_CHARS:
                 self._fold_to(text, len(text) - BURST_TAIL)
             elif len(text) - self._folded_chars > LIVE_CHARS:
                 # Fold in steps of a quarter, so this is not paid on every frame.
                 self._fold_to(text, len(text) - LIVE_CHARS * 3 // 4)
         self._rendered = text
-        self.query_one(".live", MarkdownLines).update(text[self._folded_chars :])
+        live = self.query_one(".live", MarkdownLines)
+        shown = text[self._folded_chars :]
+        await live.draw_ahead(shown, self._expected_width())
+        live.update(shown)
         self._show_fold_row()
+
+    def _expected_width(self) -> int | None:
+        """The width the text will get, for a view not laid out yet: its container's width
+        less its own padding and border (a wrong guess only costs a redraw at layout)."""
+        if self.size.width:
+            return self.size.width
+        container = self.parent
+        if not isinstance(container, Widget):
+            return None
+        available = container.scrollable_content_region.width
+        return available - self.styles.gutter.width if available > 0 else None
 
     def _fold_to(self, text: str, target: int) -> None:
         cut = block_cut(text, target)
@@ -243,21 +268,29 @@ class AgentMessageView(EntryView):
         if folded:
             lines = self._rendered.count("\n", 0, self._folded_chars)
             row.update(
-                Text(f"⋯ {lines:,} earlier lines of this reply are folded: Enter or click to show")
+                Text(
+                    f"⋯ {lines:,} earlier lines of this reply are folded: "
+                    "Enter or click to show more"
+                )
             )
         row.set_class(folded, "-folded")
 
     async def unfold(self) -> None:
-        """Show the folded part (rendered now, in full: the person asked for it)."""
-        if not self._folded_chars:
-            return
-        row = self.query_one(".fold", FoldedText)
-        row.remove_class("-folded")
-        self._may_fold = False
-        self._folded_chars = 0
-        # One view from here on: the live part takes the whole text (its cache keeps the
-        # blocks already drawn), and the folded text is drawn once, now.
-        self.query_one(".live", MarkdownLines).update(self._rendered)
+        """Show up to :data:`UNFOLD_CHARS` more of the folded part (a step at a time: drawing
+        a megabyte at once would hold the screen for seconds). From then on this reply no
+        longer folds by itself: the person asked to see it."""
+        async with self._drawing:
+            if not self._folded_chars:
+                return
+            self._may_fold = False
+            text = self._rendered
+            target = self._folded_chars - UNFOLD_CHARS
+            self._folded_chars = block_cut(text, target) if target > 0 else 0
+            live = self.query_one(".live", MarkdownLines)
+            shown = text[self._folded_chars :]
+            await live.draw_ahead(shown, self._expected_width())
+            live.update(shown)
+            self._show_fold_row()
 
     async def on_folded_text_unfold(self, event: FoldedText.Unfold) -> None:
         event.stop()
