@@ -120,9 +120,7 @@ def help_text() -> str:
         "| --- | --- |\n",
     ]
     for command in COMMANDS:
-        usage = f"/{command.name}" + (
-            f" {command.hint.upper()}" if command.hint else ""
-        )
+        usage = f"/{command.name}" + (f" {command.hint.upper()}" if command.hint else "")
         lines.append(f"| `{usage}` | {command.description} |\n")
     lines.append(
         "\nAnything else is echoed back with a little Markdown. Sessions are saved, so you "
