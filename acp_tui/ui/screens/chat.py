@@ -57,8 +57,6 @@ FRAME_SECONDS = 1 / 30
 PACING = 3.0
 #: The longest pause between frames however slow they get: the transcript still moves.
 MAX_FRAME_GAP = 0.25
-#: Seconds after start-up before code highlighting is prepared in a worker thread.
-WARM_UP_DELAY = 0.5
 #: How long after a change in the prompt the transcript holds its next frame.
 TYPING_HOLD = 0.1
 #: While the person types, the transcript still moves at least this often.
@@ -218,12 +216,6 @@ class ChatScreen(Screen[None]):
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.start_agent()
-        self.set_timer(WARM_UP_DELAY, self._warm_code_lexers)
-
-    def _warm_code_lexers(self) -> None:
-        from acp_tui.ui.widgets.markdown_lines import warm_code_lexers
-
-        self.run_worker(warm_code_lexers, thread=True, group="warm-up", exit_on_error=False)
 
     async def on_unmount(self) -> None:
         for task in list(self._refresh_tasks):

@@ -84,41 +84,6 @@ def markdown_blocks(text: str) -> list[str]:
     return blocks
 
 
-#: Languages agents write most: their Pygments lexers are built ahead of the first code block.
-COMMON_LANGUAGES = (
-    "python",
-    "bash",
-    "javascript",
-    "typescript",
-    "json",
-    "diff",
-    "rust",
-    "go",
-    "yaml",
-    "toml",
-    "html",
-    "css",
-    "sql",
-    "java",
-    "c",
-    "cpp",
-)
-
-
-def warm_code_lexers(languages: tuple[str, ...] = COMMON_LANGUAGES) -> None:
-    """Build the Pygments lexers of ``languages`` once. A lexer compiles its patterns the
-    first time it is used (python 30 ms, css 45 ms here): done in a worker thread after
-    start-up, that cost is not paid in the middle of a streamed reply."""
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    for language in languages:
-        try:
-            list(get_lexer_by_name(language).get_tokens("x\n"))
-        except ClassNotFound:
-            continue
-
-
 class _LeftHeading(Heading):
     """Headings flush left, like the rest of a terminal transcript."""
 
@@ -362,5 +327,4 @@ __all__ = [
     "MarkdownLines",
     "markdown_blocks",
     "markdown_theme",
-    "warm_code_lexers",
 ]
