@@ -105,19 +105,7 @@ def _theme_file_model() -> type[BaseModel]:
         variables: dict[str, str] = Field(default_factory=dict)
         """Extra Textual CSS variables, e.g. ``{ "footer-key-foreground" = "#7aa2f7" }``."""
 
-        @field_validator(
-            "primary",
-            "secondary",
-            "accent",
-            "background",
-            "surface",
-            "panel",
-            "foreground",
-            "warning",
-            "error",
-            "success",
-            "boost",
-        )
+        @field_validator(*COLOUR_KEYS)
         @classmethod
         def _colour(cls, value: str | None) -> str | None:
             if value is not None:

@@ -26,7 +26,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from bench.common import Metric, demo_settings, isolate_dirs, screen_idle, wait_until
+from bench.common import (
+    Metric,
+    demo_settings,
+    isolate_dirs,
+    last_reply_drawn,
+    screen_idle,
+    wait_until,
+)
 
 NAME = "bursts"
 TITLE = "Bursts of DESIGN.md (UI only)"
@@ -85,10 +92,9 @@ SIZES = {"paragraphs": 400, "long": 3_000, "tokens": 1_000}
 
 
 async def run_workloads(smoke: bool) -> dict[str, float]:
-    from acp_tui.store.entries import AgentMessage
     from acp_tui.ui.app import make_app
     from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-    from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript, view_for
+    from acp_tui.ui.widgets.transcript import Transcript, view_for
     from bench.common import wait_for_session
 
     results: dict[str, float] = {}
@@ -99,21 +105,6 @@ async def run_workloads(smoke: bool) -> dict[str, float]:
         sid = screen.session_id
         transcript = screen.query_one(Transcript)
         turn = 0
-
-        def drawn(expected: int) -> bool:
-            state = store.get(sid)
-            entry = state.transcript[-1] if state and state.transcript else None
-            if not isinstance(entry, AgentMessage) or len(entry.text) < expected:
-                return False
-            view = transcript._views.get(entry.id)
-            if not isinstance(view, AgentMessageView):
-                return False
-            live = view.query_one(".live", MarkdownLines)
-            return (
-                len(live.source) + view._folded_chars >= expected
-                and live.is_drawn
-                and screen_idle(screen)
-            )
 
         async def stream(updates: list[str], paced: bool) -> tuple[float, float]:
             nonlocal turn
@@ -139,7 +130,9 @@ async def run_workloads(smoke: bool) -> dict[str, float]:
                 store_cpu += time.process_time() - before
                 if paced and index % PACE_UPDATES == PACE_UPDATES - 1:
                     await asyncio.sleep(PACE_SECONDS)
-            done = await wait_until(lambda: drawn(expected), LIMIT, "the reply to be drawn")
+            done = await wait_until(
+                lambda: last_reply_drawn(screen, expected), LIMIT, "the reply to be drawn"
+            )
             await settle(wall)
             cpu_used = time.process_time() - cpu - store_cpu
             store.prompt_finished(sid, {"stopReason": "end_turn"})

@@ -28,8 +28,8 @@ from bench.common import (
     Metric,
     demo_settings,
     isolate_dirs,
+    last_reply_drawn,
     peak_rss_mb,
-    screen_idle,
     wait_for_session,
     wait_until,
 )
@@ -136,10 +136,8 @@ async def wire_seconds(data: bytes, expected_text: str) -> float:
 
 
 async def ui_stream(chunks: int, size: int) -> dict[str, float]:
-    from acp_tui.store.entries import AgentMessage
     from acp_tui.ui.app import make_app
-    from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-    from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript, view_for
+    from acp_tui.ui.widgets.transcript import Transcript, view_for
 
     home = isolate_dirs()
     app = make_app(demo_settings(home))
@@ -164,22 +162,7 @@ async def ui_stream(chunks: int, size: int) -> dict[str, float]:
         transcript = screen.query_one(Transcript)
 
         def rendered() -> bool:
-            state = store.get(screen.session_id)
-            entry = state.transcript[-1] if state and state.transcript else None
-            if not isinstance(entry, AgentMessage) or len(entry.text) < expected:
-                return False
-            view = transcript._views.get(entry.id)
-            if not isinstance(view, AgentMessageView):
-                return False
-            # All text handed to the view (the live part holds what is not folded) and drawn
-            # into lines at the view's width.
-            markdown = view.query_one(".live", MarkdownLines)
-            return (
-                len(view._rendered) >= expected
-                and len(markdown.source) + view._folded_chars >= expected
-                and markdown.is_drawn
-                and screen_idle(screen)
-            )
+            return last_reply_drawn(screen, expected)
 
         try:
             done = await wait_until(rendered, LIMIT, "the flood to be rendered")

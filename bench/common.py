@@ -179,6 +179,27 @@ def screen_idle(screen: Any) -> bool:
     return not screen._refresh_pending and not screen._refreshing and not screen.store.dirty
 
 
+def last_reply_drawn(screen: Any, expected: int) -> bool:
+    """The session's last entry is an agent reply of at least ``expected`` characters, all of
+    it handed to its view (the live part holds what is not folded) and drawn into lines at the
+    view's width, with no screen refresh pending."""
+    from acp_tui.store.entries import AgentMessage
+    from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+    from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
+
+    state = screen.store.get(screen.session_id)
+    entry = state.transcript[-1] if state and state.transcript else None
+    if not isinstance(entry, AgentMessage) or len(entry.text) < expected:
+        return False
+    view = screen.query_one(Transcript)._views.get(entry.id)
+    if not isinstance(view, AgentMessageView):
+        return False
+    live = view.query_one(".live", MarkdownLines)
+    return (
+        len(live.source) + view._folded_chars >= expected and live.is_drawn and screen_idle(screen)
+    )
+
+
 def submit(screen: Any, text: str) -> None:
     """Send ``text`` as if typed and submitted in the prompt (no keystrokes involved)."""
     screen.send_text(text)

@@ -18,13 +18,18 @@ AGENTS = Path(__file__).resolve().parent.parent / "agents"
 FIXTURE_AGENT = [sys.executable, str(AGENTS / "fixture_agent.py")]
 
 
-def fixture_app(cwd: Path, **overrides: object) -> AcpTuiApp:
+def agent_app(agent_argv: list[str], cwd: Path, **overrides: object) -> AcpTuiApp:
+    """The real app on ``agent_argv`` in ``cwd`` (its data kept in ``cwd/.data``)."""
     settings = AppSettings(
-        agent_argv=FIXTURE_AGENT, cwd=str(cwd), data_dir=cwd / ".data", theme="textual-dark"
+        agent_argv=agent_argv, cwd=str(cwd), data_dir=cwd / ".data", theme="textual-dark"
     )
     for name, value in overrides.items():
         setattr(settings, name, value)
     return make_app(settings)
+
+
+def fixture_app(cwd: Path, **overrides: object) -> AcpTuiApp:
+    return agent_app(FIXTURE_AGENT, cwd, **overrides)
 
 
 def demo_app(cwd: Path, state_dir: Path, **overrides: object) -> AcpTuiApp:

@@ -15,13 +15,12 @@ from textual.pilot import Pilot
 
 from acp_tui.cli import parse
 from acp_tui.store.entries import AgentMessage, UserMessage
-from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.launch import settings_from_invocation
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
-from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import EntryView, Transcript
-from tests.ui.chat_helpers import send, wait_for, wait_for_session
+from tests.ui.chat_helpers import agent_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -32,15 +31,8 @@ PAGE = 20
 
 
 def paged_app(tmp_path: Path, *flags: str, **overrides: Any) -> AcpTuiApp:
-    settings = AppSettings(
-        agent_argv=[sys.executable, str(PAGED_AGENT), "--sessions", "250", *flags],
-        cwd=str(tmp_path),
-        data_dir=tmp_path / ".data",
-        theme="textual-dark",
-    )
-    for name, value in overrides.items():
-        setattr(settings, name, value)
-    return make_app(settings)
+    argv = [sys.executable, str(PAGED_AGENT), "--sessions", "250", *flags]
+    return agent_app(argv, tmp_path, **overrides)
 
 
 def sidebar_of(screen: ChatScreen) -> SessionsSidebar:
