@@ -348,6 +348,12 @@ async def test_restart_reopens_with_resume_when_the_transcript_is_known(tmp_path
         assert requests(screen, "session/load") == []
         texts = shown_texts(screen)
         assert texts[:2] == [f"What happened in {target}?", "We fixed the parser and added a test."]
+        # The new agent process is asked for the list again, from its first page.
+        await wait_for(
+            pilot,
+            lambda: any(not p.get("cursor") for p in requests(screen, "session/list")),
+            "a first-page session/list to the restarted agent",
+        )
         await send(pilot, "still here")
         await wait_for(pilot, lambda: last_reply(screen) == "ok: still here", "a reply")
 
@@ -559,7 +565,7 @@ async def test_resume_latest_with_no_session_in_this_directory_starts_a_new_one(
 async def test_keyboard_only_into_the_sidebar_open_and_back(tmp_path: Path) -> None:
     """Ctrl+B goes to the visible sidebar, Enter opens the highlighted session, Escape in the
     list returns to the prompt; Ctrl+B inside the sidebar hides it, Ctrl+B again brings it
-    back with the list focused."""
+    back with the list focused and asks the agent for the first page again."""
     app = paged_app(tmp_path, "--load-only")
     async with app.run_test(size=SIZE) as pilot:
         screen, sidebar = await start(pilot)
@@ -579,5 +585,16 @@ async def test_keyboard_only_into_the_sidebar_open_and_back(tmp_path: Path) -> N
         assert screen.focused is prompt_area and sidebar.display
         await pilot.press("ctrl+b", "ctrl+b")
         assert not sidebar.display and screen.focused is prompt_area
+        first_pages = [p for p in requests(screen, "session/list") if not p.get("cursor")]
         await pilot.press("ctrl+b")
         assert sidebar.display and screen.focused is sidebar.session_list
+        # Shown again: the list is asked for afresh (sessions made elsewhere appear).
+        await wait_for(
+            pilot,
+            lambda: (
+                len([p for p in requests(screen, "session/list") if not p.get("cursor")])
+                == len(first_pages) + 1
+                and not sidebar.loading
+            ),
+            "a first-page session/list",
+        )

@@ -319,7 +319,8 @@ class ChatScreen(Screen[None]):
         self._set_status("")
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
-        sidebar.action_retry_load()
+        # A (re)started agent: list again from the first page.
+        sidebar.reload()
 
     def _on_agent_status(self, text: str) -> None:
         self._set_status(text + "…")
@@ -825,7 +826,7 @@ class ChatScreen(Screen[None]):
             return
         if not sidebar.display:
             sidebar.display = True
-            sidebar.refresh_rows()
+            sidebar.reload()
         sidebar.session_list.focus()
 
     @on(SessionsSidebar.LoadMore)

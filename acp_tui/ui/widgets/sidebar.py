@@ -644,6 +644,21 @@ class SessionsSidebar(Widget):
     def action_focus_filter(self) -> None:
         self._filter_input.focus()
 
+    def reload(self) -> None:
+        """Ask for the first page again: sessions made elsewhere appear, listed titles catch
+        up. Rows already listed stay while the answer is on its way (live titles keep
+        priority, see :meth:`SessionStore.apply_list_page`). Only while shown."""
+        store = self._store
+        if store is None or not store.can_list or self._loading:
+            return
+        if not self.is_mounted or not self.display:
+            return
+        self._error = None
+        self._requested = (self.scope_cwd, -1, None)
+        self._loading = True
+        self.post_message(self.LoadMore(self.scope_cwd, None))
+        self.refresh_rows()
+
     def action_retry_load(self) -> None:
         self._requested = None
         self._error = None
