@@ -42,7 +42,7 @@ REQUEST_CANCELLED = -32800
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 READ_CHUNK = 256 * 1024
 #: The longest the reader handles lines without letting other tasks run.
-READ_SLICE_SECONDS = 0.005
+READ_SLICE_SECONDS = 0.002
 # The inspector keeps thousands of lines; a 50 MB tool output must not be kept thousands of times.
 TRAFFIC_TEXT_LIMIT = 64 * 1024
 

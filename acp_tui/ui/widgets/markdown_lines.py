@@ -33,7 +33,7 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 #: so only its last piece is drawn again as it grows.
 FENCE_PIECE_LINES = 40
 #: draw_ahead lets other tasks run after drawing for this long.
-DRAW_SLICE_SECONDS = 0.004
+DRAW_SLICE_SECONDS = 0.002
 
 
 def markdown_blocks(text: str) -> list[str]:
