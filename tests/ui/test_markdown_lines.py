@@ -191,3 +191,22 @@ async def test_replaced_reply_starts_over_and_escape_codes_never_reach_the_scree
         await pilot.pause()
         assert live.source == "second version"
         assert [live.render_line(0).text.rstrip()] == ["second version"]
+
+
+async def test_a_mouse_drag_selects_reply_text_and_highlights_it() -> None:
+    """Dragging over a reply selects its text as drawn (no Markdown markers), highlighted."""
+    app = LinesApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        await pilot.pause()
+        assert screen_lines(widget)[2] == "Some bold text."
+        await pilot.mouse_down(widget, offset=(5, 2))
+        await pilot.hover(widget, offset=(8, 2))
+        await pilot.mouse_up(widget, offset=(8, 2))
+        await pilot.pause()
+        assert app.screen.get_selected_text() == "bold"
+        highlight = app.screen.get_component_rich_style("screen--selection")
+        chosen = widget.render_line(2).divide([5, 9])[1]
+        assert all(
+            segment.style and highlight.bgcolor == segment.style.bgcolor for segment in chosen
+        )

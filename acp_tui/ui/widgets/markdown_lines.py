@@ -24,6 +24,7 @@ from rich.syntax import Syntax
 from rich.theme import Theme
 from textual.color import Color
 from textual.geometry import Size
+from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
@@ -319,7 +320,35 @@ class MarkdownLines(Widget):
             base = self._base_style = self.rich_style
         if y >= len(lines):
             return Strip.blank(width, base)
-        return lines[y].crop_extend(0, width, base).apply_style(base)
+        strip = lines[y].crop_extend(0, width, base).apply_style(base)
+        selection = self.text_selection
+        if selection is not None and (span := selection.get_span(y)) is not None:
+            start, end = span
+            end = width if end == -1 else min(end, width)
+            if start < end:
+                before, chosen, after = strip.divide([start, end, width])
+                selected = self.screen.get_component_rich_style("screen--selection")
+                # Over the drawn style (Strip.apply_style would go under it); the text keeps
+                # its colour.
+                highlight = Style(bgcolor=selected.bgcolor)
+                chosen = Strip(
+                    [
+                        Segment(text, style + highlight if style else highlight, control)
+                        for text, style, control in chosen
+                    ],
+                    chosen.cell_length,
+                )
+                strip = Strip.join([before, chosen, after])
+        # Offsets let a mouse drag over the reply select its text (see get_selection).
+        return strip.apply_offsets(0, y)
+
+    def get_selection(self, selection: Selection) -> tuple[str, str] | None:
+        """The selected part of the reply as drawn (Markdown markers resolved)."""
+        text = "\n".join(line.text.rstrip() for line in self._lines_at(self.size.width))
+        return selection.extract(text), "\n"
+
+    def selection_updated(self, selection: Selection | None) -> None:
+        self.refresh()
 
 
 __all__ = [
