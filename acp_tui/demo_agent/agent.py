@@ -621,6 +621,43 @@ class DemoAgent:
                 {"sessionUpdate": "tool_call_update", "toolCallId": stored["toolCallId"], **fields},
             )
 
+    async def _tool_failed(
+        self,
+        session: LiveSession,
+        stored: dict[str, Any],
+        note: str,
+        keep: tuple[dict[str, Any], ...] = (),
+    ) -> None:
+        """Mark a tool call failed: ``note`` after what it still shows (``keep``, e.g. its diff)."""
+        await self._tool_update(
+            session, stored, status="failed", content=[*keep, _text_content(note)]
+        )
+
+    async def _permitted(
+        self,
+        session: LiveSession,
+        turn: Turn,
+        stored: dict[str, Any],
+        kind: str,
+        *,
+        cancelled: str,
+        rejected: str,
+        reply: str,
+        keep: tuple[dict[str, Any], ...] = (),
+    ) -> bool:
+        """Ask the client's permission for ``stored``. Rejected: the call fails with
+        ``rejected``, ``reply`` is said, False. Cancelled: it fails with ``cancelled`` and the
+        turn ends."""
+        decision = await self._permission(session, turn, stored, kind)
+        if decision == "cancelled":
+            await self._tool_failed(session, stored, cancelled, keep)
+            raise TurnCancelled
+        if decision == "reject":
+            await self._tool_failed(session, stored, rejected, keep)
+            await self._say(session, turn, reply)
+            return False
+        return True
+
     async def _request_or_cancel(
         self, turn: Turn, method: str, params: dict[str, Any], grace: float
     ) -> tuple[bool, Any]:
@@ -1006,23 +1043,16 @@ class DemoAgent:
             f"I'll {'create' if old_text is None else 'append a line to'} `{argument}`{read_note}.\n",
         )
         stored = await self._tool_start(session, turn, tool_call)
-        decision = await self._permission(session, turn, stored, "edit")
-        if decision == "cancelled":
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[diff, _text_content("Cancelled before the edit.")],
-            )
-            raise TurnCancelled
-        if decision == "reject":
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[diff, _text_content("Rejected: the file was not changed.")],
-            )
-            await self._say(session, turn, f"OK, I left `{argument}` alone.")
+        if not await self._permitted(
+            session,
+            turn,
+            stored,
+            "edit",
+            cancelled="Cancelled before the edit.",
+            rejected="Rejected: the file was not changed.",
+            reply=f"OK, I left `{argument}` alone.",
+            keep=(diff,),
+        ):
             return
         await self._tool_update(session, stored, status="in_progress")
         try:
@@ -1030,12 +1060,7 @@ class DemoAgent:
                 "fs/write_text_file", {"sessionId": session.id, "path": path, "content": new_text}
             )
         except RpcError as error:
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[diff, _text_content(f"Write failed: {error.message}")],
-            )
+            await self._tool_failed(session, stored, f"Write failed: {error.message}", (diff,))
             await self._say(
                 session, turn, f"The client could not write `{argument}`: {error.message}"
             )
@@ -1070,23 +1095,15 @@ class DemoAgent:
             "rawInput": {"command": argument, "cwd": cwd},
         }
         stored = await self._tool_start(session, turn, tool_call)
-        decision = await self._permission(session, turn, stored, "execute")
-        if decision == "cancelled":
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[_text_content("Cancelled before running.")],
-            )
-            raise TurnCancelled
-        if decision == "reject":
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[_text_content("Rejected: the command was not run.")],
-            )
-            await self._say(session, turn, "OK, I did not run it.")
+        if not await self._permitted(
+            session,
+            turn,
+            stored,
+            "execute",
+            cancelled="Cancelled before running.",
+            rejected="Rejected: the command was not run.",
+            reply="OK, I did not run it.",
+        ):
             return
         if os.name == "nt":
             command, args = "cmd.exe", ["/c", argument]
@@ -1104,24 +1121,14 @@ class DemoAgent:
                 },
             )
         except RpcError as error:
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[_text_content(f"Could not start: {error.message}")],
-            )
+            await self._tool_failed(session, stored, f"Could not start: {error.message}")
             await self._say(
                 session, turn, f"The client could not start the command: {error.message}"
             )
             return
         terminal_id = created.get("terminalId") if isinstance(created, dict) else None
         if not isinstance(terminal_id, str):
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[_text_content("The client returned no terminalId.")],
-            )
+            await self._tool_failed(session, stored, "The client returned no terminalId.")
             return
         ids = {"sessionId": session.id, "terminalId": terminal_id}
         await self._tool_update(
@@ -1168,12 +1175,7 @@ class DemoAgent:
                 rawOutput={"exitCode": exit_code, "signal": signal_name, "truncated": truncated},
             )
         except RpcError as error:
-            await self._tool_update(
-                session,
-                stored,
-                status="failed",
-                content=[_text_content(f"Terminal error: {error.message}")],
-            )
+            await self._tool_failed(session, stored, f"Terminal error: {error.message}")
             await self._say(
                 session, turn, f"Something went wrong with the terminal: {error.message}"
             )
