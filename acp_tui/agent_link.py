@@ -23,14 +23,13 @@ import anyio
 
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.protocol.client import (
-    AUTH_REQUIRED,
     AcpClient,
     AcpError,
     AgentExitedError,
     AgentInfo,
     NotSupportedError,
 )
-from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.services.errors import ServiceError
 from acp_tui.services.files import FileService

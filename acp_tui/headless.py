@@ -25,13 +25,12 @@ from typing import Any, TextIO
 import anyio
 
 from acp_tui.protocol.client import (
-    AUTH_REQUIRED,
     AcpClient,
     AcpError,
     AgentExitedError,
     NotSupportedError,
 )
-from acp_tui.protocol.jsonrpc import ConnectionClosed, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, ConnectionClosed, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.text_safety import one_line, sanitize_terminal_text
 

@@ -29,7 +29,6 @@ from acp_tui.protocol.jsonrpc import (
 from acp_tui.protocol.process import AgentProcess
 
 PROTOCOL_VERSION = 1
-AUTH_REQUIRED = -32000
 
 # Agent -> client requests whose presence in `handlers` turns on a client capability.
 FS_READ = "fs/read_text_file"

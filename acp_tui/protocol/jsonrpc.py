@@ -37,6 +37,10 @@ METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
 REQUEST_CANCELLED = -32800
+#: ACP's codes in the server-error range: the agent wants ``authenticate`` first; a file,
+#: terminal or session that does not exist.
+AUTH_REQUIRED = -32000
+RESOURCE_NOT_FOUND = -32002
 
 # Generous, because tool output travels inline: a single line of 50 MB must still be read.
 DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024

@@ -33,6 +33,8 @@ from pydantic import (
     model_serializer,
 )
 
+from acp_tui.protocol import jsonrpc
+
 __all__ = [
     "PROTOCOL_VERSION",
     "REQUEST_PARAMS",
@@ -252,14 +254,14 @@ class Method(StrEnum):
 class ErrorCode(IntEnum):
     """JSON-RPC / ACP error codes. https://agentclientprotocol.com/protocol/schema#errorcode"""
 
-    PARSE_ERROR = -32700
-    INVALID_REQUEST = -32600
-    METHOD_NOT_FOUND = -32601
-    INVALID_PARAMS = -32602
-    INTERNAL_ERROR = -32603
-    REQUEST_CANCELLED = -32800
-    AUTH_REQUIRED = -32000
-    RESOURCE_NOT_FOUND = -32002
+    PARSE_ERROR = jsonrpc.PARSE_ERROR
+    INVALID_REQUEST = jsonrpc.INVALID_REQUEST
+    METHOD_NOT_FOUND = jsonrpc.METHOD_NOT_FOUND
+    INVALID_PARAMS = jsonrpc.INVALID_PARAMS
+    INTERNAL_ERROR = jsonrpc.INTERNAL_ERROR
+    REQUEST_CANCELLED = jsonrpc.REQUEST_CANCELLED
+    AUTH_REQUIRED = jsonrpc.AUTH_REQUIRED
+    RESOURCE_NOT_FOUND = jsonrpc.RESOURCE_NOT_FOUND
     UNSUPPORTED_PROTOCOL_VERSION = -32022  # v2 draft
 
 

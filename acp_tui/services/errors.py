@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from typing import Any
 
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
-RESOURCE_NOT_FOUND = -32002
+from acp_tui.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND
+
 PERMISSION_DENIED = -32003
 
 
