@@ -95,15 +95,7 @@ class AgentConnection(Connection):
     async def write_lines(self, data: bytes, lines: int) -> None:
         """Write pre-serialised NDJSON lines in one go (the ``/flood`` fast path): the
         caller guarantees ``data`` is whole JSON-RPC messages, one per line."""
-        if self.closed:
-            raise ConnectionClosed("connection closed")
-        async with self._send_lock:
-            try:
-                await self._send.send(data)
-            except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as error:
-                self._close()
-                raise ConnectionClosed(f"cannot write to peer: {error}") from error
-        self.stats.lines_out += lines
+        await self._send_lines(data, lines)
 
 
 def after_response(follow_up: FollowUp) -> None:

@@ -195,14 +195,19 @@ class Connection:
             raise ConnectionClosed("connection closed")
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
         self._record("out", text)
-        data = (text + "\n").encode("utf-8")
+        await self._send_lines((text + "\n").encode("utf-8"), 1)
+
+    async def _send_lines(self, data: bytes, lines: int) -> None:
+        """Send ``data``, ``lines`` whole NDJSON lines, as one write."""
+        if self._closed:
+            raise ConnectionClosed("connection closed")
         async with self._send_lock:
             try:
                 await self._send.send(data)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as error:
                 self._close()
                 raise ConnectionClosed(f"cannot write to peer: {error}") from error
-        self.stats.lines_out += 1
+        self.stats.lines_out += lines
 
     # ------------------------------------------------------------------ incoming
 
