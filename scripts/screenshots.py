@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -42,6 +41,7 @@ from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
 from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
 from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
 from acp_tui.ui.settings import AppSettings  # noqa: E402
+from tests.ui.chat_helpers import send, wait_for, wait_for_session  # noqa: E402
 
 SIZE = (120, 38)
 
@@ -87,44 +87,6 @@ def launcher_app() -> AcpTuiApp:
     return make_app(settings, choices=choices, config_location="~/.config/acp-tui/config.toml")
 
 
-async def wait_for(
-    pilot: Pilot, condition: Callable[[], bool], what: str, limit: float = 20
-) -> None:
-    deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                await pilot.pause()
-                return
-        except Exception:
-            pass
-        await pilot.pause(0.05)
-    raise TimeoutError(f"timed out waiting for {what}")
-
-
-def chat(pilot: Pilot) -> ChatScreen:
-    screen = pilot.app.screen
-    assert isinstance(screen, ChatScreen), screen
-    return screen
-
-
-async def session_ready(pilot: Pilot) -> ChatScreen:
-    await wait_for(
-        pilot,
-        lambda: isinstance(pilot.app.screen, ChatScreen) and chat(pilot).session_id is not None,
-        "a session",
-    )
-    return chat(pilot)
-
-
-async def send(pilot: Pilot, text: str) -> None:
-    editor = chat(pilot).query_one("#prompt")
-    editor.set_draft(text)  # type: ignore[attr-defined]
-    editor.focus()
-    await pilot.pause()
-    await pilot.press("enter")
-
-
 async def turn_done(pilot: Pilot, screen: ChatScreen) -> None:
     await pilot.pause(0.3)
     await wait_for(pilot, lambda: not screen.busy, "the turn to end")
@@ -139,12 +101,12 @@ async def settle(pilot: Pilot) -> None:
 
 
 async def shot_new_session(pilot: Pilot) -> None:
-    await session_ready(pilot)
+    await wait_for_session(pilot)
     await settle(pilot)
 
 
 async def shot_permission(pilot: Pilot) -> None:
-    await session_ready(pilot)
+    await wait_for_session(pilot)
     await send(pilot, "/edit greeting.py")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog")
     await pilot.pause(0.7)  # armed: the options are live
@@ -152,7 +114,7 @@ async def shot_permission(pilot: Pilot) -> None:
 
 
 async def _conversation(pilot: Pilot) -> None:
-    screen = await session_ready(pilot)
+    screen = await wait_for_session(pilot)
     await send(pilot, "/edit greeting.py")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog")
     await pilot.press("1")  # Allow once

@@ -1,4 +1,5 @@
-"""Building the real app on a real agent process, and waiting for it, in Pilot tests."""
+"""Building the real app on a real agent process, and waiting for it, with a Pilot (the tests
+and scripts/screenshots.py)."""
 
 from __future__ import annotations
 
