@@ -187,6 +187,7 @@ class MarkdownLines(Widget):
         super().__init__(classes=classes)
         self._source = source
         self._blocks = markdown_blocks(source)
+        self._split_source, self._split_blocks = source, self._blocks
         self._cache: dict[str, list[Strip]] = {}
         #: Blocks drawn by draw_ahead for a text not shown yet (same width as the cache).
         self._ahead: dict[str, list[Strip]] = {}
@@ -224,7 +225,7 @@ class MarkdownLines(Widget):
         if source == self._source:
             return
         self._source = source
-        self._blocks = markdown_blocks(source)
+        self._blocks = self._split(source)
         self._lines_width = -1
         if self.size.width:
             # Draw now rather than in the next layout pass: the screen's layout and paint
@@ -245,7 +246,7 @@ class MarkdownLines(Widget):
                 return  # being resized: the layout pass draws at the new width
             self._cache_width = width
         started = time.perf_counter()
-        for block in markdown_blocks(source):
+        for block in self._split(source):
             if self._cache_width != width or (self.size.width and self.size.width != width):
                 return  # resized meanwhile: the layout pass draws at the new width
             if block in self._cache or block in self._ahead:
@@ -254,6 +255,12 @@ class MarkdownLines(Widget):
             if time.perf_counter() - started > DRAW_SLICE_SECONDS:
                 await asyncio.sleep(0)
                 started = time.perf_counter()
+
+    def _split(self, source: str) -> list[str]:
+        """:func:`markdown_blocks` of ``source``, split once for draw_ahead and update."""
+        if self._split_source is not source:
+            self._split_source, self._split_blocks = source, markdown_blocks(source)
+        return self._split_blocks
 
     def append(self, text: str) -> None:
         self.update(self._source + text)

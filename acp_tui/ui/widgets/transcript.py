@@ -207,6 +207,8 @@ class AgentMessageView(EntryView):
         self._folded_chars = 0
         #: False once the person unfolded: from then on everything stays drawn.
         self._may_fold = True
+        #: The fold the fold row shows (its line count is only counted when this moves).
+        self._fold_row_for = 0
         self._sanitizer = GrowingSanitizer()
         #: A redraw (from the screen's sync task) and an unfold (from a click) draw one at
         #: a time: both await between blocks.
@@ -231,6 +233,7 @@ class AgentMessageView(EntryView):
         if not text.startswith(previous):
             # The agent replaced the message (a v2 upsert): start over.
             self._folded_chars = 0
+            self._fold_row_for = -1
             previous = ""
         if self._may_fold:
             delta = len(text) - len(previous)
@@ -263,6 +266,9 @@ class AgentMessageView(EntryView):
             self._folded_chars = cut
 
     def _show_fold_row(self) -> None:
+        if self._fold_row_for == self._folded_chars:
+            return  # counting the folded lines of a megabyte is not for every frame
+        self._fold_row_for = self._folded_chars
         row = self.query_one(".fold", FoldedText)
         folded = self._folded_chars > 0
         if folded:
