@@ -1,0 +1,231 @@
+"""A real terminal for journey tests: the installed ``acp-tui`` runs in tmux, driven by keys,
+judged by the text on the screen, as a person sees it.
+
+Each :class:`Terminal` has its own tmux server (``-L``, a socket named for the test) and its
+own XDG config, data, state and cache dirs, so journeys run in parallel and never touch the
+real user's files. Waits poll the screen until a condition holds (never a fixed sleep) and fail
+with the whole screen in the message.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+#: How long a wait may take before it fails. Generous: journeys must pass on a loaded machine.
+DEFAULT_TIMEOUT = 30.0
+POLL_SECONDS = 0.05
+AGENTS = Path(__file__).resolve().parent.parent / "agents"
+
+
+def installed_acp_tui() -> str:
+    """The ``acp-tui`` console script installed beside this interpreter (as the README's
+    ``pip install`` makes it), else the one on PATH."""
+    beside = Path(sys.executable).parent / "acp-tui"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("acp-tui")
+    if found is None:
+        raise RuntimeError("acp-tui is not installed in this environment")
+    return found
+
+
+def agent_command(script: str, *args: str) -> list[str]:
+    """A test agent under ``tests/agents`` run with this interpreter."""
+    return [sys.executable, str(AGENTS / script), *args]
+
+
+class Terminal:
+    """One tmux window of ``cols`` x ``rows`` running a command in an isolated home."""
+
+    def __init__(self, home: Path, cols: int = 120, rows: int = 40) -> None:
+        self.home = home
+        self.cols = cols
+        self.rows = rows
+        self.socket = f"acp-journey-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.target = "journey"
+        self.env = {
+            "XDG_CONFIG_HOME": str(home / "config"),
+            "XDG_DATA_HOME": str(home / "data"),
+            "XDG_STATE_HOME": str(home / "state"),
+            "XDG_CACHE_HOME": str(home / "cache"),
+            "ACP_TUI_CONFIG": str(home / "config" / "acp-tui" / "config.toml"),
+            "TERM": "xterm-256color",
+            "COLORTERM": "truecolor",
+            "LANG": "C.UTF-8",
+            "LC_ALL": "C.UTF-8",
+        }
+        for path in ("config/acp-tui", "data", "state", "cache"):
+            (home / path).mkdir(parents=True, exist_ok=True)
+        self.started = False
+
+    # ------------------------------------------------------------------ tmux
+
+    def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            ["tmux", "-L", self.socket, "-f", str(self._config()), *args],
+            capture_output=True,
+            text=True,
+            check=check,
+        )
+
+    def _config(self) -> Path:
+        """The server's options, set before the first pane exists: a pane born at tmux's default
+        80x24 and resized at once would race the program's start-up."""
+        path = self.home / "tmux.conf"
+        if not path.exists():
+            path.write_text(
+                f"set -g default-size {self.cols}x{self.rows}\n"
+                "set -g remain-on-exit on\n"
+                "set -g status off\n"
+                "set -g escape-time 0\n"
+                "set -g history-limit 0\n"
+            )
+        return path
+
+    def start(
+        self,
+        args: Sequence[str],
+        *,
+        cwd: Path | None = None,
+        env: dict[str, str] | None = None,
+        program: str | None = None,
+    ) -> Terminal:
+        """Run ``acp-tui ARGS`` (or ``program ARGS``) in the terminal. The pane stays after the
+        program exits (``remain-on-exit``), so its last screen and exit status can be read."""
+        command = [program or installed_acp_tui(), *args]
+        environment = {**self.env, **(env or {})}
+        exports = [f"-e{name}={value}" for name, value in environment.items()]
+        self._tmux(
+            "new-session",
+            "-d",
+            "-s",
+            self.target,
+            "-x",
+            str(self.cols),
+            "-y",
+            str(self.rows),
+            "-c",
+            str(cwd or self.home),
+            *exports,
+            shlex.join(command),
+        )
+        self.started = True
+        return self
+
+    def close(self) -> None:
+        if self.started:
+            self._tmux("kill-server", check=False)
+            self.started = False
+
+    # ------------------------------------------------------------------ reading
+
+    def screen(self) -> str:
+        """The visible screen as text, one line per row (trailing spaces kept off)."""
+        result = self._tmux("capture-pane", "-p", "-t", self.target, check=False)
+        return result.stdout
+
+    def lines(self) -> list[str]:
+        text = self.screen()
+        rows = text.split("\n")
+        return rows[: self.rows]
+
+    def exited(self) -> int | None:
+        """The program's exit status once it has exited, else None."""
+        result = self._tmux(
+            "display-message",
+            "-p",
+            "-t",
+            self.target,
+            "#{pane_dead} #{pane_dead_status}",
+            check=False,
+        )
+        parts = result.stdout.split()
+        if len(parts) == 2 and parts[0] == "1":
+            return int(parts[1])
+        return None
+
+    # ------------------------------------------------------------------ waiting
+
+    def wait_until(
+        self, condition: Callable[[str], bool], what: str, timeout: float = DEFAULT_TIMEOUT
+    ) -> str:
+        """Poll the screen until ``condition(screen)`` holds; return that screen. Exceptions from
+        the condition are not swallowed: a broken condition fails as itself."""
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if condition(screen):
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"timed out after {timeout:.0f} s waiting for {what}; the screen:\n{screen}"
+                )
+            time.sleep(POLL_SECONDS)
+
+    def wait_for(self, text: str | re.Pattern[str], timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until ``text`` (a substring or a compiled pattern) is on the screen."""
+        if isinstance(text, re.Pattern):
+            return self.wait_until(
+                lambda s: text.search(s) is not None, repr(text.pattern), timeout
+            )
+        return self.wait_until(lambda s: text in s, repr(text), timeout)
+
+    def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout)
+
+    def wait_exit(self, timeout: float = DEFAULT_TIMEOUT) -> int:
+        deadline = time.monotonic() + timeout
+        while True:
+            status = self.exited()
+            if status is not None:
+                return status
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"the program did not exit within {timeout:.0f} s; the screen:\n{self.screen()}"
+                )
+            time.sleep(POLL_SECONDS)
+
+    # ------------------------------------------------------------------ typing
+
+    def type(self, text: str) -> None:
+        """Type ``text`` literally, as keystrokes."""
+        self._tmux("send-keys", "-t", self.target, "-l", text)
+
+    def press(self, *keys: str) -> None:
+        """Press keys by tmux name: ``Enter``, ``Escape``, ``C-b``, ``PageUp``, ``BTab``..."""
+        for key in keys:
+            self._tmux("send-keys", "-t", self.target, key)
+
+    def send(self, text: str) -> None:
+        """Type a message and press Enter."""
+        self.type(text)
+        self.press("Enter")
+
+    def click(self, column: int, row: int) -> None:
+        """A left click at 0-based (column, row), sent as the terminal's SGR mouse report."""
+        for final in ("M", "m"):
+            sequence = f"\x1b[<0;{column + 1};{row + 1}{final}"
+            self._tmux("send-keys", "-t", self.target, "-l", sequence)
+
+    def resize(self, cols: int, rows: int) -> None:
+        self.cols, self.rows = cols, rows
+        self._tmux("resize-window", "-t", self.target, "-x", str(cols), "-y", str(rows))
+
+    # ------------------------------------------------------------------ finding
+
+    def find(self, text: str) -> tuple[int, int] | None:
+        """The (column, row) where ``text`` first shows, or None."""
+        for row, line in enumerate(self.lines()):
+            column = line.find(text)
+            if column >= 0:
+                return column, row
+        return None
