@@ -24,7 +24,6 @@ import re
 import time
 import uuid
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -47,6 +46,7 @@ from acp_tui.protocol.jsonrpc import (
     Connection,
     ConnectionClosed,
     RpcError,
+    after_response,
 )
 
 log = logging.getLogger(__name__)
@@ -64,45 +64,6 @@ FLOOD_BATCH = 256
 
 _COMMAND = re.compile(r"^/([A-Za-z][\w-]*)(?:\s+(.*))?$", re.DOTALL)
 _WORD_CHUNKS = re.compile(r"\S+\s*|\s+")
-
-FollowUp = Callable[[], Awaitable[None]]
-_after_response: ContextVar[list[FollowUp] | None] = ContextVar("_after_response", default=None)
-
-
-class AgentConnection(Connection):
-    """A :class:`Connection` that can run work right after a response has been written.
-
-    Updates for a new session should reach the client after the ``session/new`` response
-    that tells it the session id; handlers call :func:`after_response` to queue them."""
-
-    async def _serve_request(
-        self, request_id: Any, method: str, params: Any, scope: anyio.CancelScope
-    ) -> None:
-        follow_ups: list[FollowUp] = []
-        token = _after_response.set(follow_ups)
-        try:
-            await super()._serve_request(request_id, method, params, scope)
-        finally:
-            _after_response.reset(token)
-        for follow_up in follow_ups:
-            try:
-                await follow_up()
-            except ConnectionClosed:
-                return
-            except Exception:
-                log.exception("follow-up of %s failed", method)
-
-    async def write_lines(self, data: bytes, lines: int) -> None:
-        """Write pre-serialised NDJSON lines in one go (the ``/flood`` fast path): the
-        caller guarantees ``data`` is whole JSON-RPC messages, one per line."""
-        await self._send_lines(data, lines)
-
-
-def after_response(follow_up: FollowUp) -> None:
-    queue = _after_response.get()
-    if queue is None:  # not inside a request: run it soon anyway
-        raise RuntimeError("after_response() outside a request handler")
-    queue.append(follow_up)
 
 
 class TurnCancelled(Exception):
@@ -944,7 +905,7 @@ class DemoAgent:
         session.record.history.append(item)
         turn.agent_item = item
         conn = self.conn
-        assert isinstance(conn, AgentConnection)
+        assert conn is not None
         dumps = json.dumps
         head = (
             '{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":'
@@ -953,7 +914,7 @@ class DemoAgent:
             + dumps(item["messageId"])
             + ',"content":{"type":"text","text":'
         )
-        tail = "}}}}\n"
+        tail = "}}}}"
         sent = 0
         try:
             for batch_start in range(0, len(text), size * FLOOD_BATCH):
@@ -963,7 +924,7 @@ class DemoAgent:
                     head + dumps(text[start : start + size], ensure_ascii=False) + tail
                     for start in range(batch_start, batch_end, size)
                 ]
-                await conn.write_lines("".join(lines).encode("utf-8"), len(lines))
+                await conn.send_serialized(lines)
                 sent = batch_end
         finally:
             item["text"] = text[:sent]

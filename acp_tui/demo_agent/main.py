@@ -48,13 +48,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool) -> None:
-    from acp_tui.demo_agent.agent import AgentConnection, DemoAgent
+    from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
+    from acp_tui.protocol.jsonrpc import Connection
     from acp_tui.protocol.stdio import stdio_streams
 
     receive, send = stdio_streams()
     agent = DemoAgent(SessionStore(state_dir), chunk_delay=chunk_delay, v2_updates=v2_updates)
-    connection = AgentConnection(receive, send, record_traffic=False)
+    connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
     try:
         await connection.run()
