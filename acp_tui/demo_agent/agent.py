@@ -326,6 +326,12 @@ class DemoAgent:
             raise _not_found(session_id)
         return None, record
 
+    def _activate_dirs(self, session: LiveSession, dirs: list[str]) -> None:
+        """Reopening activates exactly the directories sent (none when none are)."""
+        if session.record.additional_dirs != dirs:
+            session.record.additional_dirs = dirs
+            self._save(session)
+
     async def _announce_reopened(self, session: LiveSession) -> None:
         if not self.caps.v2:
             await self.send_commands(session)
@@ -335,7 +341,7 @@ class DemoAgent:
     async def load_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
         session = self._open(_str_param(params, "sessionId"))
-        session.record.additional_dirs = _dirs_param(params)
+        self._activate_dirs(session, _dirs_param(params))
         for update in wire.replay(session.record, self.caps):
             await self.update(session.id, update)
         after_response(lambda: self._announce_reopened(session))
@@ -350,7 +356,7 @@ class DemoAgent:
         ):
             raise RpcError(INVALID_PARAMS, f"unsupported replayFrom: {replay_from!r}")
         session = self._open(session_id)
-        session.record.additional_dirs = _dirs_param(params)
+        self._activate_dirs(session, _dirs_param(params))
         if replay_from is not None:
             for update in wire.replay(session.record, self.caps):
                 await self.update(session.id, update)
