@@ -15,7 +15,7 @@ import anyio
 import pytest
 from wire_client import CallFailed, v1_caps, wire_agent
 
-from acp_tui.demo_agent import config, texts
+from acp_tui.demo_agent import texts
 from acp_tui.demo_agent.commands import HANDLERS
 
 pytestmark = pytest.mark.anyio

@@ -23,6 +23,8 @@ from schema_check import SchemaError, check_message, definition_for
 from acp_tui.demo_agent import demo_agent_argv
 
 Handler = Callable[[dict[str, Any]], Awaitable[Any]]
+#: Generous: the machine is shared, and a wait only ends early on success.
+WAIT_SECONDS = 30
 
 
 class CallFailed(Exception):
@@ -53,14 +55,14 @@ class WireAgent:
         assert self.process.stdin is not None
         await self.process.stdin.send((json.dumps(message) + "\n").encode())
 
-    async def call(self, method: str, params: dict[str, Any], timeout: float = 20) -> Any:
+    async def call(self, method: str, params: dict[str, Any]) -> Any:
         request_id = self._next_id
         self._next_id += 1
         done = anyio.Event()
         slot: dict[str, Any] = {}
         self._pending[request_id] = (method, done, slot)
         await self._write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
-        with anyio.fail_after(timeout):
+        with anyio.fail_after(WAIT_SECONDS):
             await done.wait()
         if "error" in slot:
             raise CallFailed(slot["error"])
@@ -159,20 +161,20 @@ class WireAgent:
     def since(self, mark: int) -> list[dict[str, Any]]:
         return self.received[mark:]
 
-    async def wait_for(self, predicate: Callable[[], Any], timeout: float = 20) -> Any:
-        with anyio.fail_after(timeout):
+    async def wait_for(self, predicate: Callable[[], Any]) -> Any:
+        with anyio.fail_after(WAIT_SECONDS):
             while not (result := predicate()):
                 await self._changed.wait()
         return result
 
-    async def wait_update(self, kind: str, timeout: float = 20, **fields: Any) -> dict[str, Any]:
+    async def wait_update(self, kind: str, **fields: Any) -> dict[str, Any]:
         def found() -> dict[str, Any] | None:
             for update in self.updates(kind):
                 if all(update.get(k) == v for k, v in fields.items()):
                     return update
             return None
 
-        return await self.wait_for(found, timeout)
+        return await self.wait_for(found)
 
     # ------------------------------------------------------------------ sessions
 
