@@ -276,6 +276,35 @@ async def test_a_hidden_toggle_acts_at_its_default(state_dir: Path, work_dir: Pa
         assert len(agent.requests("session/request_permission")) == 1
 
 
+# ---------------------------------------------------------------------- elicitation
+
+
+async def test_cancelling_the_turn_withdraws_the_form(state_dir: Path, work_dir: Path) -> None:
+    """The SDK cannot see ``$/cancel_request`` (0.12 drops it): checked on the wire."""
+    release = anyio.Event()
+
+    async def form(params: dict[str, Any]) -> dict[str, Any]:
+        await release.wait()
+        return {"action": "cancel"}
+
+    caps = v1_caps(elicitation={"form": {}})
+    async with wire_agent(state_dir, caps=caps, handlers={"elicitation/create": form}) as agent:
+        sid = await agent.new_session(work_dir)
+        result: dict[str, Any] = {}
+
+        async def turn() -> None:
+            result["response"] = await agent.prompt(sid, "/ask")
+
+        async with anyio.create_task_group() as group:
+            group.start_soon(turn)
+            (asked,) = await agent.wait_for(lambda: agent.requests("elicitation/create"))
+            await agent.notify("session/cancel", {"sessionId": sid})
+            withdrawn = await agent.wait_for(lambda: agent.notifications("$/cancel_request"))
+            release.set()
+        assert withdrawn[0]["params"] == {"requestId": asked["id"]}
+        assert result["response"]["stopReason"] == "cancelled"
+
+
 # ---------------------------------------------------------------------- notices
 
 
