@@ -28,6 +28,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import anyio
+import anyio.lowlevel
 
 from acp_tui import __version__
 from acp_tui.demo_agent import auth, blocks, config, texts, wire
@@ -174,6 +175,9 @@ class DemoAgent:
     async def handle_notification(self, method: str, params: Any) -> None:
         if method != "session/cancel" or not isinstance(params, dict):
             return
+        # Requests read before this notification run in tasks of their own: let them
+        # start, so a prompt sent just before the cancel is held (and withdrawn) by now.
+        await anyio.lowlevel.checkpoint()
         session = self.sessions.get(params.get("sessionId", ""))
         if session is None:
             return

@@ -163,21 +163,22 @@ def options_json(record: SessionRecord, caps: ClientCaps) -> list[dict[str, Any]
         else:
             data["type"] = "select"
             data["currentValue"] = value(record, option.id, caps)
-            data["options"] = _select_options(option)
+            data["options"] = _select_options(option, caps)
         result.append(data)
     return result
 
 
-def _select_options(option: Select) -> list[dict[str, Any]]:
+def _select_options(option: Select, caps: ClientCaps) -> list[dict[str, Any]]:
     flat = [{"value": v, "name": n, "description": d} for v, n, d in option.choices]
     if option.id != MODEL:
         return flat
     groups = []
+    group_key = "groupId" if caps.v2 else "group"
     for group_id, group_name in MODEL_GROUPS:
         members = [
             {"value": m[0], "name": m[1], "description": m[2]} for m in MODELS if m[3] == group_id
         ]
-        groups.append({"group": group_id, "name": group_name, "options": members})
+        groups.append({group_key: group_id, "name": group_name, "options": members})
     return groups
 
 

@@ -50,20 +50,33 @@ class WireAgent:
 
     # ------------------------------------------------------------------ sending
 
-    async def _write(self, message: dict[str, Any], answered: str | None = None) -> None:
-        self._check(message, answered, direction="client")
+    async def _write(
+        self, message: dict[str, Any], answered: str | None = None, *, check: bool = True
+    ) -> None:
+        if check:
+            self._check(message, answered, direction="client")
         assert self.process.stdin is not None
         await self.process.stdin.send((json.dumps(message) + "\n").encode())
 
-    async def call(self, method: str, params: dict[str, Any]) -> Any:
+    async def call(self, method: str, params: dict[str, Any], *, check: bool = True) -> Any:
+        """Send a request and wait for its result. ``check=False`` for a request the test
+        makes wrong on purpose (the answer is still checked)."""
+        return await self.result(await self.send_request(method, params, check=check))
+
+    async def send_request(self, method: str, params: dict[str, Any], *, check: bool = True) -> int:
+        """Write a request without waiting: :meth:`result` waits for its answer."""
         request_id = self._next_id
         self._next_id += 1
-        done = anyio.Event()
-        slot: dict[str, Any] = {}
-        self._pending[request_id] = (method, done, slot)
-        await self._write({"jsonrpc": "2.0", "id": request_id, "method": method, "params": params})
+        self._pending[request_id] = (method, anyio.Event(), {})
+        message = {"jsonrpc": "2.0", "id": request_id, "method": method, "params": params}
+        await self._write(message, check=check)
+        return request_id
+
+    async def result(self, request_id: int) -> Any:
+        _method, done, slot = self._pending[request_id]
         with anyio.fail_after(WAIT_SECONDS):
             await done.wait()
+        del self._pending[request_id]
         if "error" in slot:
             raise CallFailed(slot["error"])
         return slot["result"]
@@ -101,7 +114,9 @@ class WireAgent:
             if "id" in message:
                 group.start_soon(self._serve, message)
         elif isinstance(message.get("id"), int) and message["id"] in self._pending:
-            method, done, slot = self._pending.pop(message["id"])
+            method, done, slot = self._pending[message["id"]]
+            if done.is_set():
+                self.problems.append(f"agent answered request {message['id']} twice")
             self._check(message, method, direction="agent")
             slot.update(message)
             done.set()
@@ -221,6 +236,7 @@ async def wire_agent(
     handlers: dict[str, Handler] | None = None,
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
+    requested_version: int | None = None,
 ) -> AsyncIterator[WireAgent]:
     """The demo agent, initialized with ``version`` and ``caps``; on exit, any message that
     broke the schema fails the test."""
@@ -232,11 +248,12 @@ async def wire_agent(
     async with process, anyio.create_task_group() as group:
         group.start_soon(agent.read_loop, group)
         info = {"name": "wire-test", "version": "0"}
+        requested = requested_version or version
         if version >= 2:
-            params = {"protocolVersion": version, "info": info, "capabilities": caps or {}}
+            params = {"protocolVersion": requested, "info": info, "capabilities": caps or {}}
         else:
             params = {
-                "protocolVersion": version,
+                "protocolVersion": requested,
                 "clientCapabilities": caps if caps is not None else v1_caps(),
                 "clientInfo": info,
             }
