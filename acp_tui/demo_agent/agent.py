@@ -230,7 +230,12 @@ class DemoAgent:
         version = V2 if requested >= V2 else V1
         self.caps = ClientCaps.from_initialize(params, version)
         info = {"name": "acp-tui-demo", "title": "acp-tui demo agent", "version": __version__}
-        session_extras = {"additionalDirectories": {}, "fork": {}, "title": {}, "archive": {}}
+        session_extras: dict[str, Any] = {
+            "additionalDirectories": {},
+            "fork": {},
+            "title": {},
+            "archive": {},
+        }
         if version == V2:
             return {
                 "protocolVersion": V2,

@@ -61,7 +61,8 @@ def describe(block: dict[str, Any]) -> str:
             line += f", from `{block['uri']}`"
         return line
     if kind == "resource":
-        resource = block.get("resource") if isinstance(block.get("resource"), dict) else {}
+        found = block.get("resource")
+        resource: dict[str, Any] = found if isinstance(found, dict) else {}
         uri = resource.get("uri", "?")
         mime = resource.get("mimeType")
         if isinstance(resource.get("text"), str):

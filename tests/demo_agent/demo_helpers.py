@@ -15,6 +15,7 @@ from acp.schema import (
     AcceptElicitationResponse,
     AllowedOutcome,
     AuthCapabilities,
+    BooleanConfigOptionCapabilities,
     CancelElicitationResponse,
     ClientCapabilities,
     ClientSessionCapabilities,
@@ -230,7 +231,9 @@ async def run_agent(
         )
     if booleans:
         caps.session = ClientSessionCapabilities(
-            config_options=SessionConfigOptionsCapabilities(boolean={})
+            config_options=SessionConfigOptionsCapabilities(
+                boolean=BooleanConfigOptionCapabilities()
+            )
         )
     async with spawn_agent_process(client, argv[0], *argv[1:], use_unstable_protocol=True) as (
         conn,

@@ -20,8 +20,6 @@ from acp_tui.demo_agent.commands import HANDLERS
 
 pytestmark = pytest.mark.anyio
 
-SESSION_CAPS = {"notices": {}, "compaction": {}, "configOptions": {"boolean": {}}}
-
 
 def png(width: int, height: int) -> bytes:
     def chunk(kind: bytes, data: bytes) -> bytes:
@@ -452,7 +450,7 @@ async def test_plan_updates_and_removal_with_the_plan_capability(
 
 async def test_image_audio_and_resources_are_echoed(state_dir: Path, work_dir: Path) -> None:
     picture = png(7, 3)
-    blocks = [
+    blocks: list[dict[str, Any]] = [
         {"type": "text", "text": "/image"},
         {"type": "image", "mimeType": "image/png", "data": base64.b64encode(picture).decode()},
         {"type": "audio", "mimeType": "audio/wav", "data": base64.b64encode(b"RIFF1234").decode()},

@@ -336,7 +336,7 @@ async def test_notices_compaction_and_forms_need_no_extra_capability(
             "content": {"name": "Ada", "cups": 1, "color": "red", "languages": ["c"]},
         }
 
-    caps = {"elicitation": {"form": {}}}
+    caps: dict[str, Any] = {"elicitation": {"form": {}}}
     async with wire_agent(
         state_dir, version=2, caps=caps, handlers={"elicitation/create": form}
     ) as agent:

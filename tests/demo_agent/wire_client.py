@@ -11,7 +11,7 @@ from __future__ import annotations
 import contextlib
 import json
 import subprocess
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -233,7 +233,7 @@ async def wire_agent(
     *,
     version: int = 1,
     caps: dict[str, Any] | None = None,
-    handlers: dict[str, Handler] | None = None,
+    handlers: Mapping[str, Handler] | None = None,
     extra_args: tuple[str, ...] = (),
     env: dict[str, str] | None = None,
     requested_version: int | None = None,

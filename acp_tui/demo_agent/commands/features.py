@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import uuid
+from typing import Any
 
 from acp_tui.demo_agent import auth, elicit, wire
 from acp_tui.demo_agent.turn import TurnCancelled, TurnContext, chunks
@@ -58,7 +59,7 @@ async def cmd_ask(ctx: TurnContext, argument: str) -> None:
         )
 
 
-async def _elicit(ctx: TurnContext, params: dict[str, object]) -> dict[str, object] | None:
+async def _elicit(ctx: TurnContext, params: dict[str, Any]) -> dict[str, Any] | None:
     """Send ``elicitation/create`` and wait for the person; a cancelled turn withdraws it."""
     await ctx.end_message()
     await ctx.state("requires_action")
@@ -279,7 +280,7 @@ async def cmd_notice(ctx: TurnContext, argument: str) -> None:
             f"message instead:\n\n**{severity}**: {title}{detail}"
         )
         return
-    update: dict[str, object] = {"sessionUpdate": "notice", "severity": severity, "title": title}
+    update: dict[str, Any] = {"sessionUpdate": "notice", "severity": severity, "title": title}
     if description is not None:
         update["description"] = description
     await ctx.update(update)

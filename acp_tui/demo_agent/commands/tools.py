@@ -342,7 +342,8 @@ async def _run_own_terminal(
             group.cancel_scope.cancel()
     ctx.session.terminals.pop(terminal_id, None)
     code = process.returncode
-    exit_code, signal_name = (code, None) if code is not None and code >= 0 else (None, None)
+    exit_code = code if code is not None and code >= 0 else None
+    signal_name: str | None = None
     if code is not None and code < 0:
         with contextlib.suppress(ValueError):
             signal_name = signal.Signals(-code).name
