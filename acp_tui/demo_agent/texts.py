@@ -105,7 +105,9 @@ def help_text() -> str:
         "| --- | --- |\n",
     ]
     for command in COMMANDS:
-        lines.append(f"| `{command.usage_line()}` | {command.description} |\n")
+        # A pipe inside a table cell must be escaped, even in a code span (GFM).
+        usage = command.usage_line().replace("|", "\\|")
+        lines.append(f"| `{usage}` | {command.description} |\n")
     lines.append(
         "\nAnything else is echoed back with a little Markdown; attach images or files and "
         "I describe what arrived. The session's options (mode, model, thinking, reply length "

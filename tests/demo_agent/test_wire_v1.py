@@ -43,7 +43,7 @@ def test_every_command_has_a_handler_and_help() -> None:
     assert set(HANDLERS) == texts.COMMAND_NAMES
     help_text = texts.help_text()
     for command in texts.COMMANDS:
-        assert f"`{command.usage_line()}`" in help_text
+        assert f"`{command.usage_line().replace('|', chr(92) + '|')}`" in help_text
         assert command.description
 
 
@@ -54,7 +54,7 @@ async def test_help_lists_every_command_with_usage(state_dir: Path, work_dir: Pa
         reply = agent.text(sid)
         (commands,) = agent.updates("available_commands_update")
     for command in texts.COMMANDS:
-        assert command.usage_line() in reply
+        assert command.usage_line().replace("|", "\\|") in reply
     assert [c["name"] for c in commands["availableCommands"]] == [c.name for c in texts.COMMANDS]
     ask = next(c for c in commands["availableCommands"] if c["name"] == "ask")
     assert ask["input"] == {"hint": "url [seconds] (optional)"}
