@@ -121,7 +121,9 @@ class AuthState:
 
 def methods(caps: ClientCaps, *, raw: bool = False) -> list[dict[str, Any]]:
     """``authMethods`` for this client, spelled for its protocol version (``raw``: the
-    neutral form, with ``id``). The terminal method only when the client can run it."""
+    neutral form, with ``id``). The terminal method only when the client can run it, and
+    then first: a client that blindly authenticates with the first method breaks the
+    terminal method's MUST NOT, and is told so."""
     found: list[dict[str, Any]] = [
         {
             "type": "agent",
@@ -131,7 +133,8 @@ def methods(caps: ClientCaps, *, raw: bool = False) -> list[dict[str, Any]]:
         }
     ]
     if caps.terminal_auth:
-        found.append(
+        found.insert(
+            0,
             {
                 "type": "terminal",
                 "id": TERMINAL_METHOD,
@@ -140,7 +143,7 @@ def methods(caps: ClientCaps, *, raw: bool = False) -> list[dict[str, Any]]:
                 "it asks your name and stores a token.",
                 "args": [LOGIN_FLAG],
                 "env": {LOGIN_ENV: "terminal"},
-            }
+            },
         )
     if raw:
         return found

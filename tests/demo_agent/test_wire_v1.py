@@ -98,7 +98,7 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
     assert {methods[c] for c in session_caps if c in methods} <= served
     assert {"session/load", "logout", "authenticate", "session/unarchive"} <= served
     kinds = [m.get("type", "agent") for m in init["authMethods"]]
-    assert kinds == ["agent", "terminal"]
+    assert kinds == ["terminal", "agent"]
 
 
 async def test_terminal_auth_method_only_for_clients_that_can_run_it(state_dir: Path) -> None:
