@@ -22,8 +22,6 @@ from __future__ import annotations
 import copy
 import logging
 import math
-import os
-import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -31,24 +29,22 @@ import anyio
 import anyio.lowlevel
 
 from acp_tui import __version__
-from acp_tui.demo_agent import auth, blocks, config, texts, wire
+from acp_tui.demo_agent import auth, config, texts, wire
 from acp_tui.demo_agent.caps import V1, V2, ClientCaps
-from acp_tui.demo_agent.commands import HANDLERS
 from acp_tui.demo_agent.commands.basic import CONTEXT_SIZE
+from acp_tui.demo_agent.params import dirs_param, not_found, params_object, str_param
+from acp_tui.demo_agent.prompting import PromptTurns
 from acp_tui.demo_agent.sessions import (
     CursorError,
     SessionRecord,
     SessionStore,
     new_session_id,
-    now_iso,
     valid_session_id,
 )
-from acp_tui.demo_agent.turn import LiveSession, Turn, TurnCancelled, TurnContext, message_id
+from acp_tui.demo_agent.turn import LiveSession
 from acp_tui.protocol.jsonrpc import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
-    REQUEST_CANCELLED,
-    RESOURCE_NOT_FOUND,
     Connection,
     RpcError,
     after_response,
@@ -59,51 +55,7 @@ log = logging.getLogger(__name__)
 CLOSE_WAIT = 5.0
 ARCHIVE_FILTERS = ("exclude", "include", "only")
 
-_COMMAND = re.compile(r"^/([A-Za-z][\w-]*)(?:\s+(.*))?$", re.DOTALL)
-
 Method = Callable[[dict[str, Any]], Awaitable[Any]]
-
-
-def _text_of(prompt: list[dict[str, Any]]) -> str:
-    return "".join(
-        b.get("text", "")
-        for b in prompt
-        if b.get("type") == "text" and isinstance(b.get("text"), str)
-    )
-
-
-def _params(params: Any) -> dict[str, Any]:
-    if not isinstance(params, dict):
-        raise RpcError(INVALID_PARAMS, "params must be an object")
-    return params
-
-
-def _str_param(params: dict[str, Any], name: str) -> str:
-    value = params.get(name)
-    if not isinstance(value, str) or not value:
-        raise RpcError(INVALID_PARAMS, f"missing or invalid `{name}`")
-    return value
-
-
-def _dirs_param(params: dict[str, Any]) -> list[str]:
-    """``additionalDirectories``: absolute paths; omitted or empty activates none."""
-    value = params.get("additionalDirectories")
-    if value is None:
-        return []
-    if not isinstance(value, list) or not all(isinstance(d, str) for d in value):
-        raise RpcError(INVALID_PARAMS, "`additionalDirectories` must be an array of paths")
-    relative = [d for d in value if not os.path.isabs(d)]
-    if relative:
-        raise RpcError(INVALID_PARAMS, f"additional directories must be absolute: {relative}")
-    return list(dict.fromkeys(value))
-
-
-def _not_found(session_id: str, detail: str = "") -> RpcError:
-    return RpcError(
-        RESOURCE_NOT_FOUND,
-        f"session not found: {session_id}" if not detail else detail,
-        {"sessionId": session_id},
-    )
 
 
 class DemoAgent:
@@ -125,6 +77,7 @@ class DemoAgent:
         self.conn: Connection | None = None
         self.caps = ClientCaps()
         self.sessions: dict[str, LiveSession] = {}
+        self.turns = PromptTurns(self)
         common: dict[str, Method] = {
             "initialize": self.initialize,
             "session/new": self.new_session,
@@ -132,7 +85,7 @@ class DemoAgent:
             "session/list": self.list_sessions,
             "session/close": self.close_session,
             "session/delete": self.delete_session,
-            "session/prompt": self.prompt,
+            "session/prompt": self.turns.prompt,
             "session/set_config_option": self.set_config_option,
             "session/fork": self.fork_session,
             "session/set_title": self.set_title,
@@ -170,7 +123,7 @@ class DemoAgent:
         handler = self._methods[self.caps.version].get(method)
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
-        return await handler(_params(params if params is not None else {}))
+        return await handler(params_object(params if params is not None else {}))
 
     async def handle_notification(self, method: str, params: Any) -> None:
         if method != "session/cancel" or not isinstance(params, dict):
@@ -288,9 +241,9 @@ class DemoAgent:
 
     async def new_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
-        cwd = _str_param(params, "cwd")
+        cwd = str_param(params, "cwd")
         record = SessionRecord(
-            session_id=new_session_id(), cwd=cwd, additional_dirs=_dirs_param(params)
+            session_id=new_session_id(), cwd=cwd, additional_dirs=dirs_param(params)
         )
         session = LiveSession(record)
         self.sessions[record.session_id] = session
@@ -309,20 +262,20 @@ class DemoAgent:
             return live
         record = self.store.load(session_id) if valid_session_id(session_id) else None
         if record is None:
-            raise _not_found(session_id)
+            raise not_found(session_id)
         live = LiveSession(record)
         self.sessions[session_id] = live
         return live
 
-    def _live(self, session_id: str) -> LiveSession:
+    def live(self, session_id: str) -> LiveSession:
         live = self.sessions.get(session_id)
         if live is None or live.deleted:
             if self.store.exists(session_id):
-                raise _not_found(
+                raise not_found(
                     session_id,
                     f"session {session_id} is not open: call session/load or session/resume first",
                 )
-            raise _not_found(session_id)
+            raise not_found(session_id)
         return live
 
     def _record(self, session_id: str) -> tuple[LiveSession | None, SessionRecord]:
@@ -332,14 +285,14 @@ class DemoAgent:
             return live, live.record
         record = self.store.load(session_id) if valid_session_id(session_id) else None
         if record is None:
-            raise _not_found(session_id)
+            raise not_found(session_id)
         return None, record
 
     def _activate_dirs(self, session: LiveSession, dirs: list[str]) -> None:
         """Reopening activates exactly the directories sent (none when none are)."""
         if session.record.additional_dirs != dirs:
             session.record.additional_dirs = dirs
-            self._save(session)
+            self.save(session)
 
     async def _announce_reopened(self, session: LiveSession) -> None:
         if not self.caps.v2:
@@ -349,8 +302,8 @@ class DemoAgent:
 
     async def load_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
-        session = self._open(_str_param(params, "sessionId"))
-        self._activate_dirs(session, _dirs_param(params))
+        session = self._open(str_param(params, "sessionId"))
+        self._activate_dirs(session, dirs_param(params))
         for update in wire.replay(session.record, self.caps):
             await self.update(session.id, update)
         after_response(lambda: self._announce_reopened(session))
@@ -358,14 +311,14 @@ class DemoAgent:
 
     async def resume_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         replay_from = params.get("replayFrom") if self.caps.v2 else None
         if replay_from is not None and (
             not isinstance(replay_from, dict) or replay_from.get("type") != "start"
         ):
             raise RpcError(INVALID_PARAMS, f"unsupported replayFrom: {replay_from!r}")
         session = self._open(session_id)
-        self._activate_dirs(session, _dirs_param(params))
+        self._activate_dirs(session, dirs_param(params))
         if replay_from is not None:
             for update in wire.replay(session.record, self.caps):
                 await self.update(session.id, update)
@@ -377,9 +330,9 @@ class DemoAgent:
 
     async def fork_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
-        source_id = _str_param(params, "sessionId")
-        cwd = _str_param(params, "cwd")
-        dirs = _dirs_param(params)
+        source_id = str_param(params, "sessionId")
+        cwd = str_param(params, "cwd")
+        dirs = dirs_param(params)
         _live, source = self._record(source_id)
         # The branch keeps the conversation and the options, not the source's title (the
         # client names it) nor its standing permissions.
@@ -397,7 +350,7 @@ class DemoAgent:
         )
         session = LiveSession(record)
         self.sessions[record.session_id] = session
-        self._save(session)
+        self.save(session)
         after_response(lambda: self._announce_reopened(session))
         return {"sessionId": record.session_id, **self._session_state(record)}
 
@@ -412,25 +365,25 @@ class DemoAgent:
                 await turn.done.wait()
 
     async def close_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         session = self.sessions.get(session_id)
         if session is None:
             if not self.store.exists(session_id) and not self.caps.v2:
-                raise _not_found(session_id)
+                raise not_found(session_id)
             return {}
         await self._stop(session)
         self.sessions.pop(session_id, None)
         return {}
 
     async def delete_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         session = self.sessions.pop(session_id, None)
         if session is not None:
             session.deleted = True
             await self._stop(session)
         removed = self.store.delete(session_id) if valid_session_id(session_id) else False
         if session is None and not removed:
-            raise _not_found(session_id)
+            raise not_found(session_id)
         return {}
 
     async def list_sessions(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -449,7 +402,7 @@ class DemoAgent:
             raise RpcError(INVALID_PARAMS, str(error)) from None
 
     async def set_title(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         title = params.get("title")
         if not isinstance(title, str):
             raise RpcError(INVALID_PARAMS, "`title` must be a string")
@@ -462,12 +415,12 @@ class DemoAgent:
         if live is None:
             self.store.save(record)
         else:
-            self._save(live)
+            self.save(live)
             await self.send_info(live, full=False)
         return {"title": title}
 
     async def archive_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         live, record = self._record(session_id)
         if live is not None:
             # Archiving an open session closes it first, as session/close would.
@@ -480,7 +433,7 @@ class DemoAgent:
         return {}
 
     async def unarchive_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = _str_param(params, "sessionId")
+        session_id = str_param(params, "sessionId")
         _live, record = self._record(session_id)
         if record.archived:
             record.archived = False
@@ -490,8 +443,8 @@ class DemoAgent:
     # ------------------------------------------------------------------ settings
 
     async def set_mode(self, params: dict[str, Any]) -> dict[str, Any]:
-        session = self._live(_str_param(params, "sessionId"))
-        mode = _str_param(params, "modeId")
+        session = self.live(str_param(params, "sessionId"))
+        mode = str_param(params, "modeId")
         modes = [value for value, _name, _description in config.MODES]
         if mode not in modes:
             raise RpcError(INVALID_PARAMS, f"unknown mode: {mode}", {"modes": modes})
@@ -499,14 +452,14 @@ class DemoAgent:
         return {}
 
     async def set_config_option(self, params: dict[str, Any]) -> dict[str, Any]:
-        session = self._live(_str_param(params, "sessionId"))
+        session = self.live(str_param(params, "sessionId"))
         option_id, new = config.parse_set(params, self.caps)
         options = await self._set_option(session, option_id, new)
         return {"configOptions": options}
 
     async def _set_option(self, session: LiveSession, option_id: str, new: Any) -> list[Any]:
         config.set_value(session.record, option_id, new)
-        self._save(session)
+        self.save(session)
         if option_id == config.MODE and not self.caps.v2:
             await self.update(
                 session.id, {"sessionUpdate": "current_mode_update", "currentModeId": new}
@@ -518,206 +471,13 @@ class DemoAgent:
         return options
 
     async def cancel_terminal(self, params: dict[str, Any]) -> dict[str, Any]:
-        session = self._live(_str_param(params, "sessionId"))
-        terminal_id = _str_param(params, "terminalId")
+        session = self.live(str_param(params, "sessionId"))
+        terminal_id = str_param(params, "terminalId")
         scope = session.terminals.get(terminal_id)
         if scope is None:
             raise RpcError(INVALID_PARAMS, f"no running terminal {terminal_id}")
         scope.cancel()
         return {}
-
-    # ------------------------------------------------------------------ prompt turn
-
-    def _prompt_blocks(self, params: dict[str, Any]) -> list[dict[str, Any]]:
-        prompt = params.get("prompt")
-        if not isinstance(prompt, list):
-            raise RpcError(INVALID_PARAMS, "`prompt` must be an array of content blocks")
-        found = [b for b in prompt if isinstance(b, dict)]
-        if self.caps.v2 and not found:
-            raise RpcError(INVALID_PARAMS, "`prompt` must not be empty")
-        return found
-
-    def _insert_user(self, session: LiveSession, prompt: list[dict[str, Any]]) -> dict[str, Any]:
-        record = session.record
-        item = {
-            "kind": "user",
-            "messageId": message_id(),
-            "text": _text_of(prompt),
-            "blocks": [blocks.stored(b) for b in prompt],
-        }
-        record.history.append(item)
-        record.turns += 1
-        record.updated_at = now_iso()
-        return item
-
-    async def prompt(self, params: dict[str, Any]) -> dict[str, Any]:
-        self.auth.check(self.caps)
-        session = self._live(_str_param(params, "sessionId"))
-        prompt = self._prompt_blocks(params)
-        if self.caps.v2:
-            return await self._accept_prompt(session, prompt)
-        async with session.lock:
-            turn = Turn()
-            session.turn = turn
-            try:
-                self._insert_user(session, prompt)
-                return await self._run_turn(session, turn, prompt)
-            finally:
-                session.turn = None
-                turn.done.set()
-
-    async def _accept_prompt(
-        self, session: LiveSession, prompt: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        """v2: answer once the prompt is inserted; the turn runs on after the answer. A
-        prompt still waiting for the previous turn is withdrawn by session/cancel."""
-        held = anyio.CancelScope()
-        session.held.add(held)
-        acquired = False
-        try:
-            with held:
-                await session.lock.acquire()
-                acquired = True
-        finally:
-            session.held.discard(held)
-        if not acquired:
-            raise RpcError(REQUEST_CANCELLED, "the prompt was cancelled before it was inserted")
-        try:
-            if session.deleted or self.sessions.get(session.id) is not session:
-                raise _not_found(session.id)
-            turn = Turn()
-            session.turn = turn
-            user = self._insert_user(session, prompt)
-        except BaseException:
-            session.lock.release()
-            raise
-
-        async def run() -> None:
-            try:
-                await self.update(
-                    session.id,
-                    {
-                        "sessionUpdate": "user_message",
-                        "messageId": user["messageId"],
-                        "content": user["blocks"],
-                    },
-                )
-                await self._run_turn(session, turn, prompt)
-            finally:
-                session.turn = None
-                turn.done.set()
-                session.lock.release()
-
-        after_response(run)
-        return {"messageId": user["messageId"]}
-
-    async def _run_turn(
-        self, session: LiveSession, turn: Turn, prompt: list[dict[str, Any]]
-    ) -> dict[str, Any]:
-        record = session.record
-        text = _text_of(prompt)
-        match = _COMMAND.match(text.strip())
-        command = match.group(1).lower() if match else None
-        argument = (match.group(2) or "").strip() if match else ""
-        if record.title is None and not record.title_locked and command != "title":
-            record.title = texts.title_from_prompt(text)
-            turn.title_changed = True
-        self._save(session)
-        input_tokens = self.used_tokens(record)
-        prompt_tokens = math.ceil(len(text) / 4)
-        await self.state(session, "running")
-        ctx = TurnContext(self, session, turn, prompt)
-        stop_reason = "end_turn"
-        error: dict[str, Any] | None = None
-        try:
-            await self._dispatch(ctx, command, argument, text)
-            turn.check()
-        except TurnCancelled:
-            stop_reason = "cancelled"
-        except Exception as failure:
-            if not self.caps.v2:
-                record.updated_at = now_iso()
-                self._save(session)
-                raise
-            # v2: the prompt was answered long ago; the failure ends the turn instead.
-            log.exception("turn failed")
-            stop_reason = "error"
-            error = {"code": -32603, "message": f"{type(failure).__name__}: {failure}"}
-        except BaseException:
-            record.updated_at = now_iso()
-            self._save(session)
-            raise
-        await ctx.end_message()
-        return await self._finish_turn(
-            session, turn, stop_reason, input_tokens, prompt_tokens, error
-        )
-
-    async def _finish_turn(
-        self,
-        session: LiveSession,
-        turn: Turn,
-        stop_reason: str,
-        input_tokens: int,
-        prompt_tokens: int,
-        error: dict[str, Any] | None = None,
-    ) -> dict[str, Any]:
-        record = session.record
-        output_tokens = math.ceil(turn.output_chars / 4)
-        thought_tokens = math.ceil(turn.thought_chars / 4)
-        if turn.fill_target is not None:
-            base = math.ceil(max(0, record.history_chars - record.compacted_chars) / 4)
-            record.fill_tokens = max(0, turn.fill_target - base)
-        price_in, price_out = config.model_prices(record.model)
-        record.cost += (
-            input_tokens * price_in + (output_tokens + thought_tokens) * price_out
-        ) / 1_000_000
-        record.input_tokens += input_tokens
-        record.output_tokens += output_tokens + thought_tokens
-        record.updated_at = now_iso()
-        self._save(session)
-        usage = {
-            "totalTokens": input_tokens + output_tokens + thought_tokens,
-            "inputTokens": input_tokens,
-            "outputTokens": output_tokens,
-            "thoughtTokens": thought_tokens,
-            "cachedReadTokens": max(0, input_tokens - prompt_tokens),
-            "cachedWriteTokens": prompt_tokens,
-        }
-        idle: dict[str, Any] = {"stopReason": stop_reason, "usage": usage}
-        if error is not None:
-            idle["error"] = error
-        with anyio.CancelScope(shield=True):
-            if not session.deleted:
-                await self.send_usage(session)
-                await self.send_info(session, full=False)
-            await self.state(session, "idle", **idle)
-        return {"stopReason": stop_reason, "usage": usage}
-
-    async def _dispatch(
-        self, ctx: TurnContext, command: str | None, argument: str, text: str
-    ) -> None:
-        handler = HANDLERS.get(command) if command is not None else None
-        if handler is not None:
-            await handler(ctx, argument)
-            return
-        record = ctx.record
-        if ctx.option(config.THOUGHT_LEVEL) == "high":
-            await ctx.think(texts.brief_thought(text))
-            await ctx.end_message()
-        reply = texts.echo_reply(
-            text,
-            blocks.describe_all(ctx.blocks),
-            mode=record.mode,
-            model_name=config.choice_name(config.MODEL, record.model),
-            turn=record.turns,
-            verbosity=ctx.option(config.VERBOSITY),
-            plain=ctx.option(config.FORMAT) == "plain",
-        )
-        if command is not None:
-            reply = (
-                f"I don't know the command `/{command}`; `/help` lists the ones I do.\n\n" + reply
-            )
-        await ctx.say(reply)
 
     # ------------------------------------------------------------------ updates
 
@@ -757,7 +517,7 @@ class DemoAgent:
             },
         )
 
-    def _save(self, session: LiveSession) -> None:
+    def save(self, session: LiveSession) -> None:
         if session.deleted or not session.record.history:
             return
         try:
