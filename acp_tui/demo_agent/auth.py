@@ -102,7 +102,8 @@ class AuthState:
         raise RpcError(
             AUTH_REQUIRED,
             "Authentication required: the demo agent was told to require sign-in (/login). "
-            f"Sign in with one of: {names}.",
+            f"Sign in with one of: {names}. (To stop requiring it without signing in, "
+            f"delete {self.state_dir / REQUIRED_FILE}.)",
             {"authMethods": [m["id"] for m in methods(caps, raw=True)]},
         )
 
