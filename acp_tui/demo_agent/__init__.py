@@ -25,6 +25,7 @@ def demo_agent_argv(
     state_dir: str | None = None,
     chunk_delay: float | None = None,
     v2_updates: bool = False,
+    require_auth: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -34,4 +35,6 @@ def demo_agent_argv(
         argv += ["--chunk-delay", repr(float(chunk_delay))]
     if v2_updates:
         argv.append("--v2-updates")
+    if require_auth:
+        argv.append("--require-auth")
     return argv

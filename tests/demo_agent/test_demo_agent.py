@@ -544,3 +544,4 @@ def test_argv_helper() -> None:
     assert argv[:3] == [sys.executable, "-m", "acp_tui.demo_agent"]
     assert argv[3:] == ["--state-dir", "/tmp/x", "--chunk-delay", "0.0", "--v2-updates"]
     assert demo_agent_argv() == [sys.executable, "-m", "acp_tui.demo_agent"]
+    assert demo_agent_argv(require_auth=True)[-1] == "--require-auth"
