@@ -120,12 +120,6 @@ class SessionRecord:
             "compactedChars": self.compacted_chars,
         }
 
-    def info(self) -> dict[str, Any]:
-        """The ``SessionInfo`` of ``session/list``."""
-        info = info_from_meta(self.meta())
-        assert info is not None
-        return info
-
     @classmethod
     def from_json(cls, meta: dict[str, Any], history: list[Any]) -> SessionRecord:
         def num(key: str, default: float = 0) -> Any:
