@@ -1,6 +1,6 @@
 """A small JSON Schema checker for the ACP schema files (jsonschema is not a dependency).
 
-It covers the keywords the schemas in ``../shared/acp-schema`` use for shapes: ``$ref``,
+It covers the keywords the schemas in ``tests/data/acp-schema`` use for shapes: ``$ref``,
 ``allOf``/``anyOf``/``oneOf``/``not``, ``const``/``enum``, ``type``, ``properties``,
 ``required``, ``items``, ``additionalProperties``, ``minItems``/``maxItems``,
 ``minimum``/``maximum`` and ``minLength``. Annotations (``format``, ``x-*``, ``default``,
@@ -20,16 +20,11 @@ from typing import Any
 
 
 def _find_schema_dir() -> Path:
-    """``$ACP_SCHEMA_DIR``, else the nearest ``shared/acp-schema`` above this file (the
-    project keeps the schema beside its checkouts)."""
+    """``$ACP_SCHEMA_DIR``, else the copy kept with the tests (``tests/data/acp-schema``)."""
     override = os.environ.get("ACP_SCHEMA_DIR")
     if override:
         return Path(override)
-    for parent in Path(__file__).resolve().parents:
-        candidate = parent / "shared" / "acp-schema"
-        if (candidate / "v1" / "schema.json").is_file():
-            return candidate
-    raise RuntimeError("the ACP schema was not found: set ACP_SCHEMA_DIR to its directory")
+    return Path(__file__).resolve().parent.parent / "data" / "acp-schema"
 
 
 SCHEMA_DIR = _find_schema_dir()
