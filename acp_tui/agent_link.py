@@ -28,9 +28,11 @@ from acp_tui.protocol.client import (
     AgentExitedError,
     AgentInfo,
     NotSupportedError,
+    ProcessFactory,
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
+from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
 from acp_tui.services.files import FileService
 from acp_tui.services.terminals import TerminalManager
@@ -99,6 +101,8 @@ class AgentLink:
         mcp_servers: list[dict[str, Any]] | None = None,
         env: dict[str, str] | None = None,
         log_dir: Path | None = None,
+        recorder: WireRecorder | None = None,
+        process_factory: ProcessFactory | None = None,
     ) -> None:
         self.argv = list(argv)
         self.cwd = os.path.abspath(cwd)
@@ -111,6 +115,9 @@ class AgentLink:
         self.mcp_servers: list[dict[str, Any]] = []
         self.env = env
         self.log_dir = log_dir
+        #: Recording and replay (``--record``, ``acp-tui replay``): passed to the launcher.
+        self.recorder = recorder
+        self.process_factory = process_factory
         self.client: AcpClient | None = None
         self.agent: AgentInfo | None = None
         self.files = FileService([self.cwd], approve_outside)
@@ -161,6 +168,8 @@ class AgentLink:
                 cwd=self.cwd,
                 env=self.env,
                 log_dir=self.log_dir,
+                recorder=self.recorder,
+                process_factory=self.process_factory,
                 handlers=handlers,
                 on_notification=self._on_notification,
             ) as client:

@@ -19,6 +19,7 @@ from acp_tui import __version__
 
 if TYPE_CHECKING:
     from acp_tui.config import Config
+    from acp_tui.protocol.recording import WireRecorder
 
 SUBCOMMANDS = ("ask", "sessions")
 
@@ -32,6 +33,9 @@ examples:
   acp-tui ask "explain this repo" -- codex-acp
   acp-tui sessions --all --json -- goose acp
   acp-tui --serve --port 8000 --demo          the same app in a web browser
+  acp-tui --record bug.jsonl -- my-agent      record the wire, for a bug report
+  acp-tui replay bug.jsonl                    play a recording back (no agent needed)
+  acp-tui replay --check bug.jsonl            list a recording's protocol errors
 """
 
 
@@ -44,6 +48,8 @@ class Invocation:
     agent_argv: list[str] = field(default_factory=list)
     #: The command line as given (for ``--serve``, which runs the same app without it).
     argv: list[str] = field(default_factory=list)
+    #: ``--record FILE``, opened.
+    recorder: WireRecorder | None = None
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -66,12 +72,18 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="working directory of the session (default: the current directory)",
     )
     parser.add_argument("--agent", metavar="NAME", help="start the agent NAME from the config file")
+    parser.add_argument(
+        "--record",
+        metavar="FILE",
+        help="write every message to and from the agent, timestamped, to FILE (JSON Lines); "
+        "play it back with `acp-tui replay FILE`",
+    )
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]",
+        usage="acp-tui [OPTIONS] [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -208,7 +220,36 @@ def unknown_agent_message(name: str, config: Config) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    invocation = parse(sys.argv[1:] if argv is None else argv)
+    args = sys.argv[1:] if argv is None else list(argv)
+    if args[:1] == ["replay"]:
+        from acp_tui import replay
+
+        return replay.main(args[1:])
+    invocation = parse(args)
+    if getattr(invocation.options, "record", None):
+        if getattr(invocation.options, "serve", False):
+            print("acp-tui: --record cannot be used with --serve", file=sys.stderr)
+            return 2
+        from acp_tui.protocol.recording import WireRecorder
+
+        try:
+            invocation.recorder = WireRecorder.create(invocation.options.record)
+        except OSError as error:
+            print(
+                f"acp-tui: --record {invocation.options.record}: {error.strerror or error}",
+                file=sys.stderr,
+            )
+            return 2
+    try:
+        return _run(invocation)
+    finally:
+        if invocation.recorder is not None:
+            invocation.recorder.close()
+            if invocation.recorder.error:
+                print(f"acp-tui: {invocation.recorder.error}", file=sys.stderr)
+
+
+def _run(invocation: Invocation) -> int:
     options = invocation.options
     if invocation.command == "tui" and options.config_path:
         from acp_tui.config import config_path

@@ -333,6 +333,7 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
             cwd=cwd,
             handlers={"session/request_permission": turn.request_permission},
             on_notification=turn.on_notification,
+            recorder=getattr(invocation, "recorder", None),
         ) as client:
             try:
                 return await _ask_session(client, cwd, options.session, prompt_text, turn)
@@ -513,7 +514,9 @@ async def _sessions(invocation: Any, output: Output) -> int:
     options = invocation.options
     cwd = options.cwd or os.getcwd()
     try:
-        async with AcpClient.launch(invocation.agent_argv, cwd=cwd) as client:
+        async with AcpClient.launch(
+            invocation.agent_argv, cwd=cwd, recorder=getattr(invocation, "recorder", None)
+        ) as client:
             try:
                 agent = await client.initialize()
                 name = _label(agent.display_name, 60)

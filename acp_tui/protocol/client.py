@@ -15,7 +15,7 @@ import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -27,6 +27,9 @@ from acp_tui.protocol.jsonrpc import (
     RpcError,
 )
 from acp_tui.protocol.process import AgentProcess
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.recording import WireRecorder
 
 PROTOCOL_VERSION = 1
 
@@ -44,6 +47,8 @@ ELICITATION_CREATE = "elicitation/create"
 
 Handler = Callable[[Any], Awaitable[Any]]
 NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
+#: Makes the agent's process from (argv, cwd=, env=, log_dir=); AgentProcess by default.
+ProcessFactory = Callable[..., AgentProcess]
 
 
 class AcpError(Exception):
@@ -181,10 +186,15 @@ class AcpClient:
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
         shutdown_grace: float = 2.0,
+        recorder: WireRecorder | None = None,
+        process_factory: ProcessFactory | None = None,
         **kwargs: Any,
     ) -> AsyncIterator[AcpClient]:
-        """Spawn the agent and keep the connection running for the ``async with`` body."""
-        process = AgentProcess(argv, cwd=cwd, env=env, log_dir=log_dir)
+        """Spawn the agent and keep the connection running for the ``async with`` body.
+
+        ``recorder`` records the connection's wire; ``process_factory`` stands in for
+        spawning (``acp-tui replay`` plays a recording's agent side in-process)."""
+        process = (process_factory or AgentProcess)(argv, cwd=cwd, env=env, log_dir=log_dir)
         await process.start()
         # An exception from the body is re-raised as itself after the task group closes;
         # raised inside it, anyio would wrap it in an ExceptionGroup and `except X` around
@@ -192,6 +202,8 @@ class AcpClient:
         body_error: Exception | None = None
         try:
             client = cls(process, **kwargs)
+            if recorder is not None:
+                recorder.attach(client.connection, argv=process.argv, cwd=str(cwd or os.getcwd()))
             async with anyio.create_task_group() as task_group:
                 task_group.start_soon(process.drain_stderr)
                 task_group.start_soon(client.connection.run)
@@ -200,9 +212,16 @@ class AcpClient:
                 except Exception as error:
                     body_error = error
                 finally:
+                    agent_closed = client.connection.closed
                     await client.connection.aclose()
                     await process.shutdown(shutdown_grace)
                     task_group.cancel_scope.cancel()
+                    if recorder is not None:
+                        recorder.detach(
+                            client.connection,
+                            exit_description=process.exit_description,
+                            agent_closed=agent_closed,
+                        )
         finally:
             with anyio.CancelScope(shield=True):
                 await process.shutdown(shutdown_grace)

@@ -55,6 +55,8 @@ RequestId = int | str
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 NotificationHandler = Callable[[str, Any], Awaitable[None]]
 Direction = Literal["in", "out"]
+#: Sees every line in and out, whole: (direction, text, why it was skipped or "").
+WireTap = Callable[[Direction, str, str], None]
 FollowUp = Callable[[], Awaitable[None]]
 
 _follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups", default=None)
@@ -166,6 +168,8 @@ class Connection:
         self.record_traffic = record_traffic
         self.traffic: deque[TrafficRecord] = deque(maxlen=traffic_limit)
         self.traffic_listeners: list[Callable[[TrafficRecord], None]] = []
+        #: The wire recorder's tap (acp_tui.protocol.recording), called before the inspector's cut.
+        self.wire_tap: WireTap | None = None
         self.closed_event = anyio.Event()
 
     # ------------------------------------------------------------------ outgoing
@@ -460,6 +464,8 @@ class Connection:
                 pass
 
     def _record(self, direction: Direction, text: str, note: str = "") -> None:
+        if self.wire_tap is not None:
+            self.wire_tap(direction, text, note)
         if not self.record_traffic:
             return
         if len(text) > TRAFFIC_TEXT_LIMIT:

@@ -51,6 +51,7 @@ def settings_from_invocation(
             config.notifications if config is not None else DEFAULT_NOTIFICATIONS
         )
         == "bell",
+        recorder=invocation.recorder,
     )
     name = getattr(options, "agent", None)
     agent = config.agents.get(name) if name and config is not None else None

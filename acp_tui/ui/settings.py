@@ -5,7 +5,11 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.replay import ReplaySession
 
 PermissionPolicy = Literal["ask", "yolo", "deny"]
 
@@ -29,6 +33,10 @@ class AppSettings:
     theme: str | None = None
     show_sidebar: bool | None = None
     notify_when_unfocused: bool = True
+    #: ``--record FILE``: every connection's wire goes there.
+    recorder: WireRecorder | None = None
+    #: ``acp-tui replay FILE``: the agent is the recording.
+    replay: ReplaySession | None = None
 
     @property
     def agent_key(self) -> str:

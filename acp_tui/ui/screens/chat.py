@@ -259,6 +259,7 @@ class ChatScreen(Screen[None]):
             on_exit=self._on_agent_exit,
             on_terminal_output=self._on_terminal_output,
         )
+        replay = self.settings.replay
         self.link = AgentLink(
             self.settings.agent_argv,
             cwd=self.settings.cwd,
@@ -270,7 +271,11 @@ class ChatScreen(Screen[None]):
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
+            recorder=self.settings.recorder,
+            process_factory=replay.process_for if replay else None,
         )
+        if replay is not None:
+            replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
         self.query_one(AgentBanner).remove_class("-visible")
         self._set_status("starting the agent…")
         self._run_link(self.link, reopen)
@@ -321,6 +326,9 @@ class ChatScreen(Screen[None]):
         sidebar.set_loading(False)
         # A (re)started agent: list again from the first page.
         sidebar.reload()
+
+    def _notify_replay(self, text: str) -> None:
+        self.notify(sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False)
 
     def _on_agent_status(self, text: str) -> None:
         self._set_status(text + "…")
@@ -710,7 +718,14 @@ class ChatScreen(Screen[None]):
         if client is None:
             self.notify("No connection yet.")
             return
-        self.app.push_screen(InspectorScreen(client.connection))
+        self.app.push_screen(
+            InspectorScreen(
+                client.connection,
+                agent_argv=self.settings.agent_argv,
+                cwd=self.settings.cwd,
+                fallback_dir=data_dir(self.settings),
+            )
+        )
 
     def action_context_details(self) -> None:
         self.notify(self.query_one(ContextGauge).details_text(), title="Context", timeout=15)

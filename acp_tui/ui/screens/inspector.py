@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
+from pathlib import Path
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -12,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, RichLog
 
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
+from acp_tui.protocol.recording import write_traffic
 from acp_tui.text_safety import sanitize_terminal_text
 
 LINE_LIMIT = 4000
@@ -47,20 +50,35 @@ class TextLogScreen(ModalScreen[None]):
 
 
 class InspectorScreen(ModalScreen[None]):
-    """Every line in and out of this connection, live; junk lines flagged with why."""
+    """Every line in and out of this connection, live; junk lines flagged with why. ``s``
+    saves the traffic as a recording (the ``--record`` format, for ``acp-tui replay``) in
+    the session's directory, or in ``fallback_dir`` when that cannot be written."""
 
     DEFAULT_CSS = """
     InspectorScreen { align: center middle; }
     InspectorScreen > Vertical { width: 95%; height: 90%; background: $panel; border: thick $accent; }
     InspectorScreen .title { text-style: bold; padding: 0 1; }
     InspectorScreen RichLog { height: 1fr; }
+    InspectorScreen .keys { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q", "dismiss", "Close"), Binding("s", "save", "Save")]
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(
+        self,
+        connection: Connection,
+        *,
+        agent_argv: Sequence[str] = (),
+        cwd: str = "",
+        fallback_dir: Path | None = None,
+    ) -> None:
         super().__init__()
         self.connection = connection
+        self.agent_argv = list(agent_argv)
+        self.cwd = cwd
+        self.fallback_dir = fallback_dir
         self._pending: list[TrafficRecord] = []
+        #: Where the last save went.
+        self.saved_to: Path | None = None
 
     def compose(self) -> ComposeResult:
         stats = self.connection.stats
@@ -72,6 +90,7 @@ class InspectorScreen(ModalScreen[None]):
         with Vertical():
             yield Label(Text(title), classes="title")
             yield RichLog(wrap=False, markup=False, highlight=False, max_lines=5_000)
+            yield Label("s save as a recording (for acp-tui replay)  ·  Esc close", classes="keys")
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)
@@ -83,6 +102,36 @@ class InspectorScreen(ModalScreen[None]):
     def on_unmount(self) -> None:
         if self._on_record in self.connection.traffic_listeners:
             self.connection.traffic_listeners.remove(self._on_record)
+
+    def action_save(self) -> None:
+        traffic = self.connection.traffic
+        complete = traffic.maxlen is None or len(traffic) < traffic.maxlen
+        name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl")
+        folders = [Path(self.cwd)] if self.cwd else []
+        if self.fallback_dir is not None:
+            folders.append(self.fallback_dir)
+        failure = "no folder to save in"
+        for folder in folders:
+            path = folder / name
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                count = write_traffic(
+                    path, list(traffic), argv=self.agent_argv, cwd=self.cwd, complete=complete
+                )
+            except OSError as error:
+                failure = f"{path}: {error.strerror or error}"
+                continue
+            self.saved_to = path
+            older = "" if complete else " (the oldest lines were no longer kept)"
+            self.notify(
+                f"Saved {count:,} lines of traffic{older} to {path}\n"
+                f"Replay it with: acp-tui replay {path}",
+                title="Protocol inspector",
+                timeout=15,
+                markup=False,
+            )
+            return
+        self.notify(f"Could not save the traffic: {failure}", severity="error", markup=False)
 
     def _on_record(self, record: TrafficRecord) -> None:
         self._pending.append(record)

@@ -1,0 +1,482 @@
+"""The agent's side of a recording, played back in-process to a real client connection.
+
+:class:`ReplayPeer` sits where the agent process would: the client's
+:class:`~acp_tui.protocol.jsonrpc.Connection` reads and writes it through in-memory byte
+streams, so the whole client (framing, dispatch, store, screens) runs as it did, with no agent
+process. It walks the recorded timeline in order:
+
+- a response to one of the client's requests is sent once the client has made the matching
+  request (same method, same position among requests of that method), re-keyed to the id the
+  client used this time;
+- the agent's notifications, junk lines and permission requests are sent at their recorded
+  times (scaled by ``speed``; 0 is as fast as possible);
+- where the recording has the client answering a permission request, the replay waits for
+  this client's answer (the person answers the dialog; whatever they choose, the recorded
+  continuation is played);
+- where the recording has the person acting (a prompt, a cancel, a mode change...) and this
+  client has not done it, the ``driver`` is asked to (the TUI sends the recorded prompt, so
+  it shows as the person's message).
+
+Requests the agent made of the client that would act on this machine (``fs/*``,
+``terminal/*``) are not sent: a replay never writes files or runs commands. Their recorded
+answers are skipped, and a note says so.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import math
+import re
+import time
+from collections import defaultdict
+from collections.abc import Awaitable, Callable, Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+from anyio.abc import ByteReceiveStream, ByteSendStream
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+
+from acp_tui.protocol.process import AgentProcess
+from acp_tui.protocol.recording import TO_AGENT, Segment, WireEntry, _encodable
+
+log = logging.getLogger(__name__)
+
+#: Agent requests shown to the person on a replay; any other is skipped (see the module doc).
+FORWARDED_REQUESTS = frozenset({"session/request_permission"})
+#: Client messages that come from the person: driven when the client has not sent them.
+DRIVEN_METHODS = frozenset(
+    {
+        "session/prompt",
+        "session/cancel",
+        "session/set_mode",
+        "session/set_config_option",
+        "session/load",
+        "session/resume",
+        "session/close",
+        "session/delete",
+        "session/fork",
+    }
+)
+#: How long the timeline waits for a client request it has an answer for before moving on
+#: (the answer is then sent whenever the request comes).
+STALL_SECONDS = 10.0
+NOT_RECORDED = -32603
+
+Driver = Callable[[str, Any], Awaitable[None]]
+Note = Callable[[str], None]
+
+
+def _id_key(value: Any) -> str:
+    # 1, 1.0, "1" and true are different ids on the wire (and equal as dict keys in Python).
+    return json.dumps(value)
+
+
+def _kind(message: Any) -> str:
+    if not isinstance(message, dict):
+        return "invalid"
+    if isinstance(message.get("method"), str):
+        return "request" if "id" in message else "notification"
+    if "id" in message and ("result" in message or "error" in message):
+        return "response"
+    return "invalid"
+
+
+class MemoryByteReceiveStream(ByteReceiveStream):
+    """Bytes from a memory object stream, in pieces of at most ``max_bytes``."""
+
+    def __init__(self, stream: MemoryObjectReceiveStream[bytes]) -> None:
+        self._stream = stream
+        self._rest = b""
+        self._offset = 0
+
+    async def receive(self, max_bytes: int = 65536) -> bytes:
+        if self._offset >= len(self._rest):
+            self._rest = await self._stream.receive()
+            self._offset = 0
+        start = self._offset
+        self._offset = min(len(self._rest), start + max_bytes)
+        if start == 0 and self._offset == len(self._rest):
+            return self._rest
+        return self._rest[start : self._offset]
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+class MemoryByteSendStream(ByteSendStream):
+    def __init__(self, stream: MemoryObjectSendStream[bytes]) -> None:
+        self._stream = stream
+
+    async def send(self, item: bytes) -> None:
+        await self._stream.send(bytes(item))
+
+    async def aclose(self) -> None:
+        await self._stream.aclose()
+
+
+@dataclass(slots=True)
+class _Plan:
+    """What the timeline needs to know about each entry, worked out before playing."""
+
+    #: For a client request entry: (method, its position among requests of that method).
+    request_key: tuple[str, int] | None = None
+    #: For an agent response entry: the client request it answers.
+    answers: tuple[str, int] | None = None
+    #: For a client response entry: the id of the agent request it answers.
+    replies_to: str | None = None
+    #: For a client notification: its position among notifications of that method.
+    notification_index: int = 0
+
+
+class ReplayPeer:
+    """Plays one recorded connection (a :class:`Segment`) as the agent. Give
+    :attr:`client_stdout` and :attr:`client_stdin` to the client's connection and run
+    :meth:`run`."""
+
+    def __init__(
+        self,
+        segment: Segment,
+        *,
+        speed: float = 1.0,
+        driver: Driver | None = None,
+        on_note: Note | None = None,
+        stall_seconds: float = STALL_SECONDS,
+        automatic: Collection[str] = ("session/new",),
+    ) -> None:
+        self.segment = segment
+        #: Methods whose first request in this connection the client makes on its own.
+        self.automatic = frozenset(automatic)
+        self.speed = max(0.0, speed)
+        self.driver = driver
+        self.on_note = on_note
+        self.stall_seconds = stall_seconds
+        to_client_send, to_client_receive = anyio.create_memory_object_stream[bytes](256)
+        from_client_send, from_client_receive = anyio.create_memory_object_stream[bytes](256)
+        self._to_client = to_client_send
+        self._from_client = from_client_receive
+        #: What the client's connection reads (the agent's stdout) and writes (its stdin).
+        self.client_stdout: ByteReceiveStream = MemoryByteReceiveStream(to_client_receive)
+        self.client_stdin: ByteSendStream = MemoryByteSendStream(from_client_send)
+        self._plans = self._plan(segment.entries)
+        self._recorded_requests: dict[str, int] = defaultdict(int)
+        for plan in self._plans:
+            if plan.request_key is not None:
+                self._recorded_requests[plan.request_key[0]] += 1
+        # What the client did this time.
+        self._client_requests: dict[str, list[Any]] = defaultdict(list)
+        self._client_notifications: dict[str, int] = defaultdict(int)
+        self._client_replies: dict[str, Any] = {}
+        self._late_answers: dict[tuple[str, int], dict[str, Any]] = {}
+        self._answered: set[tuple[str, int]] = set()
+        self._forwarded: set[str] = set()
+        self._skipped: set[str] = set()
+        self._changed = anyio.Event()
+        #: Entries played so far, and whether the timeline is done.
+        self.played = 0
+        self.finished = anyio.Event()
+        #: The recording ends with the agent closing the connection (it exited or crashed).
+        self.agent_closed = False
+        self.notes: list[str] = []
+
+    # ------------------------------------------------------------------ planning
+
+    @staticmethod
+    def _plan(entries: Sequence[WireEntry]) -> list[_Plan]:
+        plans = [_Plan() for _ in entries]
+        counts: dict[str, int] = defaultdict(int)
+        notifications: dict[str, int] = defaultdict(int)
+        pending_client: dict[str, tuple[str, int]] = {}
+        pending_agent: set[str] = set()
+        for entry, plan in zip(entries, plans, strict=True):
+            if not entry.is_message:
+                continue
+            message = entry.message
+            kind = _kind(message)
+            if entry.direction == TO_AGENT:
+                if kind == "request":
+                    method = message["method"]
+                    plan.request_key = (method, counts[method])
+                    counts[method] += 1
+                    pending_client[_id_key(message["id"])] = plan.request_key
+                elif kind == "notification":
+                    method = message["method"]
+                    plan.notification_index = notifications[method]
+                    notifications[method] += 1
+                elif kind == "response":
+                    key = _id_key(message["id"])
+                    if key in pending_agent:
+                        pending_agent.discard(key)
+                        plan.replies_to = key
+            else:
+                if kind == "response":
+                    plan.answers = pending_client.pop(_id_key(message["id"]), None)
+                elif kind == "request":
+                    pending_agent.add(_id_key(message["id"]))
+        return plans
+
+    # ------------------------------------------------------------------ running
+
+    async def run(self) -> None:
+        """Play the timeline and serve the client until it closes its side (or, when the
+        recording ends with the agent gone, until the timeline ends)."""
+        async with anyio.create_task_group() as task_group:
+            task_group.start_soon(self._read_client, task_group.cancel_scope)
+            await self._play()
+            if self.agent_closed:
+                task_group.cancel_scope.cancel()
+
+    async def aclose(self) -> None:
+        await self._to_client.aclose()
+        await self._from_client.aclose()
+
+    def _note(self, text: str) -> None:
+        self.notes.append(text)
+        if self.on_note is not None:
+            self.on_note(text)
+
+    async def _play(self) -> None:
+        last = self.segment.start
+        for entry, plan in zip(self.segment.entries, self._plans, strict=True):
+            await self._pace(entry.t - last)
+            last = entry.t
+            if entry.direction == TO_AGENT:
+                await self._client_step(entry, plan)
+            else:
+                await self._agent_step(entry, plan)
+            self.played += 1
+        closed = self.segment.closed
+        if closed is not None and closed.get("by") == "agent":
+            await self._pace(float(closed.get("t", last)) - last)
+            self.agent_closed = True
+            await self._to_client.aclose()
+        else:
+            self._note("end of the recording: everything recorded has been played")
+        self.finished.set()
+
+    async def _pace(self, gap: float) -> None:
+        if self.speed > 0 and gap > 0:
+            await anyio.sleep(gap / self.speed)
+        else:
+            await anyio.lowlevel.checkpoint()
+
+    async def _wait_until(self, condition: Callable[[], bool], limit: float = math.inf) -> bool:
+        with anyio.move_on_after(limit):
+            while not condition():
+                await self._changed.wait()
+            return True
+        return condition()
+
+    def _wake(self) -> None:
+        self._changed.set()
+        self._changed = anyio.Event()
+
+    # ------------------------------------------------------------------ the client's lines
+
+    async def _client_step(self, entry: WireEntry, plan: _Plan) -> None:
+        message = entry.message
+        if plan.request_key is not None:
+            method, index = plan.request_key
+            if len(self._client_requests[method]) <= index and self._drives(method, index):
+                await self._drive(method, message.get("params"))
+        elif plan.replies_to is not None:
+            if plan.replies_to in self._forwarded:
+                # The person answers the dialog; the recording goes on from its own answer.
+                key = plan.replies_to
+                await self._wait_until(lambda: key in self._client_replies)
+        elif _kind(message) == "notification":
+            method = message["method"]
+            if self._client_notifications[method] <= plan.notification_index and (
+                method in DRIVEN_METHODS
+            ):
+                await self._drive(method, message.get("params"))
+
+    def _drives(self, method: str, index: int) -> bool:
+        # The first session/new is the client's own, at start; a later one is the person's.
+        if index == 0 and method in self.automatic:
+            return False
+        return method in DRIVEN_METHODS or method == "session/new"
+
+    async def _drive(self, method: str, params: Any) -> None:
+        if self.driver is None:
+            return
+        try:
+            await self.driver(method, params)
+        except Exception as error:
+            log.exception("replay driver failed for %s", method)
+            self._note(f"could not repeat {method} from the recording: {error}")
+
+    async def _read_client(self, scope: anyio.CancelScope) -> None:
+        buffer = bytearray()
+        while True:
+            try:
+                chunk = await self._from_client.receive()
+            except (anyio.EndOfStream, anyio.ClosedResourceError):
+                break
+            buffer += chunk
+            end = buffer.rfind(b"\n")
+            if end < 0:
+                continue
+            lines = bytes(buffer[:end]).split(b"\n")
+            del buffer[: end + 1]
+            for line in lines:
+                if line.strip():
+                    await self._client_line(line)
+        # The client closed its side: nothing more can be delivered.
+        scope.cancel()
+
+    async def _client_line(self, line: bytes) -> None:
+        try:
+            message = json.loads(line)
+        except ValueError:
+            return
+        kind = _kind(message)
+        if kind == "request":
+            method = message["method"]
+            index = len(self._client_requests[method])
+            self._client_requests[method].append(message["id"])
+            late = self._late_answers.pop((method, index), None)
+            if late is not None:
+                self._answered.add((method, index))
+                await self._send({**late, "id": message["id"]})
+            elif index >= self._recorded_requests[method]:
+                await self._send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": message["id"],
+                        "error": {
+                            "code": NOT_RECORDED,
+                            "message": f"this is a replay: the recording has no answer to "
+                            f"{method} number {index + 1}",
+                        },
+                    }
+                )
+        elif kind == "notification":
+            self._client_notifications[message["method"]] += 1
+        elif kind == "response":
+            self._client_replies[_id_key(message["id"])] = message
+        self._wake()
+
+    # ------------------------------------------------------------------ the agent's lines
+
+    async def _agent_step(self, entry: WireEntry, plan: _Plan) -> None:
+        if not entry.is_message:
+            if entry.text:
+                await self._send_text(entry.text.replace("\n", " ").replace("\r", " "))
+            return
+        message = entry.message
+        kind = _kind(message)
+        if kind == "response" and plan.answers is not None:
+            await self._answer(message, plan.answers)
+        elif kind == "request":
+            method = message["method"]
+            if method in FORWARDED_REQUESTS:
+                self._forwarded.add(_id_key(message["id"]))
+                await self._send(message)
+            else:
+                self._skipped_request(method)
+        else:
+            # Notifications, and whatever else the agent sent (an answer to nothing, a
+            # malformed message): as recorded, for the client to cope with again.
+            await self._send(message)
+
+    def _skipped_request(self, method: str) -> None:
+        if method in self._skipped:
+            return
+        self._skipped.add(method)
+        self._note(
+            f"the agent's {method} requests are not carried out on a replay "
+            "(it reads, writes and runs nothing); the recording goes on"
+        )
+
+    async def _answer(self, message: dict[str, Any], key: tuple[str, int]) -> None:
+        method, index = key
+        requests = self._client_requests[method]
+        arrived = await self._wait_until(lambda: len(requests) > index, self.stall_seconds)
+        if arrived:
+            self._answered.add(key)
+            await self._send({**message, "id": requests[index]})
+            return
+        self._late_answers[key] = message
+        self._note(
+            f"the client has not sent {method} (number {index + 1}) as in the recording; "
+            "its recorded answer is sent when it does"
+        )
+
+    async def _send(self, message: Any) -> None:
+        text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        await self._send_bytes(_encodable(text + "\n"))
+
+    async def _send_text(self, text: str) -> None:
+        await self._send_bytes(_encodable(text + "\n"))
+
+    async def _send_bytes(self, data: bytes) -> None:
+        try:
+            await self._to_client.send(data)
+        except (anyio.BrokenResourceError, anyio.ClosedResourceError):
+            pass  # the client is gone; the timeline runs out on its own
+
+
+_EXIT_CODE = re.compile(r"exit code (-?\d+)")
+
+
+class ReplayProcess(AgentProcess):
+    """An :class:`AgentProcess` that is a :class:`ReplayPeer`: nothing is spawned. The
+    peer's life runs where a real agent's stderr is drained (the launcher runs that for the
+    whole connection); its notes take the place of the agent's stderr lines."""
+
+    def __init__(self, peer: ReplayPeer, argv: Sequence[str]) -> None:
+        super().__init__(list(argv) or ["replay"])
+        self.peer = peer
+        self._description = "running"
+        previous = peer.on_note
+
+        def keep(text: str) -> None:
+            self.stderr_tail.append(f"[replay] {text}")
+            if previous is not None:
+                previous(text)
+
+        peer.on_note = keep
+
+    @property
+    def stdin(self) -> ByteSendStream:
+        return self.peer.client_stdin
+
+    @property
+    def stdout(self) -> ByteReceiveStream:
+        return self.peer.client_stdout
+
+    @property
+    def exit_description(self) -> str:
+        return self._description
+
+    async def start(self) -> None:
+        self.started_at = time.monotonic()
+
+    async def drain_stderr(self) -> None:
+        try:
+            await self.peer.run()
+        finally:
+            if self.peer.agent_closed:
+                closed = self.peer.segment.closed or {}
+                recorded = str(closed.get("exit") or "the agent closed the connection")
+                match = _EXIT_CODE.fullmatch(recorded)
+                self._finish(int(match.group(1)) if match else None, f"{recorded}, as recorded")
+
+    async def wait(self) -> int:
+        await self.exited.wait()
+        return self.returncode or 0
+
+    async def shutdown(self, grace: float = 2.0) -> None:
+        with anyio.CancelScope(shield=True):
+            await self.peer.aclose()
+        if not self.exited.is_set():
+            self._finish(0, "replay stopped")
+
+    def _finish(self, returncode: int | None, description: str) -> None:
+        if self.exited.is_set():
+            return
+        self.returncode = returncode
+        self._description = description
+        self.exited.set()

@@ -1,0 +1,265 @@
+"""``acp-tui replay FILE``: what a recorded session looked like, played back offline.
+
+The TUI starts as usual, but the agent is the recording (a
+:class:`~acp_tui.protocol.replay_peer.ReplayPeer` in this process; nothing is spawned): the
+agent's messages arrive at their recorded times, the person's prompts are sent as recorded,
+permission dialogs come up and wait for an answer. The header says it is a replay.
+
+``acp-tui replay --check FILE`` runs no screen at all (Textual is not even imported): it lists
+the protocol errors in the recording (:mod:`acp_tui.wire_check`) and exits 1 if there are any.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from acp_tui.protocol.process import AgentProcess, AgentStartError
+from acp_tui.protocol.recording import FROM_AGENT, Recording, RecordingError, load_recording
+from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
+
+if TYPE_CHECKING:
+    from acp_tui.agent_link import AgentLink
+
+#: How long a recorded prompt waits for its session to be open on this client.
+SESSION_OPEN_WAIT = 30.0
+
+EPILOG = """\
+examples:
+  acp-tui --record bug.jsonl -- my-agent     record a session (see the README)
+  acp-tui replay bug.jsonl                   watch it again, at the recorded pace
+  acp-tui replay --fast bug.jsonl            as fast as it goes
+  acp-tui replay --check bug.jsonl           list its protocol errors (exit 1 if any)
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="acp-tui replay",
+        usage="acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
+        description=(
+            "Play a recording made with --record (or saved from the protocol inspector) "
+            "back in the TUI, with no agent process; or check it for protocol errors."
+        ),
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("file", metavar="FILE", help="the recording (JSON Lines)")
+    pace = parser.add_mutually_exclusive_group()
+    pace.add_argument(
+        "--speed",
+        type=_speed,
+        default=1.0,
+        metavar="FACTOR",
+        help="1 plays at the recorded pace (default), 2 twice as fast, 0 as fast as possible",
+    )
+    pace.add_argument("--fast", action="store_true", help="as fast as possible (--speed 0)")
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="no screen: list the recording's protocol errors, one a line; exit 1 if any",
+    )
+    parser.add_argument("--theme", metavar="NAME", help="colour theme for the replay")
+    return parser
+
+
+def _speed(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value >= 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError("the speed is a factor of 0 or more")
+    return value
+
+
+def main(argv: Sequence[str]) -> int:
+    options = build_parser().parse_args(list(argv))
+    try:
+        recording = load_recording(options.file)
+    except RecordingError as error:
+        print(f"acp-tui replay: {error}", file=sys.stderr)
+        return 2
+    if options.check:
+        return run_check(recording)
+    speed = 0.0 if options.fast else options.speed
+    return run_tui(recording, speed, theme=options.theme)
+
+
+# ---------------------------------------------------------------------------------- check
+
+
+def run_check(recording: Recording, out: Any = None) -> int:
+    from acp_tui.wire_check import check_recording
+
+    out = out or sys.stdout
+    problems = check_recording(recording)
+    messages = sum(len(segment.entries) for segment in recording.segments)
+    connections = len(recording.segments)
+    summary = f"{messages} lines, {connections} connection{'s' if connections != 1 else ''}"
+    if not problems:
+        print(f"{recording.path}: no protocol errors ({summary})", file=out)
+        return 0
+    count = len(problems)
+    print(
+        f"{recording.path}: {count} protocol error{'s' if count != 1 else ''} ({summary})", file=out
+    )
+    for problem in problems:
+        print(problem.format(), file=out)
+    return 1
+
+
+# ---------------------------------------------------------------------------------- TUI
+
+
+def agent_name(recording: Recording) -> str:
+    """The agent's name from the recorded ``initialize`` answer ('' if there is none)."""
+    for entry in recording.segments[0].entries:
+        message = entry.message
+        if entry.direction != FROM_AGENT or not isinstance(message, dict):
+            continue
+        result = message.get("result")
+        if isinstance(result, dict) and "protocolVersion" in result:
+            info = result.get("agentInfo")
+            if isinstance(info, dict):
+                name = info.get("title") or info.get("name")
+                return name if isinstance(name, str) else ""
+            return ""
+    return ""
+
+
+class ReplaySession:
+    """One replay in the TUI: makes the stand-in agent process for each (re)start of the
+    agent (one recorded connection each), and repeats the person's recorded actions through
+    the :class:`~acp_tui.agent_link.AgentLink` it is bound to."""
+
+    def __init__(self, recording: Recording, *, speed: float = 1.0) -> None:
+        self.recording = recording
+        self.speed = speed
+        self._next = 0
+        self.link: AgentLink | None = None
+        self.notify: Callable[[str], None] = lambda text: None
+        self.cancel_permissions: Callable[[str], None] = lambda session_id: None
+        self.peers: list[ReplayPeer] = []
+
+    @property
+    def label(self) -> str:
+        name = agent_name(self.recording) or "agent"
+        return f"replay · {name}"
+
+    def bind(
+        self,
+        link: AgentLink,
+        notify: Callable[[str], None] | None = None,
+        cancel_permissions: Callable[[str], None] | None = None,
+    ) -> None:
+        """The link (and screen) the next connection belongs to."""
+        self.link = link
+        if notify is not None:
+            self.notify = notify
+        if cancel_permissions is not None:
+            self.cancel_permissions = cancel_permissions
+
+    def process_for(self, argv: Sequence[str], **_: Any) -> AgentProcess:
+        """The launcher's process factory: the next recorded connection, played in-process."""
+        segments = self.recording.segments
+        if self._next >= len(segments):
+            raise AgentStartError(argv, "the recording has no more agent runs to replay")
+        segment = segments[self._next]
+        peer = ReplayPeer(
+            segment,
+            speed=self.speed,
+            driver=self._drive,
+            on_note=self._note,
+            # After a restart the client reopens its session on its own.
+            automatic={"session/new"}
+            if self._next == 0
+            else {
+                "session/new",
+                "session/load",
+                "session/resume",
+            },
+        )
+        self._next += 1
+        self.peers.append(peer)
+        return ReplayProcess(peer, segment.argv or list(argv))
+
+    def _note(self, text: str) -> None:
+        self.notify(text)
+
+    async def _drive(self, method: str, params: Any) -> None:
+        link = self.link
+        if link is None:
+            return
+        params = params if isinstance(params, dict) else {}
+        session_id = params.get("sessionId")
+        if not isinstance(session_id, str):
+            session_id = ""
+        if method == "session/prompt":
+            await self._wait_open(link, session_id)
+            blocks = [b for b in params.get("prompt") or [] if isinstance(b, dict)]
+            text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
+            link.send_prompt(session_id, text, blocks)
+        elif method == "session/cancel":
+            self.cancel_permissions(session_id)
+            link.spawn(lambda: link.cancel(session_id), "cancel")
+        elif method == "session/set_mode":
+            mode = str(params.get("modeId", ""))
+            link.spawn(lambda: link.set_mode(session_id, mode), "change mode")
+        elif method == "session/set_config_option":
+            config_id, value = str(params.get("configId", "")), params.get("value")
+            link.spawn(lambda: link.set_config_option(session_id, config_id, value), "set option")
+        elif method == "session/new":
+            link.spawn(link.new_session, "new session")
+        elif method in ("session/load", "session/resume"):
+            cwd = params.get("cwd") if isinstance(params.get("cwd"), str) else None
+            link.spawn(lambda: link.open_session(session_id, cwd), "open session")
+        elif method == "session/close":
+            link.spawn(lambda: link.close_session(session_id), "close session")
+        elif method == "session/delete":
+            link.spawn(lambda: link.delete_session(session_id), "delete session")
+        else:
+            self._note(f"{method} from the recording is not repeated on a replay")
+
+    @staticmethod
+    async def _wait_open(link: AgentLink, session_id: str) -> None:
+        # The recorded prompt may come right after the answer that opened its session; this
+        # client must have taken that answer in first. (The link has no event for one
+        # session opening; this is a short, bounded wait on its state.)
+        with anyio.move_on_after(SESSION_OPEN_WAIT):
+            while not link.is_open(session_id):  # noqa: ASYNC110
+                await anyio.sleep(0.02)
+
+
+def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
+    from acp_tui.ui.app import make_app
+    from acp_tui.ui.launch import settle_long_lived_objects, setup_logging
+    from acp_tui.ui.settings import AppSettings
+
+    session = ReplaySession(recording, speed=speed)
+    first = recording.segments[0]
+    cwd = first.cwd if first.cwd and os.path.isdir(first.cwd) else os.getcwd()
+    setup_logging()
+    # The replayed sessions are not this machine's: keep them out of the session index and
+    # the prompt history.
+    with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
+        settings = AppSettings(
+            agent_argv=first.argv or ["replay"],
+            cwd=cwd,
+            agent_label=session.label,
+            permission_policy="ask",
+            data_dir=Path(data),
+            theme=theme,
+            replay=session,
+        )
+        app = make_app(settings)
+        settle_long_lived_objects()
+        result = app.run()
+    return result or 0
