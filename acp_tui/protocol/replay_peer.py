@@ -144,6 +144,7 @@ class ReplayPeer:
         on_note: Note | None = None,
         stall_seconds: float = STALL_SECONDS,
         automatic: Collection[str] = ("session/new",),
+        sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
     ) -> None:
         self.segment = segment
         #: Methods whose first request in this connection the client makes on its own.
@@ -152,6 +153,7 @@ class ReplayPeer:
         self.driver = driver
         self.on_note = on_note
         self.stall_seconds = stall_seconds
+        self._sleep = sleep
         to_client_send, to_client_receive = anyio.create_memory_object_stream[bytes](256)
         from_client_send, from_client_receive = anyio.create_memory_object_stream[bytes](256)
         self._to_client = to_client_send
@@ -161,9 +163,14 @@ class ReplayPeer:
         self.client_stdin: ByteSendStream = MemoryByteSendStream(from_client_send)
         self._plans = self._plan(segment.entries)
         self._recorded_requests: dict[str, int] = defaultdict(int)
-        for plan in self._plans:
+        #: Where in the recording each client request was made.
+        self._request_position: dict[tuple[str, int], int] = {}
+        for position, plan in enumerate(self._plans):
             if plan.request_key is not None:
                 self._recorded_requests[plan.request_key[0]] += 1
+                self._request_position[plan.request_key] = position
+        #: The furthest recorded position of a request this client has made.
+        self._furthest_request = -1
         # What the client did this time.
         self._client_requests: dict[str, list[Any]] = defaultdict(list)
         self._client_notifications: dict[str, int] = defaultdict(int)
@@ -178,6 +185,8 @@ class ReplayPeer:
         self.finished = anyio.Event()
         #: The recording ends with the agent closing the connection (it exited or crashed).
         self.agent_closed = False
+        #: Called just before the recorded end of the agent (the process has exited by then).
+        self.before_close: Callable[[], None] | None = None
         self.notes: list[str] = []
 
     # ------------------------------------------------------------------ planning
@@ -250,6 +259,8 @@ class ReplayPeer:
         if closed is not None and closed.get("by") == "agent":
             await self._pace(float(closed.get("t", last)) - last)
             self.agent_closed = True
+            if self.before_close is not None:
+                self.before_close()
             await self._to_client.aclose()
         else:
             self._note("end of the recording: everything recorded has been played")
@@ -257,7 +268,7 @@ class ReplayPeer:
 
     async def _pace(self, gap: float) -> None:
         if self.speed > 0 and gap > 0:
-            await anyio.sleep(gap / self.speed)
+            await self._sleep(gap / self.speed)
         else:
             await anyio.lowlevel.checkpoint()
 
@@ -336,6 +347,8 @@ class ReplayPeer:
             method = message["method"]
             index = len(self._client_requests[method])
             self._client_requests[method].append(message["id"])
+            position = self._request_position.get((method, index), -1)
+            self._furthest_request = max(self._furthest_request, position)
             late = self._late_answers.pop((method, index), None)
             if late is not None:
                 self._answered.add((method, index))
@@ -393,8 +406,15 @@ class ReplayPeer:
     async def _answer(self, message: dict[str, Any], key: tuple[str, int]) -> None:
         method, index = key
         requests = self._client_requests[method]
-        arrived = await self._wait_until(lambda: len(requests) > index, self.stall_seconds)
-        if arrived:
+        position = self._request_position[key]
+
+        def arrived_or_overtaken() -> bool:
+            # A request the recording has after this one came first: this client works in
+            # another order (and may be waiting for a later answer); answer this one late.
+            return len(requests) > index or self._furthest_request > position
+
+        await self._wait_until(arrived_or_overtaken, self.stall_seconds)
+        if len(requests) > index:
             self._answered.add(key)
             await self._send({**message, "id": requests[index]})
             return
@@ -438,6 +458,7 @@ class ReplayProcess(AgentProcess):
                 previous(text)
 
         peer.on_note = keep
+        peer.before_close = self._recorded_exit
 
     @property
     def stdin(self) -> ByteSendStream:
@@ -455,14 +476,13 @@ class ReplayProcess(AgentProcess):
         self.started_at = time.monotonic()
 
     async def drain_stderr(self) -> None:
-        try:
-            await self.peer.run()
-        finally:
-            if self.peer.agent_closed:
-                closed = self.peer.segment.closed or {}
-                recorded = str(closed.get("exit") or "the agent closed the connection")
-                match = _EXIT_CODE.fullmatch(recorded)
-                self._finish(int(match.group(1)) if match else None, f"{recorded}, as recorded")
+        await self.peer.run()
+
+    def _recorded_exit(self) -> None:
+        closed = self.peer.segment.closed or {}
+        recorded = str(closed.get("exit") or "the agent closed the connection")
+        match = _EXIT_CODE.fullmatch(recorded)
+        self._finish(int(match.group(1)) if match else None, f"{recorded}, as recorded")
 
     async def wait(self) -> int:
         await self.exited.wait()
