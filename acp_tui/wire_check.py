@@ -134,8 +134,10 @@ class _SegmentCheck:
         if not isinstance(message, dict):
             self.report(entry, f"not a JSON-RPC object: {_short(message)}")
             return None
-        if message.get("jsonrpc") != "2.0":
-            self.report(entry, f'jsonrpc is {_short(message.get("jsonrpc"))}, not "2.0"')
+        if "jsonrpc" not in message:
+            self.report(entry, 'no "jsonrpc": "2.0" member')
+        elif message["jsonrpc"] != "2.0":
+            self.report(entry, f'jsonrpc is {_short(json.dumps(message["jsonrpc"]))}, not "2.0"')
         if "method" in message:
             method = message["method"]
             if not isinstance(method, str) or not method:
