@@ -27,6 +27,7 @@ from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
 
 if TYPE_CHECKING:
     from acp_tui.agent_link import AgentLink
+    from acp_tui.ui.settings import AppSettings
 
 #: How long a recorded prompt waits for its session to be open on this client.
 SESSION_OPEN_WAIT = 30.0
@@ -238,28 +239,36 @@ class ReplaySession:
                 await anyio.sleep(0.02)
 
 
-def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
-    from acp_tui.ui.app import make_app
-    from acp_tui.ui.launch import settle_long_lived_objects, setup_logging
+def replay_settings(
+    recording: Recording, *, speed: float, data_dir: Path, theme: str | None = None
+) -> AppSettings:
+    """The app's settings for a replay. The session's directory is the recorded one (the
+    sidebar shows the sessions listed there), even on a machine where it does not exist: a
+    replay reads and writes nothing in it. ``data_dir`` keeps the replayed sessions out of
+    this machine's session index and prompt history."""
     from acp_tui.ui.settings import AppSettings
 
     session = ReplaySession(recording, speed=speed)
     first = recording.segments[0]
-    cwd = first.cwd if first.cwd and os.path.isdir(first.cwd) else os.getcwd()
+    return AppSettings(
+        agent_argv=first.argv or ["replay"],
+        cwd=first.cwd or os.getcwd(),
+        agent_label=session.label,
+        # Every permission dialog comes up, whatever the config says.
+        permission_policy="ask",
+        data_dir=data_dir,
+        theme=theme,
+        replay=session,
+    )
+
+
+def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
+    from acp_tui.ui.app import make_app
+    from acp_tui.ui.launch import settle_long_lived_objects, setup_logging
+
     setup_logging()
-    # The replayed sessions are not this machine's: keep them out of the session index and
-    # the prompt history.
     with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
-        settings = AppSettings(
-            agent_argv=first.argv or ["replay"],
-            cwd=cwd,
-            agent_label=session.label,
-            permission_policy="ask",
-            data_dir=Path(data),
-            theme=theme,
-            replay=session,
-        )
-        app = make_app(settings)
+        app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
         settle_long_lived_objects()
         result = app.run()
     return result or 0

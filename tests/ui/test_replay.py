@@ -1,0 +1,261 @@
+"""Record a session in the real app, replay it in the real app (no agent process), and see
+the same transcript; replay the committed recordings of real agents; save the protocol
+inspector's traffic as a recording."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_tui.protocol.recording import WireRecorder, load_recording
+from acp_tui.replay import replay_settings, run_check
+from acp_tui.store.entries import AgentMessage, ToolCall
+from acp_tui.ui.app import make_app
+from acp_tui.ui.export import transcript_markdown
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.inspector import InspectorScreen
+from acp_tui.ui.screens.permission import PermissionScreen
+from tests.ui.chat_helpers import (
+    AGENTS,
+    agent_app,
+    chat,
+    demo_app,
+    send,
+    wait_for,
+    wait_for_session,
+)
+from tests.ui.test_resilience import screen_text
+
+pytestmark = pytest.mark.anyio
+
+DATA = Path(__file__).resolve().parent.parent / "data" / "recordings"
+LIMIT = 30.0
+
+
+def replay_app(path: Path, tmp_path: Path, speed: float = 0.0) -> Any:
+    """The app as ``acp-tui replay`` makes it."""
+    settings = replay_settings(
+        load_recording(path), speed=speed, data_dir=tmp_path / ".replay-data", theme="textual-dark"
+    )
+    return make_app(settings)
+
+
+def transcript_of(screen: ChatScreen) -> tuple[list[dict[str, Any]], str]:
+    state = screen.store.get(screen.session_id or "")
+    assert state is not None
+    entries = [
+        {k: v for k, v in entry.to_dict().items() if k not in ("id", "version")}
+        for entry in state.transcript
+    ]
+    return entries, transcript_markdown(state)
+
+
+async def replay_session(pilot: Any) -> ChatScreen:
+    """The chat screen once its session is open (a replay at full speed may already have a
+    permission dialog over it)."""
+
+    def screen() -> ChatScreen | None:
+        found = [s for s in pilot.app.screen_stack if isinstance(s, ChatScreen)]
+        return found[0] if found and found[0].session_id is not None else None
+
+    await wait_for(pilot, lambda: screen() is not None, "the replayed session", LIMIT)
+    found = screen()
+    assert found is not None
+    return found
+
+
+def header_text(app: Any) -> str:
+    return screen_text(app).splitlines()[0]
+
+
+async def answer_permission(pilot: Any, key: str) -> None:
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog", LIMIT
+    )
+    dialog = pilot.app.screen
+    # Past the dialog's arming delay (a stray key must not answer it).
+    await wait_for(pilot, lambda: getattr(dialog, "armed", True), "the dialog to arm", LIMIT)
+    await pilot.press(key)
+    await wait_for(
+        pilot, lambda: isinstance(pilot.app.screen, ChatScreen), "the dialog to close", LIMIT
+    )
+
+
+async def test_a_replay_shows_the_transcript_the_recorded_session_showed(tmp_path: Path) -> None:
+    (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
+    path = tmp_path / "session.jsonl"
+    recorder = WireRecorder.create(path)
+    app = demo_app(tmp_path, tmp_path / "state", recorder=recorder)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/edit notes.txt")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: not screen.busy, "the first turn to end", LIMIT)
+        await send(pilot, "a second turn")
+        state = screen.store.get(screen.session_id or "")
+        await wait_for(
+            pilot,
+            lambda: state is not None and state.turn == 2 and not screen.busy,
+            "the second turn to end",
+            LIMIT,
+        )
+        original = transcript_of(screen)
+    recorder.close()
+    assert recorder.error is None
+    assert run_check(load_recording(path), sys.stderr) == 0
+
+    (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
+    replay = replay_app(path, tmp_path)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await wait_for(
+            pilot, lambda: "replay · acp-tui demo agent" in header_text(replay), "the header"
+        )
+        await answer_permission(pilot, "1")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.turn == 2
+                and s.stop_reason == "end_turn"
+                and not screen.busy
+            ),
+            "the replayed second turn to end",
+            LIMIT,
+        )
+        replayed = transcript_of(screen)
+        assert "a second turn" in screen_text(replay)
+    assert replayed == original
+    # Nothing was written: the replay asked the person, but acted on nothing.
+    assert (tmp_path / "notes.txt").read_text(encoding="utf-8") == "hello\n"
+
+
+async def test_the_recorded_sdk_agent_session_replays_with_its_dialog(tmp_path: Path) -> None:
+    app = replay_app(DATA / "sdk-permission.jsonl", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await wait_for(pilot, lambda: "replay · SDK Test Agent" in header_text(app), "the header")
+        # The person answers otherwise than the recording did: the recording goes on as it was.
+        await answer_permission(pilot, "3")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.turn == 2
+                and s.stop_reason == "end_turn"
+            ),
+            "the second turn",
+            LIMIT,
+        )
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        replies = [e.text for e in state.transcript if isinstance(e, AgentMessage)]
+        assert replies == ["outcome: allow", "You said: and a second turn"]
+        (tool,) = [e for e in state.transcript if isinstance(e, ToolCall)]
+        assert tool.status == "completed"
+        # The sessions the agent listed, in the sidebar; the one titled with escape codes is
+        # shown as literally as ever.
+        await wait_for(
+            pilot, lambda: "Fix red bug now" in screen_text(app), "the listed sessions", LIMIT
+        )
+        assert "Refactor the parser" in screen_text(app)
+
+
+async def test_a_recorded_crash_replays_as_the_crash_banner(tmp_path: Path) -> None:
+    path = tmp_path / "crash.jsonl"
+    recorder = WireRecorder.create(path)
+    sdk = [sys.executable, str(AGENTS / "sdk_agent.py")]
+    app = agent_app(sdk, tmp_path, recorder=recorder)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "please crash")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the agent to die", LIMIT)
+    recorder.close()
+    closed = load_recording(path).segments[0].closed
+    assert closed is not None and closed["by"] == "agent" and closed["exit"] == "exit code 3"
+
+    replay = replay_app(path, tmp_path)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await wait_for(
+            pilot,
+            lambda: "The agent exited (exit code 3, as recorded)" in screen_text(replay),
+            "the crash banner",
+            LIMIT,
+        )
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        assert [e.text for e in state.transcript if isinstance(e, AgentMessage)] == [
+            "about to crash"
+        ]
+
+
+async def test_the_inspector_saves_its_traffic_as_a_recording_that_replays(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "hello")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.stop_reason == "end_turn"
+            ),
+            "the reply",
+            LIMIT,
+        )
+        chat(app).action_show_inspector()
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+        inspector = app.screen
+        assert isinstance(inspector, InspectorScreen)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: inspector.saved_to is not None, "the save", LIMIT)
+        saved = inspector.saved_to
+        assert saved is not None and saved.parent == tmp_path
+        original = transcript_of(screen)
+    recording = load_recording(saved)
+    assert recording.header["source"] == "inspector"
+    assert run_check(recording, sys.stderr) == 0
+
+    replay = replay_app(saved, tmp_path)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.stop_reason == "end_turn"
+                and not screen.busy
+            ),
+            "the replayed reply",
+            LIMIT,
+        )
+        assert transcript_of(screen) == original
+
+
+async def test_the_inspector_falls_back_to_the_data_dir_and_says_where(tmp_path: Path) -> None:
+    not_a_folder = tmp_path / "a-file"
+    not_a_folder.write_text("", encoding="utf-8")
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        assert screen.link is not None and screen.link.client is not None
+        inspector = InspectorScreen(
+            screen.link.client.connection,
+            agent_argv=["agent"],
+            cwd=str(not_a_folder / "project"),  # cannot be written, even by root
+            fallback_dir=tmp_path / "data",
+        )
+        await app.push_screen(inspector)
+        await pilot.press("s")
+        await wait_for(pilot, lambda: inspector.saved_to is not None, "the save", LIMIT)
+        assert inspector.saved_to is not None
+        assert inspector.saved_to.parent == tmp_path / "data"
+        # The person is told where it went.
+        assert any(str(inspector.saved_to) in n.message for n in app._notifications)
+    assert load_recording(inspector.saved_to).header["agent"] == ["agent"]
