@@ -193,7 +193,7 @@ class ReplaySession:
         return ReplayProcess(peer, segment.argv or list(argv))
 
     def _note(self, text: str) -> None:
-        self.notify(text)
+        self.notify(text[:1].upper() + text[1:])
 
     async def _drive(self, method: str, params: Any) -> None:
         link = self.link

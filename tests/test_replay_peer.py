@@ -348,3 +348,27 @@ def test_the_first_session_new_is_the_clients_own_a_later_one_the_persons() -> N
     assert not peer._drives("session/list", 3)
     peer.automatic = frozenset({"session/new", "session/load"})
     assert not peer._drives("session/load", 0) and peer._drives("session/load", 1)
+
+
+async def test_a_listing_the_client_does_not_ask_for_holds_nothing_up(tmp_path: Path) -> None:
+    """session/list depends on the screen (a sidebar too narrow to show is not listed): the
+    timeline goes on without it, and its answer waits for whenever the client asks."""
+    recording = write_recording(
+        tmp_path / "r.jsonl",
+        [
+            *opening(),
+            (0.4, TO_AGENT, rpc(id=50, method="session/list", params={})),
+            (0.5, FROM_AGENT, rpc(id=50, result={"sessions": [{"sessionId": "old"}]})),
+            (0.6, FROM_AGENT, update("s1", "after the listing")),
+        ],
+    )
+    replay = Replay(recording, speed=0, stall_seconds=1000)
+    async with replay.launch() as client:
+        await client.initialize()
+        await client.new_session("/w")
+        with anyio.fail_after(20):
+            await replay.peer.finished.wait()
+        assert replay.updates == ["after the listing"]
+        listing = await client.call("session/list", {})
+    assert listing == {"sessions": [{"sessionId": "old"}]}
+    assert replay.peer.notes == ["end of the recording"]

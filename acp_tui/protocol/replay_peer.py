@@ -7,7 +7,8 @@ process. It walks the recorded timeline in order:
 
 - a response to one of the client's requests is sent once the client has made the matching
   request (same method, same position among requests of that method), re-keyed to the id the
-  client used this time;
+  client used this time; a request this client makes in another order, or not yet (a listing
+  the sidebar was not there to ask for), gets its recorded answer whenever it comes;
 - the agent's notifications, junk lines and permission requests are sent at their recorded
   times (scaled by ``speed``; 0 is as fast as possible);
 - where the recording has the client answering a permission request, the replay waits for
@@ -59,6 +60,9 @@ DRIVEN_METHODS = frozenset(
         "session/fork",
     }
 )
+#: Requests the client makes or not depending on its screen (session/list: only while the
+#: sidebar shows): the timeline never waits for them; their answers are sent when asked.
+OPTIONAL_REQUESTS = frozenset({"session/list"})
 #: How long the timeline waits for a client request it has an answer for before moving on
 #: (the answer is then sent whenever the request comes).
 STALL_SECONDS = 10.0
@@ -142,6 +146,7 @@ class ReplayPeer:
         speed: float = 1.0,
         driver: Driver | None = None,
         on_note: Note | None = None,
+        on_log: Note | None = None,
         stall_seconds: float = STALL_SECONDS,
         automatic: Collection[str] = ("session/new",),
         sleep: Callable[[float], Awaitable[None]] = anyio.sleep,
@@ -151,7 +156,10 @@ class ReplayPeer:
         self.automatic = frozenset(automatic)
         self.speed = max(0.0, speed)
         self.driver = driver
+        #: Told what the person should see (the end of the recording...); ``on_log`` is told
+        #: every note, down to each deviation from the recording.
         self.on_note = on_note
+        self.on_log = on_log
         self.stall_seconds = stall_seconds
         self._sleep = sleep
         to_client_send, to_client_receive = anyio.create_memory_object_stream[bytes](256)
@@ -240,9 +248,11 @@ class ReplayPeer:
         await self._to_client.aclose()
         await self._from_client.aclose()
 
-    def _note(self, text: str) -> None:
+    def _note(self, text: str, *, loud: bool = True) -> None:
         self.notes.append(text)
-        if self.on_note is not None:
+        if self.on_log is not None:
+            self.on_log(text)
+        if loud and self.on_note is not None:
             self.on_note(text)
 
     async def _play(self) -> None:
@@ -263,7 +273,7 @@ class ReplayPeer:
                 self.before_close()
             await self._to_client.aclose()
         else:
-            self._note("end of the recording: everything recorded has been played")
+            self._note("end of the recording")
         self.finished.set()
 
     async def _pace(self, gap: float) -> None:
@@ -397,11 +407,11 @@ class ReplayPeer:
     def _skipped_request(self, method: str) -> None:
         if method in self._skipped:
             return
-        self._skipped.add(method)
         self._note(
-            f"the agent's {method} requests are not carried out on a replay "
-            "(it reads, writes and runs nothing); the recording goes on"
+            f"not carried out: the agent's {method} (a replay reads, writes and runs nothing)",
+            loud=not self._skipped,
         )
+        self._skipped.add(method)
 
     async def _answer(self, message: dict[str, Any], key: tuple[str, int]) -> None:
         method, index = key
@@ -413,15 +423,19 @@ class ReplayPeer:
             # another order (and may be waiting for a later answer); answer this one late.
             return len(requests) > index or self._furthest_request > position
 
-        await self._wait_until(arrived_or_overtaken, self.stall_seconds)
+        if method not in OPTIONAL_REQUESTS:
+            await self._wait_until(arrived_or_overtaken, self.stall_seconds)
         if len(requests) > index:
             self._answered.add(key)
             await self._send({**message, "id": requests[index]})
             return
         self._late_answers[key] = message
+        if method in OPTIONAL_REQUESTS:
+            return
         self._note(
             f"the client has not sent {method} (number {index + 1}) as in the recording; "
-            "its recorded answer is sent when it does"
+            "its recorded answer is sent when it does",
+            loud=False,
         )
 
     async def _send(self, message: Any) -> None:
@@ -450,14 +464,14 @@ class ReplayProcess(AgentProcess):
         super().__init__(list(argv) or ["replay"])
         self.peer = peer
         self._description = "running"
-        previous = peer.on_note
+        previous = peer.on_log
 
         def keep(text: str) -> None:
             self.stderr_tail.append(f"[replay] {text}")
             if previous is not None:
                 previous(text)
 
-        peer.on_note = keep
+        peer.on_log = keep
         peer.before_close = self._recorded_exit
 
     @property
