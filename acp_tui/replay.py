@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="acp-tui replay",
         usage="acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
         description=(
-            "Play a recording made with --record (or saved from the protocol inspector) "
+            "Play a recording made with --record (or saved from the protocol inspector)\n"
             "back in the TUI, with no agent process; or check it for protocol errors."
         ),
         epilog=EPILOG,

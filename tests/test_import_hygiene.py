@@ -13,7 +13,7 @@ import sys
 import pytest
 
 PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
-PURE_MODULES = ["acp_tui.text_safety", "acp_tui.headless"]
+PURE_MODULES = ["acp_tui.text_safety", "acp_tui.headless", "acp_tui.replay", "acp_tui.wire_check"]
 FORBIDDEN = ["textual", "rich"]
 
 _PROBE = """
