@@ -319,3 +319,24 @@ def test_record_to_a_path_that_cannot_be_written_fails_at_once(tmp_path: Path) -
     completed = run_cli("ask", "hi", "--record", str(target), "--demo", cwd=tmp_path)
     assert completed.returncode == 2
     assert f"--record {target}" in completed.stderr and "Traceback" not in completed.stderr
+
+
+def test_an_agent_from_the_config_is_recorded_with_its_own_command(tmp_path: Path) -> None:
+    argv = demo_agent_argv(state_dir=str(tmp_path / "state"), chunk_delay=0)
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"[agents.mine]\ncommand = {json.dumps(argv[0])}\nargs = {json.dumps(argv[1:])}\n",
+        encoding="utf-8",
+    )
+    path = tmp_path / "mine.jsonl"
+    completed = subprocess.run(
+        [sys.executable, "-m", "acp_tui", "ask", "hi", "--agent", "mine", "--record", str(path)],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+        env={**os.environ, "ACP_TUI_CONFIG": str(config)},
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert load_recording(path).header["agent"] == argv

@@ -259,3 +259,45 @@ async def test_the_inspector_falls_back_to_the_data_dir_and_says_where(tmp_path:
         # The person is told where it went.
         assert any(str(inspector.saved_to) in n.message for n in app._notifications)
     assert load_recording(inspector.saved_to).header["agent"] == ["agent"]
+
+
+async def test_a_restarted_agent_replays_as_the_next_run_of_the_recording(tmp_path: Path) -> None:
+    path = tmp_path / "restart.jsonl"
+    recorder = WireRecorder.create(path)
+    sdk = [sys.executable, str(AGENTS / "sdk_agent.py")]
+    app = agent_app(sdk, tmp_path, recorder=recorder)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "please crash")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the agent to die", LIMIT)
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.agent_alive, "the restart", LIMIT)
+        await wait_for(pilot, lambda: screen.session_id is not None, "a session", LIMIT)
+        await send(pilot, "hello again")
+        await wait_for(
+            pilot,
+            lambda: "You said: hello again" in screen_text(app) and not screen.busy,
+            "the reply after the restart",
+            LIMIT,
+        )
+        original = transcript_of(screen)
+    recorder.close()
+    assert len(load_recording(path).segments) == 2
+
+    replay = replay_app(path, tmp_path)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await wait_for(pilot, lambda: not screen.agent_alive, "the replayed crash", LIMIT)
+        await pilot.press("ctrl+r")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.agent_alive
+                and (s := screen.store.get(screen.session_id or "")) is not None
+                and s.stop_reason == "end_turn"
+                and not screen.busy
+            ),
+            "the replayed turn after the restart",
+            LIMIT,
+        )
+        assert transcript_of(screen) == original
