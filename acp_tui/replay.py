@@ -22,7 +22,13 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.protocol.recording import FROM_AGENT, Recording, RecordingError, load_recording
+from acp_tui.protocol.recording import (
+    FROM_AGENT,
+    TO_AGENT,
+    Recording,
+    RecordingError,
+    load_recording,
+)
 from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
 
 if TYPE_CHECKING:
@@ -120,6 +126,24 @@ def run_check(recording: Recording, out: Any = None) -> int:
 # ---------------------------------------------------------------------------------- TUI
 
 
+OPENING_METHODS = ("session/new", "session/load", "session/resume")
+
+
+def first_opening(recording: Recording) -> tuple[str, str | None]:
+    """How the recorded client opened its first session: (method, session id for a load or
+    resume). A replay opens it the same way, so the client's own request is the recorded one."""
+    for entry in recording.segments[0].entries:
+        message = entry.message
+        if entry.direction != TO_AGENT or not isinstance(message, dict):
+            continue
+        method = message.get("method")
+        if method in OPENING_METHODS and "id" in message:
+            params = message.get("params")
+            session_id = params.get("sessionId") if isinstance(params, dict) else None
+            return method, session_id if isinstance(session_id, str) else None
+    return "session/new", None
+
+
 def agent_name(recording: Recording) -> str:
     """The agent's name from the recorded ``initialize`` answer ('' if there is none)."""
     for entry in recording.segments[0].entries:
@@ -179,14 +203,9 @@ class ReplaySession:
             speed=self.speed,
             driver=self._drive,
             on_note=self._note,
-            # After a restart the client reopens its session on its own.
-            automatic={"session/new"}
-            if self._next == 0
-            else {
-                "session/new",
-                "session/load",
-                "session/resume",
-            },
+            # The client opens its first session on its own, as the recorded one did; after
+            # a restart it reopens its session (or starts a new one) on its own.
+            automatic={first_opening(self.recording)[0]} if self._next == 0 else OPENING_METHODS,
         )
         self._next += 1
         self.peers.append(peer)
@@ -250,12 +269,15 @@ def replay_settings(
 
     session = ReplaySession(recording, speed=speed)
     first = recording.segments[0]
+    method, session_id = first_opening(recording)
     return AppSettings(
         agent_argv=first.argv or ["replay"],
         cwd=first.cwd or os.getcwd(),
         agent_label=session.label,
         # Every permission dialog comes up, whatever the config says.
         permission_policy="ask",
+        # Opened at start as the recorded client did (--resume ID), not with a new session.
+        resume=session_id if method != "session/new" else None,
         data_dir=data_dir,
         theme=theme,
         replay=session,

@@ -301,3 +301,46 @@ async def test_a_restarted_agent_replays_as_the_next_run_of_the_recording(tmp_pa
             LIMIT,
         )
         assert transcript_of(screen) == original
+
+
+async def test_a_session_resumed_at_start_replays_resumed(tmp_path: Path) -> None:
+    """Recorded with --resume ID: the replay opens that session as the recording did (a
+    session/load with its history), not a new one the recording has no answer for."""
+    state = tmp_path / "state"
+    first = demo_app(tmp_path, state)
+    async with first.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "the first visit")
+        await wait_for(pilot, lambda: "THE FIRST VISIT" in screen_text(first), "a reply", LIMIT)
+        session_id = screen.session_id
+    path = tmp_path / "resumed.jsonl"
+    recorder = WireRecorder.create(path)
+    again = demo_app(tmp_path, state, resume=session_id, recorder=recorder)
+    async with again.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        assert screen.session_id == session_id
+        await send(pilot, "the second visit")
+        await wait_for(
+            pilot,
+            lambda: "THE SECOND VISIT" in screen_text(again) and not screen.busy,
+            "the reply",
+            LIMIT,
+        )
+        original = transcript_of(screen)
+    recorder.close()
+
+    replay = replay_app(path, tmp_path)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        assert screen.session_id == session_id
+        await wait_for(
+            pilot,
+            lambda: (s := screen.store.get(screen.session_id or "")) is not None
+            and s.turn >= 1
+            and s.stop_reason == "end_turn"
+            and not screen.busy,
+            "the replayed turn",
+            LIMIT,
+        )
+        assert transcript_of(screen) == original
+        assert not [n for n in replay._notifications if n.severity == "error"]
