@@ -12,6 +12,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +43,10 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
+from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -69,7 +72,7 @@ RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
-    return truncate(sanitize_terminal_text(text or "").replace("\n", " "), limit)
+    return one_line(text or "", limit)
 
 
 class ChatHeader(Horizontal):
@@ -140,6 +143,7 @@ class ChatScreen(Screen[None]):
 
     CSS_PATH = "chat.tcss"
     AUTO_FOCUS = "PromptTextArea"
+    COMMANDS = {AgentCommands}
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", show=True),
@@ -326,7 +330,7 @@ class ChatScreen(Screen[None]):
         self._set_status(text + "…")
 
     def _on_agent_error(self, text: str) -> None:
-        self.notify(sanitize_terminal_text(text)[:2000], severity="error", timeout=10)
+        self.notify(text, severity="error", timeout=10)
         self._set_status("")
 
     def _on_session_opened(self, session_id: str) -> None:
@@ -599,7 +603,7 @@ class ChatScreen(Screen[None]):
         select = self.query_one("#mode-select", Select)
         modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
         select.display = bool(modes)
-        options = [(display_title(str(m.get("name") or m["id"]), 40), m["id"]) for m in modes]
+        options = [(agent_line(m.get("name") or m["id"], 40), m["id"]) for m in modes]
         with self.prevent(Select.Changed):
             select.set_options(options)
             if state.current_mode_id in {m["id"] for m in modes}:
@@ -611,7 +615,7 @@ class ChatScreen(Screen[None]):
         values = _select_values(option) if option else []
         select.display = bool(values)
         with self.prevent(Select.Changed):
-            select.set_options([(display_title(name, 40), value) for value, name in values])
+            select.set_options([(agent_line(name, 40), value) for value, name in values])
             current = state.current_model
             if current in {value for value, _ in values}:
                 select.value = current
@@ -764,27 +768,27 @@ class ChatScreen(Screen[None]):
                 "Start the agent again and reopen this session",
                 self.action_restart_agent,
             )
+
+    def agent_commands(self) -> Iterable[AgentCommand]:
+        """Palette entries named by the agent (modes, models): see :mod:`acp_tui.ui.palette`."""
         state = self.store.get(self.session_id) if self.session_id else None
         if state is None:
             return
         for mode in state.available_modes or []:
             mode_id = mode.get("id")
             if isinstance(mode_id, str) and mode_id != state.current_mode_id:
-                name = display_title(str(mode.get("name") or mode_id), 60)
-                yield SystemCommand(
-                    f"Mode: {name}",
-                    display_title(str(mode.get("description") or "Switch the agent's mode"), 200),
-                    lambda mode_id=mode_id: self.set_mode(mode_id),
+                yield AgentCommand(
+                    f"Mode: {line_of(mode.get('name') or mode_id, 60)}",
+                    line_of(mode.get("description") or "Switch the agent's mode", 200),
+                    partial(self.set_mode, mode_id),
                 )
         option = state.model_option
         for value, name in _select_values(option) if option else []:
-            if value != state.current_model:
-                yield SystemCommand(
-                    f"Model: {display_title(name, 60)}",
+            if option and value != state.current_model:
+                yield AgentCommand(
+                    f"Model: {line_of(name, 60)}",
                     "Switch the model of this session",
-                    lambda value=value: (
-                        self.set_config(str(option["id"]), value) if option else None
-                    ),
+                    partial(self.set_config, str(option.get("id")), value),
                 )
 
     def set_mode(self, mode_id: str, session_id: str | None = None) -> None:
@@ -883,7 +887,7 @@ class ChatScreen(Screen[None]):
             and not (agent.can_load or agent.can_resume)
         ):
             self.notify(
-                f"{agent.display_name} cannot reopen past sessions (it supports neither "
+                f"{line_of(agent.display_name, 80)} cannot reopen past sessions (it supports neither "
                 "session/resume nor session/load).",
                 severity="warning",
                 timeout=8,
@@ -988,7 +992,13 @@ class ChatScreen(Screen[None]):
         if not self.app.app_focus and self.settings.notify_when_unfocused:
             self.app.bell()
         return await present_permission(
-            self.app, pending, position, total, tool_call=tool_call, session_label=session_label
+            self.app,
+            pending,
+            position,
+            total,
+            tool_call=tool_call,
+            session_label=session_label,
+            forward_typing=self.query_one(PromptEditor).take_typing,
         )
 
     def _on_permission_answered(self, session_id: str, text: str) -> None:
