@@ -353,7 +353,8 @@ async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
         assert f"exit code {hostile.CRASH_EXIT_CODE}" in text
         assert "hostile: working on the turn" in text
         assert "Traceback (most recent call last): hostile crash" in text
-        assert "red error with a bell and a override" in text  # escapes removed
+        # Escapes removed, the lone BEL shown, the bidi override dropped.
+        assert "red error with a bell␇ and a override" in text
         assert "Ctrl+R" in text
         assert_inert(app)
         # The transcript and the draft are intact.

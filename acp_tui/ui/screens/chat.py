@@ -69,6 +69,9 @@ SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+#: The agent's last stderr lines shown in the banner, each cut to one row.
+STDERR_BANNER_LINES = 8
+STDERR_LINE_CHARS = 300
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
@@ -383,24 +386,29 @@ class ChatScreen(Screen[None]):
             return
         banner = self.query_one(AgentBanner)
         command = " ".join(self.settings.agent_argv)
+        # What to do comes first and the agent's stderr after, each line cut to one row: however
+        # long its lines, the way out stays on screen.
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
-            for line in info.stderr_tail[-8:]:
-                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
             text.append(
                 "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
             )
             self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
         else:
             text = Text(f"The agent exited ({info.description})\n", style="bold")
-            for line in info.stderr_tail[-8:]:
-                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
-            if info.log_path:
-                text.append(f"  log: {info.log_path}\n", style="dim")
             text.append(
                 "Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session."
             )
+            if info.log_path:
+                text.append(f"\n  log: {info.log_path}", style="dim")
+        main_width = self.query_one("#main").size.width or self.size.width
+        row = max(20, main_width - banner.styles.gutter.width - 2)
+        for line in info.stderr_tail[-STDERR_BANNER_LINES:]:
+            cut = agent_line(line, STDERR_LINE_CHARS, style="dim")
+            cut.truncate(row, overflow="ellipsis")
+            text.append("\n  ")
+            text.append_text(cut)
         banner.update(text)
         banner.add_class("-visible")
         self._set_status("")
