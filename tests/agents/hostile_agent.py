@@ -32,7 +32,9 @@ when all are answered: ``answers: a,b,...``, each the chosen optionId or ``cance
 ``every-field`` (:func:`hostile` text in every field a turn can carry: title, tool call,
 locations, diff, plan, thought, message, usage currency, an unknown update, a permission
 request, a terminal's output, and the stop reason), ``fail-turn`` (the prompt fails with a
-hostile error message). Anything else: ``You said: <text>``.
+hostile error message), ``invisible`` (a session title and a tool title full of zero-width
+and bidi characters), ``crash-long-stderr`` (ten 100,000-character stderr lines, then exit 9).
+Anything else: ``You said: <text>``.
 
 Everything a test asserts on is a constant of this module.
 """
@@ -128,6 +130,18 @@ HOSTILE_MODEL_OPTION = {
 HOSTILE_AUTH_METHODS = [
     {"id": "hostile-login", "name": hostile("auth"), "description": hostile("authdesc")},
 ]
+# Zero-width characters, bidi marks, an override that would reverse "txt.exe", a BOM, a soft
+# hyphen, tag characters, line separators: a title that hides, reorders or breaks itself.
+INVISIBLE_TITLE = (
+    "pay\u200bpal\u200c \u200dlogin\u2060 \u202etxt.exe\u202c \u2066iso\u2069 \u200e\u200f"
+    "\u061cmarks \ufeffbom soft\u00adhyphen tag\U000e0041\U000e0042 a\u2028b\u2029c"
+    " family 👨\u200d👩\u200d👧"
+)
+INVISIBLE_TITLE_SHOWN = (
+    "paypal login txt.exe iso marks bom softhyphen tag a b c family 👨\u200d👩\u200d👧"
+)
+LONG_STDERR_LINE = "E" * 100_000
+LONG_STDERR_EXIT_CODE = 9
 EVERY_FIELD_TERMINAL_TEXT = "term[/][@click=app.quit]Q[/][link=https://evil.example]L[/link]"
 
 LONG_TITLE = "T" * 2_000 + " long " + "L" * 7_994  # 10,000 characters
@@ -689,6 +703,26 @@ class Agent:
 
     def do_fail_turn(self, request_id: Any, argument: str) -> None:
         error(request_id, -32603, hostile("turnerror"))
+
+    def do_invisible(self, request_id: Any, argument: str) -> None:
+        update({"sessionUpdate": "session_info_update", "title": INVISIBLE_TITLE})
+        update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "invisible-1",
+                "title": INVISIBLE_TITLE,
+                "kind": "read",
+                "status": "completed",
+            }
+        )
+        say("Invisible title set.")
+        self.end_turn(request_id)
+
+    def do_crash_long_stderr(self, request_id: Any, argument: str) -> None:
+        say("About to spill a lot of stderr… ")
+        stderr([f"{n}:{LONG_STDERR_LINE}" for n in range(10)])
+        sys.stdout.flush()
+        os._exit(LONG_STDERR_EXIT_CODE)
 
 
 def text_block(tag: str) -> dict[str, Any]:

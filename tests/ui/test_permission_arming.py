@@ -265,7 +265,7 @@ async def test_a_thousand_options_are_virtualised_and_the_title_and_hints_stay(
         await pilot.pause()
         # No widget per option: the same tree as with four.
         assert widget_count(dialog) == widgets_for_four
-        width, height = size
+        height = size[1]
         for part in ("#title", "#hint", "#options"):
             region = dialog.query_one(part).region
             assert 0 <= region.y and region.bottom <= height, part

@@ -293,7 +293,10 @@ class PermissionScreen(ModalScreen[str | None]):
         dialog.border_subtitle = self._position_text()
         with dialog:
             with Horizontal(id="header"):
-                yield Label(Text(f"{icon} {word}"), id="kind", classes=f"kind-{self.kind}")
+                # A CSS class only for the kinds this client knows: the agent's own kind is
+                # text, and as a class name it would be code (and an invalid one kills the app).
+                kind_class = f"kind-{self.kind}" if self.kind in KIND_ICONS else "kind-other"
+                yield Label(Text(f"{icon} {word}"), id="kind", classes=kind_class)
                 yield Static(Text(self.title_text, overflow="fold"), id="title")
             if self.session_label:
                 yield Static(
