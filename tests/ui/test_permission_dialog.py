@@ -451,6 +451,26 @@ def test_diff_lines_numbers_and_new_file() -> None:
     assert diff_lines("same\n", "same\n") == []
 
 
+@pytest.mark.parametrize("separator", ["\r", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x85"])
+def test_diff_lines_split_on_newlines_only(separator: str) -> None:
+    """Only ``\\n`` ends a line of a file: other separators stay inside their line (shown or
+    dropped), so every line number after them is the file's own."""
+    old = f"one{separator}still one\ntwo\nthree\n"
+    new = f"one{separator}still one\ntwo\nTHREE\n"
+    rows = diff_lines(old, new)
+    assert [(r.kind, r.old_no, r.new_no) for r in rows] == [
+        ("hunk", None, None),
+        ("context", 1, 1),
+        ("context", 2, 2),
+        ("removed", 3, None),
+        ("added", None, 3),
+    ]
+    assert rows[0].text == "@@ -1,3 +1,3 @@"
+    assert rows[1].text.startswith("one") and rows[1].text.endswith("still one")
+    assert "\n" not in rows[1].text and separator not in rows[1].text
+    assert diff_lines(None, "a\r\nb\r\n")[1].new_no == 2  # CRLF: two lines
+
+
 async def test_big_diff_is_capped() -> None:
     old = "\n".join(f"line {i}" for i in range(2000))
     new = "\n".join(f"LINE {i}" for i in range(2000))
