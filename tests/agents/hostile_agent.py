@@ -33,7 +33,8 @@ when all are answered: ``answers: a,b,...``, each the chosen optionId or ``cance
 locations, diff, plan, thought, message, usage currency, an unknown update, a permission
 request, a terminal's output, and the stop reason), ``fail-turn`` (the prompt fails with a
 hostile error message), ``invisible`` (a session title and a tool title full of zero-width
-and bidi characters), ``crash-long-stderr`` (ten 100,000-character stderr lines, then exit 9).
+and bidi characters), ``crash-long-stderr`` (ten 100,000-character stderr lines, then exit 9), ``many-options N``
+(one permission request with N options; the answer is reported as ``chose: <optionId>``).
 Anything else: ``You said: <text>``.
 
 Everything a test asserts on is a constant of this module.
@@ -140,6 +141,7 @@ INVISIBLE_TITLE = (
 INVISIBLE_TITLE_SHOWN = (
     "paypal login txt.exe iso marks bom softhyphen tag a b c family 👨\u200d👩\u200d👧"
 )
+MANY_OPTIONS_TITLE = "Pick one of very many"
 LONG_STDERR_LINE = "E" * 100_000
 LONG_STDERR_EXIT_CODE = 9
 EVERY_FIELD_TERMINAL_TEXT = "term[/][@click=app.quit]Q[/][link=https://evil.example]L[/link]"
@@ -716,6 +718,26 @@ class Agent:
             }
         )
         say("Invisible title set.")
+        self.end_turn(request_id)
+
+    def do_many_options(self, request_id: Any, argument: str) -> None:
+        count = int(argument or "1000")
+        kinds = ("allow_once", "allow_always", "reject_once", "reject_always")
+        answer = self.request(
+            "session/request_permission",
+            {
+                "sessionId": SESSION_ID,
+                "toolCall": {"toolCallId": "many-1", "title": MANY_OPTIONS_TITLE, "kind": "edit"},
+                "options": [
+                    {"optionId": f"opt-{n}", "name": f"Option {n}", "kind": kinds[n % 4]}
+                    for n in range(count)
+                ],
+            },
+        )
+        if answer is None:
+            return
+        outcome = (answer.get("result") or {}).get("outcome") or {}
+        say(f"chose: {outcome.get('optionId') or outcome.get('outcome')}")
         self.end_turn(request_id)
 
     def do_crash_long_stderr(self, request_id: Any, argument: str) -> None:

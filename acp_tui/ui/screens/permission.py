@@ -385,6 +385,8 @@ class PermissionScreen(ModalScreen[str | None]):
         count = min(len(self.options), 9)
         keys = f"1-{count}" if count > 1 else "1"
         parts = [f"{keys} choose", "↑↓ + Enter", "Esc reject"]
+        if len(self.options) > 9:
+            parts[1] = f"↑↓ Home End + Enter ({len(self.options):,} options)"
         if self.has_raw_input:
             parts.append("r raw input")
         parts.append("PgUp/PgDn scroll")
@@ -422,8 +424,9 @@ class PermissionScreen(ModalScreen[str | None]):
         if options.virtual_size.height:
             wanted = options.virtual_size.height
         details = body.virtual_size.height
-        rows = min(wanted, max(3, available - min(details, available // 2)))
-        options_height = rows + options.styles.gutter.height
+        gutter = options.styles.gutter.height
+        rows = min(wanted, max(3, available - gutter - min(details, available // 2)))
+        options_height = rows + gutter
         options.styles.max_height = options_height
         body.styles.max_height = max(3, available - options_height)
 
