@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "startup": "bench.bench_startup",
     "memory": "bench.bench_memory",
     "store": "bench.bench_store",
+    "permission": "bench.bench_permission",
 }
 DEFAULT_RUNS = 3
 RUN_LIMIT = 600.0

@@ -79,6 +79,21 @@ async def test_after_arming_each_way_answers() -> None:
             assert app.results == [expected], how
 
 
+async def test_keys_are_taken_in_the_order_they_were_typed() -> None:
+    """ "down" then "enter" typed together answer the option below, never the one above (the
+    move and the answer go through the same queue)."""
+    app = DialogApp(edit_params(), arm_delay=0.0)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await opened(app, pilot)
+        await pilot.press("down")
+        assert dialog.highlighted == 0
+        for key, character in (("down", None), ("down", None), ("enter", "\r")):
+            app.post_message(events.Key(key, character))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.results == ["reject"]
+
+
 async def test_escape_says_no_at_once() -> None:
     app = DialogApp(edit_params(), arm_delay=30.0)
     async with app.run_test(size=SIZE) as pilot:

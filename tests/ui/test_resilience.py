@@ -639,6 +639,11 @@ async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_i
         await send(pilot, "permission-storm 2")
         await wait_for(pilot, lambda: permission_dialog(app) is not None, "the first dialog")
         first = permission_dialog(app)
+        await wait_for(
+            pilot,
+            lambda: first.query_one("#dialog").border_subtitle == "1 of 2",
+            "the dialog to say another request waits",
+        )
         # The person keeps typing a message with a "1" and a space in it.
         await pilot.press(*"rm 1 filex", "backspace", "s")
         assert not first.answered and screen.broker.queue_length == 2

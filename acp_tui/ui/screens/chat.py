@@ -167,6 +167,7 @@ class ChatScreen(Screen[None]):
         self.broker = PermissionBroker(
             settings.permission_policy,
             on_answered=self._on_permission_answered,
+            on_queue_changed=self._on_permission_queue_changed,
         )
         self.link: AgentLink | None = None
         self.session_id: str | None = None
@@ -1008,6 +1009,15 @@ class ChatScreen(Screen[None]):
             session_label=session_label,
             forward_typing=self.query_one(PromptEditor).take_typing,
         )
+
+    def _on_permission_queue_changed(self, position: int, total: int) -> None:
+        """Another request queued or went: the open dialog says "k of n", so the person knows
+        that another one will take its place."""
+        from acp_tui.ui.screens.permission import PermissionScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, PermissionScreen) and not screen.answered and total:
+                screen.set_position(position, total)
 
     def _on_permission_answered(self, session_id: str, text: str) -> None:
         if session_id:

@@ -38,7 +38,6 @@ from rich.text import Text
 from textual import events
 from textual._time import get_time
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
@@ -205,15 +204,17 @@ class PermissionScreen(ModalScreen[str | None]):
     CSS_PATH = "permission.tcss"
     ARM_DELAY: ClassVar[float] = 0.5
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "reject", "Reject", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("home", "move_to(0)", "First", show=False),
-        Binding("end", "move_to(-1)", "Last", show=False),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
-        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
-    ]
+    #: The dialog's own keys, handled in :meth:`on_key` with the answers, so that keys are taken
+    #: in the order they were typed ("down" then "enter" never answers the option above).
+    KEYS: ClassVar[dict[str, tuple[str, int]]] = {
+        "escape": ("reject", 0),
+        "up": ("move", -1),
+        "down": ("move", 1),
+        "home": ("move_to", 0),
+        "end": ("move_to", -1),
+        "pageup": ("scroll_body", -1),
+        "pagedown": ("scroll_body", 1),
+    }
 
     highlighted: reactive[int | None] = reactive(None, init=False)
     show_raw: reactive[bool] = reactive(False, init=False)
@@ -487,11 +488,22 @@ class PermissionScreen(ModalScreen[str | None]):
     # -- keys --
 
     def on_key(self, event: events.Key) -> None:
-        """Every key that types something comes here before any binding: an answer if the
-        dialog is armed and it is one, else typing for the prompt (never lost)."""
+        """Every key comes here: the dialog's own keys; an answer, if the dialog is armed and
+        the key is one; else typing, for the prompt (never lost). Other keys (shortcuts) go on
+        to the bindings."""
         key = event.key
+        action = self.KEYS.get(key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            name, argument = action
+            if name == "reject":
+                self.action_reject()
+            else:
+                getattr(self, f"action_{name}")(argument)
+            return
         if not (key in ("enter", "backspace") or event.is_printable):
-            return  # Escape, arrows, paging, shortcuts: the bindings
+            return
         event.stop()
         event.prevent_default()
         if not self._answered and self.accepts(event.time):

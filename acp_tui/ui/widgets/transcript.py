@@ -414,11 +414,14 @@ class ToolCallView(EntryView):
             return Text(f"terminal {line_of(terminal_id, 80)} (released)", style="dim")
         text = Text(f"$ {line_of(state.command_line, 2000)}\n", style="bold")
         text.append(safe(state.output[-RAW_LIMIT:]))
-        if state.exit_status is not None:
-            text.append(
-                f"\n[exit: {state.exit_status.describe() if hasattr(state.exit_status, 'describe') else state.exit_status}]",
-                style="dim",
+        status = state.exit_status
+        if status is not None:
+            ended = (
+                f"killed by {line_of(status.signal, 20)}"
+                if getattr(status, "signal", None)
+                else f"exit {getattr(status, 'exit_code', status)}"
             )
+            text.append(f"\n[{ended}]", style="dim")
         return text
 
     def refresh_terminal(self) -> None:
