@@ -16,7 +16,12 @@ SIZES = pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "8
 
 def start_hostile(term: Terminal, *flags: str) -> None:
     term.start(["--", *agent_command("hostile_agent.py", *flags)])
-    term.wait_for("Message the agent")
+    if "--hostile-text" in flags:
+        term.wait_for("mode1[/][@click=app")  # its modes come with the open session
+    else:
+        # The header's title (its first row; the footer names Ctrl+N "New session" from the
+        # start).
+        term.wait_until(lambda screen: "New session" in screen.split("\n")[0], "an open session")
 
 
 def send(term: Terminal, text: str) -> None:
@@ -73,6 +78,7 @@ def test_agent_markup_is_shown_as_written_and_never_acts(
     start_hostile(term, "--hostile-text")
     screen = term.wait_for("title[/][@click=app.quit]Q[/][link=https://evil.example]")
     assert "mode1[/][@click=app" in screen  # the mode selector
+    assert "model1[/][@click=app" in screen  # the model selector
     # The palette lists the agent's modes as written; choosing one brings its error, as written.
     term.press("C-p")
     term.type("mode2")
