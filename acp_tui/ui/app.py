@@ -110,6 +110,14 @@ class AcpTuiApp(App[int]):
             markup=False,
         )
 
+    def action_help_quit(self) -> None:
+        """Ctrl+C outside the prompt: say how to quit (Textual's own text is markup, and
+        notifications here are literal)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
+
     def _launcher_choices(self) -> list[LaunchChoice]:
         if self.choices is not None:
             return self.choices

@@ -237,3 +237,15 @@ def test_a_toast_never_reads_its_message_as_markup(monkeypatch: pytest.MonkeyPat
     assert toast["m"].startswith(literal("toast"))
     assert "\x1b" not in toast["m"] and "\u202e" not in toast["m"]
     assert toast["title"] == "t[/] x"
+
+
+async def test_ctrl_c_says_how_to_quit_in_plain_words(tmp_path: Path) -> None:
+    """Textual's own hint is markup ("[b]ctrl+q[/b]"); toasts here are literal, so ours is
+    plain words."""
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await wait_for_session(pilot)
+        app.action_help_quit()
+        await pilot.pause()
+        messages = [n.message for n in app._notifications]
+        assert messages == ["Press ctrl+q to quit the app"]

@@ -619,6 +619,15 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
 # ---------------------------------------------------------------------- issue 17: no key approves by accident
 
 
+@pytest.fixture
+def slow_arming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A longer arming delay: what these tests type "at once" must stay at once on a machine
+    busy enough to take more than the real half second between two keys."""
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 2.0)
+
+
 def permission_dialog(app: AcpTuiApp) -> Any:
     from acp_tui.ui.screens.permission import PermissionScreen
 
@@ -631,7 +640,7 @@ def draft(screen: ChatScreen) -> str:
 
 
 async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_in_the_prompt(
-    tmp_path: Path,
+    tmp_path: Path, slow_arming: None
 ) -> None:
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
@@ -669,7 +678,9 @@ async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_i
         assert draft(screen) == "rm 1 files2"
 
 
-async def test_two_presses_of_1_120_ms_apart_approve_one_request(tmp_path: Path) -> None:
+async def test_two_presses_of_1_120_ms_apart_approve_one_request(
+    tmp_path: Path, slow_arming: None
+) -> None:
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
