@@ -139,7 +139,7 @@ def print_table(rows: list[Row], sections: list[tuple[str, int]]) -> None:
     ]
     widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(headers)]
     header = "  ".join(h.ljust(w) for h, w in zip(headers, widths, strict=True)).rstrip()
-    starts = dict(sections)
+    starts = {start: title for title, start in sections}
     previous = None
     for index, row in enumerate(cells):
         if index in starts:
@@ -202,7 +202,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
     names = options.names or [
-        name for name in BENCHMARKS if not options.quick or checked(load(name))
+        name
+        for name in BENCHMARKS
+        if not options.quick or (checked(load(name)) and getattr(load(name), "IN_QUICK", True))
     ]
     runs_wanted = options.runs or (1 if options.quick else DEFAULT_RUNS)
     margin = options.margin or (QUICK_MARGIN if options.quick else 1.0)
@@ -269,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                     outcome_word if judged else "",
                 )
             )
-    print_table(rows, [(title, start) for title, start in sections])
+    print_table(rows, sections)
     if options.json:
         with open(options.json, "w", encoding="utf-8") as handle:
             json.dump(everything, handle, indent=2)

@@ -30,6 +30,8 @@ class ScreenBench:
     REPEAT_AFTER_TIMEOUT: bool = False
     SECTION: str = SECTION
     CHECKED: bool = True
+    #: Part of ``--quick`` (the CI variant, under two minutes in all).
+    IN_QUICK: bool = True
 
     def measure(self, smoke: bool = False, quick: bool = False) -> dict[str, float]:
         return self.run(smoke, quick)
@@ -172,6 +174,7 @@ CHUNK50MB = ScreenBench(
         ),
     ],
     _huge("chunk50mb", 90.0, 30.0),
+    IN_QUICK=False,
 )
 CHUNKS200K = ScreenBench(
     "chunks200k",
@@ -187,6 +190,7 @@ CHUNKS200K = ScreenBench(
         Metric("chunks200k_rss_mb", "peak RSS", "MB", digits=0),
     ],
     _huge("chunks200k", 90.0, 30.0),
+    IN_QUICK=False,
 )
 
 
