@@ -8,7 +8,8 @@ Runs the benchmarks and prints one table: median over the runs, spread (min-max)
 - **in-process (profiling)**: the app driven headless from inside (``App.run_test``), for
   finding where time goes; their targets (issue 11) are shown, not checked.
 
-Each run of each benchmark happens in a fresh interpreter (``python -m bench.child NAME``).
+Each run of each benchmark happens in a fresh interpreter (``python -m bench.child NAME``); a
+black-box run that hit its time limit is not repeated.
 ``--check`` exits 1 when a black-box target is missed (or a benchmark failed); ``--quick`` runs
 the black-box set once on its cheap workloads with targets loosened by ``--margin`` (default 3):
 the CI variant, under two minutes.
@@ -118,10 +119,12 @@ def summarise(
     if len(finite) > 1:
         low, high = min(finite), max(finite)
         spread = f"{format_number(low, metric.digits)}–{format_number(high, metric.digits)}"
-    value = "timeout" if math.isinf(mid) else format_number(mid, metric.digits)
     failed_flags = sorted(
         {flag_word(key) for key in metric.requires for r in runs if r.get(key, 1.0) < 1.0}
     )
+    # Infinite: never happened, within the run's time limit or at all (a start not reached).
+    never = "never" if failed_flags else "timeout"
+    value = never if math.isinf(mid) else format_number(mid, metric.digits)
     if failed_flags:
         value += f" ({', '.join(failed_flags)})"
     if metric.target is None:
@@ -238,10 +241,7 @@ def main(argv: list[str] | None = None) -> int:
                 failures.append(outcome)
                 continue
             runs.append(outcome)
-            timed_out = any(
-                math.isinf(outcome.get(m.key, 0.0)) for m in benchmark.METRICS if m.target
-            )
-            if timed_out and not getattr(benchmark, "REPEAT_AFTER_TIMEOUT", True):
+            if outcome.get("timed_out") and not getattr(benchmark, "REPEAT_AFTER_TIMEOUT", True):
                 break  # the next run would time out too
         took = time.perf_counter() - started
         print(

@@ -197,7 +197,8 @@ def reply(
     word on screen (``after_end_s``); whether the first words were reached by scrolling to the
     top of the reply with keys afterwards (``reached``: 1 or 0); whether no fold row was ever on
     screen (``unfolded``: 1 or 0); Enter -> the first words on screen after that scroll
-    (``top_s``); the app's peak RSS (``rss_mb``)."""
+    (``top_s``); the app's peak RSS (``rss_mb``); ``timed_out`` (1 or 0): the last word did not
+    show within ``limit``."""
     turn = 1
     with launch(bench_agent_args(), program=program) as run:
         term = run.term
@@ -205,7 +206,7 @@ def reply(
         fold_seen = term.expect(ACP_TUI.fold_row())
         command = f"/bench {workload} {'paced' if paced else 'burst'}"
         entered, last = send_prompt(run, command, visible(marker(END, turn)))
-        result: dict[str, float] = {}
+        result: dict[str, float] = {"timed_out": 0.0}
         try:
             shown = term.settle(last, limit, f"the last word of {workload}")
         except ScreenTimeout:
@@ -216,6 +217,7 @@ def reply(
                 "unfolded": 0.0 if fold_seen.done.is_set() else 1.0,
                 "reached": 0.0,
                 "rss_mb": term.peak_rss_mb(),
+                "timed_out": 1.0,
             }
         stream_end = run.mark("end", turn)
         result["enter_s"] = shown - entered
