@@ -18,7 +18,8 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -54,6 +55,22 @@ RequestId = int | str
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 NotificationHandler = Callable[[str, Any], Awaitable[None]]
 Direction = Literal["in", "out"]
+FollowUp = Callable[[], Awaitable[None]]
+
+_follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups", default=None)
+
+
+def after_response(follow_up: FollowUp) -> None:
+    """From inside a request handler: run ``follow_up`` once this request's successful
+    response has been written.
+
+    An agent needs this where the protocol orders messages around a response: updates
+    about a new session must follow the ``session/new`` response that names it, and a v2
+    turn runs on after the ``session/prompt`` response that accepted it."""
+    queue = _follow_ups.get()
+    if queue is None:
+        raise RuntimeError("after_response() called outside a request handler")
+    queue.append(follow_up)
 
 
 class RpcError(Exception):
@@ -189,6 +206,18 @@ class Connection:
         if params is not None:
             message["params"] = params
         await self._write(message)
+
+    async def send_serialized(self, messages: Sequence[str]) -> None:
+        """Send already-serialised JSON-RPC messages (one JSON text each, without the
+        newline) in a single write: for a burst of notifications built from a template,
+        where serialising each one through :meth:`notify` would dominate the cost."""
+        if not messages:
+            return
+        if any("\n" in text for text in messages):
+            raise ValueError("a serialised message must not contain a raw newline")
+        for text in messages:
+            self._record("out", text)
+        await self._send_lines(("\n".join(messages) + "\n").encode("utf-8"), len(messages))
 
     async def _write(self, message: dict[str, Any]) -> None:
         if self._closed:
@@ -367,6 +396,8 @@ class Connection:
         self, request_id: RequestId, method: str, params: Any, scope: anyio.CancelScope
     ) -> None:
         response: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id}
+        follow_ups: list[FollowUp] = []
+        _follow_ups.set(follow_ups)
         try:
             with scope:
                 if self.request_handler is None:
@@ -392,7 +423,19 @@ class Connection:
         try:
             await self._write(response)
         except ConnectionClosed:
-            pass
+            return
+        if "result" in response:
+            await self._run_follow_ups(method, follow_ups)
+
+    async def _run_follow_ups(self, method: str, follow_ups: list[FollowUp]) -> None:
+        for follow_up in follow_ups:
+            try:
+                await follow_up()
+            except ConnectionClosed:
+                return
+            except Exception:
+                self.stats.handler_errors += 1
+                log.exception("work after the response to %s failed", method)
 
     # ------------------------------------------------------------------ lifecycle
 
