@@ -47,7 +47,6 @@ BENCHMARKS: dict[str, str] = {
     "startup": "bench.bench_startup",
     "memory": "bench.bench_memory",
     "store": "bench.bench_store",
-    "permission": "bench.bench_permission",
 }
 PROFILING = (
     "in-process (profiling): the app headless via App.run_test; issue 11 targets, not checked"

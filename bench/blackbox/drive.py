@@ -383,7 +383,8 @@ def resume_to_last(messages: int, tools: int, limit: float) -> float:
 
 def permission(options: int, limit: float) -> dict[str, float]:
     """A request with ``options`` options: the agent sent it -> its first option on screen ->
-    "1" pressed at once -> the agent has the answer. Seconds."""
+    the dialog armed (no key answers before: issue 17) -> "1" pressed -> the agent has the
+    answer. Seconds."""
     with launch(bench_agent_args()) as run:
         term = run.term
         wait_ready(run, "bench-agent")
@@ -392,11 +393,12 @@ def permission(options: int, limit: float) -> dict[str, float]:
             shown = term.settle(dialog, limit, "the permission dialog")
         except ScreenTimeout:
             return {"shown_s": float("inf"), "answered_s": float("inf")}
-        term.type("1")
+        term.wait_for("1-9 choose", limit)  # armed
+        pressed = term.type("1")
         sent = run.mark("permission-sent", 1)
         answered = run.mark("permission-answered", 1, limit=limit)
         outcome = run.marks_of("permission-answered", 1)[-1].get("outcome")
         if outcome != "opt-1":
             raise RuntimeError(f"the key 1 chose {outcome!r}, not the first option")
         term.wait_for(marker(END, 1), limit)
-        return {"shown_s": shown - sent, "answered_s": answered - sent}
+        return {"shown_s": shown - sent, "answered_s": answered - pressed}
