@@ -231,11 +231,14 @@ class AgentLink:
         failure = self._start_failure
         if failure is None and self.agent is None and not self._stopping:
             failure = "the agent ended before answering initialize"
+        description = process.exit_description
+        if self.client is not None and self.client.closed_its_input and not self._stopping:
+            # Our write failed while the agent ran: that, not the signal we then sent, is
+            # what happened.
+            description = f"it closed its input (stdin), so acp-tui stopped it: {description}"
         self.events.on_exit(
             AgentExit(
-                description=f"{failure} ({process.exit_description})"
-                if failure
-                else process.exit_description,
+                description=f"{failure} ({description})" if failure else description,
                 start_failed=failure is not None,
                 returncode=process.returncode,
                 stderr_tail=list(process.stderr_tail)[-20:],

@@ -337,9 +337,13 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
             try:
                 return await _ask_session(client, cwd, options.session, prompt_text, turn)
             except AgentExitedError as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
             except ConnectionClosed as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
     except AgentStartError as error:
         output.error(str(error))
         return EXIT_NOT_FOUND
@@ -479,12 +483,16 @@ def _auth_message(name: str, methods: list[dict[str, Any]]) -> str:
     )
 
 
-async def _report_crash(process: AgentProcess, reason: str, output: Output) -> int:
+async def _report_crash(
+    process: AgentProcess, reason: str, output: Output, *, closed_input: bool = False
+) -> int:
     with anyio.move_on_after(EXIT_WAIT_SECONDS):
         await process.exited.wait()
     output.finish_text()
     status = process.exit_description
-    if status == "running":
+    if closed_input:
+        message = f"the agent closed its input (stdin) and was stopped ({_label(reason, 200)})"
+    elif status == "running":
         message = f"the agent closed its output ({_label(reason, 200)})"
     elif process.returncode == 0:
         message = f"the agent exited unexpectedly ({status})"
@@ -527,7 +535,9 @@ async def _sessions(invocation: Any, output: Output) -> int:
                     None if getattr(options, "all", False) else cwd
                 )
             except AgentExitedError as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED:
                     output.error(

@@ -21,6 +21,7 @@ import anyio
 
 from acp_tui import __version__
 from acp_tui.protocol.jsonrpc import (
+    CLOSED_INPUT,
     METHOD_NOT_FOUND,
     Connection,
     ConnectionClosed,
@@ -243,9 +244,18 @@ class AcpClient:
 
     def _exit_reason(self, method: str) -> str:
         status = self.process.exit_description
+        if self.connection.close_reason == CLOSED_INPUT:
+            # A failed write: the agent stopped reading (closed its stdin) while it still
+            # ran; it is then stopped, so its exit status says "killed", which is our doing.
+            return f"the agent closed its input (stdin) during {method}"
         if status == "running":
             return f"the agent closed its output during {method}"
         return f"the agent exited ({status}) during {method}"
+
+    @property
+    def closed_its_input(self) -> bool:
+        """Whether the connection ended because the agent stopped taking input."""
+        return self.connection.close_reason == CLOSED_INPUT
 
     # ------------------------------------------------------------------ lifecycle
 
