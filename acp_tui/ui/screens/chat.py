@@ -554,9 +554,8 @@ class ChatScreen(Screen[None]):
         if context is None:
             gauge.set_usage(None, None)
         else:
-            gauge.set_usage(
-                int(context.used), int(context.size), context.cost_amount, context.cost_currency
-            )
+            # Checked at the store: each number is valid or None (unknown).
+            gauge.set_usage(context.used, context.size, context.cost_amount, context.cost_currency)
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
 
     @on(ContextGauge.LevelCrossed)
