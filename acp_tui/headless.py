@@ -32,7 +32,7 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, ConnectionClosed, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 
 EXIT_OK = 0
 EXIT_STOPPED = 1
@@ -87,6 +87,9 @@ class Output:
     def write_raw(self, text: str) -> None:
         if self.broken:
             return
+        # A lone surrogate (valid JSON) or a character stdout's encoding lacks must not pass
+        # for a closed pipe: that cut the reply short and still exited 0.
+        text = encodable(text, getattr(self.out, "encoding", None))
         try:
             self.out.write(text)
             self.out.flush()
@@ -103,7 +106,7 @@ class Output:
     def note(self, line: str) -> None:
         """A one-line message on stderr; ``line`` must already be safe."""
         try:
-            self.err.write(line + "\n")
+            self.err.write(encodable(line + "\n", getattr(self.err, "encoding", None)))
             self.err.flush()
         except (OSError, ValueError):
             pass

@@ -14,7 +14,13 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GrowingSanitizer", "one_line", "sanitize_terminal_text", "truncate"]
+__all__ = [
+    "GrowingSanitizer",
+    "encodable",
+    "one_line",
+    "sanitize_terminal_text",
+    "truncate",
+]
 
 # Order matters: string sequences (which may contain anything up to their terminator) first,
 # then CSI, then any other escape followed by one or more intermediate bytes and a final byte.
@@ -34,9 +40,15 @@ _ESCAPES = re.compile(
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 
 
+#: Lone surrogates: valid in JSON ("\ud800"), in no encoding; a terminal write of one raises.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROLS_OR_SURROGATES = re.compile(_CONTROLS.pattern[:-1] + "\ud800-\udfff]")
+
+
 def sanitize_terminal_text(text: str) -> str:
     """``text`` without terminal escape sequences, control characters (newline and tab are
-    kept) or bidi control characters. Printable text, including all other Unicode, is kept."""
+    kept) or bidi control characters, and with lone surrogates as U+FFFD. Printable text,
+    including all other Unicode, is kept."""
     if not text:
         return ""
     if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
@@ -44,9 +56,27 @@ def sanitize_terminal_text(text: str) -> str:
     # Every escape sequence starts with a character of _CONTROLS (ESC or a C1 introducer):
     # text with none of them (newlines and tabs are fine) is returned as it is, after one
     # scan that costs a seventh of the substitution's.
-    if _CONTROLS.search(text) is None:
+    if _CONTROLS_OR_SURROGATES.search(text) is None:
         return text
-    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", _ESCAPES.sub("", text)))
+
+
+def encodable(text: str, encoding: str | None = "utf-8") -> str:
+    """``text`` as it can be written in ``encoding`` (a file, a database, stdout): a lone
+    surrogate (valid in JSON, in no encoding) becomes U+FFFD, and a character the encoding
+    lacks becomes "?". Anything already encodable is returned as it is."""
+    if text.isascii():
+        return text
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        encoding = "utf-8"
+    text = _SURROGATES.sub("\ufffd", text)
+    return text.encode(encoding, "replace").decode(encoding)
 
 
 #: Characters that can start an escape sequence (7-bit ESC and the 8-bit C1 introducers).

@@ -19,7 +19,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text_safety import encodable, sanitize_terminal_text
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -72,7 +72,7 @@ def write_export(directory: Path, state: SessionState, text: str) -> Path:
     handle, temp = tempfile.mkstemp(dir=directory, prefix=".acp-tui-export-", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+            file.write(encodable(text))
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

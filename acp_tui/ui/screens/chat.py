@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +42,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text_safety import encodable, sanitize_terminal_text, truncate
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
@@ -488,17 +488,31 @@ class ChatScreen(Screen[None]):
             # A drawing bug must never take the conversation down with it: log it, tell the
             # person once, and keep going with the next frame.
             log.exception("refreshing the chat screen failed")
-            if not self._render_error_shown:
-                self._render_error_shown = True
-                self.notify(
-                    "A display error occurred (details in the log); the session goes on.",
-                    severity="error",
-                )
+            self._report_render_error()
         finally:
             self._refreshing = False
         if self._refresh_again:
             self._refresh_again = False
             self._schedule_refresh()
+
+    def _report_render_error(self) -> None:
+        if not self._render_error_shown:
+            self._render_error_shown = True
+            self.notify(
+                "A display error occurred (details in the log); the session goes on.",
+                severity="error",
+            )
+
+    @contextlib.contextmanager
+    def _step(self, what: str) -> Iterator[None]:
+        """One step of applying the store's changes: the changes are taken once, so a step
+        that fails (a title the index cannot store, a widget that cannot draw) is logged and
+        the other steps still run; one bad string never freezes the transcript."""
+        try:
+            yield
+        except Exception:
+            log.exception("applying changes: %s failed", what)
+            self._report_render_error()
 
     def _frame_painted(self, started: float) -> None:
         self._frame_painted_at = time.perf_counter()
@@ -507,12 +521,14 @@ class ChatScreen(Screen[None]):
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
         if SessionsSidebar.wants(changes):
-            self.query_one(SessionsSidebar).refresh_rows()
+            with self._step("sidebar"):
+                self.query_one(SessionsSidebar).refresh_rows()
         for changed_id, changed_parts in changes.sessions.items():
             if changed_parts & REMEMBERED_PARTS:
                 changed = self.store.get(changed_id)
                 if changed is not None:
-                    self._remember(changed)
+                    with self._step("session index"):
+                        self._remember(changed)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -521,32 +537,40 @@ class ChatScreen(Screen[None]):
         state = self.store.get(session_id)
         if state is None:
             return
-        if PART_RESET in parts:
-            await transcript.show_session(session_id, list(state.transcript))
-        elif changes.entries.get(session_id):
-            await transcript.sync_entries(state.transcript, changes.entries[session_id])
-        transcript.refresh_terminals()
+        with self._step("transcript"):
+            if PART_RESET in parts:
+                await transcript.show_session(session_id, list(state.transcript))
+            elif changes.entries.get(session_id):
+                await transcript.sync_entries(state.transcript, changes.entries[session_id])
+        with self._step("terminals"):
+            transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
             return
         if PART_TITLE in parts or "info" in parts:
-            self.query_one(ChatHeader).set_title(
-                display_title(
-                    state.display_title if state.title or state.first_prompt else "New session"
+            with self._step("title"):
+                self.query_one(ChatHeader).set_title(
+                    display_title(
+                        state.display_title if state.title or state.first_prompt else "New session"
+                    )
                 )
-            )
         if PART_STATE in parts:
-            self._draw_activity(state)
+            with self._step("activity"):
+                self._draw_activity(state)
         if PART_USAGE in parts:
-            self._draw_gauge(state)
+            with self._step("gauge"):
+                self._draw_gauge(state)
         if PART_MODES in parts:
-            self._draw_modes(state)
+            with self._step("modes"):
+                self._draw_modes(state)
         if PART_CONFIG in parts:
-            self._draw_model(state)
+            with self._step("model"):
+                self._draw_model(state)
         if PART_COMMANDS in parts:
-            self.query_one(PromptEditor).commands = list(state.commands or [])
+            with self._step("commands"):
+                self.query_one(PromptEditor).commands = list(state.commands or [])
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
@@ -680,7 +704,7 @@ class ChatScreen(Screen[None]):
         if not reply:
             self.notify("No reply to copy yet.")
             return
-        self.app.copy_to_clipboard(reply)
+        self.app.copy_to_clipboard(encodable(reply))
         self.notify("Copied the last reply to the clipboard.")
 
     def action_export_transcript(self) -> None:
