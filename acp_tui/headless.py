@@ -534,9 +534,12 @@ async def _sessions(invocation: Any, output: Output) -> int:
                         "(it does not advertise sessionCapabilities.list)"
                     )
                     return EXIT_UNSUPPORTED
+                notes: list[str] = []
                 sessions = await client.list_all_sessions(
-                    None if getattr(options, "all", False) else cwd
+                    None if getattr(options, "all", False) else cwd, notes=notes
                 )
+                for note in notes:
+                    output.error(note)
             except AgentExitedError as error:
                 return await _report_crash(
                     client.process, str(error), output, closed_input=client.closed_its_input

@@ -55,15 +55,35 @@ Wake = Callable[[], None]
 Handler = Callable[[SessionState, dict[str, Any]], None]
 
 
-class ListState:
-    """Pagination state of ``session/list`` for one scope (a cwd, or ``None`` for all)."""
+#: Pages in a row that bring no session not already listed before paging stops: an agent
+#: that hands out fresh cursors forever over the same rows must not be paged forever.
+MAX_STALE_PAGES = 3
 
-    __slots__ = ("complete", "next_cursor", "pages")
+
+class ListState:
+    """Pagination state of ``session/list`` for one scope (a cwd, or ``None`` for all).
+
+    ``stopped`` says why paging ended early when the agent's cursors would never end it (a
+    cursor sent before, so a cycle; or pages that bring nothing new)."""
+
+    __slots__ = (
+        "_seen_cursors",
+        "_seen_ids",
+        "_stale",
+        "complete",
+        "next_cursor",
+        "pages",
+        "stopped",
+    )
 
     def __init__(self) -> None:
         self.next_cursor: str | None = None
         self.complete = False
         self.pages = 0
+        self.stopped: str | None = None
+        self._seen_cursors: set[str] = set()
+        self._seen_ids: set[str] = set()
+        self._stale = 0
 
     def __repr__(self) -> str:
         return f"ListState(next_cursor={self.next_cursor!r}, complete={self.complete}, pages={self.pages})"
@@ -892,19 +912,38 @@ class SessionStore:
         if cursor is None:
             st.pages = 0
             st.complete = False
+            st.stopped = None
+            st._seen_cursors.clear()
+            st._seen_ids.clear()
+            st._stale = 0
+        else:
+            st._seen_cursors.add(cursor)
         if not isinstance(result, dict):
             return [f"session/list result: expected an object, got {type(result).__name__}"]
         items = result.get("sessions")
         if not isinstance(items, list):
             warnings.append("session/list result: 'sessions' is not an array")
             items = []
+        new_rows = 0
         for i, item in enumerate(items):
             problem = self._merge_listed(item)
             if problem:
                 warnings.append(f"sessions[{i}]: {problem}")
+            elif item["sessionId"] not in st._seen_ids:
+                st._seen_ids.add(item["sessionId"])
+                new_rows += 1
         nxt = result.get("nextCursor")
         st.pages += 1
         st.next_cursor = nxt if isinstance(nxt, str) and nxt else None
+        st._stale = 0 if new_rows else st._stale + 1
+        if st.next_cursor is not None and (
+            st.next_cursor in st._seen_cursors or st.next_cursor == cursor
+        ):
+            st.stopped = "the agent sent a page cursor it had sent before: stopped listing"
+            st.next_cursor = None
+        elif st.next_cursor is not None and st._stale >= MAX_STALE_PAGES:
+            st.stopped = f"{MAX_STALE_PAGES} pages in a row brought no new session: stopped listing"
+            st.next_cursor = None
         st.complete = st.next_cursor is None
         self._touch_catalog()
         return warnings
