@@ -56,6 +56,7 @@ from typing import Any, Self
 import anyio
 import anyio.abc
 
+from acp_tui.protocol import reaper
 from acp_tui.services.errors import internal_error, invalid_params, not_found
 from acp_tui.services.paths import PathGuard, require_absolute
 
@@ -210,6 +211,8 @@ class _Terminal:
         self.output_closed = anyio.Event()
         self.finished = anyio.Event()
         self.scope = anyio.CancelScope()
+        #: The mark of this terminal's processes (see acp_tui.protocol.reaper).
+        self.tag = ""
 
     @property
     def running(self) -> bool:
@@ -222,6 +225,11 @@ class _Terminal:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pgid, sig)
+
+    def end_leftovers(self) -> None:
+        """Kill what the command left behind outside its process group (``setsid``, daemons)."""
+        if self.tag:
+            reaper.sweep(self.tag)
 
 
 # -- manager -----------------------------------------------------------------------------------
@@ -331,7 +339,7 @@ class TerminalManager:
             raise invalid_params("'args' must be an array of strings", {"args": args})
         if any("\0" in arg for arg in args):
             raise invalid_params("'args' must not contain NUL bytes")
-        env = _merged_env(params.get("env"))
+        overrides = _env_overrides(params.get("env"))
         limit = params.get("outputByteLimit")
         if limit is None:
             limit = self.default_output_limit
@@ -342,16 +350,20 @@ class TerminalManager:
         cwd = await self._cwd(params.get("cwd"), guard or self.guard)
 
         argv, command_line = _argv(command, args, cwd)
+        tag = reaper.new_tag("terminal")
         try:
-            process = await anyio.open_process(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-            )
+            with reaper.spawning():
+                process = await anyio.open_process(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    cwd=cwd,
+                    # Marked: a daemon the command starts is found and ended with it.
+                    env=reaper.child_env(tag, overrides),
+                    start_new_session=True,
+                )
+                reaper.register(process.pid)
         except FileNotFoundError:
             raise not_found(f"command not found: {argv[0]}", {"command": argv[0]}) from None
         except PermissionError:
@@ -365,6 +377,7 @@ class TerminalManager:
 
         terminal_id = f"term_{uuid.uuid4().hex[:16]}"
         terminal = _Terminal(terminal_id, session_id, argv, command_line, cwd, limit, process)
+        terminal.tag = tag
         self._terminals[terminal_id] = terminal
         self._task_group.start_soon(self._run, terminal, name=f"terminal {terminal_id}")
         return {"terminalId": terminal_id}
@@ -423,6 +436,8 @@ class TerminalManager:
         with anyio.move_on_after(self.kill_grace):
             for terminal in terminals:
                 await terminal.exited.wait()
+        for terminal in terminals:
+            terminal.end_leftovers()
 
     # internals
 
@@ -430,6 +445,7 @@ class TerminalManager:
         terminal.signal_group(signal.SIGKILL)
         with anyio.move_on_after(self.kill_grace):
             await terminal.exited.wait()
+        terminal.end_leftovers()
 
     def _lookup(self, params: dict[str, Any]) -> _Terminal:
         params = _require_object(params)
@@ -476,6 +492,7 @@ class TerminalManager:
                 async with anyio.create_task_group() as task_group:
                     task_group.start_soon(self._pump, terminal)
                     returncode = await terminal.process.wait()
+                    reaper.unregister(terminal.process.pid)
                     # Let the reader catch the last output before the exit is reported;
                     # children still holding the pipe do not delay it beyond drain_timeout.
                     with anyio.move_on_after(self.drain_timeout):
@@ -492,6 +509,7 @@ class TerminalManager:
                     terminal.signal_group(signal.SIGKILL)
                     with anyio.move_on_after(self.kill_grace):
                         returncode = await terminal.process.wait()
+                        reaper.unregister(terminal.process.pid)
                         terminal.exit_status = ExitStatus.from_returncode(returncode)
                     terminal.exited.set()
                 with contextlib.suppress(Exception):
@@ -528,8 +546,9 @@ def _argv(command: str, args: list[str], cwd: Path) -> tuple[list[str], str]:
     return argv, shlex.join(argv)
 
 
-def _merged_env(raw: Any) -> dict[str, str]:
-    env = dict(os.environ)
+def _env_overrides(raw: Any) -> dict[str, str]:
+    """The ``env`` of a ``terminal/create``, checked: the variables it sets over ours."""
+    env: dict[str, str] = {}
     if raw is None:
         return env
     if not isinstance(raw, list):

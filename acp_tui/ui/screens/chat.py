@@ -678,6 +678,7 @@ class ChatScreen(Screen[None]):
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
+        link.begin_cancel(session_id)
         self._set_status("cancelling…")
         link.spawn(lambda: link.cancel(session_id), "cancel")
 
