@@ -35,6 +35,7 @@ from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.services.errors import ServiceError
 from acp_tui.services.files import FileService
+from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.store import SessionStore
 
@@ -107,7 +108,7 @@ class AgentLink:
         store: SessionStore,
         events: LinkEvents | None = None,
         permission_handler: PermissionHandler | None = None,
-        approve_outside: Callable[[str, Path], Awaitable[bool]] | None = None,
+        approve_outside: ApproveOutside | None = None,
         choose_auth: AuthChooser | None = None,
         mcp_servers: list[dict[str, Any]] | None = None,
         env: dict[str, str] | None = None,

@@ -17,6 +17,7 @@ import re
 __all__ = [
     "GrowingSanitizer",
     "encodable",
+    "escaped_line",
     "one_line",
     "sanitize_terminal_text",
     "truncate",
@@ -123,3 +124,45 @@ def one_line(text: str, limit: int = 80) -> str:
     """Sanitised, whitespace runs (including newlines and tabs) folded to single spaces,
     and cut to ``limit`` characters: for titles and other one-line labels."""
     return truncate(" ".join(sanitize_terminal_text(text).split()), limit)
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped_line(text: str, limit: int = 200) -> str:
+    """``text`` for a security decision (a path, a command, an environment variable the
+    person is asked to allow): exactly one line, every character that is not printable shown
+    as an escape (``\\n``, ``\\x1b``, ``\\u202e``: newlines, controls, bidi and zero-width
+    characters, odd spaces, lone surrogates), cut to ``limit`` characters with an ellipsis.
+
+    So a path with newlines and blank lines cannot draw lines of its own ("SAFE: this file is
+    inside your project") under the question, nothing is hidden or reordered, and what is
+    shown is what the agent sent. Only the first ``limit`` characters are looked at."""
+    if limit <= 0:
+        return ""
+    pieces: list[str] = []
+    width = 0
+    for char in text:
+        piece = char if char.isprintable() else _escape(char)
+        pieces.append(piece)
+        width += len(piece)
+        if width > limit:
+            break
+    else:
+        return "".join(pieces)
+    # Too long: whole pieces only (never half an escape), then the ellipsis.
+    while pieces and width > limit - 1:
+        width -= len(pieces.pop())
+    return "".join(pieces) + "…"
+
+
+def _escape(char: str) -> str:
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"

@@ -29,6 +29,7 @@ from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.services.paths import OutsideRequest
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
@@ -1038,18 +1039,19 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(screen, done)
         return await future
 
-    async def _approve_outside(self, operation: str, path: Path) -> bool:
+    async def _approve_outside(self, request: OutsideRequest) -> bool:
+        """A file outside the project, or a command outside it or with an environment that
+        changes what runs: the person decides, seeing every value the agent sent."""
+        from acp_tui.services import outside
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(
-            operation, operation
-        )
         allowed = await self._answer_of(
             ConfirmScreen(
-                "Outside the project",
-                f"The agent wants to {verb} {sanitize_terminal_text(str(path))}, which is outside "
-                f"the session's directory {self.settings.cwd}.",
+                outside.title(request),
+                outside.summary(request),
                 confirm_label="Allow this once",
+                cancel_label="Refuse",
+                details=outside.details(request),
             )
         )
         return bool(allowed)
