@@ -437,7 +437,8 @@ class AgentLink:
             method = "resume"
         elif agent.can_load:
             self.events.on_status("loading session")
-            self.store.begin_replay(session_id, cwd=cwd)
+            # The transcript on screen stays unless the replay holds all of it.
+            self.store.begin_replay(session_id, cwd=cwd, keep=have_transcript)
             try:
                 result = await self._with_auth(
                     lambda: client.load_session(session_id, cwd, self.mcp_servers)

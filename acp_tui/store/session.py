@@ -231,6 +231,7 @@ class SessionState:
         "_first_user",
         "_live_at",
         "_order_key",
+        "_replay",
         "_search_key",
         "activity",
         "available_modes",
@@ -251,6 +252,7 @@ class SessionState:
         "replaying",
         "resumable",
         "seq",
+        "shadow",
         "state_detail",
         "stop_reason",
         "title",
@@ -294,6 +296,11 @@ class SessionState:
         self._live_at: dict[str, float] = {}
         self._search_key: str | None = None
         self._order_key: tuple[bool, float, int] | None = None
+        #: While a ``session/load`` replays a session whose transcript is already shown: the
+        #: scratch state the replayed transcript is built in (see SessionStore.begin_replay).
+        self._replay: SessionState | None = None
+        #: This state is such a scratch: its changes are nobody's to draw.
+        self.shadow = False
 
     # -- derived ----------------------------------------------------------------------------
     @property
