@@ -1035,10 +1035,11 @@ class SessionStore:
         if st.next_cursor is not None and (
             st.next_cursor in st._seen_cursors or st.next_cursor == cursor
         ):
-            st.stopped = "the agent sent a page cursor it had sent before: stopped listing"
+            # Short: it is the sidebar's last row.
+            st.stopped = "stopped: agent's list loops"
             st.next_cursor = None
         elif st.next_cursor is not None and st._stale >= MAX_STALE_PAGES:
-            st.stopped = f"{MAX_STALE_PAGES} pages in a row brought no new session: stopped listing"
+            st.stopped = "stopped: no new sessions"
             st.next_cursor = None
         st.complete = st.next_cursor is None
         self._touch_catalog()

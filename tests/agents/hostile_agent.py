@@ -27,7 +27,8 @@ sequences / Rich markup), ``long-title`` (a 10,000-character title), ``no-spaces
 then exit 5 while the dialog is open), ``outside-read PATH`` (``fs/read_text_file`` outside the
 cwd; the answer is reported as text). Anything else: ``You said: <text>``.
 
-Everything a test asserts on is a constant of this module.
+Everything a test asserts on is a constant of this module. Round 2 (issue 17) adds prompts and
+flags of its own: see :mod:`tests.agents.hostile_core`.
 """
 
 from __future__ import annotations
@@ -39,6 +40,11 @@ import signal
 import sys
 import time
 from typing import Any
+
+try:  # imported by the tests
+    from tests.agents.hostile_core import HostileCore
+except ImportError:  # run as a script: this directory is on sys.path
+    from hostile_core import HostileCore  # type: ignore[import-not-found,no-redef]
 
 SESSION_ID = "hostile-1"
 UNKNOWN_SESSION_ID = "never-opened-session"
@@ -142,7 +148,7 @@ def stderr(lines: list[str]) -> None:
     sys.stderr.flush()
 
 
-class Agent:
+class Agent(HostileCore):
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         self.authenticated = False
@@ -215,7 +221,9 @@ class Agent:
             respond(request_id, {"sessionId": SESSION_ID})
         elif method == "session/prompt":
             self.prompt(request_id, params)
-        elif method is not None and request_id is not None:
+        elif method is None:
+            self.on_response(message)
+        elif request_id is not None and not self.handle_more(method, request_id, params):
             error(request_id, -32601, f"method not found: {method}")
         # notifications (session/cancel...) are ignored: a hostile agent does not stop
 
@@ -236,7 +244,7 @@ class Agent:
                     "title": "Hostile Agent",
                     "version": "6.6.6",
                 },
-                "agentCapabilities": {"loadSession": False},
+                "agentCapabilities": {"loadSession": False, **self.more_capabilities()},
                 "authMethods": AUTH_METHODS if self.options.auth_required else [],
             },
         )
@@ -250,6 +258,7 @@ class Agent:
         ).strip()
         command, _, argument = text.partition(" ")
         handler = getattr(self, "do_" + command.replace("-", "_"), None)
+        self.note_prompt(text, echoed=handler is None)
         if handler is None:
             say(f"You said: {text}")
             self.end_turn(request_id)
@@ -489,6 +498,7 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--auth-required", action="store_true")
     parser.add_argument("--ignore-term", action="store_true")
+    HostileCore.add_arguments(parser)
     options = parser.parse_args(argv)
     if options.ignore_term:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

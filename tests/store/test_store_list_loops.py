@@ -39,7 +39,7 @@ def test_a_repeated_cursor_stops_paging_and_says_why() -> None:
     assert follow(store, pages) == 2
     state = store.list_state("/p")
     assert state.complete and state.next_cursor is None
-    assert state.stopped and "cursor" in state.stopped
+    assert state.stopped and "loops" in state.stopped
     assert [s.id for s in store.catalog("/p")] == ["a", "b"]  # one row each
 
 
@@ -57,7 +57,7 @@ def test_fresh_cursors_over_the_same_rows_stop_after_a_few_pages() -> None:
     for n in range(100):
         pages[f"c{n}"] = page(["a"], f"c{n + 1}")
     assert follow(store, pages) == 1 + MAX_STALE_PAGES
-    assert "no new session" in (store.list_state("/p").stopped or "")
+    assert "no new sessions" in (store.list_state("/p").stopped or "")
 
 
 def test_a_refresh_lists_again_from_the_first_page() -> None:
