@@ -9,8 +9,8 @@ stepping on each other). Prompts (the text of the first text block; arguments af
   huge integers; the turn's usage with the same; then a message.
 - ``deep``: a line of ``[`` x 100,000, an unclosed ``{`` x 50,000, and updates nested 900
   deep (a tool call's ``rawInput``, an unknown variant); then a message.
-- ``close-stdin``: the agent closes its own stdin, ends the turn, and lives on (it can no
-  longer read: the client's next write fails).
+- ``close-stdin [ask]``: the agent closes its own stdin, ends the turn (or, with ``ask``, asks
+  a permission mid-turn), and lives on: it can no longer read, the client's next write fails.
 - ``bad-ids``: requests with ids ``null``, an object, ``true``, ``false``; the reply counts the
   ``-32600`` answers with a null id that came back.
 - ``permission-after-cancel``: a chunk, then waits for ``session/cancel``; only then asks a
@@ -254,12 +254,17 @@ class HostileCore:
         self.end_turn(request_id)
 
     def do_close_stdin(self, request_id: Any, argument: str) -> None:
+        """``close-stdin``: then end the turn; ``close-stdin ask``: then ask a permission in
+        the middle of the turn (the client's answer cannot be written)."""
         sys.stdin.close()
         os.close(0)
         sys.stderr.write("hostile: closed my stdin\n")
         sys.stderr.flush()
         _say(CLOSED_STDIN)
-        self.end_turn(request_id)
+        if argument == "ask":
+            self._ask_permission("deaf-permission")
+        else:
+            self.end_turn(request_id)
         while True:  # alive, deaf
             time.sleep(3600)
 
