@@ -37,7 +37,8 @@ def summary(request: OutsideRequest) -> str:
     if request.risky_env:
         names = ", ".join(escaped_line(name, 40) for name in request.risky_env[:6])
         more = f" and {len(request.risky_env) - 6} more" if len(request.risky_env) > 6 else ""
-        reasons.append(f"it changes {names}{more}, which decide what code runs")
+        verb = "decides" if len(request.risky_env) == 1 else "decide"
+        reasons.append(f"it changes {names}{more}, which {verb} what code runs")
     return (
         f"The agent wants to {_VERBS.get(request.operation, request.operation)}; "
         + " and ".join(reasons or ["it needs your permission"])

@@ -518,7 +518,8 @@ class TerminalManager:
         if outside:
             reasons.append(f"its working directory {cwd} is outside the session's directories")
         if risky:
-            reasons.append(f"it sets {', '.join(risky)}, which decide what code runs")
+            verb = "decides" if len(risky) == 1 else "decide"
+            reasons.append(f"it sets {', '.join(risky)}, which {verb} what code runs")
         raise permission_denied(
             f"refused to run {command!r}: " + " and ".join(reasons) + ", and it was not allowed",
             {"cwd": str(cwd), "roots": [str(root) for root in guard.roots], "env": risky},

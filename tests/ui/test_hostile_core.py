@@ -309,7 +309,7 @@ async def test_a_terminal_that_changes_what_runs_is_asked_first(
         screen = await wait_for_session(pilot)
         await send(pilot, f"terminal-env {variable}")
         text = await wait_for_question(pilot)
-        assert variable in text and "decide what code runs" in text
+        assert variable in text and "decides what code runs" in text
         assert "sh" in text and "-c" in text  # the command and its arguments
         await pilot.press("escape")
         await wait_for(pilot, lambda: "terminal refused" in last_reply(screen), "the refusal")
