@@ -61,7 +61,11 @@ def transcript_markdown(state: SessionState) -> str:
         elif isinstance(entry, Notice):
             lines += [f"_{entry.title}_", ""]
         elif isinstance(entry, UnknownUpdate):
-            lines += [f"<!-- unknown update: {json.dumps(entry.raw, default=str)[:500]} -->", ""]
+            try:
+                raw = json.dumps(entry.raw, default=str)[:500]
+            except (ValueError, RecursionError):
+                raw = "(too deeply nested to show)"
+            lines += [f"<!-- unknown update: {raw} -->", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -131,6 +131,8 @@ async def test_deeply_nested_lines_are_skipped_and_the_agent_is_not_blamed(
         assert stats.skipped_lines >= 2
         await turn(pilot, "after deep", "You said: after deep")
         assert not screen.query_one(AgentBanner).has_class("-visible")
+        await wait_for(pilot, lambda: "Deeply nested input" in screen_text(app), "the tool")
+        assert not screen._render_error_shown
 
 
 async def test_ctrl_r_after_a_crash_keeps_the_transcript_the_replay_would_shorten(
