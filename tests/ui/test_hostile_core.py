@@ -419,3 +419,23 @@ def test_the_hostile_agent_runs_as_a_script() -> None:
     )
     assert "--list" in result.stdout and "--load" in result.stdout
     assert ChatScreen  # imported for the type of screens above
+
+
+async def test_a_step_that_fails_never_stops_the_others(tmp_path: Path) -> None:
+    """Issue 17 #8, the mechanism: the store's changes are taken once per frame; a step that
+    raises (here the session index, every time) must not cost the transcript its updates."""
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+
+        def broken(state: Any) -> bool:
+            raise RuntimeError("the index is broken")
+
+        screen.index.remember_session = broken  # type: ignore[method-assign]
+        for n in range(3):
+            await turn(pilot, f"turn {n}", f"You said: turn {n}")
+            await wait_for(
+                pilot, lambda n=n: f"You said: turn {n}" in screen_text(app), f"reply {n} drawn"
+            )
+        assert screen._render_error_shown  # said once, in a toast
+        assert sum("display error" in str(n.message) for n in app._notifications) == 1
