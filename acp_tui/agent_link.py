@@ -250,7 +250,10 @@ class AgentLink:
         if self.client is not None and self.client.closed_its_input and not self._stopping:
             # Our write failed while the agent ran: that, not the signal we then sent, is
             # what happened.
-            description = f"it closed its input (stdin), so acp-tui stopped it: {description}"
+            description = (
+                "it closed its input: acp-tui could not write to its stdin and stopped it, "
+                + description
+            )
         self.events.on_exit(
             AgentExit(
                 description=f"{failure} ({description})" if failure else description,
