@@ -338,10 +338,11 @@ class PermissionScreen(ModalScreen[str | None]):
 
     def _fit_body(self) -> None:
         """Cap the scrollable details so the header, options and hint always stay on screen."""
-        if not self.is_mounted:
-            return
+        bodies = self.query(_Body)
+        if not self.is_mounted or not bodies:
+            return  # closed before its first layout (cancelled as it opened)
         dialog = self.query_one("#dialog")
-        body = self.query_one(_Body)
+        body = bodies.first()
         others = 0
         for child in dialog.children:
             if child is body or not child.display:
