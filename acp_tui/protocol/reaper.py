@@ -32,10 +32,8 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import logging
 import os
-import secrets
 import signal
 import sys
 from collections.abc import Iterator, Mapping
@@ -49,7 +47,7 @@ _PR_SET_CHILD_SUBREAPER = 36
 #: Passes of a sweep: each can find processes forked while the previous pass was killing.
 _SWEEP_PASSES = 5
 
-_token = secrets.token_hex(8)
+_token = os.urandom(8).hex()  # not `secrets`: its import costs start-up time
 _tags = count(1)
 _enabled = False
 _registered: set[int] = set()
@@ -69,6 +67,8 @@ def enable() -> bool:
         return True
     if not supported():
         return False
+    import ctypes  # here: only a process that starts an agent pays for it
+
     try:
         libc = ctypes.CDLL(None, use_errno=True)
         if libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0:
