@@ -235,10 +235,10 @@ class AgentProcess:
         crashed) and anything that left its process group."""
         if reaper.supported():
             reaper.sweep(self.tag)
-        elif self._process is not None:
+        elif self._process is not None and hasattr(os, "killpg"):
             # No marks to follow here: the process group is what the platform offers. Its
             # id cannot be reused while a member of the group is alive.
-            with contextlib.suppress(ProcessLookupError, PermissionError, OSError):
+            with contextlib.suppress(OSError):
                 os.killpg(self._process.pid, signal.SIGKILL)
 
     def _signal_group(self, sig: signal.Signals) -> None:
