@@ -193,3 +193,32 @@ async def test_orphans_that_exit_are_reaped(tmp_path: Path) -> None:
                 if not os.path.exists(f"/proc/{orphan}"):
                     break  # reaped, not a zombie
                 await anyio.sleep(0.05)
+
+
+async def test_without_marks_the_process_group_still_goes_with_the_agent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Elsewhere (no /proc, no subreaper): the children that stayed in the agent's process
+    group die with it; that is what those platforms allow."""
+    script = tmp_path / "agent.py"
+    script.write_text(
+        textwrap.dedent(
+            """
+            import os, subprocess, sys
+            child = subprocess.Popen(["sleep", "300"])
+            open(sys.argv[1], "w").write(str(child.pid))
+            os._exit(3)
+            """
+        )
+    )
+    pids_file = tmp_path / "pids"
+    monkeypatch.setattr(reaper, "supported", lambda: False)
+    process = AgentProcess([sys.executable, str(script), str(pids_file)], log_dir=tmp_path)
+    await process.start()
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(process.drain_stderr)
+        child = (await wait_for_pids(pids_file, 1))[0]
+        with anyio.fail_after(10):
+            await process.exited.wait()
+        await eventually_dead([child])
+        await process.shutdown(grace=0.5)
