@@ -21,6 +21,8 @@ import re
 
 __all__ = [
     "GrowingSanitizer",
+    "encodable",
+    "escaped_line",
     "one_line",
     "sanitize_terminal_text",
     "strip_invisible",
@@ -45,9 +47,15 @@ _ESCAPES = re.compile(
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 
 
+#: Lone surrogates: valid in JSON ("\ud800"), in no encoding; a terminal write of one raises.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROLS_OR_SURROGATES = re.compile(_CONTROLS.pattern[:-1] + "\ud800-\udfff]")
+
+
 def sanitize_terminal_text(text: str) -> str:
     """``text`` without terminal escape sequences, control characters (newline and tab are
-    kept) or bidi control characters. Printable text, including all other Unicode, is kept."""
+    kept) or bidi control characters, and with lone surrogates as U+FFFD. Printable text,
+    including all other Unicode, is kept."""
     if not text:
         return ""
     if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
@@ -55,9 +63,27 @@ def sanitize_terminal_text(text: str) -> str:
     # Every escape sequence starts with a character of _CONTROLS (ESC or a C1 introducer):
     # text with none of them (newlines and tabs are fine) is returned as it is, after one
     # scan that costs a seventh of the substitution's.
-    if _CONTROLS.search(text) is None:
+    if _CONTROLS_OR_SURROGATES.search(text) is None:
         return text
-    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", _ESCAPES.sub("", text)))
+
+
+def encodable(text: str, encoding: str | None = "utf-8") -> str:
+    """``text`` as it can be written in ``encoding`` (a file, a database, stdout): a lone
+    surrogate (valid in JSON, in no encoding) becomes U+FFFD, and a character the encoding
+    lacks becomes "?". Anything already encodable is returned as it is."""
+    if text.isascii():
+        return text
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        encoding = "utf-8"
+    text = _SURROGATES.sub("\ufffd", text)
+    return text.encode(encoding, "replace").decode(encoding)
 
 
 #: Characters that can start an escape sequence (7-bit ESC and the 8-bit C1 introducers).
@@ -166,3 +192,45 @@ def one_line(text: str, limit: int = 80) -> str:
     if cut and len(label) < limit:
         return label + "…"
     return truncate(label, limit)
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped_line(text: str, limit: int = 200) -> str:
+    """``text`` for a security decision (a path, a command, an environment variable the
+    person is asked to allow): exactly one line, every character that is not printable shown
+    as an escape (``\\n``, ``\\x1b``, ``\\u202e``: newlines, controls, bidi and zero-width
+    characters, odd spaces, lone surrogates), cut to ``limit`` characters with an ellipsis.
+
+    So a path with newlines and blank lines cannot draw lines of its own ("SAFE: this file is
+    inside your project") under the question, nothing is hidden or reordered, and what is
+    shown is what the agent sent. Only the first ``limit`` characters are looked at."""
+    if limit <= 0:
+        return ""
+    pieces: list[str] = []
+    width = 0
+    for char in text:
+        piece = char if char.isprintable() else _escape(char)
+        pieces.append(piece)
+        width += len(piece)
+        if width > limit:
+            break
+    else:
+        return "".join(pieces)
+    # Too long: whole pieces only (never half an escape), then the ellipsis.
+    while pieces and width > limit - 1:
+        width -= len(pieces.pop())
+    return "".join(pieces) + "…"
+
+
+def _escape(char: str) -> str:
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"

@@ -19,7 +19,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.widgets.diff_view import split_lines
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -85,7 +85,10 @@ def transcript_markdown(state: SessionState) -> str:
         elif isinstance(entry, Notice):
             lines += [f"_{md_line(entry.title, 2000)}_", ""]
         elif isinstance(entry, UnknownUpdate):
-            raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
+            try:
+                raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
+            except (ValueError, RecursionError):
+                raw = "(too deeply nested to show)"
             lines += [
                 f"_unknown update: {md_line(entry.update_kind or '?', 80)}_",
                 *fenced(sanitize_terminal_text(raw), "json"),
@@ -105,7 +108,7 @@ def write_export(directory: Path, state: SessionState, text: str) -> Path:
     handle, temp = tempfile.mkstemp(dir=directory, prefix=".acp-tui-export-", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+            file.write(encodable(text))
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

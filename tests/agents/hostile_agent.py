@@ -37,7 +37,8 @@ and bidi characters), ``crash-long-stderr`` (ten 100,000-character stderr lines,
 (one permission request with N options; the answer is reported as ``chose: <optionId>``).
 Anything else: ``You said: <text>``.
 
-Everything a test asserts on is a constant of this module.
+Everything a test asserts on is a constant of this module. Round 2 (issue 17) adds prompts and
+flags of its own: see :mod:`tests.agents.hostile_core`.
 """
 
 from __future__ import annotations
@@ -49,6 +50,11 @@ import signal
 import sys
 import time
 from typing import Any
+
+try:  # imported by the tests
+    from tests.agents.hostile_core import HostileCore
+except ImportError:  # run as a script: this directory is on sys.path
+    from hostile_core import HostileCore  # type: ignore[import-not-found,no-redef]
 
 SESSION_ID = "hostile-1"
 UNKNOWN_SESSION_ID = "never-opened-session"
@@ -208,7 +214,7 @@ def stderr(lines: list[str]) -> None:
     sys.stderr.flush()
 
 
-class Agent:
+class Agent(HostileCore):
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         self.authenticated = False
@@ -287,7 +293,9 @@ class Agent:
             error(request_id, -32603, hostile("error"))
         elif method == "session/prompt":
             self.prompt(request_id, params)
-        elif method is not None and request_id is not None:
+        elif method is None:
+            self.on_response(message)
+        elif request_id is not None and not self.handle_more(method, request_id, params):
             error(request_id, -32601, f"method not found: {method}")
         # notifications (session/cancel...) are ignored: a hostile agent does not stop
 
@@ -312,7 +320,7 @@ class Agent:
                     if self.options.hostile_text
                     else {"name": "hostile-agent", "title": "Hostile Agent", "version": "6.6.6"}
                 ),
-                "agentCapabilities": {"loadSession": False},
+                "agentCapabilities": {"loadSession": False, **self.more_capabilities()},
                 "authMethods": (
                     (HOSTILE_AUTH_METHODS if self.options.hostile_text else AUTH_METHODS)
                     if self.options.auth_required
@@ -330,6 +338,7 @@ class Agent:
         ).strip()
         command, _, argument = text.partition(" ")
         handler = getattr(self, "do_" + command.replace("-", "_"), None)
+        self.note_prompt(text, echoed=handler is None)
         if handler is None:
             say(f"You said: {text}")
             self.end_turn(request_id)
@@ -761,6 +770,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--auth-required", action="store_true")
     parser.add_argument("--ignore-term", action="store_true")
     parser.add_argument("--hostile-text", action="store_true")
+    HostileCore.add_arguments(parser)
     options = parser.parse_args(argv)
     if options.ignore_term:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

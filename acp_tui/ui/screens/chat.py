@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -30,6 +30,7 @@ from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.services.paths import OutsideRequest
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
@@ -43,7 +44,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.palette import AgentCommand, AgentCommands
@@ -501,17 +502,31 @@ class ChatScreen(Screen[None]):
             # A drawing bug must never take the conversation down with it: log it, tell the
             # person once, and keep going with the next frame.
             log.exception("refreshing the chat screen failed")
-            if not self._render_error_shown:
-                self._render_error_shown = True
-                self.notify(
-                    "A display error occurred (details in the log); the session goes on.",
-                    severity="error",
-                )
+            self._report_render_error()
         finally:
             self._refreshing = False
         if self._refresh_again:
             self._refresh_again = False
             self._schedule_refresh()
+
+    def _report_render_error(self) -> None:
+        if not self._render_error_shown:
+            self._render_error_shown = True
+            self.notify(
+                "A display error occurred (details in the log); the session goes on.",
+                severity="error",
+            )
+
+    @contextlib.contextmanager
+    def _step(self, what: str) -> Iterator[None]:
+        """One step of applying the store's changes: the changes are taken once, so a step
+        that fails (a title the index cannot store, a widget that cannot draw) is logged and
+        the other steps still run; one bad string never freezes the transcript."""
+        try:
+            yield
+        except Exception:
+            log.exception("applying changes: %s failed", what)
+            self._report_render_error()
 
     def _frame_painted(self, started: float) -> None:
         self._frame_painted_at = time.perf_counter()
@@ -520,12 +535,14 @@ class ChatScreen(Screen[None]):
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
         if SessionsSidebar.wants(changes):
-            self.query_one(SessionsSidebar).refresh_rows()
+            with self._step("sidebar"):
+                self.query_one(SessionsSidebar).refresh_rows()
         for changed_id, changed_parts in changes.sessions.items():
             if changed_parts & REMEMBERED_PARTS:
                 changed = self.store.get(changed_id)
                 if changed is not None:
-                    self._remember(changed)
+                    with self._step("session index"):
+                        self._remember(changed)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -534,32 +551,40 @@ class ChatScreen(Screen[None]):
         state = self.store.get(session_id)
         if state is None:
             return
-        if PART_RESET in parts:
-            await transcript.show_session(session_id, list(state.transcript))
-        elif changes.entries.get(session_id):
-            await transcript.sync_entries(state.transcript, changes.entries[session_id])
-        transcript.refresh_terminals()
+        with self._step("transcript"):
+            if PART_RESET in parts:
+                await transcript.show_session(session_id, list(state.transcript))
+            elif changes.entries.get(session_id):
+                await transcript.sync_entries(state.transcript, changes.entries[session_id])
+        with self._step("terminals"):
+            transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
             return
         if PART_TITLE in parts or "info" in parts:
-            self.query_one(ChatHeader).set_title(
-                display_title(
-                    state.display_title if state.title or state.first_prompt else "New session"
+            with self._step("title"):
+                self.query_one(ChatHeader).set_title(
+                    display_title(
+                        state.display_title if state.title or state.first_prompt else "New session"
+                    )
                 )
-            )
         if PART_STATE in parts:
-            self._draw_activity(state)
+            with self._step("activity"):
+                self._draw_activity(state)
         if PART_USAGE in parts:
-            self._draw_gauge(state)
+            with self._step("gauge"):
+                self._draw_gauge(state)
         if PART_MODES in parts:
-            self._draw_modes(state)
+            with self._step("modes"):
+                self._draw_modes(state)
         if PART_CONFIG in parts:
-            self._draw_model(state)
+            with self._step("model"):
+                self._draw_model(state)
         if PART_COMMANDS in parts:
-            self.query_one(PromptEditor).commands = list(state.commands or [])
+            with self._step("commands"):
+                self.query_one(PromptEditor).commands = list(state.commands or [])
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
@@ -567,9 +592,8 @@ class ChatScreen(Screen[None]):
         if context is None:
             gauge.set_usage(None, None)
         else:
-            gauge.set_usage(
-                int(context.used), int(context.size), context.cost_amount, context.cost_currency
-            )
+            # Checked at the store: each number is valid or None (unknown).
+            gauge.set_usage(context.used, context.size, context.cost_amount, context.cost_currency)
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
 
     @on(ContextGauge.LevelCrossed)
@@ -668,6 +692,7 @@ class ChatScreen(Screen[None]):
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
+        link.begin_cancel(session_id)
         self._set_status("cancelling…")
         link.spawn(lambda: link.cancel(session_id), "cancel")
 
@@ -694,7 +719,7 @@ class ChatScreen(Screen[None]):
         if not reply:
             self.notify("No reply to copy yet.")
             return
-        self.app.copy_to_clipboard(reply)
+        self.app.copy_to_clipboard(encodable(reply))
         self.notify("Copied the last reply to the clipboard.")
 
     def action_export_transcript(self) -> None:
@@ -1042,18 +1067,19 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(screen, done)
         return await future
 
-    async def _approve_outside(self, operation: str, path: Path) -> bool:
+    async def _approve_outside(self, request: OutsideRequest) -> bool:
+        """A file outside the project, or a command outside it or with an environment that
+        changes what runs: the person decides, seeing every value the agent sent."""
+        from acp_tui.services import outside
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(
-            operation, operation
-        )
         allowed = await self._answer_of(
             ConfirmScreen(
-                "Outside the project",
-                f"The agent wants to {verb} {sanitize_terminal_text(str(path))}, which is outside "
-                f"the session's directory {self.settings.cwd}.",
+                outside.title(request),
+                outside.summary(request),
                 confirm_label="Allow this once",
+                cancel_label="Refuse",
+                details=outside.details(request),
             )
         )
         return bool(allowed)

@@ -406,10 +406,11 @@ class PermissionScreen(ModalScreen[str | None]):
     def _fit(self) -> None:
         """Share the height between the details and the options so that the header, the hint
         and some of each always stay on screen."""
-        if not self.is_mounted:
-            return
+        bodies = self.query(_Body)
+        if not self.is_mounted or not bodies:
+            return  # closed before its first layout (cancelled as it opened)
         dialog = self.query_one("#dialog")
-        body = self.query_one(_Body)
+        body = bodies.first()
         options = self.query(PermissionOptions).first() if self.options else None
         fixed = 0
         for child in dialog.children:

@@ -708,6 +708,8 @@ class SessionsSidebar(Widget):
             footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
         elif not rows and store is not None:
             footer = "no matches" if self._filter.strip() else "no sessions yet"
+        elif store is not None and store.list_state(scope).stopped:
+            footer = store.list_state(scope).stopped
         keep = self._cursor_id
         if keep is None and not self._filter.strip():
             keep = self._current_session_id

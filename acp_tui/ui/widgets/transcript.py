@@ -110,6 +110,8 @@ def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
         text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         text = repr(value)
+    except RecursionError:  # JSON the reader could parse may be too deep to print again
+        text = "(too deeply nested to show)"
     if len(text) > limit:
         text = text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
     return safe(text)
