@@ -185,7 +185,7 @@ def one_line(text: str, limit: int = 80) -> str:
         text = text[:scan]
     if not (text.isascii() and text.isprintable()):
         text = _ESCAPES.sub("", text.translate(_LINE_BREAKS))
-        text = strip_invisible(text)
+        text = _SURROGATES.sub("\ufffd", strip_invisible(text))
         if _LONE_CONTROLS.search(text) is not None:
             text = text.replace("\t", " ").replace("\n", " ").translate(_CONTROL_SYMBOLS)
     label = " ".join(text.split())
