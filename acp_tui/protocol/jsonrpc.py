@@ -103,6 +103,14 @@ class ConnectionClosed(Exception):
     """The peer closed its end (or died) while a request was waiting for an answer."""
 
 
+#: Why a connection closed (:attr:`Connection.close_reason`): the peer's output ended (EOF),
+#: the peer stopped taking input (a write failed: it closed its stdin or died), or this side
+#: closed it.
+CLOSED_OUTPUT = "output"
+CLOSED_INPUT = "input"
+CLOSED_LOCALLY = "local"
+
+
 @dataclass(slots=True)
 class TrafficRecord:
     """One line on the wire, kept for the protocol inspector."""
@@ -164,6 +172,8 @@ class Connection:
         self._send_lock = anyio.Lock()
         self._task_group: TaskGroup | None = None
         self._closed = False
+        #: One of CLOSED_OUTPUT, CLOSED_INPUT, CLOSED_LOCALLY once closed; None while open.
+        self.close_reason: str | None = None
         self.stats = ConnectionStats()
         self.record_traffic = record_traffic
         self.traffic: deque[TrafficRecord] = deque(maxlen=traffic_limit)
@@ -227,8 +237,15 @@ class Connection:
         if self._closed:
             raise ConnectionClosed("connection closed")
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        try:
+            data = (text + "\n").encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate the agent sent (an optionId echoed back): \u escapes carry it
+            # back exactly, where raw UTF-8 cannot.
+            text = json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+            data = (text + "\n").encode("ascii")
         self._record("out", text)
-        await self._send_lines((text + "\n").encode("utf-8"), 1)
+        await self._send_lines(data, 1)
 
     async def _send_lines(self, data: bytes, lines: int) -> None:
         """Send ``data``, ``lines`` whole NDJSON lines, as one write."""
@@ -238,7 +255,7 @@ class Connection:
             try:
                 await self._send.send(data)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as error:
-                self._close()
+                self._close(CLOSED_INPUT)
                 raise ConnectionClosed(f"cannot write to peer: {error}") from error
         self.stats.lines_out += lines
 
@@ -252,10 +269,10 @@ class Connection:
                 await self._read_loop()
                 # Peer is gone: nobody can answer our requests, and answers to theirs
                 # cannot be delivered.
-                self._close()
+                self._close(CLOSED_OUTPUT)
                 task_group.cancel_scope.cancel()
         finally:
-            self._close()
+            self._close(CLOSED_OUTPUT)
 
     async def _read_loop(self) -> None:
         buffer = bytearray()
@@ -292,12 +309,22 @@ class Connection:
                     buffer += chunk[start:newline]
                     line = bytes(buffer)
                     buffer.clear()
-                    await self._handle_line(line)
+                    await self._take_line(line)
                 else:
-                    await self._handle_line(chunk[start:newline])
+                    await self._take_line(chunk[start:newline])
                 start = newline + 1
         if buffer and not discarding:
-            await self._handle_line(bytes(buffer))
+            await self._take_line(bytes(buffer))
+
+    async def _take_line(self, line: bytes) -> None:
+        """Handle one line; whatever goes wrong with it, the connection goes on."""
+        try:
+            await self._handle_line(line)
+        except Exception as error:
+            # A bad line must never end the connection (the agent would be blamed for it).
+            self.stats.skipped_lines += 1
+            self._note_last(f"line dropped ({type(error).__name__}): {line[:200]!r}")
+            log.warning("dropped a line that could not be handled", exc_info=True)
 
     def _skip_oversized(self, size: int) -> None:
         self.stats.oversized_lines += 1
@@ -318,6 +345,10 @@ class Connection:
         except ValueError:
             self._skip(text, "not JSON")
             return
+        except RecursionError:
+            # '[' x 100,000 is a line, not a reason to drop the connection.
+            self._skip(text, "JSON nested too deeply")
+            return
         if not isinstance(message, dict):
             self._skip(text, "not a JSON-RPC object")
             return
@@ -327,11 +358,28 @@ class Connection:
             if "id" in message:
                 request_id = message["id"]
                 if not _is_valid_id(request_id):
+                    # JSON-RPC 2.0 section 5: an invalid Request is answered -32600 with a
+                    # null id (the id could not be taken), so the peer is never left waiting.
                     self.stats.invalid_messages += 1
+                    self._note_last(f"request with an invalid id: {text[:200]}")
+                    self._answer_invalid(
+                        None, f"the id of {method[:100]!r} is not a string or integer"
+                    )
                     return
                 self._start_incoming(request_id, method, message.get("params"))
             else:
                 await self._handle_notification(method, message.get("params"))
+            return
+        if (
+            "method" in message
+            and "result" not in message
+            and "error" not in message
+            and _is_valid_id(message.get("id"))
+        ):
+            # A request whose method is not a string: answer it, by its id, as invalid.
+            self.stats.invalid_messages += 1
+            self._note_last(f"request with an invalid method: {text[:200]}")
+            self._answer_invalid(message["id"], "the method is not a string")
             return
         if "id" in message and ("result" in message or "error" in message):
             if _is_valid_id(message["id"]):
@@ -345,6 +393,39 @@ class Connection:
                 return
         self.stats.invalid_messages += 1
         self._note_last(f"invalid JSON-RPC message: {text[:200]}")
+
+    def _answer_invalid(self, request_id: RequestId | None, why: str) -> None:
+        if self._task_group is None or self._closed:
+            return
+        response = {
+            "jsonrpc": JSONRPC_VERSION,
+            "id": request_id,
+            "error": {"code": INVALID_REQUEST, "message": f"Invalid Request: {why}"},
+        }
+        self._task_group.start_soon(self._write_quietly, response)
+
+    async def _write_quietly(self, message: dict[str, Any]) -> bool:
+        """Send a response; a closed peer or a result that cannot be sent is logged, not
+        raised (it would end the connection). True when ``message`` itself went out."""
+        try:
+            await self._write(message)
+            return True
+        except ConnectionClosed:
+            return False
+        except (TypeError, ValueError):
+            log.exception("cannot send the answer to request %r", message.get("id"))
+            if "result" in message:
+                await self._write_quietly(
+                    {
+                        "jsonrpc": JSONRPC_VERSION,
+                        "id": message.get("id"),
+                        "error": {
+                            "code": INTERNAL_ERROR,
+                            "message": "the answer could not be encoded",
+                        },
+                    }
+                )
+            return False
 
     def _skip(self, text: str, why: str) -> None:
         self.stats.skipped_lines += 1
@@ -424,11 +505,7 @@ class Connection:
         if "result" in response and response["result"] is None:
             # JSON-RPC requires a result member; ACP's empty responses are objects.
             response["result"] = {}
-        try:
-            await self._write(response)
-        except ConnectionClosed:
-            return
-        if "result" in response:
+        if await self._write_quietly(response) and "result" in response:
             await self._run_follow_ups(method, follow_ups)
 
     async def _run_follow_ups(self, method: str, follow_ups: list[FollowUp]) -> None:
@@ -443,10 +520,11 @@ class Connection:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def _close(self) -> None:
+    def _close(self, reason: str = CLOSED_LOCALLY) -> None:
         if self._closed:
             return
         self._closed = True
+        self.close_reason = reason
         for pending in list(self._pending.values()):
             if not pending.done.is_set():
                 pending.error = ConnectionClosed(

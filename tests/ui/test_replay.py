@@ -156,10 +156,9 @@ async def test_the_recorded_sdk_agent_session_replays_with_its_dialog(tmp_path: 
         assert replies == ["outcome: allow", "You said: and a second turn"]
         (tool,) = [e for e in state.transcript if isinstance(e, ToolCall)]
         assert tool.status == "completed"
-        # The sessions the agent listed, in the sidebar; the one titled with escape codes is
-        # shown as literally as ever.
+        # The sessions the agent listed, in the sidebar, as the recording has them.
         await wait_for(
-            pilot, lambda: "Fix red bug now" in screen_text(app), "the listed sessions", LIMIT
+            pilot, lambda: "Fix red bug" in screen_text(app), "the listed sessions", LIMIT
         )
         assert "Refactor the parser" in screen_text(app)
 
@@ -335,10 +334,12 @@ async def test_a_session_resumed_at_start_replays_resumed(tmp_path: Path) -> Non
         assert screen.session_id == session_id
         await wait_for(
             pilot,
-            lambda: (s := screen.store.get(screen.session_id or "")) is not None
-            and s.turn >= 1
-            and s.stop_reason == "end_turn"
-            and not screen.busy,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.turn >= 1
+                and s.stop_reason == "end_turn"
+                and not screen.busy
+            ),
             "the replayed turn",
             LIMIT,
         )
