@@ -23,6 +23,7 @@ import anyio
 from acp_tui import __version__
 from acp_tui.protocol.jsonrpc import (
     CLOSED_INPUT,
+    CLOSED_OUTPUT,
     METHOD_NOT_FOUND,
     Connection,
     ConnectionClosed,
@@ -223,7 +224,7 @@ class AcpClient:
                 except Exception as error:
                     body_error = error
                 finally:
-                    agent_closed = client.connection.closed
+                    agent_closed = client.connection.close_reason in (CLOSED_OUTPUT, CLOSED_INPUT)
                     await client.connection.aclose()
                     await process.shutdown(shutdown_grace)
                     task_group.cancel_scope.cancel()
