@@ -45,6 +45,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.text_safety import sanitize_terminal_text, truncate
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -194,11 +195,7 @@ class ChatScreen(Screen[None]):
                 yield Static("", id="status")
                 yield Vertical(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
-        with Horizontal(id="bar"):
-            yield Select[str]([], prompt="mode", id="mode-select", compact=True, allow_blank=True)
-            yield Select[str]([], prompt="model", id="model-select", compact=True, allow_blank=True)
-            yield Static("", id="bar-spacer")
-            yield ContextGauge(id="gauge")
+        yield ChatBar(id="bar")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -206,8 +203,6 @@ class ChatScreen(Screen[None]):
         self.store.subscribe(self._schedule_refresh)
         self._open_index()
         self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
-        self.query_one("#mode-select").display = False
-        self.query_one("#model-select").display = False
         self.query_one(PromptEditor).cwd = self.settings.cwd
         show_sidebar = self.settings.show_sidebar
         if show_sidebar is None:
@@ -558,6 +553,7 @@ class ChatScreen(Screen[None]):
                 int(context.used), int(context.size), context.cost_amount, context.cost_currency
             )
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
+        self.query_one(ChatBar).fit()
 
     @on(ContextGauge.LevelCrossed)
     def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
@@ -598,7 +594,7 @@ class ChatScreen(Screen[None]):
     def _draw_modes(self, state: SessionState) -> None:
         select = self.query_one("#mode-select", Select)
         modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
-        select.display = bool(modes)
+        self.query_one(ChatBar).want(select, bool(modes))
         options = [(display_title(str(m.get("name") or m["id"]), 40), m["id"]) for m in modes]
         with self.prevent(Select.Changed):
             select.set_options(options)
@@ -609,7 +605,7 @@ class ChatScreen(Screen[None]):
         select = self.query_one("#model-select", Select)
         option = state.model_option
         values = _select_values(option) if option else []
-        select.display = bool(values)
+        self.query_one(ChatBar).want(select, bool(values))
         with self.prevent(Select.Changed):
             select.set_options([(display_title(name, 40), value) for value, name in values])
             current = state.current_model

@@ -170,6 +170,11 @@ class ContextGauge(Widget, can_focus=True):
         """The text the gauge shows, as plain text."""
         return self._content().plain
 
+    def width_for(self, bar_width: int) -> int:
+        """Cells the gauge takes (padding included) with a bar of ``bar_width`` cells: the
+        row it sits in decides from this whether the bar graphic fits."""
+        return self._content(bar_width).cell_length + self.styles.gutter.width
+
     # -- reactivity ---------------------------------------------------------------------------
 
     def watch_used(self) -> None:
@@ -221,17 +226,18 @@ class ContextGauge(Widget, can_focus=True):
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def _content(self) -> Content:
+    def _content(self, bar_width: int | None = None) -> Content:
+        bar_width = self.bar_width if bar_width is None else bar_width
         used, size = self.used, self.context_size
         level = self.level
         parts: list[str | tuple[str, str]] = []
         if used is None or size is None:
             parts.append(NO_USAGE_TEXT)
         else:
-            cells = bar_cells(used, size, self.bar_width)
+            cells = bar_cells(used, size, bar_width) if bar_width else None
             if cells is not None:
                 parts.append(_FILLED * cells)
-                parts.append((_EMPTY * (self.bar_width - cells), "dim"))
+                parts.append((_EMPTY * (bar_width - cells), "dim"))
                 parts.append(" ")
             parts.append(gauge_text(used, size))
             if level not in (ContextLevel.NORMAL, ContextLevel.UNKNOWN):
