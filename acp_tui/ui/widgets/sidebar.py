@@ -619,10 +619,12 @@ class SessionsSidebar(Widget):
         self.refresh_rows()
 
     def set_filter(self, text: str) -> None:
-        """Filter rows by title, cwd and id (also what typing in the filter box does)."""
+        """Filter rows by title, cwd and id, and show ``text`` in the filter box."""
         if self._filter_input.value != text:
-            self._filter_input.value = text  # -> Input.Changed -> here again
-            return
+            self._filter_input.value = text
+        self._apply_filter(text)
+
+    def _apply_filter(self, text: str) -> None:
         if text != self._filter:
             self._filter = text
             self._requested = None
@@ -667,7 +669,10 @@ class SessionsSidebar(Widget):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input is self._filter_input:
             event.stop()
-            self.set_filter(event.value)
+            # The box's value now, not the event's: typing queues one event per key, and
+            # writing an older event's value back into the box made them chase each other
+            # for ever (the filter never applied, the typed text came out scrambled).
+            self._apply_filter(self._filter_input.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input is self._filter_input:
