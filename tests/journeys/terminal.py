@@ -66,6 +66,7 @@ class Terminal:
         for path in ("config/acp-tui", "data", "state", "cache"):
             (home / path).mkdir(parents=True, exist_ok=True)
         self.started = False
+        self.status_file = home / "exit-status"
 
     # ------------------------------------------------------------------ tmux
 
@@ -102,6 +103,10 @@ class Terminal:
         """Run ``acp-tui ARGS`` (or ``program ARGS``) in the terminal. The pane stays after the
         program exits (``remain-on-exit``), so its last screen and exit status can be read."""
         command = [program or installed_acp_tui(), *args]
+        # The program's exit status, written by a shell that waits for it: tmux (3.3) does not
+        # always reap a pane's process, and then reports it dead with no status.
+        self.status_file.unlink(missing_ok=True)
+        recorded = ["sh", "-c", f'"$@"; echo $? > {shlex.quote(str(self.status_file))}', "sh"]
         environment = {**self.env, **(env or {})}
         exports = [f"-e{name}={value}" for name, value in environment.items()]
         self._tmux(
@@ -116,7 +121,7 @@ class Terminal:
             "-c",
             str(cwd or self.home),
             *exports,
-            shlex.join(command),
+            shlex.join([*recorded, *command]),
         )
         self.started = True
         return self
@@ -140,18 +145,11 @@ class Terminal:
 
     def exited(self) -> int | None:
         """The program's exit status once it has exited, else None."""
-        result = self._tmux(
-            "display-message",
-            "-p",
-            "-t",
-            self.target,
-            "#{pane_dead} #{pane_dead_status}",
-            check=False,
-        )
-        parts = result.stdout.split()
-        if len(parts) == 2 and parts[0] == "1":
-            return int(parts[1])
-        return None
+        try:
+            text = self.status_file.read_text().strip()
+        except FileNotFoundError:
+            return None
+        return int(text) if text else None
 
     # ------------------------------------------------------------------ waiting
 
