@@ -16,12 +16,14 @@ from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import QueryType
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
@@ -45,6 +47,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.text_safety import sanitize_terminal_text, truncate
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -182,6 +185,26 @@ class ChatScreen(Screen[None]):
         self._last_turn_notice: float = 0.0
         self._editing_queue_id: int | None = None
         self._render_error_shown = False
+        self._typing = TypingRouter(
+            self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
+        )
+
+    # ------------------------------------------------------------------ typing and focus
+
+    def on_key(self, event: events.Key) -> None:
+        self._typing.route_key(event)
+
+    def on_paste(self, event: events.Paste) -> None:
+        self._typing.route_paste(event)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        self._typing.after_click(event)
+
+    def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_next(selector))
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
 
     # ------------------------------------------------------------------ layout
 
@@ -414,12 +437,12 @@ class ChatScreen(Screen[None]):
 
     async def show_session(self, session_id: str) -> None:
         prompt = self.query_one(PromptEditor)
-        self._drafts[self.session_id] = prompt.draft
+        previous = self.session_id
+        self._drafts[previous] = prompt.draft
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
-        prompt.set_draft(
-            self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
-        )
+        # What was typed before the first session opened stays (it was once cleared here).
+        prompt.set_draft(self._drafts.get(session_id, prompt.draft if previous is None else ""))
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         async with self._transcript_lock:
