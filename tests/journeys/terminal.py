@@ -177,6 +177,14 @@ class Terminal:
             )
         return self.wait_until(lambda s: text in s, repr(text), timeout)
 
+    def wait_header(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until the top row (the chat screen's header: agent, session title) shows
+        ``text``. "New session" there means a session is open; elsewhere on the screen it may
+        be the footer's Ctrl+N hint."""
+        return self.wait_until(
+            lambda s: text in s.split("\n", 1)[0], f"{text!r} in the header", timeout
+        )
+
     def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
         return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout)
 
