@@ -18,6 +18,7 @@ their own keys (the sessions sidebar: its list has one-letter keys, its filter i
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from textual import events
 from textual.dom import DOMNode
@@ -47,7 +48,7 @@ class TypingRouter:
 
     def __init__(
         self,
-        screen: Screen[object],
+        screen: Screen[Any],
         prompt_area: Callable[[], TextArea],
         keeps_keys: tuple[type[Widget], ...] = (),
     ) -> None:

@@ -83,3 +83,23 @@ async def send(pilot: Pilot, text: str) -> None:
     editor.focus()
     await pilot.pause()
     await pilot.press("enter")
+
+
+async def run_palette_command(pilot: Pilot, name: str) -> None:
+    """Ctrl+P, type ``name``, Enter: as a person runs a palette command."""
+    from textual.command import CommandList, CommandPalette
+
+    screen = pilot.app.screen
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
+    await pilot.press(*("space" if char == " " else char for char in name))
+    palette = pilot.app.screen
+
+    def offered() -> bool:
+        commands = palette.query_one(CommandList)
+        prompts = [commands.get_option_at_index(i).prompt for i in range(commands.option_count)]
+        return any(name in str(prompt) for prompt in prompts)
+
+    await wait_for(pilot, offered, f"{name!r} offered")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: pilot.app.screen is screen, "the palette to close")

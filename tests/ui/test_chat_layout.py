@@ -139,3 +139,30 @@ async def test_after_a_permission_the_whole_frame_is_still_there(
         await pilot.resize_terminal(size[0] - 10, size[1] - 4)
         await pilot.pause()
         assert_frame_fits(screen)
+
+
+async def test_every_footer_key_fits_at_80_columns_while_a_turn_runs(tmp_path: Path) -> None:
+    """The busiest footer (Escape cancels a running turn) at 80 columns: nothing is cut."""
+    from textual.widgets._footer import FooterKey
+
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "hang")
+        await wait_for(pilot, lambda: screen.busy, "the turn to run")
+        await pilot.pause()
+        keys = list(screen.query(FooterKey))
+        shown = {key.key_display for key in keys}
+        assert {"esc", "^n", "^b", "^t", "^o", "^q", "^p"} <= shown, shown
+        palette = next(key for key in keys if key.key_display == "^p")
+        assert palette.region.right <= 80
+        for key in keys:
+            if key is not palette:
+                # Left of the palette key, which is docked on the right over whatever is there.
+                assert key.region.width > 0 and key.region.right <= palette.region.x, (
+                    key.key_display,
+                    key.region,
+                    palette.region,
+                )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the cancel")

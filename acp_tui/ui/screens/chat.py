@@ -52,7 +52,8 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
+from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
+from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +71,7 @@ SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+FOOTER_COMPACT_WIDTH = 110
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
@@ -146,12 +148,18 @@ class ChatScreen(Screen[None]):
     AUTO_FOCUS = "PromptTextArea"
 
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel turn", show=True),
+        Binding("escape", "cancel_turn", "Cancel", show=True),
         Binding("ctrl+n", "new_session", "New session"),
         Binding("ctrl+b", "toggle_sidebar", "Sessions"),
-        Binding("ctrl+t", "toggle_thoughts", "Thoughts"),
+        Binding("ctrl+t", "toggle_latest_thought", "Thought"),
+        Binding("ctrl+o", "toggle_latest_tool", "Output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+        # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),
+        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True),
+        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True),
     ]
 
     busy: reactive[bool] = reactive(False)
@@ -185,6 +193,8 @@ class ChatScreen(Screen[None]):
         self._last_turn_notice: float = 0.0
         self._editing_queue_id: int | None = None
         self._render_error_shown = False
+        #: Per session: (turn number, when the screen saw it start running).
+        self._turn_started: dict[str, tuple[int, float]] = {}
         self._typing = TypingRouter(
             self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
         )
@@ -206,6 +216,10 @@ class ChatScreen(Screen[None]):
     def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
         return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Under this width the footer's keys lose their padding, so that they all fit.
+        self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
+
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
@@ -215,7 +229,7 @@ class ChatScreen(Screen[None]):
             with Vertical(id="main"):
                 yield AgentBanner(id="banner")
                 yield Transcript(id="transcript")
-                yield Static("", id="status")
+                yield StatusLine(id="status-line")
                 yield Vertical(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
         yield ChatBar(id="bar")
@@ -233,6 +247,7 @@ class ChatScreen(Screen[None]):
         self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
+        self.set_interval(1.0, self._tick_elapsed)
         self.start_agent()
 
     async def on_unmount(self) -> None:
@@ -531,6 +546,7 @@ class ChatScreen(Screen[None]):
                 changed = self.store.get(changed_id)
                 if changed is not None:
                     self._remember(changed)
+                    self._note_turns(changed_id, changed)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -596,7 +612,9 @@ class ChatScreen(Screen[None]):
         elif state.activity == "requires_action":
             self._set_status("⏸ waiting for you")
         elif running:
-            self._set_status("● working…  (Esc to cancel)")
+            started = self._turn_started.get(state.id, (0, time.monotonic()))[1]
+            elapsed = elapsed_text(time.monotonic() - started)
+            self._set_status(f"● working… {elapsed} (Esc to cancel)")
         elif state.stop_reason == "cancelled":
             self._set_status("cancelled")
         elif state.stop_reason and state.stop_reason not in ("end_turn",):
@@ -605,14 +623,26 @@ class ChatScreen(Screen[None]):
             self._set_status("")
 
     def _set_status(self, text: str) -> None:
-        status = self.query_one("#status", Static)
-        status.update(Text(text))
-        status.set_class(bool(text), "-visible")
+        self.query_one(StatusLine).set_text(text)
 
     def watch_busy(self, busy: bool) -> None:
         # On the status line only: a class on the screen would restyle every widget on it.
-        self.query_one("#status").set_class(busy, "-busy")
+        self.query_one(StatusLine).set_busy(busy)
         self.refresh_bindings()
+
+    def _note_turns(self, session_id: str, state: SessionState) -> None:
+        """Remember when each session's running turn started (for ``working… 12 s``)."""
+        if state.activity in ("running", "requires_action"):
+            known = self._turn_started.get(session_id)
+            if known is None or known[0] != state.turn:
+                self._turn_started[session_id] = (state.turn, time.monotonic())
+        else:
+            self._turn_started.pop(session_id, None)
+
+    def _tick_elapsed(self) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is not None and state.activity == "running" and not state.replaying:
+            self._draw_activity(state)
 
     def _draw_modes(self, state: SessionState) -> None:
         select = self.query_one("#mode-select", Select)
@@ -640,6 +670,8 @@ class ChatScreen(Screen[None]):
     @on(PromptEditor.Submitted)
     def on_prompt_submitted(self, event: PromptEditor.Submitted) -> None:
         event.stop()
+        # What is sent, and what comes back, is at the bottom: go there.
+        self.query_one(Transcript).to_bottom()
         self.send_text(event.text, event.blocks)
 
     def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
@@ -662,6 +694,12 @@ class ChatScreen(Screen[None]):
             self.notify(str(error), severity="error")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
+            # The sidebar's list and an open selector page themselves.
+            focused = self.focused
+            return focused is None or not any(
+                isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
+            )
         if action == "cancel_turn":
             return self.busy
         if action == "restart_agent":
@@ -688,6 +726,35 @@ class ChatScreen(Screen[None]):
         self.thoughts_visible = not self.thoughts_visible
         self.query_one(Transcript).set_thoughts_visible(self.thoughts_visible)
         self.notify("Thoughts shown" if self.thoughts_visible else "Thoughts hidden")
+
+    def action_toggle_latest_thought(self) -> None:
+        if not self.thoughts_visible:
+            self.action_toggle_thoughts()
+        if self.query_one(Transcript).toggle_latest(ThoughtView) is None:
+            self.notify("No thought in this session yet.")
+
+    def action_toggle_latest_tool(self) -> None:
+        if self.query_one(Transcript).toggle_latest(ToolCallView) is None:
+            self.notify("No tool call in this session yet.")
+
+    def action_scroll_transcript(self, pages: int) -> None:
+        self.query_one(Transcript).page(pages)
+
+    def action_transcript_top(self) -> None:
+        self.query_one(Transcript).to_top()
+
+    def action_transcript_bottom(self) -> None:
+        self.query_one(Transcript).to_bottom()
+
+    @on(Transcript.Behind)
+    def on_transcript_behind(self, event: Transcript.Behind) -> None:
+        event.stop()
+        self.query_one(StatusLine).show_new_output(event.behind)
+
+    @on(NewOutputMarker.Pressed)
+    def on_new_output_pressed(self, event: NewOutputMarker.Pressed) -> None:
+        event.stop()
+        self.query_one(Transcript).to_bottom()
 
     def action_copy_last_reply(self) -> None:
         state = self.store.get(self.session_id) if self.session_id else None
