@@ -89,7 +89,6 @@ async def run_palette_command(pilot: Pilot, name: str) -> None:
     """Ctrl+P, type ``name``, Enter: as a person runs a palette command."""
     from textual.command import CommandList, CommandPalette
 
-    screen = pilot.app.screen
     await pilot.press("ctrl+p")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
     await pilot.press(*("space" if char == " " else char for char in name))
@@ -102,4 +101,4 @@ async def run_palette_command(pilot: Pilot, name: str) -> None:
 
     await wait_for(pilot, offered, f"{name!r} offered")
     await pilot.press("enter")
-    await wait_for(pilot, lambda: pilot.app.screen is screen, "the palette to close")
+    await wait_for(pilot, lambda: pilot.app.screen is not palette, "the palette to close")

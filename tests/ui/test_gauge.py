@@ -30,6 +30,7 @@ class GaugeApp(App[None]):
         super().__init__()
         self._usage = usage
         self.crossings: list[ContextLevel] = []
+        self.details_requests = 0
 
     def compose(self) -> ComposeResult:
         yield ContextGauge(id="gauge")
@@ -41,6 +42,9 @@ class GaugeApp(App[None]):
 
     def on_context_gauge_level_crossed(self, message: ContextGauge.LevelCrossed) -> None:
         self.crossings.append(message.level)
+
+    def on_context_gauge_details_requested(self, message: ContextGauge.DetailsRequested) -> None:
+        self.details_requests += 1
 
 
 def _gauge(app: GaugeApp) -> ContextGauge:
@@ -211,7 +215,7 @@ async def test_clear_returns_to_dash_and_forgets_crossings() -> None:
 
 
 @pytest.mark.anyio
-async def test_focus_and_enter_show_details() -> None:
+async def test_enter_and_a_click_ask_for_details() -> None:
     app = GaugeApp(used=31_400, context_size=200_000)
     async with app.run_test() as pilot:
         gauge = _gauge(app)
@@ -220,8 +224,10 @@ async def test_focus_and_enter_show_details() -> None:
         assert app.focused is gauge
         await pilot.press("enter")
         await pilot.pause()
-        notes = list(app._notifications)
-        assert notes and "31,400 of 200,000 tokens" in notes[-1].message
+        assert app.details_requests == 1
+        await pilot.click(gauge)
+        await pilot.pause()
+        assert app.details_requests == 2
 
 
 # -- snapshots ---------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import QueryType
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -47,6 +48,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.text_safety import sanitize_terminal_text, truncate
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
@@ -54,6 +56,7 @@ from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from acp_tui.usage_format import format_percent
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +219,21 @@ class ChatScreen(Screen[None]):
     def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
         return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
 
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast of one or two lines (see acp_tui.ui.toasts), never markup unless asked:
+        what is shown here often quotes the agent."""
+        super().notify(
+            toast_text(message), title=title, severity=severity, timeout=timeout, markup=markup
+        )
+
     def on_resize(self, event: events.Resize) -> None:
         # Under this width the footer's keys lose their padding, so that they all fit.
         self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
@@ -359,7 +377,18 @@ class ChatScreen(Screen[None]):
         self._set_status(text + "…")
 
     def _on_agent_error(self, text: str) -> None:
-        self.notify(sanitize_terminal_text(text)[:2000], severity="error", timeout=10)
+        # The toast says what went wrong in a line or two; the whole text goes in the
+        # transcript, where it stays to be read.
+        self.notify(text, severity="error", timeout=10)
+        whole = sanitize_terminal_text(text).strip()
+        if self.session_id is not None and toast_text(whole) != whole:
+            lines = whole.split("\n", 1)
+            self.store.add_notice(
+                self.session_id,
+                lines[0][:TITLE_DISPLAY_LIMIT],
+                severity="error",
+                description=lines[1][:20_000] if len(lines) > 1 else None,
+            )
         self._set_status("")
 
     def _on_session_opened(self, session_id: str) -> None:
@@ -596,13 +625,21 @@ class ChatScreen(Screen[None]):
 
     @on(ContextGauge.LevelCrossed)
     def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
-        severity = "error" if event.level.name == "CRITICAL" else "warning"
+        # One line: the gauge itself changed colour and reads the numbers; the details are a
+        # click away.
+        critical = event.level.name == "CRITICAL"
+        gauge = self.query_one(ContextGauge)
+        percent = format_percent(gauge.used, gauge.context_size)
         self.notify(
-            self.query_one(ContextGauge).details_text(),
-            title="Context window",
-            severity=severity,
-            timeout=10,
+            f"{percent} used. {event.advice}",
+            severity="error" if critical else "warning",
+            timeout=6,
         )
+
+    @on(ContextGauge.DetailsRequested)
+    def on_context_details_requested(self, event: ContextGauge.DetailsRequested) -> None:
+        event.stop()
+        self.action_context_details()
 
     def _draw_activity(self, state: SessionState) -> None:
         running = state.activity in ("running", "requires_action")
@@ -799,7 +836,9 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(InspectorScreen(client.connection))
 
     def action_context_details(self) -> None:
-        self.notify(self.query_one(ContextGauge).details_text(), title="Context", timeout=15)
+        from acp_tui.ui.screens.context import ContextDetailsScreen
+
+        self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(

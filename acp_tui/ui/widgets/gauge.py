@@ -3,9 +3,9 @@
 Reads like ``▰▱▱▱▱▱▱▱ 31.4K / 200K · 16%`` and, past 75%, ends with the level in words
 (``▰▰▰▰▰▰▰▱ 184K / 200K · 92% high``) so it reads on a monochrome terminal and in a screen
 reader. The level is also a CSS class (``-normal``, ``-filling``, ``-high``, ``-critical``,
-``-unknown``) that picks a theme colour. Hover shows the exact numbers as a tooltip; focus it and
-press Enter for the same text as a notification; ``details_text()`` returns it for a palette
-command.
+``-unknown``) that picks a theme colour. Hover shows the exact numbers as a tooltip; a click, or
+Enter while it has the focus, posts ``ContextGauge.DetailsRequested`` (the chat screen opens a
+panel with ``details_text()``).
 
 The screen sets the reactive attributes from the store (``set_usage`` sets several at once);
 the gauge posts ``ContextGauge.LevelCrossed`` once per rise into a higher level.
@@ -89,6 +89,17 @@ class ContextGauge(Widget, can_focus=True):
     cost_amount: reactive[float | None] = reactive(None)
     cost_currency: reactive[str | None] = reactive(None)
     turn_usage: reactive[Mapping[str, Any] | None] = reactive(None)
+
+    class DetailsRequested(Message):
+        """The person asked for the exact numbers (a click, or Enter on the gauge)."""
+
+        def __init__(self, gauge: ContextGauge) -> None:
+            super().__init__()
+            self.gauge = gauge
+
+        @property
+        def control(self) -> ContextGauge:
+            return self.gauge
 
     class LevelCrossed(Message):
         """Usage rose into a higher level (posted once per crossing, never for NORMAL)."""
@@ -196,7 +207,10 @@ class ContextGauge(Widget, can_focus=True):
         self._schedule_crossing_check()
 
     def action_show_details(self) -> None:
-        self.notify(self.details_text(), title="Context usage", markup=False)
+        self.post_message(self.DetailsRequested(self))
+
+    def on_click(self) -> None:
+        self.action_show_details()
 
     def _changed(self) -> None:
         self._sync()
