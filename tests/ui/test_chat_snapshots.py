@@ -24,7 +24,7 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
     transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
     and shows the one started here, the prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
-    cost "$0.045". The footer lists New session, Thoughts and Quit (no Cancel: nothing runs)."""
+    cost "$0.05". The footer lists New session, Thoughts and Quit (no Cancel: nothing runs)."""
 
     async def run_before(pilot: Pilot) -> None:
         screen = await wait_for_session(pilot)

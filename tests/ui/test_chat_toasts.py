@@ -71,7 +71,7 @@ async def test_context_details_open_from_the_palette_and_the_gauge_and_stay(
         panel = app.screen
         assert isinstance(panel, ContextDetailsScreen)
         assert "31,400 of 200,000 tokens" in panel.details()
-        assert "Cost: $0.045" in panel.details()
+        assert "Cost: $0.05" in panel.details()
         # It stays (a toast would be gone by now) until dismissed.
         await pilot.pause(1.2)
         assert app.screen is panel

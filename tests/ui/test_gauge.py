@@ -81,13 +81,13 @@ async def test_usage_before_any_prompt_shows_at_once() -> None:
     async with app.run_test() as pilot:
         await pilot.pause()
         gauge = _gauge(app)
-        assert gauge.gauge_line() == "▰▱▱▱▱▱▱▱ 31.4K / 200K · 16% · $0.045"
+        assert gauge.gauge_line() == "▰▱▱▱▱▱▱▱ 31.4K / 200K · 16% · $0.05"
         assert _level_classes(gauge) == {"-normal"}
         assert isinstance(gauge.tooltip, Content)
         assert gauge.tooltip.plain == gauge.details_text()
         assert "31,400 of 200,000 tokens (15.7%)" in gauge.details_text()
         assert "Remaining: 168,600 tokens" in gauge.details_text()
-        assert "Cost: $0.045" in gauge.details_text()
+        assert "Cost: $0.05" in gauge.details_text()
 
 
 @pytest.mark.anyio
@@ -260,7 +260,7 @@ def test_snapshot_high_92_percent(snap_compare: Any) -> None:
 
 
 def test_snapshot_critical_97_percent_with_cost(snap_compare: Any) -> None:
-    """97%: seven of eight cells (full only when full), `194K / 200K · 97% critical · $0.045`
+    """97%: seven of eight cells (full only when full), `194K / 200K · 97% critical · $0.05`
     in bold red (theme error)."""
     app = GaugeApp(used=194_000, context_size=200_000, cost_amount=0.045, cost_currency="USD")
     assert snap_compare(app, terminal_size=_SIZE, run_before=_settle)
