@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shlex
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -440,7 +441,8 @@ class ChatScreen(Screen[None]):
         if info.expected:
             return
         banner = self.query_one(AgentBanner)
-        command = " ".join(self.settings.agent_argv)
+        # Quoted as a shell would need it: an argument with a space stays one argument.
+        command = shlex.join(self.settings.agent_argv)
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
