@@ -43,6 +43,18 @@ def agent_command(script: str, *args: str) -> list[str]:
     return [sys.executable, str(AGENTS / script), *args]
 
 
+def server_environment() -> dict[str, str]:
+    """This process's environment, less what would lie to the program about its terminal:
+    the tmux server passes its environment on to the pane, and a test run can have
+    ``COLUMNS=80 LINES=24`` set (Textual reads them before asking the terminal), which made
+    a 120x40 journey draw at 80x24 in the top-left corner."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE") and not name.startswith("TEXTUAL")
+    }
+
+
 class Terminal:
     """One tmux window of ``cols`` x ``rows`` running a command in an isolated home."""
 
@@ -76,6 +88,7 @@ class Terminal:
             capture_output=True,
             text=True,
             check=check,
+            env=server_environment(),
         )
 
     def _config(self) -> Path:
@@ -187,6 +200,25 @@ class Terminal:
 
     def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
         return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout)
+
+    def wait_still(self, quiet: float = 0.5, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until the screen has not changed for ``quiet`` seconds (before a click: what is
+        under the pointer must not move between reading the screen and clicking)."""
+        deadline = time.monotonic() + timeout
+        last = self.screen()
+        since = time.monotonic()
+        while True:
+            time.sleep(POLL_SECONDS)
+            screen = self.screen()
+            now = time.monotonic()
+            if screen != last:
+                last, since = screen, now
+            elif now - since >= quiet:
+                return screen
+            if now > deadline:
+                raise AssertionError(
+                    f"the screen kept changing for {timeout:.0f} s; the last screen:\n{screen}"
+                )
 
     def wait_exit(self, timeout: float = DEFAULT_TIMEOUT) -> int:
         deadline = time.monotonic() + timeout

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
@@ -306,6 +307,29 @@ async def test_enter_on_a_fully_typed_command_without_input_sends_it() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [m.text for m in app.submitted] == ["/help"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("trigger", ["/pl", "see @RE"])
+async def test_keys_that_outrun_the_list_are_judged_on_the_text_as_it_is(
+    tmp_path: Path, trigger: str
+) -> None:
+    """A terminal delivers "/plan fix it⏎" in one burst: the list learns of the space only
+    after Enter is handled. Enter once completed the stale list ("/plan " in place of
+    "/plan fix it") and dropped the rest of what was typed."""
+    (tmp_path / "README.md").write_text("x")
+    app = PromptApp(cwd=tmp_path)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, trigger)
+        await _wait_for(pilot, lambda: editor.completion_open)
+        rest = " fix it"
+        for char in rest:
+            app.post_message(events.Key("space" if char == " " else char, char))
+        app.post_message(events.Key("enter", "\r"))
+        await _wait_for(pilot, lambda: bool(app.submitted))
+        assert [m.text for m in app.submitted] == [trigger + rest]
+        assert editor.text == ""
 
 
 @pytest.mark.anyio

@@ -480,6 +480,11 @@ class PromptEditor(Vertical):
     def _handle_key(self, key: str) -> bool:
         """Handle a key pressed in the text area. True if it was used here."""
         if self._completion is not None:
+            # The list may be a few keys behind (its update waits for the text area's change
+            # events, which queue behind a burst of keys): judge it on the text as it is now,
+            # or Enter after "/slow 30" would complete "/slow" and drop " 30".
+            self._refresh_completion(may_open=False)
+        if self._completion is not None:
             if key == "up":
                 self._list.action_cursor_up()
                 return True
