@@ -6,7 +6,8 @@ tool call block, a thought, a queue button or the gauge would otherwise reach a 
 no use for it and be dropped, and the person sees their words vanish. So:
 
 - a printable key (or a paste) that reaches the screen unused, with no binding for it where the
-  focus is, goes to the prompt (and the prompt takes the focus);
+  focus is, goes to the focused input, else to the prompt (which takes the focus); in the
+  sidebar's list it goes to the sidebar's filter (type to filter);
 - a click anywhere but on a place that takes typing gives the focus back to the prompt;
 - Tab from the prompt cycles through the controls under it, never into the sidebar (its filter
   would swallow what comes next); Ctrl+B goes to the sidebar.
@@ -90,7 +91,7 @@ class TypingRouter:
         if isinstance(focused, TYPING_WIDGETS):
             target = focused
         else:
-            target = self._prompt_ready()
+            target = self._own_target(focused) or self._prompt_ready()
         if target is None:
             return False
         event.stop()
@@ -101,16 +102,29 @@ class TypingRouter:
         target.post_message(RoutedKey(event.key, event.character))
         return True
 
+    def _own_target(self, focused: Widget | None) -> Widget | None:
+        """Where a widget that keeps its keys sends typing (the sidebar: its filter)."""
+        if focused is None:
+            return None
+        for ancestor in focused.ancestors_with_self:
+            if isinstance(ancestor, self.keeps_keys):
+                target = getattr(ancestor, "typing_target", None)
+                return target() if callable(target) else None
+        return None
+
     def route_paste(self, event: events.Paste) -> bool:
-        if self.takes_typing(self.screen.focused):
+        """A paste that bubbled up to the screen unused goes where typing goes."""
+        focused = self.screen.focused
+        if isinstance(focused, TYPING_WIDGETS):
             return False
-        area = self._prompt_ready()
-        if area is None:
+        target = self._own_target(focused) or self._prompt_ready()
+        if target is None:
             return False
         event.stop()
         event.prevent_default()
-        self.screen.set_focus(area, scroll_visible=False)
-        area.post_message(events.Paste(event.text))
+        if target is not focused:
+            self.screen.set_focus(target, scroll_visible=False)
+        target.post_message(events.Paste(event.text))
         return True
 
     def after_click(self, event: events.MouseUp) -> None:

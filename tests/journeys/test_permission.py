@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 import pytest
 
+from tests.journeys.frame import assert_frame
 from tests.journeys.terminal import Terminal
 
 
@@ -26,7 +27,8 @@ def test_after_a_permission_answered_by_key_every_row_is_still_there(
     assert "▁▁▁" in screen, "the prompt's bottom border is cut off"
     assert "/ 200K" in screen, "the context gauge is cut off"
     assert "▇▇" not in screen, "a screen-level scrollbar appeared"
+    assert_frame(term, "after the permission")
     # A second turn, and the rows are still there.
     term.send("and again")
-    screen = term.wait_for("and again")
-    assert "/ 200K" in screen and "▁▁▁" in screen
+    term.wait_for("You said")
+    assert_frame(term, "after a second turn")

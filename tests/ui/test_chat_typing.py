@@ -206,3 +206,54 @@ async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Pa
         await wait_for(pilot, lambda: prompt_of(screen).text == "early words", "the draft")
         await pilot.pause(0.2)
         assert prompt_of(screen).text == "early words"
+
+
+async def test_a_burst_through_ctrl_b_and_slash_lands_in_the_filter(tmp_path: Path) -> None:
+    """Ctrl+B, "/" and a word, as fast as a terminal delivers them: each key goes where the
+    previous one moved the focus (the sidebar, its filter), none to the prompt."""
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        app.post_message(events.Key("ctrl+b", None))
+        app.post_message(events.Key("slash", "/"))
+        burst(app, "fix")
+        await wait_for(pilot, lambda: sidebar.filter_text == "fix", "the filter")
+        assert sidebar.filter_has_focus
+        assert prompt_of(screen).text == ""
+
+
+async def test_typing_in_the_sidebar_list_filters(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        await pilot.press("ctrl+b")
+        assert sidebar.session_list.has_focus
+        burst(app, "fix")  # no binding in the list for these: type to filter
+        await wait_for(pilot, lambda: sidebar.filter_text == "fix", "the filter")
+        assert sidebar.filter_has_focus and prompt_of(screen).text == ""
+        await pilot.press("escape", "escape")  # clear, then back to the list
+        assert sidebar.session_list.has_focus
+        app.post_message(events.Paste("pasted"))
+        await wait_for(pilot, lambda: sidebar.filter_text == "pasted", "the paste filtered")
+
+
+async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter(
+    tmp_path: Path,
+) -> None:
+    slow = ["sh", "-c", 'sleep 1; exec "$0" "$@"', *FIXTURE_AGENT]
+    app = agent_app(slow, tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        sidebar = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
+        await pilot.press("ctrl+b", "slash")
+        assert screen.session_id is None and sidebar.filter_has_focus
+        burst(app, "untit")
+        await wait_for(pilot, lambda: screen.session_id is not None, "the session")
+        await pilot.pause(0.2)
+        burst(app, "led")
+        await wait_for(pilot, lambda: sidebar.filter_text == "untitled", "all of it filtered")
+        assert sidebar.filter_has_focus and prompt_of(screen).text == ""

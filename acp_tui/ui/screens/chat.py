@@ -154,7 +154,9 @@ class ChatScreen(Screen[None]):
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel", show=True),
         Binding("ctrl+n", "new_session", "New session"),
-        Binding("ctrl+b", "toggle_sidebar", "Sessions"),
+        # Priority: resolved before the next key is handed out, so "/" typed right after it
+        # already finds the sidebar focused (a binding resolved later would not).
+        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True),
         Binding("ctrl+t", "toggle_latest_thought", "Thought"),
         Binding("ctrl+o", "toggle_latest_tool", "Output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
@@ -197,6 +199,9 @@ class ChatScreen(Screen[None]):
         self._last_turn_notice: float = 0.0
         self._editing_queue_id: int | None = None
         self._render_error_shown = False
+        #: Set when the person opened a session (sidebar, Ctrl+N): the prompt takes the focus
+        #: once it shows.
+        self._focus_prompt_on_open = False
         #: Per session: (turn number, when the screen saw it start running).
         self._turn_started: dict[str, tuple[int, float]] = {}
         self._typing = TypingRouter(
@@ -213,6 +218,19 @@ class ChatScreen(Screen[None]):
 
     def on_mouse_up(self, event: events.MouseUp) -> None:
         self._typing.after_click(event)
+
+    def focus_prompt(self) -> None:
+        """The prompt takes the focus now (not on a later turn of the loop: a key typed right
+        after must find it there)."""
+        self.set_focus(self.query_one(PromptEditor).text_area)
+
+    def _focus_after_open(self) -> None:
+        """A session was shown: the prompt takes the focus when the person asked for it (from
+        the sidebar, Ctrl+N) or nothing has it; a session that opens by itself (the first
+        one) never pulls the focus away from where the person is typing."""
+        asked, self._focus_prompt_on_open = self._focus_prompt_on_open, False
+        if asked or self.focused is None:
+            self.focus_prompt()
 
     def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
         return self._typing.focus_step(lambda: super(ChatScreen, self).focus_next(selector))
@@ -499,7 +517,7 @@ class ChatScreen(Screen[None]):
         )
         await self._draw_queue()
         self._set_status("")
-        prompt.text_area.focus()
+        self._focus_after_open()
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -759,6 +777,7 @@ class ChatScreen(Screen[None]):
         if link is None or not self.agent_alive:
             self.notify("The agent is not running.", severity="warning")
             return
+        self._focus_prompt_on_open = True
         link.spawn(link.new_session, "new session")
 
     def action_toggle_thoughts(self) -> None:
@@ -949,12 +968,12 @@ class ChatScreen(Screen[None]):
         inside = focused is not None and sidebar in focused.ancestors_with_self
         if sidebar.display and inside:
             sidebar.display = False
-            self.query_one(PromptEditor).text_area.focus()
+            self.focus_prompt()
             return
         if not sidebar.display:
             sidebar.display = True
             sidebar.reload()
-        sidebar.session_list.focus()
+        self.set_focus(sidebar.session_list)
 
     @on(SessionsSidebar.LoadMore)
     def on_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
@@ -986,7 +1005,7 @@ class ChatScreen(Screen[None]):
     @on(SessionsSidebar.Leave)
     def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
-        self.query_one(PromptEditor).text_area.focus()
+        self.focus_prompt()
 
     @on(SessionsSidebar.NewSession)
     def on_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:
@@ -999,8 +1018,9 @@ class ChatScreen(Screen[None]):
         if link is None or not self.agent_alive:
             self.notify("The agent is not running: press Ctrl+R to restart it.", severity="warning")
             return
+        self._focus_prompt_on_open = True
         if session_id == self.session_id:
-            self.query_one(PromptEditor).focus()
+            self.focus_prompt()
             return
         agent = link.agent
         state = self.store.get(session_id)

@@ -394,7 +394,7 @@ class _FilterInput(Input):
         if self.value:
             self.value = ""
         else:
-            self.sidebar.session_list.focus()
+            self.screen.set_focus(self.sidebar.session_list)
 
     def on_focus(self) -> None:
         self.sidebar.session_list.refresh()
@@ -644,7 +644,13 @@ class SessionsSidebar(Widget):
         self.post_message(self.NewSession())
 
     def action_focus_filter(self) -> None:
-        self._filter_input.focus()
+        # At once: the keys typed right after "/" must find the box focused.
+        self.screen.set_focus(self._filter_input)
+
+    def typing_target(self) -> Input:
+        """Where typing goes when the list has the focus and the key is not one of its own:
+        the filter (type to filter)."""
+        return self._filter_input
 
     def reload(self) -> None:
         """Ask for the first page again: sessions made elsewhere appear, listed titles catch
