@@ -12,7 +12,7 @@ import contextlib
 import logging
 import shlex
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -204,6 +204,8 @@ class ChatScreen(Screen[None]):
         self._focus_prompt_on_open = False
         #: Per session: (turn number, when the screen saw it start running).
         self._turn_started: dict[str, tuple[int, float]] = {}
+        #: The clock of those times (a test can hold it still).
+        self.clock: Callable[[], float] = time.monotonic
         self._typing = TypingRouter(
             self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
         )
@@ -669,8 +671,8 @@ class ChatScreen(Screen[None]):
         elif state.activity == "requires_action":
             self._set_status("⏸ waiting for you")
         elif running:
-            started = self._turn_started.get(state.id, (0, time.monotonic()))[1]
-            elapsed = elapsed_text(time.monotonic() - started)
+            now = self.clock()
+            elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
             self._set_status(f"● working… {elapsed} (Esc to cancel)")
         elif state.stop_reason == "cancelled":
             self._set_status("cancelled")
@@ -692,7 +694,7 @@ class ChatScreen(Screen[None]):
         if state.activity in ("running", "requires_action"):
             known = self._turn_started.get(session_id)
             if known is None or known[0] != state.turn:
-                self._turn_started[session_id] = (state.turn, time.monotonic())
+                self._turn_started[session_id] = (state.turn, self.clock())
         else:
             self._turn_started.pop(session_id, None)
 
