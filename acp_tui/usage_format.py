@@ -26,7 +26,7 @@ import math
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 __all__ = [
@@ -291,7 +291,11 @@ def format_cost(amount: Number | None, currency: str | None) -> str:
     else:
         dec = Decimal(repr(float(amount))) if isinstance(amount, float) else Decimal(amount)  # type: ignore[arg-type]
         sign = "-" if dec < 0 else ""
-        number = _amount_text(abs(dec), is_money)
+        # Enough digits for the whole amount to cents: the default 28 made 1e26 raise
+        # InvalidOperation in quantize.
+        with localcontext() as context:
+            context.prec = max(context.prec, dec.adjusted() + 8)
+            number = _amount_text(abs(dec), is_money)
 
     if symbol is not None:
         return f"{sign}{symbol}{number}"

@@ -102,3 +102,16 @@ async def run_palette_command(pilot: Pilot, name: str) -> None:
     await wait_for(pilot, offered, f"{name!r} offered")
     await pilot.press("enter")
     await wait_for(pilot, lambda: pilot.app.screen is not palette, "the palette to close")
+
+
+async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None:
+    """Wait for a permission dialog to be on screen and armed, then press ``key``."""
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, PermissionScreen) and pilot.app.screen.armed,
+        "an armed permission dialog",
+        limit,
+    )
+    await pilot.press(key)
