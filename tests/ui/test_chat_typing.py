@@ -193,8 +193,8 @@ async def test_tab_from_the_prompt_never_walks_into_the_sidebar(tmp_path: Path) 
 
 
 async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Path) -> None:
-    # The fixture agent, a second late: the prompt is there before the session is.
-    slow = ["sh", "-c", 'sleep 1; exec "$0" "$@"', *FIXTURE_AGENT]
+    # The fixture agent, three seconds late: the prompt is there before the session is.
+    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
     app = agent_app(slow, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -242,7 +242,7 @@ async def test_typing_in_the_sidebar_list_filters(tmp_path: Path) -> None:
 async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter(
     tmp_path: Path,
 ) -> None:
-    slow = ["sh", "-c", 'sleep 1; exec "$0" "$@"', *FIXTURE_AGENT]
+    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
     app = agent_app(slow, tmp_path, show_sidebar=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
