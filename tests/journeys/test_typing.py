@@ -37,7 +37,7 @@ def test_typing_after_clicking_a_tool_block_and_a_thought(
     click_on(term, "Run `echo from-the-tool`")
     typed_reaches_the_prompt(term, "after the tool block")
     term.wait_for("You said")
-    term.send("/think")
+    term.send("/think about tests")
     term.wait_for("Done thinking")
     click_on(term, "Thinking")
     term.wait_for("▼ 💭 Thinking")  # the click opened it

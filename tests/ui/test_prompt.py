@@ -333,6 +333,63 @@ async def test_keys_that_outrun_the_list_are_judged_on_the_text_as_it_is(
 
 
 @pytest.mark.anyio
+@pytest.mark.parametrize("paced", [True, False], ids=["typed slowly", "one burst"])
+async def test_enter_does_the_same_whether_or_not_the_list_had_time_to_show(
+    paced: bool,
+) -> None:
+    """Enter after a command that takes input completes it (the person adds the input);
+    after one that takes none, it sends. The same when the keys come in one burst and Enter
+    is handled before the list could show (it once sent "/plan" half the time)."""
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        for text, sent in (("/plan", []), ("/help", ["/help"])):
+            editor.set_draft("")
+            if paced:
+                await _type(pilot, text)
+                assert editor.completion_open
+                await pilot.press("enter")
+            else:
+                for char in text:
+                    app.post_message(events.Key("slash" if char == "/" else char, char))
+                app.post_message(events.Key("enter", "\r"))
+            await pilot.pause()
+            await pilot.pause()
+            assert [m.text for m in app.submitted] == sent, text
+            assert editor.text == ("/plan " if text == "/plan" else "")
+            app.submitted.clear()
+
+
+@pytest.mark.anyio
+async def test_a_recalled_command_is_sent_again_with_enter() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/plan")
+        await pilot.press("escape", "enter")  # sent as typed
+        await pilot.pause()
+        await pilot.press("up", "enter")  # the same again, from the history
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan", "/plan"]
+        editor.set_draft("/plan")  # a draft put back whole (a restart, a session switch)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan", "/plan", "/plan"]
+
+
+@pytest.mark.anyio
+async def test_enter_after_escape_closed_the_list_sends_the_text_as_it_is() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/plan")
+        assert editor.completion_open
+        await pilot.press("escape", "enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan"]
+
+
+@pytest.mark.anyio
 async def test_no_list_when_nothing_matches_or_slash_is_not_first() -> None:
     app = PromptApp()
     async with app.run_test(size=(80, 20)) as pilot:
