@@ -167,6 +167,16 @@ def build_sessions_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def directory_problem(path: str) -> str | None:
+    """Why ``path`` cannot be a working directory ("no such directory", "not a directory"),
+    or None when it can."""
+    if os.path.isdir(path):
+        return None
+    if os.path.exists(path):
+        return "not a directory"
+    return "no such directory"
+
+
 def parse(argv: Sequence[str]) -> Invocation:
     ours, agent_argv = _split_agent(argv)
     if ours and ours[0] in SUBCOMMANDS:
@@ -190,8 +200,9 @@ def parse(argv: Sequence[str]) -> Invocation:
         parser.error(f"give only one of {', '.join(chosen)}")
     if options.cwd is not None:
         options.cwd = os.path.abspath(options.cwd)
-        if not os.path.isdir(options.cwd):
-            parser.error(f"--cwd {options.cwd}: no such directory")
+        problem = directory_problem(options.cwd)
+        if problem:
+            parser.error(f"--cwd {options.cwd}: {problem}")
     return Invocation(command, options, agent_argv, list(argv))
 
 
@@ -208,8 +219,9 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
     os.environ.update(agent.env)
     if invocation.options.cwd is None and agent.cwd:
         cwd = os.path.abspath(os.path.expanduser(agent.cwd))
-        if not os.path.isdir(cwd):
-            print(f"acp-tui: agents.{name}.cwd {cwd}: no such directory", file=sys.stderr)
+        problem = directory_problem(cwd)
+        if problem:
+            print(f"acp-tui: agents.{name}.cwd {cwd}: {problem}", file=sys.stderr)
             return 2
         invocation.options.cwd = cwd
     return None

@@ -245,37 +245,39 @@ def _strip_zeros(text: str, keep: int) -> str:
     return f"{whole}.{frac}" if frac else whole
 
 
-_TINY = Decimal("0.0001")
+_CENT = Decimal("0.01")
 
 
-def _amount_text(amount: Decimal, min_decimals: int) -> str:
-    """A non-negative amount: 2 decimals from 1 up, 3 significant digits below 1."""
+def _amount_text(amount: Decimal, money: bool) -> str:
+    """A non-negative amount: two significant digits under a cent (``0.00035``, ``0.0042``),
+    cents from a cent up (``0.12``, ``3.40``). Money keeps its zeros (``0.0040``, ``0.00``);
+    another unit drops trailing ones (``0.004``, ``12.5``, ``0``)."""
     if amount == 0:
-        return "0" if min_decimals == 0 else "0." + "0" * min_decimals
-    if amount < _TINY:
-        return f"<{_TINY}"
-    if amount < 1:
-        quantum = Decimal(1).scaleb(amount.adjusted() - 2)
+        return "0.00" if money else "0"
+    if amount < _CENT:
+        quantum = Decimal(1).scaleb(amount.adjusted() - 1)
         rounded = amount.quantize(quantum, rounding=ROUND_HALF_UP)
-        if rounded < 1:
-            return _strip_zeros(f"{rounded:f}", min_decimals)
-        amount = rounded
-    cents = amount.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
-    return _strip_zeros(f"{cents:,.2f}", min_decimals)
+        if rounded < _CENT:
+            text = f"{rounded:f}"
+            return text if money else _strip_zeros(text, 0)
+        amount = rounded  # 0.00996 is a cent
+    text = f"{amount.quantize(_CENT, rounding=ROUND_HALF_UP):,.2f}"
+    return text if money else _strip_zeros(text, 0)
 
 
 def format_cost(amount: Number | None, currency: str | None) -> str:
     """A cumulative cost with its unit as given.
 
-    - USD, EUR, GBP (in any case) get their symbol: ``$0.045``, ``€1.20``, ``£3.00``.
+    - USD, EUR, GBP (in any case) get their symbol: ``$0.05``, ``€1.20``, ``£3.00``.
     - Another ISO 4217-looking code (three upper-case letters) follows the number:
       ``1.20 JPY``. Money always shows at least two decimals.
       Lower-case ``jpy`` is not assumed to be money: it is a unit shown verbatim.
     - Anything else is a unit shown verbatim, without padding decimals: ``12 credits``,
       ``0.5 credits``.
-    - From 1 up: rounded to cents (``$12.34``, ``$1,234.50``). Below 1: three significant digits,
-      trailing zeros dropped (``$0.045``, ``$0.123``, ``$0.50``), so float noise such as
-      ``0.045000001`` never shows. Below 0.0001: ``<$0.0001``.
+    - One rule for the number: two significant digits under a cent (``$0.00035``,
+      ``$0.0042``), cents from a cent up (``$0.12``, ``$3.40``, ``$1,234.50``), rounded half-up
+      on the decimal value, so float noise such as ``0.045000001`` never shows. Zero is
+      ``$0.00``. Another unit drops trailing zeros (``0.004 credits``).
     - Negative amounts keep their sign in front (``-$1.20``); None, NaN or infinity give ``?``
       in place of the number (``$?``).
     """
@@ -288,18 +290,14 @@ def format_cost(amount: Number | None, currency: str | None) -> str:
         sign, number = "", "?"
     else:
         dec = Decimal(repr(float(amount))) if isinstance(amount, float) else Decimal(amount)  # type: ignore[arg-type]
-        if dec < 0 and -dec < _TINY:
-            dec = Decimal(0)  # a tiny refund is no money: no "<-$0.0001", no "-$0.00"
         sign = "-" if dec < 0 else ""
         # Enough digits for the whole amount to cents: the default 28 made 1e26 raise
         # InvalidOperation in quantize.
         with localcontext() as context:
             context.prec = max(context.prec, dec.adjusted() + 8)
-            number = _amount_text(abs(dec), 2 if is_money else 0)
+            number = _amount_text(abs(dec), is_money)
 
     if symbol is not None:
-        if number.startswith("<"):
-            return f"<{sign}{symbol}{number[1:]}"
         return f"{sign}{symbol}{number}"
     if unit:
         return f"{sign}{number} {unit}"

@@ -205,31 +205,45 @@ def test_bar_cells(used: int | None, size: int, cells: int | None) -> None:
 @pytest.mark.parametrize(
     ("amount", "currency", "text"),
     [
-        (0.045, "USD", "$0.045"),
-        (0.045000001, "USD", "$0.045"),  # float noise never shows
+        # Two significant digits under a cent, cents from a cent up.
+        (0.00035, "USD", "$0.00035"),
+        (0.0042, "USD", "$0.0042"),
+        (0.004, "USD", "$0.0040"),  # money keeps its two digits
+        (0.00123, "USD", "$0.0012"),
+        (0.00001, "USD", "$0.000010"),  # no floor: tiny amounts are still told
+        (0.000000123, "USD", "$0.00000012"),
+        (0.00996, "USD", "$0.01"),  # rounds up to a cent: then cents
+        (0.01, "USD", "$0.01"),
+        (0.12, "USD", "$0.12"),
+        (0.123456, "USD", "$0.12"),
+        (0.045, "USD", "$0.05"),  # half-up on the decimal value
+        (0.045000001, "USD", "$0.05"),  # float noise never shows
         (0.1 + 0.2, "USD", "$0.30"),
         (0.5, "USD", "$0.50"),
-        (0.123456, "USD", "$0.123"),
-        (0.00123, "USD", "$0.00123"),
-        (0.00001, "USD", "<$0.0001"),
+        (3.4, "USD", "$3.40"),
         (0.9996, "USD", "$1.00"),
         (0, "USD", "$0.00"),
+        (0.0, "EUR", "€0.00"),
         (12.344, "USD", "$12.34"),
         (12.345, "USD", "$12.35"),  # half-up on the decimal value, not the binary one
         (1_234.5, "USD", "$1,234.50"),
         (1.2, "EUR", "€1.20"),
         (3, "GBP", "£3.00"),
         (1.2, "JPY", "1.20 JPY"),
-        (0.045, "CHF", "0.045 CHF"),
+        (0.0042, "CHF", "0.0042 CHF"),
+        (0.045, "CHF", "0.05 CHF"),
         (12, "credits", "12 credits"),  # non-ISO units verbatim, no padded decimals
         (12.5, "credits", "12.5 credits"),
         (0.5, "points", "0.5 points"),
+        (0.004, "credits", "0.004 credits"),
+        (0, "credits", "0 credits"),
         (1.2, "usd", "$1.20"),  # a known code in lower case still gets its symbol
         (1.2, "jpy", "1.2 jpy"),  # another code in lower case is a unit, shown verbatim
         (5, "", "5"),
         (5, None, "5"),
         (-1.2, "USD", "-$1.20"),
-        (-0.00001, "USD", "$0.00"),
+        (-0.00001, "USD", "-$0.000010"),
+        (-0.045, "USD", "-$0.05"),
         (-3, "credits", "-3 credits"),
         (math.nan, "USD", "$?"),
         (math.inf, "EUR", "€?"),
@@ -287,7 +301,7 @@ def test_details_text_with_everything() -> None:
         "Context: 31,400 of 200,000 tokens (15.7%)",
         "Remaining: 168,600 tokens",
         "Level: ok",
-        "Cost: $0.045",
+        "Cost: $0.05",
         "Last turn: input 35,000 · output 12,000 · thought 5,000 · cache read 5,000"
         " · cache write 1,000 · total 53,000",
     ]

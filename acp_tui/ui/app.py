@@ -38,6 +38,11 @@ class AcpTuiApp(App[int]):
     """acp-tui: chat with any ACP agent."""
 
     TITLE = "acp-tui"
+    # Toasts under the header, on the right, on every screen: never over the prompt, the gauge
+    # or the footer they may be about.
+    CSS = """
+    ToastRack { dock: top; align: right top; margin: 1 0 0 0; }
+    """
     BINDINGS = [
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acp_tui.cli import Invocation, unknown_agent_message
+from acp_tui.cli import Invocation, directory_problem, unknown_agent_message
 from acp_tui.config import (
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
@@ -62,12 +62,11 @@ def settings_from_invocation(
         settings.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
         if agent.cwd and not options.cwd:
             cwd = os.path.abspath(os.path.expanduser(agent.cwd))
-            if os.path.isdir(cwd):
+            problem = directory_problem(cwd)
+            if problem is None:
                 settings.cwd = cwd
             elif problems is not None:
-                problems.append(
-                    f"agents.{name}.cwd: {cwd}: no such directory; using {settings.cwd}"
-                )
+                problems.append(f"agents.{name}.cwd: {cwd}: {problem}; using {settings.cwd}")
     if options.cwd:
         settings.cwd = options.cwd
     return settings

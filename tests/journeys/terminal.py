@@ -43,6 +43,18 @@ def agent_command(script: str, *args: str) -> list[str]:
     return [sys.executable, str(AGENTS / script), *args]
 
 
+def server_environment() -> dict[str, str]:
+    """This process's environment, less what would lie to the program about its terminal:
+    the tmux server passes its environment on to the pane, and a test run can have
+    ``COLUMNS=80 LINES=24`` set (Textual reads them before asking the terminal), which made
+    a 120x40 journey draw at 80x24 in the top-left corner."""
+    return {
+        name: value
+        for name, value in os.environ.items()
+        if name not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE") and not name.startswith("TEXTUAL")
+    }
+
+
 class Terminal:
     """One tmux window of ``cols`` x ``rows`` running a command in an isolated home."""
 
@@ -66,6 +78,7 @@ class Terminal:
         for path in ("config/acp-tui", "data", "state", "cache"):
             (home / path).mkdir(parents=True, exist_ok=True)
         self.started = False
+        self.status_file = home / "exit-status"
 
     # ------------------------------------------------------------------ tmux
 
@@ -75,6 +88,7 @@ class Terminal:
             capture_output=True,
             text=True,
             check=check,
+            env=server_environment(),
         )
 
     def _config(self) -> Path:
@@ -102,6 +116,10 @@ class Terminal:
         """Run ``acp-tui ARGS`` (or ``program ARGS``) in the terminal. The pane stays after the
         program exits (``remain-on-exit``), so its last screen and exit status can be read."""
         command = [program or installed_acp_tui(), *args]
+        # The program's exit status, written by a shell that waits for it: tmux (3.3) does not
+        # always reap a pane's process, and then reports it dead with no status.
+        self.status_file.unlink(missing_ok=True)
+        recorded = ["sh", "-c", f'"$@"; echo $? > {shlex.quote(str(self.status_file))}', "sh"]
         environment = {**self.env, **(env or {})}
         exports = [f"-e{name}={value}" for name, value in environment.items()]
         self._tmux(
@@ -116,7 +134,7 @@ class Terminal:
             "-c",
             str(cwd or self.home),
             *exports,
-            shlex.join(command),
+            shlex.join([*recorded, *command]),
         )
         self.started = True
         return self
@@ -140,18 +158,11 @@ class Terminal:
 
     def exited(self) -> int | None:
         """The program's exit status once it has exited, else None."""
-        result = self._tmux(
-            "display-message",
-            "-p",
-            "-t",
-            self.target,
-            "#{pane_dead} #{pane_dead_status}",
-            check=False,
-        )
-        parts = result.stdout.split()
-        if len(parts) == 2 and parts[0] == "1":
-            return int(parts[1])
-        return None
+        try:
+            text = self.status_file.read_text().strip()
+        except FileNotFoundError:
+            return None
+        return int(text) if text else None
 
     # ------------------------------------------------------------------ waiting
 
@@ -179,8 +190,35 @@ class Terminal:
             )
         return self.wait_until(lambda s: text in s, repr(text), timeout)
 
+    def wait_header(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until the top row (the chat screen's header: agent, session title) shows
+        ``text``. "New session" there means a session is open; elsewhere on the screen it may
+        be the footer's Ctrl+N hint."""
+        return self.wait_until(
+            lambda s: text in s.split("\n", 1)[0], f"{text!r} in the header", timeout
+        )
+
     def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
         return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout)
+
+    def wait_still(self, quiet: float = 0.5, timeout: float = DEFAULT_TIMEOUT) -> str:
+        """Wait until the screen has not changed for ``quiet`` seconds (before a click: what is
+        under the pointer must not move between reading the screen and clicking)."""
+        deadline = time.monotonic() + timeout
+        last = self.screen()
+        since = time.monotonic()
+        while True:
+            time.sleep(POLL_SECONDS)
+            screen = self.screen()
+            now = time.monotonic()
+            if screen != last:
+                last, since = screen, now
+            elif now - since >= quiet:
+                return screen
+            if now > deadline:
+                raise AssertionError(
+                    f"the screen kept changing for {timeout:.0f} s; the last screen:\n{screen}"
+                )
 
     def wait_exit(self, timeout: float = DEFAULT_TIMEOUT) -> int:
         deadline = time.monotonic() + timeout

@@ -85,6 +85,25 @@ async def send(pilot: Pilot, text: str) -> None:
     await pilot.press("enter")
 
 
+async def run_palette_command(pilot: Pilot, name: str) -> None:
+    """Ctrl+P, type ``name``, Enter: as a person runs a palette command."""
+    from textual.command import CommandList, CommandPalette
+
+    await pilot.press("ctrl+p")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the palette")
+    await pilot.press(*("space" if char == " " else char for char in name))
+    palette = pilot.app.screen
+
+    def offered() -> bool:
+        commands = palette.query_one(CommandList)
+        prompts = [commands.get_option_at_index(i).prompt for i in range(commands.option_count)]
+        return any(name in str(prompt) for prompt in prompts)
+
+    await wait_for(pilot, offered, f"{name!r} offered")
+    await pilot.press("enter")
+    await wait_for(pilot, lambda: pilot.app.screen is not palette, "the palette to close")
+
+
 async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None:
     """Wait for a permission dialog to be on screen and armed, then press ``key``."""
     from acp_tui.ui.screens.permission import PermissionScreen

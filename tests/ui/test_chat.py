@@ -15,6 +15,7 @@ from tests.ui.chat_helpers import (
     answer_permission,
     demo_app,
     fixture_app,
+    run_palette_command,
     send,
     wait_for,
     wait_for_session,
@@ -182,12 +183,10 @@ async def test_thoughts_can_be_hidden(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: len(screen.query(ThoughtView)) == 1, "the thought view")
         thought = screen.query_one(ThoughtView)
         assert thought.display is True
-        await pilot.press("ctrl+t")
-        await pilot.pause()
+        await run_palette_command(pilot, "Toggle thoughts")
         assert screen.query_one(Transcript).has_class("-hide-thoughts")
         assert thought.display is False  # hidden by the transcript's CSS class
-        await pilot.press("ctrl+t")
-        await pilot.pause()
+        await run_palette_command(pilot, "Toggle thoughts")
         assert thought.display is True
 
 

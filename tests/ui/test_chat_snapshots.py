@@ -24,7 +24,8 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
     transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
     and shows the one started here, the prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
-    cost "$0.045". The footer lists New session, Thoughts and Quit (no Cancel: nothing runs)."""
+    cost "$0.05". The footer lists New session, Sessions, Thought, Output and Quit (no Cancel:
+    nothing runs)."""
 
     async def run_before(pilot: Pilot) -> None:
         screen = await wait_for_session(pilot)
@@ -56,11 +57,13 @@ def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) 
 
 def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A turn in progress: the agent has said "Working on it…", the status line reads
-    "● working…  (Esc to cancel)", and above the prompt the queue shows one waiting
-    message "and then this" with edit and remove buttons. The footer offers "esc Cancel turn"."""
+    "● working… 0 s (Esc to cancel)" (the screen's clock held still), and above the prompt the
+    queue shows one waiting message "and then this" with edit and remove buttons. The footer
+    offers "esc Cancel"."""
 
     async def run_before(pilot: Pilot) -> None:
         screen = await wait_for_session(pilot)
+        screen.clock = lambda: 1000.0
         await send(pilot, "hang")
         await wait_for(pilot, lambda: screen.busy, "the turn")
         await send(pilot, "and then this")

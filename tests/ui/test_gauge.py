@@ -30,6 +30,7 @@ class GaugeApp(App[None]):
         super().__init__()
         self._usage = usage
         self.crossings: list[ContextLevel] = []
+        self.details_requests = 0
 
     def compose(self) -> ComposeResult:
         yield ContextGauge(id="gauge")
@@ -41,6 +42,9 @@ class GaugeApp(App[None]):
 
     def on_context_gauge_level_crossed(self, message: ContextGauge.LevelCrossed) -> None:
         self.crossings.append(message.level)
+
+    def on_context_gauge_details_requested(self, message: ContextGauge.DetailsRequested) -> None:
+        self.details_requests += 1
 
 
 def _gauge(app: GaugeApp) -> ContextGauge:
@@ -77,13 +81,13 @@ async def test_usage_before_any_prompt_shows_at_once() -> None:
     async with app.run_test() as pilot:
         await pilot.pause()
         gauge = _gauge(app)
-        assert gauge.gauge_line() == "▰▱▱▱▱▱▱▱ 31.4K / 200K · 16% · $0.045"
+        assert gauge.gauge_line() == "▰▱▱▱▱▱▱▱ 31.4K / 200K · 16% · $0.05"
         assert _level_classes(gauge) == {"-normal"}
         assert isinstance(gauge.tooltip, Content)
         assert gauge.tooltip.plain == gauge.details_text()
         assert "31,400 of 200,000 tokens (15.7%)" in gauge.details_text()
         assert "Remaining: 168,600 tokens" in gauge.details_text()
-        assert "Cost: $0.045" in gauge.details_text()
+        assert "Cost: $0.05" in gauge.details_text()
 
 
 @pytest.mark.anyio
@@ -211,7 +215,7 @@ async def test_clear_returns_to_dash_and_forgets_crossings() -> None:
 
 
 @pytest.mark.anyio
-async def test_focus_and_enter_show_details() -> None:
+async def test_enter_and_a_click_ask_for_details() -> None:
     app = GaugeApp(used=31_400, context_size=200_000)
     async with app.run_test() as pilot:
         gauge = _gauge(app)
@@ -220,8 +224,10 @@ async def test_focus_and_enter_show_details() -> None:
         assert app.focused is gauge
         await pilot.press("enter")
         await pilot.pause()
-        notes = list(app._notifications)
-        assert notes and "31,400 of 200,000 tokens" in notes[-1].message
+        assert app.details_requests == 1
+        await pilot.click(gauge)
+        await pilot.pause()
+        assert app.details_requests == 2
 
 
 # -- snapshots ---------------------------------------------------------------------------------
@@ -254,7 +260,7 @@ def test_snapshot_high_92_percent(snap_compare: Any) -> None:
 
 
 def test_snapshot_critical_97_percent_with_cost(snap_compare: Any) -> None:
-    """97%: seven of eight cells (full only when full), `194K / 200K · 97% critical · $0.045`
+    """97%: seven of eight cells (full only when full), `194K / 200K · 97% critical · $0.05`
     in bold red (theme error)."""
     app = GaugeApp(used=194_000, context_size=200_000, cost_amount=0.045, cost_currency="USD")
     assert snap_compare(app, terminal_size=_SIZE, run_before=_settle)

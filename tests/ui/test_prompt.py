@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 import pytest
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
@@ -306,6 +307,86 @@ async def test_enter_on_a_fully_typed_command_without_input_sends_it() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert [m.text for m in app.submitted] == ["/help"]
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("trigger", ["/pl", "see @RE"])
+async def test_keys_that_outrun_the_list_are_judged_on_the_text_as_it_is(
+    tmp_path: Path, trigger: str
+) -> None:
+    """A terminal delivers "/plan fix it⏎" in one burst: the list learns of the space only
+    after Enter is handled. Enter once completed the stale list ("/plan " in place of
+    "/plan fix it") and dropped the rest of what was typed."""
+    (tmp_path / "README.md").write_text("x")
+    app = PromptApp(cwd=tmp_path)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, trigger)
+        await _wait_for(pilot, lambda: editor.completion_open)
+        rest = " fix it"
+        for char in rest:
+            app.post_message(events.Key("space" if char == " " else char, char))
+        app.post_message(events.Key("enter", "\r"))
+        await _wait_for(pilot, lambda: bool(app.submitted))
+        assert [m.text for m in app.submitted] == [trigger + rest]
+        assert editor.text == ""
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("paced", [True, False], ids=["typed slowly", "one burst"])
+async def test_enter_does_the_same_whether_or_not_the_list_had_time_to_show(
+    paced: bool,
+) -> None:
+    """Enter after a command that takes input completes it (the person adds the input);
+    after one that takes none, it sends. The same when the keys come in one burst and Enter
+    is handled before the list could show (it once sent "/plan" half the time)."""
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        for text, sent in (("/plan", []), ("/help", ["/help"])):
+            editor.set_draft("")
+            if paced:
+                await _type(pilot, text)
+                assert editor.completion_open
+                await pilot.press("enter")
+            else:
+                for char in text:
+                    app.post_message(events.Key("slash" if char == "/" else char, char))
+                app.post_message(events.Key("enter", "\r"))
+            await pilot.pause()
+            await pilot.pause()
+            assert [m.text for m in app.submitted] == sent, text
+            assert editor.text == ("/plan " if text == "/plan" else "")
+            app.submitted.clear()
+
+
+@pytest.mark.anyio
+async def test_a_recalled_command_is_sent_again_with_enter() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/plan")
+        await pilot.press("escape", "enter")  # sent as typed
+        await pilot.pause()
+        await pilot.press("up", "enter")  # the same again, from the history
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan", "/plan"]
+        editor.set_draft("/plan")  # a draft put back whole (a restart, a session switch)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan", "/plan", "/plan"]
+
+
+@pytest.mark.anyio
+async def test_enter_after_escape_closed_the_list_sends_the_text_as_it_is() -> None:
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/plan")
+        assert editor.completion_open
+        await pilot.press("escape", "enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/plan"]
 
 
 @pytest.mark.anyio

@@ -464,6 +464,18 @@ async def test_a_command_that_does_not_exist_gives_a_clear_banner(tmp_path: Path
         assert app.is_running
 
 
+async def test_the_banner_quotes_the_command_as_a_shell_would(tmp_path: Path) -> None:
+    missing = str(tmp_path / "my agents" / "agent")
+    app = hostile_app(tmp_path, agent_argv=[missing, "--prompt", "two words", "it's"])
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        quoted = f"'{missing}' --prompt 'two words' 'it'\"'\"'s'"
+        assert quoted in banner_text(screen)
+        assert app.start_failure and quoted in app.start_failure
+
+
 async def test_a_command_that_is_not_executable_gives_a_clear_banner(tmp_path: Path) -> None:
     script = tmp_path / "agent.sh"
     script.write_text("#!/bin/sh\necho hi\n")

@@ -11,7 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from acp_tui.cli import parse
 from acp_tui.store.entries import AgentMessage, UserMessage
@@ -231,6 +233,32 @@ async def test_filter_narrows_by_title_cwd_and_id_and_keeps_paging(tmp_path: Pat
         await pilot.press("escape")
         await wait_for(pilot, lambda: sidebar.filter_text == "", "the filter cleared")
         await wait_for(pilot, lambda: len(sidebar.rows) == 251, "every session (and the new one)")
+
+
+async def test_a_burst_of_keys_in_the_filter_filters_and_escape_clears(tmp_path: Path) -> None:
+    """A terminal delivers typed keys in a burst: the filter box then queues one change per key.
+    Each once wrote its own (older) value back into the box, so the changes chased each other
+    for ever: the rows never narrowed and the typed text came out scrambled."""
+    app = paged_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, sidebar = await start(pilot)
+        everything = len(sidebar.rows)
+        await pilot.press("ctrl+b", "slash")
+        assert sidebar.filter_has_focus
+        for key in "memory":
+            app.post_message(events.Key(key, key))
+        await wait_for(pilot, lambda: sidebar.filter_text == "memory", "the filter applied")
+        await wait_for(pilot, lambda: not sidebar.loading, "the pages of matches")
+        box = sidebar.query_one("#sidebar-filter", Input)
+        assert box.value == "memory"
+        rows = sidebar.rows
+        assert rows and all("memory" in (s.title or "").lower() for s in rows)
+        assert "Investigate memory leak" in list_text(sidebar)
+        assert "Fix flaky test" not in list_text(sidebar)
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: sidebar.filter_text == "", "the filter cleared")
+        assert box.value == ""
+        assert len(sidebar.rows) >= everything
 
 
 # -- open -----------------------------------------------------------------------------------

@@ -10,19 +10,23 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import shlex
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from functools import partial
 from pathlib import Path
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.css.query import QueryType
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
@@ -49,10 +53,15 @@ from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.toasts import toast_text
+from acp_tui.ui.typing_focus import TypingRouter
+from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
+from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
+from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from acp_tui.usage_format import format_percent
 
 log = logging.getLogger(__name__)
 
@@ -70,6 +79,7 @@ SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+FOOTER_COMPACT_WIDTH = 110
 #: The agent's last stderr lines shown in the banner, each cut to one row.
 STDERR_BANNER_LINES = 8
 STDERR_LINE_CHARS = 300
@@ -150,12 +160,20 @@ class ChatScreen(Screen[None]):
     COMMANDS = {AgentCommands}
 
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel turn", show=True),
+        Binding("escape", "cancel_turn", "Cancel", show=True),
         Binding("ctrl+n", "new_session", "New session"),
-        Binding("ctrl+b", "toggle_sidebar", "Sessions"),
-        Binding("ctrl+t", "toggle_thoughts", "Thoughts"),
+        # Priority: resolved before the next key is handed out, so "/" typed right after it
+        # already finds the sidebar focused (a binding resolved later would not).
+        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True),
+        Binding("ctrl+t", "toggle_latest_thought", "Thought"),
+        Binding("ctrl+o", "toggle_latest_tool", "Output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+        # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),
+        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True),
+        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True),
     ]
 
     busy: reactive[bool] = reactive(False)
@@ -190,6 +208,65 @@ class ChatScreen(Screen[None]):
         self._last_turn_notice: float = 0.0
         self._editing_queue_id: int | None = None
         self._render_error_shown = False
+        #: Set when the person opened a session (sidebar, Ctrl+N): the prompt takes the focus
+        #: once it shows.
+        self._focus_prompt_on_open = False
+        #: Per session: (turn number, when the screen saw it start running).
+        self._turn_started: dict[str, tuple[int, float]] = {}
+        #: The clock of those times (a test can hold it still).
+        self.clock: Callable[[], float] = time.monotonic
+        self._typing = TypingRouter(
+            self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
+        )
+
+    # ------------------------------------------------------------------ typing and focus
+
+    def on_key(self, event: events.Key) -> None:
+        self._typing.route_key(event)
+
+    def on_paste(self, event: events.Paste) -> None:
+        self._typing.route_paste(event)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        self._typing.after_click(event)
+
+    def focus_prompt(self) -> None:
+        """The prompt takes the focus now (not on a later turn of the loop: a key typed right
+        after must find it there)."""
+        self.set_focus(self.query_one(PromptEditor).text_area)
+
+    def _focus_after_open(self) -> None:
+        """A session was shown: the prompt takes the focus when the person asked for it (from
+        the sidebar, Ctrl+N) or nothing has it; a session that opens by itself (the first
+        one) never pulls the focus away from where the person is typing."""
+        asked, self._focus_prompt_on_open = self._focus_prompt_on_open, False
+        if asked or self.focused is None:
+            self.focus_prompt()
+
+    def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_next(selector))
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast of one or two lines (see acp_tui.ui.toasts), never markup unless asked:
+        what is shown here often quotes the agent."""
+        super().notify(
+            toast_text(message), title=title, severity=severity, timeout=timeout, markup=markup
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under this width the footer's keys lose their padding, so that they all fit.
+        self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
 
     # ------------------------------------------------------------------ layout
 
@@ -200,14 +277,10 @@ class ChatScreen(Screen[None]):
             with Vertical(id="main"):
                 yield AgentBanner(id="banner")
                 yield Transcript(id="transcript")
-                yield Static("", id="status")
+                yield StatusLine(id="status-line")
                 yield Vertical(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
-        with Horizontal(id="bar"):
-            yield Select[str]([], prompt="mode", id="mode-select", compact=True, allow_blank=True)
-            yield Select[str]([], prompt="model", id="model-select", compact=True, allow_blank=True)
-            yield Static("", id="bar-spacer")
-            yield ContextGauge(id="gauge")
+        yield ChatBar(id="bar")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -215,8 +288,6 @@ class ChatScreen(Screen[None]):
         self.store.subscribe(self._schedule_refresh)
         self._open_index()
         self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
-        self.query_one("#mode-select").display = False
-        self.query_one("#model-select").display = False
         self.query_one(PromptEditor).cwd = self.settings.cwd
         show_sidebar = self.settings.show_sidebar
         if show_sidebar is None:
@@ -224,6 +295,7 @@ class ChatScreen(Screen[None]):
         self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
+        self.set_interval(1.0, self._tick_elapsed)
         self.start_agent()
 
     async def on_unmount(self) -> None:
@@ -343,7 +415,18 @@ class ChatScreen(Screen[None]):
         self._set_status(text + "…")
 
     def _on_agent_error(self, text: str) -> None:
+        # The toast says what went wrong in a line or two; the whole text goes in the
+        # transcript, where it stays to be read.
         self.notify(text, severity="error", timeout=10)
+        whole = sanitize_terminal_text(text).strip()
+        if self.session_id is not None and toast_text(whole) != whole:
+            lines = whole.split("\n", 1)
+            self.store.add_notice(
+                self.session_id,
+                lines[0][:TITLE_DISPLAY_LIMIT],
+                severity="error",
+                description=lines[1][:20_000] if len(lines) > 1 else None,
+            )
         self._set_status("")
 
     def _on_session_opened(self, session_id: str) -> None:
@@ -395,7 +478,8 @@ class ChatScreen(Screen[None]):
         if info.expected:
             return
         banner = self.query_one(AgentBanner)
-        command = " ".join(self.settings.agent_argv)
+        # Quoted as a shell would need it: an argument with a space stays one argument.
+        command = shlex.join(self.settings.agent_argv)
         # What to do comes first and the agent's stderr after, each line cut to one row: however
         # long its lines, the way out stays on screen.
         if info.start_failed:
@@ -441,12 +525,12 @@ class ChatScreen(Screen[None]):
 
     async def show_session(self, session_id: str) -> None:
         prompt = self.query_one(PromptEditor)
-        self._drafts[self.session_id] = prompt.draft
+        previous = self.session_id
+        self._drafts[previous] = prompt.draft
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
-        prompt.set_draft(
-            self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
-        )
+        # What was typed before the first session opened stays (it was once cleared here).
+        prompt.set_draft(self._drafts.get(session_id, prompt.draft if previous is None else ""))
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         async with self._transcript_lock:
@@ -457,7 +541,7 @@ class ChatScreen(Screen[None]):
         )
         await self._draw_queue()
         self._set_status("")
-        prompt.text_area.focus()
+        self._focus_after_open()
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -551,6 +635,7 @@ class ChatScreen(Screen[None]):
                 if changed is not None:
                     with self._step("session index"):
                         self._remember(changed)
+                    self._note_turns(changed_id, changed)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -603,16 +688,25 @@ class ChatScreen(Screen[None]):
             # Checked at the store: each number is valid or None (unknown).
             gauge.set_usage(context.used, context.size, context.cost_amount, context.cost_currency)
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
+        self.query_one(ChatBar).fit()
 
     @on(ContextGauge.LevelCrossed)
     def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
-        severity = "error" if event.level.name == "CRITICAL" else "warning"
+        # One line: the gauge itself changed colour and reads the numbers; the details are a
+        # click away.
+        critical = event.level.name == "CRITICAL"
+        gauge = self.query_one(ContextGauge)
+        percent = format_percent(gauge.used, gauge.context_size)
         self.notify(
-            self.query_one(ContextGauge).details_text(),
-            title="Context window",
-            severity=severity,
-            timeout=10,
+            f"{percent} used. {event.advice}",
+            severity="error" if critical else "warning",
+            timeout=6,
         )
+
+    @on(ContextGauge.DetailsRequested)
+    def on_context_details_requested(self, event: ContextGauge.DetailsRequested) -> None:
+        event.stop()
+        self.action_context_details()
 
     def _draw_activity(self, state: SessionState) -> None:
         running = state.activity in ("running", "requires_action")
@@ -622,7 +716,9 @@ class ChatScreen(Screen[None]):
         elif state.activity == "requires_action":
             self._set_status("⏸ waiting for you")
         elif running:
-            self._set_status("● working…  (Esc to cancel)")
+            now = self.clock()
+            elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
+            self._set_status(f"● working… {elapsed} (Esc to cancel)")
         elif state.stop_reason == "cancelled":
             self._set_status("cancelled")
         elif state.stop_reason and state.stop_reason not in ("end_turn",):
@@ -631,19 +727,31 @@ class ChatScreen(Screen[None]):
             self._set_status("")
 
     def _set_status(self, text: str) -> None:
-        status = self.query_one("#status", Static)
-        status.update(Text(text))
-        status.set_class(bool(text), "-visible")
+        self.query_one(StatusLine).set_text(text)
 
     def watch_busy(self, busy: bool) -> None:
         # On the status line only: a class on the screen would restyle every widget on it.
-        self.query_one("#status").set_class(busy, "-busy")
+        self.query_one(StatusLine).set_busy(busy)
         self.refresh_bindings()
+
+    def _note_turns(self, session_id: str, state: SessionState) -> None:
+        """Remember when each session's running turn started (for ``working… 12 s``)."""
+        if state.activity in ("running", "requires_action"):
+            known = self._turn_started.get(session_id)
+            if known is None or known[0] != state.turn:
+                self._turn_started[session_id] = (state.turn, self.clock())
+        else:
+            self._turn_started.pop(session_id, None)
+
+    def _tick_elapsed(self) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is not None and state.activity == "running" and not state.replaying:
+            self._draw_activity(state)
 
     def _draw_modes(self, state: SessionState) -> None:
         select = self.query_one("#mode-select", Select)
         modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
-        select.display = bool(modes)
+        self.query_one(ChatBar).want(select, bool(modes))
         options = [(agent_line(m.get("name") or m["id"], 40), m["id"]) for m in modes]
         with self.prevent(Select.Changed):
             select.set_options(options)
@@ -654,7 +762,7 @@ class ChatScreen(Screen[None]):
         select = self.query_one("#model-select", Select)
         option = state.model_option
         values = _select_values(option) if option else []
-        select.display = bool(values)
+        self.query_one(ChatBar).want(select, bool(values))
         with self.prevent(Select.Changed):
             select.set_options([(agent_line(name, 40), value) for value, name in values])
             current = state.current_model
@@ -666,6 +774,8 @@ class ChatScreen(Screen[None]):
     @on(PromptEditor.Submitted)
     def on_prompt_submitted(self, event: PromptEditor.Submitted) -> None:
         event.stop()
+        # What is sent, and what comes back, is at the bottom: go there.
+        self.query_one(Transcript).to_bottom()
         self.send_text(event.text, event.blocks)
 
     def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
@@ -688,6 +798,12 @@ class ChatScreen(Screen[None]):
             self.notify(str(error), severity="error")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
+            # The sidebar's list and an open selector page themselves.
+            focused = self.focused
+            return focused is None or not any(
+                isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
+            )
         if action == "cancel_turn":
             return self.busy
         if action == "restart_agent":
@@ -709,12 +825,42 @@ class ChatScreen(Screen[None]):
         if link is None or not self.agent_alive:
             self.notify("The agent is not running.", severity="warning")
             return
+        self._focus_prompt_on_open = True
         link.spawn(link.new_session, "new session")
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible
         self.query_one(Transcript).set_thoughts_visible(self.thoughts_visible)
         self.notify("Thoughts shown" if self.thoughts_visible else "Thoughts hidden")
+
+    def action_toggle_latest_thought(self) -> None:
+        if not self.thoughts_visible:
+            self.action_toggle_thoughts()
+        if self.query_one(Transcript).toggle_latest(ThoughtView) is None:
+            self.notify("No thought in this session yet.")
+
+    def action_toggle_latest_tool(self) -> None:
+        if self.query_one(Transcript).toggle_latest(ToolCallView) is None:
+            self.notify("No tool call in this session yet.")
+
+    def action_scroll_transcript(self, pages: int) -> None:
+        self.query_one(Transcript).page(pages)
+
+    def action_transcript_top(self) -> None:
+        self.query_one(Transcript).to_top()
+
+    def action_transcript_bottom(self) -> None:
+        self.query_one(Transcript).to_bottom()
+
+    @on(Transcript.Behind)
+    def on_transcript_behind(self, event: Transcript.Behind) -> None:
+        event.stop()
+        self.query_one(StatusLine).show_new_output(event.behind)
+
+    @on(NewOutputMarker.Pressed)
+    def on_new_output_pressed(self, event: NewOutputMarker.Pressed) -> None:
+        event.stop()
+        self.query_one(Transcript).to_bottom()
 
     def action_copy_last_reply(self) -> None:
         state = self.store.get(self.session_id) if self.session_id else None
@@ -766,7 +912,9 @@ class ChatScreen(Screen[None]):
         )
 
     def action_context_details(self) -> None:
-        self.notify(self.query_one(ContextGauge).details_text(), title="Context", timeout=15)
+        from acp_tui.ui.screens.context import ContextDetailsScreen
+
+        self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(
@@ -875,12 +1023,12 @@ class ChatScreen(Screen[None]):
         inside = focused is not None and sidebar in focused.ancestors_with_self
         if sidebar.display and inside:
             sidebar.display = False
-            self.query_one(PromptEditor).text_area.focus()
+            self.focus_prompt()
             return
         if not sidebar.display:
             sidebar.display = True
             sidebar.reload()
-        sidebar.session_list.focus()
+        self.set_focus(sidebar.session_list)
 
     @on(SessionsSidebar.LoadMore)
     def on_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
@@ -912,7 +1060,7 @@ class ChatScreen(Screen[None]):
     @on(SessionsSidebar.Leave)
     def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
-        self.query_one(PromptEditor).text_area.focus()
+        self.focus_prompt()
 
     @on(SessionsSidebar.NewSession)
     def on_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:
@@ -925,8 +1073,9 @@ class ChatScreen(Screen[None]):
         if link is None or not self.agent_alive:
             self.notify("The agent is not running: press Ctrl+R to restart it.", severity="warning")
             return
+        self._focus_prompt_on_open = True
         if session_id == self.session_id:
-            self.query_one(PromptEditor).focus()
+            self.focus_prompt()
             return
         agent = link.agent
         state = self.store.get(session_id)

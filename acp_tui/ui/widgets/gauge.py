@@ -3,9 +3,9 @@
 Reads like ``▰▱▱▱▱▱▱▱ 31.4K / 200K · 16%`` and, past 75%, ends with the level in words
 (``▰▰▰▰▰▰▰▱ 184K / 200K · 92% high``) so it reads on a monochrome terminal and in a screen
 reader. The level is also a CSS class (``-normal``, ``-filling``, ``-high``, ``-critical``,
-``-unknown``) that picks a theme colour. Hover shows the exact numbers as a tooltip; focus it and
-press Enter for the same text as a notification; ``details_text()`` returns it for a palette
-command.
+``-unknown``) that picks a theme colour. Hover shows the exact numbers as a tooltip; a click, or
+Enter while it has the focus, posts ``ContextGauge.DetailsRequested`` (the chat screen opens a
+panel with ``details_text()``).
 
 The screen sets the reactive attributes from the store (``set_usage`` sets several at once);
 the gauge posts ``ContextGauge.LevelCrossed`` once per rise into a higher level.
@@ -90,6 +90,17 @@ class ContextGauge(Widget, can_focus=True):
     cost_currency: reactive[str | None] = reactive(None)
     turn_usage: reactive[Mapping[str, Any] | None] = reactive(None)
 
+    class DetailsRequested(Message):
+        """The person asked for the exact numbers (a click, or Enter on the gauge)."""
+
+        def __init__(self, gauge: ContextGauge) -> None:
+            super().__init__()
+            self.gauge = gauge
+
+        @property
+        def control(self) -> ContextGauge:
+            return self.gauge
+
     class LevelCrossed(Message):
         """Usage rose into a higher level (posted once per crossing, never for NORMAL)."""
 
@@ -170,6 +181,11 @@ class ContextGauge(Widget, can_focus=True):
         """The text the gauge shows, as plain text."""
         return self._content().plain
 
+    def width_for(self, bar_width: int) -> int:
+        """Cells the gauge takes (padding included) with a bar of ``bar_width`` cells: the
+        row it sits in decides from this whether the bar graphic fits."""
+        return self._content(bar_width).cell_length + self.styles.gutter.width
+
     # -- reactivity ---------------------------------------------------------------------------
 
     def watch_used(self) -> None:
@@ -191,7 +207,10 @@ class ContextGauge(Widget, can_focus=True):
         self._schedule_crossing_check()
 
     def action_show_details(self) -> None:
-        self.notify(self.details_text(), title="Context usage", markup=False)
+        self.post_message(self.DetailsRequested(self))
+
+    def on_click(self) -> None:
+        self.action_show_details()
 
     def _changed(self) -> None:
         self._sync()
@@ -221,17 +240,18 @@ class ContextGauge(Widget, can_focus=True):
 
     # -- rendering ----------------------------------------------------------------------------
 
-    def _content(self) -> Content:
+    def _content(self, bar_width: int | None = None) -> Content:
+        bar_width = self.bar_width if bar_width is None else bar_width
         used, size = self.used, self.context_size
         level = self.level
         parts: list[str | tuple[str, str]] = []
         if used is None or size is None:
             parts.append(NO_USAGE_TEXT)
         else:
-            cells = bar_cells(used, size, self.bar_width)
+            cells = bar_cells(used, size, bar_width) if bar_width else None
             if cells is not None:
                 parts.append(_FILLED * cells)
-                parts.append((_EMPTY * (self.bar_width - cells), "dim"))
+                parts.append((_EMPTY * (bar_width - cells), "dim"))
                 parts.append(" ")
             parts.append(gauge_text(used, size))
             if level not in (ContextLevel.NORMAL, ContextLevel.UNKNOWN):

@@ -388,6 +388,8 @@ class PromptEditor(Vertical):
         )
         self._list = _CompletionList()
         self._completion: _Completion | None = None
+        #: The word whose list Escape closed: Enter on it sends rather than completes.
+        self._dismissed: tuple[str, str, int, int] | None = None
         # History browsing: index into history (None = editing the draft), the draft put
         # aside while browsing, and edits made to recalled prompts (kept until the next send,
         # like readline), so that nothing typed is lost by moving through the history.
@@ -490,6 +492,20 @@ class PromptEditor(Vertical):
 
     def _handle_key(self, key: str) -> bool:
         """Handle a key pressed in the text area. True if it was used here."""
+        completes = key in ("tab", "enter")
+        if self._completion is not None or completes:
+            # The list may be a few keys behind (its update waits for the text area's change
+            # events, which queue behind a burst of keys): judge it on the text as it is now,
+            # or Enter after "/slow 30" would complete "/slow" and drop " 30". Enter and Tab
+            # also open the list typing calls for (not for text put there whole, such as a
+            # recalled prompt, nor a word whose list Escape closed): what they do must not
+            # depend on whether the list had time to show.
+            opens = (
+                completes
+                and self._area.text != self._loaded_text
+                and self._trigger() != self._dismissed
+            )
+            self._refresh_completion(may_open=opens)
         if self._completion is not None:
             if key == "up":
                 self._list.action_cursor_up()
@@ -507,6 +523,7 @@ class PromptEditor(Vertical):
                     self._apply_completion(index)
                 return True
             if key == "escape":
+                self._dismissed = self._trigger()
                 self._close_completion()
                 return True
         if key == "enter":

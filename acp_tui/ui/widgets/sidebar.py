@@ -394,7 +394,7 @@ class _FilterInput(Input):
         if self.value:
             self.value = ""
         else:
-            self.sidebar.session_list.focus()
+            self.screen.set_focus(self.sidebar.session_list)
 
     def on_focus(self) -> None:
         self.sidebar.session_list.refresh()
@@ -619,10 +619,12 @@ class SessionsSidebar(Widget):
         self.refresh_rows()
 
     def set_filter(self, text: str) -> None:
-        """Filter rows by title, cwd and id (also what typing in the filter box does)."""
+        """Filter rows by title, cwd and id, and show ``text`` in the filter box."""
         if self._filter_input.value != text:
-            self._filter_input.value = text  # -> Input.Changed -> here again
-            return
+            self._filter_input.value = text
+        self._apply_filter(text)
+
+    def _apply_filter(self, text: str) -> None:
         if text != self._filter:
             self._filter = text
             self._requested = None
@@ -642,7 +644,13 @@ class SessionsSidebar(Widget):
         self.post_message(self.NewSession())
 
     def action_focus_filter(self) -> None:
-        self._filter_input.focus()
+        # At once: the keys typed right after "/" must find the box focused.
+        self.screen.set_focus(self._filter_input)
+
+    def typing_target(self) -> Input:
+        """Where typing goes when the list has the focus and the key is not one of its own:
+        the filter (type to filter)."""
+        return self._filter_input
 
     def reload(self) -> None:
         """Ask for the first page again: sessions made elsewhere appear, listed titles catch
@@ -667,7 +675,10 @@ class SessionsSidebar(Widget):
     def on_input_changed(self, event: Input.Changed) -> None:
         if event.input is self._filter_input:
             event.stop()
-            self.set_filter(event.value)
+            # The box's value now, not the event's: typing queues one event per key, and
+            # writing an older event's value back into the box made them chase each other
+            # for ever (the filter never applied, the typed text came out scrambled).
+            self._apply_filter(self._filter_input.value)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input is self._filter_input:

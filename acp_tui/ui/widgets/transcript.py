@@ -327,6 +327,10 @@ class ThoughtView(EntryView):
     def set_expanded(self, expanded: bool) -> None:
         self.query_one(Collapsible).collapsed = not expanded
 
+    @property
+    def expanded(self) -> bool:
+        return not self.query_one(Collapsible).collapsed
+
 
 class ToolCallView(EntryView):
     """A compact block: icon, title, live status, locations, diffs, terminal, raw output."""
@@ -347,9 +351,20 @@ class ToolCallView(EntryView):
     ToolCallView.-status-completed { border-left: thick $success; }
     ToolCallView.-status-in-progress { border-left: thick $warning; }
     ToolCallView Collapsible { border: none; padding: 0; background: transparent; }
+    ToolCallView.-expanded .terminal { max-height: 1000; }
     """
 
     terminal_lookup: ClassVar[Any] = None
+
+    @property
+    def expanded(self) -> bool:
+        """Whether the whole output shows: the terminal's every line and the raw output."""
+        return self.has_class("-expanded")
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.set_class(expanded, "-expanded")
+        for raw in self.query(Collapsible):
+            raw.collapsed = not expanded
 
     def compose(self) -> ComposeResult:
         yield Static(classes="header")
@@ -401,7 +416,9 @@ class ToolCallView(EntryView):
                     )
         if entry.raw_output is not None:
             raw = Collapsible(
-                Static(Text(pretty_json(entry.raw_output))), title="raw output", collapsed=True
+                Static(Text(pretty_json(entry.raw_output))),
+                title="raw output",
+                collapsed=not self.expanded,
             )
             widgets.append(raw)
         if widgets:
@@ -559,6 +576,18 @@ class Transcript(VerticalScroll):
     Transcript > FoldedText.earlier-entries.-folded { display: block; }
     """
 
+    class Behind(Message):
+        """New output arrived below the view (``behind``), or the view caught up again."""
+
+        def __init__(self, transcript: Transcript, behind: bool) -> None:
+            super().__init__()
+            self.transcript = transcript
+            self.behind = behind
+
+        @property
+        def control(self) -> Transcript:
+            return self.transcript
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.session_id: str | None = None
@@ -571,6 +600,8 @@ class Transcript(VerticalScroll):
         self._earlier = FoldedText(classes="earlier-entries")
         #: Mounting awaits, and the screen syncs from its own task: one change at a time.
         self._lock = asyncio.Lock()
+        #: Output arrived while the person was reading further up.
+        self._behind = False
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -583,6 +614,49 @@ class Transcript(VerticalScroll):
         """Whether the view sticks to the bottom (the person has not scrolled up)."""
         return self.is_anchored and not self._anchor_released
 
+    @property
+    def behind(self) -> bool:
+        """Whether output arrived below the view since the person scrolled up."""
+        return self._behind
+
+    def _set_behind(self, behind: bool) -> None:
+        if behind != self._behind:
+            self._behind = behind
+            self.post_message(self.Behind(self, behind))
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        if self._behind and self.following:
+            self._set_behind(False)
+
+    def page(self, pages: int) -> None:
+        """Scroll by ``pages`` screens (negative: up), as PgUp / PgDn do in the transcript."""
+        if pages < 0:
+            self.release_anchor()
+        height = max(1, self.scrollable_content_region.height - 1)
+        self.scroll_to(y=self.scroll_y + pages * height, animate=False, immediate=True)
+
+    def to_top(self) -> None:
+        self.release_anchor()
+        self.scroll_home(animate=False, immediate=True)
+
+    def to_bottom(self) -> None:
+        """Jump to the newest output and follow it again."""
+        self.anchor()
+        self._set_behind(False)
+
+    def toggle_latest(self, kind: type[ThoughtView] | type[ToolCallView]) -> bool | None:
+        """Expand the latest thought (or tool call's output) if collapsed, else collapse it.
+        Returns whether it is now expanded; None when there is none."""
+        for view in reversed(self._views.values()):
+            if isinstance(view, kind):
+                expanded = not view.expanded
+                view.set_expanded(expanded)
+                if not self.following:
+                    self.call_after_refresh(view.scroll_visible, animate=False)
+                return expanded
+        return None
+
     async def show_session(self, session_id: str | None, entries: list[Entry]) -> None:
         """Replace everything with the transcript of ``session_id``."""
         async with self._lock:
@@ -590,11 +664,12 @@ class Transcript(VerticalScroll):
 
     async def _show_session(self, session_id: str | None, entries: list[Entry]) -> None:
         self.session_id = session_id
+        self.to_bottom()  # another session: nothing of it was read yet
         self._views.clear()
         await self.remove_children([c for c in self.children if c is not self._earlier])
         self._hidden = max(0, len(entries) - WINDOW)
         await self._sync_entries(entries, set())
-        self.anchor()
+        self.to_bottom()
 
     async def sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         """Mount views for new entries and redraw changed ones (``None``: check all)."""
@@ -604,6 +679,8 @@ class Transcript(VerticalScroll):
     async def _sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         # The store keeps changing while we await mounts: work on a snapshot of the list.
         entries = list(entries)
+        if not self.following and self.session_id is not None:
+            self._set_behind(True)
         self._entries = entries
         hidden = min(self._hidden, len(entries))
         if self.following and len(entries) - hidden > WINDOW + WINDOW_SLACK:

@@ -1,0 +1,85 @@
+"""The line between the transcript and the prompt: what the agent is doing (``● working… 12 s
+(Esc to cancel)``), and, when output arrived below what the person is reading, a ``↓ new
+output`` marker that jumps down when clicked.
+
+Takes no room when it has nothing to say.
+"""
+
+from __future__ import annotations
+
+from rich.text import Text
+from textual import events
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.message import Message
+from textual.widgets import Static
+
+__all__ = ["NEW_OUTPUT_TEXT", "StatusLine", "elapsed_text"]
+
+NEW_OUTPUT_TEXT = "↓ new output (Ctrl+End)"
+
+
+def elapsed_text(seconds: float) -> str:
+    """``12 s``, ``1 min 05 s``, ``1 h 02 min``: how long a turn has been running."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"
+
+
+class NewOutputMarker(Static):
+    """``↓ new output``: a click jumps to the bottom of the transcript."""
+
+    class Pressed(Message):
+        """The person clicked the marker."""
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
+class StatusLine(Horizontal):
+    """The status text (id ``status``) and the new-output marker (id ``new-output``)."""
+
+    DEFAULT_CSS = """
+    StatusLine {
+        height: auto;
+        padding: 0 1;
+        & > #status { width: 1fr; height: 0; color: $text-muted; }
+        & > #status.-visible { height: 1; }
+        & > #status.-busy { color: $warning; }
+        & > NewOutputMarker {
+            display: none;
+            width: auto;
+            height: 1;
+            padding: 0 1;
+            color: $text;
+            background: $accent 40%;
+        }
+        & > NewOutputMarker.-visible { display: block; }
+        & > NewOutputMarker:hover { background: $accent; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static("", id="status")
+        yield NewOutputMarker(NEW_OUTPUT_TEXT, id="new-output")
+
+    def set_text(self, text: str) -> None:
+        status = self.query_one("#status", Static)
+        status.update(Text(text))
+        status.set_class(bool(text), "-visible")
+
+    def set_busy(self, busy: bool) -> None:
+        self.query_one("#status").set_class(busy, "-busy")
+
+    def show_new_output(self, shown: bool) -> None:
+        self.query_one(NewOutputMarker).set_class(shown, "-visible")
+
+    @property
+    def new_output_shown(self) -> bool:
+        return self.query_one(NewOutputMarker).has_class("-visible")

@@ -1,0 +1,44 @@
+"""What every chat screen must show, read from the terminal's text: the header on top, the
+prompt's bottom border, the bar with the gauge and the footer at the bottom, and no scrollbar of
+the screen itself."""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.journeys.terminal import Terminal
+
+
+def frame_problems(term: Terminal) -> list[str]:
+    """What is missing from the chat screen's frame (empty when all is there)."""
+    rows = term.lines()
+    rows += [""] * (term.rows - len(rows))
+    problems = []
+    if not rows[0].strip():
+        problems.append("the header row is empty")
+    if "palette" not in rows[-1]:
+        problems.append("the footer is not on the last row")
+    elif len(rows[-1].rstrip()) < term.cols - 1:
+        # The palette key is docked right: the footer reaches the last column.
+        problems.append(f"the app draws narrower than the terminal's {term.cols} columns")
+    if "/ 200K" not in rows[-2] and "context: -" not in rows[-2]:
+        problems.append("the gauge is not on the row above the footer")
+    if "▁▁▁" not in rows[-3]:
+        problems.append("the prompt's bottom border is not right above the bar")
+    if any("▇▇" in row for row in rows):
+        problems.append("a screen-level scrollbar shows")
+    return problems
+
+
+def assert_frame(term: Terminal, when: str) -> None:
+    problems = frame_problems(term)
+    assert not problems, f"{when}: {'; '.join(problems)}; the screen:\n{term.screen()}"
+
+
+def prompt_text(term: Terminal) -> str:
+    """The first line of text in the prompt (the row between its borders)."""
+    rows = term.lines()
+    for above, row in itertools.pairwise(rows):
+        if "▔▔▔" in above and "▊" in row:
+            return row.split("▊", 1)[1].rstrip(" ▎").strip()
+    raise AssertionError(f"no prompt on the screen:\n{term.screen()}")

@@ -1,0 +1,259 @@
+"""Typing on the chat screen goes to the prompt wherever the focus was left: no keystroke is
+lost on a widget that has no use for it. The sidebar keeps its own keys; clicks give the focus
+back to the prompt; Tab from the prompt never walks into the sidebar."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.pilot import Pilot
+from textual.widget import Widget
+from textual.widgets import Button, Input
+
+from acp_tui.ui.app import AcpTuiApp
+from acp_tui.ui.screens.chat import ChatScreen, QueuedItem
+from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
+from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from tests.ui.chat_helpers import (
+    FIXTURE_AGENT,
+    agent_app,
+    demo_app,
+    fixture_app,
+    send,
+    wait_for,
+    wait_for_session,
+)
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 40)
+
+
+def prompt_of(screen: ChatScreen) -> PromptEditor:
+    return screen.query_one(PromptEditor)
+
+
+def burst(app: AcpTuiApp, text: str) -> None:
+    """Keys as a terminal delivers them: all at once, each to whatever has the focus then."""
+    for char in text:
+        key = "space" if char == " " else char
+        app.post_message(events.Key(key, char))
+
+
+async def typed_into_prompt(pilot: Pilot[int], screen: ChatScreen, text: str) -> None:
+    prompt = prompt_of(screen)
+    before = prompt.text
+    burst(pilot.app, text)  # type: ignore[arg-type]
+    await wait_for(pilot, lambda: prompt.text == before + text, f"{text!r} in the prompt")
+    assert isinstance(screen.focused, PromptTextArea)
+
+
+def demo(tmp_path: Path) -> AcpTuiApp:
+    """The demo agent, allowed to run commands without asking (no dialog in these tests)."""
+    return demo_app(tmp_path, tmp_path / "state", permission_policy="yolo")
+
+
+async def conversation(pilot: Pilot[int]) -> ChatScreen:
+    """A tool call (a command, with its raw output) and a thought on screen."""
+    screen = await wait_for_session(pilot)
+    await send(pilot, "/run echo hi")
+    await wait_for(pilot, lambda: not screen.busy and screen.query(ToolCallView), "the tool call")
+    await send(pilot, "/think")
+    await wait_for(pilot, lambda: not screen.busy and screen.query(ThoughtView), "the thought")
+    return screen
+
+
+def focus_transcript(screen: ChatScreen) -> Widget:
+    return screen.query_one(Transcript)
+
+
+def focus_tool_block(screen: ChatScreen) -> Widget:
+    # The raw-output toggle (a Collapsible title) is what takes the focus in a tool block.
+    view = screen.query(ToolCallView).last()
+    return next(w for w in view.query("*") if w.focusable)
+
+
+def focus_thought(screen: ChatScreen) -> Widget:
+    view = screen.query(ThoughtView).last()
+    return next(w for w in view.query("*") if w.focusable)
+
+
+def focus_gauge(screen: ChatScreen) -> Widget:
+    return screen.query_one("#gauge")
+
+
+FOCUS_TARGETS: dict[str, Callable[[ChatScreen], Widget]] = {
+    "transcript": focus_transcript,
+    "tool block": focus_tool_block,
+    "thought": focus_thought,
+    "gauge": focus_gauge,
+}
+
+
+@pytest.mark.parametrize("target", list(FOCUS_TARGETS))
+async def test_keys_typed_where_they_have_no_use_go_to_the_prompt(
+    tmp_path: Path, target: str
+) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await conversation(pilot)
+        widget = FOCUS_TARGETS[target](screen)
+        widget.focus()
+        await wait_for(pilot, lambda: screen.focused is widget, f"the focus on the {target}")
+        await typed_into_prompt(pilot, screen, "hello world")
+        # A paste there goes to the prompt too.
+        widget.focus()
+        await wait_for(pilot, lambda: screen.focused is widget, f"the focus on the {target}")
+        app.post_message(events.Paste(" pasted"))
+        await wait_for(pilot, lambda: prompt_of(screen).text == "hello world pasted", "the paste")
+
+
+async def test_keys_typed_with_nothing_focused_go_to_the_prompt(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        screen.set_focus(None)
+        await pilot.pause()
+        await typed_into_prompt(pilot, screen, "still here")
+
+
+@pytest.mark.parametrize("target", ["transcript", "tool block", "thought"])
+async def test_a_click_gives_the_focus_back_to_the_prompt(tmp_path: Path, target: str) -> None:
+    app = demo(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await conversation(pilot)
+        widget = FOCUS_TARGETS[target](screen)
+        widget.scroll_visible(animate=False, immediate=True)
+        await pilot.pause()
+        await pilot.click(widget, offset=(2, 0))
+        await wait_for(
+            pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt focused"
+        )
+        await typed_into_prompt(pilot, screen, "after the click")
+
+
+async def test_typing_after_removing_a_queued_message_goes_to_the_prompt(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "hang")
+        await wait_for(pilot, lambda: screen.busy, "the turn to run")
+        await send(pilot, "queued one")
+        await wait_for(pilot, lambda: screen.query(QueuedItem), "the queued message")
+        remove = screen.query_one("QueuedItem .remove", Button)
+        # Focused first, as Tab or an earlier click would leave it: the button then goes away.
+        remove.focus()
+        await pilot.pause()
+        await pilot.click(remove)
+        await wait_for(pilot, lambda: not screen.query(QueuedItem), "the message removed")
+        await typed_into_prompt(pilot, screen, "typed after")
+
+
+async def test_the_sidebar_keeps_its_own_keys(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        await pilot.press("ctrl+b")
+        assert sidebar.session_list.has_focus
+        await pilot.press("a")  # the list's own key: all folders
+        await wait_for(pilot, lambda: sidebar.scope == "all", "the scope to change")
+        await pilot.press("slash")
+        assert sidebar.filter_has_focus
+        burst(app, "fix")
+        await wait_for(pilot, lambda: sidebar.filter_text == "fix", "typing in the filter")
+        assert prompt_of(screen).text == ""
+
+
+async def test_tab_from_the_prompt_never_walks_into_the_sidebar(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        assert isinstance(screen.focused, PromptTextArea)
+        visited = []
+        for _ in range(len(screen.focus_chain) + 2):
+            await pilot.press("tab")
+            visited.append(screen.focused)
+        for _ in range(len(screen.focus_chain) + 2):
+            await pilot.press("shift+tab")
+            visited.append(screen.focused)
+        assert any(isinstance(w, PromptTextArea) for w in visited)  # it cycles back
+        inside = [w for w in visited if w is not None and sidebar in w.ancestors_with_self]
+        assert inside == [], inside
+        # Ctrl+B is the way in; from there Tab moves within as usual.
+        await pilot.press("ctrl+b")
+        assert sidebar.session_list.has_focus
+        await pilot.press("shift+tab")
+        assert isinstance(screen.focused, Input)
+
+
+async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Path) -> None:
+    # The fixture agent, three seconds late: the prompt is there before the session is.
+    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
+    app = agent_app(slow, tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
+        assert screen.session_id is None
+        burst(app, "early words")
+        await wait_for(pilot, lambda: screen.session_id is not None, "the session")
+        await wait_for(pilot, lambda: prompt_of(screen).text == "early words", "the draft")
+        await pilot.pause(0.2)
+        assert prompt_of(screen).text == "early words"
+
+
+async def test_a_burst_through_ctrl_b_and_slash_lands_in_the_filter(tmp_path: Path) -> None:
+    """Ctrl+B, "/" and a word, as fast as a terminal delivers them: each key goes where the
+    previous one moved the focus (the sidebar, its filter), none to the prompt."""
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        app.post_message(events.Key("ctrl+b", None))
+        app.post_message(events.Key("slash", "/"))
+        burst(app, "fix")
+        await wait_for(pilot, lambda: sidebar.filter_text == "fix", "the filter")
+        assert sidebar.filter_has_focus
+        assert prompt_of(screen).text == ""
+
+
+async def test_typing_in_the_sidebar_list_filters(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+        await pilot.press("ctrl+b")
+        assert sidebar.session_list.has_focus
+        burst(app, "fix")  # no binding in the list for these: type to filter
+        await wait_for(pilot, lambda: sidebar.filter_text == "fix", "the filter")
+        assert sidebar.filter_has_focus and prompt_of(screen).text == ""
+        await pilot.press("escape", "escape")  # clear, then back to the list
+        assert sidebar.session_list.has_focus
+        app.post_message(events.Paste("pasted"))
+        await wait_for(pilot, lambda: sidebar.filter_text == "pasted", "the paste filtered")
+
+
+async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter(
+    tmp_path: Path,
+) -> None:
+    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
+    app = agent_app(slow, tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = app.screen
+        assert isinstance(screen, ChatScreen)
+        sidebar = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
+        await pilot.press("ctrl+b", "slash")
+        assert screen.session_id is None and sidebar.filter_has_focus
+        burst(app, "untit")
+        await wait_for(pilot, lambda: screen.session_id is not None, "the session")
+        await pilot.pause(0.2)
+        burst(app, "led")
+        await wait_for(pilot, lambda: sidebar.filter_text == "untitled", "all of it filtered")
+        assert sidebar.filter_has_focus and prompt_of(screen).text == ""
