@@ -119,7 +119,8 @@ class ClientCaps:
     def parse(cls, caps: Any) -> ClientCaps:
         if not isinstance(caps, dict):
             return cls()
-        fs = caps.get("fs") if isinstance(caps.get("fs"), dict) else {}
+        raw_fs = caps.get("fs")
+        fs = raw_fs if isinstance(raw_fs, dict) else {}
         return cls(
             read=fs.get("readTextFile") is True,
             write=fs.get("writeTextFile") is True,

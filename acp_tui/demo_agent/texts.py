@@ -151,7 +151,8 @@ def describe_blocks(blocks: list[dict[str, Any]]) -> list[str]:
         if kind == "resource_link":
             lines.append(f"- a link to `{block.get('uri', '?')}` ({block.get('name', 'unnamed')})")
         elif kind == "resource":
-            resource = block.get("resource") if isinstance(block.get("resource"), dict) else {}
+            embedded = block.get("resource")
+            resource = embedded if isinstance(embedded, dict) else {}
             size = len(resource.get("text") or resource.get("blob") or "")
             lines.append(
                 f"- an embedded resource `{resource.get('uri', '?')}` ({size:,} characters)"

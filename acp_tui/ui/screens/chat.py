@@ -561,11 +561,10 @@ class ChatScreen(Screen[None]):
 
     @on(ContextGauge.LevelCrossed)
     def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
-        severity = "error" if event.level.name == "CRITICAL" else "warning"
         self.notify(
             self.query_one(ContextGauge).details_text(),
             title="Context window",
-            severity=severity,
+            severity="error" if event.level.name == "CRITICAL" else "warning",
             timeout=10,
         )
 
@@ -675,7 +674,7 @@ class ChatScreen(Screen[None]):
         reply = next(
             (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
             if state
-            else (),
+            else iter(()),
             None,
         )
         if not reply:
