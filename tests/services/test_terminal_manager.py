@@ -226,7 +226,7 @@ async def test_release_wakes_a_waiter(manager: TerminalManager) -> None:
 
     async with anyio.create_task_group() as tg:
         tg.start_soon(waiter)
-        await anyio.sleep(0.1)
+        await anyio.wait_all_tasks_blocked()  # the waiter is waiting
         await manager.release(ref(tid))
     assert results == [{"exitCode": None, "signal": "SIGKILL"}]
 

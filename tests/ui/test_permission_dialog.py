@@ -21,6 +21,7 @@ from acp_tui.ui.screens.permission import (
     present_permission,
 )
 from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
+from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -180,8 +181,7 @@ async def test_arrows_and_enter_after_arming() -> None:
     app = DialogApp(edit_params(), arm_delay=0.1)
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
-        await pilot.pause(0.2)
-        assert dialog.armed
+        await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
         await pilot.press("down", "down", "down", "up")
         assert dialog.highlighted == 1
         rows = list(dialog.query(OptionRow))
@@ -224,8 +224,7 @@ async def test_dialog_arms_after_the_delay_and_enter_needs_a_selection() -> None
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert dialog.armed
+        await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
         assert app.results == []
         # Armed, Enter with no highlighted option still does nothing...
         await pilot.press("enter", "space")

@@ -415,7 +415,7 @@ def test_row_title_and_paths_are_sanitised() -> None:
 async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
     received: list[tuple[str, Any]] = []
     store = SessionStore()
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard: generous for a busy machine
         async with AcpClient.launch(
             [sys.executable, str(AGENT_PATH), "--cwd", CWD],
             cwd=tmp_path,
@@ -463,7 +463,9 @@ async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
             # A prompt retitles another session live.
             prompt = [{"type": "text", "text": f"retitle {ids[7]} Brand new name"}]
             assert (await client.prompt(ids[6], prompt))["stopReason"] == "end_turn"
-            await anyio.sleep(0.05)
+            # The agent sends the update before its answer; its handler may still be running.
+            while not any(params.get("sessionId") == ids[7] for _method, params in received):
+                await anyio.sleep(0.01)
             for _method, params in received:
                 store.apply(params)
             assert store.get(ids[7]).title == "Brand new name"
@@ -481,7 +483,7 @@ async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
 async def test_paged_agent_capability_flags(
     tmp_path: Path, flags: list[str], load: bool, resume: bool, list_: bool
 ) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard: generous for a busy machine
         async with AcpClient.launch(
             [sys.executable, str(AGENT_PATH), "--sessions", "30", *flags], cwd=tmp_path
         ) as client:
