@@ -83,9 +83,10 @@ def run_suite(
         if key not in ("CI", "ACP_TUI_TEST_NO_SKIPS", "ACP_TUI_TEST_CPU_LOAD")
         and not key.startswith("PYTEST_")
     }
-    environment.update(env, PYTHONPATH=str(ROOT))
+    # Only pytest's own plugins: loading every installed one costs seconds per run.
+    environment.update(env, PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:xdist", "."],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "."],
         cwd=tmp_path,
         env=environment,
         capture_output=True,
