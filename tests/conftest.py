@@ -68,7 +68,9 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     4; README.md, Development). PYTEST_XDIST_AUTO_NUM_WORKERS still wins."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    return len(os.sched_getaffinity(0)) + 1
+    if hasattr(os, "sched_getaffinity"):  # the cores this process may use (Linux)
+        return len(os.sched_getaffinity(0)) + 1
+    return (os.cpu_count() or 1) + 1
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:
