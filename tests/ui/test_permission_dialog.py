@@ -501,19 +501,23 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(ask, "first", "s1")
-            await pilot.pause()
-            tg.start_soon(ask, "second", "s2")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), "the dialog")
             dialog = app.screen
             assert isinstance(dialog, PermissionScreen)
-            assert dialog.title_text == "first"
-            assert dialog.query_one("#dialog").border_subtitle == "1 of 2"
+            tg.start_soon(ask, "second", "s2")
+            await wait_for(
+                pilot,
+                lambda: dialog.query_one("#dialog").border_subtitle == "1 of 2",
+                "the second request counted",
+            )
+            assert app.screen is dialog and dialog.title_text == "first"
             assert not dialog.query("#session")
             await pilot.press("1")
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, PermissionScreen) and app.screen is not dialog:
-                    break
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, PermissionScreen) and app.screen is not dialog,
+                "the second dialog",
+            )
             second = app.screen
             assert isinstance(second, PermissionScreen)
             assert second.title_text == "second"

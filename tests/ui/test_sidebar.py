@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import time
 from datetime import UTC
 from pathlib import Path
 from types import ModuleType
@@ -27,6 +28,7 @@ from acp_tui.ui.widgets.sidebar import (
     row_title,
     shorten_path,
 )
+from tests.ui.chat_helpers import WAIT_LIMIT, wait_for
 
 AGENT_PATH = Path(__file__).resolve().parents[1] / "agents" / "paged_agent.py"
 
@@ -118,9 +120,29 @@ class SidebarApp(App[None]):
         self.new_sessions += 1
 
 
-async def settle(pilot: Pilot[None], rounds: int = 4) -> None:
-    for _ in range(rounds):
+def quiet(app: SidebarApp) -> bool:
+    """Nothing left to do: every store change taken, no rebuild scheduled, and no page asked
+    for that this app is going to answer."""
+    sidebar = app.sidebar
+    return (
+        not app.store.dirty
+        and not sidebar._refresh_scheduled
+        and not (sidebar.loading and app.answer)
+    )
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until the sidebar is quiet, and still quiet once Textual is idle (a layout can
+    scroll the list, and scrolling can ask for a page)."""
+    app = pilot.app
+    assert isinstance(app, SidebarApp)
+    deadline = time.monotonic() + WAIT_LIMIT
+    while True:
         await pilot.pause()
+        await wait_for(pilot, lambda: quiet(app), "the sidebar to settle")
+        if quiet(app):
+            return
+        assert time.monotonic() < deadline, "the sidebar never settled"
 
 
 def row_lines(app: SidebarApp) -> list[str]:
@@ -213,7 +235,7 @@ async def test_filter_narrows_and_keeps_paging() -> None:
         sidebar.session_list.focus()
         await pilot.press("slash")
         await pilot.press(*"memory")
-        await settle(pilot, 8)
+        await settle(pilot)
         assert sidebar.filter_text == "memory"
         state = app.store.list_state(CWD)
         # Paging went on while filtering, one request at a time, to the end.
@@ -552,7 +574,7 @@ async def _filtered(pilot: Pilot[None]) -> None:
     await settle(pilot)
     app.sidebar.session_list.focus()
     await pilot.press("slash", *"leak")
-    await settle(pilot, 8)
+    await settle(pilot)
 
 
 def test_snapshot_filtered(snap_compare: Any) -> None:
