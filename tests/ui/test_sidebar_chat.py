@@ -129,8 +129,10 @@ async def open_and_wait(
 
 
 async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: Path) -> None:
-    # A slow list answer, so what is on screen between two pages can be looked at.
-    app = paged_app(tmp_path, "--list-delay", "0.4")
+    # The agent holds every list answer after the first until `release` exists, so what is on
+    # screen between two pages can be looked at.
+    release = tmp_path / "release-lists"
+    app = paged_app(tmp_path, "--hold-lists", str(release))
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         sidebar = sidebar_of(screen)
@@ -150,6 +152,11 @@ async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: P
         assert "(20+)" in str(sidebar.query_one("#sidebar-header").render())
         # The list shows 11 of its 20 rows, within NEAR_END_ROWS of the end: the next page is
         # prefetched (a "loading more" row shows meanwhile), and then nothing more.
+        await wait_for(
+            pilot, lambda: len(requests(screen, "session/list")) == 2, "the prefetch request"
+        )
+        assert sidebar.loading and state.pages == 1
+        release.touch()
         await wait_for(pilot, lambda: state.pages == 2 and not sidebar.loading, "a prefetch")
         await settle(pilot, answered=True)
         assert state.pages == 2 and len(requests(screen, "session/list")) == 2
