@@ -203,13 +203,11 @@ class Agent:
 
     async def settle(self, session_id: str, *, reopened: bool = False) -> None:
         """Wait for the updates the demo agent sends right after its answer to session/new
-        (commands and usage) or, ``reopened``, to session/load and session/resume (the title
-        too)."""
-        kinds = {"available_commands_update", "usage_update"}
-        if reopened:
-            kinds.add("session_info_update")
+        (commands, then usage: the usage update is the last) or, ``reopened``, to
+        session/load, session/resume and session/fork (the title comes last)."""
+        last = "session_info_update" if reopened else "usage_update"
         with anyio.fail_after(60):  # a hang guard: generous for a busy machine
-            while not kinds <= set(self.client.kinds(session_id)):
+            while last not in self.client.kinds(session_id):
                 await anyio.sleep(0.01)
 
 
