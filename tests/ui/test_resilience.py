@@ -764,7 +764,7 @@ async def test_invisible_and_bidi_characters_never_reach_a_title(tmp_path: Path)
         await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
         tool_header = str(screen.query_one(ToolCallView).query_one(".header").render())
         assert hostile.INVISIBLE_TITLE_SHOWN in tool_header
-        await pilot.pause(0.2)
+        await settle(pilot)
         text = screen_text(app)
         assert "paypal login txt.exe" in text  # the header, the sidebar row, the tool call
         for invisible in ("\u200b", "\u202e", "\u2066", "\u200e", "\ufeff", "\u00ad", "\u2028"):
@@ -781,7 +781,9 @@ async def test_huge_stderr_lines_never_hide_how_to_recover(
         await send(pilot, "crash-long-stderr")
         banner = screen.query_one(AgentBanner)
         await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
-        await pilot.pause(0.2)
+        # The banner fills in as the exit status and the stderr lines come in.
+        await wait_for(pilot, lambda: "9:EEEE" in screen_text(app), "the last stderr line")
+        await settle(pilot)
         text = screen_text(app)
         assert f"exit code {hostile.LONG_STDERR_EXIT_CODE}" in text
         assert "Ctrl+R" in text, "the way to restart is off screen"
