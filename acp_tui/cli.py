@@ -39,6 +39,40 @@ examples:
 """
 
 
+def installed_version() -> str:
+    """The version of the installed distribution, from its package metadata (what pip, pipx
+    or uv installed), or the source tree's when it is not installed."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("acp-tui")
+    except PackageNotFoundError:
+        return f"{__version__} (not installed)"
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: the metadata is read only when asked for, not on every start."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str = argparse.SUPPRESS) -> None:
+        super().__init__(
+            option_strings,
+            dest=dest,
+            default=argparse.SUPPRESS,
+            nargs=0,
+            help="show the version and exit",
+        )
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: object,
+        option_string: str | None = None,
+    ) -> None:
+        print(f"acp-tui {installed_version()}")
+        parser.exit()
+
+
 @dataclass(slots=True)
 class Invocation:
     """The parsed command line: our options plus the agent's argv."""
@@ -88,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--version", action="version", version=f"acp-tui {__version__}")
+    parser.add_argument("--version", action=_VersionAction)
     _add_agent_options(parser)
     policy = parser.add_mutually_exclusive_group()
     policy.add_argument(

@@ -171,7 +171,7 @@ class ReplaySession:
         self._next = 0
         self.link: AgentLink | None = None
         self.notify: Callable[[str], None] = lambda text: None
-        self.cancel_permissions: Callable[[str], None] = lambda session_id: None
+        self.cancel_permissions: Callable[[str], object] = lambda session_id: None
         self.peers: list[ReplayPeer] = []
 
     @property
@@ -183,7 +183,7 @@ class ReplaySession:
         self,
         link: AgentLink,
         notify: Callable[[str], None] | None = None,
-        cancel_permissions: Callable[[str], None] | None = None,
+        cancel_permissions: Callable[[str], object] | None = None,
     ) -> None:
         """The link (and screen) the next connection belongs to."""
         self.link = link

@@ -1,17 +1,106 @@
-"""Shared test set-up: every test run gets its own config, data, state and log dirs, so
-nothing a test does touches (or depends on) the real user's files."""
+"""Shared test set-up.
+
+- Every test process gets its own config, data, state and log dirs, so nothing a test does
+  touches (or depends on) the real user's files, nor another xdist worker's.
+- ``ACP_TUI_TEST_CPU_LOAD=N`` runs the session beside N busy processes (tests/cpu_load.py):
+  the suite must pass on a loaded machine.
+- In CI (``CI`` set, as CI runners do) a skipped test is a failure: every test must really run
+  there (.ci/run installs what they need). An expected failure (xfail) is not a skip.
+- Hypothesis: no per-example deadline and no "too slow" health check; both measure the
+  machine's speed, not the code.
+"""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
+from collections.abc import Generator
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+from tests.cpu_load import CpuLoad, requested_load
 
 _ISOLATED_HOME = tempfile.mkdtemp(prefix="acp-tui-tests-")
+atexit.register(shutil.rmtree, _ISOLATED_HOME, ignore_errors=True)
 for _name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME"):
     os.environ[_name] = os.path.join(_ISOLATED_HOME, _name.lower())
 os.environ["ACP_TUI_CONFIG"] = os.path.join(_ISOLATED_HOME, "config.toml")
+
+settings.register_profile("acp-tui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("acp-tui")
+
+_load: CpuLoad | None = None
+
+
+def _is_xdist_worker() -> bool:
+    return "PYTEST_XDIST_WORKER" in os.environ
+
+
+def skips_fail() -> bool:
+    """True in CI, or when asked for with ACP_TUI_TEST_NO_SKIPS=1."""
+    ci = os.environ.get("CI", "").strip().lower()
+    asked = os.environ.get("ACP_TUI_TEST_NO_SKIPS", "").strip().lower()
+    return ci not in ("", "0", "false", "no") or asked not in ("", "0", "false", "no")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    global _load
+    count = requested_load()
+    # Once per run: in the controller (or the only process), not in every xdist worker.
+    if count and not _is_xdist_worker() and _load is None:
+        _load = CpuLoad(count).start()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    global _load
+    if _load is not None:
+        _load.stop()
+        _load = None
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """``-n auto``: one worker more than there are cores. Many tests wait on agent processes and
+    pipes, so a spare worker keeps the cores busy (measured on 2 cores: 3 workers beat 2 and
+    4; README.md, Development). PYTEST_XDIST_AUTO_NUM_WORKERS still wins."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None
+    if hasattr(os, "sched_getaffinity"):  # the cores this process may use (Linux)
+        return len(os.sched_getaffinity(0)) + 1
+    return (os.cpu_count() or 1) + 1
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    lines = []
+    if requested_load():
+        lines.append(f"under CPU load: {requested_load()} busy processes (ACP_TUI_TEST_CPU_LOAD)")
+    if skips_fail():
+        lines.append("skipped tests fail this run (CI)")
+    return lines
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(
+    item: pytest.Item, call: pytest.CallInfo[None]
+) -> Generator[None, pytest.TestReport, pytest.TestReport]:
+    report = yield
+    if report.skipped and not hasattr(report, "wasxfail") and skips_fail():
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped where every test must run (CI): {reason}"
+    return report
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    # A whole module skipped at import (pytest.importorskip, a module-level skip) is a skip too.
+    if report.skipped and skips_fail():
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else report.longrepr
+        report.outcome = "failed"
+        report.longrepr = f"skipped where every test must run (CI): {reason}"
 
 
 @pytest.fixture

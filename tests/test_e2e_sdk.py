@@ -16,7 +16,8 @@ import pytest
 from acp_tui.protocol.client import AcpClient
 
 AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "sdk_agent.py")]
-TIMEOUT = 15
+#: A hang guard: generous, since a machine busy with other work is several times slower.
+TIMEOUT = 60
 
 
 class Collector:

@@ -41,7 +41,7 @@ async def test_nothing_is_lost(tmp_path: Path) -> None:
         permission_requests.append(params)
         return {"outcome": {"outcome": "selected", "optionId": "yes"}}
 
-    with anyio.fail_after(10):
+    with anyio.fail_after(60):
         async with AcpClient.launch(
             [sys.executable, str(AGENT_PATH)],
             cwd=tmp_path,

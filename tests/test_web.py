@@ -2,7 +2,8 @@
 
 One server (a subprocess on a free loopback port, always killed) for the module. A plain
 HTTP check needs nothing else; the browser check drives headless Chromium over the DevTools
-protocol and is SKIPPED, with the reason, where Chromium is not installed.
+protocol and is skipped, with the reason, where Chromium is not installed (in CI, where .ci/run
+installs it, a skip fails the run).
 """
 
 from __future__ import annotations
@@ -40,6 +41,11 @@ CHROMIUM_FLAGS = [
     "--disable-sync",
     "--window-size=1200,800",
 ]
+
+
+#: How long a start or a page may take before the test fails: only a hang needs this long, so it
+#: is generous (a machine busy with other work is several times slower than an idle one).
+WAIT_LIMIT = 60.0
 
 
 def free_port() -> int:
@@ -84,7 +90,7 @@ def server() -> Iterator[str]:
     )
     url = f"http://127.0.0.1:{port}/"
     try:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + WAIT_LIMIT
         while True:
             if process.poll() is not None:
                 pytest.fail(f"the server exited: {(workdir / 'server.log').read_text()}")
@@ -198,7 +204,7 @@ def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) ->
     try:
         assert process.stderr is not None
         devtools = None
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + WAIT_LIMIT
         while devtools is None and time.monotonic() < deadline:
             line = process.stderr.readline().decode("utf-8", "replace")
             if not line and process.poll() is not None:
@@ -210,7 +216,9 @@ def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) ->
             pytest.fail("Chromium did not start its DevTools endpoint")
         # Keep reading its log so a full pipe never blocks the browser.
         threading.Thread(target=process.stderr.read, daemon=True).start()
-        classes, text = asyncio.run(asyncio.wait_for(_drive(devtools, server, limit=20), 40))
+        classes, text = asyncio.run(
+            asyncio.wait_for(_drive(devtools, server, limit=WAIT_LIMIT), 2 * WAIT_LIMIT)
+        )
         assert "-loaded" in classes, f"the web client did not connect: body class {classes!r}"
         assert "-first-byte" in classes, "the app sent nothing to the page"
         assert "choose an agent" in text, f"the launcher is not on the page: {text[-500:]!r}"

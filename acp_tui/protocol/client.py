@@ -140,7 +140,8 @@ def parse_agent_info(result: Any) -> AgentInfo:
     if not isinstance(result, dict):
         raise ProtocolVersionError("the agent's initialize answer is not a JSON object")
     version = result.get("protocolVersion")
-    info = result.get("agentInfo") if isinstance(result.get("agentInfo"), dict) else {}
+    raw_info = result.get("agentInfo")
+    info = raw_info if isinstance(raw_info, dict) else {}
     caps = result.get("agentCapabilities")
     methods = result.get("authMethods")
     return AgentInfo(

@@ -21,7 +21,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, TypeGuard
 
 import anyio
 import anyio.lowlevel
@@ -51,7 +51,8 @@ READ_SLICE_SECONDS = 0.002
 # The inspector keeps thousands of lines; a 50 MB tool output must not be kept thousands of times.
 TRAFFIC_TEXT_LIMIT = 64 * 1024
 
-RequestId = int | str
+# A JSON number or string; a finite float is accepted too (an integral one equals its int as a key).
+RequestId = int | float | str
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 NotificationHandler = Callable[[str, Any], Awaitable[None]]
 Direction = Literal["in", "out"]
@@ -558,7 +559,7 @@ class Connection:
                 log.exception("traffic listener failed")
 
 
-def _is_valid_id(value: Any) -> bool:
+def _is_valid_id(value: Any) -> TypeGuard[RequestId]:
     if isinstance(value, bool):
         return False
     if isinstance(value, float):

@@ -16,7 +16,7 @@ from acp_tui.config import (
     config_path,
     load_config,
 )
-from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.settings import AppSettings, PermissionPolicy
 
 if TYPE_CHECKING:
     from acp_tui.config import Config
@@ -30,6 +30,7 @@ def settings_from_invocation(
     Anything not usable is appended to ``problems``. No ``config`` means no config file: the
     defaults, without loading the config schema (pydantic) on the way to the first frame."""
     options = invocation.options
+    policy: PermissionPolicy
     if options.yolo:
         policy = "yolo"
     elif options.deny_all:

@@ -25,8 +25,9 @@ invalid JSON-RPC, invalid UTF-8, responses to unknown ids), ``unknown-session`` 
 session never opened, and an unknown variant), ``wrong-types`` (known variants with wrong
 field types), ``escape-title`` / ``markup`` (titles, messages and tool titles full of escape
 sequences / Rich markup), ``long-title`` (a 10,000-character title), ``no-spaces`` (a
-10,000-character line with no spaces), ``permission-then-crash [SECONDS]`` (ask permission,
-then exit 5 while the dialog is open), ``outside-read PATH`` (``fs/read_text_file`` outside the
+10,000-character line with no spaces), ``permission-then-crash PATH`` (ask permission, then
+exit 5 while the dialog is open, once PATH exists: the test creates it when it has seen the
+dialog), ``outside-read PATH`` (``fs/read_text_file`` outside the
 cwd; the answer is reported as text), ``permission-storm N`` (N permission requests at once;
 when all are answered: ``answers: a,b,...``, each the chosen optionId or ``cancelled``),
 ``every-field`` (:func:`hostile` text in every field a turn can carry: title, tool call,
@@ -49,6 +50,7 @@ import os
 import signal
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 try:  # imported by the tests
@@ -525,7 +527,7 @@ class Agent(HostileCore):
         self.end_turn(request_id)
 
     def do_permission_then_crash(self, request_id: Any, argument: str) -> None:
-        delay = float(argument or "1.0")
+        trigger = Path(argument)
         update(
             {
                 "sessionUpdate": "tool_call",
@@ -551,7 +553,11 @@ class Agent(HostileCore):
                 },
             }
         )
-        time.sleep(delay)
+        # Dying is the test's call (it has seen the dialog), not a race against a clock; the
+        # deadline only ends an agent whose test has gone.
+        deadline = time.monotonic() + 600
+        while not trigger.exists() and time.monotonic() < deadline:
+            time.sleep(0.01)
         stderr(["hostile: dying while the permission dialog is open"])
         os._exit(PERMISSION_CRASH_EXIT_CODE)
 

@@ -13,7 +13,9 @@ Run as ``python tests/agents/paged_agent.py [options]``:
 - ``session/prompt`` with the text ``retitle <id> <title>`` sends a ``session_info_update``
   retitling session ``<id>`` (any session, not only the prompted one); any other text gets an
   ``ok: <text>`` reply. Both end the turn with ``end_turn``.
-- ``--list-delay SECONDS`` delays every session/list answer.
+- ``--hold-lists PATH``: every session/list answer after the first waits until the file PATH
+  exists, so a test can look at the client between its first and second page for as long as
+  it needs (it creates PATH when done).
 - ``--stale-titles``: a retitle changes only what the client is told live; session/list keeps
   answering the old title (an agent whose index lags behind), so a client that lets a list
   refresh overwrite a live title shows the old one again.
@@ -161,6 +163,13 @@ class RpcFailure(Exception):
 
 
 class PagedAgent:
+    @staticmethod
+    def _wait_for_file(path: str) -> None:
+        # The deadline only ends an agent whose test has gone.
+        deadline = time.monotonic() + 600
+        while not os.path.exists(path) and time.monotonic() < deadline:
+            time.sleep(0.01)
+
     def __init__(self, args: argparse.Namespace) -> None:
         self.args = args
         self.cwd: str = args.cwd or os.getcwd()
@@ -170,6 +179,7 @@ class PagedAgent:
         self.can_load = not (args.resume_only or args.neither)
         self.can_resume = not (args.load_only or args.neither)
         self.new_count = 0
+        self.lists_asked = 0
         #: Mode and model per session, as set in this process (the agent forgets on exit).
         self.mode: dict[str, str] = {}
         self.model: dict[str, str] = {}
@@ -248,8 +258,9 @@ class PagedAgent:
         if method == "session/list":
             if not self.can_list:
                 raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/list")
-            if self.args.list_delay:
-                time.sleep(self.args.list_delay)
+            self.lists_asked += 1
+            if self.args.hold_lists and self.lists_asked > 1:
+                self._wait_for_file(self.args.hold_lists)
             cwd = params.get("cwd")
             cursor = params.get("cursor")
             try:
@@ -352,7 +363,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--sessions", type=int, default=250)
     parser.add_argument("--page-size", type=int, default=20)
     parser.add_argument("--cwd", default=None)
-    parser.add_argument("--list-delay", type=float, default=0.0)
+    parser.add_argument("--hold-lists", metavar="PATH", default=None)
     parser.add_argument("--no-list", action="store_true")
     parser.add_argument("--stale-titles", action="store_true")
     parser.add_argument("--modes", action="store_true")

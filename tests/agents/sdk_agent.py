@@ -7,7 +7,7 @@ Behaviour, chosen by the prompt text:
 - contains ``think``: an agent_thought_chunk and a plan before the reply;
 - contains ``refuse``: stop reason ``refusal``; ``maxtokens``: ``max_tokens``;
 - contains ``slow``: streams a chunk every 50 ms until cancelled (stop reason ``cancelled``);
-- contains ``stubborn``: streams a chunk every 50 ms for 30 s, ignoring session/cancel;
+- contains ``stubborn``: streams a chunk every 50 ms for 10 minutes, ignoring session/cancel;
 - contains ``crash``: writes to stderr and exits with code 3 mid-turn; ``killself``: SIGKILL.
 
 Three sessions exist from the start in the agent's working directory (with a short history
@@ -283,7 +283,7 @@ class SdkTestAgent(Agent):
             reply = f"outcome: {chosen}"
             await self._say(session_id, reply)
         elif "stubborn" in text:
-            for _ in range(600):
+            for _ in range(12_000):
                 await self._say(session_id, ".")
                 await asyncio.sleep(0.05)
         elif "slow" in text:

@@ -201,9 +201,14 @@ class Agent:
         """A request the SDK has no method for (session/delete)."""
         return await self.conn._conn.send_request(method, params)
 
-    async def settle(self) -> None:
-        """Let updates sent after a response (session/new, load, resume) arrive."""
-        await anyio.sleep(0.05)
+    async def settle(self, session_id: str, *, reopened: bool = False) -> None:
+        """Wait for the updates the demo agent sends right after its answer to session/new
+        (commands, then usage: the usage update is the last) or, ``reopened``, to
+        session/load, session/resume and session/fork (the title comes last)."""
+        last = "session_info_update" if reopened else "usage_update"
+        with anyio.fail_after(60):  # a hang guard: generous for a busy machine
+            while last not in self.client.kinds(session_id):
+                await anyio.sleep(0.01)
 
 
 @contextlib.asynccontextmanager

@@ -38,7 +38,7 @@ GOOD_ANSWERS: dict[str, Any] = {
 
 async def new(agent: Agent, cwd: Path) -> str:
     response = await agent.conn.new_session(cwd=str(cwd), mcp_servers=[])
-    await agent.settle()
+    await agent.settle(response.session_id)
     return response.session_id
 
 
@@ -219,7 +219,7 @@ async def test_fork_with_the_sdk(state_dir: Path, work_dir: Path) -> None:
         sid = await new(agent, work_dir)
         await say(agent, sid, "before the fork")
         fork = await agent.conn.fork_session(session_id=sid, cwd=str(work_dir), mcp_servers=[])
-        await agent.settle()
+        await agent.settle(fork.session_id, reopened=True)
         assert fork.session_id != sid
         agent.client.clear()
         await say(agent, fork.session_id, "after the fork")

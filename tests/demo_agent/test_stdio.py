@@ -27,7 +27,7 @@ async def test_large_write_with_backpressure_then_eof() -> None:
             except anyio.EndOfStream:
                 return
 
-    with anyio.fail_after(10):
+    with anyio.fail_after(60):
         async with anyio.create_task_group() as group:
             group.start_soon(read_all)
             await sender.send(payload)

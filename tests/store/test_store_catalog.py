@@ -159,9 +159,9 @@ def test_search_title_cwd_id_case_insensitive() -> None:
     assert "sess_4" in [s.id for s in store.search("auth")]
 
 
-def test_catalog_of_10000_sessions_is_fast() -> None:
+def test_catalog_of_10000_sessions_paged_in_is_whole_sorted_and_searchable() -> None:
+    # How fast this is, is measured where timings belong: bench/bench_sessions.py.
     store = SessionStore()
-    t0 = time.perf_counter()
     for page in range(100):
         sessions = [
             info(
@@ -177,12 +177,10 @@ def test_catalog_of_10000_sessions_is_fast() -> None:
         )
         store.catalog()  # the UI reads after each page
     hits = store.search("t42")
-    elapsed = time.perf_counter() - t0
     assert len(store.catalog()) == 10_000
     assert len(hits) == 100
     ts = [s.updated_ts for s in store.catalog()]
     assert ts == sorted(ts, reverse=True)  # type: ignore[type-var]
-    assert elapsed < 5.0
 
 
 def test_capabilities_and_open_method() -> None:

@@ -17,6 +17,10 @@ from acp_tui.ui.settings import AppSettings
 
 AGENTS = Path(__file__).resolve().parent.parent / "agents"
 FIXTURE_AGENT = [sys.executable, str(AGENTS / "fixture_agent.py")]
+#: How long a wait may take before the test fails: only a broken test waits this long, so it is
+#: generous (a machine busy with other work may be several times slower than an idle one).
+WAIT_LIMIT = 60.0
+POLL_SECONDS = 0.02
 
 
 def agent_app(agent_argv: list[str], cwd: Path, **overrides: object) -> AcpTuiApp:
@@ -52,19 +56,19 @@ def chat(app: AcpTuiApp) -> ChatScreen:
 
 
 async def wait_for(
-    pilot: Pilot, condition: Callable[[], bool], what: str, limit: float = 10.0
+    pilot: Pilot, condition: Callable[[], bool], what: str, limit: float = WAIT_LIMIT
 ) -> None:
-    """Let the app run until ``condition()`` holds; fail with ``what`` after ``limit`` seconds."""
+    """Let the app run until ``condition()`` holds; fail with ``what`` after ``limit`` seconds.
+
+    Only a false condition means "not yet": an exception from it (a typo, a widget of the wrong
+    type) fails the test at once instead of reading as a timeout. The limit is generous because
+    a loaded machine is slow; a test that passes never waits for it."""
     deadline = time.monotonic() + limit
-    while time.monotonic() < deadline:
-        try:
-            if condition():
-                await pilot.pause()
-                return
-        except Exception:
-            pass
-        await pilot.pause(0.05)
-    raise AssertionError(f"timed out waiting for: {what}")
+    while not condition():
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {limit:g} s waiting for: {what}")
+        await pilot.pause(POLL_SECONDS)
+    await pilot.pause()
 
 
 async def wait_for_session(pilot: Pilot) -> ChatScreen:
@@ -74,6 +78,36 @@ async def wait_for_session(pilot: Pilot) -> ChatScreen:
         "a session",
     )
     return chat(pilot.app)
+
+
+def screen_idle(screen: ChatScreen) -> bool:
+    """Every store change is on the screen: no refresh scheduled or running, the store clean."""
+    return not screen._refresh_pending and not screen._refreshing and not screen.store.dirty
+
+
+def requests_unanswered(screen: ChatScreen) -> int:
+    """How many requests the client sent that the agent has not answered yet."""
+    link = screen.link
+    if link is None or link.client is None:
+        return 0
+    return len(link.client.connection._pending)
+
+
+async def settle(pilot: Pilot, *, answered: bool = False) -> None:
+    """Wait until the screen shows everything that has happened so far (and, with ``answered``,
+    until every request sent has its answer), then until Textual has nothing left to do.
+
+    This is the wait before asserting on what the screen shows, and before asserting that
+    something did *not* happen: once settled, it would have."""
+    await pilot.pause()
+    screen = chat(pilot.app)
+    await wait_for(
+        pilot,
+        lambda: screen_idle(screen) and not (answered and requests_unanswered(screen)),
+        "the screen to show every change" + (" and every request answered" if answered else ""),
+    )
+    await pilot.wait_for_scheduled_animations()
+    await pilot.pause()
 
 
 async def send(pilot: Pilot, text: str) -> None:

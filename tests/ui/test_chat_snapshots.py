@@ -6,7 +6,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from tests.ui.chat_helpers import chat, fixture_app, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import chat, fixture_app, send, settle, wait_for, wait_for_session
 
 SIZE = (110, 36)
 
@@ -14,9 +14,7 @@ SIZE = (110, 36)
 async def _settle(pilot: Pilot) -> None:
     screen = chat(pilot.app)
     screen.query_one("#prompt").text_area.cursor_blink = False  # type: ignore[attr-defined]
-    await pilot.pause(0.2)
-    await pilot.wait_for_scheduled_animations()
-    await pilot.pause()
+    await settle(pilot)
 
 
 def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import hostile_core as core
-from tests.ui.chat_helpers import send, wait_for, wait_for_session
+from tests.ui.chat_helpers import send, settle, wait_for, wait_for_session
 from tests.ui.test_resilience import (
     SIZE,
     assert_inert,
@@ -160,7 +161,7 @@ async def test_ctrl_r_after_a_crash_keeps_the_transcript_the_replay_would_shorte
             ),
             "the session reopened by load",
         )
-        await pilot.pause(0.3)
+        await settle(pilot, answered=True)
         state = screen.store.get(core.SESSION_ID)
         assert state is not None
         assert "You said: second message" in replies(screen)
@@ -260,7 +261,7 @@ async def test_a_session_list_that_never_ends_is_not_paged_forever(
         screen = await wait_for_session(pilot)
         store = screen.store
         await wait_for(pilot, lambda: store.list_state(cwd).complete, "the end of the list")
-        await pilot.pause(1.0)
+        await settle(pilot, answered=True)
         connection = screen.link.client.connection  # type: ignore[union-attr]
         sent = [r for r in connection.traffic if r.direction == "out" and "session/list" in r.text]
         assert len(sent) <= 6, f"{len(sent)} session/list requests"
@@ -390,10 +391,8 @@ async def test_quitting_kills_what_a_live_agent_left_running(tmp_path: Path) -> 
         await turn(pilot, f"spawn-daemon {pids_file}", "Started a daemon.")
         daemon = read_pids(pids_file)[0]
         assert alive(daemon)
-    deadline_pid = daemon
-    for _ in range(100):
-        if not alive(deadline_pid):
-            break
+    deadline = time.monotonic() + 60  # a hang guard: generous for a busy machine
+    while alive(daemon) and time.monotonic() < deadline:
         await _sleep(0.05)
     assert not alive(daemon), "the agent's daemon outlived the app"
 

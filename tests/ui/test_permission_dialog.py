@@ -24,6 +24,7 @@ from acp_tui.ui.screens.permission import (
     present_permission,
 )
 from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
+from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -194,8 +195,7 @@ async def test_arrows_and_enter_after_arming() -> None:
     app = DialogApp(edit_params(), arm_delay=0.1)
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
-        await pilot.pause(0.2)
-        assert dialog.armed
+        await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
         await pilot.press("down", "down", "down", "up")
         assert dialog.highlighted == 1
         assert dialog.query_one(PermissionOptions).highlighted == 1
@@ -238,8 +238,7 @@ async def test_dialog_arms_after_the_delay_and_enter_needs_a_selection() -> None
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
         await pilot.press("enter")
-        await pilot.pause(0.3)
-        assert dialog.armed
+        await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
         assert app.results == []
         # Armed, Enter with no highlighted option still does nothing...
         await pilot.press("enter", "space")
@@ -534,20 +533,24 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
 
         async with anyio.create_task_group() as tg:
             tg.start_soon(ask, "first", "s1")
-            await pilot.pause()
-            tg.start_soon(ask, "second", "s2")
-            await pilot.pause()
+            await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), "the dialog")
             dialog = app.screen
             assert isinstance(dialog, PermissionScreen)
-            assert dialog.title_text == "first"
-            assert dialog.query_one("#dialog").border_subtitle == "1 of 2"
+            tg.start_soon(ask, "second", "s2")
+            await wait_for(
+                pilot,
+                lambda: dialog.query_one("#dialog").border_subtitle == "1 of 2",
+                "the second request counted",
+            )
+            assert app.screen is dialog and dialog.title_text == "first"
             assert not dialog.query("#session")
             await wait_armed(pilot, dialog)
             await pilot.press("1")
-            for _ in range(20):
-                await pilot.pause()
-                if isinstance(app.screen, PermissionScreen) and app.screen is not dialog:
-                    break
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, PermissionScreen) and app.screen is not dialog,
+                "the second dialog",
+            )
             second = app.screen
             assert isinstance(second, PermissionScreen)
             assert second.title_text == "second"

@@ -23,6 +23,7 @@ from acp_tui.ui.widgets.prompt import (
     match_commands,
     scan_files,
 )
+from tests.ui.chat_helpers import WAIT_LIMIT
 
 COMMANDS: list[dict[str, Any]] = [
     {"name": "help", "description": "Show what the agent can do"},
@@ -79,10 +80,17 @@ async def _type(pilot: Pilot[Any], text: str) -> None:
 
 async def _wait_for(pilot: Pilot[Any], condition: Any) -> None:
     """Poll (the file list for @ is scanned in a worker thread)."""
-    deadline = time.monotonic() + 5.0
+    deadline = time.monotonic() + WAIT_LIMIT
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"
         await pilot.pause(0.02)
+
+
+async def _scans_done(pilot: Pilot[Any]) -> None:
+    """Wait until no file scan is running and its result is applied: after this, a completion
+    that an @ would open is open."""
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
 
 
 @pytest.fixture(autouse=True)
@@ -527,10 +535,10 @@ async def test_at_needs_a_word_start_and_a_character(tmp_path: Path) -> None:
     async with app.run_test(size=(80, 20)) as pilot:
         editor = _editor(app)
         await _type(pilot, "mail me@read")
-        await pilot.pause(0.2)
+        await _scans_done(pilot)
         assert not editor.completion_open
         await _type(pilot, " @")
-        await pilot.pause(0.2)
+        await _scans_done(pilot)
         assert not editor.completion_open
 
 

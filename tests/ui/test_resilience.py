@@ -8,8 +8,8 @@ bounded in time.
 from __future__ import annotations
 
 import os
+import signal
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +22,7 @@ from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
-from tests.ui.chat_helpers import chat, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import WAIT_LIMIT, chat, send, settle, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -55,7 +55,7 @@ def last_reply(screen: ChatScreen) -> str:
     return texts[-1] if texts else ""
 
 
-async def turn(pilot: Any, text: str, expect: str, limit: float = 10.0) -> ChatScreen:
+async def turn(pilot: Any, text: str, expect: str, limit: float = WAIT_LIMIT) -> ChatScreen:
     """Send ``text`` and wait until the last reply contains ``expect`` and the turn is over."""
     screen = chat(pilot.app)
     await send(pilot, text)
@@ -116,6 +116,14 @@ def header_title(screen: ChatScreen) -> str:
     return str(screen.query_one(ChatHeader).query_one("#title").render())
 
 
+def assert_killed_on_quit(agent: Any, pid: int) -> None:
+    """Quitting did not wait for an agent that ignores stdin EOF and SIGTERM: the shutdown went
+    on to SIGKILL (each step has its own short grace period, so quitting is bounded), and the
+    process is gone."""
+    assert agent.returncode == -signal.SIGKILL, f"the agent ended with {agent.returncode}"
+    assert process_gone(pid), "the agent is still running after quit"
+
+
 def process_gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -161,7 +169,7 @@ async def test_a_burst_of_100000_updates_is_applied_and_the_client_goes_on(
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        await turn(pilot, f"flood-updates 100000 {kind}", f"Flooded 100000 {kind}", limit=20)
+        await turn(pilot, f"flood-updates 100000 {kind}", f"Flooded 100000 {kind}")
         state = screen.store.get(screen.session_id)
         if kind == "usage":
             assert state.context is not None and int(state.context.used) == 100_000
@@ -194,7 +202,6 @@ async def test_a_burst_of_message_chunks_is_applied_and_the_client_goes_on(
             pilot,
             lambda: last_reply(screen) == hostile.FLOOD_TEXT * count and not screen.busy,
             "the whole burst",
-            limit=20,
         )
         await turn(pilot, "after the flood", "You said: after the flood")
 
@@ -203,7 +210,7 @@ async def test_a_50_megabyte_line_is_read_and_the_client_goes_on(tmp_path: Path)
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        await turn(pilot, "big-line 50", "After the big line.", limit=30)
+        await turn(pilot, "big-line 50", "After the big line.")
         state = screen.store.get(screen.session_id)
         tool = state.tool_index.get("big-1")
         assert isinstance(tool, ToolCall)
@@ -237,7 +244,7 @@ async def test_wrong_types_in_known_fields_are_kept_as_malformed_updates(tmp_pat
         state = screen.store.get(screen.session_id)
         malformed = [e for e in state.transcript if isinstance(e, UnknownUpdate) and e.error]
         assert len(malformed) >= 5
-        await pilot.pause(0.2)
+        await settle(pilot)
         assert not screen._render_error_shown, "a display error was reported"
         assert screen.agent_alive
         await turn(pilot, "fine?", "You said: fine?")
@@ -257,7 +264,7 @@ async def test_escape_sequences_are_never_interpreted(tmp_path: Path) -> None:
         )
         assert header_title(screen) == hostile.ESCAPE_TITLE_VISIBLE
         await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
-        await pilot.pause(0.2)
+        await settle(pilot)
         text = screen_text(app)
         assert "Red title" in text and "cleared?" in text and "gnirts" in text
         assert "Run tests" in text
@@ -273,7 +280,7 @@ async def test_rich_markup_is_shown_literally(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: "[bold red]" in header_title(screen), "the title")
         assert header_title(screen) == hostile.MARKUP_TITLE
         await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
-        await pilot.pause(0.2)
+        await settle(pilot)
         text = screen_text(app)
         assert "[bold red]x[/]" in text  # the header
         assert "[bold red]boom[/]" in text  # the agent's message (Markdown)
@@ -312,7 +319,7 @@ async def test_a_10000_character_line_without_spaces_keeps_the_layout(tmp_path: 
 
 
 async def assert_layout_holds(pilot: Any, screen: ChatScreen) -> None:
-    await pilot.pause(0.2)
+    await settle(pilot)
     width, height = pilot.app.size
     header = screen.query_one(ChatHeader)
     assert header.region.height == 1
@@ -400,10 +407,12 @@ async def test_a_pending_permission_dialog_closes_when_the_agent_dies(tmp_path: 
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        await send(pilot, "permission-then-crash 1.5")
+        die_now = tmp_path / "die-now"
+        await send(pilot, f"permission-then-crash {die_now}")
         await wait_for(
             pilot, lambda: isinstance(app.screen, PermissionScreen), "the permission dialog"
         )
+        die_now.touch()
         await wait_for(
             pilot,
             lambda: not screen.agent_alive and app.screen is screen,
@@ -438,11 +447,19 @@ async def test_repeated_crashes_back_off(tmp_path: Path) -> None:
         await send(pilot, "crash")
         await wait_for(pilot, lambda: not screen.agent_alive, "the second crash")
         await pilot.press("ctrl+r")
-        await pilot.pause(0.5)
-        # The second restart within two minutes waits instead of looping.
-        assert not screen.agent_alive
-        assert any("restarting in 2 s" in str(n.message) for n in app._notifications)
-        await wait_for(pilot, lambda: screen.agent_alive, "the delayed restart", limit=10)
+        # The second restart within two minutes waits instead of looping: when the delay is
+        # announced, the agent is not running (the restart is a timer 2 s away).
+        alive_when_announced: list[bool] = []
+
+        def announced() -> bool:
+            if any("restarting in 2 s" in str(n.message) for n in app._notifications):
+                alive_when_announced.append(screen.agent_alive)
+                return True
+            return False
+
+        await wait_for(pilot, announced, "the restart delay to be announced")
+        assert alive_when_announced == [False]
+        await wait_for(pilot, lambda: screen.agent_alive, "the delayed restart")
 
 
 # ---------------------------------------------------------------------- failing to start
@@ -498,22 +515,23 @@ async def test_quitting_while_a_prompt_hangs_is_bounded_and_kills_the_agent(
     app = hostile_app(tmp_path, "--ignore-term")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        pid = screen.link.process.pid  # type: ignore[union-attr]
+        agent = screen.link.process  # type: ignore[union-attr]
+        assert agent is not None
+        pid = agent.pid
         await send(pilot, "hang")
         await wait_for(
             pilot, lambda: screen.busy and "forever" in last_reply(screen), "the hanging turn"
         )
         # Escape sends session/cancel; this agent ignores it, the UI does not freeze.
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await wait_for(
+            pilot, lambda: "cancelling" in str(screen.query_one("#status").render()), "cancelling"
+        )
         editor = screen.query_one("#prompt")
         editor.focus()
         await pilot.press("o", "k")
         assert editor.draft.endswith("ok")  # type: ignore[attr-defined]
-        started = time.monotonic()
-    elapsed = time.monotonic() - started
-    assert elapsed < 8, f"quitting took {elapsed:.1f} s"
-    assert process_gone(pid), "the agent is still running after quit"
+    assert_killed_on_quit(agent, pid)
 
 
 # ---------------------------------------------------------------------- files and auth
@@ -590,7 +608,13 @@ async def test_an_agent_that_fails_before_or_at_initialize_is_a_start_failure(
         screen = chat(app)
         banner = screen.query_one(AgentBanner)
         await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
-        await pilot.pause(0.2)
+        # The banner fills in as the exit status and the agent's last stderr lines come in.
+        last_line = hostile.STDERR_AT_START[-1] if flag == "--at-start=crash" else ""
+        await wait_for(
+            pilot,
+            lambda: reason in banner_text(screen) and last_line in banner_text(screen),
+            f"the reason {reason!r} in the banner",
+        )
         text = banner_text(screen)
         assert "hostile_agent.py" in text and flag in text, f"no command line in: {text!r}"
         assert reason in text, f"no reason in: {text!r}"
@@ -605,7 +629,6 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
     tmp_path: Path,
 ) -> None:
     app = hostile_app(tmp_path, "--at-start=hang-initialize", "--ignore-term")
-    pid: int | None = None
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         await wait_for(
@@ -613,7 +636,9 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
             lambda: screen.link is not None and screen.link.process is not None,
             "the agent process",
         )
-        pid = screen.link.process.pid  # type: ignore[union-attr]
+        agent = screen.link.process  # type: ignore[union-attr]
+        assert agent is not None
+        pid = agent.pid
         await wait_for(
             pilot, lambda: "initializing" in str(screen.query_one("#status").render()), "status"
         )
@@ -621,11 +646,7 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
         editor.focus()
         await pilot.press("h", "i")
         assert editor.draft == "hi"  # type: ignore[attr-defined]
-        started = time.monotonic()
-    elapsed = time.monotonic() - started
-    assert pid is not None
-    assert elapsed < 8, f"quitting took {elapsed:.1f} s"
-    assert process_gone(pid), "the agent is still running after quit"
+    assert_killed_on_quit(agent, pid)
 
 
 # ---------------------------------------------------------------------- issue 17: no key approves by accident
@@ -755,7 +776,7 @@ async def test_invisible_and_bidi_characters_never_reach_a_title(tmp_path: Path)
         await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
         tool_header = str(screen.query_one(ToolCallView).query_one(".header").render())
         assert hostile.INVISIBLE_TITLE_SHOWN in tool_header
-        await pilot.pause(0.2)
+        await settle(pilot)
         text = screen_text(app)
         assert "paypal login txt.exe" in text  # the header, the sidebar row, the tool call
         for invisible in ("\u200b", "\u202e", "\u2066", "\u200e", "\ufeff", "\u00ad", "\u2028"):
@@ -772,7 +793,9 @@ async def test_huge_stderr_lines_never_hide_how_to_recover(
         await send(pilot, "crash-long-stderr")
         banner = screen.query_one(AgentBanner)
         await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
-        await pilot.pause(0.2)
+        # The banner fills in as the exit status and the stderr lines come in.
+        await wait_for(pilot, lambda: "9:EEEE" in screen_text(app), "the last stderr line")
+        await settle(pilot)
         text = screen_text(app)
         assert f"exit code {hostile.LONG_STDERR_EXIT_CODE}" in text
         assert "Ctrl+R" in text, "the way to restart is off screen"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib.util
 import sys
+import time
 from datetime import UTC
 from pathlib import Path
 from types import ModuleType
@@ -27,6 +28,7 @@ from acp_tui.ui.widgets.sidebar import (
     row_title,
     shorten_path,
 )
+from tests.ui.chat_helpers import WAIT_LIMIT, wait_for
 
 AGENT_PATH = Path(__file__).resolve().parents[1] / "agents" / "paged_agent.py"
 
@@ -118,9 +120,29 @@ class SidebarApp(App[None]):
         self.new_sessions += 1
 
 
-async def settle(pilot: Pilot[None], rounds: int = 4) -> None:
-    for _ in range(rounds):
+def quiet(app: SidebarApp) -> bool:
+    """Nothing left to do: every store change taken, no rebuild scheduled, and no page asked
+    for that this app is going to answer."""
+    sidebar = app.sidebar
+    return (
+        not app.store.dirty
+        and not sidebar._refresh_scheduled
+        and not (sidebar.loading and app.answer)
+    )
+
+
+async def settle(pilot: Pilot[None]) -> None:
+    """Wait until the sidebar is quiet, and still quiet once Textual is idle (a layout can
+    scroll the list, and scrolling can ask for a page)."""
+    app = pilot.app
+    assert isinstance(app, SidebarApp)
+    deadline = time.monotonic() + WAIT_LIMIT
+    while True:
         await pilot.pause()
+        await wait_for(pilot, lambda: quiet(app), "the sidebar to settle")
+        if quiet(app):
+            return
+        assert time.monotonic() < deadline, "the sidebar never settled"
 
 
 def row_lines(app: SidebarApp) -> list[str]:
@@ -213,7 +235,7 @@ async def test_filter_narrows_and_keeps_paging() -> None:
         sidebar.session_list.focus()
         await pilot.press("slash")
         await pilot.press(*"memory")
-        await settle(pilot, 8)
+        await settle(pilot)
         assert sidebar.filter_text == "memory"
         state = app.store.list_state(CWD)
         # Paging went on while filtering, one request at a time, to the end.
@@ -415,7 +437,7 @@ def test_row_title_and_paths_are_sanitised() -> None:
 async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
     received: list[tuple[str, Any]] = []
     store = SessionStore()
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard: generous for a busy machine
         async with AcpClient.launch(
             [sys.executable, str(AGENT_PATH), "--cwd", CWD],
             cwd=tmp_path,
@@ -463,7 +485,9 @@ async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
             # A prompt retitles another session live.
             prompt = [{"type": "text", "text": f"retitle {ids[7]} Brand new name"}]
             assert (await client.prompt(ids[6], prompt))["stopReason"] == "end_turn"
-            await anyio.sleep(0.05)
+            # The agent sends the update before its answer; its handler may still be running.
+            while not any(params.get("sessionId") == ids[7] for _method, params in received):
+                await anyio.sleep(0.01)
             for _method, params in received:
                 store.apply(params)
             assert store.get(ids[7]).title == "Brand new name"
@@ -481,7 +505,7 @@ async def test_paged_agent_lists_loads_and_resumes(tmp_path: Path) -> None:
 async def test_paged_agent_capability_flags(
     tmp_path: Path, flags: list[str], load: bool, resume: bool, list_: bool
 ) -> None:
-    with anyio.fail_after(15):
+    with anyio.fail_after(60):  # a hang guard: generous for a busy machine
         async with AcpClient.launch(
             [sys.executable, str(AGENT_PATH), "--sessions", "30", *flags], cwd=tmp_path
         ) as client:
@@ -550,7 +574,7 @@ async def _filtered(pilot: Pilot[None]) -> None:
     await settle(pilot)
     app.sidebar.session_list.focus()
     await pilot.press("slash", *"leak")
-    await settle(pilot, 8)
+    await settle(pilot)
 
 
 def test_snapshot_filtered(snap_compare: Any) -> None:

@@ -22,7 +22,7 @@ from acp_tui.ui.launch import settings_from_invocation
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import EntryView, Transcript
-from tests.ui.chat_helpers import agent_app, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import agent_app, send, settle, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -131,8 +131,10 @@ async def open_and_wait(
 
 
 async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: Path) -> None:
-    # A slow list answer, so what is on screen between two pages can be looked at.
-    app = paged_app(tmp_path, "--list-delay", "0.4")
+    # The agent holds every list answer after the first until `release` exists, so what is on
+    # screen between two pages can be looked at.
+    release = tmp_path / "release-lists"
+    app = paged_app(tmp_path, "--hold-lists", str(release))
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         sidebar = sidebar_of(screen)
@@ -152,16 +154,22 @@ async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: P
         assert "(20+)" in str(sidebar.query_one("#sidebar-header").render())
         # The list shows 11 of its 20 rows, within NEAR_END_ROWS of the end: the next page is
         # prefetched (a "loading more" row shows meanwhile), and then nothing more.
+        await wait_for(
+            pilot, lambda: len(requests(screen, "session/list")) == 2, "the prefetch request"
+        )
+        assert sidebar.loading and state.pages == 1
+        release.touch()
         await wait_for(pilot, lambda: state.pages == 2 and not sidebar.loading, "a prefetch")
-        await pilot.pause(0.6)
+        await settle(pilot, answered=True)
         assert state.pages == 2 and len(requests(screen, "session/list")) == 2
+        assert not sidebar.loading
         assert len(sidebar.rows) == 2 * PAGE
 
         # Moving the highlight down row by row pages in more only near the end, one at a time.
         sidebar.session_list.focus()
         await pilot.press("down", "down", "down")
-        await pilot.pause(0.6)
-        assert state.pages == 2
+        await settle(pilot, answered=True)
+        assert state.pages == 2 and not sidebar.loading
         seen = [state.pages]
         for _ in range(3):
             await pilot.press("end")
@@ -169,8 +177,8 @@ async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: P
             await wait_for(pilot, lambda: not sidebar.loading, "the page to be applied")
             seen.append(state.pages)
         assert seen == [2, 3, 4, 5]
-        await pilot.pause(0.6)
-        assert state.pages == 5  # no page asked for without moving
+        await settle(pilot, answered=True)
+        assert state.pages == 5 and not sidebar.loading  # no page asked for without moving
         lists = requests(screen, "session/list")
         assert len(lists) == 5
         cursors = [p.get("cursor") for p in lists[1:]]
@@ -397,7 +405,7 @@ async def test_agent_that_can_neither_resume_nor_load_says_so(tmp_path: Path) ->
             lambda: any("cannot reopen past sessions" in m for m in notifications(pilot)),
             "the message",
         )
-        await pilot.pause(0.2)
+        await settle(pilot, answered=True)
         assert screen.session_id == first
         assert requests(screen, "session/load") == []
         assert requests(screen, "session/resume") == []
@@ -452,7 +460,7 @@ async def test_live_title_of_another_session_changes_its_row_and_survives_a_refr
             lambda: len(requests(screen, "session/list")) > lists_before + 1,
             "the refresh of this folder",
         )
-        await pilot.pause(0.3)
+        await settle(pilot, answered=True)
         assert screen.store.get(other).title == "Renamed while live"
         assert "Renamed while live" in list_text(sidebar)
         assert "#2 Add dark mode toggle" not in list_text(sidebar)
@@ -517,7 +525,7 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         await wait_for(pilot, lambda: last_reply(screen) == "mode=architect model=large", "who")
         # A session never given a choice gets none.
         await open_and_wait(pilot, screen, sidebar, "sess-00002")
-        await pilot.pause(0.3)
+        await settle(pilot, answered=True)
         assert len(requests(screen, "session/set_mode")) == 1
 
 

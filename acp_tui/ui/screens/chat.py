@@ -867,7 +867,7 @@ class ChatScreen(Screen[None]):
         reply = next(
             (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
             if state
-            else (),
+            else iter(()),
             None,
         )
         if not reply:

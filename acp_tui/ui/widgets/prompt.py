@@ -427,7 +427,7 @@ class PromptEditor(Vertical):
         return self._cwd
 
     @cwd.setter
-    def cwd(self, cwd: Path) -> None:
+    def cwd(self, cwd: str | Path) -> None:
         self._cwd = Path(cwd)
         if self._completion is not None and self._completion.kind == "path":
             self._close_completion()
