@@ -241,9 +241,10 @@ def main(argv: Sequence[str] | None = None) -> int:
                 file=sys.stderr,
             )
             return 2
+        timeout = config.initialize_timeout
         if invocation.command == "ask":
-            return headless.run_ask(invocation)
-        return headless.run_sessions(invocation)
+            return headless.run_ask(invocation, initialize_timeout=timeout)
+        return headless.run_sessions(invocation, initialize_timeout=timeout)
 
     from acp_tui.ui import launch
 

@@ -206,6 +206,24 @@ class LocalIndex:
             updated=session.updated_ts,
         )
 
+    def forget_unused(self) -> bool:
+        """Drop rows that never had a conversation (no title, no first prompt): older versions
+        remembered every new session, and the agent may never have kept those."""
+        conn = self._conn
+        if conn is None:
+            return False
+        try:
+            with conn:
+                conn.execute(
+                    "DELETE FROM sessions WHERE agent = ? AND title IS NULL"
+                    " AND first_prompt IS NULL",
+                    (self.agent,),
+                )
+            return True
+        except sqlite3.Error as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
     def forget(self, session_id: str) -> bool:
         conn = self._conn
         if conn is None:

@@ -24,11 +24,18 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
-from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
+from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
-from acp_tui.protocol.client import AcpError, AgentInfo
+from acp_tui.prompt_queue import PromptQueue
+from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session_start import (
+    StartOutcome,
+    open_at_start,
+    reopen_after_restart,
+    session_is_gone,
+)
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
@@ -118,8 +125,12 @@ class QueuedItem(Horizontal):
 
     def compose(self) -> ComposeResult:
         text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
-        yield Static(Text(f"⏳ {text[:300]}"))
-        yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
+        if self.item.editing:
+            # Held back until the edit is saved or abandoned: say so where it shows.
+            yield Static(Text(f"✎ editing (Enter saves, Esc keeps it as it was): {text[:300]}"))
+        else:
+            yield Static(Text(f"⏳ {text[:300]}"))
+            yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
         yield Button("remove", id=f"remove-{self.item.queue_id}", classes="remove", compact=True)
 
 
@@ -162,7 +173,21 @@ class ChatScreen(Screen[None]):
             on_answered=self._on_permission_answered,
         )
         self.link: AgentLink | None = None
+        #: The session on screen; None: the new session, not created until the first message.
         self.session_id: str | None = None
+        #: Everything sent that has not gone out yet, per session (survives agent restarts).
+        self.prompts = PromptQueue(on_change=self._on_queue_changed)
+        #: A session/new for the new session is on its way.
+        self._starting_new = False
+        #: The session the person asked to open (sidebar): what they typed stays with the
+        #: session they typed it in.
+        self._explicit_open: str | None = None
+        #: The agent has not answered initialize in time (Ctrl+R restarts it).
+        self._unresponsive = False
+        self._started_once = False
+        #: Sessions on screen that this agent run could not reopen: a message sent there
+        #: starts a new session.
+        self._unopenable: set[str] = set()
         self.thoughts_visible = True
         self._refresh_pending = False
         self._refreshing = False
@@ -179,7 +204,6 @@ class ChatScreen(Screen[None]):
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
-        self._editing_queue_id: int | None = None
         self._render_error_shown = False
 
     # ------------------------------------------------------------------ layout
@@ -215,6 +239,7 @@ class ChatScreen(Screen[None]):
         self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
+        self._draw_new_session()
         self.start_agent()
 
     async def on_unmount(self) -> None:
@@ -236,13 +261,17 @@ class ChatScreen(Screen[None]):
         """The local session index: sessions started here, for agents that cannot list."""
         path = data_dir(self.settings) / "sessions.sqlite3"
         self.index = LocalIndex(path, self.settings.agent_key)
+        self.index.forget_unused()
         for warning in self.index.warnings:
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
 
     def _remember(self, state: SessionState) -> None:
-        if state.live and state.id and self.index.remember_session(state) is False:
+        # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
+        if state.draft or not state.live or not state.id:
+            return
+        if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))
             self.index.warnings.clear()
 
@@ -254,10 +283,10 @@ class ChatScreen(Screen[None]):
             on_status=self._on_agent_status,
             on_error=self._on_agent_error,
             on_session_opened=self._on_session_opened,
-            on_queue_changed=self._on_queue_changed,
             on_turn_ended=self._on_turn_ended,
             on_exit=self._on_agent_exit,
             on_terminal_output=self._on_terminal_output,
+            on_not_responding=self._on_not_responding,
         )
         self.link = AgentLink(
             self.settings.agent_argv,
@@ -270,49 +299,83 @@ class ChatScreen(Screen[None]):
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
+            prompts=self.prompts,
+            initialize_timeout=self.settings.initialize_timeout,
         )
+        self._unresponsive = False
         self.query_one(AgentBanner).remove_class("-visible")
         self._set_status("starting the agent…")
         self._run_link(self.link, reopen)
 
     @work(group="agent", exit_on_error=False)
     async def _run_link(self, link: AgentLink, reopen: str | None) -> None:
-        opener = None
-        if reopen is not None:
+        first_start = not self._started_once
+        self._started_once = True
 
-            async def opener(link: AgentLink) -> None:
-                try:
-                    await link.open_session(reopen)
-                except (AcpError, RpcError) as error:
-                    await link.new_session()
-                    self.store.add_notice(
-                        link.current_session_id or "",
-                        f"Could not reopen the previous session ({error}); this is a new one.",
-                        severity="warning",
-                    )
-        elif self.settings.resume is not None:
-            opener = self._resume_opener
+        async def opener(link: AgentLink) -> None:
+            if reopen is not None:
+                outcome = await reopen_after_restart(link, reopen)
+            elif first_start:
+                outcome = await open_at_start(
+                    link,
+                    cwd=self.settings.cwd,
+                    resume=self.settings.resume,
+                    continue_latest=self.settings.continue_latest,
+                )
+            else:
+                outcome = StartOutcome()
+            self._after_start(link, outcome, reopen)
+
         await link.run(opener)
 
-    async def _resume_opener(self, link: AgentLink) -> None:
-        target = self.settings.resume or None
-        if target is None:
-            agent = link.agent
-            if agent is not None and agent.can_list:
-                await link.list_sessions(self.settings.cwd, None)
-            catalog = self.store.catalog(self.settings.cwd)
-            target = catalog[0].id if catalog else None
-        if target is None:
-            await link.new_session()
-            self.store.add_notice(
-                link.current_session_id or "",
-                "No earlier session here to resume: this is a new one.",
-            )
+    def _after_start(self, link: AgentLink, outcome: StartOutcome, reopen: str | None) -> None:
+        if outcome.gone is not None:
+            self.index.forget(outcome.gone)
+            self.store.forget(outcome.gone)
+        if outcome.message:
+            self._set_status("")
+            self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
+        if outcome.opened is None and reopen is not None:
+            # Its transcript stays on screen; what waited for it, and the next message, go to
+            # a new session.
+            self._unopenable.add(reopen)
+            self.prompts.rekey(reopen, None)
+        if outcome.choose:
+            self.call_later(self._offer_sessions)
+        if outcome.opened is None and self.prompts.has(None):
+            # Messages sent while the agent was starting: they start the new session.
+            self._start_new_session(link)
+
+    def _offer_sessions(self) -> None:
+        """``--resume`` without an id: the sidebar, focused, the most recent session
+        highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
+        sidebar = self.query_one(SessionsSidebar)
+        if not sidebar.display:
+            sidebar.display = True
+        sidebar.session_list.focus()
+        self._set_status("Choose a session to resume (↑ ↓ Enter), or Esc for a new one")
+
+    def _start_new_session(self, link: AgentLink | None = None) -> None:
+        """Create the new session (the one shown as "New session") now."""
+        link = link or self.link
+        if link is None or self._starting_new or link.agent is None:
             return
-        await link.open_session(target, self.settings.cwd)
+        self._starting_new = True
+
+        async def start() -> None:
+            try:
+                await link.new_session(adopt=True)
+            finally:
+                self._starting_new = False
+
+        link.spawn(start, "new session")
 
     def _on_agent_ready(self, agent: AgentInfo) -> None:
         self.agent_alive = True
+        if self._unresponsive:
+            # It answered after all: the "not responding" banner is out of date.
+            self._unresponsive = False
+            self.query_one(AgentBanner).remove_class("-visible")
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
@@ -330,6 +393,7 @@ class ChatScreen(Screen[None]):
         self._set_status("")
 
     def _on_session_opened(self, session_id: str) -> None:
+        self._unopenable.discard(session_id)
         state = self.store.get(session_id)
         if state is not None:
             self._reapply_choices(state)
@@ -354,9 +418,15 @@ class ChatScreen(Screen[None]):
         ):
             self.set_config(str(option.get("id")), remembered.model, state.id)
 
-    def _on_queue_changed(self, session_id: str) -> None:
-        if session_id == self.session_id:
+    def _on_queue_changed(self, session_id: str | None) -> None:
+        if session_id == self._queue_key() and self.is_mounted:
             self.call_later(self._draw_queue)
+
+    def _queue_key(self) -> str | None:
+        """Where a message sent from this view waits: the session on screen, or ``None`` (the
+        new session) when that one could not be reopened."""
+        session_id = self.session_id
+        return None if session_id in self._unopenable else session_id
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         if not self.app.app_focus and self.settings.notify_when_unfocused:
@@ -371,10 +441,43 @@ class ChatScreen(Screen[None]):
         link = self.link
         return link.terminal_state(terminal_id) if link is not None else None
 
+    def _on_not_responding(self, report: NotResponding) -> None:
+        """initialize took too long: say so, quote what the command printed if it was not ACP,
+        and offer a restart or quit (the wait goes on: a late answer hides this again)."""
+        self._unresponsive = True
+        self.refresh_bindings()
+        command = " ".join(self.settings.agent_argv)
+        text = Text(
+            f"The agent is not responding (no answer to initialize after {report.seconds:g} s)\n",
+            style="bold",
+        )
+        text.append(f"  command: {command}\n")
+        if report.printed:
+            more = report.printed_count - len(report.printed)
+            text.append(
+                "  It printed this on stdout, which is not ACP"
+                + (f" ({report.printed_count} lines in all)" if more > 0 else "")
+                + ":\n"
+            )
+            for line in report.printed:
+                text.append("    " + sanitize_terminal_text(line)[:200] + "\n", style="dim")
+        for line in report.stderr_tail[-6:]:
+            text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
+        text.append(
+            "Is this an ACP agent? Press Ctrl+R to restart it or Ctrl+Q to quit; "
+            "an answer that comes later is still taken."
+        )
+        banner = self.query_one(AgentBanner)
+        banner.update(text)
+        banner.add_class("-visible")
+        self._set_status("the agent is not responding")
+
     def _on_agent_exit(self, info: AgentExit) -> None:
         self.agent_alive = False
+        self._unresponsive = False
         self.broker.cancel_all()
         self.busy = False
+        self.refresh_bindings()
         if info.expected:
             return
         banner = self.query_one(AgentBanner)
@@ -382,6 +485,10 @@ class ChatScreen(Screen[None]):
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
+            if info.printed:
+                text.append("  It printed this on stdout, which is not ACP:\n")
+                for line in info.printed:
+                    text.append("    " + sanitize_terminal_text(line)[:200] + "\n", style="dim")
             for line in info.stderr_tail[-8:]:
                 text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
             text.append(
@@ -404,7 +511,11 @@ class ChatScreen(Screen[None]):
             self.app.bell()
 
     def action_restart_agent(self) -> None:
-        if self.agent_alive:
+        link = self.link
+        if self._unresponsive and link is not None:
+            self.run_worker(self._restart_unresponsive(link), group="restart")
+            return
+        if self.agent_alive or (link is not None and not link.finished.is_set()):
             self.notify("The agent is running.")
             return
         now = time.monotonic()
@@ -413,29 +524,80 @@ class ChatScreen(Screen[None]):
         self._restart_times.append(now)
         if delay:
             self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
-        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self.session_id))
+        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
+
+    async def _restart_unresponsive(self, link: AgentLink) -> None:
+        self._unresponsive = False
+        self._set_status("stopping the agent…")
+        await self.stop_agent()
+        self.start_agent(reopen=self._reopen_target())
+
+    def _reopen_target(self) -> str | None:
+        """The session to reopen after a restart: the one on screen, unless it never had a
+        prompt (the agent may not have kept it): then what waits for it goes to a new one."""
+        session_id = self.session_id
+        if session_id in self._unopenable:
+            return None
+        state = self.store.get(session_id) if session_id else None
+        if session_id is not None and (state is None or state.draft):
+            self.prompts.rekey(session_id, None)
+            self.call_later(self.show_session, None)
+            return None
+        return session_id
 
     # ------------------------------------------------------------------ sessions
 
-    async def show_session(self, session_id: str) -> None:
+    async def show_session(self, session_id: str | None) -> None:
+        """Show a session; ``None`` shows the new session (created by the first message)."""
         prompt = self.query_one(PromptEditor)
-        self._drafts[self.session_id] = prompt.draft
+        previous = self.session_id
+        typed = prompt.draft
+        if session_id == previous:
+            draft = typed
+        else:
+            # Leaving a view while editing one of its queued messages saves the edit.
+            typed = self._finish_edit(self._queue_key(), typed)
+            left = self.store.get(previous) if previous is not None else None
+            explicit, self._explicit_open = self._explicit_open, None
+            # What was typed for the new session goes with it: into the session that opened
+            # for it (not one the person chose in the sidebar), also from a session that could
+            # not be reopened, or back to "New session" from one that never had a prompt.
+            if explicit != session_id and (
+                previous is None
+                or previous in self._unopenable
+                or (session_id is None and left is not None and left.draft)
+            ):
+                draft = typed
+                self._drafts.pop(session_id, None)
+            else:
+                self._drafts[previous] = typed
+                draft = self._drafts.pop(session_id, "")
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
-        prompt.set_draft(
-            self._drafts.get(session_id, prompt.draft if self.session_id is None else "")
-        )
+        prompt.set_draft(draft)
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         async with self._transcript_lock:
-            state = self.store.get(session_id)
+            state = self.store.get(session_id) if session_id else None
             await transcript.show_session(session_id, list(state.transcript) if state else [])
-        self._draw_session_parts(
-            state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS}
-        )
+        if state is None:
+            self._draw_new_session()
+        else:
+            self._draw_session_parts(
+                state,
+                {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS},
+            )
         await self._draw_queue()
         self._set_status("")
         prompt.text_area.focus()
+
+    def _draw_new_session(self) -> None:
+        """The header and bar of the new session, before it exists."""
+        self.busy = False
+        self.query_one(ChatHeader).set_title("New session")
+        self.query_one("#mode-select").display = False
+        self.query_one("#model-select").display = False
+        self.query_one(PromptEditor).commands = []
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -624,34 +786,56 @@ class ChatScreen(Screen[None]):
         self.send_text(event.text, event.blocks)
 
     def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+        """Send, or queue: nothing sent is ever lost, whatever the agent is doing."""
+        session_id = self._queue_key()
+        editing = self.prompts.editing(session_id)
+        if editing is not None:
+            self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
+            self._flush(session_id)
+            return
         link = self.link
-        session_id = self.session_id
-        if link is None or session_id is None or not self.agent_alive:
+        if link is not None and session_id is not None and self.agent_alive:
+            if link.can_send(session_id):
+                try:
+                    link.send_prompt(session_id, text, blocks)
+                except AcpError as error:
+                    self.prompts.add(session_id, text, blocks)
+                    self.notify(str(error), severity="error")
+                return
+        # No session open to take it yet: it waits in the queue, shown, and goes out when
+        # the session opens (the new one is created now if the agent is ready).
+        self.prompts.add(session_id, text, blocks)
+        if session_id is None and self.agent_alive:
+            self._start_new_session()
+        elif not self.agent_alive and (link is None or link.finished.is_set()):
             self.notify(
-                "The agent is not running: your message is kept in the prompt.", severity="warning"
+                "The agent is not running: your message is queued and goes out once "
+                "Ctrl+R has restarted it.",
+                severity="warning",
             )
-            self.query_one(PromptEditor).set_draft(text)
-            return
-        if self._editing_queue_id is not None:
-            link.edit_queued(session_id, self._editing_queue_id, text)
-            self._editing_queue_id = None
-            return
-        try:
-            link.send_prompt(session_id, text, blocks)
-        except AcpError as error:
-            self.query_one(PromptEditor).set_draft(text)
-            self.notify(str(error), severity="error")
+
+    def _flush(self, session_id: str | None) -> None:
+        if self.link is not None and session_id is not None:
+            self.link.flush(session_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_turn":
-            return self.busy
+            return self.busy or self.prompts.editing(self._queue_key()) is not None
         if action == "restart_agent":
-            return not self.agent_alive
+            return not self.agent_alive or self._unresponsive
         return True
 
     def action_cancel_turn(self) -> None:
-        link = self.link
+        key = self._queue_key()
+        editing = self.prompts.editing(key)
+        if editing is not None:
+            # Escape while editing a queued message: it stays as it was, and may go out.
+            self.prompts.abandon_edit(key, editing.queue_id)
+            self.query_one(PromptEditor).set_draft("")
+            self._flush(key)
+            return
         session_id = self.session_id
+        link = self.link
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
@@ -659,11 +843,28 @@ class ChatScreen(Screen[None]):
         link.spawn(lambda: link.cancel(session_id), "cancel")
 
     def action_new_session(self) -> None:
+        """Show the new session and create it at once (the person asked for it: its modes,
+        models and commands become available). Not listed until its first prompt."""
         link = self.link
         if link is None or not self.agent_alive:
             self.notify("The agent is not running.", severity="warning")
             return
-        link.spawn(link.new_session, "new session")
+        current = self.store.get(self.session_id) if self.session_id else None
+        if current is not None and current.draft:
+            self.notify("This is a new session already.")
+            self.query_one(PromptEditor).text_area.focus()
+            return
+        unused = next(
+            (s for s in self.store.sessions.values() if s.draft and s.live and link.is_open(s.id)),
+            None,
+        )
+        if unused is not None:
+            # One unused new session per agent run is enough: go back to it.
+            self.open_session(unused.id)
+            return
+        if self.session_id is not None:
+            self.call_later(self.show_session, None)
+        self._start_new_session()
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible
@@ -891,7 +1092,22 @@ class ChatScreen(Screen[None]):
             return
         if state is not None and state.replaying:
             return
-        link.spawn(lambda: link.open_session(session_id), "open session")
+        self._explicit_open = session_id
+
+        async def open_it() -> None:
+            try:
+                await link.open_session(session_id)
+            except (AcpError, RpcError) as error:
+                if isinstance(error, AgentExitedError):
+                    raise
+                known = self.store.get(session_id)
+                if session_is_gone(error) and not (known is not None and known.listed):
+                    # The agent does not have it: a row that can never open goes.
+                    self.index.forget(session_id)
+                    self.store.forget(session_id)
+                raise
+
+        link.spawn(open_it, "open session")
 
     def _sidebar_target(self) -> str | None:
         return self.query_one(SessionsSidebar).highlighted_session_id()
@@ -935,9 +1151,7 @@ class ChatScreen(Screen[None]):
     async def _draw_queue(self) -> None:
         container = self.query_one("#queue", Vertical)
         await container.remove_children()
-        if self.link is None or self.session_id is None:
-            return
-        items = self.link.queue(self.session_id)
+        items = self.prompts.items(self._queue_key())
         container.set_class(bool(items), "-visible")
         if items:
             await container.mount_all([QueuedItem(item) for item in items])
@@ -945,8 +1159,12 @@ class ChatScreen(Screen[None]):
     @on(Button.Pressed, "QueuedItem .remove")
     def on_queue_remove(self, event: Button.Pressed) -> None:
         item = event.button.parent
-        if isinstance(item, QueuedItem) and self.link and self.session_id:
-            self.link.edit_queued(self.session_id, item.item.queue_id, None)
+        if isinstance(item, QueuedItem):
+            if item.item.editing:
+                self.query_one(PromptEditor).set_draft("")
+            key = self._queue_key()
+            self.prompts.remove(key, item.item.queue_id)
+            self._flush(key)
 
     @on(Button.Pressed, "QueuedItem .edit")
     def on_queue_edit(self, event: Button.Pressed) -> None:
@@ -956,10 +1174,25 @@ class ChatScreen(Screen[None]):
             if prompt.draft.strip():
                 self.notify("Send or clear what you are typing first.", severity="warning")
                 return
-            self._editing_queue_id = item.item.queue_id
+            # Held back from sending until the edit is saved (Enter) or abandoned (Escape).
+            if self.prompts.begin_edit(self._queue_key(), item.item.queue_id) is None:
+                self.notify("That message has been sent already.")
+                return
             prompt.set_draft(item.item.text)
             prompt.text_area.focus()
-            self.notify("Editing the queued message: Enter saves it back to the queue.")
+
+    def _finish_edit(self, session_id: str | None, typed: str) -> str:
+        """Leaving a session while editing one of its queued messages: a non-blank edit is
+        saved, a blank one abandoned. Returns what remains of the draft."""
+        editing = self.prompts.editing(session_id)
+        if editing is None:
+            return typed
+        if typed.strip():
+            self.prompts.save_edit(session_id, editing.queue_id, typed)
+        else:
+            self.prompts.abandon_edit(session_id, editing.queue_id)
+        self._flush(session_id)
+        return ""
 
     # ------------------------------------------------------------------ permissions
 

@@ -64,6 +64,8 @@ SIDEBAR_PARTS = frozenset({PART_TITLE, PART_STATE, PART_USAGE, PART_INFO, PART_M
 
 NO_LIST_HINT = "this agent cannot list sessions: showing sessions started here"
 LOADING_TEXT = "loading more…"
+#: Until the agent answers ``initialize`` nobody knows whether it can list sessions.
+CONNECTING_TEXT = "connecting…"
 BUSY_GLYPH = "●"
 ATTENTION_GLYPH = "▲"
 CLOSED_GLYPH = "⊘"
@@ -699,10 +701,13 @@ class SessionsSidebar(Widget):
         else:
             rows = store.catalog(scope)
         can_list = store is not None and store.can_list
-        self.set_class(store is not None and not can_list, "-no-list")
+        known = store is not None and store.capabilities_known
+        self.set_class(known and not can_list, "-no-list")
         footer: str | None = None
         is_error = False
-        if self._loading:
+        if store is not None and not known:
+            footer = CONNECTING_TEXT
+        elif self._loading:
             footer = LOADING_TEXT
         elif self._error:
             footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True

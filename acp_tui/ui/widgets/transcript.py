@@ -414,10 +414,7 @@ class ToolCallView(EntryView):
         text = Text(f"$ {safe(state.command_line, 2000)}\n", style="bold")
         text.append(safe(state.output[-RAW_LIMIT:]))
         if state.exit_status is not None:
-            text.append(
-                f"\n[exit: {state.exit_status.describe() if hasattr(state.exit_status, 'describe') else state.exit_status}]",
-                style="dim",
-            )
+            text.append(f"\n[{state.exit_status.describe()}]", style="dim")
         return text
 
     def refresh_terminal(self) -> None:
