@@ -74,6 +74,8 @@ class LinkEvents:
     on_status: Callable[[str], None] = lambda text: None
     on_error: Callable[[str], None] = lambda text: None
     on_session_opened: Callable[[str], None] = lambda session_id: None
+    #: A ``session/new`` answered (its raw answer): what a new session of this agent offers.
+    on_session_created: Callable[[str, Any], None] = lambda session_id, response: None
     on_turn_ended: Callable[[str, str | None], None] = lambda session_id, reason: None
     on_exit: Callable[[AgentExit], None] = lambda exit_info: None
     on_terminal_output: Callable[[str], None] = lambda terminal_id: None
@@ -449,6 +451,7 @@ class AgentLink:
         if not isinstance(session_id, str):
             raise AcpError("the agent answered session/new without a sessionId")
         state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
+        self.events.on_session_created(session_id, result)
         if mode and state.current_mode_id != mode:
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
         for config_id, value in (config or {}).items():

@@ -410,8 +410,8 @@ async def _ask_session(
             turn.session_id = session
             turn.early.clear()
         else:
-            result = await client.new_session(cwd)
-            session_id = result.get("sessionId") if isinstance(result, dict) else None
+            created = await client.new_session(cwd)
+            session_id = created.get("sessionId") if isinstance(created, dict) else None
             if not isinstance(session_id, str) or not session_id:
                 output.error(f"{name} answered session/new without a session id")
                 return EXIT_STOPPED

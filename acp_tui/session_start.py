@@ -20,14 +20,23 @@ Pure Python over :class:`~acp_tui.agent_link.AgentLink`; the screen acts on the
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import copy
+from dataclasses import dataclass, field
+from typing import Any
 
 from acp_tui.agent_link import AgentLink
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
+from acp_tui.store.session import SessionState
 from acp_tui.text_safety import one_line
 
-__all__ = ["StartOutcome", "open_at_start", "reopen_after_restart", "session_is_gone"]
+__all__ = [
+    "NewSessionChoices",
+    "StartOutcome",
+    "open_at_start",
+    "reopen_after_restart",
+    "session_is_gone",
+]
 
 
 @dataclass(slots=True)
@@ -98,3 +107,47 @@ async def _open(link: AgentLink, session_id: str, cwd: str | None) -> StartOutco
             gone=session_id if gone else None,
         )
     return StartOutcome(opened=session_id)
+
+
+@dataclass(slots=True)
+class NewSessionChoices:
+    """The mode and options of the new session before it exists.
+
+    ``defaults`` is what the agent's last new session offered (remembered across runs:
+    ``modes`` and ``configOptions`` as in the session/new answer, and ``commands``); the
+    person's choices (``mode``, ``config``: option id -> value) are applied right after
+    ``session/new``, before the first prompt goes out."""
+
+    defaults: dict[str, Any] = field(default_factory=dict)
+    mode: str | None = None
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def preview(self) -> SessionState:
+        """A stand-in session with the remembered modes, options and commands, the choices
+        applied, for the selectors and the ``/`` completion to read."""
+        state = SessionState("")
+        modes = self.defaults.get("modes")
+        if isinstance(modes, dict):
+            available = modes.get("availableModes")
+            if isinstance(available, list):
+                state.available_modes = [m for m in available if isinstance(m, dict)]
+            current = modes.get("currentModeId")
+            state.current_mode_id = current if isinstance(current, str) else None
+        options = self.defaults.get("configOptions")
+        if isinstance(options, list):
+            state.config_options = [copy.deepcopy(o) for o in options if isinstance(o, dict)]
+        commands = self.defaults.get("commands")
+        if isinstance(commands, list):
+            state.commands = [c for c in commands if isinstance(c, dict)]
+        if self.mode is not None:
+            state.current_mode_id = self.mode
+        for option in state.config_options or []:
+            if option.get("id") in self.config:
+                option["currentValue"] = self.config[option["id"]]
+        return state
+
+    def take(self) -> tuple[str | None, dict[str, Any]]:
+        """The choices, for ``session/new``; they apply to that one session only."""
+        chosen = self.mode, dict(self.config)
+        self.mode, self.config = None, {}
+        return chosen

@@ -10,6 +10,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
+import shlex
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -31,6 +33,7 @@ from acp_tui.prompt_queue import PromptQueue
 from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.session_start import (
+    NewSessionChoices,
     StartOutcome,
     open_at_start,
     reopen_after_restart,
@@ -179,6 +182,8 @@ class ChatScreen(Screen[None]):
         self.prompts = PromptQueue(on_change=self._on_queue_changed)
         #: A session/new for the new session is on its way.
         self._starting_new = False
+        #: The mode and model shown (and chosen) for the new session before it exists.
+        self.new_choices = NewSessionChoices()
         #: The session the person asked to open (sidebar): what they typed stays with the
         #: session they typed it in.
         self._explicit_open: str | None = None
@@ -266,6 +271,7 @@ class ChatScreen(Screen[None]):
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
@@ -283,6 +289,7 @@ class ChatScreen(Screen[None]):
             on_status=self._on_agent_status,
             on_error=self._on_agent_error,
             on_session_opened=self._on_session_opened,
+            on_session_created=self._on_session_created,
             on_turn_ended=self._on_turn_ended,
             on_exit=self._on_agent_exit,
             on_terminal_output=self._on_terminal_output,
@@ -303,6 +310,7 @@ class ChatScreen(Screen[None]):
             initialize_timeout=self.settings.initialize_timeout,
         )
         self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = True
         self.query_one(AgentBanner).remove_class("-visible")
         self._set_status("starting the agent…")
         self._run_link(self.link, reopen)
@@ -361,10 +369,16 @@ class ChatScreen(Screen[None]):
         if link is None or self._starting_new or link.agent is None:
             return
         self._starting_new = True
+        mode, config = self.new_choices.take()
 
         async def start() -> None:
             try:
-                await link.new_session(adopt=True)
+                await link.new_session(adopt=True, mode=mode, config=config)
+            except BaseException:
+                # Not made: the choices still stand for the next attempt.
+                self.new_choices.mode = self.new_choices.mode or mode
+                self.new_choices.config = {**config, **self.new_choices.config}
+                raise
             finally:
                 self._starting_new = False
 
@@ -391,6 +405,20 @@ class ChatScreen(Screen[None]):
     def _on_agent_error(self, text: str) -> None:
         self.notify(sanitize_terminal_text(text)[:2000], severity="error", timeout=10)
         self._set_status("")
+
+    def _on_session_created(self, session_id: str, response: Any) -> None:
+        """Remember what a new session of this agent offers: the next "New session" shows its
+        mode and model selectors before it exists."""
+        if not isinstance(response, dict):
+            return
+        offered = {
+            key: response[key]
+            for key in ("modes", "configOptions")
+            if isinstance(response.get(key), dict | list)
+        }
+        if offered:
+            self.index.remember_defaults(offered)
+            self.new_choices.defaults = {**self.new_choices.defaults, **offered}
 
     def _on_session_opened(self, session_id: str) -> None:
         self._unopenable.discard(session_id)
@@ -446,7 +474,7 @@ class ChatScreen(Screen[None]):
         and offer a restart or quit (the wait goes on: a late answer hides this again)."""
         self._unresponsive = True
         self.refresh_bindings()
-        command = " ".join(self.settings.agent_argv)
+        command = shlex.join(self.settings.agent_argv)
         text = Text(
             f"The agent is not responding (no answer to initialize after {report.seconds:g} s)\n",
             style="bold",
@@ -475,6 +503,7 @@ class ChatScreen(Screen[None]):
     def _on_agent_exit(self, info: AgentExit) -> None:
         self.agent_alive = False
         self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = False
         self.broker.cancel_all()
         self.busy = False
         self.refresh_bindings()
@@ -483,6 +512,10 @@ class ChatScreen(Screen[None]):
         banner = self.query_one(AgentBanner)
         command = " ".join(self.settings.agent_argv)
         if info.start_failed:
+            if self.link is not None and self.link.agent is None:
+                # The header said "starting…": name the command that did not start instead.
+                name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
+                self.query_one(ChatHeader).set_agent(display_title(name, 80))
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
             if info.printed:
@@ -592,12 +625,20 @@ class ChatScreen(Screen[None]):
         prompt.text_area.focus()
 
     def _draw_new_session(self) -> None:
-        """The header and bar of the new session, before it exists."""
+        """The header and bar of the new session, before it exists: the mode, model and
+        commands its agent offered last time (a choice is applied once it is made)."""
         self.busy = False
         self.query_one(ChatHeader).set_title("New session")
-        self.query_one("#mode-select").display = False
-        self.query_one("#model-select").display = False
-        self.query_one(PromptEditor).commands = []
+        preview = self.new_choices.preview()
+        self._draw_modes(preview)
+        self._draw_model(preview)
+        self.query_one(PromptEditor).commands = list(preview.commands or [])
+
+    def _remember_commands(self, state: SessionState | None) -> None:
+        commands = state.commands if state is not None else None
+        if commands and commands != self.new_choices.defaults.get("commands"):
+            self.index.remember_defaults({"commands": commands})
+            self.new_choices.defaults = {**self.new_choices.defaults, "commands": commands}
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -675,6 +716,8 @@ class ChatScreen(Screen[None]):
                 changed = self.store.get(changed_id)
                 if changed is not None:
                     self._remember(changed)
+            if PART_COMMANDS in changed_parts:
+                self._remember_commands(self.store.get(changed_id))
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -1002,6 +1045,11 @@ class ChatScreen(Screen[None]):
 
     @on(Select.Changed, "#mode-select")
     def on_mode_selected(self, event: Select.Changed) -> None:
+        if self.session_id is None:
+            # The new session does not exist yet: applied once it does.
+            if isinstance(event.value, str):
+                self.new_choices.mode = event.value
+            return
         if isinstance(event.value, str):
             state = self.store.get(self.session_id) if self.session_id else None
             if state is None or state.current_mode_id != event.value:
@@ -1009,6 +1057,11 @@ class ChatScreen(Screen[None]):
 
     @on(Select.Changed, "#model-select")
     def on_model_selected(self, event: Select.Changed) -> None:
+        if self.session_id is None:
+            option = self.new_choices.preview().model_option
+            if option is not None and isinstance(event.value, str):
+                self.new_choices.config[str(option.get("id"))] = event.value
+            return
         state = self.store.get(self.session_id) if self.session_id else None
         option = state.model_option if state else None
         if option and isinstance(event.value, str) and event.value != state.current_model:  # type: ignore[union-attr]

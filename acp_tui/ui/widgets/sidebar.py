@@ -504,6 +504,7 @@ class SessionsSidebar(Widget):
         self._refresh_scheduled = False
         self._requested: tuple[str | None, int, str | None] | None = None
         self._new_view = False
+        self._connecting = True
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
             self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
@@ -560,6 +561,18 @@ class SessionsSidebar(Widget):
         self._loading = loading
         self._error = None if loading else error
         self.refresh_rows()
+
+    @property
+    def connecting(self) -> bool:
+        """True while the agent is starting (the screen sets it): until the store knows the
+        agent's capabilities, the list says "connecting…" rather than guessing."""
+        return self._connecting
+
+    @connecting.setter
+    def connecting(self, value: bool) -> None:
+        if value != self._connecting:
+            self._connecting = value
+            self.refresh_rows()
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -705,7 +718,7 @@ class SessionsSidebar(Widget):
         self.set_class(known and not can_list, "-no-list")
         footer: str | None = None
         is_error = False
-        if store is not None and not known:
+        if store is not None and not known and self._connecting:
             footer = CONNECTING_TEXT
         elif self._loading:
             footer = LOADING_TEXT
