@@ -30,6 +30,9 @@ from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import one_line
 
+#: How many of the most recent sessions ``--continue`` tries when the agent no longer has them.
+CONTINUE_CANDIDATES = 5
+
 __all__ = [
     "NewSessionChoices",
     "StartOutcome",
@@ -49,8 +52,8 @@ class StartOutcome:
     choose: bool = False
     #: A sentence for the person (why nothing was opened).
     message: str | None = None
-    #: A session the agent does not have (any more): forget it.
-    gone: str | None = None
+    #: Sessions the agent does not have (any more): forget them.
+    gone: list[str] = field(default_factory=list)
 
 
 def session_is_gone(error: BaseException) -> bool:
@@ -84,7 +87,15 @@ async def open_at_start(
         )
     if not continue_latest:
         return StartOutcome(choose=True)
-    return await _open(link, candidates[0].id, cwd)
+    # The most recent one the agent still has: one it says it does not have is skipped.
+    gone: list[str] = []
+    for candidate in candidates[:CONTINUE_CANDIDATES]:
+        outcome = await _open(link, candidate.id, cwd)
+        gone += outcome.gone
+        if not outcome.gone:
+            break
+    outcome.gone = gone
+    return outcome
 
 
 async def reopen_after_restart(link: AgentLink, session_id: str) -> StartOutcome:
@@ -104,7 +115,7 @@ async def _open(link: AgentLink, session_id: str, cwd: str | None) -> StartOutco
         gone = session_is_gone(error) and not (state is not None and state.listed)
         return StartOutcome(
             message=f"Could not reopen “{name}” ({error}): your next message starts a new session.",
-            gone=session_id if gone else None,
+            gone=[session_id] if gone else [],
         )
     return StartOutcome(opened=session_id)
 

@@ -337,9 +337,9 @@ class ChatScreen(Screen[None]):
         await link.run(opener)
 
     def _after_start(self, link: AgentLink, outcome: StartOutcome, reopen: str | None) -> None:
-        if outcome.gone is not None:
-            self.index.forget(outcome.gone)
-            self.store.forget(outcome.gone)
+        for gone in outcome.gone:
+            self.index.forget(gone)
+            self.store.forget(gone)
         if outcome.message:
             self._set_status("")
             self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
