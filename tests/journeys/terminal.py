@@ -38,6 +38,14 @@ def installed_acp_tui() -> str:
     return found
 
 
+def _clean_environment() -> dict[str, str]:
+    """This process's environment for the tmux server, which the program inherits. Passed
+    explicitly: under pytest the C-level environment also holds ``COLUMNS=80`` and ``LINES=24``
+    (set by a library, not visible in ``os.environ``), and a program that inherits them draws
+    at 80 columns whatever the size of its terminal."""
+    return {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "LINES")}
+
+
 def agent_command(script: str, *args: str) -> list[str]:
     """A test agent under ``tests/agents`` run with this interpreter."""
     return [sys.executable, str(AGENTS / script), *args]
@@ -75,6 +83,7 @@ class Terminal:
             capture_output=True,
             text=True,
             check=check,
+            env=_clean_environment(),
         )
 
     def _config(self) -> Path:

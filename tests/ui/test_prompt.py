@@ -309,6 +309,23 @@ async def test_enter_on_a_fully_typed_command_without_input_sends_it() -> None:
 
 
 @pytest.mark.anyio
+async def test_enter_typed_faster_than_the_list_follows_sends_what_was_typed() -> None:
+    """Keys arrive in one burst (a fast typist, a paste-like burst from the terminal): Enter
+    is handled before the list has caught up with the text. What was typed is sent, not the
+    first entry of the list made for "/"."""
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/")
+        assert editor.completion_open and _option_texts(editor)[0].startswith("/help")
+        editor.text_area.insert("compact")  # no pause: its Changed message is not handled yet
+        assert editor._handle_key("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/compact"]
+        assert editor.text == ""
+
+
+@pytest.mark.anyio
 async def test_no_list_when_nothing_matches_or_slash_is_not_first() -> None:
     app = PromptApp()
     async with app.run_test(size=(80, 20)) as pilot:

@@ -615,13 +615,15 @@ class ChatScreen(Screen[None]):
             await transcript.show_session(session_id, list(state.transcript) if state else [])
         if state is None:
             self._draw_new_session()
+            self._set_status("starting a new session…" if self._starting_new else "")
         else:
+            # The session's own activity set the status line (a turn may run already: what
+            # waited for the session went out as it opened).
             self._draw_session_parts(
                 state,
                 {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS},
             )
         await self._draw_queue()
-        self._set_status("")
         prompt.text_area.focus()
 
     def _draw_new_session(self) -> None:

@@ -479,6 +479,11 @@ class PromptEditor(Vertical):
 
     def _handle_key(self, key: str) -> bool:
         """Handle a key pressed in the text area. True if it was used here."""
+        if self._completion is not None and key in ("up", "down", "tab", "enter"):
+            # Keys typed fast arrive before the text area's Changed messages: match what is
+            # typed now, so "/crash⏎" sends /crash rather than the first entry of a list
+            # made for "/".
+            self._refresh_completion(may_open=False)
         if self._completion is not None:
             if key == "up":
                 self._list.action_cursor_up()
