@@ -8,13 +8,7 @@ import pytest
 
 from tests.journeys.terminal import Terminal, agent_command
 
-#: Keys typed just as the first session opens can be lost today (issue 15, items 2 and 4).
-LOST_KEYS = pytest.mark.xfail(
-    reason="issue 15: keys typed as the session opens are lost", strict=False
-)
 
-
-@LOST_KEYS
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
 def test_first_message_gets_a_reply_from_the_demo_agent(
     terminal: Callable[..., Terminal], size: tuple[int, int]
@@ -22,7 +16,7 @@ def test_first_message_gets_a_reply_from_the_demo_agent(
     term = terminal(*size)
     term.start(["--demo"])
     term.wait_for("demo agent")
-    term.wait_for("New session")  # the header's title: the session is open
+    term.wait_for("New session")  # the header's title (the session is made by the message)
     term.send("hello there")
     screen = term.wait_for("You said")
     assert "hello there" in screen
@@ -31,18 +25,16 @@ def test_first_message_gets_a_reply_from_the_demo_agent(
     assert "/ 200K" in screen
 
 
-@LOST_KEYS
 def test_first_message_gets_a_reply_from_the_sdk_agent(terminal: Callable[..., Terminal]) -> None:
     """An agent written with the official ACP Python SDK, not ours."""
     term = terminal()
     term.start(["--", *agent_command("sdk_agent.py")])
     term.wait_for("SDK Test Agent")
-    term.wait_for("New session")  # the header's title: the session is open
+    term.wait_for("New session")  # the header's title (the session is made by the message)
     term.send("ping")
     term.wait_for("You said: ping")
 
 
-@LOST_KEYS
 def test_ctrl_q_quits_with_status_0(terminal: Callable[..., Terminal]) -> None:
     term = terminal()
     term.start(["--demo"])

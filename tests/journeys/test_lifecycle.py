@@ -83,8 +83,7 @@ def test_switch_sessions_then_continue_and_resume_after_restarting_the_app(
     term.send("alpha question")
     term.wait_for("You said")
     term.press("C-n")
-    term.wait_until(lambda s: "alpha question" not in s.split("Sessions")[-1][40:], "a new view")
-    term.send("beta question")
+    term.send("beta question")  # at once: it goes to the new session, not the one left
     term.wait_until(lambda s: s.count("You said") == 1 and "beta question" in s, "the second reply")
     # Both are in the sidebar; go back to the first one with the keyboard.
     term.press("C-b")
@@ -183,4 +182,4 @@ def test_an_agent_that_never_answers_is_reported_and_can_be_quit(
     screen = term.wait_for("not responding", timeout=20)
     assert "Ctrl+R" in screen and "Ctrl+Q" in screen
     term.press("C-q")
-    term.wait_exit(timeout=15)
+    term.wait_exit()

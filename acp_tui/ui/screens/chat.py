@@ -574,7 +574,8 @@ class ChatScreen(Screen[None]):
         state = self.store.get(session_id) if session_id else None
         if session_id is not None and (state is None or state.draft):
             self.prompts.rekey(session_id, None)
-            self.call_later(self.show_session, None)
+            self._enter_view(None)
+            self.call_later(self._draw_view)
             return None
         return session_id
 
@@ -582,6 +583,12 @@ class ChatScreen(Screen[None]):
 
     async def show_session(self, session_id: str | None) -> None:
         """Show a session; ``None`` shows the new session (created by the first message)."""
+        self._enter_view(session_id)
+        await self._draw_view()
+
+    def _enter_view(self, session_id: str | None) -> None:
+        """Make ``session_id`` the one messages go to, at once (a message already on its way
+        after the key that switched must not go to the session left), and swap drafts."""
         prompt = self.query_one(PromptEditor)
         previous = self.session_id
         typed = prompt.draft
@@ -608,6 +615,11 @@ class ChatScreen(Screen[None]):
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
         prompt.set_draft(draft)
+
+    async def _draw_view(self) -> None:
+        """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
+        session_id = self.session_id
+        prompt = self.query_one(PromptEditor)
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         async with self._transcript_lock:
@@ -908,7 +920,8 @@ class ChatScreen(Screen[None]):
             self.open_session(unused.id)
             return
         if self.session_id is not None:
-            self.call_later(self.show_session, None)
+            self._enter_view(None)
+            self.call_later(self._draw_view)
         self._start_new_session()
 
     def action_toggle_thoughts(self) -> None:
