@@ -157,7 +157,9 @@ class ChatScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", show=True),
-        Binding("ctrl+n", "new_session", "New session"),
+        # Priority: handled before the keys typed after it reach the prompt, so a message sent
+        # right after Ctrl+N goes to the new session, not the one left.
+        Binding("ctrl+n", "new_session", "New session", priority=True),
         Binding("ctrl+b", "toggle_sidebar", "Sessions"),
         Binding("ctrl+t", "toggle_thoughts", "Thoughts"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
