@@ -160,7 +160,24 @@ class Terminal:
         parts = result.stdout.split()
         if len(parts) == 2 and parts[0] == "1":
             return int(parts[1])
-        return None
+        return self._zombie_status()
+
+    def _zombie_status(self) -> int | None:
+        """The exit status of the pane's program when it has exited but tmux has not reaped
+        it yet. tmux 3.3 on a busy machine sometimes leaves its pane's process a zombie for a
+        long time (its pty already closed), so ``pane_dead`` lags; the kernel has the status
+        (``/proc/PID/stat`` field 52, in ``waitpid`` form)."""
+        result = self._tmux("display-message", "-p", "-t", self.target, "#{pane_pid}", check=False)
+        pid = result.stdout.strip()
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except (OSError, ValueError):
+            return None
+        fields = stat.rsplit(")", 1)[-1].split()
+        # fields[0] is the state (field 3); field 52 is fields[49].
+        if len(fields) < 50 or fields[0] != "Z":
+            return None
+        return os.waitstatus_to_exitcode(int(fields[49]))
 
     # ------------------------------------------------------------------ waiting
 
