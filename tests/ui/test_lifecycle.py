@@ -484,3 +484,38 @@ async def test_a_remembered_session_the_agent_does_not_have_is_dropped_when_open
         assert screen.session_id is None and screen.agent_alive
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert index.sessions() == []
+
+
+async def test_going_to_another_session_while_the_new_one_starts_loses_nothing(
+    tmp_path: Path,
+) -> None:
+    """A message starts the new session; meanwhile the person opens a past one. The message
+    goes to the new session, which is listed, and the screen stays where the person went."""
+    app = agent_app(SDK_AGENT, tmp_path, env={"SDK_AGENT_NEW_DELAY": "1.5"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        await send(pilot, "for the new one")
+        await wait_for(pilot, lambda: "for the new one" in queue_text(screen), "queued")
+        screen.open_session("pre-1")
+        await wait_for(pilot, lambda: screen.session_id == "pre-1", "the past session")
+        sidebar = screen.query_one(SessionsSidebar)
+
+        def new_row() -> bool:
+            return any(
+                s.title == "for the new one" or s.first_prompt == "for the new one"
+                for s in sidebar.rows
+            )
+
+        await wait_for(pilot, new_row, "the new session listed", limit=15)
+        new_id = next(s.id for s in sidebar.rows if s.first_prompt == "for the new one")
+        state = screen.store.get(new_id)
+        await wait_for(
+            pilot,
+            lambda: any(
+                isinstance(e, AgentMessage) and e.text == "You said: for the new one"
+                for e in state.transcript
+            ),
+            "the answer in the new session",
+        )
+        assert screen.session_id == "pre-1"
+        assert screen.prompts.items(None) == []

@@ -428,6 +428,17 @@ class ChatScreen(Screen[None]):
         if state is not None:
             self._reapply_choices(state)
             self._remember(state)
+        on_screen = self.session_id
+        if (
+            state is not None
+            and state.draft
+            and on_screen is not None
+            and on_screen != session_id
+            and on_screen not in self._unopenable
+        ):
+            # A new session made for "New session" while the person went to another one: it
+            # takes what waited for it, and does not pull the person back.
+            return
         self.call_later(self.show_session, session_id)
 
     def _reapply_choices(self, state: SessionState) -> None:
