@@ -519,3 +519,23 @@ async def test_going_to_another_session_while_the_new_one_starts_loses_nothing(
         )
         assert screen.session_id == "pre-1"
         assert screen.prompts.items(None) == []
+
+
+async def test_a_message_sent_the_moment_the_new_session_opens_goes_to_it(
+    tmp_path: Path,
+) -> None:
+    """No window between the session opening and being drawn where a message would start yet
+    another session."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        opened = screen._on_session_opened
+
+        def opened_then_send(session_id: str) -> None:
+            opened(session_id)
+            screen.send_text("right away")  # before anything else runs
+
+        screen.link.events.on_session_opened = opened_then_send  # type: ignore[union-attr]
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: last_reply(screen) == "You said: right away", "the reply")
+        assert len(sent(screen, "session/new")) == 1

@@ -439,7 +439,9 @@ class ChatScreen(Screen[None]):
             # A new session made for "New session" while the person went to another one: it
             # takes what waited for it, and does not pull the person back.
             return
-        self.call_later(self.show_session, session_id)
+        # At once: a message sent from now on is this session's (drawn on the next turn).
+        self._enter_view(session_id)
+        self.call_later(self._draw_view)
 
     def _reapply_choices(self, state: SessionState) -> None:
         """Re-apply the mode and model chosen earlier when the agent does not report them."""
