@@ -781,6 +781,7 @@ class ChatScreen(Screen[None]):
             self._draw_model(state)
         if PART_COMMANDS in parts:
             self.query_one(PromptEditor).commands = list(state.commands or [])
+            self._remember_commands(state)
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
