@@ -368,7 +368,7 @@ class ChatScreen(Screen[None]):
     def _start_new_session(self, link: AgentLink | None = None) -> None:
         """Create the new session (the one shown as "New session") now."""
         link = link or self.link
-        if link is None or self._starting_new or link.agent is None:
+        if link is None or self._starting_new or link.agent is None or link.finished.is_set():
             return
         self._starting_new = True
         mode, config = self.new_choices.take()
@@ -920,6 +920,11 @@ class ChatScreen(Screen[None]):
         models and commands become available). Not listed until its first prompt."""
         link = self.link
         if link is None or not self.agent_alive:
+            if link is not None and not link.finished.is_set() and self.session_id is not None:
+                # Still starting (a restart): the new session is made by the first message.
+                self._enter_view(None)
+                self.call_later(self._draw_view)
+                return
             self.notify("The agent is not running.", severity="warning")
             return
         current = self.store.get(self.session_id) if self.session_id else None
