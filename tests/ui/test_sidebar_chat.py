@@ -582,6 +582,7 @@ async def test_resume_without_an_id_then_escape_is_a_new_session(tmp_path: Path)
         await wait_for(pilot, lambda: screen.focused is sidebar.session_list, "the sessions")
         await pilot.press("escape")
         assert screen.focused is screen.query_one("#prompt").text_area  # type: ignore[attr-defined]
+        assert "Choose a session" not in str(screen.query_one("#status").render())
         await send(pilot, "fresh start")
         await wait_for(pilot, lambda: last_reply(screen) == "ok: fresh start", "a reply")
         assert len(requests(screen, "session/new")) == 1

@@ -192,6 +192,8 @@ class ChatScreen(Screen[None]):
         #: The agent has not answered initialize in time (Ctrl+R restarts it).
         self._unresponsive = False
         self._started_once = False
+        #: The sessions are offered for ``--resume`` (the status line says how to choose).
+        self._offering_sessions = False
         #: Sessions on screen that this agent run could not reopen: a message sent there
         #: starts a new session.
         self._unopenable: set[str] = set()
@@ -363,6 +365,7 @@ class ChatScreen(Screen[None]):
         if not sidebar.display:
             sidebar.display = True
         sidebar.session_list.focus()
+        self._offering_sessions = True
         self._set_status("Choose a session to resume (↑ ↓ Enter), or Esc for a new one")
 
     def _start_new_session(self, link: AgentLink | None = None) -> None:
@@ -1149,6 +1152,9 @@ class ChatScreen(Screen[None]):
     @on(SessionsSidebar.Leave)
     def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
+        if self._offering_sessions:
+            self._offering_sessions = False
+            self._set_status("")
         self.query_one(PromptEditor).text_area.focus()
 
     @on(SessionsSidebar.NewSession)
