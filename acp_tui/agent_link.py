@@ -25,7 +25,9 @@ from typing import Any
 import anyio
 
 from acp_tui.mcp import select_mcp_servers
+from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
+from acp_tui.protocol import reaper
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -38,6 +40,7 @@ from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.services.errors import ServiceError
 from acp_tui.services.files import FileService
+from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.store import SessionStore
 
@@ -99,6 +102,17 @@ class AgentExit:
 @dataclass(slots=True)
 class _SessionRuntime:
     turn_running: bool = False
+    #: session/cancel was sent and the turn has not ended yet: a permission request that
+    #: arrives now is answered ``cancelled`` at once, as the spec requires after a cancel.
+    cancelling: bool = False
+    #: The permission requests of this session waiting for the person (their cancel scopes).
+    asking: set[anyio.CancelScope] = field(default_factory=set)
+
+    def stop_asking(self) -> None:
+        """Answer ``cancelled`` to every permission request still waiting (its dialog
+        closes): after a cancel, and when the turn has ended, nobody can use the answer."""
+        for scope in self.asking:
+            scope.cancel()
 
 
 class AgentLink:
@@ -112,7 +126,7 @@ class AgentLink:
         store: SessionStore,
         events: LinkEvents | None = None,
         permission_handler: PermissionHandler | None = None,
-        approve_outside: Callable[[str, Path], Awaitable[bool]] | None = None,
+        approve_outside: ApproveOutside | None = None,
         choose_auth: AuthChooser | None = None,
         mcp_servers: list[dict[str, Any]] | None = None,
         env: dict[str, str] | None = None,
@@ -192,6 +206,7 @@ class AgentLink:
                     self._task_group = task_group
                     self.terminals.start(task_group)
                     task_group.start_soon(self._watch_exit, client)
+                    task_group.start_soon(_reap_orphans)
                     try:
                         # A stop (quit) must never wait for an agent that does not answer.
                         task_group.start_soon(self._start, client, open_session)
@@ -274,11 +289,17 @@ class AgentLink:
         if failure is None and self.agent is None and not self._stopping:
             failure = "the agent ended before answering initialize"
         printed = list(self.client.connection.stats.first_skipped) if self.client else []
+        description = process.exit_description
+        if self.client is not None and self.client.closed_its_input and not self._stopping:
+            # Our write failed while the agent ran: that, not the signal we then sent, is
+            # what happened.
+            description = (
+                "it closed its input: acp-tui could not write to its stdin and stopped it, "
+                + description
+            )
         self.events.on_exit(
             AgentExit(
-                description=f"{failure} ({process.exit_description})"
-                if failure
-                else process.exit_description,
+                description=f"{failure} ({description})" if failure else description,
                 start_failed=failure is not None,
                 returncode=process.returncode,
                 stderr_tail=list(process.stderr_tail)[-20:],
@@ -321,14 +342,32 @@ class AgentLink:
         session_id = params.get("sessionId")
         params = self._with_known_tool_call(params)
         if self.permission_handler is None:
-            return {"outcome": {"outcome": "cancelled"}}
+            return dict(CANCELLED)
+        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        if runtime is not None and runtime.cancelling:
+            self.store.add_notice(
+                str(session_id),
+                "Cancelled (the turn is being cancelled): "
+                + PendingPermission.from_params(params).label,
+                severity="warning",
+            )
+            return dict(CANCELLED)
         if isinstance(session_id, str):
             previous = self.store.get(session_id)
             before = previous.activity if previous else None
             self.store.set_activity(session_id, "requires_action")
+        scope = anyio.CancelScope()
         try:
-            return await self.permission_handler(params)
+            with scope:
+                if runtime is not None:
+                    runtime.asking.add(scope)
+                return await self.permission_handler(params)
+            # Cancelled through runtime.stop_asking: the handler answered (and echoed) the
+            # request as cancelled; so does the agent's answer.
+            return dict(CANCELLED)
         finally:
+            if runtime is not None:
+                runtime.asking.discard(scope)
             if isinstance(session_id, str):
                 state = self.store.get(session_id)
                 if state and state.activity == "requires_action" and before is not None:
@@ -505,7 +544,8 @@ class AgentLink:
             method = "resume"
         elif agent.can_load:
             self.events.on_status("loading session")
-            self.store.begin_replay(session_id, cwd=cwd)
+            # The transcript on screen stays unless the replay holds all of it.
+            self.store.begin_replay(session_id, cwd=cwd, keep=have_transcript)
             try:
                 result = await self._with_auth(
                     lambda: client.load_session(session_id, cwd, self.mcp_servers)
@@ -614,13 +654,25 @@ class AgentLink:
     def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
         runtime = self.runtime(session_id)
         runtime.turn_running = False
+        runtime.cancelling = False
+        # A dialog still open for a turn that is over can only be answered in vain.
+        runtime.stop_asking()
         state = self.store.get(session_id)
         self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
         self.flush(session_id)
 
+    def begin_cancel(self, session_id: str) -> None:
+        """The person cancelled the turn: until it ends, every permission request of the
+        session is answered ``cancelled``, those waiting now and those still to come."""
+        runtime = self.runtime(session_id)
+        if runtime.turn_running:
+            runtime.cancelling = True
+        runtime.stop_asking()
+
     async def cancel(self, session_id: str) -> None:
-        """session/cancel; pending permission requests are answered 'cancelled' by the
-        permission handler's owner (the broker), as the spec requires."""
+        """session/cancel, after :meth:`begin_cancel` (the spec: pending permission requests
+        are answered ``cancelled``)."""
+        self.begin_cancel(session_id)
         client = self._client()
         await client.cancel(session_id)
 
@@ -670,6 +722,18 @@ class AgentLink:
             self.events.on_error(f"{what}: the agent is not running")
             return
         self._task_group.start_soon(guarded)
+
+
+#: How often exited orphans re-parented to acp-tui (the subreaper) are collected.
+ORPHAN_REAP_SECONDS = 2.0
+
+
+async def _reap_orphans() -> None:
+    """A subreaper must collect the orphans that exit, or a busy agent fills the process
+    table with zombies: one cheap non-blocking syscall every couple of seconds."""
+    while True:
+        await anyio.sleep(ORPHAN_REAP_SECONDS)
+        reaper.reap()
 
 
 def suppress_agent_errors() -> contextlib.AbstractContextManager[None]:

@@ -121,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
 def build_ask_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui ask",
-        usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] -- AGENT [ARGS...]',
+        usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] [--allow-outside] '
+        "-- AGENT [ARGS...]",
         description="Send one prompt, stream the reply to stdout, exit 0 when the turn ended normally.",
     )
     parser.add_argument("prompt", help="the prompt text ('-' reads it from stdin)")
@@ -135,6 +136,12 @@ def build_ask_parser() -> argparse.ArgumentParser:
     )
     answer.add_argument(
         "--deny", action="store_true", help="reject permission requests (the default)"
+    )
+    parser.add_argument(
+        "--allow-outside",
+        action="store_true",
+        help="let the agent read and write files outside --cwd and run commands outside it "
+        "or with an environment that changes what runs (refused by default, said on stderr)",
     )
     return parser
 

@@ -17,7 +17,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TextIO
@@ -34,7 +34,12 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, ConnectionClosed, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.services import outside
+from acp_tui.services.errors import ServiceError
+from acp_tui.services.files import FileService
+from acp_tui.services.paths import OutsideRequest
+from acp_tui.services.terminals import TerminalManager
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 
 EXIT_OK = 0
 EXIT_STOPPED = 1
@@ -89,6 +94,9 @@ class Output:
     def write_raw(self, text: str) -> None:
         if self.broken:
             return
+        # A lone surrogate (valid JSON) or a character stdout's encoding lacks must not pass
+        # for a closed pipe: that cut the reply short and still exited 0.
+        text = encodable(text, getattr(self.out, "encoding", None))
         try:
             self.out.write(text)
             self.out.flush()
@@ -105,7 +113,7 @@ class Output:
     def note(self, line: str) -> None:
         """A one-line message on stderr; ``line`` must already be safe."""
         try:
-            self.err.write(line + "\n")
+            self.err.write(encodable(line + "\n", getattr(self.err, "encoding", None)))
             self.err.flush()
         except (OSError, ValueError):
             pass
@@ -330,26 +338,75 @@ def _describe_exception(error: BaseException) -> str:
     return _label(f"{type(error).__name__}: {error}", 300)
 
 
+def _client_services(
+    cwd: str, output: Output, allow_outside: bool
+) -> tuple[TerminalManager, dict[str, Callable[[Any], Awaitable[Any]]]]:
+    """Files and terminals for the agent, kept to ``cwd`` as in the TUI: what needs the
+    person's yes there (a path or a command outside, an environment that changes what runs)
+    is refused here, with a line on stderr, unless ``--allow-outside``."""
+
+    async def approve(request: OutsideRequest) -> bool:
+        output.break_line()
+        if allow_outside:
+            output.error(f"allowed (--allow-outside): {outside.one_line(request)}")
+            return True
+        output.error(f"refused: {outside.one_line(request)} (--allow-outside allows it)")
+        return False
+
+    files = FileService([cwd], approve)
+    terminals = TerminalManager(guard=files.guard)
+
+    def service(method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+        async def call(params: Any) -> Any:
+            try:
+                return await method(params if isinstance(params, dict) else {})
+            except ServiceError as error:
+                raise RpcError(error.code, error.message, error.data) from None
+
+        return call
+
+    handlers = {
+        "fs/read_text_file": service(files.read_text_file),
+        "fs/write_text_file": service(files.write_text_file),
+        "terminal/create": service(terminals.create),
+        "terminal/output": service(terminals.output),
+        "terminal/wait_for_exit": service(terminals.wait_for_exit),
+        "terminal/kill": service(terminals.kill),
+        "terminal/release": service(terminals.release),
+    }
+    return terminals, handlers
+
+
 async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeout: float) -> int:
     options = invocation.options
     cwd = options.cwd or os.getcwd()
     output = turn.output
+    terminals, handlers = _client_services(
+        cwd, output, bool(getattr(options, "allow_outside", False))
+    )
     try:
-        async with AcpClient.launch(
-            invocation.agent_argv,
-            cwd=cwd,
-            handlers={"session/request_permission": turn.request_permission},
-            on_notification=turn.on_notification,
-        ) as client:
+        async with (
+            AcpClient.launch(
+                invocation.agent_argv,
+                cwd=cwd,
+                handlers={"session/request_permission": turn.request_permission, **handlers},
+                on_notification=turn.on_notification,
+            ) as client,
+            terminals,
+        ):
             try:
                 agent = await _initialize(client, output, initialize_timeout)
                 if agent is None:
                     return EXIT_STOPPED
                 return await _ask_session(client, agent, cwd, options.session, prompt_text, turn)
             except AgentExitedError as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
             except ConnectionClosed as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
     except AgentStartError as error:
         output.error(str(error))
         return EXIT_NOT_FOUND
@@ -509,12 +566,16 @@ def _auth_message(name: str, methods: list[dict[str, Any]]) -> str:
     )
 
 
-async def _report_crash(process: AgentProcess, reason: str, output: Output) -> int:
+async def _report_crash(
+    process: AgentProcess, reason: str, output: Output, *, closed_input: bool = False
+) -> int:
     with anyio.move_on_after(EXIT_WAIT_SECONDS):
         await process.exited.wait()
     output.finish_text()
     status = process.exit_description
-    if status == "running":
+    if closed_input:
+        message = f"the agent closed its input (stdin) and was stopped ({_label(reason, 200)})"
+    elif status == "running":
         message = f"the agent closed its output ({_label(reason, 200)})"
     elif process.returncode == 0:
         message = f"the agent exited unexpectedly ({status})"
@@ -561,11 +622,16 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
                         "(it does not advertise sessionCapabilities.list)"
                     )
                     return EXIT_UNSUPPORTED
+                notes: list[str] = []
                 sessions = await client.list_all_sessions(
-                    None if getattr(options, "all", False) else cwd
+                    None if getattr(options, "all", False) else cwd, notes=notes
                 )
+                for note in notes:
+                    output.error(note)
             except AgentExitedError as error:
-                return await _report_crash(client.process, str(error), output)
+                return await _report_crash(
+                    client.process, str(error), output, closed_input=client.closed_its_input
+                )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED:
                     output.error(

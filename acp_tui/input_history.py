@@ -19,6 +19,8 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from acp_tui.text_safety import encodable
+
 __all__ = ["InputHistory"]
 
 log = logging.getLogger(__name__)
@@ -81,8 +83,11 @@ class InputHistory:
         path = self.path
         # Snapshot and write under one lock, so that concurrent saves land in order.
         with self._lock:
-            payload = "".join(
-                json.dumps({"text": entry}, ensure_ascii=False) + "\n" for entry in self._entries
+            payload = encodable(
+                "".join(
+                    json.dumps({"text": entry}, ensure_ascii=False) + "\n"
+                    for entry in self._entries
+                )
             )
             tmp_name: str | None = None
             try:
@@ -96,7 +101,7 @@ class InputHistory:
                     os.fsync(handle.fileno())
                 os.replace(tmp_name, path)
                 tmp_name = None
-            except OSError as error:
+            except (OSError, ValueError) as error:
                 log.warning("could not save input history to %s: %s", path, error)
                 return False
             finally:

@@ -7,6 +7,11 @@ removes what a terminal would interpret: ESC sequences (CSI, OSC, DCS/SOS/PM/APC
 two-character escapes), their 8-bit C1 forms, the other C0/C1 control characters except
 newline and tab, and the Unicode bidi embedding/override/isolate characters.
 
+:func:`one_line` is stricter, for labels (titles, names, paths): every line break is a space,
+a lone control character is shown as its symbol (``␇``) rather than hidden, and characters that
+draw nothing (zero-width spaces and joiners, BOM, tag characters...) are dropped, so a label
+cannot hide text, spoof another or reorder itself.
+
 Pure Python, no dependencies: the headless CLI and the UI both use it.
 """
 
@@ -14,7 +19,15 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["GrowingSanitizer", "one_line", "sanitize_terminal_text", "truncate"]
+__all__ = [
+    "GrowingSanitizer",
+    "encodable",
+    "escaped_line",
+    "one_line",
+    "sanitize_terminal_text",
+    "strip_invisible",
+    "truncate",
+]
 
 # Order matters: string sequences (which may contain anything up to their terminator) first,
 # then CSI, then any other escape followed by one or more intermediate bytes and a final byte.
@@ -34,9 +47,15 @@ _ESCAPES = re.compile(
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u061c\u202a-\u202e\u2066-\u2069]")
 
 
+#: Lone surrogates: valid in JSON ("\ud800"), in no encoding; a terminal write of one raises.
+_SURROGATES = re.compile("[\ud800-\udfff]")
+_CONTROLS_OR_SURROGATES = re.compile(_CONTROLS.pattern[:-1] + "\ud800-\udfff]")
+
+
 def sanitize_terminal_text(text: str) -> str:
     """``text`` without terminal escape sequences, control characters (newline and tab are
-    kept) or bidi control characters. Printable text, including all other Unicode, is kept."""
+    kept) or bidi control characters, and with lone surrogates as U+FFFD. Printable text,
+    including all other Unicode, is kept."""
     if not text:
         return ""
     if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
@@ -44,9 +63,27 @@ def sanitize_terminal_text(text: str) -> str:
     # Every escape sequence starts with a character of _CONTROLS (ESC or a C1 introducer):
     # text with none of them (newlines and tabs are fine) is returned as it is, after one
     # scan that costs a seventh of the substitution's.
-    if _CONTROLS.search(text) is None:
+    if _CONTROLS_OR_SURROGATES.search(text) is None:
         return text
-    return _CONTROLS.sub("", _ESCAPES.sub("", text))
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", _ESCAPES.sub("", text)))
+
+
+def encodable(text: str, encoding: str | None = "utf-8") -> str:
+    """``text`` as it can be written in ``encoding`` (a file, a database, stdout): a lone
+    surrogate (valid in JSON, in no encoding) becomes U+FFFD, and a character the encoding
+    lacks becomes "?". Anything already encodable is returned as it is."""
+    if text.isascii():
+        return text
+    encoding = encoding or "utf-8"
+    try:
+        text.encode(encoding)
+        return text
+    except UnicodeEncodeError:
+        pass
+    except LookupError:
+        encoding = "utf-8"
+    text = _SURROGATES.sub("\ufffd", text)
+    return text.encode(encoding, "replace").decode(encoding)
 
 
 #: Characters that can start an escape sequence (7-bit ESC and the 8-bit C1 introducers).
@@ -80,6 +117,51 @@ class GrowingSanitizer:
         return self._clean + cleaned_tail
 
 
+#: Everything a terminal or a text layout would take as the end of a line, besides ``\n``.
+_LINE_BREAKS = str.maketrans(dict.fromkeys("\r\v\f\x1c\x1d\x1e\x1f\x85\u2028\u2029", " "))
+
+#: Characters that draw nothing but change or hide what a label says: bidi controls, zero-width
+#: spaces and joiners, word joiner and invisible operators, BOM, soft hyphen, combining
+#: grapheme joiner, Hangul and Khmer fillers, Mongolian separators, tag characters, the
+#: interlinear annotation marks and the deprecated format characters.
+_INVISIBLE = re.compile(
+    "[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]"
+)
+_JOINERS = "\u200c\u200d"
+
+#: A lone control character in a label, shown as its symbol: C0 as U+2400..U+241F, DEL as
+#: U+2421, C1 (no symbols of their own) as U+FFFD.
+_CONTROL_SYMBOLS = {
+    **{code: 0x2400 + code for code in range(0x20)},
+    0x7F: 0x2421,
+    **{code: 0xFFFD for code in range(0x80, 0xA0)},
+}
+_LONE_CONTROLS = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _keep_joiner(match: re.Match[str]) -> str:
+    """A zero-width (non-)joiner between two visible non-ASCII characters is part of the
+    writing (emoji sequences, Persian, Indic scripts); anywhere else it only hides."""
+    char, text, at = match.group(), match.string, match.start()
+    if char not in _JOINERS or at == 0 or at + 1 >= len(text):
+        return ""
+    before, after = text[at - 1], text[at + 1]
+    if before.isascii() or after.isascii():
+        return ""
+    if _INVISIBLE.match(before) or _INVISIBLE.match(after):
+        return ""
+    return char
+
+
+def strip_invisible(text: str) -> str:
+    """``text`` without the characters that draw nothing (see ``_INVISIBLE``), bidi controls
+    included; joiners inside non-ASCII writing are kept."""
+    if text.isascii():
+        return text
+    return _INVISIBLE.sub(_keep_joiner, text)
+
+
 def truncate(text: str, limit: int) -> str:
     """Cut ``text`` to at most ``limit`` characters, ending with an ellipsis when cut."""
     if limit <= 0:
@@ -90,6 +172,65 @@ def truncate(text: str, limit: int) -> str:
 
 
 def one_line(text: str, limit: int = 80) -> str:
-    """Sanitised, whitespace runs (including newlines and tabs) folded to single spaces,
-    and cut to ``limit`` characters: for titles and other one-line labels."""
-    return truncate(" ".join(sanitize_terminal_text(text).split()), limit)
+    """A label: escape sequences removed, every line break and whitespace run folded to one
+    space, characters that draw nothing dropped, lone control characters shown as symbols
+    (``␇``), cut to ``limit`` characters with an ellipsis."""
+    if limit <= 0 or not text:
+        return ""
+    # A label shows at most ``limit`` characters: looking at a bounded prefix keeps a
+    # megabyte title as cheap as a short one (escape sequences may eat some of it).
+    scan = limit * 8 + 1024
+    cut = len(text) > scan
+    if cut:
+        text = text[:scan]
+    if not (text.isascii() and text.isprintable()):
+        text = _ESCAPES.sub("", text.translate(_LINE_BREAKS))
+        text = _SURROGATES.sub("\ufffd", strip_invisible(text))
+        if _LONE_CONTROLS.search(text) is not None:
+            text = text.replace("\t", " ").replace("\n", " ").translate(_CONTROL_SYMBOLS)
+    label = " ".join(text.split())
+    if cut and len(label) < limit:
+        return label + "…"
+    return truncate(label, limit)
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def escaped_line(text: str, limit: int = 200) -> str:
+    """``text`` for a security decision (a path, a command, an environment variable the
+    person is asked to allow): exactly one line, every character that is not printable shown
+    as an escape (``\\n``, ``\\x1b``, ``\\u202e``: newlines, controls, bidi and zero-width
+    characters, odd spaces, lone surrogates), cut to ``limit`` characters with an ellipsis.
+
+    So a path with newlines and blank lines cannot draw lines of its own ("SAFE: this file is
+    inside your project") under the question, nothing is hidden or reordered, and what is
+    shown is what the agent sent. Only the first ``limit`` characters are looked at."""
+    if limit <= 0:
+        return ""
+    pieces: list[str] = []
+    width = 0
+    for char in text:
+        piece = char if char.isprintable() else _escape(char)
+        pieces.append(piece)
+        width += len(piece)
+        if width > limit:
+            break
+    else:
+        return "".join(pieces)
+    # Too long: whole pieces only (never half an escape), then the ellipsis.
+    while pieces and width > limit - 1:
+        width -= len(pieces.pop())
+    return "".join(pieces) + "…"
+
+
+def _escape(char: str) -> str:
+    named = _NAMED_ESCAPES.get(char)
+    if named is not None:
+        return named
+    code = ord(char)
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    if code < 0x10000:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"

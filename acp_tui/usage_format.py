@@ -26,7 +26,7 @@ import math
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
 
 __all__ = [
@@ -291,7 +291,11 @@ def format_cost(amount: Number | None, currency: str | None) -> str:
         if dec < 0 and -dec < _TINY:
             dec = Decimal(0)  # a tiny refund is no money: no "<-$0.0001", no "-$0.00"
         sign = "-" if dec < 0 else ""
-        number = _amount_text(abs(dec), 2 if is_money else 0)
+        # Enough digits for the whole amount to cents: the default 28 made 1e26 raise
+        # InvalidOperation in quantize.
+        with localcontext() as context:
+            context.prec = max(context.prec, dec.adjusted() + 8)
+            number = _amount_text(abs(dec), 2 if is_money else 0)
 
     if symbol is not None:
         if number.startswith("<"):

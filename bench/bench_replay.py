@@ -38,14 +38,22 @@ AGENT_TEXT = (
 )
 
 
-def write_history(state_dir: Path, cwd: str, messages: int, tools: int) -> str:
+def write_history(
+    state_dir: Path, cwd: str, messages: int, tools: int, closing_text: str | None = None
+) -> str:
+    """The history of ``messages`` messages (user and agent in turn) with ``tools`` tool calls
+    spread among them; with ``closing_text``, the last entry is an agent message of that text
+    (the tool calls come before it)."""
     from acp_tui.demo_agent.sessions import SessionRecord, SessionStore
 
     record = SessionRecord(session_id=SESSION_ID, cwd=cwd, title="Replay benchmark")
-    tool_every = max(1, messages // max(1, tools))
+    spread = messages - 1 if closing_text is not None else messages
+    tool_every = max(1, spread // max(1, tools))
     made_tools = 0
     for n in range(messages):
-        if n % 2 == 0:
+        if closing_text is not None and n == messages - 1:
+            record.history.append({"kind": "agent", "messageId": f"a{n}", "text": closing_text})
+        elif n % 2 == 0:
             record.history.append(
                 {"kind": "user", "messageId": f"u{n}", "text": f"Question {n}: why is it slow?"}
             )
@@ -53,7 +61,7 @@ def write_history(state_dir: Path, cwd: str, messages: int, tools: int) -> str:
             record.history.append(
                 {"kind": "agent", "messageId": f"a{n}", "text": AGENT_TEXT.format(n=n)}
             )
-        if n % tool_every == tool_every - 1 and made_tools < tools:
+        if n < spread and n % tool_every == tool_every - 1 and made_tools < tools:
             made_tools += 1
             record.history.append(
                 {

@@ -26,26 +26,50 @@ ROOT = Path(__file__).resolve().parent.parent
 @dataclass(frozen=True, slots=True)
 class Metric:
     """One reported number: ``key`` in the result dict, a label, its unit, and the target
-    (``("<", 5.0)`` = smaller is better and must stay under 5.0), if any."""
+    (``("<", 5.0)`` = smaller is better and must stay under 5.0), if any.
+
+    ``requires``: keys of 0/1 flags every run must have at 1 for the target to be met (a reply
+    shown fast but folded misses it); the table names a flag at 0 (:data:`FLAG_WORDS`). ``toad``: what the closest peer does on the same
+    thing, for the table's anchor column (where it was measured, or the figure's source)."""
 
     key: str
     label: str
     unit: str
     target: tuple[Literal["<", ">"], float] | None = None
     digits: int = 2
+    requires: tuple[str, ...] = ()
+    toad: str = ""
 
-    def verdict(self, value: float) -> str:
+    def met(self, value: float, margin: float = 1.0) -> bool:
+        """Whether ``value`` meets the target, loosened by ``margin`` (3: three times the
+        time, a third of the rate)."""
+        if self.target is None:
+            return True
+        op, limit = self.target
+        return value < limit * margin if op == "<" else value > limit / margin
+
+    def verdict(self, value: float, margin: float = 1.0) -> str:
+        if self.target is None:
+            return ""
+        return "✓" if self.met(value, margin) else "✗"
+
+    def target_text(self, margin: float = 1.0) -> str:
         if self.target is None:
             return ""
         op, limit = self.target
-        ok = value < limit if op == "<" else value > limit
-        return "✓" if ok else "✗"
+        shown = limit * margin if op == "<" else limit / margin
+        return f"{op} {format_number(shown, self.digits)}"
 
-    def target_text(self) -> str:
-        if self.target is None:
-            return ""
-        op, limit = self.target
-        return f"{op} {format_number(limit, self.digits)}"
+
+#: How a flag of ``Metric.requires`` at 0 reads in the table, by the end of its key.
+FLAG_WORDS = {"_unfolded": "folded", "_reached": "start not reached"}
+
+
+def flag_word(key: str) -> str:
+    for suffix, word in FLAG_WORDS.items():
+        if key.endswith(suffix):
+            return word
+    return key
 
 
 def format_number(value: float, digits: int = 2) -> str:

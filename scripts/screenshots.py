@@ -116,7 +116,11 @@ async def shot_permission(pilot: Pilot) -> None:
 async def _conversation(pilot: Pilot) -> None:
     screen = await wait_for_session(pilot)
     await send(pilot, "/edit greeting.py")
-    await wait_for(pilot, lambda: isinstance(pilot.app.screen, PermissionScreen), "the dialog")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, PermissionScreen) and pilot.app.screen.armed,
+        "the dialog, armed",
+    )
     await pilot.press("1")  # Allow once
     await turn_done(pilot, screen)
     await send(pilot, "/plan")

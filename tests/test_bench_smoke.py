@@ -1,15 +1,34 @@
-"""Each benchmark runs on a tiny input and produces its numbers (no timing assertions)."""
+"""The benchmarks run and their checks can fail (no timing assertions: targets live in
+``python -m bench --check``, not in the test suite).
+
+- every in-process benchmark and the wire benchmark produce their numbers on tiny inputs;
+- the black-box harness drives the installed acp-tui in a pty on a tiny workload and reads the
+  reply, first and last words, off the emulated screen;
+- a client that folds the reply fails the "nothing folded" check;
+- ``--check`` exits 1 on a missed target and names it.
+"""
 
 from __future__ import annotations
 
 import math
+import sys
+from pathlib import Path
 
 import pytest
 
+import bench.__main__ as runner
 from bench.__main__ import BENCHMARKS, load, main
+from bench.blackbox import drive
+from bench.blackbox.terminal import PtyTerminal
+from bench.common import Metric
+
+FOLDING_CLIENT = Path(__file__).parent / "fake_clients" / "folding_client.py"
+PROFILING_AND_WIRE = [
+    name for name in BENCHMARKS if not BENCHMARKS[name].startswith("bench.screen:")
+]
 
 
-@pytest.mark.parametrize("name", list(BENCHMARKS))
+@pytest.mark.parametrize("name", PROFILING_AND_WIRE)
 def test_benchmark_produces_numbers(name: str) -> None:
     module = load(name)
     result = module.measure(smoke=True)
@@ -23,4 +42,51 @@ def test_benchmark_produces_numbers(name: str) -> None:
 def test_runner_prints_a_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["store", "--runs", "1", "--smoke"]) == 0
     out = capsys.readouterr().out
-    assert "updates/s" in out and "Python" in out and "Textual" in out
+    assert "updates/s" in out and "Python" in out and "Textual" in out and "Toad" in out
+
+
+def test_the_harness_reads_what_a_program_draws() -> None:
+    with PtyTerminal(["sh", "-c", "stty raw -echo; exec cat"], cols=40, rows=5) as term:
+        term.start()
+        watch = term.expect(lambda rows: any("hello" in row for row in rows))
+        sent = term.type("hello")
+        shown = term.settle(watch, 10, "the echo")
+        assert shown >= sent
+        assert "hello" in term.text()
+
+
+def test_a_tiny_reply_is_timed_on_the_screen_of_the_installed_app() -> None:
+    result = drive.reply("tiny", paced=False, limit=60, top_limit=30)
+    assert math.isfinite(result["enter_s"]) and result["enter_s"] > 0
+    assert math.isfinite(result["after_end_s"])
+    assert result["reached"] == 1.0, "the first words were not reached by scrolling"
+    assert result["unfolded"] == 1.0, "a fold row was on the screen"
+    assert result["rss_mb"] > 10
+
+
+def test_a_folded_reply_misses_the_target() -> None:
+    client = [sys.executable, str(FOLDING_CLIENT)]
+    result = drive.reply("tiny", paced=False, limit=30, top_limit=2, program=client)
+    assert math.isfinite(result["enter_s"])  # the last word did show ...
+    assert result["reached"] == 0.0  # ... but never the first ones
+    assert result["unfolded"] == 0.0
+    metric = Metric("tiny_s", "tiny", "s", ("<", 1.5), requires=("tiny_unfolded", "tiny_reached"))
+    run = {"tiny_s": 0.1, "tiny_unfolded": result["unfolded"], "tiny_reached": result["reached"]}
+    value, _, verdict, outcome = runner.summarise(metric, [run], 1.0)
+    assert (verdict, outcome) == ("✗", "missed")
+    assert "folded" in value and "start not reached" in value
+
+
+def test_check_exits_1_on_a_missed_target(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def run_once(name: str, smoke: bool, quick: bool) -> dict[str, float]:
+        return {"launch_s": 5.0, "resume_s": 0.5}
+
+    monkeypatch.setattr(runner, "run_once", run_once)
+    assert main(["launch", "--runs", "1", "--check"]) == 1
+    missed = [line for line in capsys.readouterr().out.splitlines() if line.startswith("missed:")]
+    assert len(missed) == 1 and "spawn -> agent ready" in missed[0]
+
+    monkeypatch.setattr(runner, "run_once", lambda *a: {"launch_s": 0.5, "resume_s": 0.5})
+    assert main(["launch", "--runs", "1", "--check"]) == 0

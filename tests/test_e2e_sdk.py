@@ -207,7 +207,7 @@ def test_cli_sessions_table(tmp_path: Path) -> None:
     lines = done.stdout.splitlines()
     assert lines[0].split() == ["TITLE", "UPDATED", "CWD", "ID"]
     assert len(lines) == 4
-    assert "Fix red bug now" in done.stdout
+    assert "Fix red bug␇ now" in done.stdout  # escapes removed, the lone BEL shown
     assert "\x1b" not in done.stdout and "\x07" not in done.stdout
     assert lines[1].endswith("pre-1") and str(tmp_path.resolve()) in lines[1]
 

@@ -8,6 +8,7 @@ from dataclasses import asdict
 from typing import Any
 
 import anyio
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -194,7 +195,7 @@ def rechunk(data: bytes, cuts: list[int]) -> list[bytes]:
 class Peer:
     """A Connection under test, driven through raw byte pipes, recording what it delivers."""
 
-    def __init__(self, store: SessionStore | None = None) -> None:
+    def __init__(self, store: SessionStore | None = None, max_line: int = MAX_LINE) -> None:
         self.to_conn: PipeSend
         self.from_conn: PipeReceive
         self.to_conn, to_conn_recv = byte_pipe()
@@ -207,7 +208,7 @@ class Peer:
             from_conn_send,
             request_handler=self.on_request,
             notification_handler=self.on_notification,
-            max_line_bytes=MAX_LINE,
+            max_line_bytes=max_line,
         )
 
     async def on_request(self, method: str, params: Any) -> Any:
@@ -251,9 +252,11 @@ class Peer:
             await anyio.sleep(0.001)
 
 
-async def feed_then_probe(chunks: list[bytes], store: SessionStore | None = None) -> Peer:
+async def feed_then_probe(
+    chunks: list[bytes], store: SessionStore | None = None, max_line: int = MAX_LINE
+) -> Peer:
     """Feed ``chunks``, then a newline and a valid request: it must be answered."""
-    peer = Peer(store)
+    peer = Peer(store, max_line)
     with anyio.fail_after(5):
         async with anyio.create_task_group() as tg:
             tg.start_soon(peer.run)
@@ -339,8 +342,27 @@ def test_random_jsonrpc_messages_into_connection_and_store(
         for m in messages
         if isinstance(m.get("method"), str) and "id" in m and _valid_id(m["id"])
     ]
-    answered = [r["id"] for r in peer.responses() if "method" not in r and r["id"] != PROBE_ID]
+    # Requests whose id is not an id (null, bool, object...) are answered -32600 with a null
+    # id; so are requests with a valid id but a method that is not a string.
+    invalid = [m for m in messages if "method" in m and "id" in m and not _valid_id(m["id"])]
+    bad_method = [
+        m["id"]
+        for m in messages
+        if "method" in m
+        and not isinstance(m["method"], str)
+        and _valid_id(m.get("id"))
+        and "result" not in m
+        and "error" not in m
+        and isinstance(m.get("method"), object)
+    ]
+    responses = [r for r in peer.responses() if "method" not in r and r["id"] != PROBE_ID]
+    answered = [r["id"] for r in responses if r.get("error", {}).get("code") != -32600]
     assert sorted(map(repr, answered)) == sorted(map(repr, asked))
+    rejected = [r for r in responses if r.get("error", {}).get("code") == -32600]
+    assert sorted(repr(r["id"]) for r in rejected) == sorted(
+        [repr(None)] * len([m for m in invalid if isinstance(m["method"], str)])
+        + [repr(i) for i in bad_method]
+    )
 
 
 def _valid_id(value: Any) -> bool:
@@ -463,3 +485,99 @@ def test_answers_with_ids_that_are_not_ids_are_counted_not_fatal() -> None:
     peer = anyio.run(feed_then_probe, chunks)
     assert peer.connection.stats.invalid_messages == 3
     assert peer.connection.stats.unknown_responses == 1
+
+
+# ---------------------------------------------------------------------- issue 17
+
+
+def nested(depth: int, open_: str = "[", close: str = "]") -> bytes:
+    return (open_ * depth + close * depth + "\n").encode()
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    depth=st.sampled_from([1_000, 5_000, 100_000]),
+    shape=st.sampled_from(
+        [("[", "]"), ('{"a":', "}"), ('{"jsonrpc":"2.0","method":"n","params":[', "]}")]
+    ),
+    complete=st.booleans(),
+)
+def test_deeply_nested_lines_are_skipped_and_the_connection_lives(
+    depth: int, shape: tuple[str, str], complete: bool
+) -> None:
+    """Issue 17: '[' x 100,000 raised RecursionError in the reader, which killed the
+    connection. Any nesting, closed or not, inside a message or alone, is one skipped line."""
+    open_, close = shape
+    line = (open_ * depth + (close * depth if complete else "") + "\n").encode()
+    peer = anyio.run(feed_then_probe, [line], None, 16 << 20)
+    assert peer.connection.stats.skipped_lines == 1
+    assert peer.connection.stats.oversized_lines == 0
+    if depth >= 5_000:
+        assert "nested too deeply" in peer.connection.stats.last_skipped
+
+
+def test_a_line_that_breaks_the_handling_is_dropped_not_fatal() -> None:
+    """Whatever fails while one line is handled, only that line is lost."""
+
+    class Exploding(dict):  # type: ignore[type-arg]
+        def get(self, *args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError("bug while handling a line")
+
+    import acp_tui.protocol.jsonrpc as jsonrpc
+
+    original = jsonrpc.json.loads
+
+    def loads(text: str, *args: Any, **kwargs: Any) -> Any:
+        value = original(text, *args, **kwargs)
+        return Exploding(value) if isinstance(value, dict) and value.get("boom") else value
+
+    jsonrpc.json.loads = loads  # type: ignore[assignment]
+    try:
+        peer = anyio.run(feed_then_probe, [_line({"boom": True, "method": "x"})])
+    finally:
+        jsonrpc.json.loads = original  # type: ignore[assignment]
+    assert peer.connection.stats.skipped_lines == 1
+    assert "RuntimeError" in peer.connection.stats.last_skipped
+
+
+@pytest.mark.parametrize("bad_id", [None, True, False, {"an": "object"}, [1], float("nan")])
+def test_a_request_with_an_id_that_is_not_an_id_is_answered_invalid_request(
+    bad_id: Any,
+) -> None:
+    """Issue 17: such requests got no answer at all; JSON-RPC 2.0 answers an invalid Request
+    with -32600 and a null id."""
+    line = (
+        json.dumps(
+            {"jsonrpc": "2.0", "id": bad_id, "method": "session/request_permission", "params": {}}
+        )
+        + "\n"
+    ).encode()
+    peer = anyio.run(feed_then_probe, [line])
+    answers = [r for r in peer.responses() if "method" not in r and r["id"] != PROBE_ID]
+    assert len(answers) == 1
+    assert answers[0]["id"] is None
+    assert answers[0]["error"]["code"] == -32600
+    assert peer.connection.stats.invalid_messages == 1
+
+
+def test_a_request_whose_method_is_not_a_string_is_answered_by_its_id() -> None:
+    peer = anyio.run(feed_then_probe, [_line({"jsonrpc": "2.0", "id": 41, "method": 42})])
+    answers = [r for r in peer.responses() if "method" not in r and r["id"] != PROBE_ID]
+    assert answers == [
+        {
+            "jsonrpc": "2.0",
+            "id": 41,
+            "error": {"code": -32600, "message": "Invalid Request: the method is not a string"},
+        }
+    ]
+
+
+def test_an_answer_carrying_a_lone_surrogate_is_sent_escaped() -> None:
+    """An optionId with a lone surrogate echoed back used to fail to encode and end the
+    connection; it goes back as a \\u escape, exactly as the agent sent it."""
+    peer = anyio.run(
+        feed_then_probe,
+        [b'{"jsonrpc":"2.0","id":7,"method":"echo","params":{"optionId":"\\ud800x"}}\n'],
+    )
+    answers = [r for r in peer.responses() if r.get("id") == 7]
+    assert answers == [{"jsonrpc": "2.0", "id": 7, "result": {"echo": {"optionId": "\ud800x"}}}]

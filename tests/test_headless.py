@@ -315,7 +315,7 @@ def test_sessions_table(tmp_path: Path) -> None:
     lines = out.splitlines()
     assert lines[0].split() == ["TITLE", "UPDATED", "CWD", "ID"]
     assert [line.split()[-1] for line in lines[1:]] == ["pre-1", "pre-2", "pre-3"]
-    assert "Fix red bug now" in out and "\x1b" not in out
+    assert "Fix red bug␇ now" in out and "\x1b" not in out  # the lone BEL shown
 
 
 def test_sessions_on_an_agent_without_list(tmp_path: Path) -> None:

@@ -62,3 +62,47 @@ def test_truncate_and_one_line() -> None:
     assert truncate("abc", 0) == ""
     assert one_line("a\n\tb   c\x1b[1m d", 80) == "a b c d"
     assert one_line("word " * 50, 20) == "word word word word…"
+
+
+# --- one-line labels (issue 17): nothing hides, reorders or breaks a label ------------------
+
+_CONTROL_SYMBOLS = {chr(0x2400 + code) for code in range(0x20)} | {"\u2421", "\ufffd"}
+
+
+@pytest.mark.parametrize(
+    ("raw", "label"),
+    [
+        ("pay\u200bpal", "paypal"),  # zero-width space
+        ("a\u2060b\ufeffc\u00add", "abcd"),  # word joiner, BOM, soft hyphen
+        ("\u202etxt.exe\u202c", "txt.exe"),  # an override cannot reorder it
+        ("\u2066iso\u2069 \u200emarks\u200f\u061c", "iso marks"),
+        ("tag\U000e0041\U000e007f", "tag"),  # tag characters
+        ("a\u200db", "ab"),  # a joiner inside ASCII only hides
+        ("👨\u200d👩\u200d👧", "👨\u200d👩\u200d👧"),  # but joins an emoji family
+        ("ب\u200cی", "ب\u200cی"),  # and is part of Persian writing
+        ("a\u2028b\u2029c\x85d\re\vf\fg", "a b c d e f g"),  # every line break is a space
+        ("bell\x07 nul\x00 del\x7f c1\x80", "bell␇ nul␀ del␡ c1\ufffd"),  # shown, not hidden
+        ("\x1b[31mred\x1b[0m \x1b]0;t\x07x", "red x"),  # escape sequences still removed
+    ],
+)
+def test_one_line_labels(raw: str, label: str) -> None:
+    assert one_line(raw, 200) == label
+
+
+@given(st.text(), st.integers(min_value=1, max_value=300))
+def test_one_line_is_one_visible_line(text: str, limit: int) -> None:
+    label = one_line(text, limit)
+    assert len(label) <= limit
+    assert label == label.strip() and "  " not in label
+    for at, char in enumerate(label):
+        code = ord(char)
+        assert not (code < 0x20 or 0x7F <= code <= 0x9F), repr(char)
+        assert char not in "\u2028\u2029\u202e\u202d\u200b\ufeff", repr(char)
+        if char in "\u200c\u200d":  # only between two visible non-ASCII characters
+            assert 0 < at < len(label) - 1
+            assert not label[at - 1].isascii() and not label[at + 1].isascii()
+
+
+def test_one_line_of_a_huge_title_is_cheap_and_says_it_was_cut() -> None:
+    assert one_line("word " * 1_000_000, 30) == ("word " * 6)[:29] + "…"
+    assert one_line("\x1b[1m" * 200_000 + "x", 10).endswith("…")

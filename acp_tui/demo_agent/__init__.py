@@ -1,8 +1,12 @@
 """The built-in demo agent: a real ACP agent over stdio that exercises every client feature.
 
 No network and no model: replies are composed from the prompt and streamed in small chunks.
-Run it with ``python -m acp_tui.demo_agent [--state-dir DIR] [--chunk-delay S] [--v2-updates]``;
-:func:`demo_agent_argv` builds that command line for the client and the tests.
+Run it with ``python -m acp_tui.demo_agent [--state-dir DIR] [--chunk-delay S] [--v2-updates]
+[--require-auth]``; :func:`demo_agent_argv` builds that command line for the client and the
+tests. ``--login`` runs its terminal sign-in step instead of speaking ACP.
+
+It speaks protocol v1 and, to a client that asks for version 2, the v2 draft; every optional
+feature is used only when the client advertised it in ``initialize``.
 
 This package must stay light to import (no Textual, no Rich, no pydantic): the agent answers
 ``initialize`` in well under 300 ms.
@@ -21,6 +25,7 @@ def demo_agent_argv(
     state_dir: str | None = None,
     chunk_delay: float | None = None,
     v2_updates: bool = False,
+    require_auth: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -30,4 +35,6 @@ def demo_agent_argv(
         argv += ["--chunk-delay", repr(float(chunk_delay))]
     if v2_updates:
         argv.append("--v2-updates")
+    if require_auth:
+        argv.append("--require-auth")
     return argv

@@ -39,6 +39,16 @@ def build_parser() -> argparse.ArgumentParser:
         help="also send the v2 draft's state_update notifications around each turn",
     )
     parser.add_argument(
+        "--require-auth",
+        action="store_true",
+        help="require sign-in from the start (as after /login), kept in the state dir",
+    )
+    parser.add_argument(
+        "--login",
+        action="store_true",
+        help="do not speak ACP: run the terminal sign-in step (a terminal auth method runs this)",
+    )
+    parser.add_argument(
         "--log-level",
         default="WARNING",
         choices=["DEBUG", "INFO", "WARNING", "ERROR"],
@@ -47,14 +57,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool) -> None:
-    from acp_tui.demo_agent.agent import AgentConnection, DemoAgent
+async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool, require_auth: bool) -> None:
+    from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
+    from acp_tui.protocol.jsonrpc import Connection
     from acp_tui.protocol.stdio import stdio_streams
 
     receive, send = stdio_streams()
-    agent = DemoAgent(SessionStore(state_dir), chunk_delay=chunk_delay, v2_updates=v2_updates)
-    connection = AgentConnection(receive, send, record_traffic=False)
+    agent = DemoAgent(
+        SessionStore(state_dir),
+        chunk_delay=chunk_delay,
+        v2_updates=v2_updates,
+        require_auth=require_auth,
+    )
+    connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
     try:
         await connection.run()
@@ -70,17 +86,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         level=getattr(logging, options.log_level),
         format="demo-agent %(levelname)s %(name)s: %(message)s",
     )
-    from acp_tui.protocol.stdio import protect_stdout
-
-    protect_stdout()
     if options.state_dir:
         state_dir = Path(options.state_dir).expanduser()
     else:
         from acp_tui.demo_agent.sessions import default_state_dir
 
         state_dir = default_state_dir()
+    if options.login:
+        from acp_tui.demo_agent.login import run_login
+
+        return run_login(state_dir)
+    from acp_tui.protocol.stdio import protect_stdout
+
+    protect_stdout()
     try:
-        anyio.run(serve, state_dir, options.chunk_delay, options.v2_updates)
+        anyio.run(serve, state_dir, options.chunk_delay, options.v2_updates, options.require_auth)
     except KeyboardInterrupt:
         return 130
     return 0

@@ -10,8 +10,10 @@ only that line of each file, however long the transcript. Files are replaced wit
 file + ``os.replace``, so a crash mid-write never leaves half a session behind.
 
 Transcript items are what a ``session/load`` replays, in order:
-``{"kind": "user" | "agent" | "thought", "messageId", "text"}``,
-``{"kind": "tool", "toolCall": {...final ToolCall...}}`` and ``{"kind": "plan", "entries"}``.
+``{"kind": "user" | "agent" | "thought", "messageId", "text"}`` (user items also keep their
+``blocks``), ``{"kind": "tool", "toolCall": {...final ToolCall, v1 shapes...}}``,
+``{"kind": "plan", "planId", "entries"}``, ``{"kind": "plan_removed", "planId"}`` and
+``{"kind": "compaction", "compactionId", "status", "text"}`` (``text`` is its summary).
 """
 
 from __future__ import annotations
@@ -67,6 +69,14 @@ class SessionRecord:
     output_tokens: int = 0
     turns: int = 0
     permissions: dict[str, str] = field(default_factory=dict)
+    #: Config option values other than mode and model (see config.py).
+    options: dict[str, Any] = field(default_factory=dict)
+    additional_dirs: list[str] = field(default_factory=list)
+    archived: bool = False
+    #: Set by ``session/set_title``: the agent no longer titles the session by itself.
+    title_locked: bool = False
+    #: History characters a /compact folded away: they no longer count as context.
+    compacted_chars: int = 0
     history: list[dict[str, Any]] = field(default_factory=list)
 
     @property
@@ -82,7 +92,7 @@ class SessionRecord:
                 total += len(text)
             elif item.get("kind") == "tool":
                 total += len(json.dumps(item.get("toolCall", {})))
-            elif item.get("kind") == "plan":
+            elif item.get("kind") == "plan" and isinstance(item.get("entries"), list):
                 total += sum(len(str(e.get("content", ""))) for e in item.get("entries", []))
         return total
 
@@ -103,19 +113,12 @@ class SessionRecord:
             "turns": self.turns,
             "messageCount": self.message_count,
             "permissions": self.permissions,
+            "options": self.options,
+            "additionalDirectories": self.additional_dirs,
+            "archived": self.archived,
+            "titleLocked": self.title_locked,
+            "compactedChars": self.compacted_chars,
         }
-
-    def info(self) -> dict[str, Any]:
-        """The ``SessionInfo`` of ``session/list``."""
-        info: dict[str, Any] = {
-            "sessionId": self.session_id,
-            "cwd": self.cwd,
-            "updatedAt": self.updated_at,
-            "_meta": {"messageCount": self.message_count},
-        }
-        if self.title is not None:
-            info["title"] = self.title
-        return info
 
     @classmethod
     def from_json(cls, meta: dict[str, Any], history: list[Any]) -> SessionRecord:
@@ -130,6 +133,8 @@ class SessionRecord:
             return value if isinstance(value, str) else default
 
         permissions = meta.get("permissions")
+        options = meta.get("options")
+        dirs = meta.get("additionalDirectories")
         return cls(
             session_id=str(meta["sessionId"]),
             cwd=text("cwd", "/"),
@@ -146,8 +151,34 @@ class SessionRecord:
             permissions={str(k): str(v) for k, v in permissions.items()}
             if isinstance(permissions, dict)
             else {},
+            options=dict(options) if isinstance(options, dict) else {},
+            additional_dirs=[d for d in dirs if isinstance(d, str)]
+            if isinstance(dirs, list)
+            else [],
+            archived=meta.get("archived") is True,
+            title_locked=meta.get("titleLocked") is True,
+            compacted_chars=int(num("compactedChars")),
             history=[item for item in history if isinstance(item, dict)],
         )
+
+
+def info_from_meta(meta: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``SessionInfo`` a session file's metadata line describes."""
+    if not valid_session_id(meta.get("sessionId")):
+        return None
+    info: dict[str, Any] = {
+        "sessionId": meta["sessionId"],
+        "cwd": meta.get("cwd") if isinstance(meta.get("cwd"), str) else "/",
+        "updatedAt": meta.get("updatedAt") if isinstance(meta.get("updatedAt"), str) else "",
+        "archived": meta.get("archived") is True,
+        "_meta": {"messageCount": meta.get("messageCount", 0)},
+    }
+    dirs = meta.get("additionalDirectories")
+    if isinstance(dirs, list) and dirs:
+        info["additionalDirectories"] = [d for d in dirs if isinstance(d, str)]
+    if isinstance(meta.get("title"), str):
+        info["title"] = meta["title"]
+    return info
 
 
 @dataclass(slots=True)
@@ -234,17 +265,9 @@ class SessionStore:
         except (OSError, ValueError, AttributeError) as error:
             log.warning("skipping unreadable session file %s: %s", path.name, error)
             return None
-        if not isinstance(meta, dict) or not valid_session_id(meta.get("sessionId")):
+        if not isinstance(meta, dict):
             return None
-        info: dict[str, Any] = {
-            "sessionId": meta["sessionId"],
-            "cwd": meta.get("cwd") if isinstance(meta.get("cwd"), str) else "/",
-            "updatedAt": meta.get("updatedAt") if isinstance(meta.get("updatedAt"), str) else "",
-            "_meta": {"messageCount": meta.get("messageCount", 0)},
-        }
-        if isinstance(meta.get("title"), str):
-            info["title"] = meta["title"]
-        return info
+        return info_from_meta(meta)
 
     def all_infos(self) -> list[dict[str, Any]]:
         """Every session's ``SessionInfo``, newest ``updatedAt`` first."""
@@ -280,10 +303,17 @@ class SessionStore:
         infos.sort(key=_sort_key, reverse=True)
         return infos
 
-    def list_page(self, cwd: str | None, cursor: str | None) -> dict[str, Any]:
+    def list_page(
+        self, cwd: str | None, cursor: str | None, archived: str = "exclude"
+    ) -> dict[str, Any]:
         """One page of ``session/list``: keyset pagination on (updatedAt, sessionId), so a
-        session touched between two pages never makes another one appear twice."""
+        session touched between two pages never makes another one appear twice.
+        ``archived`` is the unstable filter: exclude (the default), include or only."""
         infos = self.all_infos()
+        if archived == "exclude":
+            infos = [info for info in infos if not info["archived"]]
+        elif archived == "only":
+            infos = [info for info in infos if info["archived"]]
         if cwd is not None:
             wanted = normalise_dir(cwd)
             infos = [info for info in infos if normalise_dir(info["cwd"]) == wanted]

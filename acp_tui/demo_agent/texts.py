@@ -11,12 +11,21 @@ class Command:
     name: str
     description: str
     hint: str | None = None
+    #: What /help shows after the name, when the hint alone does not say it.
+    usage: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, v2: bool = False) -> dict[str, Any]:
         data: dict[str, Any] = {"name": self.name, "description": self.description}
+        if v2:
+            data = {"type": "command", **data}
         if self.hint is not None:
-            data["input"] = {"hint": self.hint}
+            data["input"] = {"type": "text", "hint": self.hint} if v2 else {"hint": self.hint}
         return data
+
+    def usage_line(self) -> str:
+        if self.usage is not None:
+            return f"/{self.name} {self.usage}"
+        return f"/{self.name}" + (f" {self.hint.upper()}" if self.hint else "")
 
 
 COMMANDS: tuple[Command, ...] = (
@@ -29,14 +38,48 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command(
         "edit",
-        "Edit a file: a diff, a permission request, then fs/write_text_file",
+        "Edit a file: a diff, a permission request, then the write",
         "path of the file",
     ),
+    Command("run", "Run a shell command in a terminal, after asking permission", "command line"),
     Command(
-        "run", "Run a shell command in a client terminal, after asking permission", "command line"
+        "plan",
+        "Show a multi-step plan that progresses during the turn; `clear` removes it",
+        "clear (optional)",
+        usage="[clear]",
     ),
-    Command("plan", "Show a multi-step plan that progresses during the turn"),
-    Command("think", "Stream some reasoning (thought chunks) before the answer"),
+    Command(
+        "think",
+        "Stream reasoning (thought chunks) before the answer; the Thinking option sets how much",
+        "topic (optional)",
+        usage="[TOPIC]",
+    ),
+    Command(
+        "ask",
+        "Ask you questions with a form (elicitation); `url` sends you to a web page instead",
+        "url [seconds] (optional)",
+        usage="[url [SECONDS]]",
+    ),
+    Command(
+        "login",
+        "Require sign-in from now on (auth_required until the client authenticates)",
+        "off | status (optional)",
+        usage="[off | status]",
+    ),
+    Command(
+        "compact",
+        "Compact the context: compaction updates, a streamed summary, a smaller context",
+        "fail (optional)",
+        usage="[fail]",
+    ),
+    Command(
+        "notice",
+        "Send a live notice (not part of the history)",
+        "[info|warning|error] title | description",
+        usage="[info|warning|error] TITLE [| DESCRIPTION]",
+    ),
+    Command("image", "Describe the images and other blocks attached to this prompt"),
+    Command("dirs", "List this session's directories (cwd and additional directories)"),
     Command(
         "slow",
         "A long turn (about 30 s of chunks): try cancel and queued prompts",
@@ -52,64 +95,6 @@ COMMANDS: tuple[Command, ...] = (
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)
 
-MODES: tuple[dict[str, str], ...] = (
-    {
-        "id": "ask",
-        "name": "Ask",
-        "description": "Answer questions; changes still need your permission",
-    },
-    {
-        "id": "code",
-        "name": "Code",
-        "description": "Edit files and run commands, asking permission first",
-    },
-)
-MODE_IDS = frozenset(mode["id"] for mode in MODES)
-
-# (value, name, description, price in USD per million input tokens, per million output tokens)
-MODELS: tuple[tuple[str, str, str, float, float], ...] = (
-    ("demo-swift", "Demo Swift", "Quick and cheap (pretend)", 0.25, 1.25),
-    ("demo-balanced", "Demo Balanced", "The sensible middle (pretend)", 3.0, 15.0),
-    ("demo-deep", "Demo Deep", "Slow, thorough and pricey (pretend)", 15.0, 75.0),
-)
-MODEL_IDS = frozenset(model[0] for model in MODELS)
-MODEL_CONFIG_ID = "model"
-
-
-def model_prices(model: str) -> tuple[float, float]:
-    for value, _name, _description, price_in, price_out in MODELS:
-        if value == model:
-            return price_in, price_out
-    return MODELS[0][3], MODELS[0][4]
-
-
-def model_name(model: str) -> str:
-    for value, name, *_rest in MODELS:
-        if value == model:
-            return name
-    return model
-
-
-def config_options(model: str) -> list[dict[str, Any]]:
-    return [
-        {
-            "id": MODEL_CONFIG_ID,
-            "name": "Model",
-            "description": "Which (pretend) model answers",
-            "category": "model",
-            "type": "select",
-            "currentValue": model,
-            "options": [
-                {"value": value, "name": name, "description": description}
-                for value, name, description, _in, _out in MODELS
-            ],
-        }
-    ]
-
-
-def modes_state(mode: str) -> dict[str, Any]:
-    return {"currentModeId": mode, "availableModes": [dict(m) for m in MODES]}
-
 
 def help_text() -> str:
     lines = [
@@ -120,11 +105,14 @@ def help_text() -> str:
         "| --- | --- |\n",
     ]
     for command in COMMANDS:
-        usage = f"/{command.name}" + (f" {command.hint.upper()}" if command.hint else "")
+        # A pipe inside a table cell must be escaped, even in a code span (GFM).
+        usage = command.usage_line().replace("|", "\\|")
         lines.append(f"| `{usage}` | {command.description} |\n")
     lines.append(
-        "\nAnything else is echoed back with a little Markdown. Sessions are saved, so you "
-        "can list, load, resume and delete them later.\n"
+        "\nAnything else is echoed back with a little Markdown; attach images or files and "
+        "I describe what arrived. The session's options (mode, model, thinking, reply length "
+        "and format, asking before tools) change how I answer. Sessions are saved, so you "
+        "can list, load, resume, fork, rename, archive and delete them later.\n"
     )
     return "".join(lines)
 
@@ -141,68 +129,99 @@ def title_from_prompt(text: str, words: int = 6, limit: int = 60) -> str:
     return title
 
 
-def describe_blocks(blocks: list[dict[str, Any]]) -> list[str]:
-    """One line per non-text prompt block, so the reply shows what arrived."""
-    lines: list[str] = []
-    for block in blocks:
-        kind = block.get("type")
-        if kind == "text":
-            continue
-        if kind == "resource_link":
-            lines.append(f"- a link to `{block.get('uri', '?')}` ({block.get('name', 'unnamed')})")
-        elif kind == "resource":
-            resource = block.get("resource") if isinstance(block.get("resource"), dict) else {}
-            size = len(resource.get("text") or resource.get("blob") or "")
-            lines.append(
-                f"- an embedded resource `{resource.get('uri', '?')}` ({size:,} characters)"
-            )
-        elif kind in ("image", "audio"):
-            size = len(block.get("data") or "")
-            lines.append(f"- an {kind} ({block.get('mimeType', '?')}, {size:,} base64 characters)")
-        else:
-            lines.append(f"- a `{kind}` block")
-    return lines
+def echo_reply(
+    text: str,
+    extra: list[str],
+    *,
+    mode: str,
+    model_name: str,
+    turn: int,
+    verbosity: str = "normal",
+    plain: bool = False,
+) -> str:
+    """The answer to an ordinary prompt, shaped by the reply length and format options."""
 
+    def strong(s: str) -> str:
+        return s if plain else f"**{s}**"
 
-def echo_reply(text: str, blocks: list[dict[str, Any]], mode: str, model: str, turn: int) -> str:
+    def emph(s: str) -> str:
+        return s if plain else f"*{s}*"
+
+    def code(s: str) -> str:
+        return s if plain else f"`{s}`"
+
     words = text.split()
-    quoted = "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or "> (empty)"
-    parts = [
-        f"You said ({len(words)} words, {len(text)} characters):\n\n{quoted}\n\n",
-    ]
-    extra = describe_blocks(blocks)
+    if plain:
+        quoted = "\n".join(f"  {line}" for line in text.splitlines()) or "  (empty)"
+    else:
+        quoted = (
+            "\n".join(f"> {line}" if line else ">" for line in text.splitlines()) or "> (empty)"
+        )
+    parts = [f"You said ({len(words)} words, {len(text)} characters):\n\n{quoted}\n\n"]
     if extra:
         parts.append("Your prompt also carried:\n\n" + "\n".join(extra) + "\n\n")
+    if verbosity == "short":
+        parts.append(f"Answered briefly by {model_name}.")
+        return "".join(parts)
     if mode == "ask":
-        parts.append("I'm in **Ask** mode, so I'll just answer. ")
+        parts.append(f"I'm in {strong('Ask')} mode, so I'll just answer. ")
     else:
-        parts.append("I'm in **Code** mode: try `/edit` or `/run` to see tool calls. ")
+        parts.append(
+            f"I'm in {strong('Code')} mode: try {code('/edit')} or {code('/run')} to see tool calls. "
+        )
     parts.append(
-        f"This is turn {turn} of this session, answered by *{model_name(model)}* "
+        f"This is turn {turn} of this session, answered by {emph(model_name)} "
         "(a pretend model: no network, no tokens were harmed).\n\n"
     )
     if words:
         longest = max(words, key=len)
+        bullet = "-"
         parts.append(
             "A few facts about your message:\n\n"
-            f"- the longest word is `{longest}`\n"
-            f"- it reads backwards as *{' '.join(reversed(words[:8]))}*\n"
-            f"- upper-cased: **{text[:60].upper()}**\n\n"
+            f"{bullet} the longest word is {code(longest)}\n"
+            f"{bullet} it reads backwards as {emph(' '.join(reversed(words[:8])))}\n"
+            f"{bullet} upper-cased: {strong(text[:60].upper())}\n"
         )
-    parts.append("Type `/help` to see every command I know.")
+        if verbosity == "long":
+            vowels = sum(ch in "aeiouAEIOU" for ch in text)
+            distinct = len({w.lower() for w in words})
+            parts.append(
+                f"{bullet} it has {vowels} vowels and {distinct} distinct words\n"
+                f"{bullet} its average word is {sum(map(len, words)) / len(words):.1f} letters long\n"
+                f"{bullet} the shortest word is {code(min(words, key=len))}\n"
+            )
+        parts.append("\n")
+    parts.append(f"Type {code('/help')} to see every command I know.")
     return "".join(parts)
 
 
-def thought_text(text: str) -> str:
-    words = text.split()
-    return (
-        "The user asked me to think. Let me look at the prompt: "
-        f"it has {len(words)} words. "
-        "First I consider what a real agent would do here: read the request, "
-        "plan a few steps, and check them against the workspace. "
-        "Then I decide that, being a demo, the honest answer is to show my reasoning "
-        "as thought chunks and then answer briefly."
-    )
+_THOUGHT_PARAGRAPHS = (
+    "First I consider what a real agent would do here: read the request, plan a few steps, "
+    "and check them against the workspace.",
+    "Then I weigh the alternatives: answer at once, ask a question with a form, or run a "
+    "tool. A demo has no workspace to speak of, so showing the reasoning is the point.",
+    "I also check the session's options: the mode says how bold to be, the model how much it "
+    "costs, and the thinking level how long this part should be.",
+    "Finally I decide that, being a demo, the honest answer is to show my reasoning as "
+    "thought chunks and then answer briefly.",
+)
+
+
+def thought_text(topic: str, paragraphs: int) -> str:
+    """``paragraphs`` paragraphs of reasoning (0: none), opening with the topic."""
+    if paragraphs <= 0:
+        return ""
+    words = topic.split()
+    about = f"about “{' '.join(words[:12])}”" if words else "without a topic"
+    opening = f"The user asked me to think {about}; the prompt has {len(words)} words. "
+    middle = list(_THOUGHT_PARAGRAPHS[1:-1])[: max(0, paragraphs - 2)]
+    closing = [_THOUGHT_PARAGRAPHS[-1]] if paragraphs >= 2 else []
+    return opening + "\n\n".join([_THOUGHT_PARAGRAPHS[0], *middle, *closing])
+
+
+def brief_thought(text: str) -> str:
+    """The one-line thought before every reply at the High thinking level."""
+    return f"Reading the prompt ({len(text.split())} words) before answering."
 
 
 PLAN_STEPS: tuple[tuple[str, str], ...] = (

@@ -11,6 +11,7 @@ Results come back as the raw JSON the agent sent (dicts). Updates are routed by 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -21,6 +22,7 @@ import anyio
 
 from acp_tui import __version__
 from acp_tui.protocol.jsonrpc import (
+    CLOSED_INPUT,
     METHOD_NOT_FOUND,
     Connection,
     ConnectionClosed,
@@ -118,6 +120,15 @@ class AgentInfo:
     def prompt_capability(self, name: str) -> bool:
         caps = self.capabilities.get("promptCapabilities")
         return isinstance(caps, dict) and bool(caps.get(name))
+
+
+#: Pages in a row with no new session after which listing stops (a cursor that never ends).
+MAX_STALE_PAGES = 3
+
+
+def _note(notes: list[str] | None, text: str) -> None:
+    if notes is not None:
+        notes.append(text)
 
 
 def _text(value: Any) -> str:
@@ -248,9 +259,18 @@ class AcpClient:
 
     def _exit_reason(self, method: str) -> str:
         status = self.process.exit_description
+        if self.connection.close_reason == CLOSED_INPUT:
+            # A failed write: the agent stopped reading (closed its stdin) while it still
+            # ran; it is then stopped, so its exit status says "killed", which is our doing.
+            return f"the agent closed its input (stdin) during {method}"
         if status == "running":
             return f"the agent closed its output during {method}"
         return f"the agent exited ({status}) during {method}"
+
+    @property
+    def closed_its_input(self) -> bool:
+        """Whether the connection ended because the agent stopped taking input."""
+        return self.connection.close_reason == CLOSED_INPUT
 
     # ------------------------------------------------------------------ lifecycle
 
@@ -338,23 +358,52 @@ class AcpClient:
         return result if isinstance(result, dict) else {"sessions": []}
 
     async def list_all_sessions(
-        self, cwd: str | None = None, max_pages: int = 10_000
+        self,
+        cwd: str | None = None,
+        max_pages: int = 10_000,
+        notes: list[str] | None = None,
     ) -> list[dict[str, Any]]:
-        """Every page of session/list. Stops on a repeated cursor (a broken agent)."""
-        sessions: list[dict[str, Any]] = []
+        """Every page of session/list, each session once (the first time it is listed).
+
+        A broken agent cannot make this loop: it stops on a cursor seen before (a repeat or a
+        cycle), after :data:`MAX_STALE_PAGES` pages in a row with no new session, and after
+        ``max_pages``; each such stop is explained in ``notes``."""
+        sessions: dict[str, dict[str, Any]] = {}
         cursor: str | None = None
         seen: set[str] = set()
+        stale = 0
         for _ in range(max_pages):
             page = await self.list_sessions(cwd, cursor)
             entries = page.get("sessions")
-            if isinstance(entries, list):
-                sessions.extend(s for s in entries if isinstance(s, dict))
+            added = 0
+            for entry in entries if isinstance(entries, list) else []:
+                if not isinstance(entry, dict):
+                    continue
+                key = entry.get("sessionId")
+                key = (
+                    key if isinstance(key, str) else json.dumps(entry, sort_keys=True, default=str)
+                )
+                if key not in sessions:
+                    sessions[key] = entry
+                    added += 1
+            stale = 0 if added else stale + 1
             next_cursor = page.get("nextCursor")
-            if not isinstance(next_cursor, str) or not next_cursor or next_cursor in seen:
+            if not isinstance(next_cursor, str) or not next_cursor:
+                break
+            if next_cursor in seen or next_cursor == cursor:
+                _note(notes, "the agent sent a page cursor it had sent before: stopped listing")
+                break
+            if stale >= MAX_STALE_PAGES:
+                _note(
+                    notes,
+                    f"{MAX_STALE_PAGES} pages in a row brought no new session: stopped listing",
+                )
                 break
             seen.add(next_cursor)
             cursor = next_cursor
-        return sessions
+        else:
+            _note(notes, f"stopped listing after {max_pages} pages")
+        return list(sessions.values())
 
     async def close_session(self, session_id: str) -> Any:
         self._require(self.info.can_close, "closing sessions (session/close)")

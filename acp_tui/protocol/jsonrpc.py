@@ -18,7 +18,8 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -57,6 +58,22 @@ RequestId = int | str
 RequestHandler = Callable[[str, Any], Awaitable[Any]]
 NotificationHandler = Callable[[str, Any], Awaitable[None]]
 Direction = Literal["in", "out"]
+FollowUp = Callable[[], Awaitable[None]]
+
+_follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups", default=None)
+
+
+def after_response(follow_up: FollowUp) -> None:
+    """From inside a request handler: run ``follow_up`` once this request's successful
+    response has been written.
+
+    An agent needs this where the protocol orders messages around a response: updates
+    about a new session must follow the ``session/new`` response that names it, and a v2
+    turn runs on after the ``session/prompt`` response that accepted it."""
+    queue = _follow_ups.get()
+    if queue is None:
+        raise RuntimeError("after_response() called outside a request handler")
+    queue.append(follow_up)
 
 
 class RpcError(Exception):
@@ -94,6 +111,14 @@ class EchoedRequest(RpcError):
     def __init__(self, method: str) -> None:
         super().__init__(INVALID_REQUEST, f"the peer sent our own {method} request back")
         self.method = method
+
+
+#: Why a connection closed (:attr:`Connection.close_reason`): the peer's output ended (EOF),
+#: the peer stopped taking input (a write failed: it closed its stdin or died), or this side
+#: closed it.
+CLOSED_OUTPUT = "output"
+CLOSED_INPUT = "input"
+CLOSED_LOCALLY = "local"
 
 
 @dataclass(slots=True)
@@ -162,6 +187,8 @@ class Connection:
         self._send_lock = anyio.Lock()
         self._task_group: TaskGroup | None = None
         self._closed = False
+        #: One of CLOSED_OUTPUT, CLOSED_INPUT, CLOSED_LOCALLY once closed; None while open.
+        self.close_reason: str | None = None
         self.stats = ConnectionStats()
         self.record_traffic = record_traffic
         self.traffic: deque[TrafficRecord] = deque(maxlen=traffic_limit)
@@ -207,12 +234,31 @@ class Connection:
             message["params"] = params
         await self._write(message)
 
+    async def send_serialized(self, messages: Sequence[str]) -> None:
+        """Send already-serialised JSON-RPC messages (one JSON text each, without the
+        newline) in a single write: for a burst of notifications built from a template,
+        where serialising each one through :meth:`notify` would dominate the cost."""
+        if not messages:
+            return
+        if any("\n" in text for text in messages):
+            raise ValueError("a serialised message must not contain a raw newline")
+        for text in messages:
+            self._record("out", text)
+        await self._send_lines(("\n".join(messages) + "\n").encode("utf-8"), len(messages))
+
     async def _write(self, message: dict[str, Any]) -> None:
         if self._closed:
             raise ConnectionClosed("connection closed")
         text = json.dumps(message, ensure_ascii=False, separators=(",", ":"))
+        try:
+            data = (text + "\n").encode("utf-8")
+        except UnicodeEncodeError:
+            # A lone surrogate the agent sent (an optionId echoed back): \u escapes carry it
+            # back exactly, where raw UTF-8 cannot.
+            text = json.dumps(message, ensure_ascii=True, separators=(",", ":"))
+            data = (text + "\n").encode("ascii")
         self._record("out", text)
-        await self._send_lines((text + "\n").encode("utf-8"), 1)
+        await self._send_lines(data, 1)
 
     async def _send_lines(self, data: bytes, lines: int) -> None:
         """Send ``data``, ``lines`` whole NDJSON lines, as one write."""
@@ -222,7 +268,7 @@ class Connection:
             try:
                 await self._send.send(data)
             except (anyio.BrokenResourceError, anyio.ClosedResourceError, OSError) as error:
-                self._close()
+                self._close(CLOSED_INPUT)
                 raise ConnectionClosed(f"cannot write to peer: {error}") from error
         self.stats.lines_out += lines
 
@@ -236,10 +282,10 @@ class Connection:
                 await self._read_loop()
                 # Peer is gone: nobody can answer our requests, and answers to theirs
                 # cannot be delivered.
-                self._close()
+                self._close(CLOSED_OUTPUT)
                 task_group.cancel_scope.cancel()
         finally:
-            self._close()
+            self._close(CLOSED_OUTPUT)
 
     async def _read_loop(self) -> None:
         buffer = bytearray()
@@ -276,12 +322,22 @@ class Connection:
                     buffer += chunk[start:newline]
                     line = bytes(buffer)
                     buffer.clear()
-                    await self._handle_line(line)
+                    await self._take_line(line)
                 else:
-                    await self._handle_line(chunk[start:newline])
+                    await self._take_line(chunk[start:newline])
                 start = newline + 1
         if buffer and not discarding:
-            await self._handle_line(bytes(buffer))
+            await self._take_line(bytes(buffer))
+
+    async def _take_line(self, line: bytes) -> None:
+        """Handle one line; whatever goes wrong with it, the connection goes on."""
+        try:
+            await self._handle_line(line)
+        except Exception as error:
+            # A bad line must never end the connection (the agent would be blamed for it).
+            self.stats.skipped_lines += 1
+            self._note_last(f"line dropped ({type(error).__name__}): {line[:200]!r}")
+            log.warning("dropped a line that could not be handled", exc_info=True)
 
     def _skip_oversized(self, size: int) -> None:
         self.stats.oversized_lines += 1
@@ -302,6 +358,10 @@ class Connection:
         except ValueError:
             self._skip(text, "not JSON")
             return
+        except RecursionError:
+            # '[' x 100,000 is a line, not a reason to drop the connection.
+            self._skip(text, "JSON nested too deeply")
+            return
         if not isinstance(message, dict):
             self._skip(text, "not a JSON-RPC object")
             return
@@ -311,13 +371,30 @@ class Connection:
             if "id" in message:
                 request_id = message["id"]
                 if not _is_valid_id(request_id):
+                    # JSON-RPC 2.0 section 5: an invalid Request is answered -32600 with a
+                    # null id (the id could not be taken), so the peer is never left waiting.
                     self.stats.invalid_messages += 1
+                    self._note_last(f"request with an invalid id: {text[:200]}")
+                    self._answer_invalid(
+                        None, f"the id of {method[:100]!r} is not a string or integer"
+                    )
                     return
                 if self._is_echo(request_id, method, message.get("params")):
                     return
                 self._start_incoming(request_id, method, message.get("params"))
             else:
                 await self._handle_notification(method, message.get("params"))
+            return
+        if (
+            "method" in message
+            and "result" not in message
+            and "error" not in message
+            and _is_valid_id(message.get("id"))
+        ):
+            # A request whose method is not a string: answer it, by its id, as invalid.
+            self.stats.invalid_messages += 1
+            self._note_last(f"request with an invalid method: {text[:200]}")
+            self._answer_invalid(message["id"], "the method is not a string")
             return
         if "id" in message and ("result" in message or "error" in message):
             if _is_valid_id(message["id"]):
@@ -331,6 +408,39 @@ class Connection:
                 return
         self.stats.invalid_messages += 1
         self._note_last(f"invalid JSON-RPC message: {text[:200]}")
+
+    def _answer_invalid(self, request_id: RequestId | None, why: str) -> None:
+        if self._task_group is None or self._closed:
+            return
+        response = {
+            "jsonrpc": JSONRPC_VERSION,
+            "id": request_id,
+            "error": {"code": INVALID_REQUEST, "message": f"Invalid Request: {why}"},
+        }
+        self._task_group.start_soon(self._write_quietly, response)
+
+    async def _write_quietly(self, message: dict[str, Any]) -> bool:
+        """Send a response; a closed peer or a result that cannot be sent is logged, not
+        raised (it would end the connection). True when ``message`` itself went out."""
+        try:
+            await self._write(message)
+            return True
+        except ConnectionClosed:
+            return False
+        except (TypeError, ValueError):
+            log.exception("cannot send the answer to request %r", message.get("id"))
+            if "result" in message:
+                await self._write_quietly(
+                    {
+                        "jsonrpc": JSONRPC_VERSION,
+                        "id": message.get("id"),
+                        "error": {
+                            "code": INTERNAL_ERROR,
+                            "message": "the answer could not be encoded",
+                        },
+                    }
+                )
+            return False
 
     def _skip(self, text: str, why: str) -> None:
         self.stats.skipped_lines += 1
@@ -401,6 +511,8 @@ class Connection:
         self, request_id: RequestId, method: str, params: Any, scope: anyio.CancelScope
     ) -> None:
         response: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id}
+        follow_ups: list[FollowUp] = []
+        _follow_ups.set(follow_ups)
         try:
             with scope:
                 if self.request_handler is None:
@@ -423,17 +535,26 @@ class Connection:
         if "result" in response and response["result"] is None:
             # JSON-RPC requires a result member; ACP's empty responses are objects.
             response["result"] = {}
-        try:
-            await self._write(response)
-        except ConnectionClosed:
-            pass
+        if await self._write_quietly(response) and "result" in response:
+            await self._run_follow_ups(method, follow_ups)
+
+    async def _run_follow_ups(self, method: str, follow_ups: list[FollowUp]) -> None:
+        for follow_up in follow_ups:
+            try:
+                await follow_up()
+            except ConnectionClosed:
+                return
+            except Exception:
+                self.stats.handler_errors += 1
+                log.exception("work after the response to %s failed", method)
 
     # ------------------------------------------------------------------ lifecycle
 
-    def _close(self) -> None:
+    def _close(self, reason: str = CLOSED_LOCALLY) -> None:
         if self._closed:
             return
         self._closed = True
+        self.close_reason = reason
         for pending in list(self._pending.values()):
             if not pending.done.is_set():
                 pending.error = ConnectionClosed(

@@ -23,6 +23,8 @@ from typing import IO
 import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
+from acp_tui.protocol import reaper
+
 STDERR_RING_LINES = 500
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
 
@@ -55,8 +57,8 @@ def describe_exit(returncode: int | None) -> str:
 
 
 class AgentProcess:
-    """One running agent. Use :meth:`start`, then :meth:`drain_stderr` in a task, and
-    :meth:`shutdown` when done (safe to call more than once)."""
+    """One running agent. Use :meth:`start`, then :meth:`drain_stderr` in a task (it also
+    notices the exit), and :meth:`shutdown` when done (safe to call more than once)."""
 
     def __init__(
         self,
@@ -80,6 +82,8 @@ class AgentProcess:
         self.started_at: float | None = None
         self.returncode: int | None = None
         self.exited = anyio.Event()
+        #: The mark this agent and everything it starts carry (see acp_tui.protocol.reaper).
+        self.tag = reaper.new_tag("agent")
 
     @property
     def command_line(self) -> str:
@@ -104,21 +108,26 @@ class AgentProcess:
         return describe_exit(self.returncode)
 
     async def start(self) -> None:
-        env = {**os.environ, **self.env} if self.env is not None else None
+        # Marked, so that whatever the agent starts (even a daemon that leaves the process
+        # group) is found and ended with it; see acp_tui.protocol.reaper.
+        reaper.enable()
+        env = reaper.child_env(self.tag, self.env)
         if self.cwd is not None and not os.path.isdir(self.cwd):
             raise AgentStartError(self.argv, f"working directory {self.cwd} does not exist")
         try:
-            self._process = await anyio.open_process(
-                self.argv,
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                cwd=self.cwd,
-                env=env,
-                # Own process group: a Ctrl-C in the terminal must reach us, not the agent,
-                # and shutdown can take the agent's children down with it.
-                start_new_session=True,
-            )
+            with reaper.spawning():
+                self._process = await anyio.open_process(
+                    self.argv,
+                    stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.PIPE,
+                    cwd=self.cwd,
+                    env=env,
+                    # Own process group: a Ctrl-C in the terminal must reach us, not the
+                    # agent, and shutdown can take the agent's children down with it.
+                    start_new_session=True,
+                )
+                reaper.register(self._process.pid)
         except FileNotFoundError:
             raise AgentStartError(self.argv, f"command not found: {self.argv[0]}") from None
         except PermissionError:
@@ -143,7 +152,20 @@ class AgentProcess:
             self._log_file = None
 
     async def drain_stderr(self) -> None:
-        """Read stderr until it closes; then wait for the exit status."""
+        """Read stderr until it closes, and watch for the exit meanwhile; return when both
+        are over."""
+        async with anyio.create_task_group() as task_group:
+            task_group.start_soon(self._watch_exit)
+            await self._read_stderr()
+
+    async def _watch_exit(self) -> None:
+        # Not after stderr's end: the agent's children inherit its pipes, and a crashed
+        # agent's orphans would hold them open (and the crash unseen) for as long as they
+        # live. The exit is the end: what the agent started goes with it.
+        await self.wait()
+        self._end_leftovers()
+
+    async def _read_stderr(self) -> None:
         assert self._process is not None
         stream = self._process.stderr
         pending = b""
@@ -162,7 +184,6 @@ class AgentProcess:
                     pending = b""
         if pending:
             self._add_stderr_line(pending)
-        await self.wait()
 
     def _add_stderr_line(self, raw: bytes) -> None:
         line = raw.decode("utf-8", errors="replace").rstrip("\r")
@@ -174,6 +195,7 @@ class AgentProcess:
     async def wait(self) -> int:
         assert self._process is not None
         returncode = await self._process.wait()
+        reaper.unregister(self._process.pid)
         self.returncode = returncode
         self.exited.set()
         return returncode
@@ -201,11 +223,23 @@ class AgentProcess:
             self.returncode = process.returncode
             if self.returncode is not None:
                 self.exited.set()
+            self._end_leftovers()
             if self._log_file is not None:
                 with contextlib.suppress(OSError):
                     self._log_file.write(f"# agent ended: {self.exit_description}\n")
                     self._log_file.close()
                 self._log_file = None
+
+    def _end_leftovers(self) -> None:
+        """The agent is gone; so must be what it started: its children (orphaned if it
+        crashed) and anything that left its process group."""
+        if reaper.supported():
+            reaper.sweep(self.tag)
+        elif self._process is not None and hasattr(os, "killpg"):
+            # No marks to follow here: the process group is what the platform offers. Its
+            # id cannot be reused while a member of the group is alive.
+            with contextlib.suppress(OSError):
+                os.killpg(self._process.pid, signal.SIGKILL)
 
     def _signal_group(self, sig: signal.Signals) -> None:
         assert self._process is not None

@@ -7,10 +7,12 @@ symlink through its target), and it is *inside* when the resolved path is one of
 below one. So ``root/link -> /etc`` makes ``root/link/passwd`` outside, and ``root/../x`` is
 judged by where it really lands.
 
-Outside paths are refused with ``PERMISSION_DENIED`` unless an ``approve_outside(op, path)``
-callback is given and returns True (the UI asks the person). ``op`` is ``"read"``, ``"write"``
-or ``"terminal"`` (a terminal's working directory); ``path`` is the resolved path, which is what
-would really be touched.
+Outside paths are refused with ``PERMISSION_DENIED`` unless an ``approve_outside(request)``
+callback is given and returns True (the UI asks the person). The :class:`OutsideRequest` says
+what is asked: ``operation`` is ``"read"``, ``"write"`` or ``"terminal"``; ``path`` is the
+resolved path, which is what would really be touched (a terminal's working directory); for a
+terminal it also carries the command and the environment it sets (a terminal is confirmed for
+its environment too, see :mod:`acp_tui.services.terminals`).
 
 Guards are cheap: make one per session, and call :meth:`PathGuard.set_roots` when the session's
 directories change.
@@ -20,13 +22,40 @@ from __future__ import annotations
 
 import os
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
 from acp_tui.services.errors import invalid_params, permission_denied
 
 Operation = Literal["read", "write", "terminal"]
-ApproveOutside = Callable[[str, Path], Awaitable[bool]]
+
+
+@dataclass(frozen=True, slots=True)
+class OutsideRequest:
+    """Something the agent asks that needs the person's yes, with everything to show them.
+    Every string in it is the agent's: show it with
+    :func:`acp_tui.text_safety.escaped_line`."""
+
+    operation: Operation
+    #: The resolved file, or the terminal's working directory: what is really touched.
+    path: Path
+    #: The path as the agent wrote it (it may resolve elsewhere, through a symlink).
+    requested: str
+    #: The session's directories.
+    roots: tuple[Path, ...]
+    #: Whether ``path`` is outside ``roots`` (a terminal may be asked for its env alone).
+    outside: bool = True
+    #: A terminal's command and arguments, as the agent sent them.
+    command: str = ""
+    args: tuple[str, ...] = ()
+    #: Every variable a terminal sets, in the agent's order.
+    env: tuple[tuple[str, str], ...] = ()
+    #: The names among ``env`` that change which code runs (PATH, LD_PRELOAD...).
+    risky_env: tuple[str, ...] = ()
+
+
+ApproveOutside = Callable[[OutsideRequest], Awaitable[bool]]
 
 
 def require_absolute(raw: Any, field: str = "path") -> Path:
@@ -90,7 +119,7 @@ class PathGuard:
         real = resolve_real(requested)
         if self.is_inside(real):
             return real
-        if self.approve_outside is not None and await self.approve_outside(op, real):
+        if await self.ask(OutsideRequest(op, real, str(raw), self._roots)):
             return real
         raise permission_denied(
             f"refused to {_VERBS[op]} {requested}: "
@@ -103,6 +132,10 @@ class PathGuard:
                 "roots": [str(root) for root in self._roots],
             },
         )
+
+    async def ask(self, request: OutsideRequest) -> bool:
+        """Whether the person allows ``request`` (no callback: never)."""
+        return self.approve_outside is not None and bool(await self.approve_outside(request))
 
 
 _VERBS: dict[str, str] = {

@@ -15,10 +15,14 @@ Commands
     ``env`` entries are merged over the client's environment. A command that cannot be found is
     RESOURCE_NOT_FOUND.
 
-Working directory
+Working directory and environment
     ``cwd`` must be absolute; with a :class:`PathGuard` (per manager or per ``create`` call) it
-    must also be inside the session's roots (or allowed by the person, op ``"terminal"``), and
-    it defaults to the guard's cwd; without one it defaults to the client's cwd.
+    defaults to the guard's cwd (without one, to the client's cwd). With a guard, a command
+    whose ``cwd`` is outside the session's roots, or whose ``env`` changes a variable that
+    decides which code runs (:data:`RISKY_ENV_NAMES`: PATH, LD_PRELOAD, PYTHONPATH...), runs
+    only if the person allows it: the guard's callback gets one
+    :class:`~acp_tui.services.paths.OutsideRequest` with the cwd, command, args and every
+    variable set; a refusal is PERMISSION_DENIED.
 
 Output
     stdout and stderr are merged into one buffer that keeps only the last ``outputByteLimit``
@@ -56,8 +60,9 @@ from typing import Any, Self
 import anyio
 import anyio.abc
 
-from acp_tui.services.errors import internal_error, invalid_params, not_found
-from acp_tui.services.paths import PathGuard, require_absolute
+from acp_tui.protocol import reaper
+from acp_tui.services.errors import internal_error, invalid_params, not_found, permission_denied
+from acp_tui.services.paths import OutsideRequest, PathGuard, require_absolute, resolve_real
 
 log = logging.getLogger(__name__)
 
@@ -221,6 +226,8 @@ class _Terminal:
         self.output_closed = anyio.Event()
         self.finished = anyio.Event()
         self.scope = anyio.CancelScope()
+        #: The mark of this terminal's processes (see acp_tui.protocol.reaper).
+        self.tag = ""
 
     @property
     def running(self) -> bool:
@@ -233,6 +240,11 @@ class _Terminal:
             return
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.killpg(self.pgid, sig)
+
+    def end_leftovers(self) -> None:
+        """Kill what the command left behind outside its process group (``setsid``, daemons)."""
+        if self.tag:
+            reaper.sweep(self.tag)
 
 
 # -- manager -----------------------------------------------------------------------------------
@@ -342,7 +354,7 @@ class TerminalManager:
             raise invalid_params("'args' must be an array of strings", {"args": args})
         if any("\0" in arg for arg in args):
             raise invalid_params("'args' must not contain NUL bytes")
-        env = _merged_env(params.get("env"))
+        overrides = _env_overrides(params.get("env"))
         limit = params.get("outputByteLimit")
         if limit is None:
             limit = self.default_output_limit
@@ -350,19 +362,27 @@ class TerminalManager:
             raise invalid_params(
                 "'outputByteLimit' must be a non-negative integer", {"outputByteLimit": limit}
             )
-        cwd = await self._cwd(params.get("cwd"), guard or self.guard)
+        guard = guard or self.guard
+        cwd, outside = self._cwd(params.get("cwd"), guard)
+        risky = risky_env(overrides)
+        if guard is not None and (outside or risky):
+            await self._confirm(guard, params, cwd, outside, command, args, overrides, risky)
 
         argv, command_line = _argv(command, args, cwd)
+        tag = reaper.new_tag("terminal")
         try:
-            process = await anyio.open_process(
-                argv,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.STDOUT,
-                cwd=cwd,
-                env=env,
-                start_new_session=True,
-            )
+            with reaper.spawning():
+                process = await anyio.open_process(
+                    argv,
+                    stdin=subprocess.DEVNULL,
+                    stdout=subprocess.PIPE,
+                    stderr=subprocess.STDOUT,
+                    cwd=cwd,
+                    # Marked: a daemon the command starts is found and ended with it.
+                    env=reaper.child_env(tag, overrides),
+                    start_new_session=True,
+                )
+                reaper.register(process.pid)
         except FileNotFoundError:
             raise not_found(f"command not found: {argv[0]}", {"command": argv[0]}) from None
         except PermissionError:
@@ -376,6 +396,7 @@ class TerminalManager:
 
         terminal_id = f"term_{uuid.uuid4().hex[:16]}"
         terminal = _Terminal(terminal_id, session_id, argv, command_line, cwd, limit, process)
+        terminal.tag = tag
         self._terminals[terminal_id] = terminal
         self._task_group.start_soon(self._run, terminal, name=f"terminal {terminal_id}")
         return {"terminalId": terminal_id}
@@ -434,6 +455,8 @@ class TerminalManager:
         with anyio.move_on_after(self.kill_grace):
             for terminal in terminals:
                 await terminal.exited.wait()
+        for terminal in terminals:
+            terminal.end_leftovers()
 
     # internals
 
@@ -441,6 +464,7 @@ class TerminalManager:
         terminal.signal_group(signal.SIGKILL)
         with anyio.move_on_after(self.kill_grace):
             await terminal.exited.wait()
+        terminal.end_leftovers()
 
     def _lookup(self, params: dict[str, Any]) -> _Terminal:
         params = _require_object(params)
@@ -460,18 +484,57 @@ class TerminalManager:
             )
         return terminal
 
-    async def _cwd(self, raw: Any, guard: PathGuard | None) -> Path:
+    def _cwd(self, raw: Any, guard: PathGuard | None) -> tuple[Path, bool]:
+        """The working directory, and whether it is outside the guard's roots."""
         if raw is None:
             cwd = guard.cwd if guard is not None and guard.cwd is not None else Path.cwd()
         elif guard is not None:
-            cwd = await guard.check("terminal", raw, "cwd")
+            cwd = resolve_real(require_absolute(raw, "cwd"))
         else:
             cwd = require_absolute(raw, "cwd")
         if not cwd.exists():
             raise not_found(f"working directory not found: {cwd}", {"cwd": str(cwd)})
         if not cwd.is_dir():
             raise invalid_params(f"working directory is not a directory: {cwd}", {"cwd": str(cwd)})
-        return cwd
+        return cwd, guard is not None and not guard.is_inside(cwd)
+
+    async def _confirm(
+        self,
+        guard: PathGuard,
+        params: dict[str, Any],
+        cwd: Path,
+        outside: bool,
+        command: str,
+        args: list[str],
+        overrides: dict[str, str],
+        risky: list[str],
+    ) -> None:
+        """Ask the person (through the guard) to allow a command that runs outside the
+        project or with an environment that changes which code runs; refuse otherwise."""
+        raw_cwd = params.get("cwd")
+        request = OutsideRequest(
+            "terminal",
+            cwd,
+            raw_cwd if isinstance(raw_cwd, str) else str(cwd),
+            guard.roots,
+            outside=outside,
+            command=command,
+            args=tuple(args),
+            env=tuple(overrides.items()),
+            risky_env=tuple(risky),
+        )
+        if await guard.ask(request):
+            return
+        reasons = []
+        if outside:
+            reasons.append(f"its working directory {cwd} is outside the session's directories")
+        if risky:
+            verb = "decides" if len(risky) == 1 else "decide"
+            reasons.append(f"it sets {', '.join(risky)}, which {verb} what code runs")
+        raise permission_denied(
+            f"refused to run {command!r}: " + " and ".join(reasons) + ", and it was not allowed",
+            {"cwd": str(cwd), "roots": [str(root) for root in guard.roots], "env": risky},
+        )
 
     def _notify(self, terminal: _Terminal) -> None:
         if self.on_output is None:
@@ -487,6 +550,7 @@ class TerminalManager:
                 async with anyio.create_task_group() as task_group:
                     task_group.start_soon(self._pump, terminal)
                     returncode = await terminal.process.wait()
+                    reaper.unregister(terminal.process.pid)
                     # Let the reader catch the last output before the exit is reported;
                     # children still holding the pipe do not delay it beyond drain_timeout.
                     with anyio.move_on_after(self.drain_timeout):
@@ -503,6 +567,7 @@ class TerminalManager:
                     terminal.signal_group(signal.SIGKILL)
                     with anyio.move_on_after(self.kill_grace):
                         returncode = await terminal.process.wait()
+                        reaper.unregister(terminal.process.pid)
                         terminal.exit_status = ExitStatus.from_returncode(returncode)
                     terminal.exited.set()
                 with contextlib.suppress(Exception):
@@ -539,8 +604,87 @@ def _argv(command: str, args: list[str], cwd: Path) -> tuple[list[str], str]:
     return argv, shlex.join(argv)
 
 
-def _merged_env(raw: Any) -> dict[str, str]:
-    env = dict(os.environ)
+#: Variables that decide which code a command runs, rather than what it works on: setting
+#: one can make ``git status`` in the project run a program of the agent's choosing, so a
+#: terminal that changes one is confirmed like a working directory outside the project.
+#: Where programs are found (PATH); what the dynamic loader loads (LD_*, DYLD_*, and iconv's
+#: modules); what a shell runs before the command (its start-up files, exported functions,
+#: options that run code); what interpreters load on start (module paths, start-up files,
+#: option variables); the helper programs tools start (git's, editors, pagers, askpass).
+#: Variables that only configure (LANG, TERM, CI, RUST_LOG...) pass without a question.
+RISKY_ENV_NAMES = frozenset(
+    {
+        "PATH",
+        "GCONV_PATH",
+        "BASH_ENV",
+        "ENV",
+        "ZDOTDIR",
+        "SHELLOPTS",
+        "BASHOPTS",
+        "PS4",
+        "PROMPT_COMMAND",
+        "PYTHONPATH",
+        "PYTHONHOME",
+        "PYTHONSTARTUP",
+        "PYTHONUSERBASE",
+        "PYTHONEXECUTABLE",
+        "NODE_OPTIONS",
+        "NODE_PATH",
+        "PERL5LIB",
+        "PERLLIB",
+        "PERL5OPT",
+        "RUBYLIB",
+        "RUBYOPT",
+        "JAVA_TOOL_OPTIONS",
+        "_JAVA_OPTIONS",
+        "JDK_JAVA_OPTIONS",
+        "CLASSPATH",
+        "LUA_PATH",
+        "LUA_CPATH",
+        "LUA_INIT",
+        "TCLLIBPATH",
+        "PHPRC",
+        "PHP_INI_SCAN_DIR",
+        "R_PROFILE",
+        "R_PROFILE_USER",
+        "GIT_EXEC_PATH",
+        "GIT_SSH",
+        "GIT_SSH_COMMAND",
+        "GIT_ASKPASS",
+        "GIT_EDITOR",
+        "GIT_PAGER",
+        "GIT_EXTERNAL_DIFF",
+        "GIT_PROXY_COMMAND",
+        "GIT_TEMPLATE_DIR",
+        "EDITOR",
+        "VISUAL",
+        "PAGER",
+        "BROWSER",
+        "SSH_ASKPASS",
+        "SUDO_ASKPASS",
+    }
+)
+#: Families of such variables: the loaders' (every LD_* and DYLD_* changes what is loaded or
+#: audited), bash's exported functions (BASH_FUNC_ls%% replaces ``ls``), git's config
+#: (GIT_CONFIG_KEY_0=core.fsmonitor runs a program).
+RISKY_ENV_PREFIXES = ("LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG")
+
+
+def risky_env(overrides: dict[str, str], current: Mapping[str, str] | None = None) -> list[str]:
+    """The variables of ``overrides`` that change which code runs: a risky name whose value
+    differs from ours (setting PATH to what it already is changes nothing)."""
+    current = os.environ if current is None else current
+    return [
+        name
+        for name, value in overrides.items()
+        if (name in RISKY_ENV_NAMES or name.startswith(RISKY_ENV_PREFIXES))
+        and current.get(name) != value
+    ]
+
+
+def _env_overrides(raw: Any) -> dict[str, str]:
+    """The ``env`` of a ``terminal/create``, checked: the variables it sets over ours."""
+    env: dict[str, str] = {}
     if raw is None:
         return env
     if not isinstance(raw, list):

@@ -23,7 +23,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from acp_tui.text_safety import encodable
+
 __all__ = ["IndexedSession", "LocalIndex"]
+
+
+def _storable(value: Any) -> Any:
+    """A string SQLite can store: sqlite3 encodes to UTF-8 and raises on a lone surrogate
+    (valid in JSON, so in a session title), which once made every later refresh fail."""
+    return encodable(value) if isinstance(value, str) else value
+
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sessions (
@@ -161,6 +170,7 @@ class LocalIndex:
         """Insert or update a session. ``None`` arguments leave stored values unchanged;
         ``updated`` defaults to now. Returns ``False`` (and adds a warning) on failure."""
         now = time.time()
+        session_id = _storable(session_id)
         values: dict[str, Any] = {
             "cwd": cwd,
             "title": title,
@@ -168,6 +178,7 @@ class LocalIndex:
             "mode": mode,
             "model": model,
         }
+        values = {name: _storable(value) for name, value in values.items()}
         conn = self._conn
         if conn is None:
             self.warnings.append("session index is closed")
@@ -195,7 +206,9 @@ class LocalIndex:
                     ),
                 )
             return True
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError, OverflowError) as exc:
+            # ValueError: what sqlite3 cannot bind (a NUL in a string); OverflowError: a
+            # number too large for SQLite. The session goes on unindexed, never broken.
             self.warnings.append(f"cannot write session index: {exc}")
             return False
 
@@ -238,10 +251,10 @@ class LocalIndex:
             with conn:
                 conn.execute(
                     "DELETE FROM sessions WHERE agent = ? AND session_id = ?",
-                    (self.agent, session_id),
+                    (self.agent, _storable(session_id)),
                 )
             return True
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError) as exc:
             self.warnings.append(f"cannot write session index: {exc}")
             return False
 
@@ -303,13 +316,13 @@ class LocalIndex:
             "SELECT session_id, cwd, title, first_prompt, created, updated, mode, model"
             " FROM sessions WHERE agent = ?" + where + " ORDER BY updated DESC"
         )
-        args = [self.agent, *args]
+        args = [_storable(self.agent), *(_storable(arg) for arg in args)]
         if limit is not None:
             sql += " LIMIT ?"
             args.append(int(limit))
         try:
             rows = conn.execute(sql, args).fetchall()
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, ValueError) as exc:
             self.warnings.append(f"cannot read session index: {exc}")
             return []
         out: list[IndexedSession] = []
@@ -332,6 +345,7 @@ class LocalIndex:
         return out
 
     def get(self, session_id: str) -> IndexedSession | None:
+        session_id = _storable(session_id)
         for s in self._query(" AND session_id = ?", [session_id]):
             return s
         return None

@@ -17,6 +17,8 @@ __all__ = [
     "TurnUsage",
     "merge_meta",
     "parse_iso",
+    "wire_amount",
+    "wire_count",
 ]
 
 ACTIVITY_IDLE = "idle"
@@ -69,26 +71,46 @@ def merge_meta(base: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, 
     return out
 
 
-def _num(value: Any, name: str) -> int | float:
-    if value.__class__ is bool or not isinstance(value, int | float):
-        raise TypeError(f"{name}: expected a number, got {type(value).__name__}")
-    return value
+#: The largest token count taken from the wire: ``used``, ``size`` and the turn's token
+#: counts are ``uint64`` in the schema.
+MAX_TOKENS = 2**64 - 1
+#: The largest cost amount taken from the wire. No session costs a trillion of anything;
+#: beyond it a number is an agent's bug (and 1e26 once broke the cost formatting).
+MAX_COST = 1e12
 
 
-def _opt_num(value: Any, name: str) -> int | float | None:
-    return None if value is None else _num(value, name)
+def wire_count(value: Any) -> int | None:
+    """A token count from the wire, or None (unknown) for anything that is not one: a
+    negative, fractional, huge or non-finite number, a string, a bool, null. The one place
+    such numbers are checked: everything after the store can trust them."""
+    if value.__class__ is int:
+        return value if 0 <= value <= MAX_TOKENS else None
+    if value.__class__ is float and value.is_integer() and 0 <= value <= MAX_TOKENS:
+        return int(value)  # 1234.0 from a serialiser that writes every number as a double
+    return None
+
+
+def wire_amount(value: Any) -> int | float | None:
+    """A cumulative cost amount from the wire, or None (unknown): finite, not negative (a
+    running total cannot be), at most :data:`MAX_COST`; never a string or a bool."""
+    if value.__class__ is int or value.__class__ is float:
+        return value if 0 <= value <= MAX_COST else None  # NaN fails both comparisons
+    return None
 
 
 class ContextUsage:
-    """Context window state from ``usage_update`` (``cost`` is cumulative for the session)."""
+    """Context window state from ``usage_update`` (``cost`` is cumulative for the session).
+
+    Every number was checked on the way in (:func:`wire_count`, :func:`wire_amount`): each is
+    valid or None, "not reported or not believable"."""
 
     __slots__ = ("cost_amount", "cost_currency", "size", "used")
 
     def __init__(
         self,
-        used: int | float,
-        size: int | float,
-        cost_amount: float | None = None,
+        used: int | None,
+        size: int | None,
+        cost_amount: int | float | None = None,
         cost_currency: str | None = None,
     ) -> None:
         self.used = used
@@ -98,24 +120,23 @@ class ContextUsage:
 
     @classmethod
     def from_update(cls, u: dict[str, Any]) -> ContextUsage:
-        used = _num(u.get("used"), "used")
-        size = _num(u.get("size"), "size")
+        """Never raises: a field that is missing, of the wrong type or out of range is
+        unknown, and the rest of the update still counts."""
         cost = u.get("cost")
-        amount: float | None = None
+        amount: int | float | None = None
         currency: str | None = None
-        if cost is not None:
-            if not isinstance(cost, dict):
-                raise TypeError("cost: expected an object")
-            amount = _num(cost.get("amount"), "cost.amount")
-            currency = cost.get("currency")
-            if not isinstance(currency, str):
-                raise TypeError("cost.currency: expected a string")
-        return cls(used, size, amount, currency)
+        if isinstance(cost, dict):
+            amount = wire_amount(cost.get("amount"))
+            unit = cost.get("currency")
+            currency = unit if isinstance(unit, str) else None
+        return cls(wire_count(u.get("used")), wire_count(u.get("size")), amount, currency)
 
     @property
     def fraction(self) -> float | None:
-        """``used / size`` or ``None`` when size is not positive."""
-        return self.used / self.size if self.size > 0 else None
+        """``used / size`` or ``None`` when either is unknown or size is not positive."""
+        if self.used is None or not self.size:
+            return None
+        return self.used / self.size
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -135,7 +156,8 @@ class ContextUsage:
 
 
 class TurnUsage:
-    """Token usage of one turn (``PromptResponse.usage`` or a v2 idle ``state_update``)."""
+    """Token usage of one turn (``PromptResponse.usage`` or a v2 idle ``state_update``);
+    each count checked by :func:`wire_count` (None: not reported or not believable)."""
 
     __slots__ = (
         "cached_read_tokens",
@@ -148,12 +170,12 @@ class TurnUsage:
 
     def __init__(
         self,
-        total_tokens: int | float,
-        input_tokens: int | float,
-        output_tokens: int | float,
-        thought_tokens: int | float | None = None,
-        cached_read_tokens: int | float | None = None,
-        cached_write_tokens: int | float | None = None,
+        total_tokens: int | None,
+        input_tokens: int | None,
+        output_tokens: int | None,
+        thought_tokens: int | None = None,
+        cached_read_tokens: int | None = None,
+        cached_write_tokens: int | None = None,
     ) -> None:
         self.total_tokens = total_tokens
         self.input_tokens = input_tokens
@@ -164,21 +186,22 @@ class TurnUsage:
 
     @classmethod
     def from_wire(cls, u: Any) -> TurnUsage:
-        """Accepts camelCase (schema) and snake_case (RFD text) keys."""
+        """Accepts camelCase (schema) and snake_case (RFD text) keys. Raises TypeError only
+        when ``u`` is not an object; a bad count is None."""
         if not isinstance(u, dict):
             raise TypeError("usage: expected an object")
 
-        def get(camel: str, snake: str) -> Any:
+        def get(camel: str, snake: str) -> int | None:
             v = u.get(camel)
-            return u.get(snake) if v is None else v
+            return wire_count(u.get(snake) if v is None else v)
 
         return cls(
-            _num(get("totalTokens", "total_tokens"), "usage.totalTokens"),
-            _num(get("inputTokens", "input_tokens"), "usage.inputTokens"),
-            _num(get("outputTokens", "output_tokens"), "usage.outputTokens"),
-            _opt_num(get("thoughtTokens", "thought_tokens"), "usage.thoughtTokens"),
-            _opt_num(get("cachedReadTokens", "cached_read_tokens"), "usage.cachedReadTokens"),
-            _opt_num(get("cachedWriteTokens", "cached_write_tokens"), "usage.cachedWriteTokens"),
+            get("totalTokens", "total_tokens"),
+            get("inputTokens", "input_tokens"),
+            get("outputTokens", "output_tokens"),
+            get("thoughtTokens", "thought_tokens"),
+            get("cachedReadTokens", "cached_read_tokens"),
+            get("cachedWriteTokens", "cached_write_tokens"),
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -209,6 +232,7 @@ class SessionState:
         "_first_user",
         "_live_at",
         "_order_key",
+        "_replay",
         "_search_key",
         "activity",
         "available_modes",
@@ -230,6 +254,7 @@ class SessionState:
         "replaying",
         "resumable",
         "seq",
+        "shadow",
         "state_detail",
         "stop_reason",
         "title",
@@ -276,6 +301,11 @@ class SessionState:
         self._live_at: dict[str, float] = {}
         self._search_key: str | None = None
         self._order_key: tuple[bool, float, int] | None = None
+        #: While a ``session/load`` replays a session whose transcript is already shown: the
+        #: scratch state the replayed transcript is built in (see SessionStore.begin_replay).
+        self._replay: SessionState | None = None
+        #: This state is such a scratch: its changes are nobody's to draw.
+        self.shadow = False
 
     # -- derived ----------------------------------------------------------------------------
     @property

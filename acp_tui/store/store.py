@@ -55,15 +55,35 @@ Wake = Callable[[], None]
 Handler = Callable[[SessionState, dict[str, Any]], None]
 
 
-class ListState:
-    """Pagination state of ``session/list`` for one scope (a cwd, or ``None`` for all)."""
+#: Pages in a row that bring no session not already listed before paging stops: an agent
+#: that hands out fresh cursors forever over the same rows must not be paged forever.
+MAX_STALE_PAGES = 3
 
-    __slots__ = ("complete", "next_cursor", "pages")
+
+class ListState:
+    """Pagination state of ``session/list`` for one scope (a cwd, or ``None`` for all).
+
+    ``stopped`` says why paging ended early when the agent's cursors would never end it (a
+    cursor sent before, so a cycle; or pages that bring nothing new)."""
+
+    __slots__ = (
+        "_seen_cursors",
+        "_seen_ids",
+        "_stale",
+        "complete",
+        "next_cursor",
+        "pages",
+        "stopped",
+    )
 
     def __init__(self) -> None:
         self.next_cursor: str | None = None
         self.complete = False
         self.pages = 0
+        self.stopped: str | None = None
+        self._seen_cursors: set[str] = set()
+        self._seen_ids: set[str] = set()
+        self._stale = 0
 
     def __repr__(self) -> str:
         return f"ListState(next_cursor={self.next_cursor!r}, complete={self.complete}, pages={self.pages})"
@@ -99,6 +119,45 @@ def _list_of_dicts(v: Any, name: str) -> list[dict[str, Any]]:
     return v
 
 
+#: Updates that change the session, not its transcript: during a kept replay they apply to the
+#: session itself (modes, commands, usage... are the agent's current ones either way).
+_SESSION_STATE_UPDATES = frozenset(
+    {
+        "available_commands_update",
+        "current_mode_update",
+        "config_option_update",
+        "session_info_update",
+        "usage_update",
+        "state_update",
+        "state_change",
+    }
+)
+
+
+def _conversation(entries: list[Entry]) -> list[tuple[type, str]]:
+    """What a person reads as the conversation: the user's and the agent's messages."""
+    return [
+        (e.__class__, e.text.strip())  # type: ignore[attr-defined]
+        for e in entries
+        if e.__class__ in (UserMessage, AgentMessage) and e.text.strip()  # type: ignore[attr-defined]
+    ]
+
+
+def _covers(replayed: list[tuple[type, str]], seen: list[tuple[type, str]]) -> bool:
+    """Whether the replay holds every message that was shown, in order, from the start (the
+    last one shown may have been cut short by the crash: the replay may hold more of it)."""
+    if len(replayed) < len(seen):
+        return False
+    for index, (kind, text) in enumerate(seen):
+        other_kind, other_text = replayed[index]
+        if other_kind is not kind:
+            return False
+        last = index == len(seen) - 1
+        if other_text != text and not (last and other_text.startswith(text)):
+            return False
+    return True
+
+
 def _now_iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
 
@@ -131,6 +190,8 @@ class SessionStore:
         self._last_marked: Entry | None = None
         self._ordered: list[SessionState] | None = None
         self._list_states: dict[str | None, ListState] = {}
+        #: Per session replayed next to its kept transcript: where the kept part ends.
+        self._kept_from: dict[str, int] = {}
         #: Updates that could not be routed to a session (bad params), newest last.
         self.unrouted: deque[UnknownUpdate] = deque(maxlen=1000)
         self.can_load = False
@@ -200,6 +261,8 @@ class SessionStore:
                 pass
 
     def _touch(self, s: SessionState, part: str) -> None:
+        if s.shadow:
+            return
         if not self._dirty:
             self._wake()
         parts = self._changes.sessions.get(s.id)
@@ -208,7 +271,7 @@ class SessionStore:
         parts.add(part)
 
     def _touch_entry(self, s: SessionState, e: Entry) -> None:
-        if e is self._last_marked:
+        if e is self._last_marked or s.shadow:
             return
         self._last_marked = e
         self._touch(s, PART_TRANSCRIPT)
@@ -280,6 +343,10 @@ class SessionStore:
             self.apply(params)
 
     def _apply_to(self, s: SessionState, update: Any) -> None:
+        if s._replay is not None and not (
+            isinstance(update, dict) and update.get("sessionUpdate") in _SESSION_STATE_UPDATES
+        ):
+            s = s._replay  # a replay next to the kept transcript: built apart, judged at the end
         try:
             handler = self._handlers.get(update["sessionUpdate"])
         except Exception as exc:
@@ -710,11 +777,29 @@ class SessionStore:
         self._flush_held(s)
         return s
 
-    def begin_replay(self, session_id: str, *, cwd: str | None = None) -> SessionState:
+    def begin_replay(
+        self, session_id: str, *, cwd: str | None = None, keep: bool = False
+    ) -> SessionState:
         """Call just before sending ``session/load``: the transcript is cleared and the updates
-        the agent replays rebuild it (so loading twice never duplicates)."""
+        the agent replays rebuild it (so loading twice never duplicates).
+
+        ``keep`` (the session's transcript is on screen, e.g. reopened after a crash): the
+        transcript stays while the replay is built apart; :meth:`end_replay` takes the replay
+        only if it holds everything that was shown (it may hold more), else keeps what the
+        person saw and says so. An agent that lost the end of a session, or summarised it,
+        never takes what the person read away."""
         s = self._ensure(session_id)
         self._make_live(s, cwd)
+        if keep and s.transcript:
+            replay = SessionState(s.id, s.seq)
+            replay.shadow = replay.live = True
+            s._replay = replay
+            s.replaying = True
+            s.activity = ACTIVITY_IDLE
+            self._touch(s, PART_STATE)
+            self._kept_from[s.id] = len(s.transcript)
+            self._flush_held(s)
+            return s
         s.transcript = []
         s.msg_index = {}
         s.tool_index = {}
@@ -732,11 +817,42 @@ class SessionStore:
     def end_replay(self, session_id: str, response: Any = None) -> SessionState:
         """The ``session/load`` response arrived (or failed: pass ``response=None``)."""
         s = self._ensure(session_id)
+        replay, s._replay = s._replay, None
+        if replay is not None:
+            self._judge_replay(s, replay, response is not None)
         s.replaying = False
         self._apply_session_response(s, response)
         self._touch(s, PART_STATE)
         self._flush_held(s)
         return s
+
+    def _judge_replay(self, s: SessionState, replay: SessionState, loaded: bool) -> None:
+        """Take the replay if it holds all that was shown, else keep the shown transcript."""
+        start = self._kept_from.pop(s.id, len(s.transcript))
+        if not loaded:
+            return  # the load failed: the transcript on screen is all there is
+        seen = _conversation(s.transcript[:start])
+        replayed = _conversation(replay.transcript)
+        if _covers(replayed, seen):
+            # Notices added while the replay ran follow it.
+            s.transcript = replay.transcript + s.transcript[start:]
+            s.msg_index = replay.msg_index
+            s.tool_index = replay.tool_index
+            s.plan = replay.plan
+            s._first_user = replay._first_user
+            self._changes.entries.pop(s.id, None)
+            self._last_marked = None
+            for part in (PART_RESET, PART_TRANSCRIPT, PART_PLAN):
+                self._touch(s, part)
+            return
+        self.add_notice(
+            s.id,
+            "Kept the transcript you saw: the agent's replay of this session has "
+            f"{len(replayed)} messages where {len(seen)} were shown, and is not the same "
+            "conversation (it may have lost or summarised part of it). What the agent "
+            "remembers is its replay.",
+            severity="warning",
+        )
 
     def prompt_sent(self, session_id: str, prompt: list[dict[str, Any]] | str | None = None) -> int:
         """The client sent ``session/prompt``: records the user message (replaced by the agent's
@@ -906,19 +1022,39 @@ class SessionStore:
         if cursor is None:
             st.pages = 0
             st.complete = False
+            st.stopped = None
+            st._seen_cursors.clear()
+            st._seen_ids.clear()
+            st._stale = 0
+        else:
+            st._seen_cursors.add(cursor)
         if not isinstance(result, dict):
             return [f"session/list result: expected an object, got {type(result).__name__}"]
         items = result.get("sessions")
         if not isinstance(items, list):
             warnings.append("session/list result: 'sessions' is not an array")
             items = []
+        new_rows = 0
         for i, item in enumerate(items):
             problem = self._merge_listed(item)
             if problem:
                 warnings.append(f"sessions[{i}]: {problem}")
+            elif item["sessionId"] not in st._seen_ids:
+                st._seen_ids.add(item["sessionId"])
+                new_rows += 1
         nxt = result.get("nextCursor")
         st.pages += 1
         st.next_cursor = nxt if isinstance(nxt, str) and nxt else None
+        st._stale = 0 if new_rows else st._stale + 1
+        if st.next_cursor is not None and (
+            st.next_cursor in st._seen_cursors or st.next_cursor == cursor
+        ):
+            # Short: it is the sidebar's last row.
+            st.stopped = "stopped: agent's list loops"
+            st.next_cursor = None
+        elif st.next_cursor is not None and st._stale >= MAX_STALE_PAGES:
+            st.stopped = "stopped: no new sessions"
+            st.next_cursor = None
         st.complete = st.next_cursor is None
         self._touch_catalog()
         return warnings

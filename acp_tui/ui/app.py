@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
 from acp_tui.recent import RecentAgents
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.themes import register_themes
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.settings import AppSettings
@@ -27,6 +28,10 @@ if TYPE_CHECKING:
     from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 
 log = logging.getLogger(__name__)
+
+#: The longest toast message, and title.
+NOTIFY_LIMIT = 2_000
+NOTIFY_TITLE_LIMIT = 120
 
 
 class AcpTuiApp(App[int]):
@@ -82,6 +87,36 @@ class AcpTuiApp(App[int]):
                 markup=False,
             )
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast whose text is always shown literally. Messages carry the agent's words (its
+        name, errors, session titles) and Textual would read them as markup, where "[/]"
+        raises and "[@click=app.quit]" is a live action: so here a message is never markup
+        (``markup`` is ignored; it stays for Textual's callers), and it is made inert and cut
+        (the title to one line)."""
+        super().notify(
+            truncate(sanitize_terminal_text(str(message)), NOTIFY_LIMIT),
+            title=one_line(str(title), NOTIFY_TITLE_LIMIT),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C outside the prompt: say how to quit (Textual's own text is markup, and
+        notifications here are literal)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
 
     def _launcher_choices(self) -> list[LaunchChoice]:
         if self.choices is not None:

@@ -19,60 +19,96 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.ui.widgets.diff_view import split_lines
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
+# In a line of Markdown, what would turn the agent's words into markup: emphasis, code, links
+# and images, raw HTML, strikethrough, tables; and the bare URLs GFM makes links of.
+_MARKDOWN_SPECIALS = re.compile(r"([\\`*_\[\]<>~|#])")
+_BARE_LINKS = re.compile(r"(?i)(?<=[a-z])(:)(?=//)|(?<=www)(\.)")
+
+
+def md_line(text: object, limit: int = 500) -> str:
+    """Agent text for one line of the exported Markdown: one line, and shown as written by
+    any Markdown viewer (no link, image, HTML, emphasis or heading comes of it)."""
+    line = one_line(text if isinstance(text, str) else str(text or ""), limit)
+    return _BARE_LINKS.sub(r"\\\1\2", _MARKDOWN_SPECIALS.sub(r"\\\1", line))
+
+
+def fenced(text: str, info: str = "") -> list[str]:
+    """``text`` as a fenced code block whose fence no line of it can close."""
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + info, text, fence]
+
 
 def transcript_markdown(state: SessionState) -> str:
-    """The whole conversation as Markdown: what a person would paste into an issue."""
-    title = sanitize_terminal_text(state.display_title)
-    lines = [f"# {title}", "", f"- session: `{state.id}`"]
+    """The whole conversation as Markdown: what a person would paste into an issue. Messages
+    are the agent's Markdown; every other agent string (titles, kinds, paths, plan entries,
+    notices) is escaped so it reads as written, and code blocks cannot be broken out of."""
+    lines = [f"# {md_line(state.display_title)}", "", f"- session: {md_line(state.id, 200)}"]
     if state.cwd:
-        lines.append(f"- directory: `{state.cwd}`")
+        lines.append(f"- directory: {md_line(state.cwd, 1000)}")
     lines.append("")
     for entry in state.transcript:
         if isinstance(entry, UserMessage):
-            lines += ["## You", "", entry.text, ""]
+            lines += ["## You", "", sanitize_terminal_text(entry.text), ""]
         elif isinstance(entry, AgentThought):
-            quoted = "\n".join("> " + line for line in entry.text.splitlines())
+            text = sanitize_terminal_text(entry.text)
+            quoted = "\n".join("> " + line for line in text.splitlines())
             lines += ["<details><summary>Thinking</summary>", "", quoted, "", "</details>", ""]
         elif isinstance(entry, AgentMessage):
-            lines += ["## Agent", "", entry.text, ""]
+            lines += ["## Agent", "", sanitize_terminal_text(entry.text), ""]
         elif isinstance(entry, ToolCall):
-            lines.append(f"**Tool** `{entry.tool_kind}`: {entry.title} — _{entry.status}_")
+            lines.append(
+                f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
+                f" — _{md_line(entry.status, 40)}_"
+            )
             for diff in entry.diffs:
-                lines += ["", f"```diff\n# {diff.get('path', '')}"]
-                old = (diff.get("oldText") or "").splitlines()
-                new = (diff.get("newText") or "").splitlines()
-                lines += [f"-{line}" for line in old] + [f"+{line}" for line in new] + ["```"]
+                old = [f"-{line}" for line in split_lines(_text(diff.get("oldText")))]
+                new = [f"+{line}" for line in split_lines(_text(diff.get("newText")))]
+                body = "\n".join([f"# {one_line(_text(diff.get('path')), 1000)}", *old, *new])
+                lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
             if entry.text:
-                lines += ["", "```", entry.text, "```"]
+                lines += ["", *fenced(sanitize_terminal_text(entry.text))]
             lines.append("")
         elif isinstance(entry, PlanSnapshot):
             lines.append("**Plan**")
             marks = {"completed": "x", "in_progress": "~"}
             for item in entry.entries or []:
                 if isinstance(item, dict):
-                    lines.append(
-                        f"- [{marks.get(str(item.get('status')), ' ')}] {item.get('content', '')}"
-                    )
+                    mark = marks.get(str(item.get("status")), " ")
+                    lines.append(f"- [{mark}] {md_line(item.get('content', ''), 2000)}")
             lines.append("")
         elif isinstance(entry, Notice):
-            lines += [f"_{entry.title}_", ""]
+            lines += [f"_{md_line(entry.title, 2000)}_", ""]
         elif isinstance(entry, UnknownUpdate):
-            lines += [f"<!-- unknown update: {json.dumps(entry.raw, default=str)[:500]} -->", ""]
+            try:
+                raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
+            except (ValueError, RecursionError):
+                raw = "(too deeply nested to show)"
+            lines += [
+                f"_unknown update: {md_line(entry.update_kind or '?', 80)}_",
+                *fenced(sanitize_terminal_text(raw), "json"),
+                "",
+            ]
     return "\n".join(lines).rstrip() + "\n"
+
+
+def _text(value: object) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def write_export(directory: Path, state: SessionState, text: str) -> Path:
     """Write ``text`` to ``acp-tui-<title>-<time>.md`` in ``directory`` atomically."""
-    stem = _UNSAFE.sub("-", state.display_title)[:40].strip("-") or "session"
+    stem = _UNSAFE.sub("-", state.display_title[:200])[:40].strip("-") or "session"
     path = directory / f"acp-tui-{stem}-{time.strftime('%Y%m%d-%H%M%S')}.md"
     handle, temp = tempfile.mkstemp(dir=directory, prefix=".acp-tui-export-", suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
+            file.write(encodable(text))
         os.replace(temp, path)
     except BaseException:
         Path(temp).unlink(missing_ok=True)

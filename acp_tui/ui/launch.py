@@ -84,7 +84,8 @@ def setup_logging() -> Path | None:
         directory = Path(user_log_dir("acp-tui", appauthor=False))
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / "acp-tui.log"
-        handler = logging.FileHandler(path, encoding="utf-8")
+        # An agent's string in a log message may hold a lone surrogate: escape it, never fail.
+        handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace")
     except OSError:
         return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -12,7 +12,9 @@ Run as ``python tests/agents/hostile_agent.py [flags]``. Start-up behaviour is c
 
 Other flags: ``--auth-required`` (offer auth methods; ``session/new`` answers -32000 until
 ``authenticate`` succeeded), ``--ignore-term`` (ignore SIGTERM and stdin EOF: only SIGKILL
-ends it).
+ends it), ``--hostile-text`` (every string the agent sends at start is :func:`hostile`: its
+name, title and version, auth methods, modes and model options; ``session/set_mode`` and
+``session/set_config_option`` fail with a hostile error message).
 
 Prompts it understands (the text of the first text block; arguments after a space):
 
@@ -25,9 +27,18 @@ field types), ``escape-title`` / ``markup`` (titles, messages and tool titles fu
 sequences / Rich markup), ``long-title`` (a 10,000-character title), ``no-spaces`` (a
 10,000-character line with no spaces), ``permission-then-crash [SECONDS]`` (ask permission,
 then exit 5 while the dialog is open), ``outside-read PATH`` (``fs/read_text_file`` outside the
-cwd; the answer is reported as text). Anything else: ``You said: <text>``.
+cwd; the answer is reported as text), ``permission-storm N`` (N permission requests at once;
+when all are answered: ``answers: a,b,...``, each the chosen optionId or ``cancelled``),
+``every-field`` (:func:`hostile` text in every field a turn can carry: title, tool call,
+locations, diff, plan, thought, message, usage currency, an unknown update, a permission
+request, a terminal's output, and the stop reason), ``fail-turn`` (the prompt fails with a
+hostile error message), ``invisible`` (a session title and a tool title full of zero-width
+and bidi characters), ``crash-long-stderr`` (ten 100,000-character stderr lines, then exit 9), ``many-options N``
+(one permission request with N options; the answer is reported as ``chose: <optionId>``).
+Anything else: ``You said: <text>``.
 
-Everything a test asserts on is a constant of this module.
+Everything a test asserts on is a constant of this module. Round 2 (issue 17) adds prompts and
+flags of its own: see :mod:`tests.agents.hostile_core`.
 """
 
 from __future__ import annotations
@@ -39,6 +50,11 @@ import signal
 import sys
 import time
 from typing import Any
+
+try:  # imported by the tests
+    from tests.agents.hostile_core import HostileCore
+except ImportError:  # run as a script: this directory is on sys.path
+    from hostile_core import HostileCore  # type: ignore[import-not-found,no-redef]
 
 SESSION_ID = "hostile-1"
 UNKNOWN_SESSION_ID = "never-opened-session"
@@ -68,7 +84,9 @@ ESCAPE_TITLE = (
     "\x1b[31mRed\x1b[0m title \x1b]8;;https://evil.example\x1b\\link\x1b]8;;\x1b\\ "
     "\x1b]52;c;ZXZpbA==\x07clip \x1b]0;pwned\x07win \x07bell \u202eevil\u202c \x9b2J end"
 )
-ESCAPE_TITLE_VISIBLE = "Red title link clip win bell evil  end"
+# Escape sequences removed, the lone BEL shown as its symbol, the bidi override dropped, spaces
+# folded: a title is one honest line.
+ESCAPE_TITLE_VISIBLE = "Red title link clip win ␇bell evil end"
 ESCAPE_TEXT = (
     "Escapes: \x1b[2J\x1b[Hcleared? \x1b[1;31mred\x1b[0m "
     "\x1b]8;;https://evil.example\x07click\x1b]8;;\x07 \x1b]52;c;ZXZpbA==\x07 bell\x07 "
@@ -79,6 +97,60 @@ ESCAPE_TOOL_TITLE = "Run \x1b[2J\x1b]52;c;ZXZpbA==\x07tests\x07"
 MARKUP_TITLE = "[bold red]x[/] [link=https://evil.example]click[/link]"
 MARKUP_TEXT = "Markup: [bold red]boom[/] and [link=https://evil.example]click me[/link] [/]"
 MARKUP_TOOL_TITLE = "[reverse]tool[/reverse] [@click=app.quit]quit[/]"
+
+# Markup that would kill the TUI ([/]), act ([@click=...]) or link, plus escapes, a bidi
+# override and a zero-width space: what every field of every message carries in --hostile-text
+# and every-field. Each field gets its own tag, so a test can tell which one reached a surface.
+HOSTILE_MARKUP = "[/][@click=app.quit]Q[/][link=https://evil.example]L[/link][b]"
+
+
+def hostile(tag: str) -> str:
+    return f"{tag}{HOSTILE_MARKUP}\x1b[31m\u202eR\u202c\u200bz\x1b]52;c;ZXZpbA==\x07!"
+
+
+def shown(tag: str) -> str:
+    """What :func:`hostile` text looks like on one line, shown literally."""
+    return f"{tag}{HOSTILE_MARKUP}Rz!"
+
+
+STORM_OPTIONS = [
+    {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+    {"optionId": "always", "name": "Always allow", "kind": "allow_always"},
+    {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+]
+HOSTILE_MODES = [
+    {"id": "safe", "name": hostile("mode1"), "description": hostile("modedesc1")},
+    {"id": "other", "name": hostile("mode2"), "description": hostile("modedesc2")},
+]
+HOSTILE_MODEL_OPTION = {
+    "id": "model",
+    "name": hostile("modelopt"),
+    "description": hostile("modeloptdesc"),
+    "category": "model",
+    "type": "select",
+    "currentValue": "m1",
+    "options": [
+        {"value": "m1", "name": hostile("model1"), "description": hostile("model1desc")},
+        {"value": "m2", "name": "GPT-5 [beta]", "description": "a bracket that is text"},
+    ],
+}
+HOSTILE_AUTH_METHODS = [
+    {"id": "hostile-login", "name": hostile("auth"), "description": hostile("authdesc")},
+]
+# Zero-width characters, bidi marks, an override that would reverse "txt.exe", a BOM, a soft
+# hyphen, tag characters, line separators: a title that hides, reorders or breaks itself.
+INVISIBLE_TITLE = (
+    "pay\u200bpal\u200c \u200dlogin\u2060 \u202etxt.exe\u202c \u2066iso\u2069 \u200e\u200f"
+    "\u061cmarks \ufeffbom soft\u00adhyphen tag\U000e0041\U000e0042 a\u2028b\u2029c"
+    " family 👨\u200d👩\u200d👧"
+)
+INVISIBLE_TITLE_SHOWN = (
+    "paypal login txt.exe iso marks bom softhyphen tag a b c family 👨\u200d👩\u200d👧"
+)
+MANY_OPTIONS_TITLE = "Pick one of very many"
+LONG_STDERR_LINE = "E" * 100_000
+LONG_STDERR_EXIT_CODE = 9
+EVERY_FIELD_TERMINAL_TEXT = "term[/][@click=app.quit]Q[/][link=https://evil.example]L[/link]"
 
 LONG_TITLE = "T" * 2_000 + " long " + "L" * 7_994  # 10,000 characters
 NO_SPACES = "x" * 10_000
@@ -142,7 +214,7 @@ def stderr(lines: list[str]) -> None:
     sys.stderr.flush()
 
 
-class Agent:
+class Agent(HostileCore):
     def __init__(self, options: argparse.Namespace) -> None:
         self.options = options
         self.authenticated = False
@@ -203,7 +275,7 @@ class Agent:
         if method == "initialize":
             self.initialize(request_id)
         elif method == "authenticate":
-            if params.get("methodId") in {m["id"] for m in AUTH_METHODS}:
+            if params.get("methodId") in {m["id"] for m in AUTH_METHODS + HOSTILE_AUTH_METHODS}:
                 self.authenticated = True
                 respond(request_id, {})
             else:
@@ -212,10 +284,18 @@ class Agent:
             if self.options.auth_required and not self.authenticated:
                 error(request_id, AUTH_REQUIRED, "Authentication required")
                 return
-            respond(request_id, {"sessionId": SESSION_ID})
+            new_session: dict[str, Any] = {"sessionId": SESSION_ID}
+            if self.options.hostile_text:
+                new_session["modes"] = {"currentModeId": "safe", "availableModes": HOSTILE_MODES}
+                new_session["configOptions"] = [HOSTILE_MODEL_OPTION]
+            respond(request_id, new_session)
+        elif method in ("session/set_mode", "session/set_config_option"):
+            error(request_id, -32603, hostile("error"))
         elif method == "session/prompt":
             self.prompt(request_id, params)
-        elif method is not None and request_id is not None:
+        elif method is None:
+            self.on_response(message)
+        elif request_id is not None and not self.handle_more(method, request_id, params):
             error(request_id, -32601, f"method not found: {method}")
         # notifications (session/cancel...) are ignored: a hostile agent does not stop
 
@@ -231,13 +311,21 @@ class Agent:
             request_id,
             {
                 "protocolVersion": 99 if at_start == "bad-version" else 1,
-                "agentInfo": {
-                    "name": "hostile-agent",
-                    "title": "Hostile Agent",
-                    "version": "6.6.6",
-                },
-                "agentCapabilities": {"loadSession": False},
-                "authMethods": AUTH_METHODS if self.options.auth_required else [],
+                "agentInfo": (
+                    {
+                        "name": hostile("name"),
+                        "title": hostile("title"),
+                        "version": hostile("v"),
+                    }
+                    if self.options.hostile_text
+                    else {"name": "hostile-agent", "title": "Hostile Agent", "version": "6.6.6"}
+                ),
+                "agentCapabilities": {"loadSession": False, **self.more_capabilities()},
+                "authMethods": (
+                    (HOSTILE_AUTH_METHODS if self.options.hostile_text else AUTH_METHODS)
+                    if self.options.auth_required
+                    else []
+                ),
             },
         )
 
@@ -250,6 +338,7 @@ class Agent:
         ).strip()
         command, _, argument = text.partition(" ")
         handler = getattr(self, "do_" + command.replace("-", "_"), None)
+        self.note_prompt(text, echoed=handler is None)
         if handler is None:
             say(f"You said: {text}")
             self.end_turn(request_id)
@@ -479,6 +568,197 @@ class Agent:
             say(f"read allowed: {content[:200]}")
         self.end_turn(request_id)
 
+    def do_permission_storm(self, request_id: Any, argument: str) -> None:
+        count = int(argument or "5")
+        asked: list[str] = []
+        for n in range(count):
+            call = f"storm-{n}"
+            update(
+                {
+                    "sessionUpdate": "tool_call",
+                    "toolCallId": call,
+                    "title": f"Storm {n}",
+                    "kind": "delete",
+                    "status": "pending",
+                }
+            )
+            ask = f"storm-ask-{n}"
+            asked.append(ask)
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": ask,
+                    "method": "session/request_permission",
+                    "params": {
+                        "sessionId": SESSION_ID,
+                        "toolCall": {"toolCallId": call, "title": f"Storm {n}"},
+                        "options": STORM_OPTIONS,
+                    },
+                }
+            )
+        answers: dict[str, str] = {}
+        while len(answers) < count:
+            message = self.read()
+            if message is None:
+                return
+            if "method" not in message and message.get("id") in asked:
+                outcome = (message.get("result") or {}).get("outcome") or {}
+                answers[message["id"]] = str(outcome.get("optionId") or outcome.get("outcome"))
+            else:
+                self.handle(message)
+        say("answers: " + ",".join(answers[ask] for ask in asked))
+        self.end_turn(request_id)
+
+    def do_every_field(self, request_id: Any, argument: str) -> None:
+        update({"sessionUpdate": "session_info_update", "title": hostile("sessiontitle")})
+        update(
+            {
+                "sessionUpdate": "available_commands_update",
+                "availableCommands": [
+                    {
+                        "name": hostile("cmd"),
+                        "description": hostile("cmddesc"),
+                        "input": {"hint": hostile("cmdhint")},
+                    }
+                ],
+            }
+        )
+        update({"sessionUpdate": "agent_thought_chunk", "content": text_block("thought")})
+        update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "every-1",
+                "title": hostile("tooltitle") + "\nsecond line\u2028third",
+                "kind": hostile("kind"),
+                "status": hostile("status"),
+                "locations": [{"path": hostile("location"), "line": 3}],
+                "content": [
+                    {"type": "content", "content": text_block("toolcontent")},
+                    {
+                        "type": "diff",
+                        "path": hostile("diffpath"),
+                        "oldText": "same\n" + hostile("old"),
+                        "newText": "same\n" + hostile("new"),
+                    },
+                ],
+                "rawOutput": {"out": hostile("rawoutput")},
+            }
+        )
+        update(
+            {
+                "sessionUpdate": "plan",
+                "entries": [
+                    {"content": hostile("plan"), "priority": hostile("prio"), "status": "pending"},
+                    {"content": "done step", "priority": "low", "status": hostile("pstatus")},
+                ],
+            }
+        )
+        update(
+            {
+                "sessionUpdate": "usage_update",
+                "used": 1000,
+                "size": 10000,
+                "cost": {"amount": 1.5, "currency": hostile("cur")},
+            }
+        )
+        update({"sessionUpdate": "current_mode_update", "currentModeId": hostile("modeid")})
+        update({"sessionUpdate": hostile("variant"), "payload": hostile("payload")})
+        self.every_field_terminal()
+        answer = self.request(
+            "session/request_permission",
+            {
+                "sessionId": SESSION_ID,
+                "toolCall": {
+                    "toolCallId": "every-1",
+                    "title": hostile("permtitle"),
+                    "rawInput": {"command": hostile("command")},
+                },
+                "options": [
+                    {"optionId": "a", "name": hostile("opt1"), "kind": "allow_once"},
+                    {"optionId": "b", "name": hostile("opt2"), "kind": hostile("optkind")},
+                ],
+            },
+        )
+        if answer is None:
+            return
+        say(hostile("message") + "\n\ndone with every field")
+        respond(request_id, {"stopReason": hostile("stop")})
+
+    def every_field_terminal(self) -> None:
+        created = self.request(
+            "terminal/create",
+            {
+                "sessionId": SESSION_ID,
+                "command": sys.executable,
+                "args": ["-c", f"print({EVERY_FIELD_TERMINAL_TEXT!r} + chr(27) + '[31mred')"],
+            },
+        )
+        terminal_id = ((created or {}).get("result") or {}).get("terminalId")
+        if not isinstance(terminal_id, str):
+            say("terminal refused")
+            return
+        update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "every-term",
+                "title": hostile("termtitle"),
+                "kind": "execute",
+                "status": "in_progress",
+                "content": [{"type": "terminal", "terminalId": terminal_id}],
+            }
+        )
+        self.request("terminal/wait_for_exit", {"sessionId": SESSION_ID, "terminalId": terminal_id})
+        update(
+            {"sessionUpdate": "tool_call_update", "toolCallId": "every-term", "status": "completed"}
+        )
+
+    def do_fail_turn(self, request_id: Any, argument: str) -> None:
+        error(request_id, -32603, hostile("turnerror"))
+
+    def do_invisible(self, request_id: Any, argument: str) -> None:
+        update({"sessionUpdate": "session_info_update", "title": INVISIBLE_TITLE})
+        update(
+            {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "invisible-1",
+                "title": INVISIBLE_TITLE,
+                "kind": "read",
+                "status": "completed",
+            }
+        )
+        say("Invisible title set.")
+        self.end_turn(request_id)
+
+    def do_many_options(self, request_id: Any, argument: str) -> None:
+        count = int(argument or "1000")
+        kinds = ("allow_once", "allow_always", "reject_once", "reject_always")
+        answer = self.request(
+            "session/request_permission",
+            {
+                "sessionId": SESSION_ID,
+                "toolCall": {"toolCallId": "many-1", "title": MANY_OPTIONS_TITLE, "kind": "edit"},
+                "options": [
+                    {"optionId": f"opt-{n}", "name": f"Option {n}", "kind": kinds[n % 4]}
+                    for n in range(count)
+                ],
+            },
+        )
+        if answer is None:
+            return
+        outcome = (answer.get("result") or {}).get("outcome") or {}
+        say(f"chose: {outcome.get('optionId') or outcome.get('outcome')}")
+        self.end_turn(request_id)
+
+    def do_crash_long_stderr(self, request_id: Any, argument: str) -> None:
+        say("About to spill a lot of stderr… ")
+        stderr([f"{n}:{LONG_STDERR_LINE}" for n in range(10)])
+        sys.stdout.flush()
+        os._exit(LONG_STDERR_EXIT_CODE)
+
+
+def text_block(tag: str) -> dict[str, Any]:
+    return {"type": "text", "text": hostile(tag)}
+
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
@@ -489,6 +769,8 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--auth-required", action="store_true")
     parser.add_argument("--ignore-term", action="store_true")
+    parser.add_argument("--hostile-text", action="store_true")
+    HostileCore.add_arguments(parser)
     options = parser.parse_args(argv)
     if options.ignore_term:
         signal.signal(signal.SIGTERM, signal.SIG_IGN)

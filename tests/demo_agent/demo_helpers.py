@@ -12,14 +12,24 @@ from typing import Any
 import anyio
 from acp import PROTOCOL_VERSION, RequestError, spawn_agent_process
 from acp.schema import (
+    AcceptElicitationResponse,
     AllowedOutcome,
+    AuthCapabilities,
+    BooleanConfigOptionCapabilities,
+    CancelElicitationResponse,
     ClientCapabilities,
+    ClientSessionCapabilities,
     CreateTerminalResponse,
+    DeclineElicitationResponse,
     DeniedOutcome,
+    ElicitationCapabilities,
+    ElicitationFormCapabilities,
+    ElicitationUrlCapabilities,
     FileSystemCapabilities,
     ReadTextFileResponse,
     ReleaseTerminalResponse,
     RequestPermissionResponse,
+    SessionConfigOptionsCapabilities,
     TerminalExitStatus,
     TerminalOutputResponse,
     WaitForTerminalExitResponse,
@@ -27,6 +37,10 @@ from acp.schema import (
 )
 
 from acp_tui.demo_agent import demo_agent_argv
+
+ElicitationAnswer = (
+    AcceptElicitationResponse | DeclineElicitationResponse | CancelElicitationResponse
+)
 
 
 @dataclass
@@ -53,6 +67,12 @@ class RecordingClient:
     terminals: dict[str, _Terminal] = field(default_factory=dict)
     cancel_permissions: anyio.Event = field(default_factory=anyio.Event)
     permission_asked: anyio.Event = field(default_factory=anyio.Event)
+    #: How elicitations are answered, in order ("wait": until the agent withdraws it).
+    elicitation_answers: list[ElicitationAnswer | str] = field(default_factory=list)
+    elicitations: list[dict[str, Any]] = field(default_factory=list)
+    completed_elicitations: list[str] = field(default_factory=list)
+    elicitation_asked: anyio.Event = field(default_factory=anyio.Event)
+    elicitation_withdrawn: anyio.Event = field(default_factory=anyio.Event)
 
     # -- helpers for tests
     def kinds(self, session_id: str | None = None) -> list[str]:
@@ -89,6 +109,24 @@ class RecordingClient:
         return RequestPermissionResponse(
             outcome=AllowedOutcome(outcome="selected", option_id=self.choice)
         )
+
+    async def create_elicitation(self, message: str, mode: Any, **kwargs: Any) -> ElicitationAnswer:
+        self.elicitations.append(
+            {"message": message, **mode.model_dump(by_alias=True, exclude_none=True, mode="json")}
+        )
+        self.elicitation_asked.set()
+        answer = self.elicitation_answers.pop(0) if self.elicitation_answers else "cancel"
+        if answer == "wait":
+            try:
+                await anyio.sleep_forever()
+            finally:
+                self.elicitation_withdrawn.set()
+        if isinstance(answer, str):
+            return CancelElicitationResponse(action="cancel")
+        return answer
+
+    async def complete_elicitation(self, elicitation_id: str, **kwargs: Any) -> None:
+        self.completed_elicitations.append(elicitation_id)
 
     async def read_text_file(
         self, session_id: str, path: str, **kwargs: Any
@@ -157,6 +195,7 @@ class Agent:
     process: Any
     client: RecordingClient
     init: Any
+    argv: list[str]
 
     async def raw(self, method: str, params: dict[str, Any]) -> Any:
         """A request the SDK has no method for (session/delete)."""
@@ -174,15 +213,31 @@ async def run_agent(
     *,
     fs: bool = True,
     terminal: bool = True,
+    elicitation: bool = False,
+    terminal_auth: bool = False,
+    booleans: bool = False,
+    extra_args: tuple[str, ...] = (),
 ) -> AsyncIterator[Agent]:
     client = client or RecordingClient()
-    argv = demo_agent_argv(str(state_dir), chunk_delay=0)
-    async with spawn_agent_process(client, argv[0], *argv[1:]) as (conn, process):
-        init = await conn.initialize(
-            protocol_version=PROTOCOL_VERSION,
-            client_capabilities=ClientCapabilities(
-                fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
-                terminal=terminal,
-            ),
+    argv = [*demo_agent_argv(str(state_dir), chunk_delay=0), *extra_args]
+    caps = ClientCapabilities(
+        fs=FileSystemCapabilities(read_text_file=fs, write_text_file=fs),
+        terminal=terminal,
+        auth=AuthCapabilities(terminal=terminal_auth),
+    )
+    if elicitation:
+        caps.elicitation = ElicitationCapabilities(
+            form=ElicitationFormCapabilities(), url=ElicitationUrlCapabilities()
         )
-        yield Agent(conn, process, client, init)
+    if booleans:
+        caps.session = ClientSessionCapabilities(
+            config_options=SessionConfigOptionsCapabilities(
+                boolean=BooleanConfigOptionCapabilities()
+            )
+        )
+    async with spawn_agent_process(client, argv[0], *argv[1:], use_unstable_protocol=True) as (
+        conn,
+        process,
+    ):
+        init = await conn.initialize(protocol_version=PROTOCOL_VERSION, client_capabilities=caps)
+        yield Agent(conn, process, client, init, argv)

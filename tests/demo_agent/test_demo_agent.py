@@ -49,9 +49,15 @@ async def test_new_session_modes_model_and_commands(state_dir: Path, work_dir: P
         client = agent.client
     data = response.model_dump(by_alias=True, exclude_none=True)
     assert {m["id"] for m in data["modes"]["availableModes"]} == {"ask", "code"}
-    (model,) = data["configOptions"]
+    options = {o["id"]: o for o in data["configOptions"]}
+    model = options["model"]
     assert model["category"] == "model" and model["type"] == "select"
-    assert len(model["options"]) == 3
+    assert [v["value"] for group in model["options"] for v in group["options"]] == [
+        "demo-swift",
+        "demo-balanced",
+        "demo-deep",
+    ]
+    assert options["mode"]["currentValue"] == data["modes"]["currentModeId"] == "code"
     (commands,) = client.of("available_commands_update")
     listed = {c["name"]: c for c in commands["availableCommands"]}
     assert set(listed) == {c.name for c in COMMANDS}
@@ -439,13 +445,15 @@ async def test_mode_and_model_switch(state_dir: Path, work_dir: Path) -> None:
         response = await agent.conn.set_config_option(
             config_id="model", session_id=sid, value="demo-deep"
         )
-        assert response.config_options[0].current_value == "demo-deep"
+        values = {o.id: o.current_value for o in response.config_options}
+        assert values["model"] == "demo-deep" and values["mode"] == "ask"
         await say(agent, sid, "which mode?")
         client = agent.client
         (mode,) = client.of("current_mode_update")
         assert mode["currentModeId"] == "ask"
-        (config,) = client.of("config_option_update")
-        assert config["configOptions"][0]["currentValue"] == "demo-deep"
+        first, second = client.of("config_option_update")
+        assert {o["id"]: o["currentValue"] for o in first["configOptions"]}["mode"] == "ask"
+        assert {o["id"]: o["currentValue"] for o in second["configOptions"]}["model"] == "demo-deep"
         assert "Ask" in client.text() and "Demo Deep" in client.text()
         with pytest.raises(RequestError):
             await agent.conn.set_session_mode(session_id=sid, mode_id="yolo")
@@ -536,3 +544,4 @@ def test_argv_helper() -> None:
     assert argv[:3] == [sys.executable, "-m", "acp_tui.demo_agent"]
     assert argv[3:] == ["--state-dir", "/tmp/x", "--chunk-delay", "0.0", "--v2-updates"]
     assert demo_agent_argv() == [sys.executable, "-m", "acp_tui.demo_agent"]
+    assert demo_agent_argv(require_auth=True)[-1] == "--require-auth"

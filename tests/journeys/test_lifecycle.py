@@ -85,10 +85,10 @@ def test_switch_sessions_then_continue_and_resume_after_restarting_the_app(
     term.press("C-n")
     term.send("beta question")  # at once: it goes to the new session, not the one left
     term.wait_until(lambda s: s.count("You said") == 1 and "beta question" in s, "the second reply")
-    # Both are in the sidebar; go back to the first one with the keyboard.
-    term.press("C-b")
-    term.wait_for("a All dirs")  # the list has the focus (its keys in the footer)
-    term.press("Down", "Enter")
+    # Both are in the sidebar; go back to the first one (a click on its row).
+    where = term.find("alpha question")
+    assert where is not None
+    term.click(where[0] + 2, where[1])
     term.wait_until(
         lambda s: "alpha question" in s and "You said" in s and "beta question" not in s[200:],
         "the first session again",

@@ -13,6 +13,7 @@ from acp_tui.services.errors import (
     ServiceError,
 )
 from acp_tui.services.files import FileService
+from acp_tui.services.paths import OutsideRequest
 
 pytestmark = pytest.mark.anyio
 
@@ -186,8 +187,8 @@ async def test_symlinked_root_is_resolved(tmp_path: Path, root: Path) -> None:
 async def test_approve_outside_allows(root: Path, outside: Path) -> None:
     asked: list[tuple[str, Path]] = []
 
-    async def approve(op: str, path: Path) -> bool:
-        asked.append((op, path))
+    async def approve(request: OutsideRequest) -> bool:
+        asked.append((request.operation, request.path))
         return True
 
     service = FileService([root], approve)
@@ -201,7 +202,7 @@ async def test_approve_outside_allows(root: Path, outside: Path) -> None:
 
 
 async def test_approve_outside_denies(root: Path, outside: Path) -> None:
-    async def deny(op: str, path: Path) -> bool:
+    async def deny(request: OutsideRequest) -> bool:
         return False
 
     with pytest.raises(ServiceError) as info:
@@ -211,7 +212,7 @@ async def test_approve_outside_denies(root: Path, outside: Path) -> None:
 
 
 async def test_inside_path_does_not_ask(root: Path) -> None:
-    async def approve(op: str, path: Path) -> bool:
+    async def approve(request: OutsideRequest) -> bool:
         raise AssertionError("must not ask for a path inside the roots")
 
     (root / "a.txt").write_text("x")

@@ -14,7 +14,7 @@ from acp_tui.services.errors import (
     RESOURCE_NOT_FOUND,
     ServiceError,
 )
-from acp_tui.services.paths import PathGuard
+from acp_tui.services.paths import OutsideRequest, PathGuard
 from acp_tui.services.terminals import OutputBuffer, TerminalManager
 
 pytestmark = pytest.mark.anyio
@@ -283,8 +283,8 @@ async def test_cwd_containment(tmp_path: Path) -> None:
         assert info.value.code == RESOURCE_NOT_FOUND
         assert len(tm.terminal_ids) == 2  # refusals leave no terminal behind
 
-        async def approve(op: str, path: Path) -> bool:
-            return op == "terminal"
+        async def approve(request: OutsideRequest) -> bool:
+            return request.operation == "terminal" and request.command == "pwd"
 
         tid = await tm.create(
             {"sessionId": SESSION, "command": "pwd", "cwd": str(tmp_path)},

@@ -95,3 +95,16 @@ async def send(pilot: Pilot, text: str) -> None:
     editor.focus()
     await pilot.pause()
     await pilot.press("enter")
+
+
+async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None:
+    """Wait for a permission dialog to be on screen and armed, then press ``key``."""
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, PermissionScreen) and pilot.app.screen.armed,
+        "an armed permission dialog",
+        limit,
+    )
+    await pilot.press(key)

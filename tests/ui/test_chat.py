@@ -11,7 +11,14 @@ from acp_tui.ui.screens.chat import ChatHeader
 from acp_tui.ui.widgets.diff_view import DiffView
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.transcript import PlanView, ThoughtView, ToolCallView, Transcript
-from tests.ui.chat_helpers import demo_app, fixture_app, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    answer_permission,
+    demo_app,
+    fixture_app,
+    send,
+    wait_for,
+    wait_for_session,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -128,7 +135,7 @@ async def test_mode_and_model_switch_are_sent_and_reflected(tmp_path: Path) -> N
         )
         screen.set_config("model", "deep")
         await wait_for(pilot, lambda: state.current_model == "deep", "the model change")
-        titles = [c.title for c in screen.palette_commands()]
+        titles = [c.title for c in screen.agent_commands()]
         assert "Mode: Code" in titles and "Model: Fast" in titles
 
 
@@ -154,12 +161,7 @@ async def test_edit_through_the_permission_dialog_writes_the_file(tmp_path: Path
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         await send(pilot, "/edit notes.txt")
-        from acp_tui.ui.screens.permission import PermissionScreen
-
-        await wait_for(
-            pilot, lambda: isinstance(app.screen, PermissionScreen), "the permission dialog"
-        )
-        await pilot.press("1")
+        await answer_permission(pilot, "1")
         await wait_for(pilot, lambda: (tmp_path / "notes.txt").exists(), "the file to be written")
         state = screen.store.get(screen.session_id)
         await wait_for(pilot, lambda: not screen.busy, "the turn to end")

@@ -1,9 +1,12 @@
 """The permission dialog: deliberate keys, Escape, the arming delay, programmatic close, raw
-input, the broker driving it, and snapshots of an edit with a diff and of a long command."""
+input, the broker driving it, and snapshots of an edit with a diff and of a long command.
+
+Arming (no key approves by accident) has its own module: test_permission_arming.py."""
 
 from __future__ import annotations
 
 import io
+import time
 from typing import Any
 
 import anyio
@@ -15,7 +18,7 @@ from textual.widgets import Static
 
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.ui.screens.permission import (
-    OptionRow,
+    PermissionOptions,
     PermissionScreen,
     command_of,
     present_permission,
@@ -124,6 +127,7 @@ class DialogApp(App[None]):
         self.arm_delay = arm_delay
         self.screen_kwargs = screen_kwargs
         self.results: list[str | None] = []
+        self.typed: list[tuple[str, str]] = []
         self.dialog: PermissionScreen | None = None
 
     def compose(self) -> ComposeResult:
@@ -131,7 +135,12 @@ class DialogApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
-        self.dialog = PermissionScreen(self.params, arm_delay=self.arm_delay, **self.screen_kwargs)
+        self.dialog = PermissionScreen(
+            self.params,
+            arm_delay=self.arm_delay,
+            forward_typing=lambda key, text: self.typed.append((key, text)),
+            **self.screen_kwargs,
+        )
         self.push_screen(self.dialog, callback=self.results.append)
 
 
@@ -139,6 +148,20 @@ async def open_dialog(app: DialogApp, pilot: Any) -> PermissionScreen:
     await pilot.pause()
     assert isinstance(app.screen, PermissionScreen)
     return app.screen
+
+
+async def click_option(pilot: Any, dialog: PermissionScreen, index: int) -> None:
+    """Click option ``index`` (one row each; the list starts under its top border)."""
+    options = dialog.query_one(PermissionOptions)
+    top = 1 if options.styles.border_top[0] else 0
+    await pilot.click(options, offset=(30, top + index))
+
+
+async def wait_armed(pilot: Any, dialog: PermissionScreen, limit: float = 10.0) -> None:
+    deadline = time.monotonic() + limit
+    while not dialog.armed:
+        assert time.monotonic() < deadline, "the dialog never armed"
+        await pilot.pause(0.05)
 
 
 # --- choosing -----------------------------------------------------------------------------
@@ -158,15 +181,6 @@ async def test_each_option_kind_is_chosen_by_its_number(key: str, expected: str)
         assert not isinstance(app.screen, PermissionScreen)
 
 
-async def test_number_keys_work_at_once_they_are_deliberate() -> None:
-    app = DialogApp(edit_params(), arm_delay=30.0)
-    async with app.run_test(size=(100, 32)) as pilot:
-        await open_dialog(app, pilot)
-        await pilot.press("2")
-        await pilot.pause()
-        assert app.results == ["always"]
-
-
 async def test_number_beyond_the_options_does_nothing() -> None:
     app = DialogApp(edit_params())
     async with app.run_test(size=(100, 32)) as pilot:
@@ -184,8 +198,7 @@ async def test_arrows_and_enter_after_arming() -> None:
         assert dialog.armed
         await pilot.press("down", "down", "down", "up")
         assert dialog.highlighted == 1
-        rows = list(dialog.query(OptionRow))
-        assert [r.has_class("-highlighted") for r in rows] == [False, True, False, False]
+        assert dialog.query_one(PermissionOptions).highlighted == 1
         await pilot.press("enter")
         await pilot.pause()
         assert app.results == ["always"]
@@ -212,6 +225,7 @@ async def test_stray_enter_right_after_opening_does_not_approve() -> None:
         dialog = await open_dialog(app, pilot)
         assert not dialog.armed
         assert dialog.highlighted is None  # nothing pre-selected
+        assert dialog.query_one(PermissionOptions).highlighted is None
         # Keys meant for the prompt: Enter, Space, even an arrow then Enter.
         await pilot.press("enter", "space", "down", "enter", "space")
         await pilot.pause()
@@ -241,18 +255,17 @@ async def test_click_before_arming_is_ignored() -> None:
     app = DialogApp(edit_params(), arm_delay=30.0)
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
-        row = dialog.query(OptionRow).first()
-        await pilot.click(row)
+        await click_option(pilot, dialog, 0)
         await pilot.pause()
         assert app.results == []
+        assert dialog.highlighted is None  # not even highlighted
 
 
 async def test_click_after_arming_chooses() -> None:
     app = DialogApp(edit_params())
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
-        row = list(dialog.query(OptionRow))[2]
-        await pilot.click(row)
+        await click_option(pilot, dialog, 2)
         await pilot.pause()
         assert app.results == ["reject"]
 
@@ -388,8 +401,8 @@ async def test_agent_text_is_literal_and_long_values_are_cut() -> None:
         assert title.startswith("[bold red]Danger[/] ")
         assert "\x1b" not in title and "pwned" not in title
         assert len(title) == 500 and title.endswith("…")
-        name = static_text(dialog.query_one(".option-name"))
-        assert name == "[link=x]click[/link] evil"
+        prompt = dialog.query_one(PermissionOptions).get_option_at_index(0).prompt
+        assert prompt.plain.endswith(" [link=x]click[/link] evil")  # type: ignore[union-attr]
         command = dialog.query_one("#command")
         assert static_text(command) == "$ echo " + "A" * 10_000
         # The 10,000-character line wraps inside the dialog instead of widening it.
@@ -397,8 +410,7 @@ async def test_agent_text_is_literal_and_long_values_are_cut() -> None:
         assert command.size.width < 100
         assert command.size.height > 50
         # ...and the details scroll while the options and the hint stay on screen.
-        rows = list(dialog.query(OptionRow))
-        assert rows[-1].region.bottom <= 31
+        assert dialog.query_one(PermissionOptions).region.bottom <= 31
         assert dialog.query_one("#hint").region.bottom <= 31
         body = dialog.query_one("#body")
         await pilot.press("pagedown")
@@ -437,6 +449,26 @@ def test_diff_lines_numbers_and_new_file() -> None:
     new_file = diff_lines(None, "x\ny")
     assert [(r.kind, r.new_no) for r in new_file] == [("added", 1), ("added", 2)]
     assert diff_lines("same\n", "same\n") == []
+
+
+@pytest.mark.parametrize("separator", ["\r", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x85"])
+def test_diff_lines_split_on_newlines_only(separator: str) -> None:
+    """Only ``\\n`` ends a line of a file: other separators stay inside their line (shown or
+    dropped), so every line number after them is the file's own."""
+    old = f"one{separator}still one\ntwo\nthree\n"
+    new = f"one{separator}still one\ntwo\nTHREE\n"
+    rows = diff_lines(old, new)
+    assert [(r.kind, r.old_no, r.new_no) for r in rows] == [
+        ("hunk", None, None),
+        ("context", 1, 1),
+        ("context", 2, 2),
+        ("removed", 3, None),
+        ("added", None, 3),
+    ]
+    assert rows[0].text == "@@ -1,3 +1,3 @@"
+    assert rows[1].text.startswith("one") and rows[1].text.endswith("still one")
+    assert "\n" not in rows[1].text and separator not in rows[1].text
+    assert diff_lines(None, "a\r\nb\r\n")[1].new_no == 2  # CRLF: two lines
 
 
 async def test_big_diff_is_capped() -> None:
@@ -510,6 +542,7 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
             assert dialog.title_text == "first"
             assert dialog.query_one("#dialog").border_subtitle == "1 of 2"
             assert not dialog.query("#session")
+            await wait_armed(pilot, dialog)
             await pilot.press("1")
             for _ in range(20):
                 await pilot.pause()
@@ -520,6 +553,7 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
             assert second.title_text == "second"
             assert second.query_one("#dialog").border_subtitle == "2 of 2"
             assert "session s2" in static_text(second.query_one("#session"))
+            assert not second.armed  # a dialog that replaces another starts over
             await pilot.press("escape")
     assert results == {
         "first": {"outcome": {"outcome": "selected", "optionId": "allow"}},
@@ -550,6 +584,13 @@ async def test_broker_cancel_session_closes_the_dialog() -> None:
 # --- snapshots ------------------------------------------------------------------------------
 
 
+async def armed(pilot: Any) -> None:
+    app = pilot.app
+    await pilot.pause()
+    assert isinstance(app, DialogApp) and app.dialog is not None
+    await wait_armed(pilot, app.dialog)
+
+
 def test_snapshot_edit_with_diff(snap_compare: Any) -> None:
     """An edit of src/app.py: header "✎ edit  Write src/app.py", "1 of 2" in the border, a diff
     with old/new line numbers, removed lines on a red background and added ones on green, the
@@ -557,7 +598,7 @@ def test_snapshot_edit_with_diff(snap_compare: Any) -> None:
     read "✓ allow once", "✓✓ allow always" (green), "✗ reject once", "✗✗ reject always" (red),
     none highlighted, and the key hint at the bottom."""
     app = DialogApp(edit_params(), arm_delay=None, position=1, total=2)
-    assert snap_compare(app, terminal_size=(100, 32))
+    assert snap_compare(app, terminal_size=(100, 32), run_before=armed)
 
 
 def test_snapshot_long_shell_command(snap_compare: Any) -> None:
@@ -566,4 +607,11 @@ def test_snapshot_long_shell_command(snap_compare: Any) -> None:
     and ending with "echo 'the end of the command is here'" (nothing cut), "in /home/me/project",
     and three options 1-3 (allow once, allow always, reject once)."""
     app = DialogApp(shell_params(), arm_delay=None, session_label="Nightly cleanup")
+    assert snap_compare(app, terminal_size=(100, 32), run_before=armed)
+
+
+def test_snapshot_not_armed_yet(snap_compare: Any) -> None:
+    """The first moment of the dialog: the options are dimmed and the hint line (in the warning
+    colour) reads "Keys arm in a moment; typing goes to the prompt  ·  Esc reject"."""
+    app = DialogApp(edit_params(), arm_delay=30.0, position=2, total=2)
     assert snap_compare(app, terminal_size=(100, 32))

@@ -353,7 +353,8 @@ async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
         assert f"exit code {hostile.CRASH_EXIT_CODE}" in text
         assert "hostile: working on the turn" in text
         assert "Traceback (most recent call last): hostile crash" in text
-        assert "red error with a bell and a override" in text  # escapes removed
+        # Escapes removed, the lone BEL shown, the bidi override dropped.
+        assert "red error with a bell␇ and a override" in text
         assert "Ctrl+R" in text
         assert_inert(app)
         # The transcript and the draft are intact.
@@ -639,3 +640,159 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
     assert pid is not None
     assert elapsed < 8, f"quitting took {elapsed:.1f} s"
     assert process_gone(pid), "the agent is still running after quit"
+
+
+# ---------------------------------------------------------------------- issue 17: no key approves by accident
+
+
+@pytest.fixture
+def slow_arming(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A longer arming delay: what these tests type "at once" must stay at once on a machine
+    busy enough to take more than the real half second between two keys."""
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 2.0)
+
+
+def permission_dialog(app: AcpTuiApp) -> Any:
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    screen = app.screen
+    return screen if isinstance(screen, PermissionScreen) else None
+
+
+def draft(screen: ChatScreen) -> str:
+    return screen.query_one("#prompt").draft  # type: ignore[attr-defined, no-any-return]
+
+
+async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_in_the_prompt(
+    tmp_path: Path, slow_arming: None
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "permission-storm 2")
+        await wait_for(pilot, lambda: permission_dialog(app) is not None, "the first dialog")
+        first = permission_dialog(app)
+        await wait_for(
+            pilot,
+            lambda: first.query_one("#dialog").border_subtitle == "1 of 2",
+            "the dialog to say another request waits",
+        )
+        # The person keeps typing a message with a "1" and a space in it.
+        await pilot.press(*"rm 1 filex", "backspace", "s")
+        assert not first.answered and screen.broker.queue_length == 2
+        assert permission_dialog(app) is first
+        assert draft(screen) == "rm 1 files"
+        # Once armed, the answer is deliberate; the second dialog starts over.
+        await wait_for(pilot, lambda: first.armed, "the dialog to arm")
+        await pilot.press("1")
+        await wait_for(
+            pilot,
+            lambda: permission_dialog(app) not in (None, first),
+            "the second dialog",
+        )
+        second = permission_dialog(app)
+        assert not second.armed
+        await pilot.press("2")  # straight away: typing, not "Always allow"
+        await pilot.pause()
+        assert not second.answered and draft(screen) == "rm 1 files2"
+        await wait_for(pilot, lambda: second.armed, "the second dialog to arm")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
+        assert last_reply(screen) == "answers: yes,no"
+        assert draft(screen) == "rm 1 files2"
+
+
+async def test_two_presses_of_1_120_ms_apart_approve_one_request(
+    tmp_path: Path, slow_arming: None
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "permission-storm 2")
+        await wait_for(
+            pilot,
+            lambda: permission_dialog(app) is not None and permission_dialog(app).armed,
+            "the first dialog, armed",
+        )
+        await pilot.press("1")
+        await pilot.pause(0.12)
+        await pilot.press("1")
+        await pilot.pause()
+        second = permission_dialog(app)
+        assert second is not None and not second.answered
+        assert second.title_text == "Storm 1"
+        assert draft(screen) == "1"  # the second press is kept, in the prompt
+        await wait_for(pilot, lambda: second.armed, "the second dialog to arm")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
+        assert last_reply(screen) == "answers: yes,no"
+
+
+async def test_a_flood_of_permission_requests_loses_no_key_typed_between_dialogs(
+    tmp_path: Path,
+) -> None:
+    count = 6
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, f"permission-storm {count}")
+        for n in range(count):
+            await wait_for(
+                pilot,
+                lambda: (
+                    permission_dialog(app) is not None
+                    and not permission_dialog(app).answered
+                    and permission_dialog(app).armed
+                ),
+                f"dialog {n + 1}, armed",
+            )
+            # Answer, then type at once: the key lands while one dialog goes and the next
+            # comes, and must end up in the prompt.
+            await pilot.press("1", "abcdef"[n])
+        await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
+        assert last_reply(screen) == "answers: " + ",".join(["yes"] * count)
+        assert draft(screen) == "abcdef"[:count]
+
+
+# ---------------------------------------------------------------------- issue 17: smaller ones
+
+
+async def test_invisible_and_bidi_characters_never_reach_a_title(tmp_path: Path) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await turn(pilot, "invisible", "Invisible title set.")
+        await wait_for(pilot, lambda: "paypal" in header_title(screen), "the title")
+        assert header_title(screen) == hostile.INVISIBLE_TITLE_SHOWN
+        await wait_for(pilot, lambda: len(screen.query(ToolCallView)) == 1, "the tool call")
+        tool_header = str(screen.query_one(ToolCallView).query_one(".header").render())
+        assert hostile.INVISIBLE_TITLE_SHOWN in tool_header
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "paypal login txt.exe" in text  # the header, the sidebar row, the tool call
+        for invisible in ("\u200b", "\u202e", "\u2066", "\u200e", "\ufeff", "\u00ad", "\u2028"):
+            assert invisible not in text, repr(invisible)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_huge_stderr_lines_never_hide_how_to_recover(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=size) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "crash-long-stderr")
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert f"exit code {hostile.LONG_STDERR_EXIT_CODE}" in text
+        assert "Ctrl+R" in text, "the way to restart is off screen"
+        # Each stderr line is cut to a row, and the block stays bounded.
+        assert banner.region.height <= 14
+        assert "9:EEEE" in text  # the last line is there too
+        rows_with_stderr = [row for row in text.split("\n") if ":EEEE" in row]
+        assert 1 <= len(rows_with_stderr) <= 8
+        assert all(row.rstrip().endswith("…") for row in rows_with_stderr)

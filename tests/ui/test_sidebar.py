@@ -402,7 +402,7 @@ def test_row_title_and_paths_are_sanitised() -> None:
     s.first_prompt = "  first line\nsecond"
     assert row_title(s) == "first line second"
     s.title = "[bold]not markup[/]\x1b[2J\x07 ok"
-    assert row_title(s) == "[bold]not markup[/] ok"
+    assert row_title(s) == "[bold]not markup[/]␇ ok"  # escapes removed, the lone BEL shown
     assert shorten_path("/home/me/src/app", "/home/me", 40) == "~/src/app"
     assert shorten_path("/home/mea/x", "/home/me", 40) == "/home/mea/x"
     assert shorten_path("/a/very/long/path/to/somewhere", None, 12) == "…o/somewhere"

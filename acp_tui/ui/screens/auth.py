@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.agent_text import agent_line, agent_lines
 
 
 class AuthScreen(ModalScreen[str | None]):
@@ -43,19 +43,17 @@ class AuthScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(
-                Text(f"{sanitize_terminal_text(self.agent_name)[:80]} needs you to sign in"),
+                Text.assemble(agent_line(self.agent_name, 80), " needs you to sign in"),
                 classes="title",
             )
-            yield Static(Text(sanitize_terminal_text(self.reason)[:500]), classes="reason")
+            yield Static(agent_lines(self.reason, 500), classes="reason")
             options = []
             for method in self.methods:
-                prompt = Text(
-                    sanitize_terminal_text(str(method.get("name") or method["id"]))[:120],
-                    style="bold",
-                )
+                prompt = agent_line(method.get("name") or method["id"], 120, style="bold")
                 description = method.get("description")
                 if isinstance(description, str) and description:
-                    prompt.append("\n" + sanitize_terminal_text(description)[:400], style="dim")
+                    prompt.append("\n")
+                    prompt.append_text(agent_lines(description, 400, style="dim"))
                 options.append(Option(prompt, id=method["id"]))
             yield OptionList(*options)
 

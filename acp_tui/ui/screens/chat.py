@@ -13,7 +13,8 @@ import logging
 import os
 import shlex
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +33,7 @@ from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
 from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.services.paths import OutsideRequest
 from acp_tui.session_start import (
     NewSessionChoices,
     StartOutcome,
@@ -52,8 +54,10 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
+from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -76,10 +80,13 @@ SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+#: The agent's last stderr lines shown in the banner, each cut to one row.
+STDERR_BANNER_LINES = 8
+STDERR_LINE_CHARS = 300
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
-    return truncate(sanitize_terminal_text(text or "").replace("\n", " "), limit)
+    return one_line(text or "", limit)
 
 
 class ChatHeader(Horizontal):
@@ -154,6 +161,7 @@ class ChatScreen(Screen[None]):
 
     CSS_PATH = "chat.tcss"
     AUTO_FOCUS = "PromptTextArea"
+    COMMANDS = {AgentCommands}
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel turn", show=True),
@@ -176,6 +184,7 @@ class ChatScreen(Screen[None]):
         self.broker = PermissionBroker(
             settings.permission_policy,
             on_answered=self._on_permission_answered,
+            on_queue_changed=self._on_permission_queue_changed,
         )
         self.link: AgentLink | None = None
         #: The session on screen; None: the new session, not created until the first message.
@@ -408,7 +417,7 @@ class ChatScreen(Screen[None]):
         self._set_status(text + "…")
 
     def _on_agent_error(self, text: str) -> None:
-        self.notify(sanitize_terminal_text(text)[:2000], severity="error", timeout=10)
+        self.notify(text, severity="error", timeout=10)
         self._set_status("")
 
     def _on_session_created(self, session_id: str, response: Any) -> None:
@@ -497,7 +506,9 @@ class ChatScreen(Screen[None]):
             f"The agent is not responding (no answer to initialize after {report.seconds:g} s)\n",
             style="bold",
         )
-        text.append(f"  command: {command}\n")
+        text.append("  command: ")
+        text.append_text(agent_line(command, 2000))
+        text.append("\n")
         if report.printed:
             more = report.printed_count - len(report.printed)
             text.append(
@@ -506,9 +517,13 @@ class ChatScreen(Screen[None]):
                 + ":\n"
             )
             for line in report.printed:
-                text.append("    " + sanitize_terminal_text(line)[:200] + "\n", style="dim")
+                text.append("    ")
+                text.append_text(agent_line(line, 200, style="dim"))
+                text.append("\n")
         for line in report.stderr_tail[-6:]:
-            text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
+            text.append("  ")
+            text.append_text(agent_line(line, STDERR_LINE_CHARS, style="dim"))
+            text.append("\n")
         text.append(
             "Is this an ACP agent? Press Ctrl+R to restart it or Ctrl+Q to quit; "
             "an answer that comes later is still taken."
@@ -529,6 +544,8 @@ class ChatScreen(Screen[None]):
             return
         banner = self.query_one(AgentBanner)
         command = " ".join(self.settings.agent_argv)
+        # What to do comes first and the agent's stderr after, each line cut to one row: however
+        # long its lines, the way out stays on screen.
         if info.start_failed:
             if self.link is not None and self.link.agent is None:
                 # The header said "starting…": name the command that did not start instead.
@@ -539,22 +556,27 @@ class ChatScreen(Screen[None]):
             if info.printed:
                 text.append("  It printed this on stdout, which is not ACP:\n")
                 for line in info.printed:
-                    text.append("    " + sanitize_terminal_text(line)[:200] + "\n", style="dim")
-            for line in info.stderr_tail[-8:]:
-                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
+                    text.append("    ")
+                    text.append_text(agent_line(line, 200, style="dim"))
+                    text.append("\n")
             text.append(
                 "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
             )
             self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
         else:
             text = Text(f"The agent exited ({info.description})\n", style="bold")
-            for line in info.stderr_tail[-8:]:
-                text.append("  " + sanitize_terminal_text(line)[:300] + "\n", style="dim")
-            if info.log_path:
-                text.append(f"  log: {info.log_path}\n", style="dim")
             text.append(
                 "Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session."
             )
+            if info.log_path:
+                text.append(f"\n  log: {info.log_path}", style="dim")
+        main_width = self.query_one("#main").size.width or self.size.width
+        row = max(20, main_width - banner.styles.gutter.width - 2)
+        for line in info.stderr_tail[-STDERR_BANNER_LINES:]:
+            cut = agent_line(line, STDERR_LINE_CHARS, style="dim")
+            cut.truncate(row, overflow="ellipsis")
+            text.append("\n  ")
+            text.append_text(cut)
         banner.update(text)
         banner.add_class("-visible")
         self._set_status("")
@@ -723,17 +745,31 @@ class ChatScreen(Screen[None]):
             # A drawing bug must never take the conversation down with it: log it, tell the
             # person once, and keep going with the next frame.
             log.exception("refreshing the chat screen failed")
-            if not self._render_error_shown:
-                self._render_error_shown = True
-                self.notify(
-                    "A display error occurred (details in the log); the session goes on.",
-                    severity="error",
-                )
+            self._report_render_error()
         finally:
             self._refreshing = False
         if self._refresh_again:
             self._refresh_again = False
             self._schedule_refresh()
+
+    def _report_render_error(self) -> None:
+        if not self._render_error_shown:
+            self._render_error_shown = True
+            self.notify(
+                "A display error occurred (details in the log); the session goes on.",
+                severity="error",
+            )
+
+    @contextlib.contextmanager
+    def _step(self, what: str) -> Iterator[None]:
+        """One step of applying the store's changes: the changes are taken once, so a step
+        that fails (a title the index cannot store, a widget that cannot draw) is logged and
+        the other steps still run; one bad string never freezes the transcript."""
+        try:
+            yield
+        except Exception:
+            log.exception("applying changes: %s failed", what)
+            self._report_render_error()
 
     def _frame_painted(self, started: float) -> None:
         self._frame_painted_at = time.perf_counter()
@@ -742,12 +778,14 @@ class ChatScreen(Screen[None]):
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
         if SessionsSidebar.wants(changes):
-            self.query_one(SessionsSidebar).refresh_rows()
+            with self._step("sidebar"):
+                self.query_one(SessionsSidebar).refresh_rows()
         for changed_id, changed_parts in changes.sessions.items():
             if changed_parts & REMEMBERED_PARTS:
                 changed = self.store.get(changed_id)
                 if changed is not None:
-                    self._remember(changed)
+                    with self._step("session index"):
+                        self._remember(changed)
             if PART_COMMANDS in changed_parts:
                 self._remember_commands(self.store.get(changed_id))
         session_id = self.session_id
@@ -758,33 +796,41 @@ class ChatScreen(Screen[None]):
         state = self.store.get(session_id)
         if state is None:
             return
-        if PART_RESET in parts:
-            await transcript.show_session(session_id, list(state.transcript))
-        elif changes.entries.get(session_id):
-            await transcript.sync_entries(state.transcript, changes.entries[session_id])
-        transcript.refresh_terminals()
+        with self._step("transcript"):
+            if PART_RESET in parts:
+                await transcript.show_session(session_id, list(state.transcript))
+            elif changes.entries.get(session_id):
+                await transcript.sync_entries(state.transcript, changes.entries[session_id])
+        with self._step("terminals"):
+            transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
             return
         if PART_TITLE in parts or "info" in parts:
-            self.query_one(ChatHeader).set_title(
-                display_title(
-                    state.display_title if state.title or state.first_prompt else "New session"
+            with self._step("title"):
+                self.query_one(ChatHeader).set_title(
+                    display_title(
+                        state.display_title if state.title or state.first_prompt else "New session"
+                    )
                 )
-            )
         if PART_STATE in parts:
-            self._draw_activity(state)
+            with self._step("activity"):
+                self._draw_activity(state)
         if PART_USAGE in parts:
-            self._draw_gauge(state)
+            with self._step("gauge"):
+                self._draw_gauge(state)
         if PART_MODES in parts:
-            self._draw_modes(state)
+            with self._step("modes"):
+                self._draw_modes(state)
         if PART_CONFIG in parts:
-            self._draw_model(state)
+            with self._step("model"):
+                self._draw_model(state)
         if PART_COMMANDS in parts:
-            self.query_one(PromptEditor).commands = list(state.commands or [])
-            self._remember_commands(state)
+            with self._step("commands"):
+                self.query_one(PromptEditor).commands = list(state.commands or [])
+                self._remember_commands(state)
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
@@ -792,9 +838,8 @@ class ChatScreen(Screen[None]):
         if context is None:
             gauge.set_usage(None, None)
         else:
-            gauge.set_usage(
-                int(context.used), int(context.size), context.cost_amount, context.cost_currency
-            )
+            # Checked at the store: each number is valid or None (unknown).
+            gauge.set_usage(context.used, context.size, context.cost_amount, context.cost_currency)
         gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
 
     @on(ContextGauge.LevelCrossed)
@@ -837,7 +882,7 @@ class ChatScreen(Screen[None]):
         select = self.query_one("#mode-select", Select)
         modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
         select.display = bool(modes)
-        options = [(display_title(str(m.get("name") or m["id"]), 40), m["id"]) for m in modes]
+        options = [(agent_line(m.get("name") or m["id"], 40), m["id"]) for m in modes]
         with self.prevent(Select.Changed):
             select.set_options(options)
             if state.current_mode_id in {m["id"] for m in modes}:
@@ -849,7 +894,7 @@ class ChatScreen(Screen[None]):
         values = _select_values(option) if option else []
         select.display = bool(values)
         with self.prevent(Select.Changed):
-            select.set_options([(display_title(name, 40), value) for value, name in values])
+            select.set_options([(agent_line(name, 40), value) for value, name in values])
             current = state.current_model
             if current in {value for value, _ in values}:
                 select.value = current
@@ -915,6 +960,7 @@ class ChatScreen(Screen[None]):
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
+        link.begin_cancel(session_id)
         self._set_status("cancelling…")
         link.spawn(lambda: link.cancel(session_id), "cancel")
 
@@ -964,7 +1010,7 @@ class ChatScreen(Screen[None]):
         if not reply:
             self.notify("No reply to copy yet.")
             return
-        self.app.copy_to_clipboard(reply)
+        self.app.copy_to_clipboard(encodable(reply))
         self.notify("Copied the last reply to the clipboard.")
 
     def action_export_transcript(self) -> None:
@@ -1047,27 +1093,27 @@ class ChatScreen(Screen[None]):
                 "Start the agent again and reopen this session",
                 self.action_restart_agent,
             )
+
+    def agent_commands(self) -> Iterable[AgentCommand]:
+        """Palette entries named by the agent (modes, models): see :mod:`acp_tui.ui.palette`."""
         state = self.store.get(self.session_id) if self.session_id else None
         if state is None:
             return
         for mode in state.available_modes or []:
             mode_id = mode.get("id")
             if isinstance(mode_id, str) and mode_id != state.current_mode_id:
-                name = display_title(str(mode.get("name") or mode_id), 60)
-                yield SystemCommand(
-                    f"Mode: {name}",
-                    display_title(str(mode.get("description") or "Switch the agent's mode"), 200),
-                    lambda mode_id=mode_id: self.set_mode(mode_id),
+                yield AgentCommand(
+                    f"Mode: {line_of(mode.get('name') or mode_id, 60)}",
+                    line_of(mode.get("description") or "Switch the agent's mode", 200),
+                    partial(self.set_mode, mode_id),
                 )
         option = state.model_option
         for value, name in _select_values(option) if option else []:
-            if value != state.current_model:
-                yield SystemCommand(
-                    f"Model: {display_title(name, 60)}",
+            if option and value != state.current_model:
+                yield AgentCommand(
+                    f"Model: {line_of(name, 60)}",
                     "Switch the model of this session",
-                    lambda value=value: (
-                        self.set_config(str(option["id"]), value) if option else None
-                    ),
+                    partial(self.set_config, str(option.get("id")), value),
                 )
 
     def set_mode(self, mode_id: str, session_id: str | None = None) -> None:
@@ -1179,7 +1225,7 @@ class ChatScreen(Screen[None]):
             and not (agent.can_load or agent.can_resume)
         ):
             self.notify(
-                f"{agent.display_name} cannot reopen past sessions (it supports neither "
+                f"{line_of(agent.display_name, 80)} cannot reopen past sessions (it supports neither "
                 "session/resume nor session/load).",
                 severity="warning",
                 timeout=8,
@@ -1316,8 +1362,23 @@ class ChatScreen(Screen[None]):
         if not self.app.app_focus and self.settings.notify_when_unfocused:
             self.app.bell()
         return await present_permission(
-            self.app, pending, position, total, tool_call=tool_call, session_label=session_label
+            self.app,
+            pending,
+            position,
+            total,
+            tool_call=tool_call,
+            session_label=session_label,
+            forward_typing=self.query_one(PromptEditor).take_typing,
         )
+
+    def _on_permission_queue_changed(self, position: int, total: int) -> None:
+        """Another request queued or went: the open dialog says "k of n", so the person knows
+        that another one will take its place."""
+        from acp_tui.ui.screens.permission import PermissionScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, PermissionScreen) and not screen.answered and total:
+                screen.set_position(position, total)
 
     def _on_permission_answered(self, session_id: str, text: str) -> None:
         if session_id:
@@ -1342,18 +1403,19 @@ class ChatScreen(Screen[None]):
         self.app.push_screen(screen, done)
         return await future
 
-    async def _approve_outside(self, operation: str, path: Path) -> bool:
+    async def _approve_outside(self, request: OutsideRequest) -> bool:
+        """A file outside the project, or a command outside it or with an environment that
+        changes what runs: the person decides, seeing every value the agent sent."""
+        from acp_tui.services import outside
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        verb = {"read": "read", "write": "write", "terminal": "run a command in"}.get(
-            operation, operation
-        )
         allowed = await self._answer_of(
             ConfirmScreen(
-                "Outside the project",
-                f"The agent wants to {verb} {sanitize_terminal_text(str(path))}, which is outside "
-                f"the session's directory {self.settings.cwd}.",
+                outside.title(request),
+                outside.summary(request),
                 confirm_label="Allow this once",
+                cancel_label="Refuse",
+                details=outside.details(request),
             )
         )
         return bool(allowed)

@@ -2,43 +2,68 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
-    """Dismisses with True only on the confirm button; Escape means no."""
+    """Dismisses with True only on the confirm button; Escape means no.
+
+    ``details`` are (label, value) rows shown under the question: the label is ours, the
+    value the agent's (a path, a command), already made one line
+    (:func:`acp_tui.text_safety.escaped_line`). A value is drawn in its own column and
+    colour, so however it wraps it cannot pass for the dialog's own words."""
 
     DEFAULT_CSS = """
     ConfirmScreen { align: center middle; }
     ConfirmScreen > Vertical {
-        width: 70; max-width: 90%; height: auto; padding: 1 2;
+        width: 76; max-width: 95%; height: auto; max-height: 95%; padding: 1 2;
         background: $panel; border: thick $warning;
     }
     ConfirmScreen .title { text-style: bold; margin: 0 0 1 0; }
-    ConfirmScreen Horizontal { height: auto; margin: 1 0 0 0; align-horizontal: right; }
+    ConfirmScreen #details { height: auto; max-height: 16; margin: 1 0 0 0; }
+    ConfirmScreen .detail { height: auto; }
+    ConfirmScreen .detail-label { width: 12; color: $text-muted; }
+    ConfirmScreen .detail-value {
+        width: 1fr; color: $text-warning; background: $boost;
+    }
+    ConfirmScreen #buttons { height: auto; margin: 1 0 0 0; align-horizontal: right; }
     ConfirmScreen Button { margin: 0 0 0 2; }
     """
     BINDINGS = [Binding("escape", "dismiss(False)", "No")]
 
     def __init__(
-        self, title: str, message: str, confirm_label: str = "Yes", cancel_label: str = "No"
+        self,
+        title: str,
+        message: str,
+        confirm_label: str = "Yes",
+        cancel_label: str = "No",
+        details: Sequence[tuple[str, str]] = (),
     ) -> None:
         super().__init__()
         self._title = title
         self._message = message
         self._confirm_label = confirm_label
         self._cancel_label = cancel_label
+        self._details = list(details)
 
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text(self._title), classes="title")
-            yield Static(Text(self._message))
-            with Horizontal():
+            yield Static(Text(self._message), id="message")
+            if self._details:
+                with VerticalScroll(id="details"):
+                    for label, value in self._details:
+                        with Horizontal(classes="detail"):
+                            yield Label(Text(label), classes="detail-label")
+                            yield Static(Text(value), classes="detail-value")
+            with Horizontal(id="buttons"):
                 yield Button(self._cancel_label, id="no", variant="default")
                 yield Button(self._confirm_label, id="yes", variant="warning")
 

@@ -5,15 +5,24 @@ the ``session/request_permission`` params plus what the client knows of the tool
 dict with the wire ``ToolCall`` camelCase keys; the request's own ``toolCall`` fields are merged
 over it). It dismisses with the chosen ``optionId``, or ``None`` for "cancelled".
 
-Answering is deliberate: an option's number key (1-9), or arrows then Enter/Space. For the
-first :attr:`PermissionScreen.ARM_DELAY` seconds Enter, Space and clicks do nothing, and no option
-is ever pre-selected, so a keypress meant for the prompt cannot approve anything. Escape answers
-``reject_once`` when offered, else ``None``. :meth:`PermissionScreen.close` closes it from code
-(the broker cancelled the request). :func:`present_permission` is a ready-made presenter body
-for :class:`acp_tui.permissions.PermissionBroker`.
+No key approves by accident. The dialog *arms* :attr:`PermissionScreen.ARM_DELAY` seconds after
+it is drawn, and again that long after the last key typed at it that was not an answer (someone
+still typing is not answering). Every answer the person gives (an option's number key 1-9, Enter
+or Space on the option highlighted with the arrows, a click) goes through one gate,
+:meth:`PermissionScreen._person_answers`, which takes it only if the key or click *happened*
+after the dialog armed (by the input event's own time: a key typed before the dialog was drawn
+but read after never counts). Until then, every key that types something is typing: it goes to
+``forward_typing`` (the prompt beneath), so nothing typed is lost. A dialog that replaces another
+or is uncovered again arms afresh, and the hint line shows when it is armed. No option is ever
+pre-selected. Escape answers ``reject_once`` when offered, else ``None``, at any time: a "no" is
+never an accident. :meth:`PermissionScreen.close` closes it from code (the broker cancelled the
+request). :func:`present_permission` is a ready-made presenter body for
+:class:`acp_tui.permissions.PermissionBroker`.
 
-Everything the agent sent is shown literally: ``rich.text.Text`` (never markup) after
-:func:`acp_tui.text_safety.sanitize_terminal_text`.
+The options are an :class:`~textual.widgets.OptionList`, which renders only the rows on screen:
+a request with thousands of options opens at once, and the title and key hints stay on screen.
+
+Everything the agent sent is shown literally, through :mod:`acp_tui.ui.agent_text`.
 """
 
 from __future__ import annotations
@@ -21,17 +30,20 @@ from __future__ import annotations
 import asyncio
 import json
 import shlex
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
+from textual._time import get_time
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.reactive import reactive
 from textual.screen import ModalScreen
-from textual.widgets import Label, Static
+from textual.timer import Timer
+from textual.widgets import Label, OptionList, Static
 
 from acp_tui.permissions import (
     KIND_LABELS,
@@ -39,8 +51,12 @@ from acp_tui.permissions import (
     PendingPermission,
     PermissionChoice,
 )
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.widgets.diff_view import DiffView
+
+#: Where typing that is not an answer goes: ``(key, text)``, ``text`` being what the key types
+#: ("" for Enter and Backspace; the whole text for a paste, whose key is ``"paste"``).
+TypingForwarder = Callable[[str, str], None]
 
 TITLE_LIMIT = 500
 OPTION_NAME_LIMIT = 200
@@ -69,6 +85,15 @@ _OPTION_MARKS: dict[str, str] = {
     "reject_once": "✗",
     "reject_always": "✗✗",
 }
+_KIND_STYLES: dict[str, str] = {
+    "allow_once": "bold $text-success",
+    "allow_always": "bold $text-success on $success 25%",
+    "reject_once": "bold $text-error",
+    "reject_always": "bold $text-error on $error 25%",
+}
+#: Cells of an option's kind column.
+KIND_CELLS = 20
+_NUMBER_KEYS = frozenset(str(n) for n in range(1, 10))
 
 
 def merge_tool_call(
@@ -105,7 +130,9 @@ def command_of(raw_input: Any) -> str | None:
 
 
 def _literal(text: str, limit: int) -> Text:
-    return Text(truncate(sanitize_terminal_text(text), limit), overflow="fold")
+    text_block = agent_lines(text, limit)
+    text_block.overflow = "fold"
+    return text_block
 
 
 def _location_line(location: Any) -> str | None:
@@ -118,35 +145,57 @@ def _location_line(location: Any) -> str | None:
     return f"{path}:{line}" if isinstance(line, int) and not isinstance(line, bool) else path
 
 
+def option_prompt(index: int, choice: PermissionChoice) -> Content:
+    """One option as a row: its number key (1-9 only), its kind (mark, word, colour) and the
+    agent's name for it, literally."""
+    number = f" {index + 1}  " if index < 9 else "    "
+    mark = _OPTION_MARKS.get(choice.kind, "?")
+    label = KIND_LABELS.get(choice.kind) or line_of(choice.kind or "option", 14)
+    kind = f" {mark} {label}"
+    kind += " " * max(1, KIND_CELLS - cell_len(kind))
+    return Content.assemble(
+        (number, "bold $text-accent"),
+        (kind, _KIND_STYLES.get(choice.kind, "bold")),
+        " ",
+        agent_content(choice.name, OPTION_NAME_LIMIT),
+    )
+
+
 class _Body(VerticalScroll, can_focus=False):
     """The scrollable details; scrolled with PageUp/PageDown or the mouse wheel."""
 
 
-class OptionRow(Horizontal):
-    """One of the agent's options: its number, its kind (visibly) and its name."""
+class PermissionOptions(OptionList, can_focus=False):
+    """The agent's options. An option list renders only the rows on screen, so a request with
+    thousands of options opens and answers as fast as one with two. Never focused: the dialog
+    owns the keys, and a click is an answer only through :meth:`PermissionScreen.answer_click`."""
 
-    def __init__(self, index: int, choice: PermissionChoice) -> None:
-        kind_class = "-" + choice.kind.replace("_", "-") if choice.kind in KIND_LABELS else ""
-        super().__init__(classes=f"option-row {kind_class}".strip())
-        self.index = index
-        self.choice = choice
+    DEFAULT_CSS = """
+    PermissionOptions {
+        height: auto;
+        border: none;
+        padding: 0;
+        background: transparent;
+        scrollbar-size-vertical: 1;
+        & > .option-list--option-highlighted { background: $accent 30%; color: $text; }
+        & > .option-list--option-hover { background: $boost; }
+    }
+    """
 
-    def compose(self) -> ComposeResult:
-        number = f"{self.index + 1}" if self.index < 9 else " "
-        yield Label(number, classes="option-number")
-        mark = _OPTION_MARKS.get(self.choice.kind, "?")
-        label = KIND_LABELS.get(self.choice.kind, self.choice.kind or "option")
-        yield Label(Text(f"{mark} {one_line(label, 20)}"), classes="option-kind")
-        yield Static(
-            Text(one_line(self.choice.name, OPTION_NAME_LIMIT), overflow="fold"),
-            classes="option-name",
-        )
+    def __init__(self, *options: Content, id: str | None = None) -> None:
+        super().__init__(*options, id=id)
+        # OptionList highlights its first option; here nothing is ever pre-selected.
+        self.set_reactive(OptionList.highlighted, None)
 
-    def on_click(self, event: events.Click) -> None:
+    async def _on_click(self, event: events.Click) -> None:
+        # Instead of OptionList's own handler (the dispatcher walks the MRO: prevent_default
+        # stops it), which would select the option whatever the arming says.
         event.stop()
+        event.prevent_default()
+        index = event.style.meta.get("option")
         screen = self.screen
-        if isinstance(screen, PermissionScreen):
-            screen.choose_by_click(self.index)
+        if isinstance(index, int) and isinstance(screen, PermissionScreen):
+            screen.answer_click(index, event.time)
 
 
 class PermissionScreen(ModalScreen[str | None]):
@@ -155,20 +204,22 @@ class PermissionScreen(ModalScreen[str | None]):
     CSS_PATH = "permission.tcss"
     ARM_DELAY: ClassVar[float] = 0.5
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "reject", "Reject", show=False),
-        Binding("up", "move(-1)", "Previous", show=False),
-        Binding("down", "move(1)", "Next", show=False),
-        Binding("enter", "confirm", "Confirm", show=False),
-        Binding("space", "confirm", "Confirm", show=False),
-        Binding("r", "toggle_raw", "Raw input", show=False),
-        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False),
-        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False),
-        *(Binding(str(n), f"choose({n - 1})", f"Option {n}", show=False) for n in range(1, 10)),
-    ]
+    #: The dialog's own keys, handled in :meth:`on_key` with the answers, so that keys are taken
+    #: in the order they were typed ("down" then "enter" never answers the option above).
+    KEYS: ClassVar[dict[str, tuple[str, int]]] = {
+        "escape": ("reject", 0),
+        "up": ("move", -1),
+        "down": ("move", 1),
+        "home": ("move_to", 0),
+        "end": ("move_to", -1),
+        "pageup": ("scroll_body", -1),
+        "pagedown": ("scroll_body", 1),
+    }
 
     highlighted: reactive[int | None] = reactive(None, init=False)
     show_raw: reactive[bool] = reactive(False, init=False)
+    #: Whether an answer would be taken now (shown in the hint line; ``-unarmed`` when not).
+    armed: reactive[bool] = reactive(False, init=False)
 
     def __init__(
         self,
@@ -179,6 +230,7 @@ class PermissionScreen(ModalScreen[str | None]):
         position: int = 1,
         total: int = 1,
         arm_delay: float | None = None,
+        forward_typing: TypingForwarder | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -191,7 +243,14 @@ class PermissionScreen(ModalScreen[str | None]):
         self.position = position
         self.total = total
         self.arm_delay = self.ARM_DELAY if arm_delay is None else arm_delay
-        self.armed = self.arm_delay <= 0
+        #: Where typing that is not an answer goes (the prompt beneath): ``(key, text)``.
+        self.forward_typing = forward_typing
+        self.set_reactive(PermissionScreen.armed, self.arm_delay <= 0)
+        #: When the dialog was last drawn on screen (None while it is not).
+        self._shown_at: float | None = None
+        #: When the last key typed at the dialog that was not an answer came.
+        self._typed_at = float("-inf")
+        self._arm_timer: Timer | None = None
         self._answered = False
         self._answer: str | None = None
         self._answer_event = asyncio.Event()
@@ -204,7 +263,7 @@ class PermissionScreen(ModalScreen[str | None]):
         for key in ("title", "name", "toolCallId"):
             value = self.tool_call.get(key)
             if isinstance(value, str) and value.strip():
-                return one_line(value, TITLE_LIMIT)
+                return line_of(value, TITLE_LIMIT)
         return "Tool call"
 
     @property
@@ -229,29 +288,34 @@ class PermissionScreen(ModalScreen[str | None]):
     # -- layout --
 
     def compose(self) -> ComposeResult:
-        icon, word = KIND_ICONS.get(self.kind, ("•", one_line(self.kind, 20)))
+        icon, word = KIND_ICONS.get(self.kind, ("•", line_of(self.kind, 20)))
         dialog = Vertical(id="dialog")
         dialog.border_title = "Permission requested"
         dialog.border_subtitle = self._position_text()
         with dialog:
             with Horizontal(id="header"):
-                yield Label(Text(f"{icon} {word}"), id="kind", classes=f"kind-{self.kind}")
+                # A CSS class only for the kinds this client knows: the agent's own kind is
+                # text, and as a class name it would be code (and an invalid one kills the app).
+                kind_class = f"kind-{self.kind}" if self.kind in KIND_ICONS else "kind-other"
+                yield Label(Text(f"{icon} {word}"), id="kind", classes=kind_class)
                 yield Static(Text(self.title_text, overflow="fold"), id="title")
             if self.session_label:
                 yield Static(
-                    Text.assemble("For session: ", one_line(self.session_label, 200)),
+                    Text.assemble("For session: ", agent_line(self.session_label, 200)),
                     id="session",
                 )
             with _Body(id="body"):
                 yield from self._compose_details()
-            with Vertical(id="options"):
-                for index, choice in enumerate(self.options):
-                    yield OptionRow(index, choice)
-                if not self.options:
-                    yield Static(
-                        Text("The agent offered no usable options: Esc cancels."),
-                        id="no-options",
-                    )
+            if self.options:
+                yield PermissionOptions(
+                    *(option_prompt(i, choice) for i, choice in enumerate(self.options)),
+                    id="options",
+                )
+            else:
+                yield Static(
+                    Text("The agent offered no usable options: Esc cancels."),
+                    id="no-options",
+                )
             yield Static(self._hint_text(), id="hint")
 
     def _compose_details(self) -> ComposeResult:
@@ -265,7 +329,7 @@ class PermissionScreen(ModalScreen[str | None]):
             yield Static(text, id="command", classes="section")
             cwd = self.raw_input.get("cwd") if isinstance(self.raw_input, Mapping) else None
             if isinstance(cwd, str) and cwd:
-                yield Static(Text.assemble("in ", one_line(cwd, 500)), classes="section muted")
+                yield Static(Text.assemble("in ", agent_line(cwd, 500)), classes="section muted")
         diffs = 0
         for item in self._content_items():
             kind = item.get("type")
@@ -277,7 +341,7 @@ class PermissionScreen(ModalScreen[str | None]):
                 terminal_id = item.get("terminalId")
                 if isinstance(terminal_id, str):
                     yield Static(
-                        Text.assemble("Terminal ", one_line(terminal_id, 100)),
+                        Text.assemble("Terminal ", agent_line(terminal_id, 100)),
                         classes="section muted",
                     )
             elif kind == "content":
@@ -296,7 +360,7 @@ class PermissionScreen(ModalScreen[str | None]):
             text = Text()
             text.append("Locations: ", style="bold")
             shown = lines[:MAX_LOCATIONS]
-            text.append(", ".join(one_line(line, 300) for line in shown))
+            text.append(", ".join(line_of(line, 300) for line in shown))
             if len(lines) > len(shown):
                 text.append(f" … {len(lines) - len(shown)} more")
             yield Static(text, id="locations", classes="section")
@@ -317,9 +381,13 @@ class PermissionScreen(ModalScreen[str | None]):
         return Text(f"{arrow} Raw input (r to {action})")
 
     def _hint_text(self) -> Text:
+        if not self.armed:
+            return Text("Keys arm in a moment; typing goes to the prompt  ·  Esc reject")
         count = min(len(self.options), 9)
         keys = f"1-{count}" if count > 1 else "1"
         parts = [f"{keys} choose", "↑↓ + Enter", "Esc reject"]
+        if len(self.options) > 9:
+            parts[1] = f"↑↓ Home End + Enter ({len(self.options):,} options)"
         if self.has_raw_input:
             parts.append("r raw input")
         parts.append("PgUp/PgDn scroll")
@@ -329,45 +397,146 @@ class PermissionScreen(ModalScreen[str | None]):
         return f"{self.position} of {self.total}" if self.total > 1 else ""
 
     def on_mount(self) -> None:
-        if not self.armed:
-            self.set_timer(self.arm_delay, self._arm)
-        self.call_after_refresh(self._fit_body)
+        self.set_class(not self.armed, "-unarmed")
+        self.call_after_refresh(self._fit)
 
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self._fit_body)
+        self.call_after_refresh(self._fit)
 
-    def _fit_body(self) -> None:
-        """Cap the scrollable details so the header, options and hint always stay on screen."""
-        if not self.is_mounted:
-            return
+    def _fit(self) -> None:
+        """Share the height between the details and the options so that the header, the hint
+        and some of each always stay on screen."""
+        bodies = self.query(_Body)
+        if not self.is_mounted or not bodies:
+            return  # closed before its first layout (cancelled as it opened)
         dialog = self.query_one("#dialog")
-        body = self.query_one(_Body)
-        others = 0
+        body = bodies.first()
+        options = self.query(PermissionOptions).first() if self.options else None
+        fixed = 0
         for child in dialog.children:
-            if child is body or not child.display:
+            if child is body or child is options or not child.display:
                 continue
             margin = child.styles.margin
-            others += child.outer_size.height + margin.top + margin.bottom
-        available = self.size.height - dialog.styles.gutter.height - others
-        body.styles.max_height = max(3, available)
-
-    def _arm(self) -> None:
-        self.armed = True
+            fixed += child.outer_size.height + margin.top + margin.bottom
+        available = max(6, self.size.height - dialog.styles.gutter.height - fixed)
+        if options is None:
+            body.styles.max_height = available
+            return
+        wanted = max(1, options.option_count)
+        if options.virtual_size.height:
+            wanted = options.virtual_size.height
+        details = body.virtual_size.height
+        gutter = options.styles.gutter.height
+        rows = min(wanted, max(3, available - gutter - min(details, available // 2)))
+        options_height = rows + gutter
+        options.styles.max_height = options_height
+        body.styles.max_height = max(3, available - options_height)
 
     def on_screen_resume(self) -> None:
         if self._close_when_active:
             self._close_when_active = False
             self.dismiss(self._answer)
+            return
+        # Shown (again): it arms afresh, counted from when it is on screen.
+        self._shown_at = None
+        self._arm_later()
+        self.call_after_refresh(self._mark_shown)
+
+    def on_screen_suspend(self) -> None:
+        # Covered by another screen: what the person sees is not this dialog any more.
+        self._shown_at = None
+        self._arm_later()
+
+    def _mark_shown(self) -> None:
+        if self.is_active:
+            self._shown_at = get_time()
+            self._arm_later()
+
+    # -- arming --
+
+    def _armed_from(self) -> float | None:
+        """From when an answer is taken: a moment after the dialog was shown and after the
+        last key typed at it (someone still typing is not answering); None while not shown."""
+        if self._shown_at is None:
+            return None
+        return max(self._shown_at, self._typed_at) + self.arm_delay
+
+    def accepts(self, at: float) -> bool:
+        """Whether an answer given at ``at`` (an input event's time) is taken."""
+        if self.arm_delay <= 0:
+            return True
+        armed_from = self._armed_from()
+        return armed_from is not None and at >= armed_from
+
+    def _arm_later(self) -> None:
+        """Bring :attr:`armed` up to date and, if not armed yet, check again when it should be."""
+        if self.arm_delay <= 0:
+            return
+        if self._arm_timer is not None:
+            self._arm_timer.stop()
+            self._arm_timer = None
+        armed_from = self._armed_from()
+        now = get_time()
+        self.armed = armed_from is not None and now >= armed_from
+        if armed_from is not None and not self.armed:
+            self._arm_timer = self.set_timer(armed_from - now + 0.01, self._arm_later)
+
+    def watch_armed(self, armed: bool) -> None:
+        self.set_class(not armed, "-unarmed")
+        for hint in self.query("#hint").results(Static):
+            hint.update(self._hint_text())
+
+    # -- keys --
+
+    def on_key(self, event: events.Key) -> None:
+        """Every key comes here: the dialog's own keys; an answer, if the dialog is armed and
+        the key is one; else typing, for the prompt (never lost). Other keys (shortcuts) go on
+        to the bindings."""
+        key = event.key
+        action = self.KEYS.get(key)
+        if action is not None:
+            event.stop()
+            event.prevent_default()
+            name, argument = action
+            if name == "reject":
+                self.action_reject()
+            else:
+                getattr(self, f"action_{name}")(argument)
+            return
+        if not (key in ("enter", "backspace") or event.is_printable):
+            return
+        event.stop()
+        event.prevent_default()
+        if not self._answered and self.accepts(event.time):
+            if key in _NUMBER_KEYS:
+                self._person_answers(int(key) - 1, event.time)
+                return
+            if key in ("enter", "space"):
+                if self.highlighted is not None:
+                    self._person_answers(self.highlighted, event.time)
+                return
+            if key == "r" and self.has_raw_input:
+                self.show_raw = not self.show_raw
+                return
+        self._pass_on(key, (event.character or "") if event.is_printable else "", event.time)
+
+    def on_paste(self, event: events.Paste) -> None:
+        # A paste never answers: it is typing.
+        event.stop()
+        self._pass_on("paste", event.text, event.time)
+
+    def _pass_on(self, key: str, text: str, at: float) -> None:
+        if not self._answered:
+            self._typed_at = max(self._typed_at, at)
+            self._arm_later()
+        if self.forward_typing is not None:
+            self.forward_typing(key, text)
 
     # -- reactive state --
 
     def watch_highlighted(self, value: int | None) -> None:
-        for row in self.query(OptionRow):
-            row.set_class(row.index == value, "-highlighted")
-        if value is not None:
-            rows = list(self.query(OptionRow))
-            if 0 <= value < len(rows):
-                rows[value].scroll_visible(animate=False)
+        for options in self.query(PermissionOptions):
+            options.highlighted = value
 
     def watch_show_raw(self, value: bool) -> None:
         for raw in self.query("#raw-input"):
@@ -391,20 +560,12 @@ class PermissionScreen(ModalScreen[str | None]):
         else:
             self.highlighted = max(0, min(len(self.options) - 1, self.highlighted + delta))
 
-    def action_confirm(self) -> None:
-        if not self.armed or self.highlighted is None:
-            return
-        self._answer_with(self.options[self.highlighted].option_id)
-
-    def action_choose(self, index: int) -> None:
-        if 0 <= index < len(self.options):
-            self._answer_with(self.options[index].option_id)
-
-    def choose_by_click(self, index: int) -> None:
-        if self.armed and 0 <= index < len(self.options):
-            self._answer_with(self.options[index].option_id)
+    def action_move_to(self, index: int) -> None:
+        if self.options:
+            self.highlighted = index % len(self.options)
 
     def action_reject(self) -> None:
+        # Escape is always taken: saying no is never an accident.
         choice = self.request.first_of(REJECT_ONCE)
         self._answer_with(choice.option_id if choice is not None else None)
 
@@ -421,6 +582,18 @@ class PermissionScreen(ModalScreen[str | None]):
 
     # -- answering and closing --
 
+    def answer_click(self, index: int, at: float) -> None:
+        """A click on option ``index`` at time ``at``."""
+        self._person_answers(index, at)
+
+    def _person_answers(self, index: int, at: float) -> bool:
+        """The one way the person's input answers: taken only when the dialog was armed at
+        ``at``, the time of the key or click."""
+        if self._answered or not self.accepts(at) or not 0 <= index < len(self.options):
+            return False
+        self._answer_with(self.options[index].option_id)
+        return True
+
     @property
     def answered(self) -> bool:
         return self._answered
@@ -431,6 +604,8 @@ class PermissionScreen(ModalScreen[str | None]):
         self._answered = True
         self._answer = option_id
         self._answer_event.set()
+        if self._arm_timer is not None:
+            self._arm_timer.stop()
         if self.is_active:
             self.dismiss(option_id)
         else:
@@ -456,6 +631,7 @@ async def present_permission(
     *,
     tool_call: Mapping[str, Any] | None = None,
     session_label: str | None = None,
+    forward_typing: TypingForwarder | None = None,
 ) -> str | None:
     """Show ``pending`` in a :class:`PermissionScreen` and wait for the answer; when the caller
     is cancelled (the broker's ``cancel_session``), the dialog is closed. Use it as the body of a
@@ -471,6 +647,7 @@ async def present_permission(
         session_label=session_label,
         position=position,
         total=total,
+        forward_typing=forward_typing,
     )
     try:
         await app.push_screen(screen)

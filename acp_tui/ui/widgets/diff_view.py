@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
 
 LineKind = Literal["context", "added", "removed", "hunk"]
 
@@ -44,21 +44,32 @@ class DiffLine:
     new_no: int | None = None
 
 
-def _split(text: str | None) -> list[str]:
+def split_lines(text: str | None) -> list[str]:
+    """The lines of a file's text: split on ``\n`` only, as the file's own line numbers count
+    them (``str.splitlines`` would also split on ``\r``, form feeds, U+2028 and U+2029, and
+    number every line after one of those wrongly). A final newline ends the last line."""
     if not text:
         return []
-    return text.splitlines()
+    lines = text.split("\n")
+    if lines[-1] == "":
+        lines.pop()
+    return lines
+
+
+#: Characters that end a line for Unicode but not for the file: shown, so the row stays one row.
+_INLINE_BREAKS = str.maketrans({"\u2028": "\u2424", "\u2029": "\u2424", "\x85": "\u2424"})
 
 
 def _clean_line(line: str) -> str:
-    return truncate(sanitize_terminal_text(line.expandtabs(TAB_SIZE)), MAX_LINE_CHARS)
+    line = line.expandtabs(TAB_SIZE).translate(_INLINE_BREAKS)
+    return truncate(sanitize_terminal_text(line), MAX_LINE_CHARS)
 
 
 def diff_lines(old_text: str | None, new_text: str | None, context: int = 3) -> list[DiffLine]:
     """The rows of a unified diff: hunk headers, context, removed and added lines, with the
     line numbers of each side. ``old_text`` ``None`` (a new file) gives only additions."""
-    old = _split(old_text)
-    new = _split(new_text)
+    old = split_lines(old_text)
+    new = split_lines(new_text)
     rows: list[DiffLine] = []
     if not old:
         return [DiffLine("added", _clean_line(t), None, i + 1) for i, t in enumerate(new)]
@@ -176,7 +187,7 @@ class DiffView(Widget):
     def header_text(self) -> Text:
         header = Text(no_wrap=False, overflow="fold")
         header.append(
-            sanitize_terminal_text(self.path), self.get_component_rich_style("diff-view--header")
+            one_line(self.path, MAX_LINE_CHARS), self.get_component_rich_style("diff-view--header")
         )
         added, removed = diff_stats(self.rows)
         header.append("  ")

@@ -475,6 +475,17 @@ class PromptEditor(Vertical):
         self.post_message(self.Submitted(self, text, blocks))
         return True
 
+    def take_typing(self, key: str, text: str) -> None:
+        """A key typed for the prompt that another screen received first (a permission dialog
+        that opened under the person's fingers): it lands here as if typed here. ``text`` is
+        what the key types ("" for Enter and Backspace)."""
+        if text:
+            self._area.insert(text)
+        elif key == "backspace":
+            self._area.action_delete_left()
+        elif key == "enter":
+            self._handle_key(key)
+
     # -- keys ------------------------------------------------------------------------------
 
     def _handle_key(self, key: str) -> bool:

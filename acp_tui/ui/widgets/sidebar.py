@@ -49,7 +49,7 @@ from acp_tui.store import (
     SessionState,
     SessionStore,
 )
-from acp_tui.text_safety import one_line, sanitize_terminal_text
+from acp_tui.text_safety import one_line
 
 __all__ = ["SessionList", "SessionsSidebar", "row_title", "shorten_path"]
 
@@ -86,7 +86,7 @@ def row_title(session: SessionState) -> str:
 def shorten_path(path: str, home: str | None, limit: int) -> str:
     """``path`` with the home directory as ``~``, cut from the left (``…/tail``) to ``limit``
     cells; sanitised (agents send cwds)."""
-    p = " ".join(sanitize_terminal_text(path).split())
+    p = one_line(path, 4096)
     if home and (p == home or p.startswith(home.rstrip(os.sep) + os.sep)):
         p = "~" + p[len(home.rstrip(os.sep)) :]
     if limit <= 0:
@@ -724,6 +724,10 @@ class SessionsSidebar(Widget):
             footer = LOADING_TEXT
         elif self._error:
             footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
+        elif store is not None and store.list_state(scope).stopped:
+            # Why the list ended early, even when nothing of it is a row (an unused new session
+            # is not listed): more use than "no sessions yet".
+            footer = store.list_state(scope).stopped
         elif not rows and store is not None:
             footer = "no matches" if self._filter.strip() else "no sessions yet"
         keep = self._cursor_id

@@ -39,6 +39,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
+from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
@@ -109,6 +110,8 @@ def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
         text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
     except (TypeError, ValueError):
         text = repr(value)
+    except RecursionError:  # JSON the reader could parse may be too deep to print again
+        text = "(too deeply nested to show)"
     if len(text) > limit:
         text = text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
     return safe(text)
@@ -163,7 +166,7 @@ class UserMessageView(EntryView):
         ]
         for block in links:
             name = block.get("name") or block.get("uri") or block.get("type")
-            text.append(f"\n📎 {safe(name, 200)}", style="dim")
+            text.append(f"\n📎 {line_of(name, 200)}", style="dim")
         self.query_one(".text", Static).update(text)
 
 
@@ -361,11 +364,11 @@ class ToolCallView(EntryView):
             self.set_class(status.replace("_", "-") == name, f"-status-{name}")
         icon = TOOL_KIND_ICONS.get(entry.tool_kind or "other", "🔧")
         header = Text(f"{icon} ")
-        header.append(safe(entry.title or entry.tool_call_id, TITLE_LIMIT))
-        header.append(f"  [{STATUS_LABELS.get(status, safe(status, 40))}]", style="dim")
+        header.append(line_of(entry.title or entry.tool_call_id, TITLE_LIMIT))
+        header.append(f"  [{STATUS_LABELS.get(status) or line_of(status, 40)}]", style="dim")
         self.query_one(".header", Static).update(header)
         locations = [
-            safe(loc.get("path", ""), 300)
+            line_of(loc.get("path", ""), 300)
             + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
             for loc in entry.locations or []
             if isinstance(loc, dict)
@@ -394,7 +397,7 @@ class ToolCallView(EntryView):
                     widgets.append(Static(Text(safe(block.get("text", ""), RAW_LIMIT))))
                 elif isinstance(block, dict):
                     widgets.append(
-                        Static(Text(f"[{safe(block.get('type'), 40)} content]", style="dim"))
+                        Static(Text(f"[{line_of(block.get('type'), 40)} content]", style="dim"))
                     )
         if entry.raw_output is not None:
             raw = Collapsible(
@@ -407,14 +410,14 @@ class ToolCallView(EntryView):
     def _terminal_text(self, terminal_id: Any) -> Text:
         lookup = type(self).terminal_lookup
         if lookup is None or not isinstance(terminal_id, str):
-            return Text(f"terminal {safe(terminal_id, 80)}", style="dim")
+            return Text(f"terminal {line_of(terminal_id, 80)}", style="dim")
         state = lookup(terminal_id)
         if state is None:
-            return Text(f"terminal {safe(terminal_id, 80)} (released)", style="dim")
-        text = Text(f"$ {safe(state.command_line, 2000)}\n", style="bold")
+            return Text(f"terminal {line_of(terminal_id, 80)} (released)", style="dim")
+        text = Text(f"$ {line_of(state.command_line, 2000)}\n", style="bold")
         text.append(safe(state.output[-RAW_LIMIT:]))
         if state.exit_status is not None:
-            text.append(f"\n[{state.exit_status.describe()}]", style="dim")
+            text.append(f"\n[{line_of(state.exit_status.describe(), 40)}]", style="dim")
         return text
 
     def refresh_terminal(self) -> None:
@@ -434,9 +437,9 @@ def make_diff_widget(item: dict[str, Any]) -> Widget:
     try:
         from acp_tui.ui.widgets.diff_view import DiffView
     except ImportError:  # pragma: no cover - the diff view ships with the package
-        return Static(Text(safe(item.get("path", "diff"))))
+        return Static(Text(line_of(item.get("path", "diff"), 500)))
     return DiffView(
-        path=safe(item.get("path", ""), 500),
+        path=line_of(item.get("path", ""), 500),
         old_text=item.get("oldText") if isinstance(item.get("oldText"), str) else None,
         new_text=item.get("newText") if isinstance(item.get("newText"), str) else "",
     )
@@ -504,10 +507,11 @@ class UnknownView(EntryView):
         entry = self.entry
         assert isinstance(entry, UnknownUpdate)
         kind = entry.update_kind or "?"
-        title = f"unknown update: {safe(kind, 80)}" + (
-            f" ({safe(entry.error, 200)})" if entry.error else ""
+        title = f"unknown update: {line_of(kind, 80)}" + (
+            f" ({line_of(entry.error, 200)})" if entry.error else ""
         )
-        with Collapsible(title=title, collapsed=True):
+        # A Collapsible reads a str title as markup: the variant's name is the agent's.
+        with Collapsible(title=agent_content(title, 400), collapsed=True):  # type: ignore[arg-type]
             yield Static(Text(pretty_json(entry.raw)))
 
     async def redraw(self) -> None:

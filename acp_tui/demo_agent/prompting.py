@@ -1,0 +1,237 @@
+"""A prompt turn, from ``session/prompt`` to the stop reason.
+
+v1 (https://agentclientprotocol.com/protocol/v1/prompt-turn): the response carries the stop
+reason and usage once the turn is over. v2 (the draft): the response carries the inserted
+message's id as soon as the prompt is inserted; the turn then runs on, reporting
+``state_update`` (running, requires_action, idle with the stop reason and usage). A v2 prompt
+that arrives while a turn runs is held, and ``session/cancel`` withdraws it (-32800).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from acp_tui.demo_agent import blocks, config, texts
+from acp_tui.demo_agent.commands import HANDLERS
+from acp_tui.demo_agent.params import not_found, str_param
+from acp_tui.demo_agent.sessions import now_iso
+from acp_tui.demo_agent.turn import LiveSession, Turn, TurnCancelled, TurnContext, message_id
+from acp_tui.protocol.jsonrpc import INVALID_PARAMS, REQUEST_CANCELLED, RpcError, after_response
+
+if TYPE_CHECKING:
+    from acp_tui.demo_agent.agent import DemoAgent
+
+log = logging.getLogger(__name__)
+
+_COMMAND = re.compile(r"^/([A-Za-z][\w-]*)(?:\s+(.*))?$", re.DOTALL)
+
+
+def text_of(prompt: list[dict[str, Any]]) -> str:
+    return "".join(
+        b.get("text", "")
+        for b in prompt
+        if b.get("type") == "text" and isinstance(b.get("text"), str)
+    )
+
+
+class PromptTurns:
+    """``session/prompt`` for one agent: insertion, the turn, and its ending."""
+
+    def __init__(self, agent: DemoAgent) -> None:
+        self.agent = agent
+
+    def _prompt_blocks(self, params: dict[str, Any]) -> list[dict[str, Any]]:
+        prompt = params.get("prompt")
+        if not isinstance(prompt, list):
+            raise RpcError(INVALID_PARAMS, "`prompt` must be an array of content blocks")
+        found = [b for b in prompt if isinstance(b, dict)]
+        if self.agent.caps.v2 and not found:
+            raise RpcError(INVALID_PARAMS, "`prompt` must not be empty")
+        return found
+
+    def _insert_user(self, session: LiveSession, prompt: list[dict[str, Any]]) -> dict[str, Any]:
+        record = session.record
+        item = {
+            "kind": "user",
+            "messageId": message_id(),
+            "text": text_of(prompt),
+            "blocks": [blocks.stored(b) for b in prompt],
+        }
+        record.history.append(item)
+        record.turns += 1
+        record.updated_at = now_iso()
+        return item
+
+    async def prompt(self, params: dict[str, Any]) -> dict[str, Any]:
+        self.agent.auth.check(self.agent.caps)
+        session = self.agent.live(str_param(params, "sessionId"))
+        prompt = self._prompt_blocks(params)
+        if self.agent.caps.v2:
+            return await self._accept_prompt(session, prompt)
+        async with session.lock:
+            turn = Turn()
+            session.turn = turn
+            try:
+                self._insert_user(session, prompt)
+                return await self._run_turn(session, turn, prompt)
+            finally:
+                session.turn = None
+                turn.done.set()
+
+    async def _accept_prompt(
+        self, session: LiveSession, prompt: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """v2: answer once the prompt is inserted; the turn runs on after the answer. A
+        prompt still waiting for the previous turn is withdrawn by session/cancel."""
+        held = anyio.CancelScope()
+        session.held.add(held)
+        acquired = False
+        try:
+            with held:
+                await session.lock.acquire()
+                acquired = True
+        finally:
+            session.held.discard(held)
+        if not acquired:
+            raise RpcError(REQUEST_CANCELLED, "the prompt was cancelled before it was inserted")
+        try:
+            if session.deleted or self.agent.sessions.get(session.id) is not session:
+                raise not_found(session.id)
+            turn = Turn()
+            session.turn = turn
+            user = self._insert_user(session, prompt)
+        except BaseException:
+            session.lock.release()
+            raise
+
+        async def run() -> None:
+            try:
+                await self.agent.update(
+                    session.id,
+                    {
+                        "sessionUpdate": "user_message",
+                        "messageId": user["messageId"],
+                        "content": user["blocks"],
+                    },
+                )
+                await self._run_turn(session, turn, prompt)
+            finally:
+                session.turn = None
+                turn.done.set()
+                session.lock.release()
+
+        after_response(run)
+        return {"messageId": user["messageId"]}
+
+    async def _run_turn(
+        self, session: LiveSession, turn: Turn, prompt: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        record = session.record
+        text = text_of(prompt)
+        match = _COMMAND.match(text.strip())
+        command = match.group(1).lower() if match else None
+        argument = (match.group(2) or "").strip() if match else ""
+        if record.title is None and not record.title_locked and command != "title":
+            record.title = texts.title_from_prompt(text)
+            turn.title_changed = True
+        self.agent.save(session)
+        input_tokens = self.agent.used_tokens(record)
+        prompt_tokens = math.ceil(len(text) / 4)
+        await self.agent.state(session, "running")
+        ctx = TurnContext(self.agent, session, turn, prompt)
+        stop_reason = "end_turn"
+        error: dict[str, Any] | None = None
+        try:
+            await self._dispatch(ctx, command, argument, text)
+            turn.check()
+        except TurnCancelled:
+            stop_reason = "cancelled"
+        except Exception as failure:
+            if not self.agent.caps.v2:
+                record.updated_at = now_iso()
+                self.agent.save(session)
+                raise
+            # v2: the prompt was answered long ago; the failure ends the turn instead.
+            log.exception("turn failed")
+            stop_reason = "error"
+            error = {"code": -32603, "message": f"{type(failure).__name__}: {failure}"}
+        except BaseException:
+            record.updated_at = now_iso()
+            self.agent.save(session)
+            raise
+        await ctx.end_message()
+        return await self._finish_turn(
+            session, turn, stop_reason, input_tokens, prompt_tokens, error
+        )
+
+    async def _finish_turn(
+        self,
+        session: LiveSession,
+        turn: Turn,
+        stop_reason: str,
+        input_tokens: int,
+        prompt_tokens: int,
+        error: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        record = session.record
+        output_tokens = math.ceil(turn.output_chars / 4)
+        thought_tokens = math.ceil(turn.thought_chars / 4)
+        if turn.fill_target is not None:
+            base = math.ceil(max(0, record.history_chars - record.compacted_chars) / 4)
+            record.fill_tokens = max(0, turn.fill_target - base)
+        price_in, price_out = config.model_prices(record.model)
+        record.cost += (
+            input_tokens * price_in + (output_tokens + thought_tokens) * price_out
+        ) / 1_000_000
+        record.input_tokens += input_tokens
+        record.output_tokens += output_tokens + thought_tokens
+        record.updated_at = now_iso()
+        self.agent.save(session)
+        usage = {
+            "totalTokens": input_tokens + output_tokens + thought_tokens,
+            "inputTokens": input_tokens,
+            "outputTokens": output_tokens,
+            "thoughtTokens": thought_tokens,
+            "cachedReadTokens": max(0, input_tokens - prompt_tokens),
+            "cachedWriteTokens": prompt_tokens,
+        }
+        idle: dict[str, Any] = {"stopReason": stop_reason, "usage": usage}
+        if error is not None:
+            idle["error"] = error
+        with anyio.CancelScope(shield=True):
+            if not session.deleted:
+                await self.agent.send_usage(session)
+                await self.agent.send_info(session, full=False)
+            await self.agent.state(session, "idle", **idle)
+        return {"stopReason": stop_reason, "usage": usage}
+
+    async def _dispatch(
+        self, ctx: TurnContext, command: str | None, argument: str, text: str
+    ) -> None:
+        handler = HANDLERS.get(command) if command is not None else None
+        if handler is not None:
+            await handler(ctx, argument)
+            return
+        record = ctx.record
+        if ctx.option(config.THOUGHT_LEVEL) == "high":
+            await ctx.think(texts.brief_thought(text))
+            await ctx.end_message()
+        reply = texts.echo_reply(
+            text,
+            blocks.describe_all(ctx.blocks),
+            mode=record.mode,
+            model_name=config.choice_name(config.MODEL, record.model),
+            turn=record.turns,
+            verbosity=ctx.option(config.VERBOSITY),
+            plain=ctx.option(config.FORMAT) == "plain",
+        )
+        if command is not None:
+            reply = (
+                f"I don't know the command `/{command}`; `/help` lists the ones I do.\n\n" + reply
+            )
+        await ctx.say(reply)

@@ -1,0 +1,83 @@
+"""Command palette entries made of the agent's words: its modes and models.
+
+Textual's system commands take their title and help as markup strings, so a mode named ``[/]``
+would break the palette and one named ``[@click=app.quit]x`` would carry a live action. The
+entries here are :class:`textual.content.Content` built from the plain text (never parsed), with
+the fuzzy match highlighted on that same plain text.
+
+A screen offers such entries by listing :class:`AgentCommands` in its ``COMMANDS`` and having an
+``agent_commands()`` method that returns :class:`AgentCommand` items.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.content import Content
+
+from acp_tui.ui.agent_text import LINE_LIMIT, line_of
+
+HELP_STYLE = "$text-muted"
+
+
+@dataclass(frozen=True, slots=True)
+class AgentCommand:
+    """One palette entry. ``title`` and ``help`` may hold agent text: they are shown literally,
+    on one line each."""
+
+    title: str
+    help: str
+    callback: Callable[[], Any]
+
+
+def highlighted(matcher: Matcher, title: str) -> Content:
+    """``title`` as literal content with the characters the query matched highlighted."""
+    content = Content(title)
+    score, offsets = matcher.fuzzy_search.match(matcher.query, title)
+    if not score:
+        return content
+    for offset in offsets:
+        if not title[offset].isspace():
+            content = content.stylize(matcher.match_style, offset, offset + 1)
+    return content
+
+
+def entry(title: Content, help_text: str) -> Content:
+    """What the palette shows for an entry: its title, and its help line below."""
+    if not help_text:
+        return title
+    return Content.assemble(title, "\n", Content(help_text).stylize(HELP_STYLE))
+
+
+class AgentCommands(Provider):
+    """The palette's entries from the current screen's ``agent_commands()``."""
+
+    def _commands(self) -> list[AgentCommand]:
+        source = getattr(self.screen, "agent_commands", None)
+        if not callable(source):
+            return []
+        return [
+            AgentCommand(line_of(c.title, LINE_LIMIT), line_of(c.help, LINE_LIMIT), c.callback)
+            for c in source()
+        ]
+
+    async def discover(self) -> Hits:
+        for command in self._commands():
+            yield DiscoveryHit(
+                entry(Content(command.title), command.help), command.callback, text=command.title
+            )
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for command in self._commands():
+            score = matcher.match(command.title)
+            if score > 0:
+                yield Hit(
+                    score,
+                    entry(highlighted(matcher, command.title), command.help),
+                    command.callback,
+                    text=command.title,
+                )

@@ -1,0 +1,404 @@
+"""Driving the installed ``acp-tui`` in a :class:`PtyTerminal`, as a person would, and timing
+what reaches the screen.
+
+Everything here goes through the screen and the keyboard: the app is the console script
+beside ``sys.executable`` (what ``pip install`` made), the agent a real subprocess. What the
+app shows is read off the emulated screen; what the agent did is read from its marks file.
+The few things that belong to acp-tui's look (how a ready prompt looks, which keys reach the
+top of the transcript, what a fold row says) are in :class:`AppProfile`, so another client
+can be driven by the same code with its own profile.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import string
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bench.blackbox.terminal import Condition, PtyTerminal, ScreenTimeout, visible
+from bench.blackbox.workloads import BEGIN, END, marker
+
+AGENT_SCRIPT = Path(__file__).resolve().parent / "agent.py"
+COLS, ROWS = 120, 40
+#: Bytecode caches for the launched app, kept between runs (as a pip-installed acp-tui has
+#: them): without it, ``PYTHONDONTWRITEBYTECODE=1`` (set in some sandboxes) would compile every
+#: module at each launch.
+PYCACHE = Path(tempfile.gettempdir()) / "acp-tui-bench-pycache"
+
+
+def installed_acp_tui() -> str:
+    """The ``acp-tui`` console script beside this interpreter, else the one on PATH."""
+    beside = Path(sys.executable).parent / "acp-tui"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("acp-tui")
+    if found is None:
+        raise RuntimeError("acp-tui is not installed in this environment (pip install -e .)")
+    return found
+
+
+@dataclass(frozen=True)
+class AppProfile:
+    """What the benchmarks need to know of the client's screen."""
+
+    #: Shown in the prompt while it is empty.
+    placeholder: str = "Message the agent"
+    #: The header once the agent answered and a new session is open (agent name first).
+    new_session: str = "New session"
+    #: Keys that take the focus to the transcript and scroll it to its top.
+    top_keys: tuple[str, ...] = ("shift+tab", "home")
+    #: A row that stands for text not drawn (an acp-tui fold row); None if the client has none.
+    fold_words: tuple[str, ...] = ("earlier lines", "folded")
+
+    def ready(self, agent_name: str) -> Condition:
+        """The agent is ready and the prompt usable: its name and a new session in the header,
+        the empty prompt on screen."""
+        placeholder, new_session = self.placeholder, self.new_session
+
+        def condition(rows: list[str]) -> bool:
+            return (
+                agent_name in rows[0]
+                and new_session in rows[0]
+                and any(placeholder in row for row in rows)
+            )
+
+        return condition
+
+    def fold_row(self) -> Condition:
+        words = self.fold_words
+        return lambda rows: any(all(word in row for word in words) for row in rows)
+
+
+ACP_TUI = AppProfile()
+
+
+def fresh_home() -> Path:
+    """An empty home: XDG dirs and a project directory, all under a new temporary dir."""
+    home = Path(tempfile.mkdtemp(prefix="acp-tui-bb-"))
+    for name in ("config/acp-tui", "data", "state", "cache", "project"):
+        (home / name).mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def app_env(home: Path) -> dict[str, str]:
+    env = {
+        "XDG_CONFIG_HOME": str(home / "config"),
+        "XDG_DATA_HOME": str(home / "data"),
+        "XDG_STATE_HOME": str(home / "state"),
+        "XDG_CACHE_HOME": str(home / "cache"),
+        "ACP_TUI_CONFIG": str(home / "config" / "acp-tui" / "config.toml"),
+        "TERM": "xterm-256color",
+        "COLORTERM": "truecolor",
+        "LANG": "C.UTF-8",
+        "LC_ALL": "C.UTF-8",
+        "PYTHONPYCACHEPREFIX": str(PYCACHE),
+    }
+    return env
+
+
+def base_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    for name in ("COLUMNS", "LINES", "TEXTUAL", "TEXTUAL_DRIVER"):
+        env.pop(name, None)
+    return env
+
+
+@dataclass
+class Running:
+    """A launched app: its terminal, home and the agent's marks file."""
+
+    term: PtyTerminal
+    home: Path
+    marks: Path
+    started: float
+
+    def marks_of(self, event: str, turn: int | None = None) -> list[dict[str, Any]]:
+        try:
+            lines = self.marks.read_text(encoding="utf-8").splitlines()
+        except FileNotFoundError:
+            return []
+        found = []
+        for line in lines:
+            record = json.loads(line)
+            if record.get("event") == event and (turn is None or record.get("turn") == turn):
+                found.append(record)
+        return found
+
+    def mark(self, event: str, turn: int, limit: float = 10.0) -> float:
+        """The perf_counter time of the agent's ``event`` in ``turn`` (waits for it)."""
+        deadline = time.monotonic() + limit
+        while True:
+            found = self.marks_of(event, turn)
+            if found:
+                return float(found[-1]["t"]) - PtyTerminal.wall_offset()
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the agent never marked {event!r} for turn {turn}")
+            time.sleep(0.01)
+
+
+@contextmanager
+def launch(
+    args: list[str], home: Path | None = None, program: list[str] | None = None
+) -> Iterator[Running]:
+    """``acp-tui ARGS`` (or ``program ARGS``: a stand-in client, for testing the benchmarks
+    themselves) in a fresh home, in a 120x40 pty; ended on exit."""
+    home = home or fresh_home()
+    marks = home / "marks.jsonl"
+    command = program or [installed_acp_tui()]
+    argv = [*command, *[arg.replace("{marks}", str(marks)) for arg in args]]
+    term = PtyTerminal(
+        argv, env={**base_env(), **app_env(home)}, cwd=home / "project", cols=COLS, rows=ROWS
+    )
+    try:
+        started = term.start()
+        yield Running(term, home, marks, started)
+    finally:
+        term.close()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def bench_agent_args() -> list[str]:
+    return ["--", sys.executable, str(AGENT_SCRIPT), "--marks", "{marks}"]
+
+
+def wait_ready(run: Running, agent_name: str, limit: float = 60.0) -> float:
+    return run.term.wait_until(ACP_TUI.ready(agent_name), limit, "a ready prompt")
+
+
+def send_prompt(run: Running, text: str, expect: Condition) -> tuple[float, Any]:
+    """Type ``text`` (waiting until the prompt shows it, so Enter finds the app idle), start
+    watching for ``expect``, press Enter; return Enter's time and the watch."""
+    run.term.type(text)
+    run.term.wait_for(text, 30)
+    watch = run.term.expect(expect)
+    return run.term.press("enter"), watch
+
+
+# ---------------------------------------------------------------------------- replies
+
+
+def reply(
+    workload: str, paced: bool, limit: float, top_limit: float, program: list[str] | None = None
+) -> dict[str, float]:
+    """One reply of ``workload`` in a fresh app on the bench agent.
+
+    Reported: Enter -> the last word on screen (``enter_s``); the agent's last byte -> the last
+    word on screen (``after_end_s``); whether the first words were reached by scrolling to the
+    top of the reply with keys afterwards (``reached``: 1 or 0); whether no fold row was ever on
+    screen (``unfolded``: 1 or 0); Enter -> the first words on screen after that scroll
+    (``top_s``); the app's peak RSS (``rss_mb``); ``timed_out`` (1 or 0): the last word did not
+    show within ``limit``."""
+    turn = 1
+    with launch(bench_agent_args(), program=program) as run:
+        term = run.term
+        wait_ready(run, "bench-agent")
+        fold_seen = term.expect(ACP_TUI.fold_row())
+        command = f"/bench {workload} {'paced' if paced else 'burst'}"
+        entered, last = send_prompt(run, command, visible(marker(END, turn)))
+        result: dict[str, float] = {"timed_out": 0.0}
+        try:
+            shown = term.settle(last, limit, f"the last word of {workload}")
+        except ScreenTimeout:
+            return {
+                "enter_s": float("inf"),
+                "after_end_s": float("inf"),
+                "top_s": float("inf"),
+                "unfolded": 0.0 if fold_seen.done.is_set() else 1.0,
+                "reached": 0.0,
+                "rss_mb": term.peak_rss_mb(),
+                "timed_out": 1.0,
+            }
+        stream_end = run.mark("end", turn)
+        result["enter_s"] = shown - entered
+        result["after_end_s"] = shown - stream_end
+        begin = marker(BEGIN, turn)
+        fold_row = ACP_TUI.fold_row()
+        # The first words, or a fold row where they should be: then a short grace for them
+        # (the keys may still be on their way) instead of the whole limit.
+        first = term.expect(lambda rows: visible(begin)(rows) or fold_row(rows))
+        term.press(*ACP_TUI.top_keys)
+        reached = False
+        try:
+            at = term.settle(first, top_limit, "the first words")
+            if not term.contains(begin):
+                at = term.wait_for(begin, top_limit / 4)
+            result["top_s"] = at - entered
+            reached = True
+        except ScreenTimeout:
+            result["top_s"] = float("inf")
+        result["reached"] = 1.0 if reached else 0.0
+        result["unfolded"] = 0.0 if fold_seen.done.is_set() else 1.0
+        result["rss_mb"] = term.peak_rss_mb()
+        return result
+
+
+# ---------------------------------------------------------------------------- keys
+
+
+def harness_floor(keys: int = 50) -> list[float]:
+    """Key -> echoed character on screen with ``cat`` in a raw tty: the harness's own
+    latency (pty, emulator, condition checks), in ms."""
+    term = PtyTerminal(["sh", "-c", "stty raw -echo; exec cat"], cols=COLS, rows=ROWS)
+    latencies: list[float] = []
+    try:
+        term.start()
+        term.type("ready")
+        term.wait_for("ready", 10)
+        rng = random.Random(7)
+        typed = "ready"
+        for _ in range(keys):
+            char = rng.choice(string.ascii_lowercase)
+            typed += char
+            watch = term.expect(visible(typed[-8:]))
+            sent = term.type(char)
+            latencies.append((term.settle(watch, 5, "the echo") - sent) * 1000)
+            time.sleep(0.005)
+    finally:
+        term.close()
+    return latencies
+
+
+class Typist:
+    """Types random letters into the prompt, a key at a time, and times each to the screen."""
+
+    #: Letters per line before the prompt is cleared (well inside the prompt's width).
+    LINE = 30
+    PREFIX = 6
+
+    def __init__(self, run: Running, seed: int = 11) -> None:
+        self.run = run
+        self.rng = random.Random(seed)
+        self.typed = ""
+
+    def clear(self) -> None:
+        if self.typed:
+            self.run.term.write(b"\x7f" * len(self.typed))
+            self.typed = ""
+            self.run.term.wait_for(ACP_TUI.placeholder, 60)
+
+    def _letters(self, count: int) -> str:
+        return "".join(self.rng.choice(string.ascii_lowercase) for _ in range(count))
+
+    def key(self, limit: float) -> float:
+        """One measured key, in ms (``limit`` * 1000 when it never showed)."""
+        term = self.run.term
+        if len(self.typed) >= self.PREFIX + self.LINE:
+            self.clear()
+        if not self.typed:
+            # An unmeasured prefix first: what is typed is then unique on the screen.
+            self.typed = self._letters(self.PREFIX)
+            term.type(self.typed)
+            term.wait_for(self.typed, 60)
+        char = self._letters(1)
+        self.typed += char
+        watch = term.expect(visible(self.typed))
+        sent = term.type(char)
+        try:
+            return (term.settle(watch, limit, "the key") - sent) * 1000
+        except ScreenTimeout:
+            return limit * 1000
+
+
+def keys_during(
+    flood: str, keys: int, budget: float, gap: float = 0.05, key_limit: float = 5.0
+) -> dict[str, Any]:
+    """Keys typed into the prompt while ``flood`` (``/bench`` arguments) streams: from Enter
+    until its last word is on screen, the flood started again when it ended, for at most
+    ``budget`` seconds or ``keys`` keys. Also the same app's idle latency first."""
+    latencies: list[float] = []
+    idle: list[float] = []
+    with launch(bench_agent_args()) as run:
+        wait_ready(run, "bench-agent")
+        typist = Typist(run)
+        for _ in range(20):
+            idle.append(typist.key(key_limit))
+            time.sleep(gap)
+        typist.clear()
+        deadline = time.monotonic() + budget
+        turn = 0
+        while len(latencies) < keys and time.monotonic() < deadline:
+            typist.clear()
+            turn += 1
+            _, last = send_prompt(run, f"/bench {flood}", visible(marker(END, turn)))
+            while len(latencies) < keys and time.monotonic() < deadline:
+                if last.done.is_set():
+                    break
+                latencies.append(typist.key(key_limit))
+                time.sleep(gap)
+            if not last.done.is_set():
+                break  # out of keys or time with this flood still streaming
+            typist.clear()
+    return {"latencies": latencies, "idle": idle}
+
+
+# ---------------------------------------------------------------------------- launch
+
+
+def launch_to_ready() -> float:
+    """``acp-tui --demo``: spawn -> the demo agent ready and the prompt usable, in seconds;
+    then a typed key must show (else the prompt was not usable after all)."""
+    with launch(["--demo"]) as run:
+        ready = wait_ready(run, "demo agent")
+        run.term.type("q")
+        run.term.wait_until(
+            lambda rows: any("▊ q" in row for row in rows), 30, "a key in the prompt"
+        )
+        return ready - run.started
+
+
+def resume_to_last(messages: int, tools: int, limit: float) -> float:
+    """``acp-tui --demo --resume ID`` of a saved session of ``messages`` messages and
+    ``tools`` tool calls: spawn -> its last entry on screen, in seconds."""
+    from bench.bench_replay import write_history
+
+    home = fresh_home()
+    last_words = marker(END, 0)
+    session_id = write_history(
+        home / "data" / "acp-tui" / "demo-agent",
+        str(home / "project"),
+        messages,
+        tools,
+        closing_text=f"That was the whole history. {last_words}",
+    )
+    with launch(["--demo", "--resume", session_id], home=home) as run:
+        try:
+            return run.term.wait_for(last_words, limit) - run.started
+        except ScreenTimeout:
+            return float("inf")
+
+
+# ---------------------------------------------------------------------------- permission
+
+
+def permission(options: int, limit: float) -> dict[str, float]:
+    """A request with ``options`` options: the agent sent it -> its first option on screen ->
+    the dialog armed (no key answers before: issue 17) -> "1" pressed -> the agent has the
+    answer. Seconds."""
+    with launch(bench_agent_args()) as run:
+        term = run.term
+        wait_ready(run, "bench-agent")
+        _, dialog = send_prompt(run, f"/bench permission {options}", visible("Choice 0001"))
+        try:
+            shown = term.settle(dialog, limit, "the permission dialog")
+        except ScreenTimeout:
+            return {"shown_s": float("inf"), "answered_s": float("inf")}
+        term.wait_for("1-9 choose", limit)  # armed
+        pressed = term.type("1")
+        sent = run.mark("permission-sent", 1)
+        answered = run.mark("permission-answered", 1, limit=limit)
+        outcome = run.marks_of("permission-answered", 1)[-1].get("outcome")
+        if outcome != "opt-1":
+            raise RuntimeError(f"the key 1 chose {outcome!r}, not the first option")
+        term.wait_for(marker(END, 1), limit)
+        return {"shown_s": shown - sent, "answered_s": answered - pressed}

@@ -1,0 +1,89 @@
+"""Permission requests and the turn they belong to (issue 17 #12), at the link, without a
+screen: after session/cancel and until the turn's answer, a request is answered ``cancelled``
+at once (the person never sees it); one still waiting when the turn ends is answered
+``cancelled`` and its presenter is cancelled (its dialog closes)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import anyio
+import pytest
+
+from acp_tui.agent_link import AgentLink
+from acp_tui.store import AgentMessage, SessionStore
+from tests.agents import hostile_core as core
+
+pytestmark = pytest.mark.anyio
+HOSTILE = [sys.executable, str(Path(core.__file__).with_name("hostile_agent.py"))]
+
+
+def last_reply(store: SessionStore) -> str:
+    state = store.get(core.SESSION_ID)
+    texts = [e.text for e in state.transcript if isinstance(e, AgentMessage)] if state else []
+    return texts[-1] if texts else ""
+
+
+async def until(condition: Any, limit: float = 10) -> None:
+    with anyio.fail_after(limit):
+        while not condition():
+            await anyio.sleep(0.02)
+
+
+async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
+    tmp_path: Path,
+) -> None:
+    store = SessionStore()
+    asked: list[Any] = []
+
+    async def person(params: Any) -> dict[str, Any]:
+        asked.append(params)
+        return {"outcome": {"outcome": "selected", "optionId": "yes"}}
+
+    link = AgentLink(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        await until(lambda: link.current_session_id is not None)
+        link.send_prompt(core.SESSION_ID, "permission-after-cancel")
+        await until(lambda: "Working" in last_reply(store))
+        await link.cancel(core.SESSION_ID)
+        await until(lambda: core.LATE_PERMISSION in last_reply(store))
+        assert last_reply(store).endswith('{"outcome": "cancelled"}')
+        assert asked == []
+        await until(lambda: not link.is_busy(core.SESSION_ID))
+        # The next turn's requests are asked again.
+        link.send_prompt(core.SESSION_ID, "permission-then-end")
+        await until(lambda: len(asked) == 1)
+        link.request_stop()
+
+
+async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
+    tmp_path: Path,
+) -> None:
+    store = SessionStore()
+    presenting = anyio.Event()
+    closed = anyio.Event()
+
+    async def person(params: Any) -> dict[str, Any]:
+        presenting.set()
+        try:
+            await anyio.sleep_forever()
+        finally:
+            closed.set()  # the dialog is closed
+        raise AssertionError("unreachable")
+
+    link = AgentLink(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        await until(lambda: link.current_session_id is not None)
+        link.send_prompt(core.SESSION_ID, "permission-then-end")
+        with anyio.fail_after(10):
+            await presenting.wait()
+            await closed.wait()
+        await until(lambda: not link.is_busy(core.SESSION_ID))
+        link.send_prompt(core.SESSION_ID, "last-answer")
+        await until(lambda: last_reply(store).startswith("last answer:"))
+        assert last_reply(store) == 'last answer: {"outcome": "cancelled"}'
+        link.request_stop()
