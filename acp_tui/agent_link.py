@@ -5,13 +5,16 @@ No Textual here: the UI hands in callbacks (:class:`LinkEvents`) and calls inten
 in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
 Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
-turn runs is queued per session and sent when the turn ends. Agents that report v2
-``state_update`` accept prompts at any time, so their queue drains at once.
+turn runs is queued per session (:class:`~acp_tui.prompt_queue.PromptQueue`, which outlives one
+agent process) and sent when the turn ends. Agents that report v2 ``state_update`` accept
+prompts at any time, so their queue drains at once. What waits for a session that is not open
+yet goes out when it opens (:meth:`AgentLink.flush`).
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import os
 from collections.abc import Awaitable, Callable
@@ -23,12 +26,14 @@ import anyio
 
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
+from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
 from acp_tui.protocol import reaper
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
     AgentExitedError,
     AgentInfo,
+    NotAnAgentError,
     NotSupportedError,
     ProcessFactory,
 )
@@ -47,13 +52,23 @@ PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 AuthChooser = Callable[[list[dict[str, Any]], str], Awaitable[str | None]]
 
 
-@dataclass(slots=True)
-class QueuedPrompt:
-    """A message typed while the agent was busy; editable until it is sent."""
+__all__ = ["AgentExit", "AgentLink", "LinkEvents", "NotResponding", "QueuedPrompt"]
 
-    queue_id: int
-    text: str
-    blocks: list[dict[str, Any]]
+#: How long the agent may take to answer ``initialize`` before the person is told it is not
+#: responding (it is still waited for; the person chooses to restart or quit).
+DEFAULT_INITIALIZE_TIMEOUT = 30.0
+
+
+@dataclass(slots=True)
+class NotResponding:
+    """The agent has not answered ``initialize`` in time: what it did print, for the banner."""
+
+    seconds: float
+    #: The first lines it printed on stdout that were not ACP (JSON-RPC) messages.
+    printed: list[str]
+    #: How many such lines there were in all.
+    printed_count: int
+    stderr_tail: list[str]
 
 
 @dataclass(slots=True)
@@ -64,10 +79,12 @@ class LinkEvents:
     on_status: Callable[[str], None] = lambda text: None
     on_error: Callable[[str], None] = lambda text: None
     on_session_opened: Callable[[str], None] = lambda session_id: None
-    on_queue_changed: Callable[[str], None] = lambda session_id: None
+    #: A ``session/new`` answered (its raw answer): what a new session of this agent offers.
+    on_session_created: Callable[[str, Any], None] = lambda session_id, response: None
     on_turn_ended: Callable[[str, str | None], None] = lambda session_id, reason: None
     on_exit: Callable[[AgentExit], None] = lambda exit_info: None
     on_terminal_output: Callable[[str], None] = lambda terminal_id: None
+    on_not_responding: Callable[[NotResponding], None] = lambda report: None
 
 
 @dataclass(slots=True)
@@ -80,11 +97,12 @@ class AgentExit:
     expected: bool
     start_failed: bool = False
     log_path: str | None = None
+    #: Lines it printed on stdout that were not ACP messages (the first few).
+    printed: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class _SessionRuntime:
-    queue: list[QueuedPrompt] = field(default_factory=list)
     turn_running: bool = False
     #: session/cancel was sent and the turn has not ended yet: a permission request that
     #: arrives now is answered ``cancelled`` at once, as the spec requires after a cancel.
@@ -117,6 +135,8 @@ class AgentLink:
         log_dir: Path | None = None,
         recorder: WireRecorder | None = None,
         process_factory: ProcessFactory | None = None,
+        prompts: PromptQueue | None = None,
+        initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
     ) -> None:
         self.argv = list(argv)
         self.cwd = os.path.abspath(cwd)
@@ -140,7 +160,10 @@ class AgentLink:
         self.current_session_id: str | None = None
         self.v2_lifecycle = False
         self._runtime: dict[str, _SessionRuntime] = {}
-        self._next_queue_id = 1
+        #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
+        #: survive a restart of the agent.
+        self.prompts = prompts if prompts is not None else PromptQueue()
+        self.initialize_timeout = initialize_timeout
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False
@@ -211,17 +234,20 @@ class AgentLink:
         self, client: AcpClient, open_session: Callable[[AgentLink], Awaitable[None]] | None
     ) -> None:
         self.events.on_status("initializing")
+        watchdog = anyio.CancelScope()
+        assert self._task_group is not None
+        self._task_group.start_soon(self._watch_initialize, client, watchdog)
         try:
-            with anyio.fail_after(120):
-                agent = await client.initialize()
-        except TimeoutError:
-            self._start_failure = "the agent did not answer initialize within 120 s"
-            self.stop()
-            return
+            agent = await client.initialize()
         except (AcpError, RpcError) as error:
-            self._start_failure = f"initialize failed: {error}"
+            if isinstance(error, NotAnAgentError):
+                self._start_failure = str(error)
+            elif not isinstance(error, AgentExitedError):
+                self._start_failure = f"initialize failed: {error}"
             self.stop()
             return
+        finally:
+            watchdog.cancel()
         self.agent = agent
         self.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
@@ -240,6 +266,22 @@ class AgentLink:
         except (AcpError, RpcError) as error:
             self.events.on_error(str(error))
 
+    async def _watch_initialize(self, client: AcpClient, scope: anyio.CancelScope) -> None:
+        """Tell the person when ``initialize`` takes too long (the wait goes on: a slow first
+        start, e.g. an npx download, may still answer)."""
+        with scope:
+            await anyio.sleep(self.initialize_timeout)
+            if self.agent is None and not client.connection.closed:
+                stats = client.connection.stats
+                self.events.on_not_responding(
+                    NotResponding(
+                        seconds=self.initialize_timeout,
+                        printed=list(stats.first_skipped),
+                        printed_count=stats.skipped_lines,
+                        stderr_tail=list(client.process.stderr_tail)[-8:],
+                    )
+                )
+
     async def _watch_exit(self, client: AcpClient) -> None:
         await client.connection.closed_event.wait()
         # Give the exit status a moment to arrive so the banner can name it.
@@ -255,6 +297,7 @@ class AgentLink:
         failure = self._start_failure
         if failure is None and self.agent is None and not self._stopping:
             failure = "the agent ended before answering initialize"
+        printed = list(self.client.connection.stats.first_skipped) if self.client else []
         description = process.exit_description
         if self.client is not None and self.client.closed_its_input and not self._stopping:
             # Our write failed while the agent ran: that, not the signal we then sent, is
@@ -271,6 +314,7 @@ class AgentLink:
                 stderr_tail=list(process.stderr_tail)[-20:],
                 expected=self._stopping,
                 log_path=str(process.log_path) if process.log_path else None,
+                printed=printed if self.agent is None else [],
             )
         )
 
@@ -305,6 +349,7 @@ class AgentLink:
     async def _on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
+        params = self._with_known_tool_call(params)
         if self.permission_handler is None:
             return dict(CANCELLED)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
@@ -336,6 +381,29 @@ class AgentLink:
                 state = self.store.get(session_id)
                 if state and state.activity == "requires_action" and before is not None:
                     self.store.set_activity(session_id, before)
+
+    def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the
+        title and kind the tool call already has in the store, so the dialog and the record
+        line ("Allowed once: …") name the tool call, not its id."""
+        tool_call = params.get("toolCall")
+        session_id = params.get("sessionId")
+        if not isinstance(tool_call, dict) or not isinstance(session_id, str):
+            return params
+        tool_call_id = tool_call.get("toolCallId")
+        state = self.store.get(session_id)
+        known = (
+            state.tool_index.get(tool_call_id) if state and isinstance(tool_call_id, str) else None
+        )
+        if known is None:
+            return params
+        filled = dict(tool_call)
+        kind = known.tool_kind if known.tool_kind != "other" else ""
+        for key, value in (("title", known.title), ("kind", kind)):
+            current = filled.get(key)
+            if (not isinstance(current, str) or not current.strip()) and value:
+                filled[key] = value
+        return {**params, "toolCall": filled}
 
     def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         async def call(params: Any) -> Any:
@@ -411,7 +479,18 @@ class AgentLink:
         except RpcError as error:
             raise AcpError(f"authentication with {name} failed: {error.message}") from error
 
-    async def new_session(self, cwd: str | None = None) -> str:
+    async def new_session(
+        self,
+        cwd: str | None = None,
+        *,
+        adopt: bool = False,
+        mode: str | None = None,
+        config: dict[str, Any] | None = None,
+    ) -> str:
+        """``session/new``. The session is a draft (not listed, not remembered) until its first
+        prompt. ``mode`` and ``config`` (config id -> value): choices the person made before
+        the session existed, applied before anything is sent. ``adopt``: the messages queued
+        for "the new session" (key ``None``) are this session's, and go out now."""
         client = self._client()
         cwd = cwd or self.cwd
         self.events.on_status("starting a new session")
@@ -419,19 +498,44 @@ class AgentLink:
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
             raise AcpError("the agent answered session/new without a sessionId")
-        self.store.register_session(session_id, cwd=cwd, response=result)
+        state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
+        self.events.on_session_created(session_id, result)
+        if mode and state.current_mode_id != mode:
+            await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
+        for config_id, value in (config or {}).items():
+            option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
+            if option is not None and option.get("currentValue") != value:
+                await self._apply_choice(
+                    functools.partial(self.set_config_option, session_id, config_id, value),
+                    "set option",
+                )
+        if adopt:
+            self.prompts.rekey(None, session_id)
         self._opened(session_id)
         return session_id
 
-    async def open_session(self, session_id: str, cwd: str | None = None) -> str:
+    async def _apply_choice(self, call: Callable[[], Awaitable[None]], what: str) -> None:
+        try:
+            await call()
+        except (AcpError, RpcError) as error:
+            if isinstance(error, AgentExitedError):
+                raise
+            self.events.on_error(f"{what}: {error}")
+
+    async def open_session(
+        self, session_id: str, cwd: str | None = None, *, adopt: bool = False
+    ) -> str:
         """Reopen a past session: resume when the agent can and we already have its
-        transcript, else load (replayed), else resume; else a clear error."""
+        transcript, else load (replayed), else resume; else a clear error. ``adopt``: the
+        messages queued for "the new session" go to this one (a start-up ``--continue``)."""
         client = self._client()
         agent = self.agent
         assert agent is not None
         state = self.store.get(session_id)
         cwd = cwd or (state.cwd if state and state.cwd else self.cwd)
         if state is not None and state.live and session_id in self._runtime:
+            if adopt:
+                self.prompts.rekey(None, session_id)
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
@@ -465,6 +569,8 @@ class AgentLink:
                 f"{agent.display_name} cannot reopen past sessions (it supports neither "
                 "session/resume nor session/load)"
             )
+        if adopt:
+            self.prompts.rekey(None, session_id)
         self._opened(session_id)
         return method
 
@@ -472,6 +578,7 @@ class AgentLink:
         self.current_session_id = session_id
         self.runtime(session_id)
         self.events.on_session_opened(session_id)
+        self.flush(session_id)
 
     async def list_sessions(self, cwd: str | None, cursor: str | None) -> str | None:
         """Fetch one page into the store; returns the next cursor (None when done)."""
@@ -486,15 +593,36 @@ class AgentLink:
     def send_prompt(
         self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None
     ) -> None:
-        """Send now, or queue when a turn is running (v1 agents take one turn at a time)."""
+        """Send now, or queue when a turn is running (v1 agents take one turn at a time) or
+        when earlier messages still wait (they go first)."""
         blocks = blocks or [{"type": "text", "text": text}]
         runtime = self.runtime(session_id)
-        if runtime.turn_running and not self.v2_lifecycle:
-            runtime.queue.append(QueuedPrompt(self._next_queue_id, text, blocks))
-            self._next_queue_id += 1
-            self.events.on_queue_changed(session_id)
+        if (runtime.turn_running and not self.v2_lifecycle) or self.prompts.has(session_id):
+            self.prompts.add(session_id, text, blocks)
+            self.flush(session_id)
             return
         self._start_turn(session_id, blocks)
+
+    def can_send(self, session_id: str) -> bool:
+        """Whether a prompt for this session can go out now (open here, agent running)."""
+        return (
+            session_id in self._runtime
+            and self._task_group is not None
+            and self.client is not None
+            and not self.client.connection.closed
+        )
+
+    def flush(self, session_id: str) -> None:
+        """Send what waits for this session, if it is open and idle (all of it at once to a
+        v2 agent). An item being edited holds the queue."""
+        if not self.can_send(session_id):
+            return
+        runtime = self.runtime(session_id)
+        while not runtime.turn_running or self.v2_lifecycle:
+            queued = self.prompts.take_next(session_id)
+            if queued is None:
+                return
+            self._start_turn(session_id, queued.blocks)
 
     def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
         if self._task_group is None:
@@ -540,10 +668,7 @@ class AgentLink:
         runtime.stop_asking()
         state = self.store.get(session_id)
         self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
-        if runtime.queue and self.client is not None and not self.client.connection.closed:
-            queued = runtime.queue.pop(0)
-            self.events.on_queue_changed(session_id)
-            self._start_turn(session_id, queued.blocks)
+        self.flush(session_id)
 
     def begin_cancel(self, session_id: str) -> None:
         """The person cancelled the turn: until it ends, every permission request of the
@@ -560,20 +685,16 @@ class AgentLink:
         client = self._client()
         await client.cancel(session_id)
 
-    def queue(self, session_id: str) -> list[QueuedPrompt]:
-        return self.runtime(session_id).queue
+    def queue(self, session_id: str | None) -> list[QueuedPrompt]:
+        return self.prompts.items(session_id)
 
     def edit_queued(self, session_id: str, queue_id: int, text: str | None) -> None:
         """Replace the text of a queued prompt, or remove it with ``text=None``."""
-        queue = self.runtime(session_id).queue
-        for index, item in enumerate(queue):
-            if item.queue_id == queue_id:
-                if text is None:
-                    del queue[index]
-                else:
-                    queue[index] = QueuedPrompt(queue_id, text, [{"type": "text", "text": text}])
-                self.events.on_queue_changed(session_id)
-                return
+        if text is None:
+            self.prompts.remove(session_id, queue_id)
+        else:
+            self.prompts.save_edit(session_id, queue_id, text)
+        self.flush(session_id)
 
     def is_busy(self, session_id: str) -> bool:
         return self.runtime(session_id).turn_running

@@ -30,6 +30,7 @@ examples:
   acp-tui --agent claude                      an agent from the config file
   acp-tui -- claude-agent-acp                 any ACP agent: its command after --
   acp-tui -- gemini --experimental-acp
+  acp-tui --continue -- claude-agent-acp      carry on with the last conversation here
   acp-tui ask "explain this repo" -- codex-acp
   acp-tui sessions --all --json -- goose acp
   acp-tui --serve --port 8000 --demo          the same app in a web browser
@@ -138,13 +139,15 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="?",
         const="",
         metavar="ID",
-        help="open the most recent session of this directory, or the given one",
+        help="reopen session ID; without ID, list this directory's sessions to choose from "
+        "(the most recent highlighted: Enter opens it, Esc starts a new one)",
     )
     parser.add_argument(
         "--continue",
         dest="continue_",
         action="store_true",
-        help="resume the most recent session of this directory without asking",
+        help="reopen the most recent session of this directory that has a conversation, "
+        "without asking",
     )
     parser.add_argument(
         "--theme",
@@ -335,9 +338,10 @@ def _run(invocation: Invocation) -> int:
                 file=sys.stderr,
             )
             return 2
+        timeout = config.initialize_timeout
         if invocation.command == "ask":
-            return headless.run_ask(invocation)
-        return headless.run_sessions(invocation)
+            return headless.run_ask(invocation, initialize_timeout=timeout)
+        return headless.run_sessions(invocation, initialize_timeout=timeout)
 
     from acp_tui.ui import launch
 

@@ -11,6 +11,7 @@ Example::
     sidebar = true
     permission_policy = "ask"      # "ask", "yolo" or "deny"
     notifications = "bell"         # "bell" or "off"
+    initialize_timeout = 30        # seconds before an agent that does not answer is reported
 
     [agents.claude]
     command = "claude-agent-acp"
@@ -74,6 +75,7 @@ APP_NAME = "acp-tui"
 
 DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
 DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
+DEFAULT_INITIALIZE_TIMEOUT = 30.0
 
 #: The schema (pydantic models) lives in :mod:`acp_tui.config_schema`, imported on first use
 #: of one of these names: the paths and helpers here, and a start-up without a config file,

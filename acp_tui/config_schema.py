@@ -10,7 +10,11 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
 
-from acp_tui.config import DEFAULT_NOTIFICATIONS, DEFAULT_PERMISSION_POLICY
+from acp_tui.config import (
+    DEFAULT_INITIALIZE_TIMEOUT,
+    DEFAULT_NOTIFICATIONS,
+    DEFAULT_PERMISSION_POLICY,
+)
 
 __all__ = [
     "AgentConfig",
@@ -129,3 +133,7 @@ class Config(_Strict):
     notifications: Literal["bell", "off"] = DEFAULT_NOTIFICATIONS
     """``"bell"`` rings the terminal bell when a turn ends or a permission is needed while
     the terminal is not focused; ``"off"`` stays quiet."""
+    initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
+    """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
+    responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and
+    offers a restart; ``acp-tui ask`` gives up."""

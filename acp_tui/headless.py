@@ -24,10 +24,12 @@ from typing import Any, TextIO
 
 import anyio
 
+from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
     AgentExitedError,
+    AgentInfo,
     NotSupportedError,
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, ConnectionClosed, RpcError
@@ -292,7 +294,12 @@ def read_prompt(prompt: str) -> str:
     return prompt
 
 
-def run_ask(invocation: Any, output: Output | None = None) -> int:
+def run_ask(
+    invocation: Any,
+    output: Output | None = None,
+    *,
+    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+) -> int:
     """``acp-tui ask``: one prompt, the reply streamed to stdout. Returns the exit code."""
     output = output or Output()
     options = invocation.options
@@ -302,7 +309,7 @@ def run_ask(invocation: Any, output: Output | None = None) -> int:
         output.error(f"cannot read the prompt from stdin: {error}")
         return EXIT_UNSUPPORTED
     turn = _Turn(output, allow=bool(getattr(options, "allow", False)))
-    return _run(lambda: _ask(invocation, prompt_text, turn), output)
+    return _run(lambda: _ask(invocation, prompt_text, turn, initialize_timeout), output)
 
 
 def _run(main: Callable[[], Any], output: Output) -> int:
@@ -370,7 +377,7 @@ def _client_services(
     return terminals, handlers
 
 
-async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
+async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeout: float) -> int:
     options = invocation.options
     cwd = options.cwd or os.getcwd()
     output = turn.output
@@ -389,7 +396,10 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
             terminals,
         ):
             try:
-                return await _ask_session(client, cwd, options.session, prompt_text, turn)
+                agent = await _initialize(client, output, initialize_timeout)
+                if agent is None:
+                    return EXIT_STOPPED
+                return await _ask_session(client, agent, cwd, options.session, prompt_text, turn)
             except AgentExitedError as error:
                 return await _report_crash(
                     client.process, str(error), output, closed_input=client.closed_its_input
@@ -403,20 +413,40 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn) -> int:
         return EXIT_NOT_FOUND
 
 
-async def _ask_session(
-    client: AcpClient, cwd: str, session: str | None, prompt_text: str, turn: _Turn
-) -> int:
-    output = turn.output
+async def _initialize(client: AcpClient, output: Output, seconds: float) -> AgentInfo | None:
+    """``initialize``, bounded: None (said why on stderr) when the command is not an ACP agent,
+    fails to negotiate, or does not answer within ``seconds``."""
+    timeout = seconds
     try:
-        agent = await client.initialize()
+        with anyio.fail_after(timeout):
+            return await client.initialize()
+    except TimeoutError:
+        message = f"the agent is not responding (no answer to initialize after {timeout:g} s)"
+        printed = [one_line(line, 200) for line in client.connection.stats.first_skipped]
+        printed = [line for line in printed if line]
+        if printed:
+            message += "; it printed this on stdout, which is not ACP: " + " | ".join(printed)
+        output.error(message)
+        return None
     except RpcError as error:
         output.error(f"initialize failed: {_label(str(error), 300)}")
-        return EXIT_STOPPED
+        return None
     except AcpError as error:
         if isinstance(error, AgentExitedError):
             raise
         output.error(_label(str(error), 300))
-        return EXIT_STOPPED
+        return None
+
+
+async def _ask_session(
+    client: AcpClient,
+    agent: AgentInfo,
+    cwd: str,
+    session: str | None,
+    prompt_text: str,
+    turn: _Turn,
+) -> int:
+    output = turn.output
     name = _label(agent.display_name, 60)
 
     try:
@@ -565,13 +595,18 @@ async def _report_crash(
 # ---------------------------------------------------------------------------------- sessions
 
 
-def run_sessions(invocation: Any, output: Output | None = None) -> int:
+def run_sessions(
+    invocation: Any,
+    output: Output | None = None,
+    *,
+    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+) -> int:
     """``acp-tui sessions``: every page of session/list, as a table or JSON."""
     output = output or Output()
-    return _run(lambda: _sessions(invocation, output), output)
+    return _run(lambda: _sessions(invocation, output, initialize_timeout), output)
 
 
-async def _sessions(invocation: Any, output: Output) -> int:
+async def _sessions(invocation: Any, output: Output, initialize_timeout: float) -> int:
     options = invocation.options
     cwd = options.cwd or os.getcwd()
     try:
@@ -579,7 +614,10 @@ async def _sessions(invocation: Any, output: Output) -> int:
             invocation.agent_argv, cwd=cwd, recorder=getattr(invocation, "recorder", None)
         ) as client:
             try:
-                agent = await client.initialize()
+                initialized = await _initialize(client, output, initialize_timeout)
+                if initialized is None:
+                    return EXIT_STOPPED
+                agent = initialized
                 name = _label(agent.display_name, 60)
                 if not agent.can_list:
                     output.error(

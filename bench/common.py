@@ -190,10 +190,18 @@ async def wait_for_session(app: Any, limit: float = 30.0) -> Any:
     """The chat screen, once a session is open and shown."""
     from acp_tui.ui.screens.chat import ChatScreen
 
+    def agent_ready() -> bool:
+        screen = app.screen
+        return isinstance(screen, ChatScreen) and screen.agent_alive
+
     def ready() -> bool:
         screen = app.screen
         return isinstance(screen, ChatScreen) and screen.session_id is not None
 
+    await wait_until(agent_ready, limit, "the agent")
+    # Sessions are made on demand (the first message, or Ctrl+N): ask for one.
+    if app.screen.session_id is None and app.screen.settings.resume is None:
+        app.screen.action_new_session()
     await wait_until(ready, limit, "a session")
     return app.screen
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import Any
 
 import anyio
 import pytest
@@ -65,3 +66,75 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
     names = [server["name"] for server in new["params"]["mcpServers"]]
     assert names == ["files", "web"]
     assert any("events" in error and "sse" in error.lower() for error in errors)
+
+
+FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
+
+
+def sent(link: AgentLink) -> list[tuple[str, Any]]:
+    assert link.client is not None
+    out = []
+    for record in list(link.client.connection.traffic):
+        if record.direction == "out" and record.text:
+            message = json.loads(record.text)
+            if "method" in message:
+                out.append((message["method"], message.get("params")))
+    return out
+
+
+async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the_choices(
+    tmp_path: Path,
+) -> None:
+    """The link makes no session on its own (the opener decides); messages queued for the
+    new session go out in order once it exists, after the mode and model chosen for it."""
+    store = SessionStore()
+    link = AgentLink(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+
+    async def open_nothing(link: AgentLink) -> None:
+        return None
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run, open_nothing)
+        with anyio.fail_after(10):
+            await link.ready.wait()
+        link.prompts.add(None, "first")
+        link.prompts.add(None, "second")
+        await anyio.sleep(0.2)
+        assert [method for method, _ in sent(link)] == ["initialize"]
+        session_id = await link.new_session(adopt=True, mode="ask", config={"model": "deep"})
+        with anyio.fail_after(10):
+            while len([m for m, _ in sent(link) if m == "session/prompt"]) < 2 or link.is_busy(
+                session_id
+            ):
+                await anyio.sleep(0.02)
+        link.request_stop()
+    methods = [method for method, _ in sent(link) if method != "initialize"]
+    assert methods == [
+        "session/new",
+        "session/set_mode",
+        "session/set_config_option",
+        "session/prompt",
+        "session/prompt",
+    ]
+    prompts = [p["prompt"][0]["text"] for m, p in sent(link) if m == "session/prompt"]
+    assert prompts == ["first", "second"]
+    state = store.get(session_id)
+    assert state is not None and not state.draft and state.current_mode_id == "ask"
+    assert link.prompts.items(None) == [] and link.prompts.items(session_id) == []
+
+
+async def test_a_new_session_is_a_draft_until_its_first_prompt(tmp_path: Path) -> None:
+    store = SessionStore()
+    link = AgentLink(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)  # no opener: a new session, as before
+        with anyio.fail_after(10):
+            while link.current_session_id is None:
+                await anyio.sleep(0.02)
+        session_id = link.current_session_id
+        state = store.get(session_id)
+        assert state is not None and state.draft and state.live
+        assert store.catalog() == []  # never listed while unused
+        link.send_prompt(session_id, "hello")
+        assert not state.draft and [s.id for s in store.catalog()] == [session_id]
+        link.request_stop()

@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -361,3 +362,34 @@ def test_relative_time() -> None:
     assert format_updated("2024-06-01T00:00:00Z", now) == "2024-06-01"
     assert format_updated("yesterday-ish", now) == "yesterday-ish"
     assert format_updated(None, now) == ""
+
+
+def test_cat_is_not_an_acp_agent(tmp_path: Path) -> None:
+    """``cat`` sends our initialize back: it is said to be no ACP agent, and our own request
+    is never shown as the agent's error."""
+    code, out, err = ask(tmp_path, "hi", agent=["cat"])
+    assert code == 1 and out == ""
+    line = one_error_line(err)
+    assert "this is not an ACP agent" in line
+    assert "method not found" not in err and "initialize failed" not in err
+
+
+def test_an_agent_that_never_answers_initialize_is_reported_after_the_timeout(
+    tmp_path: Path,
+) -> None:
+    agent = [
+        sys.executable,
+        "-c",
+        "import time; print('Welcome to my tool', flush=True); print('type help', flush=True);"
+        " time.sleep(60)",
+    ]
+    output = Output(io.StringIO(), io.StringIO())
+    invocation = parse(["ask", "hi", "--cwd", str(tmp_path), "--", *agent])
+    started = time.monotonic()
+    code = headless.run_ask(invocation, output, initialize_timeout=1.5)
+    assert time.monotonic() - started < 10
+    err = output.err.getvalue()  # type: ignore[attr-defined]
+    assert code == 1
+    line = one_error_line(err)
+    assert "not responding" in line and "1.5 s" in line
+    assert "Welcome to my tool | type help" in line

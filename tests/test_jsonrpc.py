@@ -12,10 +12,12 @@ import anyio.lowlevel
 import pytest
 
 from acp_tui.protocol.jsonrpc import (
+    FIRST_SKIPPED_KEPT,
     METHOD_NOT_FOUND,
     REQUEST_CANCELLED,
     Connection,
     ConnectionClosed,
+    EchoedRequest,
     RpcError,
 )
 from tests.wire_helpers import PipeReceive, PipeSend, byte_pipe
@@ -316,3 +318,73 @@ async def test_responses_to_unknown_ids_are_counted() -> None:
         with anyio.fail_after(2):
             while conn.stats.unknown_responses == 0:
                 await anyio.sleep(0.01)
+
+
+# -- a peer that is not speaking JSON-RPC with us ---------------------------------------------
+
+
+async def test_a_request_sent_back_is_an_echo_not_a_request_to_serve() -> None:
+    """``cat`` sends our own request back: it must not be served (answering it would make cat
+    echo the answer back as the reply to our request), and ours fails at once."""
+    served: list[str] = []
+
+    async def handler(method: str, params: Any) -> Any:
+        served.append(method)
+        return {}
+
+    async with raw_peer(request_handler=handler) as (conn, peer_send, peer_recv):
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+
+                async def echo_back() -> None:
+                    message = await read_message(peer_recv)
+                    await peer_send.send(line(message))
+
+                tg.start_soon(echo_back)
+                with pytest.raises(EchoedRequest) as raised:
+                    await conn.request("initialize", {"protocolVersion": 1})
+        assert raised.value.method == "initialize"
+        assert served == []
+        assert conn.stats.echoed_requests == 1
+
+
+async def test_a_peer_request_with_our_id_but_its_own_method_is_served() -> None:
+    """Ids are per direction: the agent's request 0 is not our request 0."""
+
+    async def handler(method: str, params: Any) -> Any:
+        return {"served": method}
+
+    async with raw_peer(request_handler=handler) as (conn, peer_send, peer_recv):
+        with anyio.fail_after(5):
+            async with anyio.create_task_group() as tg:
+                result: list[Any] = []
+
+                async def ours() -> None:
+                    result.append(await conn.request("session/prompt", {"x": 1}))
+
+                tg.start_soon(ours)
+                sent = await read_message(peer_recv)
+                their = {"jsonrpc": "2.0", "id": sent["id"], "method": "fs/read_text_file"}
+                await peer_send.send(line(their))
+                answer = await read_message(peer_recv)
+                assert answer == {
+                    "jsonrpc": "2.0",
+                    "id": sent["id"],
+                    "result": {"served": "fs/read_text_file"},
+                }
+                await peer_send.send(
+                    line({"jsonrpc": "2.0", "id": sent["id"], "result": {"ok": True}})
+                )
+        assert result == [{"ok": True}]
+        assert conn.stats.echoed_requests == 0
+
+
+async def test_the_first_lines_that_are_not_json_rpc_are_kept_word_for_word() -> None:
+    async with raw_peer() as (conn, peer_send, _):
+        junk = [f"banner line {n}" for n in range(8)] + ["[1, 2]", "x" * 500]
+        await peer_send.send("".join(f"{text}\n" for text in junk).encode())
+        with anyio.fail_after(5):
+            while conn.stats.skipped_lines < len(junk):
+                await anyio.sleep(0.01)
+        assert conn.stats.first_skipped == junk[:FIRST_SKIPPED_KEPT]
+        assert conn.stats.skipped_lines == len(junk)

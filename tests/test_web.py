@@ -16,6 +16,7 @@ import re
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -140,9 +141,11 @@ def find_chromium() -> str | None:
     return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
 
 
-async def _drive(devtools_http: str, url: str, limit: float) -> tuple[str, str]:
-    """Open ``url`` in the browser's page; wait until the app has drawn its screen. Returns
-    the body's classes and the text of what the app sent the page."""
+async def _drive(
+    devtools_http: str, url: str, limit: float, until: str = "choose an agent"
+) -> tuple[str, str]:
+    """Open ``url`` in the browser's page; wait until the app has drawn its screen (``until``
+    is in what it sent). Returns the body's classes and the text of what the app sent."""
     import aiohttp
 
     async with aiohttp.ClientSession() as session:
@@ -177,13 +180,14 @@ async def _drive(devtools_http: str, url: str, limit: float) -> tuple[str, str]:
                 )
                 classes = str(result.get("result", {}).get("result", {}).get("value", ""))  # type: ignore[union-attr]
                 text = re.sub(r"\x1b\[[0-9;?<>]*[A-Za-z]", "", "".join(received))
-                if "-first-byte" in classes and "choose an agent" in text:
+                if "-first-byte" in classes and until in text:
                     return classes, text
                 await asyncio.sleep(0.2)
             return classes, re.sub(r"\x1b\[[0-9;?<>]*[A-Za-z]", "", "".join(received))
 
 
-def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) -> None:
+def open_in_chromium(tmp_path: Path, url: str, until: str) -> tuple[str, str]:
+    """Load ``url`` in headless Chromium until the app sent ``until``; (body classes, text)."""
     browser = find_chromium()
     if browser is None:
         pytest.skip("Chromium is not installed (apt-get install chromium): browser check not run")
@@ -216,12 +220,54 @@ def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) ->
             pytest.fail("Chromium did not start its DevTools endpoint")
         # Keep reading its log so a full pipe never blocks the browser.
         threading.Thread(target=process.stderr.read, daemon=True).start()
-        classes, text = asyncio.run(
-            asyncio.wait_for(_drive(devtools, server, limit=WAIT_LIMIT), 2 * WAIT_LIMIT)
+        return asyncio.run(
+            asyncio.wait_for(_drive(devtools, url, limit=WAIT_LIMIT, until=until), 2 * WAIT_LIMIT)
         )
-        assert "-loaded" in classes, f"the web client did not connect: body class {classes!r}"
-        assert "-first-byte" in classes, "the app sent nothing to the page"
-        assert "choose an agent" in text, f"the launcher is not on the page: {text[-500:]!r}"
-        assert "Start a session with" in text
     finally:
         kill_group(process)
+
+
+def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) -> None:
+    classes, text = open_in_chromium(tmp_path, server, "choose an agent")
+    assert "-loaded" in classes, f"the web client did not connect: body class {classes!r}"
+    assert "-first-byte" in classes, "the app sent nothing to the page"
+    assert "choose an agent" in text, f"the launcher is not on the page: {text[-500:]!r}"
+    assert "Start a session with" in text
+
+
+def test_page_loads_make_no_session(tmp_path: Path) -> None:
+    """Each page load runs the app on its own agent: it makes no session until a message is
+    sent, so reloading the page leaves nothing in the session list."""
+    port = free_port()
+    data = tmp_path / "data"
+    env = {**os.environ, "XDG_DATA_HOME": str(data)}
+    log = (tmp_path / "server.log").open("wb")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "acp_tui", "--serve", "--port", str(port), "--demo"],
+        cwd=tmp_path,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        stdin=subprocess.DEVNULL,
+        env=env,
+        start_new_session=True,
+    )
+    url = f"http://127.0.0.1:{port}/"
+    try:
+        deadline = time.monotonic() + WAIT_LIMIT
+        while True:
+            with contextlib.suppress(OSError):
+                if get(url)[0] == 200:
+                    break
+            assert time.monotonic() < deadline, (tmp_path / "server.log").read_text()
+            time.sleep(0.1)
+        for _ in range(2):
+            # The agent has answered initialize once its version is in the header.
+            _, text = open_in_chromium(tmp_path, url, "demo agent 0.")
+            assert "demo agent 0." in text, text[-500:]
+    finally:
+        kill_group(server)
+        log.close()
+    index = data / "acp-tui" / "sessions.sqlite3"
+    assert index.exists(), "the app did not run"
+    with sqlite3.connect(index) as conn:
+        assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (0,)

@@ -27,6 +27,7 @@ from acp_tui.protocol.jsonrpc import (
     METHOD_NOT_FOUND,
     Connection,
     ConnectionClosed,
+    EchoedRequest,
     RpcError,
 )
 from acp_tui.protocol.process import AgentProcess
@@ -64,6 +65,10 @@ class NotSupportedError(AcpError):
 
 class ProtocolVersionError(AcpError):
     """The agent answered initialize with a protocol version this client cannot speak."""
+
+
+class NotAnAgentError(AcpError):
+    """The command answers, but not as an ACP agent (``cat`` sends our requests back)."""
 
 
 class AgentExitedError(AcpError):
@@ -292,18 +297,24 @@ class AcpClient:
 
     async def initialize(self) -> AgentInfo:
         """Negotiate; must complete before any other call (agents reject pipelining)."""
-        result = await self.call(
-            "initialize",
-            {
-                "protocolVersion": PROTOCOL_VERSION,
-                "clientCapabilities": self.client_capabilities(),
-                "clientInfo": {
-                    "name": self.client_name,
-                    "title": "acp-tui",
-                    "version": __version__,
+        try:
+            result = await self.call(
+                "initialize",
+                {
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "clientCapabilities": self.client_capabilities(),
+                    "clientInfo": {
+                        "name": self.client_name,
+                        "title": "acp-tui",
+                        "version": __version__,
+                    },
                 },
-            },
-        )
+            )
+        except EchoedRequest:
+            raise NotAnAgentError(
+                "this is not an ACP agent: it sent our own initialize request back "
+                "(it echoes what it reads, as cat does)"
+            ) from None
         agent = parse_agent_info(result)
         if agent.protocol_version != PROTOCOL_VERSION:
             await self.connection.aclose()

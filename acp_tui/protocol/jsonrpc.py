@@ -48,6 +48,9 @@ DEFAULT_MAX_LINE_BYTES = 256 * 1024 * 1024
 READ_CHUNK = 256 * 1024
 #: The longest the reader handles lines without letting other tasks run.
 READ_SLICE_SECONDS = 0.002
+#: How many non-JSON-RPC lines are kept word for word (to quote what a non-agent printed).
+FIRST_SKIPPED_KEPT = 5
+SKIPPED_TEXT_LIMIT = 200
 # The inspector keeps thousands of lines; a 50 MB tool output must not be kept thousands of times.
 TRAFFIC_TEXT_LIMIT = 64 * 1024
 
@@ -104,6 +107,15 @@ class ConnectionClosed(Exception):
     """The peer closed its end (or died) while a request was waiting for an answer."""
 
 
+class EchoedRequest(RpcError):
+    """The peer sent one of our own requests back (``cat`` does): it is not speaking
+    JSON-RPC with us, and the request will never be answered."""
+
+    def __init__(self, method: str) -> None:
+        super().__init__(INVALID_REQUEST, f"the peer sent our own {method} request back")
+        self.method = method
+
+
 #: Why a connection closed (:attr:`Connection.close_reason`): the peer's output ended (EOF),
 #: the peer stopped taking input (a write failed: it closed its stdin or died), or this side
 #: closed it.
@@ -133,12 +145,17 @@ class ConnectionStats:
     invalid_messages: int = 0
     unknown_responses: int = 0
     handler_errors: int = 0
+    echoed_requests: int = 0
     last_skipped: str = ""
+    #: The first few lines that were not JSON-RPC (what a program that is not an ACP agent
+    #: printed), cut to SKIPPED_TEXT_LIMIT characters each.
+    first_skipped: list[str] = field(default_factory=list)
 
 
 @dataclass(slots=True)
 class _Pending:
     method: str
+    params: Any = None
     done: anyio.Event = field(default_factory=anyio.Event)
     result: Any = None
     error: BaseException | None = None
@@ -197,7 +214,7 @@ class Connection:
             raise ConnectionClosed(f"connection closed before {method}")
         request_id = self._next_id
         self._next_id += 1
-        pending = _Pending(method)
+        pending = _Pending(method, params)
         self._pending[request_id] = pending
         message: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id, "method": method}
         if params is not None:
@@ -367,6 +384,8 @@ class Connection:
                         None, f"the id of {method[:100]!r} is not a string or integer"
                     )
                     return
+                if self._is_echo(request_id, method, message.get("params")):
+                    return
                 self._start_incoming(request_id, method, message.get("params"))
             else:
                 await self._handle_notification(method, message.get("params"))
@@ -430,8 +449,23 @@ class Connection:
 
     def _skip(self, text: str, why: str) -> None:
         self.stats.skipped_lines += 1
+        if len(self.stats.first_skipped) < FIRST_SKIPPED_KEPT:
+            self.stats.first_skipped.append(text[:SKIPPED_TEXT_LIMIT])
         self._note_last(f"{why}: {text[:200]}")
         self._record("in", text, why)
+
+    def _is_echo(self, request_id: RequestId, method: str, params: Any) -> bool:
+        """A request with the id, method and params of one of ours still waiting: the peer
+        echoes what it reads. Never served (answering would echo forever); ours fails."""
+        pending = self._pending.get(request_id)
+        if pending is None or pending.method != method or pending.params != params:
+            return False
+        self.stats.echoed_requests += 1
+        self.stats.skipped_lines += 1
+        self._note_last(f"our own {method} request, sent back")
+        pending.error = EchoedRequest(method)
+        pending.done.set()
+        return True
 
     def _note_last(self, note: str) -> None:
         self.stats.last_skipped = note

@@ -175,6 +175,17 @@ class ExitStatus:
     def to_json(self) -> dict[str, Any]:
         return {"exitCode": self.exit_code, "signal": self.signal}
 
+    def describe(self) -> str:
+        """For a person: ``exit 0``, ``exit 3``, ``killed by SIGTERM``."""
+        if self.signal is not None:
+            return f"killed by {self.signal}"
+        if self.exit_code is not None:
+            return f"exit {self.exit_code}"
+        return "ended"
+
+    def __str__(self) -> str:
+        return self.describe()
+
 
 @dataclass(frozen=True, slots=True)
 class TerminalState:

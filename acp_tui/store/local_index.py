@@ -15,6 +15,7 @@ Every write is one transaction (``with conn:``), so a crash never leaves a half-
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import sqlite3
 import time
@@ -47,6 +48,11 @@ CREATE TABLE IF NOT EXISTS sessions (
     PRIMARY KEY (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_updated ON sessions (agent, updated DESC);
+CREATE TABLE IF NOT EXISTS agent_defaults (
+    agent        TEXT PRIMARY KEY,
+    defaults     TEXT NOT NULL,
+    updated      REAL NOT NULL
+);
 """
 
 _FIELDS = ("cwd", "title", "first_prompt", "mode", "model")
@@ -219,6 +225,24 @@ class LocalIndex:
             updated=session.updated_ts,
         )
 
+    def forget_unused(self) -> bool:
+        """Drop rows that never had a conversation (no title, no first prompt): older versions
+        remembered every new session, and the agent may never have kept those."""
+        conn = self._conn
+        if conn is None:
+            return False
+        try:
+            with conn:
+                conn.execute(
+                    "DELETE FROM sessions WHERE agent = ? AND title IS NULL"
+                    " AND first_prompt IS NULL",
+                    (self.agent,),
+                )
+            return True
+        except sqlite3.Error as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
     def forget(self, session_id: str) -> bool:
         conn = self._conn
         if conn is None:
@@ -233,6 +257,43 @@ class LocalIndex:
         except (sqlite3.Error, ValueError) as exc:
             self.warnings.append(f"cannot write session index: {exc}")
             return False
+
+    def remember_defaults(self, defaults: dict[str, Any]) -> bool:
+        """What this agent's last new session offered (its ``modes``, ``configOptions`` as in
+        the session/new answer, and its ``commands``), merged over what was remembered: shown
+        before the next new session exists, which is only made by the first message."""
+        conn = self._conn
+        if conn is None:
+            return False
+        merged = {**self.defaults(), **defaults}
+        try:
+            text = json.dumps(merged, ensure_ascii=False)
+            with conn:
+                conn.execute(
+                    "INSERT INTO agent_defaults (agent, defaults, updated) VALUES (?, ?, ?)"
+                    " ON CONFLICT(agent) DO UPDATE SET defaults = excluded.defaults,"
+                    " updated = excluded.updated",
+                    (self.agent, text, time.time()),
+                )
+            return True
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
+    def defaults(self) -> dict[str, Any]:
+        """See :meth:`remember_defaults`; ``{}`` when nothing is remembered (or unreadable)."""
+        conn = self._conn
+        if conn is None:
+            return {}
+        try:
+            row = conn.execute(
+                "SELECT defaults FROM agent_defaults WHERE agent = ?", (self.agent,)
+            ).fetchone()
+            value = json.loads(row[0]) if row else {}
+        except (sqlite3.Error, TypeError, ValueError) as exc:
+            self.warnings.append(f"cannot read session index: {exc}")
+            return {}
+        return value if isinstance(value, dict) else {}
 
     # -- reads -------------------------------------------------------------------------------
     def sessions(self, cwd: str | None = None, limit: int | None = None) -> list[IndexedSession]:

@@ -221,6 +221,7 @@ class SessionState:
 
     ``live`` sessions were opened in this run (new / load / resume) and have a transcript;
     others are known only from ``session/list`` (``listed``) or the local index (``indexed``).
+    A ``draft`` is a live session made by ``session/new`` that has had no prompt yet.
     ``None`` always means "never reported" (distinct from zero / empty).
 
     Mutated only by :class:`~acp_tui.store.SessionStore`; read freely.
@@ -241,6 +242,7 @@ class SessionState:
         "created_at",
         "current_mode_id",
         "cwd",
+        "draft",
         "id",
         "indexed",
         "last_turn_usage",
@@ -287,6 +289,9 @@ class SessionState:
         self.msg_index: dict[str, MessageEntry] = {}
         self.tool_index: dict[str, ToolCall] = {}
         self.live = False
+        #: Created here by ``session/new`` and never prompted: the agent may not keep it, so it
+        #: is neither listed nor remembered until its first prompt.
+        self.draft = False
         self.listed = False
         self.indexed = False
         self.replaying = False
@@ -376,6 +381,7 @@ class SessionState:
             "commands": self.commands,
             "plan": self.plan,
             "live": self.live,
+            "draft": self.draft,
             "listed": self.listed,
             "indexed": self.indexed,
             "replaying": self.replaying,

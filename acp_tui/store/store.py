@@ -197,6 +197,9 @@ class SessionStore:
         self.can_load = False
         self.can_resume = False
         self.can_list = False
+        #: False until the agent answered ``initialize``: until then ``can_list`` and the
+        #: others mean "not known yet", not "no".
+        self.capabilities_known = False
         self._handlers: dict[str, Handler] = {
             "agent_message_chunk": self._on_agent_chunk,
             "user_message_chunk": self._on_user_chunk,
@@ -750,12 +753,18 @@ class SessionStore:
         cwd: str | None = None,
         response: Any = None,
         title: str | None = None,
+        new: bool = False,
     ) -> SessionState:
-        """A session was created (``session/new`` response) or resumed (``session/resume``).
+        """A session was created (``session/new`` response, ``new=True``) or resumed
+        (``session/resume``).
 
         Marks it live, takes modes / config options from ``response``, then applies in order
-        any updates held for this id (those that arrived before the response)."""
+        any updates held for this id (those that arrived before the response). A new session
+        is a draft, left out of :meth:`catalog` until its first prompt (:meth:`prompt_sent`)."""
         s = self._ensure(session_id)
+        if new and not s.transcript:
+            s.draft = True
+            self._touch_catalog()
         self._make_live(s, cwd)
         if title is not None and s.title is None:
             s.title = title
@@ -850,6 +859,10 @@ class SessionStore:
         echo if it sends one), sets activity to running. Returns the turn number."""
         s = self._ensure(session_id)
         self._make_live(s, None)
+        if s.draft:
+            s.draft = False
+            self._touch(s, PART_INFO)
+            self._touch_catalog()
         if prompt is not None:
             blocks = [{"type": "text", "text": prompt}] if isinstance(prompt, str) else prompt
             e = UserMessage(self._next_id())
@@ -967,6 +980,7 @@ class SessionStore:
         self.can_load = caps.get("loadSession") is True
         self.can_resume = sess.get("resume") is not None
         self.can_list = sess.get("list") is not None
+        self.capabilities_known = True
         resumable = self.can_load or self.can_resume
         for s in self._sessions.values():
             s.resumable = resumable
@@ -1092,8 +1106,12 @@ class SessionStore:
 
     def apply_index_records(self, records: Iterable[Any]) -> None:
         """Merge sessions remembered by the local index (:class:`LocalIndex` ``sessions()``
-        rows). They fill gaps only: agent-provided and live data win."""
+        rows). They fill gaps only: agent-provided and live data win. A row with neither a
+        title nor a first prompt never had a conversation (older versions remembered every
+        new session): the agent may not know it, so it is left out."""
         for r in records:
+            if not r.title and not r.first_prompt:
+                continue
             s = self._ensure(r.session_id)
             s.indexed = True
             if s.cwd is None and r.cwd:
@@ -1118,14 +1136,15 @@ class SessionStore:
             self._touch_catalog()
 
     def catalog(self, cwd: str | None = None) -> list[SessionState]:
-        """All known sessions (live, listed, indexed), newest ``updatedAt`` first, those without
-        one last (ties: first heard of first). ``cwd`` filters to one directory."""
+        """All known sessions (live, listed, indexed) but drafts, newest ``updatedAt`` first,
+        those without one last (ties: first heard of first). ``cwd`` filters to one
+        directory."""
         ordered = self._ordered
         if ordered is None:
             ordered = self._ordered = sorted(self._sessions.values(), key=SessionState.order_key)
         if cwd is None:
-            return list(ordered)
-        return [s for s in ordered if s.cwd == cwd]
+            return [s for s in ordered if not s.draft]
+        return [s for s in ordered if s.cwd == cwd and not s.draft]
 
     def search(self, text: str, cwd: str | None = None) -> list[SessionState]:
         """Case-insensitive substring filter over title, cwd and id, in catalog order."""

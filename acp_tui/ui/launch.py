@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from acp_tui.cli import Invocation, directory_problem, unknown_agent_message
 from acp_tui.config import (
+    DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
     config_path,
@@ -53,6 +54,9 @@ def settings_from_invocation(
         )
         == "bell",
         recorder=invocation.recorder,
+        initialize_timeout=(
+            config.initialize_timeout if config is not None else DEFAULT_INITIALIZE_TIMEOUT
+        ),
     )
     name = getattr(options, "agent", None)
     agent = config.agents.get(name) if name and config is not None else None

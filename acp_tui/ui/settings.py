@@ -22,9 +22,10 @@ class AppSettings:
     cwd: str = field(default_factory=os.getcwd)
     agent_label: str = ""
     permission_policy: PermissionPolicy = "ask"
-    #: ``None``: start a new session; ``""``: the most recent session of the cwd; else an id.
+    #: ``None``: a new session (made by the first message); ``""``: choose among this
+    #: directory's sessions (the most recent highlighted); else the id of one to reopen.
     resume: str | None = None
-    #: With ``resume == ""``: do not ask, just open the most recent one.
+    #: With ``resume == ""``: do not ask, open the most recent one that has a conversation.
     continue_latest: bool = False
     env: dict[str, str] | None = None
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
@@ -37,6 +38,8 @@ class AppSettings:
     recorder: WireRecorder | None = None
     #: ``acp-tui replay FILE``: the agent is the recording.
     replay: ReplaySession | None = None
+    #: Seconds to wait for the answer to initialize before saying the agent is not responding.
+    initialize_timeout: float = 30.0
 
     @property
     def agent_key(self) -> str:

@@ -4,6 +4,8 @@ Prompts it understands:
 - ``conversation``: Markdown reply, a completed edit tool call with a diff, a plan, usage.
 - ``hang``: a little text, then nothing until ``session/cancel`` (answered ``cancelled``).
 - ``think``: thought chunks, then a reply.
+- ``permission-by-id``: a tool call "Delete build/", then a permission request that names it
+  by its toolCallId only (as Mistral Vibe does); the reply says which option was chosen.
 - anything else: ``You said: <text>``.
 """
 
@@ -87,6 +89,7 @@ def prompt_text(params: dict[str, Any]) -> str:
 
 def main() -> None:
     hanging: Any = None
+    asking: Any = None
     used = 31_400
     for line in sys.stdin:
         message = json.loads(line)
@@ -95,7 +98,12 @@ def main() -> None:
             message.get("id"),
             message.get("params") or {},
         )
-        if method == "initialize":
+        if method is None and request_id == "perm-1" and asking is not None:
+            chosen = (message.get("result") or {}).get("outcome", {}).get("optionId", "none")
+            chunks("agent_message_chunk", f"Permission answered: {chosen}")
+            send({"jsonrpc": "2.0", "id": asking, "result": {"stopReason": "end_turn"}})
+            asking = None
+        elif method == "initialize":
             send(
                 {
                     "jsonrpc": "2.0",
@@ -193,6 +201,32 @@ def main() -> None:
             elif text == "hang":
                 chunks("agent_message_chunk", "Working on it…")
                 hanging = request_id
+            elif text == "permission-by-id":
+                update(
+                    {
+                        "sessionUpdate": "tool_call",
+                        "toolCallId": "call-9",
+                        "title": "Delete build/",
+                        "kind": "delete",
+                        "status": "pending",
+                    }
+                )
+                send(
+                    {
+                        "jsonrpc": "2.0",
+                        "id": "perm-1",
+                        "method": "session/request_permission",
+                        "params": {
+                            "sessionId": SESSION_ID,
+                            "toolCall": {"toolCallId": "call-9"},
+                            "options": [
+                                {"optionId": "allow", "name": "Allow", "kind": "allow_once"},
+                                {"optionId": "reject", "name": "Reject", "kind": "reject_once"},
+                            ],
+                        },
+                    }
+                )
+                asking = request_id
             elif text == "think":
                 chunks("agent_thought_chunk", "The person wants me to think first.")
                 chunks("agent_message_chunk", "Thought about it.")

@@ -15,7 +15,9 @@ each) and one in ``/elsewhere``; session/list pages them two at a time. session/
 history. Environment switches: ``SDK_AGENT_STATE_DIR`` (persist sessions as JSON there, so a
 second process can load them), ``SDK_AGENT_NO_LIST`` (do not advertise session/list),
 ``SDK_AGENT_NO_LOAD`` (do not advertise session/load), ``SDK_AGENT_RESUME`` (advertise and
-serve session/resume), ``SDK_AGENT_AUTH`` (session/new answers auth_required).
+serve session/resume), ``SDK_AGENT_AUTH`` (session/new answers auth_required),
+``SDK_AGENT_INIT_DELAY`` / ``SDK_AGENT_NEW_DELAY`` (seconds to wait before answering initialize /
+session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new).
 """
 
 from __future__ import annotations
@@ -65,6 +67,13 @@ PAGE_SIZE = 2
 
 def _flag(name: str) -> bool:
     return bool(os.environ.get(name))
+
+
+def _delay(name: str) -> float:
+    try:
+        return float(os.environ.get(name) or 0)
+    except ValueError:
+        return 0.0
 
 
 class SdkTestAgent(Agent):
@@ -133,6 +142,7 @@ class SdkTestAgent(Agent):
         client_info: Any = None,
         **kwargs: Any,
     ) -> InitializeResponse:
+        await asyncio.sleep(_delay("SDK_AGENT_INIT_DELAY"))
         session_caps = SessionCapabilities(
             list=None if _flag("SDK_AGENT_NO_LIST") else SessionListCapabilities(),
             resume=SessionResumeCapabilities() if _flag("SDK_AGENT_RESUME") else None,
@@ -155,6 +165,7 @@ class SdkTestAgent(Agent):
     async def new_session(
         self, cwd: str, mcp_servers: Any = None, **kwargs: Any
     ) -> NewSessionResponse:
+        await asyncio.sleep(_delay("SDK_AGENT_NEW_DELAY"))
         if _flag("SDK_AGENT_AUTH"):
             raise RequestError.auth_required()
         session_id = f"sess-{uuid.uuid4().hex[:8]}"

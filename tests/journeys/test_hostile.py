@@ -17,7 +17,10 @@ SIZES = pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "8
 def start_hostile(term: Terminal, *flags: str) -> None:
     term.start(["--", *agent_command("hostile_agent.py", *flags)])
     if "--hostile-text" in flags:
-        term.wait_for("mode1[/][@click=app")  # its modes come with the open session
+        # Its modes come with a session: made by the first message, or at once by Ctrl+N.
+        term.wait_for("title[/][@click=app.quit]Q")  # its name: it answered initialize
+        term.press("C-n")
+        term.wait_for("mode1[/][@click=app")
     else:
         # The header's title (its first row; the footer names Ctrl+N "New session" from the
         # start).

@@ -71,11 +71,13 @@ async def wait_for(
     await pilot.pause()
 
 
-async def wait_for_session(pilot: Pilot) -> ChatScreen:
+async def wait_for_ready(pilot: Pilot) -> ChatScreen:
+    """The chat screen once the agent has answered initialize (no session yet: the first
+    message, or Ctrl+N, creates it)."""
     await wait_for(
         pilot,
-        lambda: isinstance(pilot.app.screen, ChatScreen) and chat(pilot.app).session_id is not None,
-        "a session",
+        lambda: isinstance(pilot.app.screen, ChatScreen) and chat(pilot.app).agent_alive,
+        "the agent to be ready",
     )
     return chat(pilot.app)
 
@@ -108,6 +110,16 @@ async def settle(pilot: Pilot, *, answered: bool = False) -> None:
     )
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
+
+
+async def wait_for_session(pilot: Pilot) -> ChatScreen:
+    """A session open and shown: the agent ready, then a new session asked for (Ctrl+N),
+    unless one opened by itself (``--continue``, ``--resume ID``)."""
+    screen = await wait_for_ready(pilot)
+    if screen.session_id is None and screen.settings.resume is None:
+        screen.action_new_session()
+    await wait_for(pilot, lambda: chat(pilot.app).session_id is not None, "a session")
+    return chat(pilot.app)
 
 
 async def send(pilot: Pilot, text: str) -> None:

@@ -29,7 +29,7 @@ from acp_tui.ui.screens.permission import PermissionOptions, PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
-from tests.ui.chat_helpers import answer_permission, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import answer_permission, chat, send, wait_for, wait_for_session
 from tests.ui.test_resilience import assert_inert, hostile_app, screen_text
 
 pytestmark = pytest.mark.anyio
@@ -212,6 +212,9 @@ async def test_an_error_message_from_a_failing_turn_is_literal(tmp_path: Path) -
 async def test_auth_method_names_are_literal(tmp_path: Path) -> None:
     app = hostile_app(tmp_path, "--hostile-text", "--auth-required")
     async with app.run_test(size=SIZE, notifications=True) as pilot:
+        # The session, and so the sign-in, comes with the first message (or Ctrl+N).
+        await wait_for(pilot, lambda: chat(app).agent_alive, "the agent")
+        await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
         await pilot.pause()
         text = screen_text(app)

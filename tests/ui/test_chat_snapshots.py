@@ -18,9 +18,10 @@ async def _settle(pilot: Pilot) -> None:
 
 
 def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
-    """A fresh session: the header names "Fixture Agent 1.0" with an empty title area, the
+    """A fresh session (Ctrl+N): the header names "Fixture Agent 1.0" and "New session", the
     transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
-    and shows the one started here, the prompt at the bottom shows its placeholder, and the bar has
+    and has no rows ("no sessions yet": a session is listed once it has had a prompt), the
+    prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
     cost "$0.05". The footer lists New session, Sessions, Thought, Output and Quit (no Cancel:
     nothing runs)."""

@@ -341,6 +341,23 @@ async def test_keys_that_outrun_the_list_are_judged_on_the_text_as_it_is(
 
 
 @pytest.mark.anyio
+async def test_enter_typed_faster_than_the_list_follows_sends_what_was_typed() -> None:
+    """Keys arrive in one burst (a fast typist, a paste-like burst from the terminal): Enter
+    is handled before the list has caught up with the text. What was typed is sent, not the
+    first entry of the list made for "/"."""
+    app = PromptApp()
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/")
+        assert editor.completion_open and _option_texts(editor)[0].startswith("/help")
+        editor.text_area.insert("compact")  # no pause: its Changed message is not handled yet
+        assert editor._handle_key("enter")
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == ["/compact"]
+        assert editor.text == ""
+
+
+@pytest.mark.anyio
 @pytest.mark.parametrize("paced", [True, False], ids=["typed slowly", "one burst"])
 async def test_enter_does_the_same_whether_or_not_the_list_had_time_to_show(
     paced: bool,

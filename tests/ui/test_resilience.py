@@ -373,16 +373,29 @@ async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
         assert "You said: first message" in screen_text(app)
         assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
         assert not screen.busy
-        # Sending while the agent is down keeps the message in the prompt.
+        # Sending while the agent is down queues the message (shown), the draft stays.
         screen.send_text("while down")
-        assert editor.draft == "while down"  # type: ignore[attr-defined]
-        editor.set_draft("my unsent draft")  # type: ignore[attr-defined]
-        # One key restarts the agent; the draft survives the restart.
+        assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
+        await wait_for(pilot, lambda: len(screen.query("QueuedItem")) == 1, "the queued message")
+        assert [q.text for q in screen.prompts.items(session_id)] == ["while down"]
+        # One key restarts the agent. This agent cannot reopen a session: the old transcript
+        # stays on screen until the queued message has started a new session, which takes the
+        # draft along.
         await pilot.press("ctrl+r")
-        await wait_for(
-            pilot, lambda: screen.agent_alive and screen.session_id is not None, "the restart"
-        )
+        await wait_for(pilot, lambda: screen.agent_alive, "the restart")
         await wait_for(pilot, lambda: not banner.has_class("-visible"), "the banner to go")
+        await wait_for(
+            pilot,
+            lambda: last_reply(screen) == "You said: while down",
+            "the queued message sent in a new session",
+        )
+        new_requests = [
+            r
+            for r in screen.link.client.connection.traffic  # type: ignore[union-attr]
+            if r.direction == "out" and '"session/new"' in r.text
+        ]
+        assert len(new_requests) == 1
+        assert len(screen.prompts) == 0
         assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
         await turn(pilot, "after restart", "You said: after restart")
 
@@ -443,7 +456,6 @@ async def test_repeated_crashes_back_off(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: not screen.agent_alive, "the first crash")
         await pilot.press("ctrl+r")
         await wait_for(pilot, lambda: screen.agent_alive, "the first restart")
-        await wait_for(pilot, lambda: screen.session_id is not None, "a session")
         await send(pilot, "crash")
         await wait_for(pilot, lambda: not screen.agent_alive, "the second crash")
         await pilot.press("ctrl+r")
@@ -567,13 +579,23 @@ async def test_auth_required_leads_to_the_auth_picker_then_a_session(tmp_path: P
 
     app = hostile_app(tmp_path, "--auth-required")
     async with app.run_test(size=SIZE) as pilot:
+        # The first message makes the session, which needs a sign-in first: the message
+        # waits (shown in the queue) and goes out once signed in.
+        await send(pilot, "signed in")
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
         text = screen_text(app)
         assert "Hostile login" in text and "API key" in text
         await pilot.press("enter")
-        screen = await wait_for_session(pilot)
-        assert screen.session_id == hostile.SESSION_ID
-        await turn(pilot, "signed in", "You said: signed in")
+        screen = chat(app)
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.session_id == hostile.SESSION_ID
+                and last_reply(screen) == "You said: signed in"
+            ),
+            "the queued message answered",
+        )
+        await turn(pilot, "again", "You said: again")
 
 
 async def test_declining_auth_says_why_and_the_app_stays(tmp_path: Path) -> None:
@@ -581,6 +603,7 @@ async def test_declining_auth_says_why_and_the_app_stays(tmp_path: Path) -> None
 
     app = hostile_app(tmp_path, "--auth-required")
     async with app.run_test(size=SIZE) as pilot:
+        await send(pilot, "hello")
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
         await pilot.press("escape")
         screen = chat(app)
@@ -590,6 +613,9 @@ async def test_declining_auth_says_why_and_the_app_stays(tmp_path: Path) -> None
             "an explanation",
         )
         assert screen.session_id is None and screen.agent_alive and app.is_running
+        # Nothing is lost: the message still waits, shown, for a session.
+        assert [q.text for q in screen.prompts.items(None)] == ["hello"]
+        assert len(screen.query("QueuedItem")) == 1
 
 
 @pytest.mark.parametrize(

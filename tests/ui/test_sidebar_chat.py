@@ -16,13 +16,20 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from acp_tui.cli import parse
-from acp_tui.store.entries import AgentMessage, UserMessage
+from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.launch import settings_from_invocation
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import EntryView, Transcript
-from tests.ui.chat_helpers import agent_app, send, settle, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    agent_app,
+    send,
+    settle,
+    wait_for,
+    wait_for_ready,
+    wait_for_session,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -136,19 +143,20 @@ async def test_first_page_only_then_pages_load_stepwise_near_the_end(tmp_path: P
     release = tmp_path / "release-lists"
     app = paged_app(tmp_path, "--hold-lists", str(release))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
+        # No session: the first message (or Ctrl+N) would make one.
+        screen = await wait_for_ready(pilot)
         sidebar = sidebar_of(screen)
         cwd = str(tmp_path)
         assert sidebar.display  # 140 columns: shown by default
         state = screen.store.list_state(cwd)
         await wait_for(pilot, lambda: state.pages == 1, "the first page", limit=15)
         # The first page is shown as soon as it arrives: 20 sessions of this folder, newest
-        # first (the agent lists the new session the app started at the top).
+        # first.
         await wait_for(pilot, lambda: len(sidebar.rows) == PAGE, "the first page's rows")
         assert state.pages == 1 and not state.complete
         assert requests(screen, "session/list")[0] == {"cwd": cwd}  # no cursor, this folder
-        assert sidebar.rows[0].id == screen.session_id
-        assert [s.id for s in sidebar.rows[1:4]] == ["sess-00000", "sess-00001", "sess-00002"]
+        assert requests(screen, "session/new") == []  # nothing sent, no session made
+        assert [s.id for s in sidebar.rows[0:3]] == ["sess-00000", "sess-00001", "sess-00002"]
         assert all(s.cwd == cwd for s in sidebar.rows)
         assert "#0 Fix flaky test in the parser" in list_text(sidebar)
         assert "(20+)" in str(sidebar.query_one("#sidebar-header").render())
@@ -240,7 +248,8 @@ async def test_filter_narrows_by_title_cwd_and_id_and_keeps_paging(tmp_path: Pat
         sidebar.query_one("#sidebar-filter").focus()
         await pilot.press("escape")
         await wait_for(pilot, lambda: sidebar.filter_text == "", "the filter cleared")
-        await wait_for(pilot, lambda: len(sidebar.rows) == 251, "every session (and the new one)")
+        # Every session, not the new one (no prompt yet).
+        await wait_for(pilot, lambda: len(sidebar.rows) == 250, "every session")
 
 
 async def test_a_burst_of_keys_in_the_filter_filters_and_escape_clears(tmp_path: Path) -> None:
@@ -547,13 +556,12 @@ def test_resume_and_continue_command_lines_become_settings() -> None:
 @pytest.mark.parametrize(
     ("overrides", "expected"),
     [
-        ({"resume": ""}, "sess-00000"),
         ({"resume": "", "continue_latest": True}, "sess-00000"),
         ({"resume": "sess-00005"}, "sess-00005"),
     ],
-    ids=["resume-latest", "continue", "resume-id"],
+    ids=["continue", "resume-id"],
 )
-async def test_resume_opens_a_past_session_at_start(
+async def test_continue_and_resume_id_open_a_past_session_at_start(
     tmp_path: Path, overrides: dict[str, Any], expected: str
 ) -> None:
     app = paged_app(tmp_path, **overrides)
@@ -575,27 +583,74 @@ async def test_resume_opens_a_past_session_at_start(
         await wait_for(pilot, lambda: last_reply(screen) == "ok: go on", "a reply")
 
 
-async def test_resume_latest_with_no_session_in_this_directory_starts_a_new_one(
+async def test_resume_without_an_id_offers_the_sessions_and_opens_the_chosen_one(
+    tmp_path: Path,
+) -> None:
+    """``--resume``: the sessions of this folder, focused, the most recent highlighted; nothing
+    is opened (or created) until the person chooses."""
+    app = paged_app(tmp_path, resume="")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await wait_for_ready(pilot)
+        sidebar = sidebar_of(screen)
+        await wait_for(
+            pilot,
+            lambda: screen.focused is sidebar.session_list and sidebar.rows,
+            "the sessions offered",
+        )
+        assert sidebar.display  # shown although 100 columns would hide it
+        assert sidebar.highlighted_session_id() == "sess-00000"
+        assert "Choose a session to resume" in str(screen.query_one("#status").render())
+        assert screen.session_id is None
+        assert requests(screen, "session/new") == [] and requests(screen, "session/load") == []
+        await pilot.press("down", "enter")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.session_id == "sess-00001"
+                and "What happened in sess-00001?" in shown_texts(screen)
+            ),
+            "the chosen session to open",
+            limit=15,
+        )
+        assert requests(screen, "session/new") == []
+        await send(pilot, "go on")
+        await wait_for(pilot, lambda: last_reply(screen) == "ok: go on", "a reply")
+
+
+async def test_resume_without_an_id_then_escape_is_a_new_session(tmp_path: Path) -> None:
+    app = paged_app(tmp_path, resume="")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        sidebar = sidebar_of(screen)
+        await wait_for(pilot, lambda: screen.focused is sidebar.session_list, "the sessions")
+        await pilot.press("escape")
+        assert screen.focused is screen.query_one("#prompt").text_area  # type: ignore[attr-defined]
+        assert "Choose a session" not in str(screen.query_one("#status").render())
+        await send(pilot, "fresh start")
+        await wait_for(pilot, lambda: last_reply(screen) == "ok: fresh start", "a reply")
+        assert len(requests(screen, "session/new")) == 1
+        assert requests(screen, "session/load") == []
+
+
+async def test_resume_latest_with_no_session_in_this_directory_says_so(
     tmp_path: Path,
 ) -> None:
     # Every session of this agent lives in other directories.
-    app = paged_app(tmp_path, "--cwd", "/srv/somewhere-else", resume="")
+    app = paged_app(tmp_path, "--cwd", "/srv/somewhere-else", resume="", continue_latest=True)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
+        screen = await wait_for_ready(pilot)
         await wait_for(
             pilot,
-            lambda: any(
-                "No earlier session here" in getattr(e, "title", "") + getattr(e, "text", "")
-                for e in screen.store.get(screen.session_id).transcript
-            ),
+            lambda: any("No earlier session" in str(n) for n in notifications(pilot)),
             "the notice",
         )
         assert [p.get("cwd") for p in requests(screen, "session/list")][:1] == [str(tmp_path)]
+        assert requests(screen, "session/new") == [] and requests(screen, "session/load") == []
+        assert screen.session_id is None
+        # The first message makes the session.
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: last_reply(screen) == "ok: hello", "a reply")
         assert len(requests(screen, "session/new")) == 1
-        assert requests(screen, "session/load") == []
-        assert not any(
-            isinstance(e, UserMessage) for e in screen.store.get(screen.session_id).transcript
-        )
 
 
 async def test_keyboard_only_into_the_sidebar_open_and_back(tmp_path: Path) -> None:

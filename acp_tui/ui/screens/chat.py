@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -29,12 +30,20 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
-from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, QueuedPrompt
+from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
-from acp_tui.protocol.client import AcpError, AgentInfo
+from acp_tui.prompt_queue import PromptQueue
+from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.paths import OutsideRequest
+from acp_tui.session_start import (
+    NewSessionChoices,
+    StartOutcome,
+    open_at_start,
+    reopen_after_restart,
+    session_is_gone,
+)
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
@@ -135,8 +144,12 @@ class QueuedItem(Horizontal):
 
     def compose(self) -> ComposeResult:
         text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
-        yield Static(Text(f"⏳ {text[:300]}"))
-        yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
+        if self.item.editing:
+            # Held back until the edit is saved or abandoned: say so where it shows.
+            yield Static(Text(f"✎ editing (Enter saves, Esc keeps it as it was): {text[:300]}"))
+        else:
+            yield Static(Text(f"⏳ {text[:300]}"))
+            yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
         yield Button("remove", id=f"remove-{self.item.queue_id}", classes="remove", compact=True)
 
 
@@ -161,7 +174,9 @@ class ChatScreen(Screen[None]):
 
     BINDINGS = [
         Binding("escape", "cancel_turn", "Cancel", show=True),
-        Binding("ctrl+n", "new_session", "New session"),
+        # Priority: handled before the keys typed after it reach the prompt, so a message sent
+        # right after Ctrl+N goes to the new session, not the one left.
+        Binding("ctrl+n", "new_session", "New session", priority=True),
         # Priority: resolved before the next key is handed out, so "/" typed right after it
         # already finds the sidebar focused (a binding resolved later would not).
         Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True),
@@ -189,7 +204,25 @@ class ChatScreen(Screen[None]):
             on_queue_changed=self._on_permission_queue_changed,
         )
         self.link: AgentLink | None = None
+        #: The session on screen; None: the new session, not created until the first message.
         self.session_id: str | None = None
+        #: Everything sent that has not gone out yet, per session (survives agent restarts).
+        self.prompts = PromptQueue(on_change=self._on_queue_changed)
+        #: A session/new for the new session is on its way.
+        self._starting_new = False
+        #: The mode and model shown (and chosen) for the new session before it exists.
+        self.new_choices = NewSessionChoices()
+        #: The session the person asked to open (sidebar): what they typed stays with the
+        #: session they typed it in.
+        self._explicit_open: str | None = None
+        #: The agent has not answered initialize in time (Ctrl+R restarts it).
+        self._unresponsive = False
+        self._started_once = False
+        #: The sessions are offered for ``--resume`` (the status line says how to choose).
+        self._offering_sessions = False
+        #: Sessions on screen that this agent run could not reopen: a message sent there
+        #: starts a new session.
+        self._unopenable: set[str] = set()
         self.thoughts_visible = True
         self._refresh_pending = False
         self._refreshing = False
@@ -206,7 +239,6 @@ class ChatScreen(Screen[None]):
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
-        self._editing_queue_id: int | None = None
         self._render_error_shown = False
         #: Set when the person opened a session (sidebar, Ctrl+N): the prompt takes the focus
         #: once it shows.
@@ -296,6 +328,7 @@ class ChatScreen(Screen[None]):
         self.broker.set_presenter(self._present_permission)
         ToolCallView.terminal_lookup = self._terminal_state
         self.set_interval(1.0, self._tick_elapsed)
+        self._draw_new_session()
         self.start_agent()
 
     async def on_unmount(self) -> None:
@@ -317,13 +350,18 @@ class ChatScreen(Screen[None]):
         """The local session index: sessions started here, for agents that cannot list."""
         path = data_dir(self.settings) / "sessions.sqlite3"
         self.index = LocalIndex(path, self.settings.agent_key)
+        self.index.forget_unused()
         for warning in self.index.warnings:
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
-        if state.live and state.id and self.index.remember_session(state) is False:
+        # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
+        if state.draft or not state.live or not state.id:
+            return
+        if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))
             self.index.warnings.clear()
 
@@ -335,10 +373,11 @@ class ChatScreen(Screen[None]):
             on_status=self._on_agent_status,
             on_error=self._on_agent_error,
             on_session_opened=self._on_session_opened,
-            on_queue_changed=self._on_queue_changed,
+            on_session_created=self._on_session_created,
             on_turn_ended=self._on_turn_ended,
             on_exit=self._on_agent_exit,
             on_terminal_output=self._on_terminal_output,
+            on_not_responding=self._on_not_responding,
         )
         replay = self.settings.replay
         self.link = AgentLink(
@@ -354,51 +393,93 @@ class ChatScreen(Screen[None]):
             log_dir=self.settings.log_dir,
             recorder=self.settings.recorder,
             process_factory=replay.process_for if replay else None,
+            prompts=self.prompts,
+            initialize_timeout=self.settings.initialize_timeout,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
+        self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = True
         self.query_one(AgentBanner).remove_class("-visible")
         self._set_status("starting the agent…")
         self._run_link(self.link, reopen)
 
     @work(group="agent", exit_on_error=False)
     async def _run_link(self, link: AgentLink, reopen: str | None) -> None:
-        opener = None
-        if reopen is not None:
+        first_start = not self._started_once
+        self._started_once = True
 
-            async def opener(link: AgentLink) -> None:
-                try:
-                    await link.open_session(reopen)
-                except (AcpError, RpcError) as error:
-                    await link.new_session()
-                    self.store.add_notice(
-                        link.current_session_id or "",
-                        f"Could not reopen the previous session ({error}); this is a new one.",
-                        severity="warning",
-                    )
-        elif self.settings.resume is not None:
-            opener = self._resume_opener
+        async def opener(link: AgentLink) -> None:
+            if reopen is not None:
+                outcome = await reopen_after_restart(link, reopen)
+            elif first_start:
+                outcome = await open_at_start(
+                    link,
+                    cwd=self.settings.cwd,
+                    resume=self.settings.resume,
+                    continue_latest=self.settings.continue_latest,
+                )
+            else:
+                outcome = StartOutcome()
+            self._after_start(link, outcome, reopen)
+
         await link.run(opener)
 
-    async def _resume_opener(self, link: AgentLink) -> None:
-        target = self.settings.resume or None
-        if target is None:
-            agent = link.agent
-            if agent is not None and agent.can_list:
-                await link.list_sessions(self.settings.cwd, None)
-            catalog = self.store.catalog(self.settings.cwd)
-            target = catalog[0].id if catalog else None
-        if target is None:
-            await link.new_session()
-            self.store.add_notice(
-                link.current_session_id or "",
-                "No earlier session here to resume: this is a new one.",
-            )
+    def _after_start(self, link: AgentLink, outcome: StartOutcome, reopen: str | None) -> None:
+        for gone in outcome.gone:
+            self.index.forget(gone)
+            self.store.forget(gone)
+        if outcome.message:
+            self._set_status("")
+            self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
+        if outcome.opened is None and reopen is not None:
+            # Its transcript stays on screen; what waited for it, and the next message, go to
+            # a new session.
+            self._unopenable.add(reopen)
+            self.prompts.rekey(reopen, None)
+        if outcome.choose:
+            self.call_later(self._offer_sessions)
+        if outcome.opened is None and self.prompts.has(None):
+            # Messages sent while the agent was starting: they start the new session.
+            self._start_new_session(link)
+
+    def _offer_sessions(self) -> None:
+        """``--resume`` without an id: the sidebar, focused, the most recent session
+        highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
+        sidebar = self.query_one(SessionsSidebar)
+        if not sidebar.display:
+            sidebar.display = True
+        sidebar.session_list.focus()
+        self._offering_sessions = True
+        self._set_status("Choose a session to resume (↑ ↓ Enter), or Esc for a new one")
+
+    def _start_new_session(self, link: AgentLink | None = None) -> None:
+        """Create the new session (the one shown as "New session") now."""
+        link = link or self.link
+        if link is None or self._starting_new or link.agent is None or link.finished.is_set():
             return
-        await link.open_session(target, self.settings.cwd)
+        self._starting_new = True
+        mode, config = self.new_choices.take()
+
+        async def start() -> None:
+            try:
+                await link.new_session(adopt=True, mode=mode, config=config)
+            except BaseException:
+                # Not made: the choices still stand for the next attempt.
+                self.new_choices.mode = self.new_choices.mode or mode
+                self.new_choices.config = {**config, **self.new_choices.config}
+                raise
+            finally:
+                self._starting_new = False
+
+        link.spawn(start, "new session")
 
     def _on_agent_ready(self, agent: AgentInfo) -> None:
         self.agent_alive = True
+        if self._unresponsive:
+            # It answered after all: the "not responding" banner is out of date.
+            self._unresponsive = False
+            self.query_one(AgentBanner).remove_class("-visible")
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
@@ -429,12 +510,40 @@ class ChatScreen(Screen[None]):
             )
         self._set_status("")
 
+    def _on_session_created(self, session_id: str, response: Any) -> None:
+        """Remember what a new session of this agent offers: the next "New session" shows its
+        mode and model selectors before it exists."""
+        if not isinstance(response, dict):
+            return
+        offered = {
+            key: response[key]
+            for key in ("modes", "configOptions")
+            if isinstance(response.get(key), dict | list)
+        }
+        if offered:
+            self.index.remember_defaults(offered)
+            self.new_choices.defaults = {**self.new_choices.defaults, **offered}
+
     def _on_session_opened(self, session_id: str) -> None:
+        self._unopenable.discard(session_id)
         state = self.store.get(session_id)
         if state is not None:
             self._reapply_choices(state)
             self._remember(state)
-        self.call_later(self.show_session, session_id)
+        on_screen = self.session_id
+        if (
+            state is not None
+            and state.draft
+            and on_screen is not None
+            and on_screen != session_id
+            and on_screen not in self._unopenable
+        ):
+            # A new session made for "New session" while the person went to another one: it
+            # takes what waited for it, and does not pull the person back.
+            return
+        # At once: a message sent from now on is this session's (drawn on the next turn).
+        self._enter_view(session_id)
+        self.call_later(self._draw_view)
 
     def _reapply_choices(self, state: SessionState) -> None:
         """Re-apply the mode and model chosen earlier when the agent does not report them."""
@@ -454,9 +563,15 @@ class ChatScreen(Screen[None]):
         ):
             self.set_config(str(option.get("id")), remembered.model, state.id)
 
-    def _on_queue_changed(self, session_id: str) -> None:
-        if session_id == self.session_id:
+    def _on_queue_changed(self, session_id: str | None) -> None:
+        if session_id == self._queue_key() and self.is_mounted:
             self.call_later(self._draw_queue)
+
+    def _queue_key(self) -> str | None:
+        """Where a message sent from this view waits: the session on screen, or ``None`` (the
+        new session) when that one could not be reopened."""
+        session_id = self.session_id
+        return None if session_id in self._unopenable else session_id
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         if not self.app.app_focus and self.settings.notify_when_unfocused:
@@ -471,10 +586,50 @@ class ChatScreen(Screen[None]):
         link = self.link
         return link.terminal_state(terminal_id) if link is not None else None
 
+    def _on_not_responding(self, report: NotResponding) -> None:
+        """initialize took too long: say so, quote what the command printed if it was not ACP,
+        and offer a restart or quit (the wait goes on: a late answer hides this again)."""
+        self._unresponsive = True
+        self.refresh_bindings()
+        command = shlex.join(self.settings.agent_argv)
+        text = Text(
+            f"The agent is not responding (no answer to initialize after {report.seconds:g} s)\n",
+            style="bold",
+        )
+        text.append("  command: ")
+        text.append_text(agent_line(command, 2000))
+        text.append("\n")
+        if report.printed:
+            more = report.printed_count - len(report.printed)
+            text.append(
+                "  It printed this on stdout, which is not ACP"
+                + (f" ({report.printed_count} lines in all)" if more > 0 else "")
+                + ":\n"
+            )
+            for line in report.printed:
+                text.append("    ")
+                text.append_text(agent_line(line, 200, style="dim"))
+                text.append("\n")
+        for line in report.stderr_tail[-6:]:
+            text.append("  ")
+            text.append_text(agent_line(line, STDERR_LINE_CHARS, style="dim"))
+            text.append("\n")
+        text.append(
+            "Is this an ACP agent? Press Ctrl+R to restart it or Ctrl+Q to quit; "
+            "an answer that comes later is still taken."
+        )
+        banner = self.query_one(AgentBanner)
+        banner.update(text)
+        banner.add_class("-visible")
+        self._set_status("the agent is not responding")
+
     def _on_agent_exit(self, info: AgentExit) -> None:
         self.agent_alive = False
+        self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = False
         self.broker.cancel_all()
         self.busy = False
+        self.refresh_bindings()
         if info.expected:
             return
         banner = self.query_one(AgentBanner)
@@ -483,8 +638,18 @@ class ChatScreen(Screen[None]):
         # What to do comes first and the agent's stderr after, each line cut to one row: however
         # long its lines, the way out stays on screen.
         if info.start_failed:
+            if self.link is not None and self.link.agent is None:
+                # The header said "starting…": name the command that did not start instead.
+                name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
+                self.query_one(ChatHeader).set_agent(display_title(name, 80))
             text = Text("The agent could not be started\n", style="bold")
             text.append(f"  command: {command}\n  reason: {info.description}\n")
+            if info.printed:
+                text.append("  It printed this on stdout, which is not ACP:\n")
+                for line in info.printed:
+                    text.append("    ")
+                    text.append_text(agent_line(line, 200, style="dim"))
+                    text.append("\n")
             text.append(
                 "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
             )
@@ -510,7 +675,11 @@ class ChatScreen(Screen[None]):
             self.app.bell()
 
     def action_restart_agent(self) -> None:
-        if self.agent_alive:
+        link = self.link
+        if self._unresponsive and link is not None:
+            self.run_worker(self._restart_unresponsive(link), group="restart")
+            return
+        if self.agent_alive or (link is not None and not link.finished.is_set()):
             self.notify("The agent is running.")
             return
         now = time.monotonic()
@@ -519,29 +688,101 @@ class ChatScreen(Screen[None]):
         self._restart_times.append(now)
         if delay:
             self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
-        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self.session_id))
+        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
+
+    async def _restart_unresponsive(self, link: AgentLink) -> None:
+        self._unresponsive = False
+        self._set_status("stopping the agent…")
+        await self.stop_agent()
+        self.start_agent(reopen=self._reopen_target())
+
+    def _reopen_target(self) -> str | None:
+        """The session to reopen after a restart: the one on screen, unless it never had a
+        prompt (the agent may not have kept it): then what waits for it goes to a new one."""
+        session_id = self.session_id
+        if session_id in self._unopenable:
+            return None
+        state = self.store.get(session_id) if session_id else None
+        if session_id is not None and (state is None or state.draft):
+            self.prompts.rekey(session_id, None)
+            self._enter_view(None)
+            self.call_later(self._draw_view)
+            return None
+        return session_id
 
     # ------------------------------------------------------------------ sessions
 
-    async def show_session(self, session_id: str) -> None:
+    async def show_session(self, session_id: str | None) -> None:
+        """Show a session; ``None`` shows the new session (created by the first message)."""
+        self._enter_view(session_id)
+        await self._draw_view()
+
+    def _enter_view(self, session_id: str | None) -> None:
+        """Make ``session_id`` the one messages go to, at once (a message already on its way
+        after the key that switched must not go to the session left), and swap drafts."""
         prompt = self.query_one(PromptEditor)
         previous = self.session_id
-        self._drafts[previous] = prompt.draft
+        typed = prompt.draft
+        if session_id == previous:
+            draft = typed
+        else:
+            # Leaving a view while editing one of its queued messages saves the edit.
+            typed = self._finish_edit(self._queue_key(), typed)
+            left = self.store.get(previous) if previous is not None else None
+            explicit, self._explicit_open = self._explicit_open, None
+            # What was typed for the new session goes with it: into the session that opened
+            # for it (not one the person chose in the sidebar), also from a session that could
+            # not be reopened, or back to "New session" from one that never had a prompt.
+            if explicit != session_id and (
+                previous is None
+                or previous in self._unopenable
+                or (session_id is None and left is not None and left.draft)
+            ):
+                draft = typed
+                self._drafts.pop(session_id, None)
+            else:
+                self._drafts[previous] = typed
+                draft = self._drafts.pop(session_id, "")
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
-        # What was typed before the first session opened stays (it was once cleared here).
-        prompt.set_draft(self._drafts.get(session_id, prompt.draft if previous is None else ""))
+        prompt.set_draft(draft)
+
+    async def _draw_view(self) -> None:
+        """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
+        session_id = self.session_id
         transcript = self.query_one(Transcript)
         self.query_one(ContextGauge).clear()
         async with self._transcript_lock:
-            state = self.store.get(session_id)
+            state = self.store.get(session_id) if session_id else None
             await transcript.show_session(session_id, list(state.transcript) if state else [])
-        self._draw_session_parts(
-            state, {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS}
-        )
+        if state is None:
+            self._draw_new_session()
+            self._set_status("starting a new session…" if self._starting_new else "")
+        else:
+            # The session's own activity set the status line (a turn may run already: what
+            # waited for the session went out as it opened).
+            self._draw_session_parts(
+                state,
+                {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS},
+            )
         await self._draw_queue()
-        self._set_status("")
         self._focus_after_open()
+
+    def _draw_new_session(self) -> None:
+        """The header and bar of the new session, before it exists: the mode, model and
+        commands its agent offered last time (a choice is applied once it is made)."""
+        self.busy = False
+        self.query_one(ChatHeader).set_title("New session")
+        preview = self.new_choices.preview()
+        self._draw_modes(preview)
+        self._draw_model(preview)
+        self.query_one(PromptEditor).commands = list(preview.commands or [])
+
+    def _remember_commands(self, state: SessionState | None) -> None:
+        commands = state.commands if state is not None else None
+        if commands and commands != self.new_choices.defaults.get("commands"):
+            self.index.remember_defaults({"commands": commands})
+            self.new_choices.defaults = {**self.new_choices.defaults, "commands": commands}
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -636,6 +877,9 @@ class ChatScreen(Screen[None]):
                     with self._step("session index"):
                         self._remember(changed)
                     self._note_turns(changed_id, changed)
+            if PART_COMMANDS in changed_parts:
+                with self._step("session index"):
+                    self._remember_commands(self.store.get(changed_id))
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:
@@ -678,6 +922,7 @@ class ChatScreen(Screen[None]):
         if PART_COMMANDS in parts:
             with self._step("commands"):
                 self.query_one(PromptEditor).commands = list(state.commands or [])
+                self._remember_commands(state)
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
@@ -779,23 +1024,37 @@ class ChatScreen(Screen[None]):
         self.send_text(event.text, event.blocks)
 
     def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+        """Send, or queue: nothing sent is ever lost, whatever the agent is doing."""
+        session_id = self._queue_key()
+        editing = self.prompts.editing(session_id)
+        if editing is not None:
+            self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
+            self._flush(session_id)
+            return
         link = self.link
-        session_id = self.session_id
-        if link is None or session_id is None or not self.agent_alive:
+        if link is not None and session_id is not None and self.agent_alive:
+            if link.can_send(session_id):
+                try:
+                    link.send_prompt(session_id, text, blocks)
+                except AcpError as error:
+                    self.prompts.add(session_id, text, blocks)
+                    self.notify(str(error), severity="error")
+                return
+        # No session open to take it yet: it waits in the queue, shown, and goes out when
+        # the session opens (the new one is created now if the agent is ready).
+        self.prompts.add(session_id, text, blocks)
+        if session_id is None and self.agent_alive:
+            self._start_new_session()
+        elif not self.agent_alive and (link is None or link.finished.is_set()):
             self.notify(
-                "The agent is not running: your message is kept in the prompt.", severity="warning"
+                "The agent is not running: your message is queued and goes out once "
+                "Ctrl+R has restarted it.",
+                severity="warning",
             )
-            self.query_one(PromptEditor).set_draft(text)
-            return
-        if self._editing_queue_id is not None:
-            link.edit_queued(session_id, self._editing_queue_id, text)
-            self._editing_queue_id = None
-            return
-        try:
-            link.send_prompt(session_id, text, blocks)
-        except AcpError as error:
-            self.query_one(PromptEditor).set_draft(text)
-            self.notify(str(error), severity="error")
+
+    def _flush(self, session_id: str | None) -> None:
+        if self.link is not None and session_id is not None:
+            self.link.flush(session_id)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
@@ -805,14 +1064,22 @@ class ChatScreen(Screen[None]):
                 isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
             )
         if action == "cancel_turn":
-            return self.busy
+            return self.busy or self.prompts.editing(self._queue_key()) is not None
         if action == "restart_agent":
-            return not self.agent_alive
+            return not self.agent_alive or self._unresponsive
         return True
 
     def action_cancel_turn(self) -> None:
-        link = self.link
+        key = self._queue_key()
+        editing = self.prompts.editing(key)
+        if editing is not None:
+            # Escape while editing a queued message: it stays as it was, and may go out.
+            self.prompts.abandon_edit(key, editing.queue_id)
+            self.query_one(PromptEditor).set_draft("")
+            self._flush(key)
+            return
         session_id = self.session_id
+        link = self.link
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
@@ -821,12 +1088,35 @@ class ChatScreen(Screen[None]):
         link.spawn(lambda: link.cancel(session_id), "cancel")
 
     def action_new_session(self) -> None:
+        """Show the new session and create it at once (the person asked for it: its modes,
+        models and commands become available). Not listed until its first prompt."""
         link = self.link
         if link is None or not self.agent_alive:
+            if link is not None and not link.finished.is_set() and self.session_id is not None:
+                # Still starting (a restart): the new session is made by the first message.
+                self._enter_view(None)
+                self.call_later(self._draw_view)
+                return
             self.notify("The agent is not running.", severity="warning")
             return
+        current = self.store.get(self.session_id) if self.session_id else None
+        if current is not None and current.draft:
+            self.notify("This is a new session already.")
+            self.focus_prompt()
+            return
         self._focus_prompt_on_open = True
-        link.spawn(link.new_session, "new session")
+        unused = next(
+            (s for s in self.store.sessions.values() if s.draft and s.live and link.is_open(s.id)),
+            None,
+        )
+        if unused is not None:
+            # One unused new session per agent run is enough: go back to it.
+            self.open_session(unused.id)
+            return
+        if self.session_id is not None:
+            self._enter_view(None)
+            self.call_later(self._draw_view)
+        self._start_new_session()
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible
@@ -1002,6 +1292,11 @@ class ChatScreen(Screen[None]):
 
     @on(Select.Changed, "#mode-select")
     def on_mode_selected(self, event: Select.Changed) -> None:
+        if self.session_id is None:
+            # The new session does not exist yet: applied once it does.
+            if isinstance(event.value, str):
+                self.new_choices.mode = event.value
+            return
         if isinstance(event.value, str):
             state = self.store.get(self.session_id) if self.session_id else None
             if state is None or state.current_mode_id != event.value:
@@ -1009,6 +1304,11 @@ class ChatScreen(Screen[None]):
 
     @on(Select.Changed, "#model-select")
     def on_model_selected(self, event: Select.Changed) -> None:
+        if self.session_id is None:
+            option = self.new_choices.preview().model_option
+            if option is not None and isinstance(event.value, str):
+                self.new_choices.config[str(option.get("id"))] = event.value
+            return
         state = self.store.get(self.session_id) if self.session_id else None
         option = state.model_option if state else None
         if option and isinstance(event.value, str) and event.value != state.current_model:  # type: ignore[union-attr]
@@ -1060,6 +1360,9 @@ class ChatScreen(Screen[None]):
     @on(SessionsSidebar.Leave)
     def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
+        if self._offering_sessions:
+            self._offering_sessions = False
+            self._set_status("")
         self.focus_prompt()
 
     @on(SessionsSidebar.NewSession)
@@ -1093,7 +1396,22 @@ class ChatScreen(Screen[None]):
             return
         if state is not None and state.replaying:
             return
-        link.spawn(lambda: link.open_session(session_id), "open session")
+        self._explicit_open = session_id
+
+        async def open_it() -> None:
+            try:
+                await link.open_session(session_id)
+            except (AcpError, RpcError) as error:
+                if isinstance(error, AgentExitedError):
+                    raise
+                known = self.store.get(session_id)
+                if session_is_gone(error) and not (known is not None and known.listed):
+                    # The agent does not have it: a row that can never open goes.
+                    self.index.forget(session_id)
+                    self.store.forget(session_id)
+                raise
+
+        link.spawn(open_it, "open session")
 
     def _sidebar_target(self) -> str | None:
         return self.query_one(SessionsSidebar).highlighted_session_id()
@@ -1137,9 +1455,7 @@ class ChatScreen(Screen[None]):
     async def _draw_queue(self) -> None:
         container = self.query_one("#queue", Vertical)
         await container.remove_children()
-        if self.link is None or self.session_id is None:
-            return
-        items = self.link.queue(self.session_id)
+        items = self.prompts.items(self._queue_key())
         container.set_class(bool(items), "-visible")
         if items:
             await container.mount_all([QueuedItem(item) for item in items])
@@ -1147,8 +1463,12 @@ class ChatScreen(Screen[None]):
     @on(Button.Pressed, "QueuedItem .remove")
     def on_queue_remove(self, event: Button.Pressed) -> None:
         item = event.button.parent
-        if isinstance(item, QueuedItem) and self.link and self.session_id:
-            self.link.edit_queued(self.session_id, item.item.queue_id, None)
+        if isinstance(item, QueuedItem):
+            if item.item.editing:
+                self.query_one(PromptEditor).set_draft("")
+            key = self._queue_key()
+            self.prompts.remove(key, item.item.queue_id)
+            self._flush(key)
 
     @on(Button.Pressed, "QueuedItem .edit")
     def on_queue_edit(self, event: Button.Pressed) -> None:
@@ -1158,10 +1478,25 @@ class ChatScreen(Screen[None]):
             if prompt.draft.strip():
                 self.notify("Send or clear what you are typing first.", severity="warning")
                 return
-            self._editing_queue_id = item.item.queue_id
+            # Held back from sending until the edit is saved (Enter) or abandoned (Escape).
+            if self.prompts.begin_edit(self._queue_key(), item.item.queue_id) is None:
+                self.notify("That message has been sent already.")
+                return
             prompt.set_draft(item.item.text)
             prompt.text_area.focus()
-            self.notify("Editing the queued message: Enter saves it back to the queue.")
+
+    def _finish_edit(self, session_id: str | None, typed: str) -> str:
+        """Leaving a session while editing one of its queued messages: a non-blank edit is
+        saved, a blank one abandoned. Returns what remains of the draft."""
+        editing = self.prompts.editing(session_id)
+        if editing is None:
+            return typed
+        if typed.strip():
+            self.prompts.save_edit(session_id, editing.queue_id, typed)
+        else:
+            self.prompts.abandon_edit(session_id, editing.queue_id)
+        self._flush(session_id)
+        return ""
 
     # ------------------------------------------------------------------ permissions
 

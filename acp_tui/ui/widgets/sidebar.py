@@ -64,6 +64,8 @@ SIDEBAR_PARTS = frozenset({PART_TITLE, PART_STATE, PART_USAGE, PART_INFO, PART_M
 
 NO_LIST_HINT = "this agent cannot list sessions: showing sessions started here"
 LOADING_TEXT = "loading more…"
+#: Until the agent answers ``initialize`` nobody knows whether it can list sessions.
+CONNECTING_TEXT = "connecting…"
 BUSY_GLYPH = "●"
 ATTENTION_GLYPH = "▲"
 CLOSED_GLYPH = "⊘"
@@ -502,6 +504,7 @@ class SessionsSidebar(Widget):
         self._refresh_scheduled = False
         self._requested: tuple[str | None, int, str | None] | None = None
         self._new_view = False
+        self._connecting = True
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
             self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
@@ -558,6 +561,18 @@ class SessionsSidebar(Widget):
         self._loading = loading
         self._error = None if loading else error
         self.refresh_rows()
+
+    @property
+    def connecting(self) -> bool:
+        """True while the agent is starting (the screen sets it): until the store knows the
+        agent's capabilities, the list says "connecting…" rather than guessing."""
+        return self._connecting
+
+    @connecting.setter
+    def connecting(self, value: bool) -> None:
+        if value != self._connecting:
+            self._connecting = value
+            self.refresh_rows()
 
     # -- reading -----------------------------------------------------------------------------
     @property
@@ -710,17 +725,22 @@ class SessionsSidebar(Widget):
         else:
             rows = store.catalog(scope)
         can_list = store is not None and store.can_list
-        self.set_class(store is not None and not can_list, "-no-list")
+        known = store is not None and store.capabilities_known
+        self.set_class(known and not can_list, "-no-list")
         footer: str | None = None
         is_error = False
-        if self._loading:
+        if store is not None and not known and self._connecting:
+            footer = CONNECTING_TEXT
+        elif self._loading:
             footer = LOADING_TEXT
         elif self._error:
             footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
+        elif store is not None and store.list_state(scope).stopped:
+            # Why the list ended early, even when nothing of it is a row (an unused new session
+            # is not listed): more use than "no sessions yet".
+            footer = store.list_state(scope).stopped
         elif not rows and store is not None:
             footer = "no matches" if self._filter.strip() else "no sessions yet"
-        elif store is not None and store.list_state(scope).stopped:
-            footer = store.list_state(scope).stopped
         keep = self._cursor_id
         if keep is None and not self._filter.strip():
             keep = self._current_session_id

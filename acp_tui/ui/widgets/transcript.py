@@ -433,14 +433,8 @@ class ToolCallView(EntryView):
             return Text(f"terminal {line_of(terminal_id, 80)} (released)", style="dim")
         text = Text(f"$ {line_of(state.command_line, 2000)}\n", style="bold")
         text.append(safe(state.output[-RAW_LIMIT:]))
-        status = state.exit_status
-        if status is not None:
-            ended = (
-                f"killed by {line_of(status.signal, 20)}"
-                if getattr(status, "signal", None)
-                else f"exit {getattr(status, 'exit_code', status)}"
-            )
-            text.append(f"\n[{ended}]", style="dim")
+        if state.exit_status is not None:
+            text.append(f"\n[{line_of(state.exit_status.describe(), 40)}]", style="dim")
         return text
 
     def refresh_terminal(self) -> None:

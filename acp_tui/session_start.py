@@ -1,0 +1,164 @@
+"""Which session the chat opens when the agent is ready, and what to say when it cannot.
+
+No session is created at start: an agent session is made by the first message (or by Ctrl+N),
+so a launch that sends nothing leaves nothing behind in the agent's list or ours.
+
+- plain start: nothing is opened; the first message creates the session.
+- ``--continue``: the most recent session of this directory that has a conversation, opened
+  without asking.
+- ``--resume``: the sessions of this directory are listed and the person picks one (the most
+  recent is highlighted); ``--resume ID`` opens that one.
+- after a restart (Ctrl+R): the session that was on screen, unless it never had a prompt.
+
+When a session cannot be opened, the person is told why and the screen stays usable: the next
+message starts a new session. A session the agent says it does not have is reported as
+``gone``, so the caller can drop it from the local index (it would fail again).
+
+Pure Python over :class:`~acp_tui.agent_link.AgentLink`; the screen acts on the
+:class:`StartOutcome`.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_tui.agent_link import AgentLink
+from acp_tui.protocol.client import AcpError, AgentExitedError
+from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
+from acp_tui.store.session import SessionState
+from acp_tui.text_safety import one_line
+
+#: How many of the most recent sessions ``--continue`` tries when the agent no longer has them.
+CONTINUE_CANDIDATES = 5
+
+__all__ = [
+    "NewSessionChoices",
+    "StartOutcome",
+    "open_at_start",
+    "reopen_after_restart",
+    "session_is_gone",
+]
+
+
+@dataclass(slots=True)
+class StartOutcome:
+    """What happened; every field is optional."""
+
+    #: The session now open (shown by the link's ``on_session_opened``).
+    opened: str | None = None
+    #: Show the sessions for the person to choose from (``--resume`` without an id).
+    choose: bool = False
+    #: A sentence for the person (why nothing was opened).
+    message: str | None = None
+    #: Sessions the agent does not have (any more): forget them.
+    gone: list[str] = field(default_factory=list)
+
+
+def session_is_gone(error: BaseException) -> bool:
+    """Whether an error opening a session says the agent has no such session."""
+    if isinstance(error, RpcError) and error.code == RESOURCE_NOT_FOUND:
+        return True
+    return "not found" in str(error).lower()
+
+
+async def open_at_start(
+    link: AgentLink, *, cwd: str, resume: str | None, continue_latest: bool
+) -> StartOutcome:
+    """The start-up choice (see the module docstring). ``resume``: ``None`` for a plain start,
+    ``""`` for the most recent session, else a session id."""
+    if resume is None:
+        return StartOutcome()
+    if resume:
+        return await _open(link, resume, cwd)
+    agent = link.agent
+    if agent is not None and agent.can_list:
+        try:
+            await link.list_sessions(cwd, None)
+        except AgentExitedError:
+            raise
+        except (AcpError, RpcError) as error:
+            return StartOutcome(message=f"Could not list the sessions of this folder: {error}")
+    candidates = link.store.catalog(cwd)
+    if not candidates:
+        return StartOutcome(
+            message="No earlier session in this folder: your first message starts a new one."
+        )
+    if not continue_latest:
+        return StartOutcome(choose=True)
+    # The most recent one the agent still has: one it says it does not have is skipped.
+    gone: list[str] = []
+    for candidate in candidates[:CONTINUE_CANDIDATES]:
+        outcome = await _open(link, candidate.id, cwd)
+        gone += outcome.gone
+        if not outcome.gone:
+            break
+    outcome.gone = gone
+    return outcome
+
+
+async def reopen_after_restart(link: AgentLink, session_id: str) -> StartOutcome:
+    """Reopen the session that was on screen when the agent went away."""
+    state = link.store.get(session_id)
+    return await _open(link, session_id, state.cwd if state and state.cwd else None)
+
+
+async def _open(link: AgentLink, session_id: str, cwd: str | None) -> StartOutcome:
+    try:
+        await link.open_session(session_id, cwd, adopt=True)
+    except AgentExitedError:
+        raise
+    except (AcpError, RpcError) as error:
+        state = link.store.get(session_id)
+        name = one_line(state.display_title if state else session_id, 80)
+        gone = session_is_gone(error) and not (state is not None and state.listed)
+        return StartOutcome(
+            message=f"Could not reopen “{name}” ({error}): your next message starts a new session.",
+            gone=[session_id] if gone else [],
+        )
+    return StartOutcome(opened=session_id)
+
+
+@dataclass(slots=True)
+class NewSessionChoices:
+    """The mode and options of the new session before it exists.
+
+    ``defaults`` is what the agent's last new session offered (remembered across runs:
+    ``modes`` and ``configOptions`` as in the session/new answer, and ``commands``); the
+    person's choices (``mode``, ``config``: option id -> value) are applied right after
+    ``session/new``, before the first prompt goes out."""
+
+    defaults: dict[str, Any] = field(default_factory=dict)
+    mode: str | None = None
+    config: dict[str, Any] = field(default_factory=dict)
+
+    def preview(self) -> SessionState:
+        """A stand-in session with the remembered modes, options and commands, the choices
+        applied, for the selectors and the ``/`` completion to read."""
+        state = SessionState("")
+        modes = self.defaults.get("modes")
+        if isinstance(modes, dict):
+            available = modes.get("availableModes")
+            if isinstance(available, list):
+                state.available_modes = [m for m in available if isinstance(m, dict)]
+            current = modes.get("currentModeId")
+            state.current_mode_id = current if isinstance(current, str) else None
+        options = self.defaults.get("configOptions")
+        if isinstance(options, list):
+            state.config_options = [copy.deepcopy(o) for o in options if isinstance(o, dict)]
+        commands = self.defaults.get("commands")
+        if isinstance(commands, list):
+            state.commands = [c for c in commands if isinstance(c, dict)]
+        if self.mode is not None:
+            state.current_mode_id = self.mode
+        for option in state.config_options or []:
+            if option.get("id") in self.config:
+                option["currentValue"] = self.config[option["id"]]
+        return state
+
+    def take(self) -> tuple[str | None, dict[str, Any]]:
+        """The choices, for ``session/new``; they apply to that one session only."""
+        chosen = self.mode, dict(self.config)
+        self.mode, self.config = None, {}
+        return chosen
