@@ -203,13 +203,20 @@ class ReplaySession:
             speed=self.speed,
             driver=self._drive,
             on_note=self._note,
-            # The client opens its first session on its own, as the recorded one did; after
-            # a restart it reopens its session (or starts a new one) on its own.
-            automatic={first_opening(self.recording)[0]} if self._next == 0 else OPENING_METHODS,
+            automatic=self._automatic(),
         )
         self._next += 1
         self.peers.append(peer)
         return ReplayProcess(peer, segment.argv or list(argv))
+
+    def _automatic(self) -> set[str]:
+        """What the client sends on its own: the reopening of a session (``--resume ID`` at
+        start, the session on screen after a restart). A new session is made on demand (by the
+        recorded person's message, or Ctrl+N), so the replay asks for it."""
+        if self._next > 0:
+            return {"session/load", "session/resume"}
+        method = first_opening(self.recording)[0]
+        return set() if method == "session/new" else {method}
 
     def _note(self, text: str) -> None:
         self.notify(text[:1].upper() + text[1:])

@@ -41,8 +41,7 @@ def test_a_session_recorded_here_replays_as_it_was(
     path = tmp_path / "recorded.jsonl"
     term = terminal(name="record")
     term.start(["--record", str(path), "--demo"])
-    term.wait_for("New session")
-    term.wait_for("0 / 200K")  # the session is open and drawn
+    term.wait_header("New session")  # the agent is ready; the message makes the session
     term.send("hello from the journey")
     term.wait_for("HELLO FROM THE JOURNEY")
     term.press("C-q")
