@@ -34,6 +34,9 @@ def test_a_whole_session_at_80x24(terminal: Callable[..., Terminal]) -> None:
         lambda s: "New session" in s.split("\n", 1)[0] and "You said" not in s, "a new session"
     )
     assert_frame(term, "in the new session")
+    term.send("in the second session")  # its first message makes (and lists) the session
+    term.wait_for("You said")
+    term.wait_gone("working…")
 
     term.press("C-b")
     term.wait_for("Sessions · this folder (2)")

@@ -24,6 +24,7 @@ from tests.ui.chat_helpers import (
     demo_app,
     fixture_app,
     send,
+    settle,
     wait_for,
     wait_for_session,
 )
@@ -193,18 +194,21 @@ async def test_tab_from_the_prompt_never_walks_into_the_sidebar(tmp_path: Path) 
 
 
 async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Path) -> None:
-    # The fixture agent, three seconds late: the prompt is there before the session is.
+    # The fixture agent, three seconds late: the prompt is there before the agent is.
     slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
     app = agent_app(slow, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
         assert isinstance(screen, ChatScreen)
         await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
-        assert screen.session_id is None
+        assert screen.session_id is None and not screen.agent_alive
         burst(app, "early words")
-        await wait_for(pilot, lambda: screen.session_id is not None, "the session")
+        await wait_for(pilot, lambda: screen.agent_alive, "the agent")
         await wait_for(pilot, lambda: prompt_of(screen).text == "early words", "the draft")
-        await pilot.pause(0.2)
+        # The session the person asks for (Ctrl+N) takes the draft with it.
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: screen.session_id is not None, "the session")
+        await settle(pilot)
         assert prompt_of(screen).text == "early words"
 
 
@@ -242,6 +246,8 @@ async def test_typing_in_the_sidebar_list_filters(tmp_path: Path) -> None:
 async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter(
     tmp_path: Path,
 ) -> None:
+    """A message sent while the agent starts makes the first session when the agent is ready:
+    that session opens by itself and must not take the focus from where the person went."""
     slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
     app = agent_app(slow, tmp_path, show_sidebar=True)
     async with app.run_test(size=SIZE) as pilot:
@@ -249,11 +255,13 @@ async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter
         assert isinstance(screen, ChatScreen)
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
+        burst(app, "hello")
+        await pilot.press("enter")
         await pilot.press("ctrl+b", "slash")
         assert screen.session_id is None and sidebar.filter_has_focus
         burst(app, "untit")
         await wait_for(pilot, lambda: screen.session_id is not None, "the session")
-        await pilot.pause(0.2)
+        await settle(pilot)
         burst(app, "led")
         await wait_for(pilot, lambda: sidebar.filter_text == "untitled", "all of it filtered")
         assert sidebar.filter_has_focus and prompt_of(screen).text == ""
