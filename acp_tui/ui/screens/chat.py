@@ -822,6 +822,8 @@ class ChatScreen(Screen[None]):
 
     async def _refresh(self) -> None:
         self._refresh_pending = False
+        if not self.is_attached or self.app._exit:
+            return  # the screen is going away (quit): nothing left to draw on
         if self._refreshing:
             self._refresh_again = True
             return

@@ -398,6 +398,8 @@ class PermissionScreen(ModalScreen[str | None]):
 
     def on_mount(self) -> None:
         self.set_class(not self.armed, "-unarmed")
+        # The count may have changed between compose and mount (a request queued meanwhile).
+        self._show_position()
         self.call_after_refresh(self._fit)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -547,8 +549,13 @@ class PermissionScreen(ModalScreen[str | None]):
     def set_position(self, position: int, total: int) -> None:
         """Update the "k of n" count (another request was queued or cancelled)."""
         self.position, self.total = position, total
-        if self.is_mounted:
-            self.query_one("#dialog").border_subtitle = self._position_text()
+        self._show_position()
+
+    def _show_position(self) -> None:
+        # Before compose (or after the dialog closed) there is no frame to write on; compose
+        # and on_mount read the count themselves.
+        for dialog in self.query("#dialog"):
+            dialog.border_subtitle = self._position_text()
 
     # -- actions --
 
