@@ -41,9 +41,9 @@ from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
-from acp_tui.services.files import FileService
 from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
+from acp_tui.session_roots import SessionRoots, dirs_to_send
 from acp_tui.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -137,8 +137,11 @@ class AgentLink:
         process_factory: ProcessFactory | None = None,
         prompts: PromptQueue | None = None,
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        additional_dirs: list[str] | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: Absolute directories every session of this run works in too (``--add-dir``).
+        self.additional_dirs = list(additional_dirs or [])
         self.cwd = os.path.abspath(cwd)
         self.store = store
         self.events = events or LinkEvents()
@@ -154,7 +157,9 @@ class AgentLink:
         self.process_factory = process_factory
         self.client: AcpClient | None = None
         self.agent: AgentInfo | None = None
-        self.files = FileService([self.cwd], approve_outside)
+        #: Each session's directories: what its file reads, writes and terminals may touch.
+        self.roots = SessionRoots(self.cwd, approve_outside)
+        self.files = self.roots.default
         self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
         self.released_terminals: dict[str, Any] = {}
         self.current_session_id: str | None = None
@@ -191,9 +196,9 @@ class AgentLink:
     async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             "session/request_permission": self._on_permission,
-            "fs/read_text_file": self._service(self.files.read_text_file),
-            "fs/write_text_file": self._service(self.files.write_text_file),
-            "terminal/create": self._service(self.terminals.create),
+            "fs/read_text_file": self._service(self.roots.read_text_file),
+            "fs/write_text_file": self._service(self.roots.write_text_file),
+            "terminal/create": self._service(self._create_terminal),
             "terminal/output": self._service(self.terminals.output),
             "terminal/wait_for_exit": self._service(self.terminals.wait_for_exit),
             "terminal/kill": self._service(self.terminals.kill),
@@ -254,6 +259,11 @@ class AgentLink:
         self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
         for note in notes:
             self.events.on_error(note)
+        if self.additional_dirs and not agent.can_add_dirs:
+            self.events.on_error(
+                f"{agent.display_name} does not take additional directories: "
+                f"{', '.join(self.additional_dirs)} not sent (its sessions work in their cwd only)"
+            )
         self.ready.set()
         self.events.on_ready(agent)
         try:
@@ -422,6 +432,9 @@ class AgentLink:
             self.released_terminals[terminal_id] = self.terminals.get(terminal_id)
         return await self.terminals.release(params)
 
+    async def _create_terminal(self, params: Any) -> Any:
+        return await self.terminals.create(params, guard=self.roots.guard_for(params))
+
     def terminal_state(self, terminal_id: str) -> Any:
         """The live state of a terminal, or its last state once released; None if unknown."""
         if terminal_id in self.terminals:
@@ -486,6 +499,7 @@ class AgentLink:
         adopt: bool = False,
         mode: str | None = None,
         config: dict[str, Any] | None = None,
+        model: str | None = None,
     ) -> str:
         """``session/new``. The session is a draft (not listed, not remembered) until its first
         prompt. ``mode`` and ``config`` (config id -> value): choices the person made before
@@ -494,14 +508,20 @@ class AgentLink:
         client = self._client()
         cwd = cwd or self.cwd
         self.events.on_status("starting a new session")
-        result = await self._with_auth(lambda: client.new_session(cwd, self.mcp_servers))
+        dirs = self._dirs_for(None)
+        result = await self._with_auth(
+            lambda: client.new_session(cwd, self.mcp_servers, **_dirs_param(dirs))
+        )
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
             raise AcpError("the agent answered session/new without a sessionId")
+        self._set_dirs(session_id, cwd, dirs)
         state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
         self.events.on_session_created(session_id, result)
         if mode and state.current_mode_id != mode:
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
+        if model and isinstance(state.models, dict) and state.models.get("currentModelId") != model:
+            await self._apply_choice(lambda: self.set_model(session_id, model), "set model")
         for config_id, value in (config or {}).items():
             option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
             if option is not None and option.get("currentValue") != value:
@@ -539,6 +559,8 @@ class AgentLink:
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
+        dirs = self._dirs_for(session_id)
+        extra = _dirs_param(dirs)
         if state is not None:
             # Only the agent's answer tells the session's mode now: one known from the local
             # index or an earlier agent process must not hide that the agent reports none (the
@@ -547,8 +569,9 @@ class AgentLink:
         if agent.can_resume and (have_transcript or not agent.can_load):
             self.events.on_status("resuming session")
             result = await self._with_auth(
-                lambda: client.resume_session(session_id, cwd, self.mcp_servers)
+                lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
             )
+            self._set_dirs(session_id, cwd, dirs)
             self.store.register_session(session_id, cwd=cwd, response=result)
             method = "resume"
         elif agent.can_load:
@@ -557,8 +580,9 @@ class AgentLink:
             self.store.begin_replay(session_id, cwd=cwd, keep=have_transcript)
             try:
                 result = await self._with_auth(
-                    lambda: client.load_session(session_id, cwd, self.mcp_servers)
+                    lambda: client.load_session(session_id, cwd, self.mcp_servers, **extra)
                 )
+                self._set_dirs(session_id, cwd, dirs)
             except BaseException:
                 self.store.end_replay(session_id, None)
                 raise
@@ -573,6 +597,18 @@ class AgentLink:
             self.prompts.rekey(None, session_id)
         self._opened(session_id)
         return method
+
+    def _dirs_for(self, session_id: str | None) -> list[str]:
+        """The additional directories a session call carries: the session's own, then this
+        run's; none when the agent does not take them (it was told so at start)."""
+        if self.agent is None or not self.agent.can_add_dirs:
+            return []
+        state = self.store.get(session_id) if session_id is not None else None
+        return dirs_to_send(state.additional_dirs if state else None, self.additional_dirs)
+
+    def _set_dirs(self, session_id: str, cwd: str, dirs: list[str]) -> None:
+        self.roots.set(session_id, cwd, dirs)
+        self.store.set_additional_dirs(session_id, dirs)
 
     def _opened(self, session_id: str) -> None:
         self.current_session_id = session_id
@@ -704,6 +740,12 @@ class AgentLink:
         await client.set_mode(session_id, mode_id)
         self.store.set_current_mode(session_id, mode_id)
 
+    async def set_model(self, session_id: str, model_id: str) -> None:
+        """The legacy ``models`` state's model (agents without a model config option)."""
+        client = self._client()
+        await client.set_model(session_id, model_id)
+        self.store.set_current_model(session_id, model_id)
+
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
         client = self._client()
         result = await client.set_config_option(session_id, config_id, value)
@@ -731,6 +773,11 @@ class AgentLink:
             self.events.on_error(f"{what}: the agent is not running")
             return
         self._task_group.start_soon(guarded)
+
+
+def _dirs_param(dirs: list[str]) -> dict[str, Any]:
+    """``additionalDirectories`` for a session call (left out when there are none)."""
+    return {"additionalDirectories": list(dirs)} if dirs else {}
 
 
 #: How often exited orphans re-parented to acp-tui (the subreaper) are collected.

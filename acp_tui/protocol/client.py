@@ -116,6 +116,11 @@ class AgentInfo:
         return self.session_capability("delete")
 
     @property
+    def can_add_dirs(self) -> bool:
+        """``additionalDirectories`` on session/new, load, resume (and fork)."""
+        return self.session_capability("additionalDirectories")
+
+    @property
     def can_fork(self) -> bool:
         return self.session_capability("fork")
 
@@ -269,6 +274,8 @@ class AcpClient:
         }
         if has(ELICITATION_CREATE):
             caps["elicitation"] = {"form": {}}
+        # Boolean config options show as toggles (acp_tui.session_options).
+        caps.setdefault("session", {})["configOptions"] = {"boolean": {}}
         return caps
 
     async def call(self, method: str, params: Any = None) -> Any:
@@ -347,21 +354,30 @@ class AcpClient:
         )
 
     async def load_session(
-        self, session_id: str, cwd: str, mcp_servers: list[dict[str, Any]] | None = None
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        **extra: Any,
     ) -> dict[str, Any]:
         self._require(self.info.can_load, "loading sessions (session/load)")
         result = await self.call(
-            "session/load", {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or []}
+            "session/load",
+            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or [], **extra},
         )
         return result if isinstance(result, dict) else {}
 
     async def resume_session(
-        self, session_id: str, cwd: str, mcp_servers: list[dict[str, Any]] | None = None
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        **extra: Any,
     ) -> dict[str, Any]:
         self._require(self.info.can_resume, "resuming sessions (session/resume)")
         result = await self.call(
             "session/resume",
-            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or []},
+            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or [], **extra},
         )
         return result if isinstance(result, dict) else {}
 
@@ -450,6 +466,11 @@ class AcpClient:
 
     async def set_mode(self, session_id: str, mode_id: str) -> Any:
         return await self.call("session/set_mode", {"sessionId": session_id, "modeId": mode_id})
+
+    async def set_model(self, session_id: str, model_id: str) -> Any:
+        """The legacy ``session/set_model``: only for agents that sent a ``models`` state
+        (models are config options now; see acp_tui.session_options)."""
+        return await self.call("session/set_model", {"sessionId": session_id, "modelId": model_id})
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> Any:
         params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}

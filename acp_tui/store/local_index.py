@@ -19,7 +19,7 @@ import json
 import os
 import sqlite3
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,8 @@ CREATE TABLE IF NOT EXISTS sessions (
     updated      REAL NOT NULL,
     mode         TEXT,
     model        TEXT,
+    options      TEXT,
+    dirs         TEXT,
     PRIMARY KEY (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_updated ON sessions (agent, updated DESC);
@@ -56,6 +58,32 @@ CREATE TABLE IF NOT EXISTS agent_defaults (
 """
 
 _FIELDS = ("cwd", "title", "first_prompt", "mode", "model")
+_COLUMNS = "session_id, cwd, title, first_prompt, created, updated, mode, model, options, dirs"
+#: Columns added after the first release, with their type: added to an older file on open.
+_LATER_COLUMNS = (("options", "TEXT"), ("dirs", "TEXT"))
+
+
+def _add_missing_columns(conn: sqlite3.Connection) -> None:
+    have = {row[1] for row in conn.execute("PRAGMA table_info(sessions)")}
+    for name, kind in _LATER_COLUMNS:
+        if name not in have:
+            conn.execute(f"ALTER TABLE sessions ADD COLUMN {name} {kind}")
+
+
+def _json_object(text: Any) -> dict[str, Any]:
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+def _json_strings(text: Any) -> tuple[str, ...]:
+    try:
+        value = json.loads(text) if isinstance(text, str) else None
+    except ValueError:
+        return ()
+    return tuple(v for v in value if isinstance(v, str)) if isinstance(value, list) else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +98,10 @@ class IndexedSession:
     updated: float
     mode: str | None
     model: str | None
+    #: The session's option values (option key -> value, see :mod:`acp_tui.session_options`).
+    options: dict[str, Any] = field(default_factory=dict)
+    #: The session's additional directories.
+    additional_dirs: tuple[str, ...] = ()
 
 
 class LocalIndex:
@@ -94,11 +126,9 @@ class LocalIndex:
                 raise sqlite3.DatabaseError(f"integrity check failed: {row!r}")
             with conn:
                 conn.executescript(_SCHEMA)
+                _add_missing_columns(conn)
             # Fail now, not later, if an existing table has an unexpected shape.
-            conn.execute(
-                "SELECT session_id, cwd, title, first_prompt, created, updated, mode, model"
-                " FROM sessions LIMIT 1"
-            ).fetchall()
+            conn.execute(f"SELECT {_COLUMNS} FROM sessions LIMIT 1").fetchall()
         except BaseException:
             conn.close()
             raise
@@ -166,9 +196,13 @@ class LocalIndex:
         model: str | None = None,
         created: float | None = None,
         updated: float | None = None,
+        options: dict[str, Any] | None = None,
+        additional_dirs: list[str] | None = None,
     ) -> bool:
         """Insert or update a session. ``None`` arguments leave stored values unchanged;
-        ``updated`` defaults to now. Returns ``False`` (and adds a warning) on failure."""
+        ``updated`` defaults to now; ``options`` are merged over the stored ones (an option the
+        agent did not report this time keeps its remembered value). Returns ``False`` (and
+        adds a warning) on failure."""
         now = time.time()
         session_id = _storable(session_id)
         values: dict[str, Any] = {
@@ -184,16 +218,29 @@ class LocalIndex:
             self.warnings.append("session index is closed")
             return False
         try:
+            options_text = None
+            if options:
+                known = self.get(session_id)
+                merged = {**(known.options if known else {}), **options}
+                options_text = _storable(json.dumps(merged, ensure_ascii=False))
+            dirs_text = (
+                _storable(json.dumps(list(additional_dirs), ensure_ascii=False))
+                if additional_dirs is not None
+                else None
+            )
             with conn:
                 conn.execute(
                     "INSERT INTO sessions (agent, session_id, cwd, title, first_prompt, created,"
-                    " updated, mode, model) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                    " updated, mode, model, options, dirs)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                     " ON CONFLICT(agent, session_id) DO UPDATE SET"
                     " cwd = coalesce(excluded.cwd, cwd),"
                     " title = coalesce(excluded.title, title),"
                     " first_prompt = coalesce(first_prompt, excluded.first_prompt),"
                     " mode = coalesce(excluded.mode, mode),"
                     " model = coalesce(excluded.model, model),"
+                    " options = coalesce(excluded.options, options),"
+                    " dirs = coalesce(excluded.dirs, dirs),"
                     " updated = max(updated, excluded.updated)",
                     (
                         self.agent,
@@ -203,10 +250,12 @@ class LocalIndex:
                         updated if updated is not None else now,
                         values["mode"],
                         values["model"],
+                        options_text,
+                        dirs_text,
                     ),
                 )
             return True
-        except (sqlite3.Error, ValueError, OverflowError) as exc:
+        except (sqlite3.Error, ValueError, OverflowError, TypeError) as exc:
             # ValueError: what sqlite3 cannot bind (a NUL in a string); OverflowError: a
             # number too large for SQLite. The session goes on unindexed, never broken.
             self.warnings.append(f"cannot write session index: {exc}")
@@ -214,15 +263,21 @@ class LocalIndex:
 
     def remember_session(self, session: Any) -> bool:
         """Remember a :class:`~acp_tui.store.SessionState` (id, cwd, title, first prompt,
-        current mode and model)."""
+        current mode and model, every option's value, its additional directories)."""
+        from acp_tui.session_options import remembered_values, session_options
+
+        legacy_model = (session.models or {}).get("currentModelId") if session.models else None
         return self.remember(
             session.id,
             cwd=session.cwd,
             title=session.title,
             first_prompt=session.first_prompt,
             mode=session.current_mode_id,
-            model=session.current_model,
+            model=session.current_model
+            or (legacy_model if isinstance(legacy_model, str) else None),
             updated=session.updated_ts,
+            options=remembered_values(session_options(session)),
+            additional_dirs=session.additional_dirs,
         )
 
     def forget_unused(self) -> bool:
@@ -312,10 +367,7 @@ class LocalIndex:
         conn = self._conn
         if conn is None:
             return []
-        sql = (
-            "SELECT session_id, cwd, title, first_prompt, created, updated, mode, model"
-            " FROM sessions WHERE agent = ?" + where + " ORDER BY updated DESC"
-        )
+        sql = f"SELECT {_COLUMNS} FROM sessions WHERE agent = ?" + where + " ORDER BY updated DESC"
         args = [_storable(self.agent), *(_storable(arg) for arg in args)]
         if limit is not None:
             sql += " LIMIT ?"
@@ -338,6 +390,8 @@ class LocalIndex:
                         updated=float(row[5]),
                         mode=row[6] if isinstance(row[6], str) else None,
                         model=row[7] if isinstance(row[7], str) else None,
+                        options=_json_object(row[8]),
+                        additional_dirs=_json_strings(row[9]),
                     )
                 )
             except (TypeError, ValueError):

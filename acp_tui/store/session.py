@@ -235,6 +235,7 @@ class SessionState:
         "_replay",
         "_search_key",
         "activity",
+        "additional_dirs",
         "available_modes",
         "commands",
         "config_options",
@@ -249,6 +250,7 @@ class SessionState:
         "listed",
         "live",
         "meta",
+        "models",
         "msg_index",
         "plan",
         "replaying",
@@ -283,6 +285,10 @@ class SessionState:
         self.available_modes: list[dict[str, Any]] | None = None
         self.current_mode_id: str | None = None
         self.config_options: list[dict[str, Any]] | None = None
+        #: The legacy ``models`` state (``availableModels``, ``currentModelId``), as sent.
+        self.models: dict[str, Any] | None = None
+        #: The session's additional directories (absolute), as last sent or reported.
+        self.additional_dirs: list[str] | None = None
         self.commands: list[dict[str, Any]] | None = None
         self.plan: list[dict[str, Any]] | None = None
         self.transcript: list[Entry] = []
@@ -378,6 +384,8 @@ class SessionState:
             "available_modes": self.available_modes,
             "current_mode_id": self.current_mode_id,
             "config_options": self.config_options,
+            "models": self.models,
+            "additional_dirs": self.additional_dirs,
             "commands": self.commands,
             "plan": self.plan,
             "live": self.live,

@@ -745,6 +745,10 @@ class SessionStore:
         if isinstance(options, list):
             s.config_options = [o for o in options if isinstance(o, dict)]
             self._touch(s, PART_CONFIG)
+        models = response.get("models")
+        if isinstance(models, dict):
+            s.models = dict(models)
+            self._touch(s, PART_CONFIG)
 
     def register_session(
         self,
@@ -972,6 +976,20 @@ class SessionStore:
         s.config_options = [o for o in options if isinstance(o, dict)]
         self._touch(s, PART_CONFIG)
 
+    def set_current_model(self, session_id: str, model_id: str) -> None:
+        """The client changed the model of the legacy ``models`` state (``session/set_model``
+        succeeded)."""
+        s = self._ensure(session_id)
+        s.models = {**(s.models or {}), "currentModelId": model_id}
+        self._touch(s, PART_CONFIG)
+
+    def set_additional_dirs(self, session_id: str, dirs: list[str]) -> None:
+        """The additional directories a session was opened with (or the agent reported)."""
+        s = self._ensure(session_id)
+        if s.additional_dirs != dirs:
+            s.additional_dirs = list(dirs)
+            self._touch(s, PART_INFO)
+
     def set_agent_capabilities(self, agent_capabilities: Any) -> None:
         """From the ``initialize`` response's ``agentCapabilities``: load / resume / list."""
         caps = agent_capabilities if isinstance(agent_capabilities, dict) else {}
@@ -1074,6 +1092,10 @@ class SessionStore:
         created = item.get("createdAt")
         if isinstance(created, str):
             s.created_at = created
+        dirs = item.get("additionalDirectories")
+        if isinstance(dirs, list) and not s.live:
+            # The agent's complete list for the session: what a reopen sends again.
+            s.additional_dirs = [d for d in dirs if isinstance(d, str) and d]
         listed_ts: float | None = None
         if "updatedAt" in item:
             raw = item["updatedAt"]
@@ -1126,6 +1148,9 @@ class SessionStore:
                 self._set_updated(s, _now_iso(r.updated), r.updated)
             if s.current_mode_id is None and r.mode:
                 s.current_mode_id = r.mode
+            dirs = getattr(r, "additional_dirs", None)
+            if s.additional_dirs is None and dirs:
+                s.additional_dirs = list(dirs)
         self._touch_catalog()
 
     def forget(self, session_id: str) -> None:
