@@ -132,6 +132,8 @@ class NewSessionChoices:
     defaults: dict[str, Any] = field(default_factory=dict)
     mode: str | None = None
     config: dict[str, Any] = field(default_factory=dict)
+    #: The model of an agent with the legacy ``models`` state (no model config option).
+    model: str | None = None
 
     def preview(self) -> SessionState:
         """A stand-in session with the remembered modes, options and commands, the choices
@@ -147,18 +149,25 @@ class NewSessionChoices:
         options = self.defaults.get("configOptions")
         if isinstance(options, list):
             state.config_options = [copy.deepcopy(o) for o in options if isinstance(o, dict)]
+        models = self.defaults.get("models")
+        if isinstance(models, dict):
+            state.models = copy.deepcopy(models)
+            if self.model is not None:
+                state.models["currentModelId"] = self.model
         commands = self.defaults.get("commands")
         if isinstance(commands, list):
             state.commands = [c for c in commands if isinstance(c, dict)]
         if self.mode is not None:
             state.current_mode_id = self.mode
         for option in state.config_options or []:
-            if option.get("id") in self.config:
-                option["currentValue"] = self.config[option["id"]]
+            option_id = option.get("id", option.get("configId"))
+            if option_id in self.config:
+                option["currentValue"] = self.config[option_id]
         return state
 
-    def take(self) -> tuple[str | None, dict[str, Any]]:
-        """The choices, for ``session/new``; they apply to that one session only."""
-        chosen = self.mode, dict(self.config)
-        self.mode, self.config = None, {}
+    def take(self) -> tuple[str | None, dict[str, Any], str | None]:
+        """The choices (mode, config options, legacy model), for ``session/new``; they apply
+        to that one session only."""
+        chosen = self.mode, dict(self.config), self.model
+        self.mode, self.config, self.model = None, {}, None
         return chosen

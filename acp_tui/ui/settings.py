@@ -40,6 +40,9 @@ class AppSettings:
     replay: ReplaySession | None = None
     #: Seconds to wait for the answer to initialize before saying the agent is not responding.
     initialize_timeout: float = 30.0
+    #: Absolute directories every session works in besides its cwd (``--add-dir``, the
+    #: agent's ``additional_directories``), sent when the agent takes them.
+    additional_dirs: list[str] = field(default_factory=list)
 
     @property
     def agent_key(self) -> str:

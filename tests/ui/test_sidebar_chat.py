@@ -492,8 +492,8 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         await open_and_wait(pilot, screen, sidebar, target)
         state = screen.store.get(target)
         assert state.current_mode_id is None  # the agent does not report it on load
-        screen.set_mode("architect")
-        screen.set_config("model", "large")
+        screen.choose_option("modes", "architect")
+        screen.choose_option("config:model", "large")
         await wait_for(
             pilot,
             lambda: state.current_mode_id == "architect" and state.current_model == "large",

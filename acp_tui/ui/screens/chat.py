@@ -14,7 +14,6 @@ import os
 import shlex
 import time
 from collections.abc import Callable, Iterable, Iterator
-from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -61,6 +60,7 @@ from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.screens.chat_options import SessionOptionsMixin
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -165,7 +165,7 @@ class AgentBanner(Static):
     """
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(SessionOptionsMixin, Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -184,6 +184,10 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+o", "toggle_latest_tool", "Output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+        # From the prompt, as in Claude Code; elsewhere Shift+Tab moves the focus back.
+        Binding("shift+tab", "cycle_mode", "Mode", id="cycle_mode"),
+        Binding("shift+tab", "app.focus_previous", "Focus previous", show=False),
+        Binding("alt+t", "cycle_thought_level", "Thinking", id="cycle_thought_level"),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),
@@ -395,6 +399,7 @@ class ChatScreen(Screen[None]):
             process_factory=replay.process_for if replay else None,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
+            additional_dirs=self.settings.additional_dirs,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
@@ -459,14 +464,15 @@ class ChatScreen(Screen[None]):
         if link is None or self._starting_new or link.agent is None or link.finished.is_set():
             return
         self._starting_new = True
-        mode, config = self.new_choices.take()
+        mode, config, model = self.new_choices.take()
 
         async def start() -> None:
             try:
-                await link.new_session(adopt=True, mode=mode, config=config)
+                await link.new_session(adopt=True, mode=mode, config=config, model=model)
             except BaseException:
                 # Not made: the choices still stand for the next attempt.
                 self.new_choices.mode = self.new_choices.mode or mode
+                self.new_choices.model = self.new_choices.model or model
                 self.new_choices.config = {**config, **self.new_choices.config}
                 raise
             finally:
@@ -517,7 +523,7 @@ class ChatScreen(Screen[None]):
             return
         offered = {
             key: response[key]
-            for key in ("modes", "configOptions")
+            for key in ("modes", "configOptions", "models")
             if isinstance(response.get(key), dict | list)
         }
         if offered:
@@ -546,22 +552,8 @@ class ChatScreen(Screen[None]):
         self.call_later(self._draw_view)
 
     def _reapply_choices(self, state: SessionState) -> None:
-        """Re-apply the mode and model chosen earlier when the agent does not report them."""
-        remembered = self.index.get(state.id)
-        if remembered is None:
-            return
-        modes = {m.get("id") for m in state.available_modes or []}
-        if remembered.mode and state.current_mode_id is None and remembered.mode in modes:
-            self.set_mode(remembered.mode, state.id)
-        option = state.model_option
-        values = {value for value, _ in _select_values(option)} if option else set()
-        if (
-            remembered.model
-            and state.current_model is None
-            and remembered.model in values
-            and option
-        ):
-            self.set_config(str(option.get("id")), remembered.model, state.id)
+        """Re-apply the options chosen earlier that the agent does not report."""
+        self.reapply_options(state)
 
     def _on_queue_changed(self, session_id: str | None) -> None:
         if session_id == self._queue_key() and self.is_mounted:
@@ -774,8 +766,7 @@ class ChatScreen(Screen[None]):
         self.busy = False
         self.query_one(ChatHeader).set_title("New session")
         preview = self.new_choices.preview()
-        self._draw_modes(preview)
-        self._draw_model(preview)
+        self._draw_options(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
 
     def _remember_commands(self, state: SessionState | None) -> None:
@@ -915,12 +906,9 @@ class ChatScreen(Screen[None]):
         if PART_USAGE in parts:
             with self._step("gauge"):
                 self._draw_gauge(state)
-        if PART_MODES in parts:
-            with self._step("modes"):
-                self._draw_modes(state)
-        if PART_CONFIG in parts:
-            with self._step("model"):
-                self._draw_model(state)
+        if PART_MODES in parts or PART_CONFIG in parts:
+            with self._step("options"):
+                self._draw_options(state)
         if PART_COMMANDS in parts:
             with self._step("commands"):
                 self.query_one(PromptEditor).commands = list(state.commands or [])
@@ -995,27 +983,6 @@ class ChatScreen(Screen[None]):
         if state is not None and state.activity == "running" and not state.replaying:
             self._draw_activity(state)
 
-    def _draw_modes(self, state: SessionState) -> None:
-        select = self.query_one("#mode-select", Select)
-        modes = [m for m in state.available_modes or [] if isinstance(m.get("id"), str)]
-        self.query_one(ChatBar).want(select, bool(modes))
-        options = [(agent_line(m.get("name") or m["id"], 40), m["id"]) for m in modes]
-        with self.prevent(Select.Changed):
-            select.set_options(options)
-            if state.current_mode_id in {m["id"] for m in modes}:
-                select.value = state.current_mode_id
-
-    def _draw_model(self, state: SessionState) -> None:
-        select = self.query_one("#model-select", Select)
-        option = state.model_option
-        values = _select_values(option) if option else []
-        self.query_one(ChatBar).want(select, bool(values))
-        with self.prevent(Select.Changed):
-            select.set_options([(agent_line(name, 40), value) for value, name in values])
-            current = state.current_model
-            if current in {value for value, _ in values}:
-                select.value = current
-
     # ------------------------------------------------------------------ intents
 
     @on(PromptEditor.Submitted)
@@ -1069,6 +1036,8 @@ class ChatScreen(Screen[None]):
             return self.busy or self.prompts.editing(self._queue_key()) is not None
         if action == "restart_agent":
             return not self.agent_alive or self._unresponsive
+        if action in ("cycle_mode", "cycle_thought_level"):
+            return self.options_action_allowed(action)
         return True
 
     def action_cancel_turn(self) -> None:
@@ -1259,62 +1228,8 @@ class ChatScreen(Screen[None]):
             )
 
     def agent_commands(self) -> Iterable[AgentCommand]:
-        """Palette entries named by the agent (modes, models): see :mod:`acp_tui.ui.palette`."""
-        state = self.store.get(self.session_id) if self.session_id else None
-        if state is None:
-            return
-        for mode in state.available_modes or []:
-            mode_id = mode.get("id")
-            if isinstance(mode_id, str) and mode_id != state.current_mode_id:
-                yield AgentCommand(
-                    f"Mode: {line_of(mode.get('name') or mode_id, 60)}",
-                    line_of(mode.get("description") or "Switch the agent's mode", 200),
-                    partial(self.set_mode, mode_id),
-                )
-        option = state.model_option
-        for value, name in _select_values(option) if option else []:
-            if option and value != state.current_model:
-                yield AgentCommand(
-                    f"Model: {line_of(name, 60)}",
-                    "Switch the model of this session",
-                    partial(self.set_config, str(option.get("id")), value),
-                )
-
-    def set_mode(self, mode_id: str, session_id: str | None = None) -> None:
-        link, session_id = self.link, session_id or self.session_id
-        if link is None or session_id is None:
-            return
-        link.spawn(lambda: link.set_mode(session_id, mode_id), "set mode")
-
-    def set_config(self, config_id: str, value: Any, session_id: str | None = None) -> None:
-        link, session_id = self.link, session_id or self.session_id
-        if link is None or session_id is None:
-            return
-        link.spawn(lambda: link.set_config_option(session_id, config_id, value), "set option")
-
-    @on(Select.Changed, "#mode-select")
-    def on_mode_selected(self, event: Select.Changed) -> None:
-        if self.session_id is None:
-            # The new session does not exist yet: applied once it does.
-            if isinstance(event.value, str):
-                self.new_choices.mode = event.value
-            return
-        if isinstance(event.value, str):
-            state = self.store.get(self.session_id) if self.session_id else None
-            if state is None or state.current_mode_id != event.value:
-                self.set_mode(event.value)
-
-    @on(Select.Changed, "#model-select")
-    def on_model_selected(self, event: Select.Changed) -> None:
-        if self.session_id is None:
-            option = self.new_choices.preview().model_option
-            if option is not None and isinstance(event.value, str):
-                self.new_choices.config[str(option.get("id"))] = event.value
-            return
-        state = self.store.get(self.session_id) if self.session_id else None
-        option = state.model_option if state else None
-        if option and isinstance(event.value, str) and event.value != state.current_model:  # type: ignore[union-attr]
-            self.set_config(str(option.get("id")), event.value)
+        """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`."""
+        yield from self.option_commands()
 
     # ------------------------------------------------------------------ sidebar
 
@@ -1596,18 +1511,3 @@ def data_dir(settings: AppSettings) -> Path:
 
 def history_path(settings: AppSettings) -> Path:
     return data_dir(settings) / "history.jsonl"
-
-
-def _select_values(option: dict[str, Any]) -> list[tuple[str, str]]:
-    """(value, name) pairs of a select config option, flattening groups."""
-    values: list[tuple[str, str]] = []
-    for item in option.get("options") or []:
-        if not isinstance(item, dict):
-            continue
-        if isinstance(item.get("options"), list):
-            for sub in item["options"]:
-                if isinstance(sub, dict) and isinstance(sub.get("value"), str):
-                    values.append((sub["value"], str(sub.get("name") or sub["value"])))
-        elif isinstance(item.get("value"), str):
-            values.append((item["value"], str(item.get("name") or item["value"])))
-    return values

@@ -1,79 +1,127 @@
-"""The row under the prompt: the mode and model selectors, and the context gauge.
+"""The row under the prompt: the session's options, and the context gauge.
 
-The row is one line and never cut: when the terminal is too narrow for everything, things give
-way in this order, until what is left fits:
+Every option the agent offers has a control here (a select, or a toggle for a boolean option),
+in category order: mode, model, thinking, model settings, then the rest (see
+:mod:`acp_tui.session_options`). The row is one line and never cut: when the terminal is too
+narrow for everything, things give way in this order, until what is left fits:
 
-1. the selectors' width (the current value stays readable),
+1. the controls' width (each current value stays readable),
 2. the gauge's bar graphic (the numbers and the level colour stay),
-3. the mode selector, then the model selector (both are also in the palette, Ctrl+P).
+3. the controls, from the last one back: a "⚙ N more" button takes their place and opens them
+   all in a popup (so do the palette, Ctrl+P → "Session options", and the keys that cycle the
+   mode and the thinking level).
 
 The gauge's numbers always stay: they are why the row exists.
 """
 
 from __future__ import annotations
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.widgets import Select, Static
+from textual.message import Message
+from textual.widgets import Button, Static
 
+from acp_tui.session_options import SessionOption
 from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.option_controls import (
+    OptionChosen,
+    OptionSelect,
+    OptionToggle,
+    control_for,
+)
 
-__all__ = ["ChatBar"]
+__all__ = ["ChatBar", "OptionChosen"]
 
-#: Cells of a selector (and its right margin) when there is room, and when there is not.
-SELECT_WIDE = 24
-SELECT_NARROW = 16
+#: The widest a select gets when there is room, and when there is not.
+SELECT_WIDE = 28
+SELECT_NARROW = 18
+#: Cells a select needs beyond its label: its padding and the arrow.
+SELECT_CHROME = 6
 SELECT_MARGIN = 1
 GAUGE_BAR_CELLS = 8
 
+Control = OptionSelect | OptionToggle
+
 
 class ChatBar(Horizontal):
-    """Mode select, model select, a spacer and the gauge. The screen says which selectors it
-    wants (:meth:`want`) and calls :meth:`fit` when the gauge's text changed; the bar fits
-    itself again when its width changes."""
+    """Option controls, the "more" button, a spacer and the gauge. The screen hands in the
+    session's options (:meth:`show_options`) and calls :meth:`fit` when the gauge's text
+    changed; the bar fits itself again when its width changes."""
 
     DEFAULT_CSS = f"""
     ChatBar {{
         height: 1;
         background: $panel;
         padding: 0 1;
-        & > Select {{ width: {SELECT_WIDE}; margin: 0 {SELECT_MARGIN} 0 0; }}
-        & > Select.-narrow {{ width: {SELECT_NARROW}; }}
+        & > OptionSelect {{ margin: 0 {SELECT_MARGIN} 0 0; }}
+        & > OptionToggle {{ margin: 0 {SELECT_MARGIN} 0 0; width: auto; }}
+        & > #more-options {{ min-width: 4; width: auto; height: 1; margin: 0 {SELECT_MARGIN} 0 0; }}
         & > #bar-spacer {{ width: 1fr; }}
         & > ContextGauge {{ width: auto; }}
     }}
     """
 
+    class OptionsRequested(Message):
+        """The person asked for every option (the "more" button)."""
+
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
-        self.mode_select: Select[str] = Select(
-            [], prompt="mode", id="mode-select", compact=True, allow_blank=True
-        )
-        self.model_select: Select[str] = Select(
-            [], prompt="model", id="model-select", compact=True, allow_blank=True
-        )
         self.gauge = ContextGauge(id="gauge", bar_width=GAUGE_BAR_CELLS)
-        #: The selectors that have something to offer (the screen decides).
-        self._wanted: dict[Select[str], bool] = {self.mode_select: False, self.model_select: False}
+        self.more = Button("⚙", id="more-options", compact=True)
+        self.more.tooltip = "Every option of this session"
+        self.spacer = Static("", id="bar-spacer")
+        #: The controls, in the order shown, by option key.
+        self.controls: dict[str, Control] = {}
+        #: Keys of the options that do not fit (in the popup only).
+        self.hidden: list[str] = []
 
     def compose(self) -> ComposeResult:
-        yield self.mode_select
-        yield self.model_select
-        yield Static("", id="bar-spacer")
+        yield self.more
+        yield self.spacer
         yield self.gauge
 
     def on_mount(self) -> None:
         self.fit()
 
-    def want(self, select: Select[str], wanted: bool) -> None:
-        """Show ``select`` when there is room (``wanted``: it has options)."""
-        if self._wanted.get(select) != wanted:
-            self._wanted[select] = wanted
-            self.fit()
+    def control(self, key: str) -> Control | None:
+        return self.controls.get(key)
+
+    def show_options(self, options: list[SessionOption]) -> None:
+        """Show ``options`` (in that order): controls are kept, updated, added or removed."""
+        keys = [option.key for option in options]
+        for key in [key for key in self.controls if key not in keys]:
+            self.controls.pop(key).remove()
+        used = {c.id for c in self.controls.values()}
+        fresh: set[str] = set()
+        for option in options:
+            control = self.controls.get(option.key)
+            if control is not None and _same_kind(control, option):
+                control.show(option)
+                continue
+            if control is not None:
+                used.discard(control.id)
+                control.remove()
+            control = control_for(option, taken=used)
+            used.add(control.id)
+            self.controls[option.key] = control
+            fresh.add(option.key)
+        self.controls = {key: self.controls[key] for key in keys}
+        # Each new control goes before the next one already there, so the row keeps the order.
+        for index, key in enumerate(keys):
+            if key in fresh:
+                after = next((k for k in keys[index + 1 :] if k not in fresh), None)
+                self.mount(self.controls[key], before=self.controls[after] if after else self.more)
+        self.fit()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
+
+    def _width(self, control: Control, narrow: bool) -> int:
+        if isinstance(control, OptionToggle):
+            return control.widest()
+        cap = SELECT_NARROW if narrow else SELECT_WIDE
+        return max(10, min(cap, control.widest() + SELECT_CHROME))
 
     def fit(self) -> None:
         """Give way (see the module docstring) until the row fits its width."""
@@ -81,25 +129,44 @@ class ChatBar(Horizontal):
         if room <= 0:
             return
         gauge = self.gauge
-        wanted = [
-            select for select in (self.mode_select, self.model_select) if self._wanted[select]
-        ]
-        # Candidate layouts, best first: (gauge bar cells, selector width, selectors shown).
-        layouts: list[tuple[int, int, list[Select[str]]]] = [
-            (GAUGE_BAR_CELLS, SELECT_WIDE, wanted),
-            (GAUGE_BAR_CELLS, SELECT_NARROW, wanted),
-            (0, SELECT_NARROW, wanted),
-        ]
-        if len(wanted) == 2:
-            layouts.append((0, SELECT_NARROW, [self.model_select]))
-        layouts.append((0, SELECT_NARROW, []))
-        for bar_cells, select_width, shown in layouts:
-            need = gauge.width_for(bar_cells) + len(shown) * (select_width + SELECT_MARGIN)
-            if need <= room:
+        controls = list(self.controls.values())
+
+        def need(bar_cells: int, narrow: bool, shown: list[Control], more: bool) -> int:
+            cells = gauge.width_for(bar_cells)
+            cells += sum(self._width(c, narrow) + SELECT_MARGIN for c in shown)
+            if more:
+                cells += len(self._more_label(len(controls) - len(shown))) + 2 + SELECT_MARGIN
+            return cells
+
+        bar_cells, narrow, shown = 0, True, list(controls)
+        for bar_cells, narrow in ((GAUGE_BAR_CELLS, False), (GAUGE_BAR_CELLS, True), (0, True)):
+            if need(bar_cells, narrow, shown, False) <= room:
                 break
+        else:
+            while shown and need(0, True, shown, True) > room:
+                shown.pop()
         if gauge.bar_width != bar_cells:
             gauge.bar_width = bar_cells
             gauge.refresh(layout=True)
-        for select in (self.mode_select, self.model_select):
-            select.display = select in shown
-            select.set_class(select_width == SELECT_NARROW, "-narrow")
+        for control in controls:
+            control.display = control in shown
+            if control in shown:
+                control.styles.width = self._width(control, narrow)
+        self.hidden = [key for key, control in self.controls.items() if control not in shown]
+        more = bool(self.hidden) and need(0, True, shown, True) <= room
+        self.more.display = more
+        if more:
+            self.more.label = self._more_label(len(self.hidden))
+
+    @staticmethod
+    def _more_label(count: int) -> str:
+        return f"⚙ {count} more"
+
+    @on(Button.Pressed, "#more-options")
+    def _more_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.post_message(self.OptionsRequested())
+
+
+def _same_kind(control: Control, option: SessionOption) -> bool:
+    return isinstance(control, OptionToggle) == (option.kind == "boolean")

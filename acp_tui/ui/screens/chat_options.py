@@ -1,0 +1,241 @@
+"""The chat screen's session options: the bar's controls, the popup, the keys that cycle the
+mode and the thinking level, the palette entries, and choices kept across a reopen.
+
+One list (:func:`acp_tui.session_options.session_options`) feeds all of them. A choice goes
+to the agent at once (``session/set_config_option``, or the legacy ``session/set_mode`` /
+``session/set_model``); before the new session exists it waits in
+:class:`~acp_tui.session_start.NewSessionChoices` and is applied right after ``session/new``.
+The controls always show what the agent reports: a refused change is said in a toast and the
+control goes back to the agent's value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Iterable
+from functools import partial
+from typing import Any
+
+from acp_tui.protocol.client import AcpError, AgentExitedError
+from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session_options import (
+    SessionOption,
+    by_category,
+    cycled,
+    session_options,
+    valid_value,
+)
+from acp_tui.store.session import SessionState
+from acp_tui.text_safety import one_line
+from acp_tui.ui.agent_text import line_of
+from acp_tui.ui.palette import AgentCommand
+from acp_tui.ui.screens.options import OptionsScreen
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.option_controls import OptionChosen
+
+__all__ = ["SessionOptionsMixin"]
+
+#: Actions whose key cycles an option, and the category each one cycles.
+CYCLE_ACTIONS = {"cycle_mode": "mode", "cycle_thought_level": "thought_level"}
+#: Palette words for the options of these categories (others go by the agent's name).
+PALETTE_NAMES = {"mode": "Mode", "model": "Model"}
+#: How long the toast naming a value chosen with a key stays.
+CYCLE_TOAST_SECONDS = 2.5
+
+
+class SessionOptionsMixin:
+    """Mixed into :class:`~acp_tui.ui.screens.chat.ChatScreen` (it uses its store, link,
+    index, new-session choices and toasts; ``self`` is typed ``Any`` for that reason: the
+    screen cannot be named here without an import cycle)."""
+
+    _options_popup: OptionsScreen | None = None
+
+    # ------------------------------------------------------------------ reading
+
+    def _options_state(self: Any) -> SessionState:
+        """The session on screen, or the stand-in for the new session."""
+        state = self.store.get(self.session_id) if self.session_id else None
+        return state if state is not None else self.new_choices.preview()
+
+    def current_options(self: Any) -> list[SessionOption]:
+        return session_options(self._options_state())
+
+    def _option(self: Any, key: str) -> SessionOption | None:
+        return next((o for o in self.current_options() if o.key == key), None)
+
+    # ------------------------------------------------------------------ drawing
+
+    def _draw_options(self: Any, state: SessionState) -> None:
+        options = session_options(state)
+        self.query_one(ChatBar).show_options(options)
+        popup = self._options_popup
+        if popup is not None and popup.is_attached:
+            popup.show_options(options)
+        self.refresh_bindings()
+
+    def _redraw_options(self: Any) -> None:
+        self._draw_options(self._options_state())
+
+    # ------------------------------------------------------------------ choosing
+
+    # Handlers by name: ``@on`` is collected only on message-pump classes, not on a mixin.
+    def on_option_chosen(self: Any, event: OptionChosen) -> None:
+        event.stop()
+        self.choose_option(event.key, event.value)
+
+    def on_chat_bar_options_requested(self: Any, event: ChatBar.OptionsRequested) -> None:
+        event.stop()
+        self.action_session_options()
+
+    def choose_option(self: Any, key: str, value: str | bool) -> None:
+        """The person chose ``value`` for the option ``key`` (a control, a key, the palette)."""
+        option = self._option(key)
+        if option is None or not valid_value(option, value) or option.current == value:
+            return
+        if self.session_id is None:
+            # The new session does not exist yet: applied once it does.
+            choices = self.new_choices
+            if option.source == "modes":
+                choices.mode = str(value)
+            elif option.source == "models":
+                choices.model = str(value)
+            else:
+                choices.config[option.id] = value
+            self._redraw_options()
+            return
+        self._send_option(self.session_id, option, value)
+
+    def _send_option(self: Any, session_id: str, option: SessionOption, value: str | bool) -> None:
+        link = self.link
+        if link is None:
+            return
+        call: Callable[[], Awaitable[None]]
+        if option.source == "modes":
+            call = partial(link.set_mode, session_id, str(value))
+        elif option.source == "models":
+            call = partial(link.set_model, session_id, str(value))
+        else:
+            call = partial(link.set_config_option, session_id, option.id, value)
+
+        async def job() -> None:
+            try:
+                await call()
+            except AgentExitedError:
+                raise
+            except (AcpError, RpcError) as error:
+                self._option_refused(session_id, option, value, error)
+
+        link.spawn(job, f"set {option.name}")
+
+    def _option_refused(
+        self: Any,
+        session_id: str,
+        option: SessionOption,
+        value: str | bool,
+        error: BaseException,
+    ) -> None:
+        reason = error.message if isinstance(error, RpcError) else str(error)
+        # Short names first: the agent's reason must still fit in the toast.
+        self.notify(
+            f"Not set: {one_line(option.name, 20)} = {one_line(option.value_name(value), 20)}\n"
+            f"{one_line(reason, 300)}",
+            severity="error",
+            timeout=8,
+        )
+        if session_id == self.session_id:
+            # The control still shows what was asked for: back to what the agent has.
+            self._redraw_options()
+
+    # ------------------------------------------------------------------ keys, popup, palette
+
+    def options_action_allowed(self: Any, action: str) -> bool | None:
+        """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
+        only from the prompt (elsewhere it moves the focus back, as everywhere)."""
+        category = CYCLE_ACTIONS[action]
+        if by_category(self.current_options(), category) is None:
+            return False
+        if action == "cycle_mode":
+            focused = self.focused
+            prompt = self._typing.prompt_area()
+            return focused is None or focused is prompt
+        return True
+
+    def _cycle(self: Any, category: str) -> None:
+        option = by_category(self.current_options(), category)
+        if option is None:
+            return
+        value = cycled(option)
+        if value is None:
+            return
+        self.notify(
+            f"{one_line(option.name, 40)}: {one_line(option.value_name(value), 40)}",
+            timeout=CYCLE_TOAST_SECONDS,
+        )
+        self.choose_option(option.key, value)
+
+    def action_cycle_mode(self: Any) -> None:
+        """The next mode (Shift+Tab from the prompt, as in Claude Code)."""
+        self._cycle("mode")
+
+    def action_cycle_thought_level(self: Any) -> None:
+        """The next thinking level."""
+        self._cycle("thought_level")
+
+    def action_session_options(self: Any) -> None:
+        """Every option of the session, in a popup."""
+        popup = OptionsScreen(self.current_options(), self.choose_option)
+        self._options_popup = popup
+
+        def closed(_: Any) -> None:
+            self._options_popup = None
+
+        self.app.push_screen(popup, closed)
+
+    def option_commands(self: Any) -> Iterable[AgentCommand]:
+        """Palette entries: the popup, then each value not chosen yet, of every option."""
+        options = self.current_options()
+        if options:
+            yield AgentCommand(
+                "Session options",
+                "Every option of this session (mode, model, thinking, …)",
+                self.action_session_options,
+            )
+        for option in options:
+            # The mode and the model by those words (what people search for), others by name.
+            name = PALETTE_NAMES.get(option.category or "") or line_of(option.name, 40)
+            if option.kind == "boolean":
+                value = not bool(option.current)
+                yield AgentCommand(
+                    f"{name}: {'on' if value else 'off'}",
+                    line_of(
+                        option.description or f"Turn {option.name} {'on' if value else 'off'}", 200
+                    ),
+                    partial(self.choose_option, option.key, value),
+                )
+                continue
+            for choice in option.choices:
+                if choice.value == option.current:
+                    continue
+                yield AgentCommand(
+                    f"{name}: {line_of(choice.name, 60)}",
+                    line_of(choice.description or option.description or f"Set {option.name}", 200),
+                    partial(self.choose_option, option.key, choice.value),
+                )
+
+    # ------------------------------------------------------------------ reopening
+
+    def reapply_options(self: Any, state: SessionState) -> None:
+        """Options the agent reports no value for, set again to what was chosen before (an
+        agent that does not keep choices across a restart); what it reports always wins."""
+        remembered = self.index.get(state.id)
+        if remembered is None:
+            return
+        for option in session_options(state):
+            if option.current is not None:
+                continue
+            value = remembered.options.get(option.key)
+            if value is None and option.source == "modes":
+                value = remembered.mode
+            elif value is None and option.category == "model":
+                value = remembered.model
+            if value is not None and valid_value(option, value):
+                self._send_option(state.id, option, value)

@@ -1,0 +1,178 @@
+"""The controls of one session option: a select, or a toggle for a boolean option.
+
+Both carry the option's key (:attr:`SessionOption.key`) and post :class:`OptionChosen` when the
+person changes them; drawing the agent's value (:meth:`show`) posts nothing. Every string is the
+agent's, shown literally on one line.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rich.text import Text
+from textual.css.query import NoMatches
+from textual.message import Message
+from textual.widgets import Checkbox, Select
+from textual.widgets._select import SelectCurrent
+
+from acp_tui.session_options import SessionOption
+from acp_tui.ui.agent_text import line_of
+
+__all__ = ["OptionChosen", "OptionSelect", "OptionToggle", "control_for", "widget_id"]
+
+#: Option names and value names longer than this are cut.
+NAME_CELLS = 40
+#: Categories whose value speaks for itself ("Code", "Demo Swift"): no "Name:" before it.
+BARE_CATEGORIES = frozenset({"mode", "model"})
+
+
+class OptionChosen(Message):
+    """The person chose ``value`` for the option ``key``."""
+
+    def __init__(self, key: str, value: str | bool) -> None:
+        super().__init__()
+        self.key = key
+        self.value = value
+
+
+def widget_id(option: SessionOption, taken: set[str | None] | None = None) -> str:
+    """A widget id for ``option``, not among ``taken``: ``mode-select`` / ``model-select`` for
+    the first mode and model selects, else ``option-<id>`` (cut to what widget ids allow)."""
+    taken = taken or set()
+    if option.kind == "select" and option.category in BARE_CATEGORIES:
+        candidate = f"{option.category}-select"
+        if candidate not in taken:
+            return candidate
+    base = "option-" + re.sub(r"[^A-Za-z0-9_-]", "_", option.id or option.key)[:40]
+    candidate, n = base, 1
+    while candidate in taken:
+        n += 1
+        candidate = f"{base}-{n}"
+    return candidate
+
+
+def _choice_label(option: SessionOption, name: str) -> Text:
+    return Text(line_of(name, NAME_CELLS))
+
+
+class OptionSelect(Select[str]):
+    """A select of one option. The current value reads "Name: Value" (just "Value" for the
+    mode and the model), so a row of them says what each one is."""
+
+    def __init__(self, option: SessionOption, *, id: str | None = None) -> None:
+        self.option = option
+        super().__init__(
+            self._choices(option),
+            # Fixed: Select shows its prompt as markup; the option's name is drawn below.
+            prompt="…",
+            value=option.current
+            if isinstance(option.current, str) and option.choice(option.current)
+            else Select.NULL,
+            allow_blank=True,
+            compact=True,
+            id=id,
+        )
+        self.tooltip = self._described(option)
+
+    @property
+    def key(self) -> str:
+        return self.option.key
+
+    @staticmethod
+    def _choices(option: SessionOption) -> list[tuple[Text, str]]:
+        return [(_choice_label(option, c.name), c.value) for c in option.choices]
+
+    @staticmethod
+    def _described(option: SessionOption) -> Text:
+        lines = [line_of(option.name, 80)]
+        if option.description:
+            lines.append(line_of(option.description, 200))
+        return Text("\n".join(lines))
+
+    def label_text(self, value: Any) -> str:
+        """What the closed select reads for ``value``."""
+        name = line_of(self.option.value_name(value), NAME_CELLS)
+        if self.option.category in BARE_CATEGORIES:
+            return name
+        return f"{line_of(self.option.name, NAME_CELLS)}: {name}"
+
+    def widest(self) -> int:
+        """Cells of the longest label the closed select can show."""
+        labels = [self.label_text(c.value) for c in self.option.choices] or [self.option.name]
+        return max(len(label) for label in labels)
+
+    def watch_value(self, value: Any) -> None:
+        # After Select's own watcher: the closed select says which option it is (its name
+        # alone while the agent reports no value).
+        if not self.is_mounted:
+            return
+        label = line_of(self.option.name, NAME_CELLS) if value is Select.NULL else None
+        try:
+            self.query_one(SelectCurrent).update(Text(label or self.label_text(value)))
+        except NoMatches:
+            pass  # not composed yet: on_mount draws it
+
+    def on_mount(self) -> None:
+        self.watch_value(self.value)
+
+    def show(self, option: SessionOption) -> None:
+        """Draw the agent's state of the option (no :class:`OptionChosen`)."""
+        with self.prevent(Select.Changed):
+            if option.choices != self.option.choices:
+                self.option = option
+                self.set_options(self._choices(option))
+            self.option = option
+            self.tooltip = self._described(option)
+            if option.choice(option.current):
+                self.value = option.current  # type: ignore[assignment]
+            else:
+                self.clear()
+
+    def _on_select_changed(self, event: Select.Changed) -> None:
+        if event.select is self and isinstance(event.value, str):
+            self.post_message(OptionChosen(self.key, event.value))
+
+
+class OptionToggle(Checkbox):
+    """A boolean option: on or off."""
+
+    DEFAULT_CSS = """
+    OptionToggle { border: none; padding: 0 1; height: 1; background: transparent; }
+    OptionToggle:focus { border: none; }
+    """
+
+    def __init__(self, option: SessionOption, *, id: str | None = None) -> None:
+        self.option = option
+        super().__init__(
+            Text(line_of(option.name, NAME_CELLS)),
+            value=bool(option.current),
+            compact=True,
+            id=id,
+            tooltip=Text(line_of(option.description or option.name, 200)),
+        )
+
+    @property
+    def key(self) -> str:
+        return self.option.key
+
+    def widest(self) -> int:
+        return len(line_of(self.option.name, NAME_CELLS)) + 4
+
+    def show(self, option: SessionOption) -> None:
+        self.option = option
+        with self.prevent(Checkbox.Changed):
+            self.value = bool(option.current)
+
+    def _on_checkbox_changed(self, event: Checkbox.Changed) -> None:
+        if event.checkbox is self:
+            self.post_message(OptionChosen(self.key, event.value))
+
+
+def control_for(
+    option: SessionOption, *, taken: set[str | None] | None = None
+) -> OptionSelect | OptionToggle:
+    control_id = widget_id(option, taken)
+    if option.kind == "boolean":
+        return OptionToggle(option, id=control_id)
+    return OptionSelect(option, id=control_id)
