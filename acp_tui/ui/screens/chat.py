@@ -185,9 +185,12 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
         # From the prompt, as in Claude Code; elsewhere Shift+Tab moves the focus back.
-        Binding("shift+tab", "cycle_mode", "Mode", id="cycle_mode"),
+        Binding("shift+tab", "cycle_mode", "Mode", id="cycle_mode", key_display="⇧tab"),
         Binding("shift+tab", "app.focus_previous", "Focus previous", show=False),
-        Binding("alt+t", "cycle_thought_level", "Thinking", id="cycle_thought_level"),
+        # Priority: the prompt would type the "t" of Alt+T otherwise.
+        Binding(
+            "alt+t", "cycle_thought_level", "Thinking", id="cycle_thought_level", priority=True
+        ),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
         Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),

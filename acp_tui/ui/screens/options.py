@@ -28,7 +28,7 @@ class OptionsScreen(ModalScreen[None]):
         width: 72; max-width: 100%; height: auto; max-height: 90%;
         background: $surface; border: round $accent; padding: 0 1;
     }
-    OptionsScreen .options-row { height: auto; margin: 0 0 1 0; }
+    OptionsScreen .options-row { height: 1; margin: 0 0 1 0; }
     OptionsScreen .options-name { width: 24; padding: 0 1 0 0; color: $text-muted; }
     OptionsScreen .options-row > OptionSelect { width: 1fr; }
     OptionsScreen .options-row > OptionToggle { width: 1fr; }
@@ -46,13 +46,13 @@ class OptionsScreen(ModalScreen[None]):
         self.controls: dict[str, OptionSelect | OptionToggle] = {}
 
     def compose(self) -> ComposeResult:
-        with VerticalScroll(id="options-box") as box:
+        with VerticalScroll(id="options-box", can_focus=False) as box:
             box.border_title = "Session options"
             if not self.options:
                 yield Static("This agent offers no options for this session.")
             taken: set[str | None] = set()
             for option in self.options:
-                control = control_for(option, taken=taken)
+                control = control_for(option, taken=taken, bare=True)
                 taken.add(control.id)
                 self.controls[option.key] = control
                 with Horizontal(classes="options-row"):

@@ -5,11 +5,13 @@ in category order: mode, model, thinking, model settings, then the rest (see
 :mod:`acp_tui.session_options`). The row is one line and never cut: when the terminal is too
 narrow for everything, things give way in this order, until what is left fits:
 
-1. the controls' width (each current value stays readable),
-2. the gauge's bar graphic (the numbers and the level colour stay),
-3. the controls, from the last one back: a "⚙ N more" button takes their place and opens them
-   all in a popup (so do the palette, Ctrl+P → "Session options", and the keys that cycle the
-   mode and the thinking level).
+1. the gauge's bar graphic (the numbers and the level colour stay),
+2. the controls, from the last one back: a "⚙ N more" button takes their place and opens them
+   all in a popup (so does the palette, Ctrl+P → "Session options"; the mode and the thinking
+   level also have keys that cycle them).
+
+A control is never narrower than what it says ("Thinking: Medium"): a cut label would not say
+which option it is.
 
 The gauge's numbers always stay: they are why the row exists.
 """
@@ -33,11 +35,11 @@ from acp_tui.ui.widgets.option_controls import (
 
 __all__ = ["ChatBar", "OptionChosen"]
 
-#: The widest a select gets when there is room, and when there is not.
-SELECT_WIDE = 28
-SELECT_NARROW = 18
+#: The widest a select gets (an agent's long value names are cut with an ellipsis).
+SELECT_MAX = 30
+SELECT_MIN = 10
 #: Cells a select needs beyond its label: its padding and the arrow.
-SELECT_CHROME = 6
+SELECT_CHROME = 4
 SELECT_MARGIN = 1
 GAUGE_BAR_CELLS = 8
 
@@ -117,11 +119,11 @@ class ChatBar(Horizontal):
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
-    def _width(self, control: Control, narrow: bool) -> int:
+    @staticmethod
+    def width_of(control: Control) -> int:
         if isinstance(control, OptionToggle):
             return control.widest()
-        cap = SELECT_NARROW if narrow else SELECT_WIDE
-        return max(10, min(cap, control.widest() + SELECT_CHROME))
+        return max(SELECT_MIN, min(SELECT_MAX, control.widest() + SELECT_CHROME))
 
     def fit(self) -> None:
         """Give way (see the module docstring) until the row fits its width."""
@@ -131,29 +133,29 @@ class ChatBar(Horizontal):
         gauge = self.gauge
         controls = list(self.controls.values())
 
-        def need(bar_cells: int, narrow: bool, shown: list[Control], more: bool) -> int:
+        def need(bar_cells: int, shown: list[Control], more: bool) -> int:
             cells = gauge.width_for(bar_cells)
-            cells += sum(self._width(c, narrow) + SELECT_MARGIN for c in shown)
+            cells += sum(self.width_of(c) + SELECT_MARGIN for c in shown)
             if more:
                 cells += len(self._more_label(len(controls) - len(shown))) + 2 + SELECT_MARGIN
             return cells
 
-        bar_cells, narrow, shown = 0, True, list(controls)
-        for bar_cells, narrow in ((GAUGE_BAR_CELLS, False), (GAUGE_BAR_CELLS, True), (0, True)):
-            if need(bar_cells, narrow, shown, False) <= room:
-                break
-        else:
-            while shown and need(0, True, shown, True) > room:
-                shown.pop()
+        shown = list(controls)
+        bar_cells = GAUGE_BAR_CELLS
+        if need(bar_cells, shown, False) > room:
+            bar_cells = 0
+            if need(0, shown, False) > room:
+                while shown and need(0, shown, True) > room:
+                    shown.pop()
         if gauge.bar_width != bar_cells:
             gauge.bar_width = bar_cells
             gauge.refresh(layout=True)
         for control in controls:
             control.display = control in shown
             if control in shown:
-                control.styles.width = self._width(control, narrow)
+                control.styles.width = self.width_of(control)
         self.hidden = [key for key, control in self.controls.items() if control not in shown]
-        more = bool(self.hidden) and need(0, True, shown, True) <= room
+        more = bool(self.hidden) and need(0, shown, True) <= room
         self.more.display = more
         if more:
             self.more.label = self._more_label(len(self.hidden))

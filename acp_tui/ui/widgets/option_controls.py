@@ -60,8 +60,10 @@ class OptionSelect(Select[str]):
     """A select of one option. The current value reads "Name: Value" (just "Value" for the
     mode and the model), so a row of them says what each one is."""
 
-    def __init__(self, option: SessionOption, *, id: str | None = None) -> None:
+    def __init__(self, option: SessionOption, *, id: str | None = None, bare: bool = False) -> None:
         self.option = option
+        #: Just the value (a row that names the option already).
+        self.bare = bare
         super().__init__(
             self._choices(option),
             # Fixed: Select shows its prompt as markup; the option's name is drawn below.
@@ -93,7 +95,7 @@ class OptionSelect(Select[str]):
     def label_text(self, value: Any) -> str:
         """What the closed select reads for ``value``."""
         name = line_of(self.option.value_name(value), NAME_CELLS)
-        if self.option.category in BARE_CATEGORIES:
+        if self.bare or self.option.category in BARE_CATEGORIES:
             return name
         return f"{line_of(self.option.name, NAME_CELLS)}: {name}"
 
@@ -105,8 +107,6 @@ class OptionSelect(Select[str]):
     def watch_value(self, value: Any) -> None:
         # After Select's own watcher: the closed select says which option it is (its name
         # alone while the agent reports no value).
-        if not self.is_mounted:
-            return
         label = line_of(self.option.name, NAME_CELLS) if value is Select.NULL else None
         try:
             self.query_one(SelectCurrent).update(Text(label or self.label_text(value)))
@@ -114,7 +114,8 @@ class OptionSelect(Select[str]):
             pass  # not composed yet: on_mount draws it
 
     def on_mount(self) -> None:
-        self.watch_value(self.value)
+        # After Select's own mount, which draws the bare value.
+        self.call_after_refresh(lambda: self.watch_value(self.value))
 
     def show(self, option: SessionOption) -> None:
         """Draw the agent's state of the option (no :class:`OptionChosen`)."""
@@ -142,10 +143,10 @@ class OptionToggle(Checkbox):
     OptionToggle:focus { border: none; }
     """
 
-    def __init__(self, option: SessionOption, *, id: str | None = None) -> None:
+    def __init__(self, option: SessionOption, *, id: str | None = None, bare: bool = False) -> None:
         self.option = option
         super().__init__(
-            Text(line_of(option.name, NAME_CELLS)),
+            Text("" if bare else line_of(option.name, NAME_CELLS)),
             value=bool(option.current),
             compact=True,
             id=id,
@@ -170,9 +171,10 @@ class OptionToggle(Checkbox):
 
 
 def control_for(
-    option: SessionOption, *, taken: set[str | None] | None = None
+    option: SessionOption, *, taken: set[str | None] | None = None, bare: bool = False
 ) -> OptionSelect | OptionToggle:
+    """The control of ``option``; ``bare``: without the option's name (a row names it)."""
     control_id = widget_id(option, taken)
     if option.kind == "boolean":
-        return OptionToggle(option, id=control_id)
-    return OptionSelect(option, id=control_id)
+        return OptionToggle(option, id=control_id, bare=bare)
+    return OptionSelect(option, id=control_id, bare=bare)

@@ -1,0 +1,194 @@
+"""Every session option of the demo agent in the chat: the bar, the popup, the keys, the
+palette, a refused change, and choices kept for the new session."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Checkbox
+
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.options import OptionsScreen
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.option_controls import OptionSelect, OptionToggle
+from tests.ui.chat_helpers import chat, demo_app, send, wait_for, wait_for_session
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 40)
+
+
+def sent(screen: ChatScreen, method: str) -> list[dict[str, Any]]:
+    out = []
+    for record in screen.link.client.connection.traffic:  # type: ignore[union-attr]
+        if record.direction == "out" and record.text and f'"{method}"' in record.text:
+            message = json.loads(record.text)
+            if message.get("method") == method:
+                out.append(message["params"])
+    return out
+
+
+def option_value(screen: ChatScreen, option_id: str) -> Any:
+    state = screen.store.get(screen.session_id or "")
+    assert state is not None
+    for option in state.config_options or []:
+        if option.get("id") == option_id:
+            return option.get("currentValue")
+    return None
+
+
+def last_reply(screen: ChatScreen) -> str:
+    state = screen.store.get(screen.session_id or "")
+    texts = [getattr(e, "text", "") for e in state.transcript] if state else []
+    return texts[-1] if texts else ""
+
+
+async def test_every_category_has_a_control_in_category_order(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(200, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: len(bar.controls) == 6, "the controls")
+        assert list(bar.controls) == [
+            "config:mode",
+            "config:model",
+            "config:thought_level",
+            "config:verbosity",
+            "config:format",
+            "config:confirm_tools",
+        ]
+        await wait_for(pilot, lambda: not bar.hidden, "room for all")
+        thinking = bar.controls["config:thought_level"]
+        assert isinstance(thinking, OptionSelect)
+        assert thinking.label_text(thinking.value) == "Thinking: Medium"
+        assert isinstance(bar.controls["config:confirm_tools"], OptionToggle)
+        assert screen.query_one("#mode-select") is bar.controls["config:mode"]
+        # The client said it shows booleans: the agent lists its toggle.
+        caps = screen.link.client.client_capabilities()  # type: ignore[union-attr]
+        assert caps["session"]["configOptions"] == {"boolean": {}}
+
+
+async def test_the_thought_level_key_and_select_reach_the_agent(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await wait_for_session(pilot)
+        screen.focus_prompt()
+        await pilot.press("alt+t")
+        await wait_for(pilot, lambda: option_value(screen, "thought_level") == "high", "high")
+        assert sent(screen, "session/set_config_option")[-1] == {
+            "sessionId": screen.session_id,
+            "configId": "thought_level",
+            "value": "high",
+        }
+        bar = screen.query_one(ChatBar)
+        select = bar.controls["config:thought_level"]
+        await wait_for(pilot, lambda: select.value == "high", "the select to follow")
+        await send(pilot, "/think why")
+        await wait_for(pilot, lambda: "level: **High**" in last_reply(screen), "the agent's level")
+        # The select: Off, and the agent answers without thinking.
+        select.value = "off"  # type: ignore[assignment]
+        await wait_for(pilot, lambda: option_value(screen, "thought_level") == "off", "off")
+        await send(pilot, "/think why")
+        await wait_for(pilot, lambda: "Thinking is **Off**" in last_reply(screen), "no thinking")
+
+
+async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        screen.focus_prompt()
+        before = option_value(screen, "mode")
+        await pilot.press("shift+tab")
+        await wait_for(pilot, lambda: option_value(screen, "mode") != before, "the next mode")
+        assert screen.store.get(screen.session_id).current_mode_id == option_value(  # type: ignore[union-attr]
+            screen, "mode"
+        )
+        # Elsewhere Shift+Tab moves the focus back, and the mode stays.
+        mode = option_value(screen, "mode")
+        select = screen.query_one(ChatBar).controls["config:model"]
+        select.focus()
+        await pilot.pause()
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert screen.focused is not select
+        assert option_value(screen, "mode") == mode
+        assert len(sent(screen, "session/set_config_option")) == 1
+
+
+async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: len(bar.controls) == 6, "the controls")
+        # At 80 columns some options live in the popup only.
+        assert "config:confirm_tools" in bar.hidden
+        assert bar.more.display
+        screen.action_session_options()
+        await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
+        popup = app.screen
+        assert isinstance(popup, OptionsScreen)
+        toggle = popup.controls["config:confirm_tools"]
+        assert isinstance(toggle, Checkbox) and toggle.value is True
+        # By keys alone: the first control has the focus, Tab goes down the rows.
+        await wait_for(pilot, lambda: popup.focused is popup.controls["config:mode"], "focus")
+        await pilot.press(*["tab"] * 5)
+        assert popup.focused is toggle
+        await pilot.press("space")
+        await wait_for(pilot, lambda: option_value(screen, "confirm_tools") is False, "off")
+        assert sent(screen, "session/set_config_option")[-1]["type"] == "boolean"
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat")
+        # The agent runs /run without asking now.
+        await send(pilot, "/run echo hi")
+        await wait_for(pilot, lambda: not screen.busy and "hi" in last_reply(screen), "the run")
+        assert not screen.broker.pending
+
+
+async def test_a_refused_change_is_said_and_the_control_shows_the_agents_value(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "config:verbosity" in bar.controls, "the controls")
+        # An option value the agent does not have (as a stale list would offer).
+        state = screen.store.get(screen.session_id)  # type: ignore[arg-type]
+        options = [dict(o) for o in state.config_options]  # type: ignore[union-attr]
+        verbosity = next(o for o in options if o["id"] == "verbosity")
+        verbosity["options"] = [*verbosity["options"], {"value": "epic", "name": "Epic"}]
+        screen.store.set_config_options(screen.session_id, options)  # type: ignore[arg-type]
+        select = bar.controls["config:verbosity"]
+        await wait_for(pilot, lambda: "Epic" in select.label_text("epic"), "the stale value")
+        select.value = "epic"  # type: ignore[assignment]
+        await wait_for(
+            pilot,
+            lambda: any("Not set: Reply length = Epic" in n.message for n in app._notifications),
+            "the refusal",
+        )
+        await wait_for(pilot, lambda: select.value == "normal", "the agent's value again")
+        assert option_value(screen, "verbosity") == "normal"
+
+
+async def test_choices_for_the_new_session_go_out_before_its_first_prompt(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_session(pilot)  # learns what a new session of this agent offers
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, ChatScreen), "the chat")
+        screen = chat(app)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "config:thought_level" in bar.controls, "remembered options")
+        assert screen.session_id is None
+        screen.focus_prompt()
+        await pilot.press("alt+t")
+        await wait_for(
+            pilot, lambda: bar.controls["config:thought_level"].value == "high", "the choice"
+        )
+        await send(pilot, "/think")
+        await wait_for(pilot, lambda: "level: **High**" in last_reply(screen), "high thinking")
