@@ -508,7 +508,7 @@ class AgentLink:
         client = self._client()
         cwd = cwd or self.cwd
         self.events.on_status("starting a new session")
-        dirs = self._dirs_for(None)
+        dirs = self.session_dirs(None)
         result = await self._with_auth(
             lambda: client.new_session(cwd, self.mcp_servers, **_dirs_param(dirs))
         )
@@ -559,7 +559,7 @@ class AgentLink:
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
-        dirs = self._dirs_for(session_id)
+        dirs = self.session_dirs(session_id)
         extra = _dirs_param(dirs)
         if state is not None:
             # Only the agent's answer tells the session's mode now: one known from the local
@@ -598,7 +598,7 @@ class AgentLink:
         self._opened(session_id)
         return method
 
-    def _dirs_for(self, session_id: str | None) -> list[str]:
+    def session_dirs(self, session_id: str | None) -> list[str]:
         """The additional directories a session call carries: the session's own, then this
         run's; none when the agent does not take them (it was told so at start)."""
         if self.agent is None or not self.agent.can_add_dirs:

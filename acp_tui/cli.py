@@ -150,6 +150,16 @@ def build_parser() -> argparse.ArgumentParser:
         "without asking",
     )
     parser.add_argument(
+        "--add-dir",
+        dest="add_dirs",
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="another directory the sessions work in besides the working directory "
+        "(repeatable; relative to the current directory; sent to agents that support it, "
+        "and the agent may read and write there without asking)",
+    )
+    parser.add_argument(
         "--theme",
         metavar="NAME",
         help="colour theme for this run (pick one with Ctrl+P to keep it)",
@@ -240,6 +250,15 @@ def parse(argv: Sequence[str]) -> Invocation:
         problem = directory_problem(options.cwd)
         if problem:
             parser.error(f"--cwd {options.cwd}: {problem}")
+    add_dirs: list[str] = []
+    for raw in getattr(options, "add_dirs", None) or []:
+        path = os.path.abspath(os.path.expanduser(raw))
+        problem = directory_problem(path)
+        if problem:
+            parser.error(f"--add-dir {raw}: {path}: {problem}")
+        if path not in add_dirs:
+            add_dirs.append(path)
+    options.add_dirs = add_dirs
     return Invocation(command, options, agent_argv, list(argv))
 
 

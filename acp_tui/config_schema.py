@@ -110,6 +110,11 @@ class AgentConfig(_Strict):
     always, http and sse only when the agent says it supports them."""
     label: str | None = None
     """Name shown in the launcher and the header (default: the agent's own name)."""
+    additional_directories: list[str] = Field(default_factory=list)
+    """More directories its sessions work in besides the working directory (``~`` is
+    expanded; relative ones are taken from the agent's ``cwd``, else the current directory).
+    Sent to agents that support it, with any ``--add-dir``; the agent may read and write
+    there without asking."""
 
     @property
     def argv(self) -> list[str]:

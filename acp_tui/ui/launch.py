@@ -17,6 +17,7 @@ from acp_tui.config import (
     config_path,
     load_config,
 )
+from acp_tui.session_roots import dirs_to_send, resolve_dirs
 from acp_tui.ui.settings import AppSettings, PermissionPolicy
 
 if TYPE_CHECKING:
@@ -74,6 +75,14 @@ def settings_from_invocation(
                 problems.append(f"agents.{name}.cwd: {cwd}: {problem}; using {settings.cwd}")
     if options.cwd:
         settings.cwd = options.cwd
+    if agent is not None and agent.additional_directories:
+        dirs, bad = resolve_dirs(agent.additional_directories, settings.cwd)
+        settings.additional_dirs = dirs
+        if problems is not None:
+            problems += [f"agents.{name}.additional_directories: {p}; left out" for p in bad]
+    settings.additional_dirs = dirs_to_send(
+        settings.additional_dirs, getattr(options, "add_dirs", None) or []
+    )
     return settings
 
 

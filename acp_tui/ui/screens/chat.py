@@ -98,6 +98,12 @@ def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
     return one_line(text or "", limit)
 
 
+def additional_dirs_label(dirs: list[str]) -> str:
+    """``+ lib, docs``: the names of a session's additional directories, for the header."""
+    names = [os.path.basename(path.rstrip(os.sep)) or path for path in dirs]
+    return ("+ " + ", ".join(one_line(name, 40) for name in names)) if names else ""
+
+
 class ChatHeader(Horizontal):
     """Agent name and version, the session title, and the permission policy badge."""
 
@@ -105,6 +111,7 @@ class ChatHeader(Horizontal):
     ChatHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     ChatHeader > #agent { width: auto; text-style: bold; color: $accent; }
     ChatHeader > #title { width: 1fr; padding: 0 2; text-overflow: ellipsis; text-wrap: nowrap; }
+    ChatHeader > #dirs { width: auto; max-width: 40; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     ChatHeader > #badge { width: auto; }
     ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
     ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
@@ -113,6 +120,7 @@ class ChatHeader(Horizontal):
     def compose(self) -> ComposeResult:
         yield Label("starting…", id="agent")
         yield Label("", id="title")
+        yield Label("", id="dirs")
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
@@ -120,6 +128,12 @@ class ChatHeader(Horizontal):
 
     def set_title(self, text: str) -> None:
         self.query_one("#title", Label).update(Text(text))
+
+    def set_dirs(self, dirs: list[str]) -> None:
+        """The session's additional directories: their names here, the paths in the tooltip."""
+        label = self.query_one("#dirs", Label)
+        label.update(Text(additional_dirs_label(dirs)))
+        label.tooltip = Text("\n".join(["Also works in:", *dirs])) if dirs else None
 
     def set_policy(self, policy: str) -> None:
         badge = self.query_one("#badge", Label)
@@ -184,12 +198,29 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         Binding("ctrl+o", "toggle_latest_tool", "Output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
-        # From the prompt, as in Claude Code; elsewhere Shift+Tab moves the focus back.
-        Binding("shift+tab", "cycle_mode", "Mode", id="cycle_mode", key_display="⇧tab"),
+        # Shift+Tab from the prompt, as in Claude Code (elsewhere it moves the focus back: the
+        # last binding of the three). Priority: the prompt would type the "t" of Alt+T. Each
+        # key has a twin not listed in the footer, which works where the footer has no room
+        # for it (see chat_options.FOOTER_KEYS_WIDTH).
+        Binding(
+            "shift+tab",
+            "cycle_mode",
+            "Mode",
+            id="cycle_mode",
+            key_display="⇧tab",
+            priority=True,
+        ),
+        Binding("shift+tab", "cycle_mode('unlisted')", show=False, id="cycle_mode", priority=True),
         Binding("shift+tab", "app.focus_previous", "Focus previous", show=False),
-        # Priority: the prompt would type the "t" of Alt+T otherwise.
         Binding(
             "alt+t", "cycle_thought_level", "Thinking", id="cycle_thought_level", priority=True
+        ),
+        Binding(
+            "alt+t",
+            "cycle_thought_level('unlisted')",
+            show=False,
+            id="cycle_thought_level",
+            priority=True,
         ),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
         Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
@@ -306,6 +337,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
     def on_resize(self, event: events.Resize) -> None:
         # Under this width the footer's keys lose their padding, so that they all fit.
         self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
+        self.refresh_bindings()  # the option keys are listed only when there is room
 
     # ------------------------------------------------------------------ layout
 
@@ -489,6 +521,8 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             # It answered after all: the "not responding" banner is out of date.
             self._unresponsive = False
             self.query_one(AgentBanner).remove_class("-visible")
+        if self.session_id is None:
+            self._draw_new_session()
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
@@ -768,6 +802,8 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         commands its agent offered last time (a choice is applied once it is made)."""
         self.busy = False
         self.query_one(ChatHeader).set_title("New session")
+        link = self.link
+        self.query_one(ChatHeader).set_dirs(link.session_dirs(None) if link else [])
         preview = self.new_choices.preview()
         self._draw_options(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
@@ -898,6 +934,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             return
         if PART_TITLE in parts or "info" in parts:
             with self._step("title"):
+                self.query_one(ChatHeader).set_dirs(state.additional_dirs or [])
                 self.query_one(ChatHeader).set_title(
                     display_title(
                         state.display_title if state.title or state.first_prompt else "New session"
@@ -1040,7 +1077,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         if action == "restart_agent":
             return not self.agent_alive or self._unresponsive
         if action in ("cycle_mode", "cycle_thought_level"):
-            return self.options_action_allowed(action)
+            return self.options_action_allowed(action, parameters)
         return True
 
     def action_cancel_turn(self) -> None:

@@ -38,6 +38,9 @@ __all__ = ["SessionOptionsMixin"]
 CYCLE_ACTIONS = {"cycle_mode": "mode", "cycle_thought_level": "thought_level"}
 #: Palette words for the options of these categories (others go by the agent's name).
 PALETTE_NAMES = {"mode": "Mode", "model": "Model"}
+#: The footer lists the cycling keys from this width on (narrower, they would push other keys
+#: out of it; they work all the same).
+FOOTER_KEYS_WIDTH = 100
 #: How long the toast naming a value chosen with a key stays.
 CYCLE_TOAST_SECONDS = 2.5
 
@@ -147,17 +150,18 @@ class SessionOptionsMixin:
 
     # ------------------------------------------------------------------ keys, popup, palette
 
-    def options_action_allowed(self: Any, action: str) -> bool | None:
+    def options_action_allowed(self: Any, action: str, parameters: tuple[object, ...]) -> bool:
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
-        only from the prompt (elsewhere it moves the focus back, as everywhere)."""
-        category = CYCLE_ACTIONS[action]
-        if by_category(self.current_options(), category) is None:
+        only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
+        lists them only when it has room: the listed binding steps aside for its twin."""
+        if by_category(self.current_options(), CYCLE_ACTIONS[action]) is None:
             return False
         if action == "cycle_mode":
             focused = self.focused
-            prompt = self._typing.prompt_area()
-            return focused is None or focused is prompt
-        return True
+            if focused is not None and focused is not self._typing.prompt_area():
+                return False
+        listed = not parameters
+        return (self.size.width >= FOOTER_KEYS_WIDTH) == listed
 
     def _cycle(self: Any, category: str) -> None:
         option = by_category(self.current_options(), category)
@@ -172,11 +176,11 @@ class SessionOptionsMixin:
         )
         self.choose_option(option.key, value)
 
-    def action_cycle_mode(self: Any) -> None:
+    def action_cycle_mode(self: Any, _how: str = "") -> None:
         """The next mode (Shift+Tab from the prompt, as in Claude Code)."""
         self._cycle("mode")
 
-    def action_cycle_thought_level(self: Any) -> None:
+    def action_cycle_thought_level(self: Any, _how: str = "") -> None:
         """The next thinking level."""
         self._cycle("thought_level")
 

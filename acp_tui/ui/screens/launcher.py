@@ -22,6 +22,7 @@ from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.known_agents import KnownAgent
+from acp_tui.session_roots import dirs_to_send, resolve_dirs
 from acp_tui.text_safety import sanitize_terminal_text
 from acp_tui.ui.settings import AppSettings
 
@@ -54,6 +55,8 @@ class LaunchChoice:
     env: dict[str, str] | None = None
     cwd: str | None = None
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    #: The agent's ``additional_directories`` (as written: resolved when it is started).
+    additional_dirs: tuple[str, ...] = ()
     recent: bool = False
 
 
@@ -86,6 +89,7 @@ def build_choices(
                 env=dict(agent.env) or None,
                 cwd=cwd,
                 mcp_servers=[server.model_dump() for server in agent.mcp_servers],
+                additional_dirs=tuple(agent.additional_directories),
             )
         )
     for known in detected:
@@ -122,13 +126,17 @@ def build_choices(
 def settings_for_choice(base: AppSettings, choice: LaunchChoice) -> AppSettings:
     """The chat screen's settings for ``choice``: the agent's command line, env, cwd and MCP
     servers over ``base`` (policy, theme, resume flags, dirs are kept)."""
+    cwd = choice.cwd or base.cwd
+    # A configured directory that is gone is left out (the command line's were checked).
+    dirs, _missing = resolve_dirs(choice.additional_dirs, cwd)
     return dataclasses.replace(
         base,
         agent_argv=list(choice.argv),
         agent_label="demo agent" if choice.kind == "demo" else choice.label,
         env=dict(choice.env) if choice.env else base.env,
-        cwd=choice.cwd or base.cwd,
+        cwd=cwd,
         mcp_servers=list(choice.mcp_servers) or list(base.mcp_servers),
+        additional_dirs=dirs_to_send(dirs, base.additional_dirs),
     )
 
 

@@ -28,11 +28,12 @@ class OptionsScreen(ModalScreen[None]):
         width: 72; max-width: 100%; height: auto; max-height: 90%;
         background: $surface; border: round $accent; padding: 0 1;
     }
-    OptionsScreen .options-row { height: 1; margin: 0 0 1 0; }
+    OptionsScreen .options-row { height: 1; }
+    OptionsScreen #options-help { margin: 1 0 0 0; }
     OptionsScreen .options-name { width: 24; padding: 0 1 0 0; color: $text-muted; }
     OptionsScreen .options-row > OptionSelect { width: 1fr; }
     OptionsScreen .options-row > OptionToggle { width: 1fr; }
-    OptionsScreen #options-help { color: $text-muted; }
+    OptionsScreen #options-help { color: $text-muted; height: auto; }
     """
 
     BINDINGS = [Binding("escape", "dismiss", "Close", id="close_options")]
@@ -58,7 +59,11 @@ class OptionsScreen(ModalScreen[None]):
                 with Horizontal(classes="options-row"):
                     yield Label(Text(self._row_name(option)), classes="options-name")
                     yield control
-            yield Static("Changes go to the agent at once · Esc closes", id="options-help")
+            yield Static(
+                "Changes go to the agent at once. From the prompt, ⇧Tab cycles the mode and "
+                "Alt+T the thinking level. Esc closes.",
+                id="options-help",
+            )
 
     @staticmethod
     def _row_name(option: SessionOption) -> str:

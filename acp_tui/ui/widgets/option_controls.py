@@ -145,8 +145,10 @@ class OptionToggle(Checkbox):
 
     def __init__(self, option: SessionOption, *, id: str | None = None, bare: bool = False) -> None:
         self.option = option
+        #: Labelled "on" / "off" (a row that names the option already).
+        self.bare = bare
         super().__init__(
-            Text("" if bare else line_of(option.name, NAME_CELLS)),
+            self._caption(option.current),
             value=bool(option.current),
             compact=True,
             id=id,
@@ -157,6 +159,11 @@ class OptionToggle(Checkbox):
     def key(self) -> str:
         return self.option.key
 
+    def _caption(self, value: Any) -> Text:
+        if self.bare:
+            return Text("on" if value else "off")
+        return Text(line_of(self.option.name, NAME_CELLS))
+
     def widest(self) -> int:
         return len(line_of(self.option.name, NAME_CELLS)) + 4
 
@@ -164,9 +171,11 @@ class OptionToggle(Checkbox):
         self.option = option
         with self.prevent(Checkbox.Changed):
             self.value = bool(option.current)
+        self.label = self._caption(self.value)
 
     def _on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox is self:
+            self.label = self._caption(event.value)
             self.post_message(OptionChosen(self.key, event.value))
 
 
