@@ -84,6 +84,9 @@ class SessionOptionsMixin:
     def on_option_chosen(self: Any, event: OptionChosen) -> None:
         event.stop()
         self.choose_option(event.key, event.value)
+        # Chosen in the bar: back to the prompt, so the next Enter sends rather than opening
+        # the select again.
+        self.call_after_refresh(self.focus_prompt)
 
     def on_chat_bar_options_requested(self: Any, event: ChatBar.OptionsRequested) -> None:
         event.stop()

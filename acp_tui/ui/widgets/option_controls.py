@@ -71,7 +71,8 @@ class OptionSelect(Select[str]):
             value=option.current
             if isinstance(option.current, str) and option.choice(option.current)
             else Select.NULL,
-            allow_blank=True,
+            # A blank entry only while the agent reports no value: never one to choose.
+            allow_blank=not (isinstance(option.current, str) and option.choice(option.current)),
             compact=True,
             id=id,
         )
@@ -127,7 +128,7 @@ class OptionSelect(Select[str]):
             self.tooltip = self._described(option)
             if option.choice(option.current):
                 self.value = option.current  # type: ignore[assignment]
-            else:
+            elif self._allow_blank:
                 self.clear()
 
     def _on_select_changed(self, event: Select.Changed) -> None:
