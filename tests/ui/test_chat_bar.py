@@ -1,75 +1,145 @@
-"""The row under the prompt fits its width: the selectors and the gauge's graphic give way, the
-gauge's numbers never do."""
+"""The row under the prompt fits its width: the gauge's graphic, then the option controls from the
+last one back give way (to a "⚙ N more" button); the gauge's numbers never do, and a control is
+never narrower than what it says."""
 
 from __future__ import annotations
 
 import pytest
 from textual.app import App, ComposeResult
 
-from acp_tui.ui.widgets.chat_bar import SELECT_NARROW, SELECT_WIDE, ChatBar
+from acp_tui.session_options import Choice, SessionOption
+from acp_tui.ui.widgets.chat_bar import GAUGE_BAR_CELLS, ChatBar
+from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle
 
 pytestmark = pytest.mark.anyio
 
 
+def select(key: str, category: str | None, name: str, values: list[str]) -> SessionOption:
+    return SessionOption(
+        f"config:{key}",
+        key,
+        "config",
+        name,
+        "",
+        category,
+        "select",
+        tuple(Choice(v.lower(), v) for v in values),
+        values[0].lower(),
+    )
+
+
+OPTIONS = [
+    select("mode", "mode", "Mode", ["Code", "Ask"]),
+    select("model", "model", "Model", ["Demo Swift", "Demo Deep"]),
+    select("thought", "thought_level", "Thinking", ["Medium", "High"]),
+    select("verbosity", "model_config", "Reply length", ["Normal", "Short"]),
+    SessionOption("config:tools", "tools", "config", "Ask first", "", None, "boolean", (), True),
+]
+
+
 class BarApp(App[None]):
+    def __init__(self) -> None:
+        super().__init__()
+        self.chosen: list[tuple[str, object]] = []
+
     def compose(self) -> ComposeResult:
         yield ChatBar(id="bar")
 
     def on_mount(self) -> None:
         bar = self.query_one(ChatBar)
-        bar.mode_select.set_options([("Code", "code"), ("Ask", "ask")])
-        bar.mode_select.value = "code"
-        bar.model_select.set_options([("Demo Swift", "swift")])
-        bar.model_select.value = "swift"
-        bar.want(bar.mode_select, True)
-        bar.want(bar.model_select, True)
+        bar.show_options(OPTIONS)
         # The widest the gauge gets: high level, a cost with its currency.
         bar.gauge.set_usage(184_000, 200_000, 12.34, "USD")
         bar.fit()
 
-
-def shown(bar: ChatBar) -> dict[str, int]:
-    widths = {
-        name: select.region.width
-        for name, select in (("mode", bar.mode_select), ("model", bar.model_select))
-        if select.display
-    }
-    widths["gauge"] = bar.gauge.region.width
-    return widths
+    def on_option_chosen(self, event: OptionChosen) -> None:
+        self.chosen.append((event.key, event.value))
 
 
-@pytest.mark.parametrize("width", [160, 120, 100, 90, 80, 70, 60, 50, 40])
+def shown(bar: ChatBar) -> list[str]:
+    return [key for key, control in bar.controls.items() if control.display]
+
+
+@pytest.mark.parametrize("width", [200, 160, 120, 100, 90, 80, 70, 60, 50, 40])
 async def test_the_row_fits_and_the_numbers_stay(width: int) -> None:
     app = BarApp()
     async with app.run_test(size=(width, 3)) as pilot:
         await pilot.pause()
         bar = app.query_one(ChatBar)
         gauge = bar.gauge
-        text = gauge.gauge_line()
-        assert "184K / 200K · 92% high · $12.34" in text
+        assert "184K / 200K · 92% high · $12.34" in gauge.gauge_line()
         # Everything shown is inside the row, the gauge's text whole.
         assert gauge.region.right <= bar.region.right - 1, (width, shown(bar))
         assert gauge.region.width == gauge.width_for(gauge.bar_width)
-        for select in (bar.mode_select, bar.model_select):
-            if select.display:
-                assert select.region.right <= gauge.region.x, (width, shown(bar))
+        for control in bar.controls.values():
+            if control.display:
+                assert control.region.right <= gauge.region.x, (width, shown(bar))
+                # Never cut: the control has the room its longest label needs.
+                assert control.region.width >= ChatBar.width_of(control)
+        # What does not fit is behind the button, which says how many.
+        assert bar.hidden == [k for k in bar.controls if k not in shown(bar)]
+        if bar.hidden and bar.more.display:
+            assert f"{len(bar.hidden)} more" in str(bar.more.label)
+            assert bar.more.region.right <= gauge.region.x
 
 
 async def test_what_gives_way_first() -> None:
     app = BarApp()
-    async with app.run_test(size=(160, 3)) as pilot:
+    async with app.run_test(size=(200, 3)) as pilot:
         await pilot.pause()
         bar = app.query_one(ChatBar)
         steps = []
-        for width in (160, 90, 70, 60, 40):
+        for width in range(200, 50, -5):
             await pilot.resize_terminal(width, 3)
             await pilot.pause()
-            widths = shown(bar)
-            steps.append((bar.gauge.bar_width > 0, widths.get("mode"), widths.get("model")))
-        assert steps == [
-            (True, SELECT_WIDE, SELECT_WIDE),  # everything
-            (True, SELECT_NARROW, SELECT_NARROW),  # the selectors narrow first
-            (False, SELECT_NARROW, SELECT_NARROW),  # then the graphic goes
-            (False, None, SELECT_NARROW),  # then the mode selector
-            (False, None, None),  # then the model selector; the numbers stay
+            steps.append((bar.gauge.bar_width > 0, len(shown(bar))))
+        # Everything at first; the graphic goes before any control does; then the controls go
+        # from the last one back, the first ones staying.
+        assert steps[0] == (True, 5)
+        assert all(not has_bar for has_bar, count in steps if count < 5)
+        assert any(not has_bar and count == 5 for has_bar, count in steps)
+        counts = [count for _has_bar, count in steps]
+        assert counts == sorted(counts, reverse=True) and counts[-1] < 5
+        assert shown(bar) == list(bar.controls)[: len(shown(bar))]
+        assert bar.gauge.bar_width in (0, GAUGE_BAR_CELLS)
+
+
+async def test_controls_follow_the_agent_without_reporting_a_choice() -> None:
+    app = BarApp()
+    async with app.run_test(size=(200, 3)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(ChatBar)
+        thought = bar.controls["config:thought"]
+        assert isinstance(thought, OptionSelect)
+        assert thought.label_text(thought.value) == "Thinking: Medium"
+        mode = bar.controls["config:mode"]
+        assert isinstance(mode, OptionSelect) and mode.label_text("ask") == "Ask"
+        toggle = bar.controls["config:tools"]
+        assert isinstance(toggle, OptionToggle) and toggle.value is True
+        # The agent's new values: drawn, not sent back as choices.
+        changed = [
+            *OPTIONS[:2],
+            select("thought", "thought_level", "Thinking", ["High", "Medium"]),
+            OPTIONS[3],
+            SessionOption(
+                "config:tools", "tools", "config", "Ask first", "", None, "boolean", (), False
+            ),
         ]
+        bar.show_options(changed)
+        await pilot.pause()
+        assert thought.value == "high" and toggle.value is False
+        assert app.chosen == []
+        # The person's choices are.
+        thought.value = "medium"  # type: ignore[assignment]
+        toggle.toggle()
+        await pilot.pause()
+        assert app.chosen == [("config:thought", "medium"), ("config:tools", True)]
+        # An option that went away loses its control; a new one gets one, in its place.
+        bar.show_options([OPTIONS[0], select("extra", "model", "Other", ["X"]), OPTIONS[1]])
+        await pilot.pause()
+        assert list(bar.controls) == ["config:mode", "config:extra", "config:model"]
+        children = [c for c in bar.children if c in bar.controls.values()]
+        assert [c.key for c in children] == list(bar.controls)  # type: ignore[attr-defined]
+        # Ids stay unique: the model select keeps #model-select, the newcomer gets another.
+        assert bar.controls["config:model"].id == "model-select"
+        assert bar.controls["config:extra"].id == "option-extra"

@@ -132,8 +132,11 @@ class OptionSelect(Select[str]):
                 self.clear()
 
     def _on_select_changed(self, event: Select.Changed) -> None:
+        # Only a change from the agent's value is a choice (Select also reports its value
+        # when it mounts).
         if event.select is self and isinstance(event.value, str):
-            self.post_message(OptionChosen(self.key, event.value))
+            if event.value != self.option.current:
+                self.post_message(OptionChosen(self.key, event.value))
 
 
 class OptionToggle(Checkbox):
@@ -177,7 +180,8 @@ class OptionToggle(Checkbox):
     def _on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         if event.checkbox is self:
             self.label = self._caption(event.value)
-            self.post_message(OptionChosen(self.key, event.value))
+            if event.value != self.option.current:
+                self.post_message(OptionChosen(self.key, event.value))
 
 
 def control_for(
