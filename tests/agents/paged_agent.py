@@ -24,7 +24,10 @@ Run as ``python tests/agents/paged_agent.py [options]``:
   list the modes and models but report a current one only if it was set in this process (the
   agent does not remember choices across restarts). ``session/set_mode`` and
   ``session/set_config_option`` set them.
-- prompt ``whoami`` replies ``mode=<mode> model=<model>`` (``-`` when unset); prompt ``exit``
+  They also have a thinking level (``effort``: low / high) and a boolean ``fast``, as config
+  options, forgotten the same way (``current`` only when set in this process).
+- prompt ``whoami`` replies ``mode=<mode> model=<model>`` (``-`` when unset); ``options``
+  replies ``effort=<effort> fast=<fast>``; prompt ``exit``
   makes the agent exit at once with status 3 (without answering), to test restarts.
 
 The data is plain functions (:func:`make_sessions`, :func:`list_page`), so tests can import this
@@ -64,6 +67,7 @@ MODES = (
     {"id": "architect", "name": "Architect", "description": "Plan only"},
 )
 MODELS = (("small", "Small model"), ("large", "Large model"))
+EFFORTS = (("low", "Low"), ("high", "High"))
 DEFAULT_MODE = "ask"
 DEFAULT_MODEL = "small"
 
@@ -183,6 +187,8 @@ class PagedAgent:
         #: Mode and model per session, as set in this process (the agent forgets on exit).
         self.mode: dict[str, str] = {}
         self.model: dict[str, str] = {}
+        #: The thinking level and the boolean, per session, likewise.
+        self.extra: dict[str, dict[str, Any]] = {}
 
     # -- wire ------------------------------------------------------------------------------
     @staticmethod
@@ -254,6 +260,7 @@ class PagedAgent:
             if self.args.modes:
                 self.mode[sid] = DEFAULT_MODE
                 self.model[sid] = DEFAULT_MODEL
+                self.extra[sid] = {"effort": "low", "fast": False}
             return {"sessionId": sid, **self._session_state(sid)}
         if method == "session/list":
             if not self.can_list:
@@ -293,7 +300,13 @@ class PagedAgent:
         if method == "session/set_config_option" and self.args.modes:
             sid = self._known(params)
             value = params.get("value")
-            if params.get("configId") != "model" or value not in {v for v, _ in MODELS}:
+            config_id = params.get("configId")
+            if (config_id == "effort" and value in {v for v, _ in EFFORTS}) or (
+                config_id == "fast" and params.get("type") == "boolean" and isinstance(value, bool)
+            ):
+                self.extra.setdefault(sid, {})[config_id] = value
+                return {"configOptions": self._config_options(sid)}
+            if config_id != "model" or value not in {v for v, _ in MODELS}:
                 raise RpcFailure(INVALID_PARAMS, f"unknown option value: {value!r}")
             self.model[sid] = value
             return {"configOptions": self._config_options(sid)}
@@ -316,6 +329,9 @@ class PagedAgent:
             else:
                 if text == "whoami":
                     reply = f"mode={self.mode.get(sid, '-')} model={self.model.get(sid, '-')}"
+                elif text == "options":
+                    extra = self.extra.get(sid, {})
+                    reply = f"effort={extra.get('effort', '-')} fast={extra.get('fast', '-')}"
                 else:
                     reply = f"ok: {text}"
                 self.notify_update(
@@ -339,7 +355,19 @@ class PagedAgent:
         }
         if sid in self.model:
             option["currentValue"] = self.model[sid]
-        return [option]
+        extra = self.extra.get(sid, {})
+        effort: dict[str, Any] = {
+            "id": "effort",
+            "name": "Effort",
+            "category": "thought_level",
+            "type": "select",
+            "options": [{"value": v, "name": n} for v, n in EFFORTS],
+        }
+        fast: dict[str, Any] = {"id": "fast", "name": "Fast", "type": "boolean"}
+        for config_option in (effort, fast):
+            if config_option["id"] in extra:
+                config_option["currentValue"] = extra[config_option["id"]]
+        return [option, effort, fast]
 
     def _session_state(self, sid: str) -> dict[str, Any]:
         """The modes and config options of a session/new, load or resume answer (``--modes``):

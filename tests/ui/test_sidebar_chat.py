@@ -494,6 +494,10 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         assert state.current_mode_id is None  # the agent does not report it on load
         screen.choose_option("modes", "architect")
         screen.choose_option("config:model", "large")
+        # Every other option too: a thinking level, and a boolean by its key (Alt+T cycles).
+        screen.choose_option("config:fast", True)
+        screen.focus_prompt()
+        await pilot.press("alt+t")
         await wait_for(
             pilot,
             lambda: state.current_mode_id == "architect" and state.current_model == "large",
@@ -504,6 +508,8 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
             lambda: (
                 (r := screen.index.get(target)) is not None
                 and (r.mode, r.model) == ("architect", "large")
+                and r.options.get("config:effort") == "low"
+                and r.options.get("config:fast") is True
             ),
             "the choices remembered",
         )
@@ -526,12 +532,17 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         assert requests(screen, "session/set_mode") == [
             {"sessionId": target, "modeId": "architect"}
         ]
+        await wait_for(
+            pilot, lambda: len(requests(screen, "session/set_config_option")) == 3, "all three"
+        )
         assert [
             (p["sessionId"], p["configId"], p["value"])
             for p in requests(screen, "session/set_config_option")
-        ] == [(target, "model", "large")]
+        ] == [(target, "model", "large"), (target, "effort", "low"), (target, "fast", True)]
         await send(pilot, "whoami")
         await wait_for(pilot, lambda: last_reply(screen) == "mode=architect model=large", "who")
+        await send(pilot, "options")
+        await wait_for(pilot, lambda: last_reply(screen) == "effort=low fast=True", "options")
         # A session never given a choice gets none.
         await open_and_wait(pilot, screen, sidebar, "sess-00002")
         await settle(pilot, answered=True)
