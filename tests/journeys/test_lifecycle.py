@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from pathlib import Path
 
 from tests.journeys.terminal import Terminal, agent_command
-
-#: An agent slow to start, as claude-agent-acp is (its session/new takes some 5 s).
-SLOW_START = {"SDK_AGENT_INIT_DELAY": "1.5", "SDK_AGENT_NEW_DELAY": "2.5"}
 
 
 def click_button(term: Terminal, row_text: str, button: str, done: Callable[[str], bool]) -> None:
@@ -40,15 +38,23 @@ def click_button(term: Terminal, row_text: str, button: str, done: Callable[[str
 
 
 def test_a_message_typed_while_the_agent_starts_is_queued_then_answered(
-    terminal: Callable[..., Terminal],
+    terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
+    """An agent slow to start, as claude-agent-acp is (its session/new takes some 5 s): held
+    at initialize, then at session/new, until the test opens each gate (a file)."""
+    init_gate, new_gate = tmp_path / "init-gate", tmp_path / "new-gate"
+    gates = {"SDK_AGENT_INIT_GATE": str(init_gate), "SDK_AGENT_NEW_GATE": str(new_gate)}
     term = terminal()
-    term.start(["--", *agent_command("sdk_agent.py")], env=SLOW_START)
+    term.start(["--", *agent_command("sdk_agent.py")], env=gates)
     term.wait_for("New session")
     term.send("hello early")
     screen = term.wait_for("⏳ hello early")
-    assert "initializing" in screen or "starting a new session" in screen
+    assert "initializing" in screen
     assert "not running" not in screen
+    init_gate.touch()
+    screen = term.wait_for("starting a new session")
+    assert "⏳ hello early" in screen
+    new_gate.touch()
     screen = term.wait_for("You said: hello early")
     assert "⏳" not in screen
     term.press("C-q")
