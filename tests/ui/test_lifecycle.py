@@ -465,14 +465,15 @@ async def test_a_permission_asked_by_tool_call_id_is_recorded_by_its_title(tmp_p
 
 
 async def test_the_sidebar_says_connecting_until_the_agent_answers(tmp_path: Path) -> None:
-    env = {"SDK_AGENT_INIT_DELAY": "1.5", "SDK_AGENT_NO_LIST": "1"}
-    app = agent_app(SDK_AGENT, tmp_path, env=env)
+    env, init_gate, _ = held_start(tmp_path)
+    app = agent_app(SDK_AGENT, tmp_path, env={**env, "SDK_AGENT_NO_LIST": "1"})
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: CONNECTING_TEXT in list_text(sidebar), "connecting…")
         assert not sidebar.has_class("-no-list")
         assert not screen.agent_alive
+        init_gate.touch()
         await wait_for(pilot, lambda: screen.agent_alive, "the agent", limit=15)
         await wait_for(pilot, lambda: sidebar.has_class("-no-list"), "the no-list hint")
         assert CONNECTING_TEXT not in list_text(sidebar)
