@@ -4,6 +4,7 @@ palette, a refused change, and choices kept for the new session."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.option_controls import OptionSelect, OptionToggle
-from tests.ui.chat_helpers import chat, demo_app, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import agent_app, chat, demo_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -192,3 +193,32 @@ async def test_choices_for_the_new_session_go_out_before_its_first_prompt(tmp_pa
         )
         await send(pilot, "/think")
         await wait_for(pilot, lambda: "level: **High**" in last_reply(screen), "high thinking")
+
+
+async def test_an_agent_with_only_the_legacy_models_state_gets_a_model_picker(
+    tmp_path: Path,
+) -> None:
+    from tests.test_additional_dirs import RECORDING_AGENT
+
+    agent = tmp_path / "agent.py"
+    agent.write_text(RECORDING_AGENT)
+    log = tmp_path / "received.jsonl"
+    app = agent_app([sys.executable, str(agent), str(log), "none"], tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "models" in bar.controls, "the model picker")
+        picker = screen.query_one("#model-select", OptionSelect)
+        assert picker is bar.controls["models"] and picker.value == "small"
+        assert picker.label_text("large") == "large" and picker.label_text("small") == "Small"
+        picker.value = "large"
+        await wait_for(pilot, lambda: '"session/set_model"' in log.read_text(), "set_model")
+        state = screen.store.get(screen.session_id)  # type: ignore[arg-type]
+        await wait_for(
+            pilot,
+            lambda: state.models["currentModelId"] == "large",
+            "the model",  # type: ignore[union-attr]
+        )
+        # The palette has it too.
+        titles = [c.title for c in screen.agent_commands()]
+        assert "Model: Small" in titles and "Session options" in titles
