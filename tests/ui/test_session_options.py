@@ -104,9 +104,8 @@ async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) ->
         before = option_value(screen, "mode")
         await pilot.press("shift+tab")
         await wait_for(pilot, lambda: option_value(screen, "mode") != before, "the next mode")
-        assert screen.store.get(screen.session_id).current_mode_id == option_value(  # type: ignore[union-attr]
-            screen, "mode"
-        )
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None and state.current_mode_id == option_value(screen, "mode")
         # Elsewhere Shift+Tab moves the focus back, and the mode stays.
         mode = option_value(screen, "mode")
         select = screen.query_one(ChatBar).controls["config:model"]
@@ -164,6 +163,7 @@ async def test_a_refused_change_is_said_and_the_control_shows_the_agents_value(
         verbosity["options"] = [*verbosity["options"], {"value": "epic", "name": "Epic"}]
         screen.store.set_config_options(screen.session_id, options)  # type: ignore[arg-type]
         select = bar.controls["config:verbosity"]
+        assert isinstance(select, OptionSelect)
         await wait_for(pilot, lambda: "Epic" in select.label_text("epic"), "the stale value")
         select.value = "epic"  # type: ignore[assignment]
         await wait_for(
@@ -213,11 +213,10 @@ async def test_an_agent_with_only_the_legacy_models_state_gets_a_model_picker(
         assert picker.label_text("large") == "large" and picker.label_text("small") == "Small"
         picker.value = "large"
         await wait_for(pilot, lambda: '"session/set_model"' in log.read_text(), "set_model")
-        state = screen.store.get(screen.session_id)  # type: ignore[arg-type]
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
         await wait_for(
-            pilot,
-            lambda: state.models["currentModelId"] == "large",
-            "the model",  # type: ignore[union-attr]
+            pilot, lambda: (state.models or {}).get("currentModelId") == "large", "the model"
         )
         # The palette has it too.
         titles = [c.title for c in screen.agent_commands()]
