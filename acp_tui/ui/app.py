@@ -44,7 +44,17 @@ class AcpTuiApp(App[int]):
     ToastRack { dock: top; align: right top; margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        # Declared here (Textual adds its own otherwise) to give it an id: configurable.
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            show=False,
+            priority=True,
+            tooltip="Open the command palette",
+            id="command-palette",
+        ),
     ]
 
     def __init__(
@@ -68,6 +78,12 @@ class AcpTuiApp(App[int]):
         self.remember_theme = remember_theme
         self.config_location = config_location
         self.problems += register_themes(self)
+        if settings.keymap:
+            self.set_keymap(settings.keymap)
+            palette = settings.keymap.get("command-palette")
+            if palette:
+                # The footer finds the palette's key by this name.
+                self.COMMAND_PALETTE_BINDING = palette.split(",")[0]
         if settings.theme:
             if settings.theme in self.available_themes:
                 self.theme = settings.theme

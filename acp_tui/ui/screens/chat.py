@@ -173,22 +173,22 @@ class ChatScreen(Screen[None]):
     COMMANDS = {AgentCommands}
 
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel", show=True),
+        Binding("escape", "cancel_turn", "Cancel", show=True, id="cancel-turn"),
         # Priority: handled before the keys typed after it reach the prompt, so a message sent
         # right after Ctrl+N goes to the new session, not the one left.
-        Binding("ctrl+n", "new_session", "New session", priority=True),
+        Binding("ctrl+n", "new_session", "New session", priority=True, id="new-session"),
         # Priority: resolved before the next key is handed out, so "/" typed right after it
         # already finds the sidebar focused (a binding resolved later would not).
-        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True),
-        Binding("ctrl+t", "toggle_latest_thought", "Thought"),
-        Binding("ctrl+o", "toggle_latest_tool", "Output"),
-        Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
-        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True, id="sessions-sidebar"),
+        Binding("ctrl+t", "toggle_latest_thought", "Thought", id="latest-thought"),
+        Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
+        Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
+        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
-        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
-        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),
-        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True),
-        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True),
+        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"),
+        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True, id="page-down"),
+        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True, id="transcript-top"),
+        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True, id="transcript-bottom"),
     ]
 
     busy: reactive[bool] = reactive(False)

@@ -33,9 +33,9 @@ class ContextDetailsScreen(ModalScreen[None]):
     ContextDetailsScreen #context-details { margin: 0 0 1 0; }
     """
     BINDINGS = [
-        Binding("escape", "dismiss", "Close"),
-        Binding("enter", "dismiss", "Close", show=False),
-        Binding("q", "dismiss", "Close", show=False),
+        Binding("escape", "dismiss", "Close", id="close-dialog"),
+        Binding("enter", "dismiss", "Close", show=False, id="close-dialog"),
+        Binding("q", "dismiss", "Close", show=False, id="close-dialog"),
     ]
 
     def __init__(self, gauge: ContextGauge) -> None:

@@ -29,7 +29,7 @@ class TextLogScreen(ModalScreen[None]):
     TextLogScreen .title { text-style: bold; padding: 0 1; }
     TextLogScreen RichLog { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q", "dismiss", "Close", id="close-dialog")]
 
     def __init__(self, title: str, lines: list[str]) -> None:
         super().__init__()
@@ -61,7 +61,10 @@ class InspectorScreen(ModalScreen[None]):
     InspectorScreen RichLog { height: 1fr; }
     InspectorScreen .keys { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "Close"), Binding("s", "save", "Save")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss", "Close", id="close-dialog"),
+        Binding("s", "save", "Save", id="inspector-save"),
+    ]
 
     def __init__(
         self,

@@ -147,7 +147,7 @@ class LauncherScreen(Screen[None]):
 
     CSS_PATH = "launcher.tcss"
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True),
+        Binding("enter", "start", "Start", priority=True, id="launcher-start"),
     ]
 
     class Chosen(Message):

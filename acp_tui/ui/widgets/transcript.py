@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -177,7 +178,7 @@ class FoldedText(Static, can_focus=True):
     FoldedText { color: $text-muted; text-style: italic; padding: 0 1; }
     FoldedText:hover, FoldedText:focus { background: $boost; color: $text; }
     """
-    BINDINGS = [("enter", "unfold", "Show")]
+    BINDINGS = [Binding("enter", "unfold", "Show", id="show-folded")]
 
     class Unfold(Message):
         def __init__(self, row: FoldedText) -> None:
