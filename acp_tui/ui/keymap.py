@@ -269,7 +269,7 @@ def effective_keys(node: DOMNode, action_id: str) -> list[str]:
     binding with that id on ``node`` or around it (then the app)."""
     try:
         app = node.app
-    except Exception:  # noqa: BLE001 - no app (a node built outside one): the defaults
+    except Exception:  # no app (a node built outside one): the defaults
         app = None
     # Textual keeps the keymap in App._keymap (set_keymap normalizes into it); there is no
     # public getter.

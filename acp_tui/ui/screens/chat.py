@@ -185,10 +185,28 @@ class ChatScreen(Screen[None]):
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
-        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"),
-        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True, id="page-down"),
-        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True, id="transcript-top"),
-        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True, id="transcript-bottom"),
+        Binding(
+            "pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"
+        ),
+        Binding(
+            "pagedown",
+            "scroll_transcript(1)",
+            "Scroll down",
+            show=False,
+            priority=True,
+            id="page-down",
+        ),
+        Binding(
+            "ctrl+home", "transcript_top", "Top", show=False, priority=True, id="transcript-top"
+        ),
+        Binding(
+            "ctrl+end",
+            "transcript_bottom",
+            "Bottom",
+            show=False,
+            priority=True,
+            id="transcript-bottom",
+        ),
     ]
 
     busy: reactive[bool] = reactive(False)

@@ -224,7 +224,9 @@ class PermissionScreen(ModalScreen[str | None]):
         Binding("home", "move_to(0)", "First", show=False, id="permission-first"),
         Binding("end", "move_to(-1)", "Last", show=False, id="permission-last"),
         Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, id="permission-scroll-up"),
-        Binding("pagedown", "scroll_body(1)", "Scroll down", show=False, id="permission-scroll-down"),
+        Binding(
+            "pagedown", "scroll_body(1)", "Scroll down", show=False, id="permission-scroll-down"
+        ),
         Binding("enter,space", "choose", "Choose the highlighted option", id="permission-choose"),
         Binding("r", "toggle_raw", "Show or hide the raw input", id="permission-raw"),
     ]
