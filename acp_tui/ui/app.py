@@ -20,6 +20,7 @@ from textual.theme import Theme
 from acp_tui.recent import RecentAgents
 from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.themes import register_themes
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.settings import AppSettings
 
@@ -89,7 +90,8 @@ class AcpTuiApp(App[int]):
                 self.theme = settings.theme
             else:
                 self.problems.append(
-                    f"theme {settings.theme!r} not found; pick one with Ctrl+P → Change theme"
+                    f"theme {settings.theme!r} not found; pick one with "
+                    f"{key_label(self, 'command-palette', 'the palette')} → Change theme"
                 )
 
     def on_mount(self) -> None:

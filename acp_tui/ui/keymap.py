@@ -264,9 +264,9 @@ def key_words(key: str) -> str:
 # ---------------------------------------------------------------------------- effective keys
 
 
-def effective_keys(node: DOMNode, action_id: str) -> list[str]:
+def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = None) -> list[str]:
     """The keys that run ``action_id`` now: the configured ones, else the defaults of the
-    binding with that id on ``node`` or around it (then the app)."""
+    binding with that id in ``owner`` (a class), or on ``node``, around it, or on the app."""
     try:
         app = node.app
     except Exception:  # no app (a node built outside one): the defaults
@@ -277,6 +277,13 @@ def effective_keys(node: DOMNode, action_id: str) -> list[str]:
     configured = keymap.get(action_id)
     if configured:
         return [key.strip() for key in configured.split(",") if key.strip()]
+    if owner is not None:
+        return [
+            key.strip()
+            for binding in declared_bindings(owner)
+            if binding.id == action_id
+            for key in binding.key.split(",")
+        ]
     nodes: list[DOMNode] = [node]
     if node.is_attached:
         nodes += list(node.ancestors)
@@ -286,13 +293,18 @@ def effective_keys(node: DOMNode, action_id: str) -> list[str]:
         keys = [key for key, binding in candidate._bindings if binding.id == action_id]
         if keys:
             return keys
-    action = key_actions().get(action_id)
-    return list(action.keys) if action is not None else []
+    return []
 
 
-def key_label(node: DOMNode, action_id: str, fallback: str = "") -> str:
+def key_label(
+    node: DOMNode,
+    action_id: str,
+    fallback: str = "(no key)",
+    *,
+    owner: type[DOMNode] | None = None,
+) -> str:
     """The first key of ``action_id`` as the app's sentences spell it (``Ctrl+N``)."""
-    keys = effective_keys(node, action_id)
+    keys = effective_keys(node, action_id, owner)
     return key_words(keys[0]) if keys else fallback
 
 
@@ -316,7 +328,7 @@ def resolve_keymap(table: Mapping[str, Any], source: str) -> tuple[dict[str, str
         try:
             wanted[action_id] = parse_keys(value)
         except ValueError as error:
-            default = ", ".join(actions[action_id].keys)
+            default = ", ".join(key_words(key) for key in actions[action_id].keys)
             problems.append(f"{where}: {error}; keeping {default}")
     problems += _check_clashes(actions, wanted, source)
     return {action_id: ",".join(keys) for action_id, keys in wanted.items()}, problems

@@ -16,6 +16,7 @@ from textual.widgets import Label, RichLog
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
 from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.keymap import key_label
 
 LINE_LIMIT = 4000
 
@@ -93,7 +94,10 @@ class InspectorScreen(ModalScreen[None]):
         with Vertical():
             yield Label(Text(title), classes="title")
             yield RichLog(wrap=False, markup=False, highlight=False, max_lines=5_000)
-            yield Label("s save as a recording (for acp-tui replay)  ·  Esc close", classes="keys")
+            save, close = key_label(self, "inspector-save"), key_label(self, "close-dialog")
+            yield Label(
+                f"{save} save as a recording (for acp-tui replay)  ·  {close} close", classes="keys"
+            )
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)

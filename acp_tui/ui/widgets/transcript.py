@@ -41,6 +41,7 @@ from acp_tui.store.entries import (
 )
 from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
@@ -280,7 +281,7 @@ class AgentMessageView(EntryView):
             row.update(
                 Text(
                     f"⋯ {lines:,} earlier lines of this reply are folded: "
-                    "Enter or click to show more"
+                    f"{key_label(row, 'show-folded', owner=FoldedText)} or click to show more"
                 )
             )
         row.set_class(folded, "-folded")
@@ -739,7 +740,8 @@ class Transcript(VerticalScroll):
         if self._hidden:
             row.update(
                 Text(
-                    f"⋯ {self._hidden:,} earlier entries: Enter or click to show "
+                    f"⋯ {self._hidden:,} earlier entries: "
+                    f"{key_label(row, 'show-folded', owner=FoldedText)} or click to show "
                     f"{min(self._hidden, EARLIER_STEP)} more"
                 )
             )
