@@ -30,7 +30,7 @@ from textual.keys import Keys, _character_to_key
 #: Where a class's keys apply, in the words of the README and the problems reported.
 PLACES: dict[str, str] = {
     "AcpTuiApp": "everywhere",
-    "ChatScreen": "chat",
+    "ChatScreen": "chat screen",
     "SessionsSidebar": "sessions sidebar",
     "SessionList": "sessions list",
     "_FilterInput": "sidebar filter",
@@ -43,6 +43,53 @@ PLACES: dict[str, str] = {
     "ContextDetailsScreen": "dialogs",
     "AuthScreen": "dialogs",
     "ConfirmScreen": "dialogs",
+}
+
+#: What an action does, for the README's list (a binding's own description is a footer word).
+DESCRIPTIONS: dict[str, str] = {
+    "quit": "quit",
+    "command-palette": "open the command palette",
+    "close-dialog": "close a dialog: sign-in, confirm (`escape`), agent log and inspector "
+    "(`escape`, `q`), context details (`escape`, `enter`, `q`)",
+    "cancel-turn": "cancel the running turn; while editing a queued message, keep it as it was",
+    "new-session": "new session",
+    "sessions-sidebar": "go to the sessions sidebar (showing it if hidden); in it, hide it",
+    "latest-thought": "open or close the latest thought",
+    "latest-output": "open or close the latest tool call's whole output",
+    "restart-agent": "restart the agent after it exited (or stopped responding)",
+    "copy-reply": "copy the agent's last reply",
+    "page-up": "scroll the transcript a page up (from the prompt too)",
+    "page-down": "scroll the transcript a page down (from the prompt too)",
+    "transcript-top": "top of the transcript",
+    "transcript-bottom": "bottom of the transcript, following new output again",
+    "inspector-save": "save the traffic as a recording",
+    "launcher-start": "start the highlighted agent",
+    "permission-reject": "reject (at any time: a key that types only once the dialog is armed)",
+    "permission-up": "highlight the option above",
+    "permission-down": "highlight the option below",
+    "permission-first": "highlight the first option",
+    "permission-last": "highlight the last option",
+    "permission-scroll-up": "scroll the details up",
+    "permission-scroll-down": "scroll the details down",
+    "permission-choose": "answer with the highlighted option (once armed)",
+    "permission-raw": "show or hide the raw input (once armed)",
+    "gauge-details": "context details (on the focused gauge)",
+    "sidebar-up": "previous session",
+    "sidebar-down": "next session",
+    "sidebar-page-up": "a page of sessions up",
+    "sidebar-page-down": "a page of sessions down",
+    "sidebar-first": "first session",
+    "sidebar-last": "last session",
+    "sidebar-open": "open the highlighted session",
+    "sidebar-leave": "back to the prompt",
+    "sidebar-scope": "this folder's sessions / all folders",
+    "sidebar-new-session": "new session",
+    "sidebar-filter": "to the filter",
+    "sidebar-retry": "load the list again after an error",
+    "filter-up": "previous match",
+    "filter-down": "next match",
+    "filter-clear": "clear the filter (when empty: back to the list)",
+    "show-folded": 'show folded text (on a focused "⋯ earlier" row)',
 }
 
 #: Places inside others (a widget in a screen): their keys are live at the same time, the
@@ -147,7 +194,7 @@ def key_actions() -> dict[str, KeyAction]:
         for binding in declared_bindings(cls):
             if binding.id is None:
                 continue
-            keys = tuple(key.strip() for key in binding.key.split(","))
+            keys = own_keys = tuple(key.strip() for key in binding.key.split(","))
             known = actions.get(binding.id)
             owners: tuple[str, ...] = (cls.__name__,)
             if known is not None:
@@ -158,7 +205,8 @@ def key_actions() -> dict[str, KeyAction]:
                 id=binding.id,
                 keys=keys,
                 place=known.place if known else PLACES.get(cls.__name__, cls.__name__),
-                description=(known.description if known else "")
+                description=DESCRIPTIONS.get(binding.id)
+                or (known.description if known else "")
                 or binding.tooltip
                 or binding.description,
                 owners=owners,
@@ -167,7 +215,7 @@ def key_actions() -> dict[str, KeyAction]:
                     **(known.owner_keys if known else {}),
                     cls.__name__: tuple(
                         dict.fromkeys(
-                            (known.owner_keys.get(cls.__name__, ()) if known else ()) + keys
+                            (known.owner_keys.get(cls.__name__, ()) if known else ()) + own_keys
                         )
                     ),
                 },
@@ -184,6 +232,15 @@ def owners_of(action_id: str) -> list[str]:
     ]
 
 
+def actions_markdown() -> str:
+    """The README's table of actions, generated from the bindings."""
+    lines = ["| Action | Default keys | Where | What it does |", "|---|---|---|---|"]
+    for action in key_actions().values():
+        keys = ", ".join(f"`{key}`" for key in action.keys)
+        lines.append(f"| `{action.id}` | {keys} | {action.place} | {action.description} |")
+    return "\n".join(lines) + "\n"
+
+
 # ---------------------------------------------------------------------------- keys
 
 
@@ -197,8 +254,10 @@ def parse_key(text: str) -> str:
         return "plus"
     head, plus, last = text.rpartition("+")
     if plus and not last:
+        if not head.endswith("+"):
+            raise ValueError("no key after the last '+'")
         # "ctrl++": the key is "+" itself.
-        head, last = head.rstrip("+"), "+"
+        head, last = head[:-1], "+"
     modifiers = [part.strip().lower() for part in head.split("+")] if head else []
     for modifier in modifiers:
         if modifier not in MODIFIERS:
@@ -460,3 +519,7 @@ def _what_is_left(
     if keys:
         return f"keeps {', '.join(key_words(k) for k in keys)}"
     return "has no key left"
+
+
+if __name__ == "__main__":
+    print(actions_markdown(), end="")
