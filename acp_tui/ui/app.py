@@ -84,7 +84,7 @@ class AcpTuiApp(App[int]):
             palette = settings.keymap.get("command-palette")
             if palette:
                 # The footer finds the palette's key by this name.
-                self.COMMAND_PALETTE_BINDING = palette.split(",")[0]
+                self.COMMAND_PALETTE_BINDING = palette.split(",")[0]  # type: ignore[misc]
         if settings.theme:
             if settings.theme in self.available_themes:
                 self.theme = settings.theme
