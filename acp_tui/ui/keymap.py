@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.keys import Keys, _character_to_key
 
@@ -324,8 +324,9 @@ def key_words(key: str) -> str:
 
 
 def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = None) -> list[str]:
-    """The keys that run ``action_id`` now: the configured ones, else the defaults of the
-    binding with that id in ``owner`` (a class), or on ``node``, around it, or on the app."""
+    """The keys that run ``action_id`` now, as Textual applies the keymap: the configured
+    ones, else the defaults less any a configured key took, of the binding with that id in
+    ``owner`` (a class), or else on ``node``, around it, or on the app."""
     try:
         app = node.app
     except Exception:  # no app (a node built outside one): the defaults
@@ -333,26 +334,24 @@ def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = 
     # Textual keeps the keymap in App._keymap (set_keymap normalizes into it); there is no
     # public getter.
     keymap: Mapping[str, str] = getattr(app, "_keymap", None) or {}
-    configured = keymap.get(action_id)
-    if configured:
-        return [key.strip() for key in configured.split(",") if key.strip()]
     if owner is not None:
-        return [
-            key.strip()
-            for binding in declared_bindings(owner)
-            if binding.id == action_id
-            for key in binding.key.split(",")
-        ]
-    nodes: list[DOMNode] = [node]
-    if node.is_attached:
-        nodes += list(node.ancestors)
-    if app is not None and app not in nodes:
-        nodes.append(app)
-    for candidate in nodes:
-        keys = [key for key, binding in candidate._bindings if binding.id == action_id]
-        if keys:
-            return keys
-    return []
+        candidates = [BindingsMap(declared_bindings(owner))]
+    else:
+        nodes: list[DOMNode] = [node]
+        if node.is_attached:
+            nodes += list(node.ancestors)
+        if app is not None and app not in nodes:
+            nodes.append(app)
+        candidates = [candidate._bindings for candidate in nodes]
+    for bindings in candidates:
+        if not any(binding.id == action_id for _key, binding in bindings):
+            continue
+        if keymap:
+            bindings = bindings.copy()
+            bindings.apply_keymap(keymap)
+        return [key for key, binding in bindings if binding.id == action_id]
+    configured = keymap.get(action_id)
+    return [key.strip() for key in configured.split(",") if key.strip()] if configured else []
 
 
 def key_label(

@@ -12,6 +12,7 @@ from textual.widgets import Footer
 from textual.widgets._footer import FooterKey
 
 from acp_tui.ui.app import AcpTuiApp
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -68,6 +69,24 @@ async def test_a_remapped_key_runs_its_action_the_old_one_does_not_and_the_foote
         await wait_for(pilot, lambda: not inside_sidebar(screen), "back to the prompt")
 
 
+async def test_the_key_panel_lists_the_configured_keys(tmp_path: Path) -> None:
+    """Textual's key panel (palette → Keys) is the app's help on keys."""
+    from textual.widgets._key_panel import BindingsTable
+
+    app = fixture_app(tmp_path, keymap={"new-session": "ctrl+k", "latest-output": "f8"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        app.action_show_help_panel()
+        await wait_for(pilot, lambda: bool(screen.query(BindingsTable)), "the key panel")
+        table = screen.query_one(BindingsTable).render_bindings_table()
+        rows = [
+            (str(key).strip(), str(what).strip())
+            for key, what in zip(table.columns[0].cells, table.columns[1].cells, strict=True)
+        ]
+        assert ("^k", "New session") in rows and ("f8", "Output") in rows
+        assert not any(key in ("^n", "^o") for key, _ in rows)
+
+
 async def test_the_configured_key_wins_a_key_it_shares_in_one_place(tmp_path: Path) -> None:
     """As resolve_keymap reports it: latest-output takes Ctrl+T from latest-thought."""
     app = fixture_app(tmp_path, keymap={"latest-output": "ctrl+t"})
@@ -78,6 +97,18 @@ async def test_the_configured_key_wins_a_key_it_shares_in_one_place(tmp_path: Pa
         await pilot.press("ctrl+t")
         await wait_for(pilot, lambda: bool(notes), "a notice")
         assert notes == ["No tool call in this session yet."]
+        # What the app says follows: the thought has no key left.
+        screen = chat(app)
+        assert key_label(screen, "latest-output") == "Ctrl+T"
+        assert key_label(screen, "latest-thought") == "(no key)"
+
+
+async def test_a_key_taken_from_restart_is_not_offered_for_restarting(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path, keymap={"copy-reply": "ctrl+r"})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        assert "Ctrl+R" not in screen._restart_key()
+        assert screen._restart_key() == "the palette's Restart agent"
 
 
 async def test_cancel_is_the_configured_key_and_the_status_line_says_so(
