@@ -14,9 +14,6 @@ same place is reported with which one wins.
 
 from __future__ import annotations
 
-import difflib
-import importlib
-import pkgutil
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -31,6 +28,7 @@ from textual.keys import Keys, _character_to_key
 PLACES: dict[str, str] = {
     "AcpTuiApp": "everywhere",
     "ChatScreen": "chat screen",
+    "PromptEditor": "prompt",
     "SessionsSidebar": "sessions sidebar",
     "SessionList": "sessions list",
     "_FilterInput": "sidebar filter",
@@ -89,6 +87,8 @@ DESCRIPTIONS: dict[str, str] = {
     "filter-up": "previous match",
     "filter-down": "next match",
     "filter-clear": "clear the filter (when empty: back to the list)",
+    "prompt-send": "send the prompt (or queue it while the agent works)",
+    "prompt-newline": "a new line in the prompt",
     "show-folded": 'show folded text (on a focused "⋯ earlier" row)',
 }
 
@@ -96,7 +96,14 @@ DESCRIPTIONS: dict[str, str] = {
 #: inner one's first unless the outer one's is a priority key. The app is around everything.
 INSIDE: dict[str, frozenset[str]] = {
     "ChatScreen": frozenset(
-        {"SessionsSidebar", "SessionList", "_FilterInput", "ContextGauge", "FoldedText"}
+        {
+            "SessionsSidebar",
+            "SessionList",
+            "_FilterInput",
+            "ContextGauge",
+            "FoldedText",
+            "PromptEditor",
+        }
     ),
     "SessionsSidebar": frozenset({"SessionList", "_FilterInput"}),
 }
@@ -116,11 +123,18 @@ KEY_ALIASES = {
     "ins": "insert",
     "bs": "backspace",
 }
-_NAMED_KEYS = frozenset(
-    {key.value for key in Keys if "+" not in key.value}
-    | {_character_to_key(char) for char in string.printable if not char.isspace()}
-    | {"space", "enter", "tab", "escape", "backspace"}
-)
+
+
+@cache
+def _named_keys() -> frozenset[str]:
+    """Every key name Textual gives a key press (computed once, when a config names keys)."""
+    return frozenset(
+        {key.value for key in Keys if "+" not in key.value}
+        | {_character_to_key(char) for char in string.printable if not char.isspace()}
+        | {"space", "enter", "tab", "escape", "backspace"}
+    )
+
+
 #: How keys are spelled in the app's own sentences.
 _WORDS = {
     "escape": "Esc",
@@ -161,6 +175,9 @@ class KeyAction:
 def _binding_owners() -> Iterable[type[DOMNode]]:
     """Every class of the app's UI that declares key bindings (imports all of the UI: only
     used when a ``[keys]`` table is given, and by the docs and tests)."""
+    import importlib
+    import pkgutil
+
     import acp_tui.ui
 
     for module in pkgutil.walk_packages(acp_tui.ui.__path__, "acp_tui.ui."):
@@ -269,8 +286,10 @@ def parse_key(text: str) -> str:
         name = _character_to_key(last.lower() if modifiers and last.isalpha() else last)
     else:
         name = KEY_ALIASES.get(last.lower(), last.lower())
-        if name not in _NAMED_KEYS:
-            close = difflib.get_close_matches(name, sorted(_NAMED_KEYS), n=1)
+        if name not in _named_keys():
+            import difflib
+
+            close = difflib.get_close_matches(name, sorted(_named_keys()), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             raise ValueError(f"{last!r} is not a key name{hint}")
     return "+".join([*sorted(modifiers), name])
@@ -349,7 +368,8 @@ def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = 
         if keymap:
             bindings = bindings.copy()
             bindings.apply_keymap(keymap)
-        return [key for key, binding in bindings if binding.id == action_id]
+        # (A binding of several keys is one per key: a keymap entry lands once per key.)
+        return list(dict.fromkeys(key for key, binding in bindings if binding.id == action_id))
     configured = keymap.get(action_id)
     return [key.strip() for key in configured.split(",") if key.strip()] if configured else []
 
@@ -379,6 +399,8 @@ def resolve_keymap(table: Mapping[str, Any], source: str) -> tuple[dict[str, str
     for action_id, value in table.items():
         where = f"{source}: keys.{action_id}"
         if action_id not in actions:
+            import difflib
+
             close = difflib.get_close_matches(action_id, list(actions), n=3)
             hint = f"; did you mean {', '.join(close)}?" if close else "; see the README's list"
             problems.append(f"{where}: unknown action{hint}")
@@ -458,10 +480,17 @@ def _keep_ways_out(
 def _prompt_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]:
     """The prompt (a text area) keeps the keys that type, and its editing keys unless the
     screen's key is a priority one."""
-    if not {"AcpTuiApp", "ChatScreen"} & set(action.owners):
-        return []
     from textual.keys import key_to_character
     from textual.widgets import TextArea
+
+    if "PromptEditor" in action.owners:
+        return [
+            f"{where}: {key_words(key)} types a character, which the prompt then cannot type"
+            for key in keys
+            if key_to_character(key) not in (None, "\x1b", "\r", "\n", "\t")
+        ]
+    if not {"AcpTuiApp", "ChatScreen"} & set(action.owners):
+        return []
 
     editing = {key for key, _binding in TextArea._merged_bindings or ()}
     problems: list[str] = []

@@ -186,6 +186,10 @@ def test_a_key_that_types_or_edits_in_the_prompt_is_reported() -> None:
     assert any(
         "keys.latest-output: Ctrl+K is also an editing key of the prompt" in p for p in problems
     )
+    _keymap, problems = resolve_keymap({"prompt-send": "s, ctrl+s"}, SOURCE)
+    assert problems == [
+        f"{SOURCE}: keys.prompt-send: s types a character, which the prompt then cannot type"
+    ]
     # A priority key is taken before the prompt sees it: nothing to report.
     assert resolve_keymap({"new-session": "ctrl+k"}, SOURCE) == ({"new-session": "ctrl+k"}, [])
 

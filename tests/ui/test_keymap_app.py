@@ -233,3 +233,41 @@ async def test_the_dialogs_hints_follow_the_keymap_everywhere() -> None:
         await pilot.press("v")
         await pilot.pause()
         assert dialog.show_raw
+
+
+# --- the prompt ----------------------------------------------------------------------------
+
+
+async def test_send_and_new_line_are_the_configured_keys_and_the_placeholder_says_so() -> None:
+    from tests.ui.test_prompt import PromptApp, _editor, _type
+
+    app = PromptApp()
+    app.set_keymap({"prompt-send": "alt+enter", "prompt-newline": "enter"})
+    async with app.run_test(size=(100, 20)) as pilot:
+        editor = _editor(app)
+        assert editor.text_area.placeholder == (
+            "Message the agent · Alt+Enter to send · Enter for a new line"
+        )
+        await _type(pilot, "one")
+        await pilot.press("enter")
+        await _type(pilot, "two")
+        await pilot.press("ctrl+j")  # not a new line any more (nor anything else here)
+        await pilot.pause()
+        assert app.submitted == [] and editor.text == "one\ntwo"
+        await pilot.press("alt+enter")
+        await pilot.pause()
+        assert [message.text for message in app.submitted] == ["one\ntwo"]
+        assert editor.text == ""
+        # A slash command's list still completes with Enter and Tab.
+        await _type(pilot, "/pla")
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text.startswith("/plan")
+
+
+def test_the_default_placeholder_names_the_default_keys() -> None:
+    from acp_tui.ui.widgets.prompt import PromptEditor
+
+    assert PromptEditor().text_area.placeholder == (
+        "Message the agent · Enter to send · Shift+Enter or Ctrl+J for a new line"
+    )
