@@ -147,8 +147,9 @@ class QueuedItem(Horizontal):
         text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
         if self.item.editing:
             # Held back until the edit is saved or abandoned: say so where it shows.
-            keep = key_label(self, "cancel-turn", "Esc")
-            yield Static(Text(f"✎ editing (Enter saves, {keep} keeps it as it was): {text[:300]}"))
+            save = key_label(self, "prompt-send", owner=PromptEditor)
+            keep = key_label(self, "cancel-turn")
+            yield Static(Text(f"✎ editing ({save} saves, {keep} keeps it as it was): {text[:300]}"))
         else:
             yield Static(Text(f"⏳ {text[:300]}"))
             yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
