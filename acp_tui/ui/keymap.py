@@ -483,6 +483,12 @@ def _prompt_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]
     from textual.keys import key_to_character
     from textual.widgets import TextArea
 
+    if "PermissionScreen" in action.owners:
+        return [
+            f"{where}: {key} is the key of the dialog's option {key}; {action.id} takes it"
+            for key in keys
+            if key in tuple("123456789")
+        ]
     if "PromptEditor" in action.owners:
         return [
             f"{where}: {key_words(key)} types a character, which the prompt then cannot type"

@@ -180,7 +180,7 @@ def test_a_way_out_can_be_moved_and_its_old_key_reused() -> None:
     assert not any("only key" in p for p in problems)
 
 
-def test_a_key_that_types_or_edits_in_the_prompt_is_reported() -> None:
+def test_a_key_that_types_edits_or_answers_is_reported() -> None:
     _keymap, problems = resolve_keymap({"new-session": "k", "latest-output": "ctrl+k"}, SOURCE)
     assert any("keys.new-session: k types a character" in p for p in problems)
     assert any(
@@ -189,6 +189,11 @@ def test_a_key_that_types_or_edits_in_the_prompt_is_reported() -> None:
     _keymap, problems = resolve_keymap({"prompt-send": "s, ctrl+s"}, SOURCE)
     assert problems == [
         f"{SOURCE}: keys.prompt-send: s types a character, which the prompt then cannot type"
+    ]
+    _keymap, problems = resolve_keymap({"permission-reject": "escape, 9"}, SOURCE)
+    assert problems == [
+        f"{SOURCE}: keys.permission-reject: 9 is the key of the dialog's option 9; "
+        "permission-reject takes it"
     ]
     # A priority key is taken before the prompt sees it: nothing to report.
     assert resolve_keymap({"new-session": "ctrl+k"}, SOURCE) == ({"new-session": "ctrl+k"}, [])
