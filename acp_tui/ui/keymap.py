@@ -447,7 +447,7 @@ def _check_clashes(
                 f"{where}: {key_words(key)} is also the key of {other.id} "
                 f"({_place_words(other)}); {outcome}"
             )
-        problems += _prompt_clashes(action, keys, where)
+        problems += _place_clashes(action, keys, where)
     return problems
 
 
@@ -477,7 +477,7 @@ def _keep_ways_out(
     return problems
 
 
-def _prompt_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]:
+def _place_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]:
     """The prompt (a text area) keeps the keys that type, and its editing keys unless the
     screen's key is a priority one."""
     from textual.keys import key_to_character
