@@ -240,15 +240,6 @@ def key_actions() -> dict[str, KeyAction]:
     return actions
 
 
-def owners_of(action_id: str) -> list[str]:
-    """The class names whose bindings carry ``action_id``."""
-    return [
-        cls.__name__
-        for cls in _binding_owners()
-        if any(binding.id == action_id for binding in declared_bindings(cls))
-    ]
-
-
 def actions_markdown() -> str:
     """The README's table of actions, generated from the bindings."""
     lines = ["| Action | Default keys | Where | What it does |", "|---|---|---|---|"]
