@@ -430,7 +430,9 @@ def _check_clashes(
             winner = _winner(action, other, wanted)
             loser = other.id if winner == action_id else action_id
             if relation == "same":
-                outcome = f"{winner} wins it, {loser} " + _what_is_left(loser, key, actions, wanted)
+                place = next(o for o in action.owners if o in other.owners)
+                left = _what_is_left(loser, key, actions, wanted, place)
+                outcome = f"{winner} wins it, {loser} {left}"
             else:
                 inner = other if relation == "outer" else action
                 outcome = f"in the {inner.place}, {winner} wins it"
@@ -538,9 +540,16 @@ def _winner(action: KeyAction, other: KeyAction, wanted: Mapping[str, list[str]]
 
 
 def _what_is_left(
-    loser: str, key: str, actions: Mapping[str, KeyAction], wanted: Mapping[str, list[str]]
+    loser: str,
+    key: str,
+    actions: Mapping[str, KeyAction],
+    wanted: Mapping[str, list[str]],
+    place: str | None = None,
 ) -> str:
-    keys = [k for k in wanted.get(loser, list(actions[loser].keys)) if k != key]
+    """The keys ``loser`` keeps (in ``place``, a class name, when its keys differ by place)."""
+    action = actions[loser]
+    defaults = list(action.owner_keys.get(place, action.keys) if place else action.keys)
+    keys = [k for k in wanted.get(loser, defaults) if k != key]
     if keys:
         return f"keeps {', '.join(key_words(k) for k in keys)}"
     return "has no key left"

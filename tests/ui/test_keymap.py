@@ -148,6 +148,14 @@ def test_a_key_shared_in_one_place_says_which_action_wins() -> None:
     ]
 
 
+def test_what_a_dialog_keeps_is_counted_in_that_dialog() -> None:
+    _keymap, problems = resolve_keymap({"inspector-save": "q"}, SOURCE)
+    assert problems == [
+        f"{SOURCE}: keys.inspector-save: q is also the key of close-dialog (in the dialogs); "
+        "inspector-save wins it, close-dialog keeps Esc"
+    ]
+
+
 def test_a_key_shared_with_the_app_follows_textuals_order() -> None:
     # The app's priority keys come first, everywhere.
     _keymap, problems = resolve_keymap({"latest-thought": "ctrl+q"}, SOURCE)
