@@ -43,6 +43,8 @@ class AppSettings:
     #: Absolute directories every session works in besides its cwd (``--add-dir``, the
     #: agent's ``additional_directories``), sent when the agent takes them.
     additional_dirs: list[str] = field(default_factory=list)
+    #: Configured keys, action id to keys (``[keys]``, checked): the app's keymap.
+    keymap: dict[str, str] = field(default_factory=dict)
 
     @property
     def agent_key(self) -> str:

@@ -126,7 +126,7 @@ async def test_deeply_nested_lines_are_skipped_and_the_agent_is_not_blamed(
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        await turn(pilot, "deep", core.DEEP_DONE, limit=20)
+        await turn(pilot, "deep", core.DEEP_DONE, limit=90)
         assert screen.agent_alive
         stats = screen.link.client.connection.stats  # type: ignore[union-attr]
         assert stats.skipped_lines >= 2

@@ -16,6 +16,7 @@ from textual.widgets import Label, Static
 
 from acp_tui.session_options import SessionOption
 from acp_tui.ui.agent_text import line_of
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle, control_for
 
 __all__ = ["OptionsScreen"]
@@ -36,7 +37,7 @@ class OptionsScreen(ModalScreen[None]):
     OptionsScreen #options-help { color: $text-muted; height: auto; }
     """
 
-    BINDINGS = [Binding("escape", "dismiss", "Close", id="close_options")]
+    BINDINGS = [Binding("escape", "dismiss", "Close", id="close-dialog")]
 
     def __init__(
         self, options: list[SessionOption], choose: Callable[[str, str | bool], None]
@@ -59,11 +60,19 @@ class OptionsScreen(ModalScreen[None]):
                 with Horizontal(classes="options-row"):
                     yield Label(Text(self._row_name(option)), classes="options-name")
                     yield control
-            yield Static(
-                "Changes go to the agent at once. From the prompt, ⇧Tab cycles the mode and "
-                "Alt+T the thinking level. Esc closes.",
-                id="options-help",
-            )
+            yield Static(self._help(), id="options-help")
+
+    def _help(self) -> str:
+        # The keys as configured (the chat screen's bindings, through the keymap).
+        from acp_tui.ui.screens.chat import ChatScreen
+
+        mode = key_label(self, "cycle-mode", owner=ChatScreen)
+        thinking = key_label(self, "cycle-thought-level", owner=ChatScreen)
+        close = key_label(self, "close-dialog")
+        return (
+            f"Changes go to the agent at once. From the prompt, {mode} cycles the mode and "
+            f"{thinking} the thinking level. {close} closes."
+        )
 
     @staticmethod
     def _row_name(option: SessionOption) -> str:
