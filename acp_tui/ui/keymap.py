@@ -61,6 +61,7 @@ DESCRIPTIONS: dict[str, str] = {
     "cycle-mode": "the agent's next mode (from the prompt; elsewhere Shift+Tab moves the focus "
     "back)",
     "cycle-thought-level": "the agent's next thinking level",
+    "focus-previous": "the previous control (where Shift+Tab does not cycle the mode)",
     "page-up": "scroll the transcript a page up (from the prompt too)",
     "page-down": "scroll the transcript a page down (from the prompt too)",
     "transcript-top": "top of the transcript",

@@ -214,7 +214,9 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             priority=True,
         ),
         Binding("shift+tab", "cycle_mode('unlisted')", show=False, id="cycle-mode", priority=True),
-        Binding("shift+tab", "app.focus_previous", "Focus previous", show=False),
+        Binding(
+            "shift+tab", "app.focus_previous", "Focus previous", show=False, id="focus-previous"
+        ),
         Binding(
             "alt+t", "cycle_thought_level", "Thinking", id="cycle-thought-level", priority=True
         ),
