@@ -24,6 +24,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
@@ -49,7 +50,6 @@ from acp_tui.store import SessionStore
 log = logging.getLogger(__name__)
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
-AuthChooser = Callable[[list[dict[str, Any]], str], Awaitable[str | None]]
 
 
 __all__ = ["AgentExit", "AgentLink", "LinkEvents", "NotResponding", "QueuedPrompt"]
@@ -109,6 +109,9 @@ class _SessionRuntime:
     cancelling: bool = False
     #: The permission requests of this session waiting for the person (their cancel scopes).
     asking: set[anyio.CancelScope] = field(default_factory=set)
+    #: A prompt was refused for want of a sign-in the person did not give: what waits is
+    #: held until they send or edit a message, or sign in.
+    auth_blocked: bool = False
 
     def stop_asking(self) -> None:
         """Answer ``cancelled`` to every permission request still waiting (its dialog
@@ -130,6 +133,7 @@ class AgentLink:
         permission_handler: PermissionHandler | None = None,
         approve_outside: ApproveOutside | None = None,
         choose_auth: AuthChooser | None = None,
+        run_terminal_login: TerminalRunner | None = None,
         mcp_servers: list[dict[str, Any]] | None = None,
         env: dict[str, str] | None = None,
         log_dir: Path | None = None,
@@ -144,6 +148,8 @@ class AgentLink:
         self.events = events or LinkEvents()
         self.permission_handler = permission_handler
         self.choose_auth = choose_auth
+        #: Authentication: methods, the chooser, and how a terminal method runs.
+        self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
         self.configured_mcp_servers = list(mcp_servers or [])
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[dict[str, Any]] = []
@@ -209,6 +215,7 @@ class AgentLink:
                 process_factory=self.process_factory,
                 handlers=handlers,
                 on_notification=self._on_notification,
+                terminal_auth=True,
             ) as client:
                 self.client = client
                 async with anyio.create_task_group() as task_group:
@@ -249,6 +256,7 @@ class AgentLink:
         finally:
             watchdog.cancel()
         self.agent = agent
+        self.sign_in.configure(agent.auth_methods, v2=False, agent_name=agent.display_name)
         self.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
         self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
@@ -459,25 +467,23 @@ class AgentLink:
             return await call()
 
     async def authenticate(self, reason: str) -> None:
-        client = self._client()
-        methods = self.agent.auth_methods if self.agent else []
-        if not methods:
-            raise AcpError(
-                f"the agent requires authentication ({reason}) but offers no method to do it "
-                "from here: log in with the agent's own command first"
-            )
-        chosen: str | None
-        if self.choose_auth is not None:
-            chosen = await self.choose_auth(methods, reason)
-        else:
-            chosen = str(methods[0].get("id", ""))
-        if not chosen:
-            raise AcpError("authentication was not chosen; the agent cannot start a session")
-        name = next((m.get("name", chosen) for m in methods if m.get("id") == chosen), chosen)
-        try:
-            await client.authenticate(chosen)
-        except RpcError as error:
-            raise AcpError(f"authentication with {name} failed: {error.message}") from error
+        """The agent needs a sign-in: the person picks a method, completed by its type (a
+        terminal method runs in the terminal, never through ``authenticate``). Raises
+        :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
+        await self.sign_in.sign_in(self._client(), reason, login_call="authenticate")
+        for session_id, runtime in self._runtime.items():
+            if runtime.auth_blocked:
+                runtime.auth_blocked = False
+                self.flush(session_id)
+
+    @property
+    def can_logout(self) -> bool:
+        return self.client is not None and self.agent is not None and self.client.can_logout
+
+    async def logout(self) -> None:
+        """``logout``: the agent forgets the sign-in; the next call that needs it asks again."""
+        await self._client().logout()
+        self.sign_in.signed_out = True
 
     async def new_session(
         self,
@@ -597,6 +603,7 @@ class AgentLink:
         when earlier messages still wait (they go first)."""
         blocks = blocks or [{"type": "text", "text": text}]
         runtime = self.runtime(session_id)
+        runtime.auth_blocked = False  # the person sends: what waited for a sign-in tries again
         if (runtime.turn_running and not self.v2_lifecycle) or self.prompts.has(session_id):
             self.prompts.add(session_id, text, blocks)
             self.flush(session_id)
@@ -618,6 +625,8 @@ class AgentLink:
         if not self.can_send(session_id):
             return
         runtime = self.runtime(session_id)
+        if runtime.auth_blocked:
+            return
         while not runtime.turn_running or self.v2_lifecycle:
             queued = self.prompts.take_next(session_id)
             if queued is None:
@@ -636,7 +645,7 @@ class AgentLink:
         client = self._client()
         reason: str | None = None
         try:
-            result = await client.prompt(session_id, blocks)
+            result = await self._prompt_signed_in(client, session_id, blocks)
             self.store.prompt_finished(session_id, result, turn=turn)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
             if reason == "cancelled":
@@ -645,6 +654,9 @@ class AgentLink:
                 self.store.add_notice(
                     session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
                 )
+        except AuthNotDone as error:
+            self._keep_unsent(session_id, blocks, turn, str(error))
+            reason = "error"
         except AgentExitedError as error:
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
@@ -659,6 +671,46 @@ class AgentLink:
         finally:
             if not self.v2_lifecycle or reason == "error":
                 self._turn_idle(session_id, reason)
+
+    async def _prompt_signed_in(
+        self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``session/prompt``; when the agent answers "authentication required" (-32000), sign
+        in and send it once more. :class:`AuthNotDone` when the sign-in did not happen."""
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            reason = error.message
+        await self.authenticate(reason)
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            raise AuthNotDone(
+                f"signed in, but the agent still requires authentication: {error.message}"
+            ) from error
+
+    def _keep_unsent(
+        self, session_id: str, blocks: list[dict[str, Any]], turn: int, why: str
+    ) -> None:
+        """A prompt the agent refused for want of a sign-in: it leaves the transcript (it was
+        not sent) and waits at the head of the queue, held until the person acts."""
+        self.store.withdraw_prompt(session_id, turn)
+        text = "\n".join(
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+        self.prompts.put_back(session_id, text, blocks)
+        self.runtime(session_id).auth_blocked = True
+        self.store.add_notice(
+            session_id,
+            "Not sent: the agent needs you to sign in",
+            severity="error",
+            description=f"{why}\nYour message waits in the queue: send another message, or "
+            "edit it, to try again.",
+        )
 
     def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
         runtime = self.runtime(session_id)
@@ -685,6 +737,11 @@ class AgentLink:
         client = self._client()
         await client.cancel(session_id)
 
+    def edit_saved(self, session_id: str) -> None:
+        """The person saved an edit of a queued message: it may go (again) now."""
+        self.runtime(session_id).auth_blocked = False
+        self.flush(session_id)
+
     def queue(self, session_id: str | None) -> list[QueuedPrompt]:
         return self.prompts.items(session_id)
 
@@ -694,6 +751,7 @@ class AgentLink:
             self.prompts.remove(session_id, queue_id)
         else:
             self.prompts.save_edit(session_id, queue_id, text)
+            self.runtime(session_id).auth_blocked = False
         self.flush(session_id)
 
     def is_busy(self, session_id: str) -> bool:

@@ -24,6 +24,7 @@ from typing import Any, TextIO
 
 import anyio
 
+from acp_tui.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
 from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import (
     AcpClient,
@@ -392,6 +393,7 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeou
                 handlers={"session/request_permission": turn.request_permission, **handlers},
                 on_notification=turn.on_notification,
                 recorder=getattr(invocation, "recorder", None),
+                terminal_auth=True,  # a terminal method is printed for the person to run
             ) as client,
             terminals,
         ):
@@ -477,7 +479,7 @@ async def _ask_session(
             turn.flush_early()
     except RpcError as error:
         if error.code == AUTH_REQUIRED:
-            output.error(_auth_message(name, agent.auth_methods))
+            output.error(_auth_message(name, client))
             return EXIT_AUTH
         what = "continue the session" if session else "start a session"
         output.error(f"{name} could not {what}: {_label(str(error), 300)}")
@@ -531,7 +533,7 @@ async def _ask_session(
     if failure is not None:
         output.finish_text()
         if isinstance(failure, RpcError) and failure.code == AUTH_REQUIRED:
-            output.error(_auth_message(name, agent.auth_methods))
+            output.error(_auth_message(name, client))
             return EXIT_AUTH
         output.error(f"the prompt failed: {_label(str(failure), 300)}")
         output.note(f"session: {_label(session_id, 200)}")
@@ -551,20 +553,33 @@ async def _ask_session(
     return EXIT_STOPPED
 
 
-def _auth_message(name: str, methods: list[dict[str, Any]]) -> str:
+def _auth_message(name: str, client: AcpClient) -> str:
+    """One line: the methods, and for a terminal method the exact command to run (``ask``
+    never signs in itself, and never sends a terminal method to ``authenticate``)."""
+    agent = client.agent
+    methods = parse_auth_methods(agent.auth_methods if agent else [])
     names = []
     for method in methods:
-        label = _label(method.get("name"), 40)
-        method_id = _label(method.get("id"), 40)
+        label = _label(method.name, 40)
+        method_id = _label(method.id, 40)
         if label and method_id and label != method_id:
             names.append(f"{label} [{method_id}]")
         elif label or method_id:
             names.append(label or method_id)
     listed = ", ".join(names) if names else "none advertised"
-    return (
+    message = (
         f"{name} requires authentication (methods: {listed}); "
         "authenticate in the acp-tui TUI or with the agent itself, then retry"
     )
+    cwd = str(client.process.cwd) if client.process.cwd else os.getcwd()
+    for method in methods:
+        if method.kind == TERMINAL:
+            login = TerminalLogin.of(method, client.process.argv, cwd)
+            command = sanitize_terminal_text(login.command_line()).replace("\n", " ")
+            message += f"; to sign in with {_label(method.label, 40)}, run: {command}"
+        elif method.kind == ENV_VAR:
+            message += f"; {_label(method.label, 40)}: {_label(method.how(), 200)}"
+    return message
 
 
 async def _report_crash(
@@ -611,7 +626,10 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
     cwd = options.cwd or os.getcwd()
     try:
         async with AcpClient.launch(
-            invocation.agent_argv, cwd=cwd, recorder=getattr(invocation, "recorder", None)
+            invocation.agent_argv,
+            cwd=cwd,
+            recorder=getattr(invocation, "recorder", None),
+            terminal_auth=True,
         ) as client:
             try:
                 initialized = await _initialize(client, output, initialize_timeout)
@@ -637,11 +655,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
                 )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED:
-                    output.error(
-                        _auth_message(
-                            "the agent", client.agent.auth_methods if client.agent else []
-                        )
-                    )
+                    output.error(_auth_message("the agent", client))
                     return EXIT_AUTH
                 output.error(f"session/list failed: {_label(str(error), 300)}")
                 return EXIT_STOPPED

@@ -179,8 +179,11 @@ class AcpClient:
         handlers: Mapping[str, Handler] | None = None,
         on_notification: NotificationCallback | None = None,
         client_name: str = "acp-tui",
+        terminal_auth: bool = False,
     ) -> None:
         self.process = process
+        #: Whether whoever drives this client runs (or shows) terminal sign-in methods.
+        self.terminal_auth = terminal_auth
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.on_notification = on_notification
         self.client_name = client_name
@@ -269,6 +272,8 @@ class AcpClient:
         }
         if has(ELICITATION_CREATE):
             caps["elicitation"] = {"form": {}}
+        if self.terminal_auth:
+            caps["auth"] = {"terminal": True}
         return caps
 
     async def call(self, method: str, params: Any = None) -> Any:
@@ -337,7 +342,18 @@ class AcpClient:
         return self.agent
 
     async def authenticate(self, method_id: str) -> Any:
+        """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
+        checks the method's type, see :mod:`acp_tui.auth_methods`)."""
         return await self.call("authenticate", {"methodId": method_id})
+
+    @property
+    def can_logout(self) -> bool:
+        auth = self.agent.capabilities.get("auth") if self.agent else None
+        return isinstance(auth, dict) and isinstance(auth.get("logout"), dict)
+
+    async def logout(self) -> Any:
+        self._require(self.can_logout, "logging out (logout)")
+        return await self.call("logout", {})
 
     async def new_session(
         self, cwd: str, mcp_servers: list[dict[str, Any]] | None = None, **extra: Any

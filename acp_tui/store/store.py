@@ -937,6 +937,32 @@ class SessionStore:
                 s.stop_reason = "error"
                 self._touch(s, PART_STATE)
 
+    def withdraw_prompt(self, session_id: str, turn: int | None = None) -> bool:
+        """The agent refused a prompt unsent (it wanted a sign-in first): its user message
+        leaves the transcript (it goes out again later, and is recorded then) and the turn
+        is over. Returns whether a message was removed."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            return False
+        removed = False
+        for index in range(len(s.transcript) - 1, max(-1, len(s.transcript) - 65), -1):
+            e = s.transcript[index]
+            if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+                del s.transcript[index]
+                mid = e.message_id  # type: ignore[attr-defined]
+                if mid is not None:
+                    s.msg_index.pop(mid, None)
+                removed = True
+                break
+        if removed:
+            self._touch(s, PART_RESET)
+            self._touch(s, PART_TRANSCRIPT)
+        if turn is None or turn == s.turn:
+            s.activity = ACTIVITY_IDLE
+            s.stop_reason = None
+            self._touch(s, PART_STATE)
+        return removed
+
     def set_activity(self, session_id: str, activity: str) -> None:
         """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""
         s = self._ensure(session_id)

@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
@@ -388,6 +389,7 @@ class ChatScreen(Screen[None]):
             permission_handler=self.broker.request,
             approve_outside=self._approve_outside,
             choose_auth=self._choose_auth,
+            run_terminal_login=self._run_terminal_login,
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
@@ -1031,7 +1033,8 @@ class ChatScreen(Screen[None]):
         editing = self.prompts.editing(session_id)
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            self._flush(session_id)
+            if self.link is not None and session_id is not None:
+                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
             return
         link = self.link
         if link is not None and session_id is not None and self.agent_alive:
@@ -1549,13 +1552,23 @@ class ChatScreen(Screen[None]):
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
 
-    async def _choose_auth(self, methods: list[dict[str, Any]], reason: str) -> str | None:
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
         return await self._answer_of(
             AuthScreen(agent.display_name if agent else "The agent", methods, reason)
         )
+
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+        from acp_tui.ui import terminal_login
+
+        agent = self.link.agent if self.link else None
+        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
+        status = await terminal_login.run_terminal_login(self.app, login, name)
+        if status == 0:
+            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+        return status
 
     async def _answer_of(self, screen: Screen[Any]) -> Any:
         """Push a modal and wait for what it dismisses with (callable outside workers)."""
