@@ -126,8 +126,10 @@ def parse_auth_methods(raw: Any, *, v2: bool = False) -> list[AuthMethod]:
         if not method_id:
             continue
         kind = item.get("type")
-        if not isinstance(kind, str) or not kind:
-            kind = "unknown" if v2 else AGENT
+        if kind is None and not v2:
+            kind = AGENT  # v1: no type means an agent method
+        elif not isinstance(kind, str) or not kind:
+            kind = "unknown"  # a type we cannot read is never taken for "agent"
         args = item.get("args")
         methods.append(
             AuthMethod(
