@@ -6,8 +6,9 @@ in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
 Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
 turn runs is queued per session (:class:`~acp_tui.prompt_queue.PromptQueue`, which outlives one
-agent process) and sent when the turn ends. Agents that report v2 ``state_update`` accept
-prompts at any time, so their queue drains at once. What waits for a session that is not open
+agent process) and sent when the turn ends. A v2 connection (negotiated at ``initialize``)
+accepts prompts at any time, so its queue drains at once; on v1 a ``state_update`` only changes
+the activity shown. What waits for a session that is not open
 yet goes out when it opens (:meth:`AgentLink.flush`).
 """
 
@@ -256,6 +257,9 @@ class AgentLink:
         finally:
             watchdog.cancel()
         self.agent = agent
+        # The negotiated version decides the turn lifecycle, once: never a notification.
+        self.v2_lifecycle = agent.protocol_version >= 2
+        self.store.protocol_version = agent.protocol_version
         self.sign_in.configure(agent.auth_methods, v2=False, agent_name=agent.display_name)
         self.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
@@ -339,20 +343,19 @@ class AgentLink:
 
     async def _on_notification(self, method: str, params: Any) -> None:
         if method == "session/update":
-            if not self.v2_lifecycle and isinstance(params, dict):
-                update = params.get("update")
-                if isinstance(update, dict) and update.get("sessionUpdate") in (
-                    "state_update",
-                    "state_change",
-                ):
-                    self._note_v2(params, update)
             self.store.apply(params)
-
-    def _note_v2(self, params: dict[str, Any], update: dict[str, Any]) -> None:
-        self.v2_lifecycle = True
-        session_id = params.get("sessionId")
-        if isinstance(session_id, str) and update.get("state") == "idle":
-            self._turn_idle(session_id)
+            # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
+            # shown (the store's activity) and the prompt's answer ends the turn.
+            if self.v2_lifecycle and isinstance(params, dict):
+                update = params.get("update")
+                session_id = params.get("sessionId")
+                if (
+                    isinstance(update, dict)
+                    and update.get("sessionUpdate") in ("state_update", "state_change")
+                    and update.get("state") == "idle"
+                    and isinstance(session_id, str)
+                ):
+                    self._turn_idle(session_id)
 
     async def _on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}

@@ -300,3 +300,35 @@ def test_the_demo_terminal_login_exits_non_zero_without_an_answer(tmp_path: Path
     )
     assert completed.returncode == 1 and "Not signed in" in completed.stdout
     assert sys.executable in demo_agent_argv()
+
+
+# ------------------------------------------------------------------ v1: state_update is display only
+
+
+async def test_a_stray_state_update_on_v1_never_changes_how_turns_end_or_the_queue_drains(
+    tmp_path: Path,
+) -> None:
+    """A v1 agent that also sends the v2 draft's ``state_update`` (the demo's --v2-updates):
+    the activity follows it, but a second message still waits for the first turn's answer."""
+    argv = [*demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.01), "--v2-updates"]
+    store = SessionStore()
+    link = AgentLink(argv, cwd=str(tmp_path), store=store)
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        await wait(lambda: link.current_session_id is not None, "the session")
+        sid = link.current_session_id
+        assert sid is not None
+        link.send_prompt(sid, "/help")
+        await wait(lambda: not link.is_busy(sid), "the first turn")
+        state = store.get(sid)
+        assert state is not None and state.state_detail is not None  # it did send them
+        link.send_prompt(sid, "/help")
+        await wait(lambda: state.state_detail.get("state") == "running", "running again")
+        link.send_prompt(sid, "queued behind it")
+        assert [q.text for q in link.prompts.items(sid)] == ["queued behind it"]
+        assert len([m for m, _ in sent(link) if m == "session/prompt"]) == 2
+        await wait(lambda: not link.is_busy(sid) and not link.prompts.has(sid), "all sent")
+        await wait(lambda: not link.is_busy(sid), "the last turn")
+        link.request_stop()
+    assert not link.v2_lifecycle
+    assert state.stop_reason == "end_turn"

@@ -680,6 +680,13 @@ class SessionStore:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
         state = _req_str(u, "state")
         s.state_detail = u
+        if self.protocol_version < 2:
+            # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
+            # state update the agent sends anyway only changes the activity shown.
+            if state in (ACTIVITY_RUNNING, ACTIVITY_IDLE, ACTIVITY_REQUIRES_ACTION):
+                s.activity = state
+            self._touch(s, PART_STATE)
+            return
         if state == ACTIVITY_RUNNING:
             if s.activity == ACTIVITY_IDLE:
                 s.turn += 1
