@@ -60,6 +60,7 @@ from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.settings import AppSettings
@@ -1254,6 +1255,7 @@ class ChatScreen(Screen[None]):
                     "Delete the highlighted session (asks first)",
                     self.action_delete_session,
                 )
+        yield from auth_palette_commands(self)
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
