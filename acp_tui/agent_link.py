@@ -29,7 +29,7 @@ from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
-from acp_tui.protocol import reaper
+from acp_tui.protocol import reaper, v2
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -142,6 +142,7 @@ class AgentLink:
         process_factory: ProcessFactory | None = None,
         prompts: PromptQueue | None = None,
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        protocol_version: int = 1,
     ) -> None:
         self.argv = list(argv)
         self.cwd = os.path.abspath(cwd)
@@ -171,6 +172,8 @@ class AgentLink:
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
         self.initialize_timeout = initialize_timeout
+        #: Asked for at initialize (``--protocol 2``); the agent's answer is what counts.
+        self.protocol_version = protocol_version
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False
@@ -217,6 +220,7 @@ class AgentLink:
                 handlers=handlers,
                 on_notification=self._on_notification,
                 terminal_auth=True,
+                protocol_version=self.protocol_version,
             ) as client:
                 self.client = client
                 async with anyio.create_task_group() as task_group:
@@ -260,7 +264,9 @@ class AgentLink:
         # The negotiated version decides the turn lifecycle, once: never a notification.
         self.v2_lifecycle = agent.protocol_version >= 2
         self.store.protocol_version = agent.protocol_version
-        self.sign_in.configure(agent.auth_methods, v2=False, agent_name=agent.display_name)
+        self.sign_in.configure(
+            agent.auth_methods, v2=self.v2_lifecycle, agent_name=agent.display_name
+        )
         self.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
         self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
@@ -360,7 +366,13 @@ class AgentLink:
     async def _on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
+        if self.v2_lifecycle:
+            params, upsert = v2.permission_params(params)
+            if upsert is not None and isinstance(session_id, str):
+                self.store.apply_update(session_id, {"sessionUpdate": "tool_call_update", **upsert})
         params = self._with_known_tool_call(params)
+        if self.v2_lifecycle:
+            params = v2.with_prompt_title(params)
         if self.permission_handler is None:
             return dict(CANCELLED)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
@@ -437,7 +449,9 @@ class AgentLink:
         """The live state of a terminal, or its last state once released; None if unknown."""
         if terminal_id in self.terminals:
             return self.terminals.get(terminal_id)
-        return self.released_terminals.get(terminal_id)
+        if terminal_id in self.released_terminals:
+            return self.released_terminals[terminal_id]
+        return self.store.agent_terminal(terminal_id)  # v2: the agent's own terminals
 
     def _terminal_output(self, terminal_id: str) -> None:
         self.events.on_terminal_output(terminal_id)
@@ -473,7 +487,8 @@ class AgentLink:
         """The agent needs a sign-in: the person picks a method, completed by its type (a
         terminal method runs in the terminal, never through ``authenticate``). Raises
         :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
-        await self.sign_in.sign_in(self._client(), reason, login_call="authenticate")
+        client = self._client()
+        await self.sign_in.sign_in(client, reason, login_call=client.login_method)
         for session_id, runtime in self._runtime.items():
             if runtime.auth_blocked:
                 runtime.auth_blocked = False
@@ -509,7 +524,7 @@ class AgentLink:
             raise AcpError("the agent answered session/new without a sessionId")
         state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
         self.events.on_session_created(session_id, result)
-        if mode and state.current_mode_id != mode:
+        if mode and state.current_mode_id != mode and not self.v2_lifecycle:  # v2: no modes
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
         for config_id, value in (config or {}).items():
             option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
@@ -553,7 +568,20 @@ class AgentLink:
             # index or an earlier agent process must not hide that the agent reports none (the
             # screen then re-applies the remembered choice).
             state.current_mode_id = None
-        if agent.can_resume and (have_transcript or not agent.can_load):
+        if agent.can_resume and self.v2_lifecycle and not have_transcript:
+            # v2 has no session/load: a resume that replays the conversation from its start.
+            self.events.on_status("loading session")
+            self.store.begin_replay(session_id, cwd=cwd, keep=False)
+            try:
+                result = await self._with_auth(
+                    lambda: client.resume_session(session_id, cwd, self.mcp_servers, replay=True)
+                )
+            except BaseException:
+                self.store.end_replay(session_id, None)
+                raise
+            self.store.end_replay(session_id, result)
+            method = "load"
+        elif agent.can_resume and (have_transcript or not agent.can_load):
             self.events.on_status("resuming session")
             result = await self._with_auth(
                 lambda: client.resume_session(session_id, cwd, self.mcp_servers)

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -221,7 +222,11 @@ class SessionStore:
             "notice": self._on_notice,
             "state_update": self._on_state,
             "state_change": self._on_state,
+            "terminal_update": self._on_terminal_update,
+            "terminal_output_chunk": self._on_terminal_output,
         }
+        #: The agent's own terminals (v2), by terminal id.
+        self._agent_terminals: dict[str, AgentTerminal] = {}
 
     # =========================================================================================
     # Change notification
@@ -676,6 +681,27 @@ class SessionStore:
         self._touch(s, PART_INFO)
         self._touch_catalog()
 
+    def _on_terminal_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        terminal.upsert(u)
+        self._touch(s, PART_TERMINALS)
+
+    def _on_terminal_output(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        if not terminal.append(u.get("data")):
+            raise TypeError("data: expected base64 text")
+        self._touch(s, PART_TERMINALS)
+
+    def agent_terminal(self, terminal_id: str) -> AgentTerminal | None:
+        """An agent-owned terminal (v2) by id, for the tool call that shows it."""
+        return self._agent_terminals.get(terminal_id)
+
     def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
         state = _req_str(u, "state")
@@ -752,6 +778,10 @@ class SessionStore:
         if isinstance(options, list):
             s.config_options = [o for o in options if isinstance(o, dict)]
             self._touch(s, PART_CONFIG)
+        commands = response.get("availableCommands")  # v2: in the response, not an update
+        if isinstance(commands, list):
+            s.commands = [c for c in commands if isinstance(c, dict)]
+            self._touch(s, PART_COMMANDS)
 
     def register_session(
         self,

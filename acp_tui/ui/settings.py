@@ -40,6 +40,8 @@ class AppSettings:
     replay: ReplaySession | None = None
     #: Seconds to wait for the answer to initialize before saying the agent is not responding.
     initialize_timeout: float = 30.0
+    #: The ACP version asked for at initialize (``--protocol``, ``protocol`` in the config).
+    protocol_version: int = 1
 
     @property
     def agent_key(self) -> str:

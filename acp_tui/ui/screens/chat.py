@@ -398,6 +398,7 @@ class ChatScreen(Screen[None]):
             process_factory=replay.process_for if replay else None,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
+            protocol_version=self.settings.protocol_version,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
