@@ -525,7 +525,9 @@ class SessionStore:
         self._touch_entry(s, e)
 
     def _pending_local_user(self, s: SessionState) -> UserMessage | None:
-        for e in reversed(s.transcript[-64:]):
+        """The oldest message sent and not yet echoed: an agent inserts prompts in the order
+        they were sent (v2 accepts several at once), so its echoes bind in that order."""
+        for e in s.transcript[-64:]:
             if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
                 return e  # type: ignore[return-value]
         return None
