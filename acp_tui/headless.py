@@ -26,6 +26,7 @@ import anyio
 
 from acp_tui.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
 from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.protocol import v2
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -175,6 +176,10 @@ class _Turn:
     message_text: dict[str, str] = field(default_factory=dict)
     allow: bool = False
     cancelling: bool = False
+    #: v2: the turn ends with a `state_update` idle, not with the prompt's answer.
+    awaiting_idle: bool = False
+    idle: anyio.Event = field(default_factory=anyio.Event)
+    idle_update: dict[str, Any] = field(default_factory=dict)
 
     def on_notification(self, method: str, params: Any) -> None:
         if method != "session/update" or not isinstance(params, dict):
@@ -201,6 +206,9 @@ class _Turn:
             text = _text_of(content)
             if text is not None:
                 out.text(text)
+                message_id = update.get("messageId")
+                if isinstance(message_id, str):  # v2: its whole upsert may follow
+                    self.message_text[message_id] = self.message_text.get(message_id, "") + text
             elif isinstance(content, dict):
                 self._note(f"[{_label(content.get('type'), 20) or 'content'}]")
         elif kind == "agent_message":  # v2 draft: whole-message upsert
@@ -218,6 +226,10 @@ class _Turn:
             self._note(f"[{severity}] {text}" + (f": {description}" if description else ""))
         elif kind == "current_mode_update":
             self._note(f"[mode] {_label(update.get('currentModeId'), 40)}")
+        elif kind == "state_update" and update.get("state") == "idle" and self.awaiting_idle:
+            self.awaiting_idle = False
+            self.idle_update = update
+            self.idle.set()
         # Thoughts, user message echoes, usage, titles, commands, unknown variants: not
         # printed (the TUI shows them; a script wants the answer).
 
@@ -266,6 +278,8 @@ class _Turn:
 
     async def request_permission(self, params: Any) -> dict[str, Any]:
         params = params if isinstance(params, dict) else {}
+        if "subject" in params or ("title" in params and "toolCall" not in params):
+            params = v2.with_prompt_title(v2.permission_params(params)[0])  # a v2 request
         options = [o for o in params.get("options") or [] if isinstance(o, dict)]
         tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
         tool_id = _str(tool.get("toolCallId"))
@@ -394,6 +408,7 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeou
                 on_notification=turn.on_notification,
                 recorder=getattr(invocation, "recorder", None),
                 terminal_auth=True,  # a terminal method is printed for the person to run
+                protocol_version=getattr(options, "protocol", None) or 1,
             ) as client,
             terminals,
         ):
@@ -518,7 +533,13 @@ async def _ask_session(
 
         task_group.start_soon(watch_sigint)
         try:
+            turn.awaiting_idle = client.v2
             result = await client.prompt(session_id, prompt)
+            if client.v2:
+                # v2: the answer says the prompt was accepted; the idle state ends the turn.
+                await turn.idle.wait()
+                reason = turn.idle_update.get("stopReason")
+                result = {"stopReason": reason} if isinstance(reason, str) else {}
         except (AcpError, RpcError, ConnectionClosed) as error:
             failure = error  # handled outside: a task group would wrap it in a group
         finally:
@@ -557,7 +578,7 @@ def _auth_message(name: str, client: AcpClient) -> str:
     """One line: the methods, and for a terminal method the exact command to run (``ask``
     never signs in itself, and never sends a terminal method to ``authenticate``)."""
     agent = client.agent
-    methods = parse_auth_methods(agent.auth_methods if agent else [])
+    methods = parse_auth_methods(agent.auth_methods if agent else [], v2=client.v2)
     names = []
     for method in methods:
         label = _label(method.name, 40)
@@ -630,6 +651,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
             cwd=cwd,
             recorder=getattr(invocation, "recorder", None),
             terminal_auth=True,
+            protocol_version=getattr(options, "protocol", None) or 1,
         ) as client:
             try:
                 initialized = await _initialize(client, output, initialize_timeout)
