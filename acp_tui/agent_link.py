@@ -360,7 +360,18 @@ class AgentLink:
                     and update.get("sessionUpdate") in ("state_update", "state_change")
                     and update.get("state") == "idle"
                     and isinstance(session_id, str)
+                    and session_id in self._runtime
                 ):
+                    if not self._runtime[session_id].turn_running:
+                        self.flush(session_id)  # an idle that ended no turn of ours
+                        return
+                    reason = update.get("stopReason")
+                    error = update.get("error")
+                    self._note_stop(
+                        session_id,
+                        reason if isinstance(reason, str) else None,
+                        error if isinstance(error, dict) else None,
+                    )
                     self._turn_idle(session_id)
 
     async def _on_permission(self, params: Any) -> Any:
@@ -679,12 +690,7 @@ class AgentLink:
             result = await self._prompt_signed_in(client, session_id, blocks)
             self.store.prompt_finished(session_id, result, turn=turn)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
-            if reason == "cancelled":
-                self.store.add_notice(session_id, "Cancelled", severity="warning")
-            elif reason in ("max_tokens", "max_turn_requests", "refusal"):
-                self.store.add_notice(
-                    session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
-                )
+            self._note_stop(session_id, reason)
         except AuthNotDone as error:
             self._keep_unsent(session_id, blocks, turn, str(error))
             reason = "error"
@@ -702,6 +708,26 @@ class AgentLink:
         finally:
             if not self.v2_lifecycle or reason == "error":
                 self._turn_idle(session_id, reason)
+
+    def _note_stop(
+        self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
+    ) -> None:
+        """Say why a turn ended, unless it simply ended (v1: the prompt's answer; v2: the
+        idle ``state_update``, whose ``error`` object details an ``error`` stop)."""
+        if reason == "cancelled":
+            self.store.add_notice(session_id, "Cancelled", severity="warning")
+        elif reason in ("max_tokens", "max_turn_requests", "refusal"):
+            self.store.add_notice(
+                session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
+            )
+        elif reason == "error":
+            message = error.get("message") if isinstance(error, dict) else None
+            self.store.add_notice(
+                session_id,
+                "The agent reported an error"
+                + (f": {message}" if isinstance(message, str) and message else ""),
+                severity="error",
+            )
 
     async def _prompt_signed_in(
         self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]

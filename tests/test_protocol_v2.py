@@ -331,3 +331,72 @@ def test_v2_echoes_of_prompts_sent_together_bind_in_the_order_they_were_sent() -
         ("m2", "second"),
         ("m3", "third"),
     ]
+
+
+def test_v2_tool_call_nulls_reset_fields_and_v1_nulls_leave_them() -> None:
+    def final(version: int) -> ToolCall:
+        store = SessionStore(protocol_version=version)
+        store.register_session("s", cwd="/w", new=True)
+        kind = "tool_call_update" if version == 2 else "tool_call"
+        store.apply_update(
+            "s",
+            {
+                "sessionUpdate": kind,
+                "toolCallId": "t",
+                "title": "Edit",
+                "kind": "edit",
+                "status": "in_progress",
+                "content": [{"type": "content", "content": {"type": "text", "text": "x"}}],
+            },
+        )
+        store.apply_update(
+            "s",
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "t",
+                "title": None,
+                "kind": None,
+                "status": None,
+                "content": None,
+            },
+        )
+        state = store.get("s")
+        assert state is not None
+        return state.tool_index["t"]
+
+    v2_call = final(2)
+    assert (v2_call.title, v2_call.tool_kind, v2_call.status, v2_call.content) == (
+        "",
+        "other",
+        "pending",
+        [],
+    )
+    v1_call = final(1)
+    assert (v1_call.title, v1_call.tool_kind, v1_call.status) == ("Edit", "edit", "in_progress")
+
+
+async def test_v2_cancel_ends_the_turn_with_a_notice(tmp_path: Path) -> None:
+    store = SessionStore()
+    link = AgentLink(
+        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.02),
+        cwd=str(tmp_path),
+        store=store,
+        protocol_version=2,
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        await wait(lambda: link.current_session_id is not None, "the session")
+        sid = link.current_session_id
+        assert sid is not None
+        state = store.get(sid)
+        assert state is not None
+        link.send_prompt(sid, "/slow")
+        await wait(
+            lambda: (state.state_detail or {}).get("state") == "running", "the agent running"
+        )
+        await link.cancel(sid)
+        await wait(lambda: not link.is_busy(sid), "the cancelled turn to end")
+        link.request_stop()
+    assert state.stop_reason == "cancelled"
+    assert any(getattr(e, "title", "") == "Cancelled" for e in state.transcript)
+    check_client_messages(link, 2)

@@ -571,7 +571,27 @@ class SessionStore:
             e.raw_output = u["rawOutput"]
         if meta is not None:
             e.meta = meta
+        if self.protocol_version >= 2:
+            self._clear_tool_fields(e, u)
         self._touch_entry(s, e)
+
+    @staticmethod
+    def _clear_tool_fields(e: ToolCall, u: dict[str, Any]) -> None:
+        """v2 patch semantics: an explicit ``null`` resets a field to its start value (v1
+        reads ``null`` as "unchanged")."""
+        for key, attribute, start in (
+            ("title", "title", ""),
+            ("name", "name", None),
+            ("kind", "tool_kind", "other"),
+            ("status", "status", "pending"),
+            ("content", "content", []),
+            ("locations", "locations", []),
+            ("rawInput", "raw_input", None),
+            ("rawOutput", "raw_output", None),
+            ("_meta", "meta", None),
+        ):
+            if key in u and u[key] is None:
+                setattr(e, attribute, list(start) if isinstance(start, list) else start)
 
     def _tool_entry(self, s: SessionState, tcid: str) -> ToolCall:
         e = s.tool_index.get(tcid)
