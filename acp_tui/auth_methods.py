@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import shlex
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 __all__ = [
@@ -31,6 +31,8 @@ __all__ = [
 AGENT = "agent"
 TERMINAL = "terminal"
 ENV_VAR = "env_var"
+#: One id advertised with different types: which one the agent means cannot be known.
+AMBIGUOUS = "ambiguous"
 
 
 def _text(value: Any) -> str:
@@ -95,6 +97,8 @@ class AuthMethod:
             return "the agent signs you in"
         if self.kind == TERMINAL:
             return "runs the agent's sign-in in this terminal (acp-tui steps aside meanwhile)"
+        if self.kind == AMBIGUOUS:
+            return "advertised more than once with different types: acp-tui does not guess"
         if self.kind == ENV_VAR:
             names = ", ".join(self.variables) or "an environment variable"
             return f"set {names} and restart the agent"
@@ -131,6 +135,11 @@ def parse_auth_methods(raw: Any, *, v2: bool = False) -> list[AuthMethod]:
         elif not isinstance(kind, str) or not kind:
             kind = "unknown"  # a type we cannot read is never taken for "agent"
         args = item.get("args")
+        earlier = next((i for i, m in enumerate(methods) if m.id == method_id), None)
+        if earlier is not None:
+            if methods[earlier].kind != kind:
+                methods[earlier] = replace(methods[earlier], kind=AMBIGUOUS)
+            continue
         methods.append(
             AuthMethod(
                 id=method_id,

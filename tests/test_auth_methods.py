@@ -104,3 +104,13 @@ def test_the_command_line_needs_no_cd_in_the_current_directory() -> None:
     (method,) = parse_auth_methods([{"id": "t", "type": "terminal"}])
     login = TerminalLogin.of(method, ["agent"], os.getcwd())
     assert login.command_line() == "agent"
+
+
+def test_an_id_advertised_with_two_types_is_never_sent_anywhere() -> None:
+    methods = parse_auth_methods(
+        [{"id": "x", "name": "A"}, {"id": "x", "type": "terminal"}, {"id": "y"}, {"id": "y"}]
+    )
+    assert [(m.id, m.kind, m.by_authenticate) for m in methods] == [
+        ("x", "ambiguous", False),
+        ("y", "agent", True),
+    ]

@@ -85,12 +85,12 @@ def test_no_terminal_method_is_ever_sent_to_authenticate(
             )  # type: ignore[arg-type]
         except AuthNotDone:
             pass
-        by_id = {m.id: m for m in sign_in.methods}
         for _method, params in client.calls:
-            chosen = by_id[params["methodId"]]
-            assert chosen.kind == "agent"
-            raw_type = chosen.raw.get("type")
-            assert raw_type == "agent" or (not v2 and raw_type is None)
+            # Every advertised method with that id is plainly an agent method.
+            same = [m for m in raw if m.get("methodId" if v2 else "id") == params["methodId"]]
+            assert same
+            for method in same:
+                assert method.get("type") == "agent" or (not v2 and "type" not in method)
         for login in ran:
             assert login.method.kind == "terminal"
             assert login.argv == ["agent", "--acp", *login.method.args]
@@ -332,3 +332,45 @@ async def test_a_stray_state_update_on_v1_never_changes_how_turns_end_or_the_que
         link.request_stop()
     assert not link.v2_lifecycle
     assert state.stop_reason == "end_turn"
+
+
+# ------------------------------------------------------------------ the last guard, in the client
+
+
+@settings(max_examples=200, deadline=None)
+@given(methods=st.lists(st.one_of(v1_method, v2_method), max_size=5), pick=st.integers(0, 9))
+def test_the_client_itself_never_sends_a_non_agent_method_to_the_login_call(
+    methods: list[dict[str, Any]], pick: int
+) -> None:
+    """Whatever calls it, with whatever id: AcpClient.call refuses before anything is written
+    when the id names a method that is not plainly an agent method."""
+    from acp_tui.protocol.client import AcpClient, AcpError, AgentInfo
+
+    class Connection:
+        def __init__(self) -> None:
+            self.written: list[str] = []
+
+        async def request(self, method: str, params: Any) -> Any:
+            self.written.append(method)
+            return {}
+
+    for version in (1, 2):
+        client = AcpClient.__new__(AcpClient)
+        client.agent = AgentInfo(protocol_version=version, auth_methods=methods)
+        connection = Connection()
+        client.connection = connection  # type: ignore[assignment]
+        if not methods:
+            continue
+        chosen = methods[pick % len(methods)]
+        method_id = chosen.get("methodId", chosen.get("id"))
+        same_id = [m for m in methods if m.get("methodId", m.get("id")) == method_id]
+        default = None if version == 1 else ""
+        plainly_agent = all(m.get("type", default) in (None, "agent") for m in same_id)
+        for call in ("authenticate", "auth/login"):
+            try:
+                anyio.run(client.call, call, {"methodId": method_id})
+                sent_ok = True
+            except AcpError:
+                sent_ok = False
+            assert sent_ok == plainly_agent
+        assert len(connection.written) == (2 if plainly_agent else 0)

@@ -129,6 +129,28 @@ class AgentInfo:
         return isinstance(caps, dict) and bool(caps.get(name))
 
 
+#: The requests that complete an agent-type sign-in (v1, v2).
+LOGIN_METHODS = ("authenticate", "auth/login")
+
+
+def refuse_terminal_login(agent: AgentInfo | None, params: Any) -> None:
+    """The last guard of a MUST: a method the agent advertised as ``terminal`` is never sent
+    to ``authenticate`` (v2: ``auth/login``), whoever asks. Any method that is not plainly an
+    agent method (v1: no ``type``; either: ``type: "agent"``) is refused the same way."""
+    method_id = params.get("methodId") if isinstance(params, dict) else None
+    for method in agent.auth_methods if agent is not None else []:
+        advertised = method.get("methodId", method.get("id"))
+        if advertised != method_id:
+            continue
+        kind = method.get("type", None if agent.protocol_version < 2 else "")
+        if kind not in (None, "agent"):
+            raise AcpError(
+                f"refused to send the {kind!r} sign-in method {method_id!r} to the agent's "
+                "login call: only agent methods go there (a terminal method runs the agent's "
+                "command in a terminal)"
+            )
+
+
 #: Pages in a row with no new session after which listing stops (a cursor that never ends).
 MAX_STALE_PAGES = 3
 
@@ -282,6 +304,8 @@ class AcpClient:
 
     async def call(self, method: str, params: Any = None) -> Any:
         """Send a request; an agent exit while waiting becomes :class:`AgentExitedError`."""
+        if method in LOGIN_METHODS:
+            refuse_terminal_login(self.agent, params)
         try:
             return await self.connection.request(method, params)
         except ConnectionClosed as error:
