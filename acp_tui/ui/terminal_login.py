@@ -60,7 +60,7 @@ async def run_terminal_login(app: App[Any], login: TerminalLogin, agent_name: st
     try:
         with app.suspend():
             return _run(login, agent_name, _write_stdout)
-    except SuspendNotSupported:
+    except (SuspendNotSupported, RuntimeError):  # RuntimeError: no driver (not running)
         raise AuthNotDone(
             "this display cannot hand the terminal over to a sign-in; run it in a terminal "
             f"yourself, then try again: {login.command_line()}"
