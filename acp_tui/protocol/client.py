@@ -137,8 +137,10 @@ def refuse_terminal_login(agent: AgentInfo | None, params: Any) -> None:
     """The last guard of a MUST: a method the agent advertised as ``terminal`` is never sent
     to ``authenticate`` (v2: ``auth/login``), whoever asks. Any method that is not plainly an
     agent method (v1: no ``type``; either: ``type: "agent"``) is refused the same way."""
+    if agent is None:
+        return
     method_id = params.get("methodId") if isinstance(params, dict) else None
-    for method in agent.auth_methods if agent is not None else []:
+    for method in agent.auth_methods:
         advertised = method.get("methodId", method.get("id"))
         if advertised != method_id:
             continue
