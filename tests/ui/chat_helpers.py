@@ -161,3 +161,17 @@ async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None
         limit,
     )
     await pilot.press(key)
+
+
+def record_notifications(app: AcpTuiApp) -> list[str]:
+    """Every toast's message from now on, kept: ``app._notifications`` forgets a toast once it
+    expires, which on a loaded machine can happen before a test looks."""
+    seen: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, *args: object, **kwargs: object) -> None:
+        seen.append(str(message))
+        notify(message, *args, **kwargs)  # type: ignore[arg-type]
+
+    app.notify = recording  # type: ignore[method-assign]
+    return seen

@@ -966,6 +966,9 @@ class ChatScreen(Screen[None]):
             self._set_status("loading the session…")
         elif state.activity == "requires_action":
             self._set_status("⏸ waiting for you")
+        elif running and self.link is not None and self.link.is_cancelling(state.id):
+            # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
+            self._set_status("cancelling…")
         elif running:
             now = self.clock()
             elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
