@@ -48,3 +48,44 @@ async def test_v2_tool_call_permission_terminal_and_a_second_turn(tmp_path: Path
         )
         state = screen.store.get(screen.session_id or "")
         assert state is not None and state.stop_reason == "end_turn"
+
+
+async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake(
+    tmp_path: Path,
+) -> None:
+    """The demo with --v2-updates sends state_update on a v1 connection: the message typed
+    while a turn runs still waits in the queue (shown) until the turn's answer."""
+    from acp_tui.demo_agent import demo_agent_argv
+    from tests.ui.chat_helpers import agent_app
+
+    argv = [*demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.01), "--v2-updates"]
+    app = agent_app(argv, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/help")
+        await wait_for(pilot, lambda: not screen.busy, "the first turn")
+        await send(pilot, "/slow")
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        await wait_for(
+            pilot,
+            lambda: (state.state_detail or {}).get("state") == "running",
+            "the agent's running state",
+        )
+        await send(pilot, "waits its turn")
+        await settle(pilot)
+        assert [q.text for q in screen.prompts.items(screen.session_id)] == ["waits its turn"]
+        assert len(screen.query("QueuedItem")) == 1
+        assert screen.link is not None and not screen.link.v2_lifecycle
+        await pilot.press("escape")  # cancel /slow: then it goes
+        await wait_for(
+            pilot,
+            lambda: (
+                not screen.prompts.has(screen.session_id)
+                and any(
+                    isinstance(e, AgentMessage) and "WAITS ITS TURN" in e.text
+                    for e in state.transcript
+                )
+            ),
+            "the queued message answered after the turn",
+        )
