@@ -353,26 +353,37 @@ class AgentLink:
             # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.v2_lifecycle and isinstance(params, dict):
-                update = params.get("update")
-                session_id = params.get("sessionId")
-                if (
-                    isinstance(update, dict)
-                    and update.get("sessionUpdate") in ("state_update", "state_change")
-                    and update.get("state") == "idle"
-                    and isinstance(session_id, str)
-                    and session_id in self._runtime
-                ):
-                    if not self._runtime[session_id].turn_running:
-                        self.flush(session_id)  # an idle that ended no turn of ours
-                        return
-                    reason = update.get("stopReason")
-                    error = update.get("error")
-                    self._note_stop(
-                        session_id,
-                        reason if isinstance(reason, str) else None,
-                        error if isinstance(error, dict) else None,
-                    )
-                    self._turn_idle(session_id)
+                self._v2_state(params)
+
+    def _v2_state(self, params: dict[str, Any]) -> None:
+        """v2: the agent's ``state_update`` is the turn: running (after a prompt, or work of
+        the agent's own) until idle, which ends it (its stop reason and usage go to the store)
+        and lets what waits go."""
+        update = params.get("update")
+        session_id = params.get("sessionId")
+        if not (
+            isinstance(update, dict)
+            and update.get("sessionUpdate") in ("state_update", "state_change")
+            and isinstance(session_id, str)
+            and session_id in self._runtime
+        ):
+            return
+        runtime = self._runtime[session_id]
+        state = update.get("state")
+        if state in ("running", "requires_action"):
+            runtime.turn_running = True
+        elif state == "idle":
+            if not runtime.turn_running:
+                self.flush(session_id)  # an idle that ended no turn of ours
+                return
+            reason = update.get("stopReason")
+            error = update.get("error")
+            self._note_stop(
+                session_id,
+                reason if isinstance(reason, str) else None,
+                error if isinstance(error, dict) else None,
+            )
+            self._turn_idle(session_id)
 
     async def _on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
