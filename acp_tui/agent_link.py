@@ -776,8 +776,8 @@ class AgentLink:
             session_id,
             "Not sent: the agent needs you to sign in",
             severity="error",
-            description=f"{why}\nYour message waits in the queue: send another message, or "
-            "edit it, to try again.",
+            description=f"{why.rstrip('.')}. Your message waits in the queue: send another "
+            "message, or edit it, to try again.",
         )
 
     def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
