@@ -89,3 +89,43 @@ async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake
             ),
             "the queued message answered after the turn",
         )
+
+
+async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
+    from acp_tui.protocol.recording import WireRecorder, load_recording
+    from acp_tui.replay import replay_settings, requested_version
+    from acp_tui.ui.app import make_app
+    from tests.ui.test_replay import answer_permission as answer_replayed
+    from tests.ui.test_replay import replay_session, transcript_of
+
+    path = tmp_path / "v2.jsonl"
+    recorder = WireRecorder.create(path)
+    app = demo_app(tmp_path, tmp_path / "state", protocol_version=2, recorder=recorder)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/run echo replayed-v2")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: not screen.busy, "the turn to end")
+        original = transcript_of(screen)
+    recorder.close()
+    recording = load_recording(path)
+    assert requested_version(recording) == 2
+    settings = replay_settings(
+        recording, speed=0.0, data_dir=tmp_path / ".replay", theme="textual-dark"
+    )
+    replay = make_app(settings)
+    async with replay.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        assert screen.link is not None
+        await answer_replayed(pilot, "1")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.stop_reason == "end_turn"
+                and not screen.busy
+            ),
+            "the replayed turn to end",
+        )
+        assert screen.link.v2_lifecycle
+        assert transcript_of(screen) == original
