@@ -3,6 +3,7 @@ agent's own terminal drawn in its tool call, and turns that end on ``state_updat
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -93,7 +94,7 @@ async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake
 
 async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
     from acp_tui.protocol.recording import WireRecorder, load_recording
-    from acp_tui.replay import replay_settings, requested_version
+    from acp_tui.replay import replay_settings, requested_version, run_check
     from acp_tui.ui.app import make_app
     from tests.ui.test_replay import answer_permission as answer_replayed
     from tests.ui.test_replay import replay_session, transcript_of
@@ -110,6 +111,7 @@ async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
     recorder.close()
     recording = load_recording(path)
     assert requested_version(recording) == 2
+    assert run_check(recording, sys.stderr) == 0
     settings = replay_settings(
         recording, speed=0.0, data_dir=tmp_path / ".replay", theme="textual-dark"
     )
