@@ -143,6 +143,7 @@ class AgentLink:
         prompts: PromptQueue | None = None,
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
         protocol_version: int = 1,
+        terminal_auth: bool = True,
     ) -> None:
         self.argv = list(argv)
         self.cwd = os.path.abspath(cwd)
@@ -174,6 +175,8 @@ class AgentLink:
         self.initialize_timeout = initialize_timeout
         #: Asked for at initialize (``--protocol 2``); the agent's answer is what counts.
         self.protocol_version = protocol_version
+        #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
+        self.terminal_auth = terminal_auth
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False
@@ -219,7 +222,7 @@ class AgentLink:
                 process_factory=self.process_factory,
                 handlers=handlers,
                 on_notification=self._on_notification,
-                terminal_auth=True,
+                terminal_auth=self.terminal_auth,
                 protocol_version=self.protocol_version,
             ) as client:
                 self.client = client

@@ -374,3 +374,29 @@ def test_the_client_itself_never_sends_a_non_agent_method_to_the_login_call(
                 sent_ok = False
             assert sent_ok == plainly_agent
         assert len(connection.written) == (2 if plainly_agent else 0)
+
+
+async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_advertised(
+    tmp_path: Path,
+) -> None:
+    """A browser (``--serve``) cannot run an agent's login: the capability is not claimed, and
+    the agent offers only the methods such a client can complete."""
+    listed: list[list[str]] = []
+
+    async def choose(methods: list[AuthMethod], reason: str) -> str | None:
+        listed.append([m.kind for m in methods])
+        return "demo-sign-in"
+
+    link = AgentLink(
+        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
+        cwd=str(tmp_path),
+        store=SessionStore(),
+        choose_auth=choose,
+        terminal_auth=False,
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        await wait(lambda: link.current_session_id is not None, "the session")
+        link.request_stop()
+    assert "auth" not in sent(link)[0][1]["clientCapabilities"]
+    assert listed == [["agent"]]

@@ -399,6 +399,8 @@ class ChatScreen(Screen[None]):
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
             protocol_version=self.settings.protocol_version,
+            # A browser has no terminal to hand over to an agent's sign-in.
+            terminal_auth=not self.app.is_web,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
