@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -221,7 +222,11 @@ class SessionStore:
             "notice": self._on_notice,
             "state_update": self._on_state,
             "state_change": self._on_state,
+            "terminal_update": self._on_terminal_update,
+            "terminal_output_chunk": self._on_terminal_output,
         }
+        #: The agent's own terminals (v2), by terminal id.
+        self._agent_terminals: dict[str, AgentTerminal] = {}
 
     # =========================================================================================
     # Change notification
@@ -520,7 +525,9 @@ class SessionStore:
         self._touch_entry(s, e)
 
     def _pending_local_user(self, s: SessionState) -> UserMessage | None:
-        for e in reversed(s.transcript[-64:]):
+        """The oldest message sent and not yet echoed: an agent inserts prompts in the order
+        they were sent (v2 accepts several at once), so its echoes bind in that order."""
+        for e in s.transcript[-64:]:
             if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
                 return e  # type: ignore[return-value]
         return None
@@ -564,7 +571,27 @@ class SessionStore:
             e.raw_output = u["rawOutput"]
         if meta is not None:
             e.meta = meta
+        if self.protocol_version >= 2:
+            self._clear_tool_fields(e, u)
         self._touch_entry(s, e)
+
+    @staticmethod
+    def _clear_tool_fields(e: ToolCall, u: dict[str, Any]) -> None:
+        """v2 patch semantics: an explicit ``null`` resets a field to its start value (v1
+        reads ``null`` as "unchanged")."""
+        for key, attribute, start in (
+            ("title", "title", ""),
+            ("name", "name", None),
+            ("kind", "tool_kind", "other"),
+            ("status", "status", "pending"),
+            ("content", "content", []),
+            ("locations", "locations", []),
+            ("rawInput", "raw_input", None),
+            ("rawOutput", "raw_output", None),
+            ("_meta", "meta", None),
+        ):
+            if key in u and u[key] is None:
+                setattr(e, attribute, list(start) if isinstance(start, list) else start)
 
     def _tool_entry(self, s: SessionState, tcid: str) -> ToolCall:
         e = s.tool_index.get(tcid)
@@ -676,10 +703,38 @@ class SessionStore:
         self._touch(s, PART_INFO)
         self._touch_catalog()
 
+    def _on_terminal_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        terminal.upsert(u)
+        self._touch(s, PART_TERMINALS)
+
+    def _on_terminal_output(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        if not terminal.append(u.get("data")):
+            raise TypeError("data: expected base64 text")
+        self._touch(s, PART_TERMINALS)
+
+    def agent_terminal(self, terminal_id: str) -> AgentTerminal | None:
+        """An agent-owned terminal (v2) by id, for the tool call that shows it."""
+        return self._agent_terminals.get(terminal_id)
+
     def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
         state = _req_str(u, "state")
         s.state_detail = u
+        if self.protocol_version < 2:
+            # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
+            # state update the agent sends anyway only changes the activity shown.
+            if state in (ACTIVITY_RUNNING, ACTIVITY_IDLE, ACTIVITY_REQUIRES_ACTION):
+                s.activity = state
+            self._touch(s, PART_STATE)
+            return
         if state == ACTIVITY_RUNNING:
             if s.activity == ACTIVITY_IDLE:
                 s.turn += 1
@@ -745,6 +800,10 @@ class SessionStore:
         if isinstance(options, list):
             s.config_options = [o for o in options if isinstance(o, dict)]
             self._touch(s, PART_CONFIG)
+        commands = response.get("availableCommands")  # v2: in the response, not an update
+        if isinstance(commands, list):
+            s.commands = [c for c in commands if isinstance(c, dict)]
+            self._touch(s, PART_COMMANDS)
 
     def register_session(
         self,
@@ -936,6 +995,32 @@ class SessionStore:
                 s.activity = ACTIVITY_IDLE
                 s.stop_reason = "error"
                 self._touch(s, PART_STATE)
+
+    def withdraw_prompt(self, session_id: str, turn: int | None = None) -> bool:
+        """The agent refused a prompt unsent (it wanted a sign-in first): its user message
+        leaves the transcript (it goes out again later, and is recorded then) and the turn
+        is over. Returns whether a message was removed."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            return False
+        removed = False
+        for index in range(len(s.transcript) - 1, max(-1, len(s.transcript) - 65), -1):
+            e = s.transcript[index]
+            if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+                del s.transcript[index]
+                mid = e.message_id  # type: ignore[attr-defined]
+                if mid is not None:
+                    s.msg_index.pop(mid, None)
+                removed = True
+                break
+        if removed:
+            self._touch(s, PART_RESET)
+            self._touch(s, PART_TRANSCRIPT)
+        if turn is None or turn == s.turn:
+            s.activity = ACTIVITY_IDLE
+            s.stop_reason = None
+            self._touch(s, PART_STATE)
+        return removed
 
     def set_activity(self, session_id: str, activity: str) -> None:
         """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""

@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
@@ -59,6 +60,7 @@ from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
@@ -409,6 +411,7 @@ class ChatScreen(Screen[None]):
             permission_handler=self.broker.request,
             approve_outside=self._approve_outside,
             choose_auth=self._choose_auth,
+            run_terminal_login=self._run_terminal_login,
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
@@ -416,6 +419,9 @@ class ChatScreen(Screen[None]):
             process_factory=replay.process_for if replay else None,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
+            protocol_version=self.settings.protocol_version,
+            # A browser has no terminal to hand over to an agent's sign-in.
+            terminal_auth=not self.app.is_web,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
@@ -1066,7 +1072,8 @@ class ChatScreen(Screen[None]):
         editing = self.prompts.editing(session_id)
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            self._flush(session_id)
+            if self.link is not None and session_id is not None:
+                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
             return
         link = self.link
         if link is not None and session_id is not None and self.agent_alive:
@@ -1292,6 +1299,7 @@ class ChatScreen(Screen[None]):
                     "Delete the highlighted session (asks first)",
                     self.action_delete_session,
                 )
+        yield from auth_palette_commands(self)
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
@@ -1598,13 +1606,23 @@ class ChatScreen(Screen[None]):
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
 
-    async def _choose_auth(self, methods: list[dict[str, Any]], reason: str) -> str | None:
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
         return await self._answer_of(
             AuthScreen(agent.display_name if agent else "The agent", methods, reason)
         )
+
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+        from acp_tui.ui import terminal_login
+
+        agent = self.link.agent if self.link else None
+        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
+        status = await terminal_login.run_terminal_login(self.app, login, name)
+        if status == 0:
+            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+        return status
 
     async def _answer_of(self, screen: Screen[Any]) -> Any:
         """Push a modal and wait for what it dismisses with (callable outside workers)."""
