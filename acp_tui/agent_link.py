@@ -24,6 +24,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
@@ -629,7 +630,15 @@ class AgentLink:
             raise AcpError("the agent is not running")
         runtime = self.runtime(session_id)
         runtime.turn_running = True
+        # Built before the agent said what it takes (or for another agent): what it cannot
+        # take goes as a link, and the person is told below their message.
+        notes: list[str] = []
+        if self.agent is not None:
+            caps = PromptCapabilities.from_agent(self.agent.capabilities)
+            blocks, notes = fit_to_capabilities(blocks, caps)
         turn = self.store.prompt_sent(session_id, blocks)
+        for note in notes:
+            self.store.add_notice(session_id, note, severity="warning")
         self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
 
     async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:

@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.attachments import PromptCapabilities
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
@@ -483,6 +484,9 @@ class ChatScreen(Screen[None]):
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
+            agent.capabilities
+        )
         self._set_status("")
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)

@@ -40,6 +40,7 @@ from acp_tui.store.entries import (
 )
 from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
+from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
@@ -148,26 +149,22 @@ class UserMessageView(EntryView):
         border-left: thick $primary;
         background: $boost;
     }
-    UserMessageView > .attachments { color: $text-muted; }
+    UserMessageView > .attachments { display: none; }
+    UserMessageView > .attachments.-some { display: block; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(classes="text")
+        yield Static(classes="attachments")
 
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, UserMessage)
-        text = Text(safe(entry.text))
-        links = [
-            block
-            for block in entry.content
-            if isinstance(block, dict)
-            and block.get("type") in ("resource_link", "resource", "image")
-        ]
-        for block in links:
-            name = block.get("name") or block.get("uri") or block.get("type")
-            text.append(f"\n📎 {line_of(name, 200)}", style="dim")
-        self.query_one(".text", Static).update(text)
+        self.query_one(".text", Static).update(Text(safe(entry.text)))
+        chips = attachment_chips(entry.content)
+        shelf = self.query_one(".attachments", Static)
+        shelf.update(chips)
+        shelf.set_class(bool(chips), "-some")
 
 
 class FoldedText(Static, can_focus=True):
