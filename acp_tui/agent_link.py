@@ -581,13 +581,25 @@ class AgentLink:
         self.events.on_session_opened(session_id)
         self.flush(session_id)
 
-    async def list_sessions(self, cwd: str | None, cursor: str | None) -> str | None:
-        """Fetch one page into the store; returns the next cursor (None when done)."""
+    async def list_sessions(
+        self, cwd: str | None, cursor: str | None, *, archived: bool = False
+    ) -> str | None:
+        """Fetch one page into the store (of the archived sessions with ``archived``);
+        returns the next cursor (None when done)."""
         client = self._client()
-        page = await client.list_sessions(cwd, cursor)
-        self.store.apply_list_page(page, cwd=cwd, cursor=cursor)
-        state = self.store.list_state(cwd)
+        page = await client.list_sessions(cwd, cursor, "only" if archived else None)
+        self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
+        state = self.store.list_state(cwd, archived=archived)
         return None if state.complete else state.next_cursor
+
+    def adopt_session(self, session_id: str) -> None:
+        """A session the agent made by other means than session/new (a fork) is open here
+        now, and shown."""
+        self._opened(session_id)
+
+    def drop_session(self, session_id: str) -> None:
+        """The agent no longer has the session open (archived): reopened before use."""
+        self._runtime.pop(session_id, None)
 
     # ------------------------------------------------------------------ turns
 

@@ -414,14 +414,18 @@ def describe_block(block: Mapping[str, Any]) -> Attachment | None:
         name = _name_from_uri(resource.get("uri")) or "file"
         return Attachment(name, "file", mime if isinstance(mime, str) else None, size)
     if kind == "resource_link":
-        name = block.get("name")
-        mime = block.get("mimeType")
-        size = block.get("size")
+        given = block.get("name")
+        link_mime = block.get("mimeType")
+        link_size = block.get("size")
         return Attachment(
-            name if isinstance(name, str) and name else _name_from_uri(block.get("uri")) or "link",
+            given
+            if isinstance(given, str) and given
+            else _name_from_uri(block.get("uri")) or "link",
             "link",
-            mime if isinstance(mime, str) else None,
-            size if isinstance(size, int) and not isinstance(size, bool) and size >= 0 else None,
+            link_mime if isinstance(link_mime, str) else None,
+            link_size
+            if isinstance(link_size, int) and not isinstance(link_size, bool) and link_size >= 0
+            else None,
         )
     if kind == "text":
         return None

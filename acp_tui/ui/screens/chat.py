@@ -62,6 +62,7 @@ from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.session_actions import SessionActions
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -166,7 +167,7 @@ class AgentBanner(Static):
     """
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(SessionActions, Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -356,6 +357,7 @@ class ChatScreen(Screen[None]):
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
@@ -1241,6 +1243,7 @@ class ChatScreen(Screen[None]):
         yield SystemCommand(
             "Toggle sessions sidebar", "Show or hide past sessions", self.action_toggle_sidebar
         )
+        yield from self.session_palette_commands()
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
             if agent.can_close:
@@ -1345,11 +1348,11 @@ class ChatScreen(Screen[None]):
             # Not yet: asked again once the agent is ready (see _on_agent_ready).
             sidebar.set_loading(False)
             return
-        cwd, cursor = event.cwd, event.cursor
+        cwd, cursor, archived = event.cwd, event.cursor, event.archived
 
         async def load() -> None:
             try:
-                await link.list_sessions(cwd, cursor)
+                await link.list_sessions(cwd, cursor, archived=archived)
             except (AcpError, RpcError) as error:
                 sidebar.set_loading(False, error=str(error))
                 return
