@@ -47,7 +47,7 @@ def attachment_chips(blocks: Iterable[Any]) -> Content:
                 ),
                 " ",
                 (line_of(attachment.name, NAME_LIMIT), "$foreground"),
-                (" · " + " · ".join(line_of(d, 60) for d in details), "$text-muted"),
+                (" · " + " · ".join(line_of(d, 60) for d in details), "$foreground-muted"),
             )
         )
     return Content("\n").join(lines) if lines else Content("")
