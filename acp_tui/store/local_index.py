@@ -250,13 +250,16 @@ class LocalIndex:
             self.warnings.append(f"cannot write session index: {exc}")
             return False
 
-    def forget(self, session_id: str) -> bool:
+    def forget(self, session_id: str, *, keep_title: bool = False) -> bool:
+        """Drop a session (its local title too, unless ``keep_title``: an archived session
+        is no longer offered from the index, and keeps its name for when it is back)."""
         conn = self._conn
         if conn is None:
             return False
+        tables = ("sessions",) if keep_title else ("sessions", "local_titles")
         try:
             with conn:
-                for table in ("sessions", "local_titles"):
+                for table in tables:
                     conn.execute(
                         f"DELETE FROM {table} WHERE agent = ? AND session_id = ?",
                         (self.agent, _storable(session_id)),

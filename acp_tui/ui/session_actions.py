@@ -157,6 +157,14 @@ class SessionActions:
 
         async def run() -> None:
             await session_ops.set_archived(link, session_id, archived)
+            # The index offers the sessions it remembers: not an archived one.
+            state = screen.store.get(session_id)
+            if archived:
+                screen.index.forget(session_id, keep_title=True)
+            elif state is not None and (state.title or state.first_prompt):
+                screen.index.remember(
+                    session_id, cwd=state.cwd, title=state.title, first_prompt=state.first_prompt
+                )
             if archived and session_id == screen.session_id:
                 # The agent closed it: the next message goes to a new session.
                 screen._enter_view(None)

@@ -57,7 +57,8 @@ async def first_turn(pilot: Pilot[None], text: str) -> str:
 
 async def rename_to(pilot: Pilot[None], title: str) -> None:
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, RenameScreen), "the rename box")
-    await pilot.press("ctrl+u", *("space" if c == " " else c for c in title), "enter")
+    # The current title is selected: what is typed replaces it.
+    await pilot.press(*("space" if c == " " else c for c in title), "enter")
     await wait_for(pilot, lambda: isinstance(pilot.app.screen, ChatScreen), "the chat screen")
 
 
@@ -172,3 +173,19 @@ async def test_archive_from_the_sidebar_and_show_the_archived(tmp_path: Path) ->
         await highlight(pilot, sidebar, second)
         await pilot.press("x")
         await wait_for(pilot, lambda: screen.session_id is None, "the new session view")
+    # A new run: the archived session stays archived (the local index, which remembers the
+    # sessions opened here, does not bring it back); the other one is there.
+    again = demo_app(tmp_path, tmp_path / "state")
+    async with again.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        sidebar = sidebar_of(screen)
+        await wait_for(pilot, lambda: "first one" in list_text(sidebar), "the first session")
+        await settle(pilot, answered=True)
+        assert "second one" not in list_text(sidebar)
+        sidebar.session_list.focus()
+        await pilot.press("X")
+        await wait_for(
+            pilot,
+            lambda: "second one" in list_text(sidebar) and "first one" not in list_text(sidebar),
+            "the archived one",
+        )

@@ -362,7 +362,8 @@ class ChatScreen(SessionActions, Screen[None]):
 
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        if state.draft or not state.live or not state.id:
+        # An archived one is not offered from the index (the agent lists it as archived).
+        if state.draft or not state.live or not state.id or state.archived:
             return
         if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))

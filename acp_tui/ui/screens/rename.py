@@ -25,6 +25,8 @@ class RenameScreen(ModalScreen[str | None]):
     RenameScreen #rename-note { color: $text-muted; margin: 1 0 0 0; }
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="rename.cancel")]
+    # Focused as the screen opens: keys typed right after the key that opened it land here.
+    AUTO_FOCUS = "#rename-input"
 
     def __init__(self, current: str, note: str) -> None:
         super().__init__()
@@ -43,7 +45,7 @@ class RenameScreen(ModalScreen[str | None]):
             yield Static(Text(self._note), id="rename-note")
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        self.set_focus(self.query_one(Input))
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
