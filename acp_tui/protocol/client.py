@@ -277,6 +277,9 @@ class AcpClient:
         }
         if has(ELICITATION_CREATE):
             caps["elicitation"] = {"form": {}}
+        # Unstable plan_update / plan_removed: the store keeps each plan by id, in each of
+        # its forms (entries, Markdown, a file), and marks a removed one.
+        caps["plan"] = {}
         return caps
 
     async def call(self, method: str, params: Any = None) -> Any:

@@ -609,19 +609,45 @@ class SessionStore:
         self._set_plan(s, list(entries), None)
 
     def _on_plan_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        """Unstable ``plan_update``: the plan with this ``planId`` is replaced in place
+        (structured entries, Markdown or a file URI), or starts here."""
         plan = u["plan"]
         if not isinstance(plan, dict):
             raise _type_error("plan", "an object", plan)
+        plan_id = _req_str(plan, "planId")
+        kind = plan.get("type")
         entries: list[dict[str, Any]] = []
-        if plan.get("type") == "items":
+        if kind == "items":
             entries = list(_list_of_dicts(plan["entries"], "plan.entries"))
-        self._set_plan(s, entries, plan)
+        elif kind == "markdown":
+            _req_str(plan, "content")
+        elif kind == "file":
+            _req_str(plan, "uri")
+        s.plan = entries
+        snapshot = self._plan_snapshot(s, plan_id)
+        if snapshot is None:
+            snapshot = PlanSnapshot(self._next_id(), entries, plan, plan_id)
+            s.transcript.append(snapshot)
+        else:
+            snapshot.entries = entries
+            snapshot.raw = plan
+            snapshot.removed = False
+            snapshot.version += 1
+        self._touch_entry(s, snapshot)
+        self._touch(s, PART_PLAN)
+
+    @staticmethod
+    def _plan_snapshot(s: SessionState, plan_id: str) -> PlanSnapshot | None:
+        for entry in reversed(s.transcript):
+            if entry.__class__ is PlanSnapshot and entry.plan_id == plan_id:  # type: ignore[attr-defined]
+                return entry  # type: ignore[return-value]
+        return None
 
     def _set_plan(self, s: SessionState, entries: list[dict[str, Any]], raw: Any) -> None:
         s.plan = entries
         tr = s.transcript
         last = tr[-1] if tr else None
-        if isinstance(last, PlanSnapshot):
+        if isinstance(last, PlanSnapshot) and last.plan_id is None:
             last.entries = entries
             last.raw = raw
             last.version += 1
@@ -632,8 +658,16 @@ class SessionStore:
         self._touch(s, PART_PLAN)
 
     def _on_plan_removed(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.plan = None
-        self._touch(s, PART_PLAN)
+        plan_id = _req_str(u, "planId")
+        snapshot = self._plan_snapshot(s, plan_id)
+        if snapshot is not None and not snapshot.removed:
+            snapshot.removed = True
+            snapshot.version += 1
+            self._touch_entry(s, snapshot)
+        latest = next((e for e in reversed(s.transcript) if e.__class__ is PlanSnapshot), None)
+        if latest is None or latest is snapshot:
+            s.plan = None
+            self._touch(s, PART_PLAN)
 
     # -- session state -------------------------------------------------------------------------
     def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:

@@ -75,7 +75,11 @@ def transcript_markdown(state: SessionState) -> str:
                 lines += ["", *fenced(sanitize_terminal_text(entry.text))]
             lines.append("")
         elif isinstance(entry, PlanSnapshot):
-            lines.append("**Plan**")
+            lines.append("**Plan** (removed)" if entry.removed else "**Plan**")
+            if entry.markdown is not None:
+                lines += [*fenced(sanitize_terminal_text(entry.markdown), "markdown")]
+            elif entry.file_uri is not None:
+                lines.append(f"In {md_line(entry.file_uri, 2000)}")
             marks = {"completed": "x", "in_progress": "~"}
             for item in entry.entries or []:
                 if isinstance(item, dict):

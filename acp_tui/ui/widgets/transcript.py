@@ -462,6 +462,7 @@ def make_diff_widget(item: dict[str, Any]) -> Widget:
 class PlanView(EntryView):
     DEFAULT_CSS = """
     PlanView { margin: 1 0 0 0; padding: 0 1; border-left: thick $accent; }
+    PlanView.-removed { color: $text-muted; border-left: thick $panel; }
     """
 
     def compose(self) -> ComposeResult:
@@ -472,6 +473,14 @@ class PlanView(EntryView):
         assert isinstance(entry, PlanSnapshot)
         text = Text()
         text.append("Plan", style="bold")
+        self.set_class(entry.removed, "-removed")
+        if entry.removed:
+            text.append(" (removed by the agent)", style="italic")
+        if entry.markdown is not None:
+            text.append("\n" + safe(entry.markdown, RAW_LIMIT))
+        elif entry.file_uri is not None:
+            text.append(" in ", style="italic")
+            text.append(line_of(entry.file_uri, TITLE_LIMIT), style="underline")
         for item in entry.entries or []:
             if not isinstance(item, dict):
                 continue
