@@ -11,6 +11,7 @@ from textual import events
 from textual.widgets import Static
 
 from acp_tui.store.entries import AgentMessage, UserMessage
+from acp_tui.ui.export import transcript_markdown
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.transcript import UserMessageView
 from tests.test_attachments import PNG
@@ -72,6 +73,11 @@ async def test_an_image_and_a_file_reach_the_demo_agent_and_show_as_chips(
         [user] = [e for e in state.transcript if isinstance(e, UserMessage)]
         data = next(b["data"] for b in user.content if b.get("type") == "image")
         assert data[:12] not in shown
+        # The exported transcript names the attachments too, and holds no data either.
+        exported = transcript_markdown(state)
+        assert f"- attached: shot.png · image/png · {len(PNG)} B" in exported
+        assert "- attached: notes.md · text/markdown · 17 B" in exported
+        assert data[:12] not in exported and "ship it" not in exported
 
 
 async def test_a_reloaded_session_shows_its_images_as_chips(tmp_path: Path) -> None:
