@@ -106,6 +106,10 @@ async def test_branch_is_offered_only_where_the_agent_forks(tmp_path: Path) -> N
         assert sidebar.check_action("branch", ()) is False
         assert sidebar.check_action("archive", ()) is False
         assert not isinstance(app.screen, CommandPalette)
+        # Keys the list does not use here are typing: they go to the filter.
+        sidebar.session_list.focus()
+        await pilot.press("b", "x")
+        await wait_for(pilot, lambda: sidebar.filter_text == "bx", "the filter")
 
 
 async def test_a_local_rename_from_the_sidebar_survives_a_restart(tmp_path: Path) -> None:
