@@ -22,10 +22,10 @@ if TYPE_CHECKING:
 
 __all__ = ["SessionActions"]
 
-STORED_BY_AGENT = "The agent stores the title (session/set_title)."
+STORED_BY_AGENT = "Enter saves, Escape leaves it. The agent stores the title (session/set_title)."
 STORED_HERE = (
-    "This agent cannot store titles: acp-tui keeps this one, on this computer, and shows it "
-    "instead of the agent's."
+    "Enter saves, Escape leaves it. This agent cannot store titles: acp-tui keeps this one, "
+    "on this computer, and shows it instead of the agent's."
 )
 
 
