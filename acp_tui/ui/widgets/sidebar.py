@@ -508,19 +508,34 @@ class SessionsSidebar(Widget):
         Binding(
             "e", "rename", "Rename", tooltip="Rename the highlighted session", id="sidebar.rename"
         ),
+        # One key each, named for what it does in the view shown (check_action picks).
         Binding(
             "x",
             "archive",
             "Archive",
-            tooltip="Archive or unarchive the highlighted session",
+            tooltip="Archive the highlighted session",
             id="sidebar.archive",
         ),
         Binding(
+            "x",
+            "unarchive",
+            "Unarchive",
+            tooltip="Bring the highlighted session back from the archive",
+            id="sidebar.unarchive",
+        ),
+        Binding(
             "X",
-            "toggle_archived",
+            "show_archived",
             "Archived",
-            tooltip="Show archived sessions / the others",
+            tooltip="Show the archived sessions",
             id="sidebar.show_archived",
+        ),
+        Binding(
+            "X",
+            "hide_archived",
+            "Not archived",
+            tooltip="Show the sessions that are not archived",
+            id="sidebar.hide_archived",
         ),
     ]
 
@@ -547,6 +562,7 @@ class SessionsSidebar(Widget):
         self._scope: Scope = "cwd"
         #: The archived sessions are shown instead of the others.
         self._archived = False
+        self._offered: tuple[bool, bool, bool] | None = None
         self._filter = ""
         self._loading = False
         self._error: str | None = None
@@ -690,13 +706,19 @@ class SessionsSidebar(Widget):
     def toggle_archived(self) -> None:
         """Switch between the archived sessions and the others."""
         self._archived = not self._archived
+        self.refresh_bindings()
         self._requested = None
         self._error = None
         self._new_view = True
         self.refresh_rows()
 
-    def action_toggle_archived(self) -> None:
-        self.toggle_archived()
+    def action_show_archived(self) -> None:
+        if not self._archived:
+            self.toggle_archived()
+
+    def action_hide_archived(self) -> None:
+        if self._archived:
+            self.toggle_archived()
 
     def _highlighted_id(self) -> str | None:
         s = self.session_list.highlighted
@@ -713,18 +735,28 @@ class SessionsSidebar(Widget):
             self.post_message(self.Rename(session_id))
 
     def action_archive(self) -> None:
-        s = self.session_list.highlighted
-        if s is not None:
-            self.post_message(self.Archive(s.id, not s.archived))
+        session_id = self._highlighted_id()
+        if session_id is not None:
+            self.post_message(self.Archive(session_id, True))
+
+    def action_unarchive(self) -> None:
+        session_id = self._highlighted_id()
+        if session_id is not None:
+            self.post_message(self.Archive(session_id, False))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         store = self._store
         if action == "branch":
             return store is not None and store.can_fork
+        archiving = store is not None and store.can_archive
         if action == "archive":
-            return store is not None and store.can_archive
-        if action == "toggle_archived":
-            return store is not None and store.can_archive and store.can_list
+            return archiving and not self._archived
+        if action == "unarchive":
+            return archiving and self._archived
+        if action == "show_archived":
+            return archiving and store is not None and store.can_list and not self._archived
+        if action == "hide_archived":
+            return self._archived
         return True
 
     def set_filter(self, text: str) -> None:
@@ -821,6 +853,11 @@ class SessionsSidebar(Widget):
             rows = store.catalog(scope, archived=archived)
         can_list = store is not None and store.can_list
         known = store is not None and store.capabilities_known
+        offered = (store.can_fork, store.can_archive, can_list) if store is not None else None
+        if offered != self._offered:
+            # The keys shown follow what the agent turned out to support.
+            self._offered = offered
+            self.refresh_bindings()
         self.set_class(known and not can_list, "-no-list")
         footer: str | None = None
         is_error = False
