@@ -664,8 +664,10 @@ class SessionStore:
             snapshot.removed = True
             snapshot.version += 1
             self._touch_entry(s, snapshot)
+        # The plan shown goes when it is the one removed, or when the id is one never seen
+        # (an agent that sent it as a plain ``plan``).
         latest = next((e for e in reversed(s.transcript) if e.__class__ is PlanSnapshot), None)
-        if latest is None or latest is snapshot:
+        if snapshot is None or latest is snapshot:
             s.plan = None
             self._touch(s, PART_PLAN)
 
