@@ -24,7 +24,7 @@ class RenameScreen(ModalScreen[str | None]):
     RenameScreen .title { text-style: bold; margin: 0 0 1 0; }
     RenameScreen #rename-note { color: $text-muted; margin: 1 0 0 0; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="rename.cancel")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="close-dialog")]
     # Focused as the screen opens: keys typed right after the key that opened it land here.
     AUTO_FOCUS = "#rename-input"
 

@@ -153,14 +153,14 @@ class SessionList(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "open", "Open", show=False),
-        Binding("escape", "leave", "Back to the prompt", show=False),
+        Binding("up", "cursor_up", "Up", show=False, id="sidebar-up"),
+        Binding("down", "cursor_down", "Down", show=False, id="sidebar-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="sidebar-page-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="sidebar-page-down"),
+        Binding("home", "first", "First", show=False, id="sidebar-first"),
+        Binding("end", "last", "Last", show=False, id="sidebar-last"),
+        Binding("enter", "open", "Open", show=False, id="sidebar-open"),
+        Binding("escape", "leave", "Back to the prompt", show=False, id="sidebar-leave"),
     ]
 
     def __init__(self, sidebar: SessionsSidebar, *, id: str | None = None) -> None:
@@ -379,9 +379,9 @@ class _FilterInput(Input):
     clears the filter (or, when already empty, moves to the list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "sidebar_cursor(-1)", "Up", show=False),
-        Binding("down", "sidebar_cursor(1)", "Down", show=False),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("up", "sidebar_cursor(-1)", "Up", show=False, id="filter-up"),
+        Binding("down", "sidebar_cursor(1)", "Down", show=False, id="filter-down"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="filter-clear"),
     ]
 
     def __init__(self, sidebar: SessionsSidebar, **kwargs: object) -> None:
@@ -494,48 +494,39 @@ class SessionsSidebar(Widget):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "toggle_scope", "All dirs", tooltip="Sessions of this directory / all"),
-        Binding("n", "new_session", "New session"),
-        Binding("slash", "focus_filter", "Filter", show=False),
-        Binding("r", "retry_load", "Retry", show=False),
+        Binding(
+            "a",
+            "toggle_scope",
+            "All dirs",
+            tooltip="Sessions of this directory / all",
+            id="sidebar-scope",
+        ),
+        Binding("n", "new_session", "New session", id="sidebar-new-session"),
+        Binding("slash", "focus_filter", "Filter", show=False, id="sidebar-filter"),
+        Binding("r", "retry_load", "Retry", show=False, id="sidebar-retry"),
         Binding(
             "b",
             "branch",
             "Branch",
             tooltip="Branch (fork) the highlighted session",
-            id="sidebar.branch",
+            id="sidebar-branch",
         ),
         Binding(
-            "e", "rename", "Rename", tooltip="Rename the highlighted session", id="sidebar.rename"
+            "e", "rename", "Rename", tooltip="Rename the highlighted session", id="sidebar-rename"
         ),
-        # One key each, named for what it does in the view shown (check_action picks).
         Binding(
             "x",
             "archive",
             "Archive",
-            tooltip="Archive the highlighted session",
-            id="sidebar.archive",
-        ),
-        Binding(
-            "x",
-            "unarchive",
-            "Unarchive",
-            tooltip="Bring the highlighted session back from the archive",
-            id="sidebar.unarchive",
+            tooltip="Archive the highlighted session (in the archived view: bring it back)",
+            id="sidebar-archive",
         ),
         Binding(
             "X",
-            "show_archived",
+            "toggle_archived",
             "Archived",
-            tooltip="Show the archived sessions",
-            id="sidebar.show_archived",
-        ),
-        Binding(
-            "X",
-            "hide_archived",
-            "Not archived",
-            tooltip="Show the sessions that are not archived",
-            id="sidebar.hide_archived",
+            tooltip="Show the archived sessions / the others",
+            id="sidebar-archived",
         ),
     ]
 
@@ -712,13 +703,8 @@ class SessionsSidebar(Widget):
         self._new_view = True
         self.refresh_rows()
 
-    def action_show_archived(self) -> None:
-        if not self._archived:
-            self.toggle_archived()
-
-    def action_hide_archived(self) -> None:
-        if self._archived:
-            self.toggle_archived()
+    def action_toggle_archived(self) -> None:
+        self.toggle_archived()
 
     def _highlighted_id(self) -> str | None:
         s = self.session_list.highlighted
@@ -735,28 +721,19 @@ class SessionsSidebar(Widget):
             self.post_message(self.Rename(session_id))
 
     def action_archive(self) -> None:
+        """Archive the highlighted session; in the archived view, bring it back."""
         session_id = self._highlighted_id()
         if session_id is not None:
-            self.post_message(self.Archive(session_id, True))
-
-    def action_unarchive(self) -> None:
-        session_id = self._highlighted_id()
-        if session_id is not None:
-            self.post_message(self.Archive(session_id, False))
+            self.post_message(self.Archive(session_id, not self._archived))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         store = self._store
         if action == "branch":
             return store is not None and store.can_fork
-        archiving = store is not None and store.can_archive
         if action == "archive":
-            return archiving and not self._archived
-        if action == "unarchive":
-            return archiving and self._archived
-        if action == "show_archived":
-            return archiving and store is not None and store.can_list and not self._archived
-        if action == "hide_archived":
-            return self._archived
+            return store is not None and store.can_archive
+        if action == "toggle_archived":
+            return self._archived or (store is not None and store.can_archive and store.can_list)
         return True
 
     def set_filter(self, text: str) -> None:
