@@ -25,6 +25,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
@@ -642,13 +643,25 @@ class AgentLink:
         self.events.on_session_opened(session_id)
         self.flush(session_id)
 
-    async def list_sessions(self, cwd: str | None, cursor: str | None) -> str | None:
-        """Fetch one page into the store; returns the next cursor (None when done)."""
+    async def list_sessions(
+        self, cwd: str | None, cursor: str | None, *, archived: bool = False
+    ) -> str | None:
+        """Fetch one page into the store (of the archived sessions with ``archived``);
+        returns the next cursor (None when done)."""
         client = self._client()
-        page = await client.list_sessions(cwd, cursor)
-        self.store.apply_list_page(page, cwd=cwd, cursor=cursor)
-        state = self.store.list_state(cwd)
+        page = await client.list_sessions(cwd, cursor, "only" if archived else None)
+        self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
+        state = self.store.list_state(cwd, archived=archived)
         return None if state.complete else state.next_cursor
+
+    def adopt_session(self, session_id: str) -> None:
+        """A session the agent made by other means than session/new (a fork) is open here
+        now, and shown."""
+        self._opened(session_id)
+
+    def drop_session(self, session_id: str) -> None:
+        """The agent no longer has the session open (archived): reopened before use."""
+        self._runtime.pop(session_id, None)
 
     # ------------------------------------------------------------------ turns
 
@@ -694,7 +707,15 @@ class AgentLink:
             raise AcpError("the agent is not running")
         runtime = self.runtime(session_id)
         runtime.turn_running = True
+        # Built before the agent said what it takes (or for another agent): what it cannot
+        # take goes as a link, and the person is told below their message.
+        notes: list[str] = []
+        if self.agent is not None:
+            caps = PromptCapabilities.from_agent(self.agent.capabilities)
+            blocks, notes = fit_to_capabilities(blocks, caps)
         turn = self.store.prompt_sent(session_id, blocks)
+        for note in notes:
+            self.store.add_notice(session_id, note, severity="warning")
         self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
 
     async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:

@@ -120,6 +120,14 @@ class AgentInfo:
     def can_fork(self) -> bool:
         return self.session_capability("fork")
 
+    @property
+    def can_set_title(self) -> bool:
+        return self.session_capability("title")
+
+    @property
+    def can_archive(self) -> bool:
+        return self.session_capability("archive")
+
     def mcp_capability(self, transport: str) -> bool:
         caps = self.capabilities.get("mcpCapabilities")
         return isinstance(caps, dict) and bool(caps.get(transport))
@@ -302,6 +310,9 @@ class AcpClient:
             caps["elicitation"] = {"form": {}}
         if self.terminal_auth:
             caps["auth"] = {"terminal": True}
+        # Unstable plan_update / plan_removed: the store keeps each plan by id, in each of
+        # its forms (entries, Markdown, a file), and marks a removed one.
+        caps["plan"] = {}
         return caps
 
     async def call(self, method: str, params: Any = None) -> Any:
@@ -434,15 +445,19 @@ class AcpClient:
         return result if isinstance(result, dict) else {}
 
     async def list_sessions(
-        self, cwd: str | None = None, cursor: str | None = None
+        self, cwd: str | None = None, cursor: str | None = None, archived: str | None = None
     ) -> dict[str, Any]:
-        """One page of session/list."""
+        """One page of session/list. ``archived`` (unstable): ``"exclude"`` (the default),
+        ``"include"`` or ``"only"``; sent only to agents that advertise archiving."""
         self._require(self.info.can_list, "listing sessions (session/list)")
         params: dict[str, Any] = {}
         if cwd is not None:
             params["cwd"] = cwd
         if cursor is not None:
             params["cursor"] = cursor
+        if archived is not None:
+            self._require(self.info.can_archive, "archived sessions (session/archive)")
+            params["archived"] = archived
         result = await self.call("session/list", params)
         return result if isinstance(result, dict) else {"sessions": []}
 
@@ -502,11 +517,39 @@ class AcpClient:
         self._require(self.info.can_delete, "deleting sessions (session/delete)")
         return await self.call("session/delete", {"sessionId": session_id})
 
-    async def fork_session(self, session_id: str, cwd: str) -> dict[str, Any]:
-        self._require(self.info.can_fork, "forking sessions (session/fork)")
-        return await self.call(
-            "session/fork", {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
-        )
+    async def fork_session(
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        additional_directories: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """session/fork (unstable): a new session with the conversation so far."""
+        self._require(self.info.can_fork, "branching sessions (session/fork)")
+        params: dict[str, Any] = {
+            "sessionId": session_id,
+            "cwd": cwd,
+            "mcpServers": mcp_servers or [],
+        }
+        if additional_directories:
+            params["additionalDirectories"] = list(additional_directories)
+        result = await self.call("session/fork", params)
+        return result if isinstance(result, dict) else {}
+
+    async def set_session_title(self, session_id: str, title: str) -> str | None:
+        """session/set_title (unstable): the title the agent stored (it may normalise it)."""
+        self._require(self.info.can_set_title, "renaming sessions (session/set_title)")
+        result = await self.call("session/set_title", {"sessionId": session_id, "title": title})
+        stored = result.get("title") if isinstance(result, dict) else None
+        return stored if isinstance(stored, str) else None
+
+    async def archive_session(self, session_id: str) -> Any:
+        self._require(self.info.can_archive, "archiving sessions (session/archive)")
+        return await self.call("session/archive", {"sessionId": session_id})
+
+    async def unarchive_session(self, session_id: str) -> Any:
+        self._require(self.info.can_archive, "archiving sessions (session/unarchive)")
+        return await self.call("session/unarchive", {"sessionId": session_id})
 
     async def prompt(self, session_id: str, prompt: list[dict[str, Any]]) -> dict[str, Any]:
         result = await self.call("session/prompt", {"sessionId": session_id, "prompt": prompt})

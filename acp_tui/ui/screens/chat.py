@@ -31,6 +31,7 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.attachments import PromptCapabilities
 from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
@@ -64,6 +65,7 @@ from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.session_actions import SessionActions
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -170,7 +172,7 @@ class AgentBanner(Static):
     """
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(SessionActions, Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -378,11 +380,13 @@ class ChatScreen(Screen[None]):
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        if state.draft or not state.live or not state.id:
+        # An archived one is not offered from the index (the agent lists it as archived).
+        if state.draft or not state.live or not state.id or state.archived:
             return
         if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))
@@ -514,6 +518,9 @@ class ChatScreen(Screen[None]):
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
+            agent.capabilities
+        )
         self._set_status("")
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
@@ -1285,6 +1292,7 @@ class ChatScreen(Screen[None]):
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
             self.action_toggle_sidebar,
         )
+        yield from self.session_palette_commands()
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
             if agent.can_close:
@@ -1395,11 +1403,11 @@ class ChatScreen(Screen[None]):
             # Not yet: asked again once the agent is ready (see _on_agent_ready).
             sidebar.set_loading(False)
             return
-        cwd, cursor = event.cwd, event.cursor
+        cwd, cursor, archived = event.cwd, event.cursor, event.archived
 
         async def load() -> None:
             try:
-                await link.list_sessions(cwd, cursor)
+                await link.list_sessions(cwd, cursor, archived=archived)
             except (AcpError, RpcError) as error:
                 sidebar.set_loading(False, error=str(error))
                 return
