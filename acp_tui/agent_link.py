@@ -239,6 +239,8 @@ class AgentLink:
                     finally:
                         await self.terminals.aclose()
                         task_group.cancel_scope.cancel()
+                        # Closed from here on: an intent spawned now is told the agent is gone.
+                        self._task_group = None
         except AgentStartError as error:
             self.events.on_exit(
                 AgentExit(error.reason, None, [], expected=False, start_failed=True)
@@ -251,7 +253,8 @@ class AgentLink:
     ) -> None:
         self.events.on_status("initializing")
         watchdog = anyio.CancelScope()
-        assert self._task_group is not None
+        if self._task_group is None:
+            return  # stopped before it started
         self._task_group.start_soon(self._watch_initialize, client, watchdog)
         try:
             agent = await client.initialize()
@@ -885,7 +888,10 @@ class AgentLink:
         if self._task_group is None:
             self.events.on_error(f"{what}: the agent is not running")
             return
-        self._task_group.start_soon(guarded)
+        try:
+            self._task_group.start_soon(guarded)
+        except RuntimeError:  # the group is closing (the agent stops): never a traceback
+            self.events.on_error(f"{what}: the agent is not running")
 
 
 #: How often exited orphans re-parented to acp-tui (the subreaper) are collected.
