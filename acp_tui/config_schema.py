@@ -128,6 +128,8 @@ class AgentConfig(_Strict):
     expanded; relative ones are taken from the agent's ``cwd``, else the current directory).
     Sent to agents that support it, with any ``--add-dir``; the agent may read and write
     there without asking."""
+    protocol: Literal[1, 2] | None = None
+    """ACP version to ask this agent for (default: the top-level ``protocol``)."""
 
     @property
     def argv(self) -> list[str]:
@@ -155,6 +157,9 @@ class Config(_Strict):
     """Key bindings: ``action = "key"`` (Textual's key syntax, e.g. ``"ctrl+k"``; several
     keys comma-separated or as a list). The actions are listed in the README; an unknown
     action or a bad key is reported and the rest applies."""
+    protocol: Literal[1, 2] = 1
+    """ACP version asked for at ``initialize``: 1, or 2 (the draft; an agent that answers 1
+    is spoken to in version 1). ``--protocol`` wins."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

@@ -89,6 +89,11 @@ def settings_from_invocation(
     settings.additional_dirs = dirs_to_send(
         settings.additional_dirs, getattr(options, "add_dirs", None) or []
     )
+    settings.protocol_version = (
+        getattr(options, "protocol", None)
+        or (agent.protocol if agent is not None else None)
+        or (config.protocol if config is not None else 1)
+    )
     return settings
 
 

@@ -45,6 +45,8 @@ class AppSettings:
     additional_dirs: list[str] = field(default_factory=list)
     #: Configured keys, action id to keys (``[keys]``, checked): the app's keymap.
     keymap: dict[str, str] = field(default_factory=dict)
+    #: The ACP version asked for at initialize (``--protocol``, ``protocol`` in the config).
+    protocol_version: int = 1
 
     @property
     def agent_key(self) -> str:

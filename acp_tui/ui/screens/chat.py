@@ -30,6 +30,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.attachments import PromptCapabilities
+from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
@@ -58,10 +60,12 @@ from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.screens.chat_options import SessionOptionsMixin
+from acp_tui.ui.session_actions import SessionActions
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -182,7 +186,7 @@ class AgentBanner(Static):
     """
 
 
-class ChatScreen(SessionOptionsMixin, Screen[None]):
+class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -417,11 +421,13 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        if state.draft or not state.live or not state.id:
+        # An archived one is not offered from the index (the agent lists it as archived).
+        if state.draft or not state.live or not state.id or state.archived:
             return
         if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))
@@ -450,6 +456,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             permission_handler=self.broker.request,
             approve_outside=self._approve_outside,
             choose_auth=self._choose_auth,
+            run_terminal_login=self._run_terminal_login,
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
@@ -458,6 +465,9 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
             additional_dirs=self.settings.additional_dirs,
+            protocol_version=self.settings.protocol_version,
+            # A browser has no terminal to hand over to an agent's sign-in.
+            terminal_auth=not self.app.is_web,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
@@ -553,6 +563,9 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
+            agent.capabilities
+        )
         self._set_status("")
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
@@ -1075,7 +1088,8 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         editing = self.prompts.editing(session_id)
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            self._flush(session_id)
+            if self.link is not None and session_id is not None:
+                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
             return
         link = self.link
         if link is not None and session_id is not None and self.agent_alive:
@@ -1289,6 +1303,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
             self.action_toggle_sidebar,
         )
+        yield from self.session_palette_commands()
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
             if agent.can_close:
@@ -1303,6 +1318,7 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
                     "Delete the highlighted session (asks first)",
                     self.action_delete_session,
                 )
+        yield from auth_palette_commands(self)
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
@@ -1344,11 +1360,11 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
             # Not yet: asked again once the agent is ready (see _on_agent_ready).
             sidebar.set_loading(False)
             return
-        cwd, cursor = event.cwd, event.cursor
+        cwd, cursor, archived = event.cwd, event.cursor, event.archived
 
         async def load() -> None:
             try:
-                await link.list_sessions(cwd, cursor)
+                await link.list_sessions(cwd, cursor, archived=archived)
             except (AcpError, RpcError) as error:
                 sidebar.set_loading(False, error=str(error))
                 return
@@ -1555,13 +1571,23 @@ class ChatScreen(SessionOptionsMixin, Screen[None]):
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
 
-    async def _choose_auth(self, methods: list[dict[str, Any]], reason: str) -> str | None:
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
         return await self._answer_of(
             AuthScreen(agent.display_name if agent else "The agent", methods, reason)
         )
+
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+        from acp_tui.ui import terminal_login
+
+        agent = self.link.agent if self.link else None
+        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
+        status = await terminal_login.run_terminal_login(self.app, login, name)
+        if status == 0:
+            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+        return status
 
     async def _answer_of(self, screen: Screen[Any]) -> Any:
         """Push a modal and wait for what it dismisses with (callable outside workers)."""
