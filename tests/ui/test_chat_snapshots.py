@@ -23,7 +23,7 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
     and has no rows ("no sessions yet": a session is listed once it has had a prompt), the
     prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
-    cost "$0.05" (each selector as wide as its longest value). The footer lists ⇧tab Mode,
+    cost "$0.05" (each selector as wide as its longest value). The footer lists shift+tab Mode,
     New session, Sessions, Thought, Output and Quit (no Cancel: nothing runs)."""
 
     async def run_before(pilot: Pilot) -> None:
