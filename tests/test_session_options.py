@@ -181,3 +181,29 @@ def test_the_new_session_preview_shows_remembered_options_and_the_choices() -> N
     ]
     assert choices.take() == (None, {"effort": "high"}, "m2")
     assert choices.take() == (None, {}, None)
+
+
+def test_the_boolean_capability_is_where_the_schema_puts_it() -> None:
+    """``clientCapabilities.session.configOptions.boolean``, walked through the schema's own
+    definitions (a renamed field there fails here), and advertised by the client."""
+    import json
+    from pathlib import Path
+
+    from acp_tui.protocol.client import AcpClient
+
+    schema = json.loads(
+        (Path(__file__).parent / "data" / "acp-schema" / "v1" / "schema.json").read_text()
+    )
+    defs = schema["$defs"]
+
+    def ref_of(prop: dict[str, Any]) -> str:
+        refs = [p["$ref"] for p in prop.get("anyOf", [prop]) if "$ref" in p]
+        return str(refs[0]).rsplit("/", 1)[-1]
+
+    session = ref_of(defs["ClientCapabilities"]["properties"]["session"])
+    config = ref_of(defs[session]["properties"]["configOptions"])
+    assert "boolean" in defs[config]["properties"]
+    client = AcpClient.__new__(AcpClient)
+    client.handlers = {}
+    client.terminal_auth = False
+    assert client.client_capabilities()["session"]["configOptions"] == {"boolean": {}}
