@@ -68,7 +68,9 @@ async def replay_session(pilot: Any) -> ChatScreen:
 
 
 def header_text(app: Any) -> str:
-    return screen_text(app).splitlines()[0]
+    """The top line ("" while nothing is drawn yet: a wait on it goes on waiting)."""
+    lines = screen_text(app).splitlines()
+    return lines[0] if lines else ""
 
 
 async def answer_permission(pilot: Any, key: str) -> None:
