@@ -24,6 +24,8 @@ from typing import Any
 
 import anyio
 
+from acp_tui.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.elicitation_queue import ElicitationQueue
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
@@ -37,7 +39,7 @@ from acp_tui.protocol.client import (
     NotSupportedError,
     ProcessFactory,
 )
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
@@ -137,8 +139,11 @@ class AgentLink:
         process_factory: ProcessFactory | None = None,
         prompts: PromptQueue | None = None,
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        elicitations: ElicitationQueue | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: Where ``elicitation/create`` requests go (None: not offered to the agent).
+        self.elicitations = elicitations
         self.cwd = os.path.abspath(cwd)
         self.store = store
         self.events = events or LinkEvents()
@@ -188,7 +193,9 @@ class AgentLink:
         finally:
             self.finished.set()
 
-    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
+    def client_setup(self) -> dict[str, Any]:
+        """What the client is built with: the agent->client request handlers, and what else
+        it handles (the client capabilities sent at ``initialize`` are derived from these)."""
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             "session/request_permission": self._on_permission,
             "fs/read_text_file": self._service(self.files.read_text_file),
@@ -199,6 +206,20 @@ class AgentLink:
             "terminal/kill": self._service(self.terminals.kill),
             "terminal/release": self._service(self._release_terminal),
         }
+        notifications = {"session/update"}
+        abilities: set[str] = set()
+        if self.elicitations is not None and self.elicitations.modes:
+            handlers["elicitation/create"] = self._on_elicitation
+            notifications.add("elicitation/complete")
+            abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
+        return {
+            "handlers": handlers,
+            "notifications": notifications,
+            "updates": self.store.update_kinds,
+            "abilities": abilities,
+        }
+
+    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
         try:
             async with AcpClient.launch(
                 self.argv,
@@ -207,8 +228,8 @@ class AgentLink:
                 log_dir=self.log_dir,
                 recorder=self.recorder,
                 process_factory=self.process_factory,
-                handlers=handlers,
                 on_notification=self._on_notification,
+                **self.client_setup(),
             ) as client:
                 self.client = client
                 async with anyio.create_task_group() as task_group:
@@ -339,6 +360,9 @@ class AgentLink:
                 ):
                     self._note_v2(params, update)
             self.store.apply(params)
+        elif method == "elicitation/complete" and self.elicitations is not None:
+            if isinstance(params, dict):
+                self.elicitations.complete(params.get("elicitationId"))
 
     def _note_v2(self, params: dict[str, Any], update: dict[str, Any]) -> None:
         self.v2_lifecycle = True
@@ -381,6 +405,33 @@ class AgentLink:
                 state = self.store.get(session_id)
                 if state and state.activity == "requires_action" and before is not None:
                     self.store.set_activity(session_id, before)
+
+    async def _on_elicitation(self, params: Any) -> Any:
+        """``elicitation/create``: queued for the person like a permission request, answered
+        ``cancel`` when the turn is cancelled or ends (as an open permission request is)."""
+        assert self.elicitations is not None
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        if runtime is not None and runtime.cancelling:
+            return answer(CANCEL)
+        scope = anyio.CancelScope()
+        try:
+            with scope:
+                if runtime is not None:
+                    runtime.asking.add(scope)
+                return await self.elicitations.request(params)
+            return answer(CANCEL)
+        except ElicitationError as error:
+            if isinstance(session_id, str):
+                self.store.add_notice(
+                    session_id,
+                    f"The agent asked something acp-tui cannot show: {error}",
+                    severity="warning",
+                )
+            raise RpcError(INVALID_PARAMS, str(error)) from None
+        finally:
+            if runtime is not None:
+                runtime.asking.discard(scope)
 
     def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
         """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the

@@ -76,6 +76,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
+    Compaction,
     Entry,
     MessageEntry,
     Notice,
@@ -115,6 +116,7 @@ __all__ = [
     "AgentMessage",
     "AgentThought",
     "Changes",
+    "Compaction",
     "ContextUsage",
     "Entry",
     "IndexedSession",
