@@ -117,11 +117,15 @@ class FormField:
             elif self.max_length is not None:
                 parts.append(f"at most {self.max_length} characters")
         elif self.kind in (NUMBER, INTEGER):
-            parts.append("a whole number" if self.kind == INTEGER else "a number")
-            if self.minimum is not None:
-                parts.append(f"from {_number_text(self.minimum)}")
-            if self.maximum is not None:
-                parts.append(f"to {_number_text(self.maximum)}")
+            what = "a whole number" if self.kind == INTEGER else "a number"
+            low, high = self.minimum, self.maximum
+            if low is not None and high is not None:
+                what += f" from {_number_text(low)} to {_number_text(high)}"
+            elif low is not None:
+                what += f", at least {_number_text(low)}"
+            elif high is not None:
+                what += f", at most {_number_text(high)}"
+            parts.append(what)
         elif self.kind == MULTI:
             if self.min_items is not None and self.max_items is not None:
                 parts.append(f"choose {self.min_items}-{self.max_items}")

@@ -65,11 +65,15 @@ OPEN = "open"
 CONTINUE = "continue"
 
 
+class _Body(VerticalScroll, can_focus=False):
+    """The message and the fields, scrolled with the mouse wheel or by moving the focus."""
+
+
 class AnswerButton(Button):
     """A button that answers: a click or Enter counts only through the dialog's gate."""
 
     def __init__(self, label: str, answer_name: str, *, variant: Any = "default") -> None:
-        super().__init__(label, variant=variant, id=f"answer-{answer_name}")
+        super().__init__(label, variant=variant, id=f"answer-{answer_name}", compact=True)
         self.answer_name = answer_name
 
     async def _on_click(self, event: events.Click) -> None:
@@ -122,7 +126,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         self._answer_event = asyncio.Event()
         self._fields: list[FormField] = list(self.request.fields)
         self._watch_task: asyncio.Task[None] | None = None
-        self._closing = False
+        self._leaving = False
         self._close_when_active = False
 
     # -- layout --
@@ -138,7 +142,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                     Text.assemble("For session: ", agent_line(self.session_label, 200)),
                     id="session",
                 )
-            with VerticalScroll(id="body"):
+            with _Body(id="body"):
                 if self.request.message:
                     yield Static(agent_lines(self.request.message, MESSAGE_LIMIT), id="message")
                 if url_mode:
@@ -150,9 +154,9 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                     if self.request.openable:
                         yield AnswerButton("Open in browser", OPEN, variant="primary")
                     yield AnswerButton("I'll open it myself", CONTINUE)
-                    yield Button("Copy address", id="copy")
+                    yield Button("Copy address", id="copy", compact=True)
                     yield AnswerButton("Decline", DECLINE)
-                    yield Button("Close", id="close", classes="waiting-only")
+                    yield Button("Close", id="close", classes="waiting-only", compact=True)
                 else:
                     yield AnswerButton("Submit", SUBMIT, variant="primary")
                     yield AnswerButton("Decline", DECLINE)
@@ -209,7 +213,9 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
     def _input_for(self, index: int, form_field: FormField, value: Any) -> Widget:
         widget_id = f"input-{index}"
         if form_field.kind == BOOLEAN:
-            return Checkbox(agent_line(form_field.label, 300), bool(value), id=widget_id)
+            return Checkbox(
+                agent_line(form_field.label, 300), bool(value), id=widget_id, compact=True
+            )
         if form_field.kind == CHOICE:
             return Select(
                 [(agent_line(c.title, 200), c.value) for c in form_field.choices],
@@ -217,6 +223,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                 allow_blank=not form_field.required or value is None,
                 value=value if isinstance(value, str) else Select.NULL,
                 id=widget_id,
+                compact=True,
             )
         if form_field.kind == MULTI:
             chosen = set(value or [])
@@ -226,13 +233,14 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                     for c in form_field.choices
                 ),
                 id=widget_id,
+                compact=True,
             )
         if form_field.kind == UNSUPPORTED:
             what = form_field.type_name or "unknown"
             note = f"acp-tui cannot ask for a value of type {what!r}"
             note += ": decline the form instead." if form_field.required else "; it is left out."
             return Static(Text(note), classes="note", id=widget_id)
-        return Input(value=value if isinstance(value, str) else "", id=widget_id)
+        return Input(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
 
     def _hint_text(self) -> Text:
         if not self.armed:
@@ -253,7 +261,24 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         for dialog in self.query("#dialog"):
             dialog.border_subtitle = self._position_text()
 
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The fields scroll; the message on top and the buttons and keys below stay."""
+        if not self.is_mounted:
+            return
+        dialog = self.query_one("#dialog")
+        body = self.query_one("#body")
+        fixed = sum(
+            child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+            for child in dialog.children
+            if child is not body and child.display
+        )
+        body.styles.max_height = max(3, self.size.height - dialog.styles.gutter.height - fixed)
+
     def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
         self.set_class(not self.armed, "-unarmed")
         self.set_class(self.request.mode == URL, "-url")
         self._watch_task = asyncio.create_task(self._close_when_finished())
@@ -497,9 +522,9 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         Safe to call more than once."""
         if self._answer is None:
             self._give(answer(CANCEL))
-        if self._closing:
+        if self._leaving:
             return
-        self._closing = True
+        self._leaving = True
         if self._arm_timer is not None:
             self._arm_timer.stop()
         if self._watch_task is not None and self._watch_task is not asyncio.current_task():
