@@ -94,6 +94,54 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
 BASELINE_METHODS: tuple[str, ...] = ("session/request_permission",)
 BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE,)
 
+
+def implements(
+    feature: ClientFeature,
+    *,
+    handlers: Collection[str],
+    notifications: Collection[str],
+    updates: Collection[str],
+    abilities: Collection[str],
+) -> bool:
+    """Whether what a client handles covers everything ``feature`` needs."""
+    return (
+        all(method in handlers for method in feature.methods)
+        and all(name in notifications for name in feature.notifications)
+        and all(kind in updates for kind in feature.updates)
+        and all(ability in abilities for ability in feature.abilities)
+    )
+
+
+def client_capabilities(
+    *,
+    handlers: Collection[str],
+    notifications: Collection[str] = BASELINE_NOTIFICATIONS,
+    updates: Collection[str] = (),
+    abilities: Collection[str] = (),
+) -> dict[str, Any]:
+    """The ``clientCapabilities`` of a client that handles these: every
+    :data:`CLIENT_FEATURES` row it implements, and nothing else. fs and terminal are always
+    sent (false when absent), as the schema's defaults."""
+    caps: dict[str, Any] = {
+        "fs": {"readTextFile": False, "writeTextFile": False},
+        "terminal": False,
+    }
+    for feature in CLIENT_FEATURES:
+        if implements(
+            feature,
+            handlers=handlers,
+            notifications=notifications,
+            updates=updates,
+            abilities=abilities,
+        ):
+            *parents, leaf = feature.path
+            node = caps
+            for key in parents:
+                node = node.setdefault(key, {})
+            node[leaf] = copy.deepcopy(feature.value)
+    return caps
+
+
 Handler = Callable[[Any], Awaitable[Any]]
 NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
 #: Makes the agent's process from (argv, cwd=, env=, log_dir=); AgentProcess by default.
@@ -314,28 +362,13 @@ class AcpClient:
         if outcome is not None:
             await outcome
 
-    def implements(self, feature: ClientFeature) -> bool:
-        return (
-            all(method in self.handlers for method in feature.methods)
-            and self.notifications.issuperset(feature.notifications)
-            and self.updates.issuperset(feature.updates)
-            and self.abilities.issuperset(feature.abilities)
-        )
-
     def client_capabilities(self) -> dict[str, Any]:
-        # fs and terminal are always sent (false when absent), as the schema's defaults.
-        caps: dict[str, Any] = {
-            "fs": {"readTextFile": False, "writeTextFile": False},
-            "terminal": False,
-        }
-        for feature in CLIENT_FEATURES:
-            if self.implements(feature):
-                *parents, leaf = feature.path
-                node = caps
-                for key in parents:
-                    node = node.setdefault(key, {})
-                node[leaf] = copy.deepcopy(feature.value)
-        return caps
+        return client_capabilities(
+            handlers=self.handlers,
+            notifications=self.notifications,
+            updates=self.updates,
+            abilities=self.abilities,
+        )
 
     async def call(self, method: str, params: Any = None) -> Any:
         """Send a request; an agent exit while waiting becomes :class:`AgentExitedError`."""
