@@ -400,7 +400,10 @@ def field_value(form_field: FormField, entered: Any) -> tuple[Any, str | None]:
     if kind == BOOLEAN:
         return bool(entered), None
     if kind == MULTI:
-        values = [v for v in entered or [] if isinstance(v, str)]
+        values = [v for v in entered if isinstance(v, str)] if isinstance(entered, list) else []
+        allowed = {c.value for c in form_field.choices}
+        if any(v not in allowed for v in values):
+            return _LEFT_OUT, "not one of the choices"
         if form_field.min_items is not None and len(values) < form_field.min_items:
             return _LEFT_OUT, f"choose at least {form_field.min_items}"
         if form_field.max_items is not None and len(values) > form_field.max_items:
