@@ -92,7 +92,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
     CSS_PATH = "elicitation.tcss"
     ARM_DELAY: ClassVar[float] = 0.5
     #: Nothing has the focus until the dialog arms: keys typed before go to the prompt.
-    AUTO_FOCUS = None
+    AUTO_FOCUS = ""
 
     armed: reactive[bool] = reactive(False, init=False)
     #: A url request the person agreed to: waiting for ``elicitation/complete``.
@@ -307,6 +307,16 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         if self.is_active:
             self._shown_at = get_time()
             self._arm_later()
+            if self.armed:
+                self._focus_first()
+
+    def _focus_first(self) -> None:
+        """Once armed, the first field takes the keys (unless the person chose one)."""
+        if self.focused is not None or self.request.mode == URL:
+            return
+        fields = self.query(".field Input, .field Checkbox, .field Select, .field SelectionList")
+        if fields:
+            fields.first().focus()
 
     def _armed_from(self) -> float | None:
         if self._shown_at is None:
@@ -336,12 +346,8 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         self.set_class(not armed, "-unarmed")
         for hint in self.query("#hint").results(Static):
             hint.update(self._hint_text())
-        if armed and self.focused is None and self.request.mode != URL:
-            fields = self.query(
-                ".field Input, .field Checkbox, .field Select, .field SelectionList"
-            )
-            if fields:
-                fields.first().focus()
+        if armed:
+            self._focus_first()
 
     def watch_waiting(self, waiting: bool) -> None:
         self.set_class(waiting, "-waiting")
@@ -359,7 +365,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
             self._stop(event)
             self.action_dismiss_dialog()
             return
-        if focused is None and not self.armed:
+        if not self.armed and not isinstance(focused, Input):
             if key in ("enter", "backspace") or event.is_printable:
                 self._stop(event)
                 self._pass_on(
