@@ -407,20 +407,17 @@ class AgentLink:
                     self.store.set_activity(session_id, before)
 
     async def _on_elicitation(self, params: Any) -> Any:
-        """``elicitation/create``: queued for the person like a permission request, answered
-        ``cancel`` when the turn is cancelled or ends (as an open permission request is)."""
+        """``elicitation/create``: queued for the person like a permission request. One that
+        comes while the turn is being cancelled is answered ``cancel`` at once; those open
+        when the turn is cancelled or ends are cancelled by the queue's owner
+        (:meth:`ElicitationQueue.cancel_session`), after ``session/cancel`` went out."""
         assert self.elicitations is not None
         session_id = params.get("sessionId") if isinstance(params, dict) else None
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             return answer(CANCEL)
-        scope = anyio.CancelScope()
         try:
-            with scope:
-                if runtime is not None:
-                    runtime.asking.add(scope)
-                return await self.elicitations.request(params)
-            return answer(CANCEL)
+            return await self.elicitations.request(params)
         except ElicitationError as error:
             if isinstance(session_id, str):
                 self.store.add_notice(
@@ -429,9 +426,6 @@ class AgentLink:
                     severity="warning",
                 )
             raise RpcError(INVALID_PARAMS, str(error)) from None
-        finally:
-            if runtime is not None:
-                runtime.asking.discard(scope)
 
     def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
         """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the

@@ -1095,10 +1095,16 @@ class ChatScreen(Screen[None]):
         if link is None or session_id is None or not self.busy:
             return
         self.broker.cancel_session(session_id)
-        self.elicitations.cancel_session(session_id)
         link.begin_cancel(session_id)
         self._set_status("cancelling…")
-        link.spawn(lambda: link.cancel(session_id), "cancel")
+
+        async def cancel() -> None:
+            await link.cancel(session_id)
+            # After session/cancel has gone out: the agent learns the turn is cancelled
+            # before it reads "cancel" for its open questions.
+            self.elicitations.cancel_session(session_id)
+
+        link.spawn(cancel, "cancel")
 
     def action_new_session(self) -> None:
         """Show the new session and create it at once (the person asked for it: its modes,
