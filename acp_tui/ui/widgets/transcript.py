@@ -497,8 +497,8 @@ class NoticeView(EntryView):
 
     DEFAULT_CSS = """
     NoticeView { margin: 1 0 0 0; padding: 0 1; color: $text-muted; }
-    NoticeView.-warning { color: $text-warning; }
-    NoticeView.-error { color: $text-error; }
+    NoticeView.-warning { color: $warning; }
+    NoticeView.-error { color: $error; }
     NoticeView.-agent { border-left: outer $primary; color: $text-primary; }
     NoticeView.-agent.-warning { border-left: outer $warning; color: $text-warning; }
     NoticeView.-agent.-error { border-left: outer $error; color: $text-error; }
