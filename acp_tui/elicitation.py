@@ -106,9 +106,12 @@ class FormField:
         if self.kind == TEXT:
             if self.format:
                 parts.append(
-                    {"date": "YYYY-MM-DD", "date-time": "ISO 8601 date and time"}.get(
-                        self.format, self.format
-                    )
+                    {
+                        "date": "YYYY-MM-DD",
+                        "date-time": "a date and time (ISO 8601)",
+                        "email": "an email address",
+                        "uri": "a URL (https://…)",
+                    }.get(self.format, self.format)
                 )
             if self.min_length is not None and self.max_length is not None:
                 parts.append(f"{self.min_length}-{self.max_length} characters")

@@ -351,6 +351,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
 
     def watch_waiting(self, waiting: bool) -> None:
         self.set_class(waiting, "-waiting")
+        self.call_after_refresh(self._fit)
         for hint in self.query("#hint").results(Static):
             hint.update(self._hint_text())
 
@@ -496,6 +497,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                 Text(f"{count} field{'s' if count > 1 else ''} to fix before submitting")
             )
             summary.add_class("-shown")
+            self.call_after_refresh(self._fit)
             if first is not None:
                 field_input = first.query(f"#input-{self._fields.index(self._field_of(first))}")
                 target = field_input.first() if field_input else first

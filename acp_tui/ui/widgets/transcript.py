@@ -525,10 +525,10 @@ class NoticeView(EntryView):
 
 
 COMPACTION_TITLES: dict[str, str] = {
-    "in_progress": "🗜 Compacting context…",
-    "completed": "🗜 Context compacted",
-    "failed": "🗜 Context compaction failed",
-    "cancelled": "🗜 Context compaction cancelled",
+    "in_progress": "≡ Compacting context…",
+    "completed": "≡ Context compacted",
+    "failed": "≡ Context compaction failed",
+    "cancelled": "≡ Context compaction cancelled",
 }
 
 
@@ -558,7 +558,7 @@ class CompactionView(EntryView):
         for name in ("in-progress", "completed", "failed", "cancelled"):
             self.set_class(status.replace("_", "-") == name, f"-{name}")
         title = COMPACTION_TITLES.get(status)
-        line = Text(title if title else "🗜 Context compaction: " + line_of(status, 40))
+        line = Text(title if title else "≡ Context compaction: " + line_of(status, 40))
         if entry.error:
             line.append(": " + line_of(entry.error, 1000))
         self.query_one(".status", Static).update(line)
