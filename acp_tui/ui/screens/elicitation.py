@@ -248,8 +248,8 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         if self.request.mode == URL:
             if self.waiting:
                 return Text("c copy the address  ·  Esc close")
-            keys = ["o open in browser"] if self.request.openable else []
-            keys += ["Enter I'll open it myself", "c copy", "d decline", "Esc cancel"]
+            keys = ["o open"] if self.request.openable else []
+            keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
             return Text("  ·  ".join(keys))
         return Text("Tab next field  ·  Ctrl+S submit  ·  Esc cancel")
 
@@ -496,8 +496,6 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
             summary.update(
                 Text(f"{count} field{'s' if count > 1 else ''} to fix before submitting")
             )
-            summary.add_class("-shown")
-            self.call_after_refresh(self._fit)
             if first is not None:
                 field_input = first.query(f"#input-{self._fields.index(self._field_of(first))}")
                 target = field_input.first() if field_input else first
@@ -505,7 +503,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                     target.focus()
                 first.scroll_visible(animate=False)
             return False
-        summary.remove_class("-shown")
+        summary.update("")
         self._give(answer(ACCEPT, content))
         self.close()
         return True
