@@ -127,6 +127,20 @@ async def test_choices_checkboxes_and_lists_answer_their_values() -> None:
     assert (content["newsletter"], content["editor"], content["snacks"]) == (True, "zed", ["fruit"])
 
 
+async def test_escape_in_an_open_list_of_choices_closes_only_the_list() -> None:
+    app = DialogApp(form_params())
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await opened(app, pilot)
+        choice = dialog.query_one("#input-8", Select)
+        choice.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert choice.expanded
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not choice.expanded and app.screen is dialog and app.results == []
+
+
 @pytest.mark.parametrize(("key", "action"), [("escape", CANCEL)])
 async def test_escape_cancels(key: str, action: str) -> None:
     app = DialogApp(form_params())

@@ -361,8 +361,10 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         key = event.key
         focused = self.focused
         if key == "escape":
-            if isinstance(focused, Select) and focused.expanded:
-                return  # the open list closes itself
+            if focused is not None and any(
+                isinstance(node, Select) and node.expanded for node in focused.ancestors_with_self
+            ):
+                return  # the open list of choices closes itself
             self._stop(event)
             self.action_dismiss_dialog()
             return
