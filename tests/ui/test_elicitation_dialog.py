@@ -243,3 +243,13 @@ async def test_answer_buttons_go_through_the_gate() -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.results == []
+
+
+async def test_the_dialog_counts_the_questions_waiting_behind_it() -> None:
+    app = DialogApp(form_params())
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await opened(app, pilot)
+        frame = dialog.query_one("#dialog")
+        assert frame.border_subtitle == ""
+        dialog.set_position(1, 3)  # what the chat does when the queue changes
+        assert frame.border_subtitle == "1 of 3"
