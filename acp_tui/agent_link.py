@@ -723,6 +723,11 @@ class AgentLink:
             runtime.cancelling = True
         runtime.stop_asking()
 
+    def is_cancelling(self, session_id: str) -> bool:
+        """Whether the person cancelled the session's turn and it has not ended yet."""
+        runtime = self._runtime.get(session_id)
+        return runtime is not None and runtime.cancelling
+
     async def cancel(self, session_id: str) -> None:
         """session/cancel, after :meth:`begin_cancel` (the spec: pending permission requests
         are answered ``cancelled``)."""

@@ -13,6 +13,10 @@ Example::
     notifications = "bell"         # "bell" or "off"
     initialize_timeout = 30        # seconds before an agent that does not answer is reported
 
+    [keys]                         # action = key (see the README for the actions)
+    new-session = "ctrl+k"
+    sessions-sidebar = "f2, ctrl+b"
+
     [agents.claude]
     command = "claude-agent-acp"
     env = { ANTHROPIC_API_KEY = "sk-..." }
@@ -142,7 +146,7 @@ def _describe(error: dict[str, Any]) -> str:
     value = error.get("input")
     if kind == "mcp_type" and isinstance(value, dict):
         value = value.get("type")
-    message = str(error.get("msg", "invalid value"))
+    message = str(error.get("msg", "invalid value")).removeprefix("Value error, ")
     message = message[:1].lower() + message[1:]
     if isinstance(value, (dict, list)):
         return f"{message} (got a {'table' if isinstance(value, dict) else 'list'})"
@@ -165,8 +169,8 @@ def _drop(data: dict[str, Any], loc: tuple[int | str, ...]) -> bool:
     if not loc:
         return False
     head = loc[0]
-    if head == "agents" and len(loc) >= 2 and isinstance(data.get("agents"), dict):
-        return data["agents"].pop(loc[1], None) is not None
+    if head in ("agents", "keys") and len(loc) >= 2 and isinstance(data.get(head), dict):
+        return data[head].pop(loc[1], None) is not None
     return data.pop(head, None) is not None if isinstance(head, str) else False
 
 
@@ -183,8 +187,9 @@ def parse_config(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
         problems = _problems(path, error)
         first = error
     data = dict(data)
-    if isinstance(data.get("agents"), dict):
-        data["agents"] = dict(data["agents"])
+    for table in ("agents", "keys"):
+        if isinstance(data.get(table), dict):
+            data[table] = dict(data[table])
     for _ in range(50):
         removed = False
         for item in first.errors(include_url=False):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag
 
 from acp_tui.config import (
     DEFAULT_INITIALIZE_TIMEOUT,
@@ -93,6 +93,19 @@ McpServerConfig = Annotated[
 ]
 
 
+def _key_spec(value: Any) -> Any:
+    # One clear message rather than one per member of the union.
+    if isinstance(value, str) or (
+        isinstance(value, list) and all(isinstance(item, str) for item in value)
+    ):
+        return value
+    raise ValueError('must be a key such as "ctrl+k", several comma-separated, or a list of them')
+
+
+#: The keys of one action in ``[keys]``: ``"ctrl+k"``, ``"f2, ctrl+b"`` or ``["f2", "ctrl+b"]``.
+KeySpec = Annotated[str | list[str], BeforeValidator(_key_spec)]
+
+
 class AgentConfig(_Strict):
     """A named agent: ``[agents.NAME]``; start it with ``acp-tui --agent NAME``."""
 
@@ -133,6 +146,10 @@ class Config(_Strict):
     notifications: Literal["bell", "off"] = DEFAULT_NOTIFICATIONS
     """``"bell"`` rings the terminal bell when a turn ends or a permission is needed while
     the terminal is not focused; ``"off"`` stays quiet."""
+    keys: dict[str, KeySpec] = Field(default_factory=dict)
+    """Key bindings: ``action = "key"`` (Textual's key syntax, e.g. ``"ctrl+k"``; several
+    keys comma-separated or as a list). The actions are listed in the README; an unknown
+    action or a bad key is reported and the rest applies."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

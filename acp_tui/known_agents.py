@@ -5,6 +5,7 @@ The launcher offers the ones found on PATH (:func:`detect_agents`); the README l
 
 from __future__ import annotations
 
+import shlex
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -28,7 +29,7 @@ class KnownAgent:
 
     @property
     def command_line(self) -> str:
-        return " ".join(self.argv)
+        return shlex.join(self.argv)
 
 
 KNOWN_AGENTS: tuple[KnownAgent, ...] = (

@@ -20,6 +20,7 @@ from textual.theme import Theme
 from acp_tui.recent import RecentAgents
 from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.themes import register_themes
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.settings import AppSettings
 
@@ -44,7 +45,17 @@ class AcpTuiApp(App[int]):
     ToastRack { dock: top; align: right top; margin: 1 0 0 0; }
     """
     BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True, id="quit"),
+        # Declared here (Textual adds its own otherwise) to give it an id: configurable.
+        Binding(
+            "ctrl+p",
+            "command_palette",
+            "palette",
+            show=False,
+            priority=True,
+            tooltip="Open the command palette",
+            id="command-palette",
+        ),
     ]
 
     def __init__(
@@ -68,12 +79,19 @@ class AcpTuiApp(App[int]):
         self.remember_theme = remember_theme
         self.config_location = config_location
         self.problems += register_themes(self)
+        if settings.keymap:
+            self.set_keymap(settings.keymap)
+            palette = settings.keymap.get("command-palette")
+            if palette:
+                # The footer finds the palette's key by this name.
+                self.COMMAND_PALETTE_BINDING = palette.split(",")[0]  # type: ignore[misc]
         if settings.theme:
             if settings.theme in self.available_themes:
                 self.theme = settings.theme
             else:
                 self.problems.append(
-                    f"theme {settings.theme!r} not found; pick one with Ctrl+P → Change theme"
+                    f"theme {settings.theme!r} not found; pick one with "
+                    f"{key_label(self, 'command-palette', 'the palette')} → Change theme"
                 )
 
     def on_mount(self) -> None:

@@ -58,6 +58,12 @@ def settings_from_invocation(
             config.initialize_timeout if config is not None else DEFAULT_INITIALIZE_TIMEOUT
         ),
     )
+    if config is not None and config.keys:
+        from acp_tui.ui.keymap import resolve_keymap
+
+        settings.keymap, key_problems = resolve_keymap(config.keys, str(config_path()))
+        if problems is not None:
+            problems += key_problems
     name = getattr(options, "agent", None)
     agent = config.agents.get(name) if name and config is not None else None
     if agent is not None:

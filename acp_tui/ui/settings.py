@@ -40,6 +40,8 @@ class AppSettings:
     replay: ReplaySession | None = None
     #: Seconds to wait for the answer to initialize before saying the agent is not responding.
     initialize_timeout: float = 30.0
+    #: Configured keys, action id to keys (``[keys]``, checked): the app's keymap.
+    keymap: dict[str, str] = field(default_factory=dict)
 
     @property
     def agent_key(self) -> str:

@@ -17,7 +17,10 @@ second process can load them), ``SDK_AGENT_NO_LIST`` (do not advertise session/l
 ``SDK_AGENT_NO_LOAD`` (do not advertise session/load), ``SDK_AGENT_RESUME`` (advertise and
 serve session/resume), ``SDK_AGENT_AUTH`` (session/new answers auth_required),
 ``SDK_AGENT_INIT_DELAY`` / ``SDK_AGENT_NEW_DELAY`` (seconds to wait before answering initialize /
-session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new).
+session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new);
+``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` (a file path: answer initialize / session/new
+only once that file exists, so a test holds the agent in its slow start for as long as it needs,
+however loaded the machine).
 """
 
 from __future__ import annotations
@@ -74,6 +77,13 @@ def _delay(name: str) -> float:
         return float(os.environ.get(name) or 0)
     except ValueError:
         return 0.0
+
+
+async def _wait_for_gate(name: str) -> None:
+    gate = os.environ.get(name)
+    if gate:
+        while not os.path.exists(gate):
+            await asyncio.sleep(0.02)
 
 
 class SdkTestAgent(Agent):
@@ -143,6 +153,7 @@ class SdkTestAgent(Agent):
         **kwargs: Any,
     ) -> InitializeResponse:
         await asyncio.sleep(_delay("SDK_AGENT_INIT_DELAY"))
+        await _wait_for_gate("SDK_AGENT_INIT_GATE")
         session_caps = SessionCapabilities(
             list=None if _flag("SDK_AGENT_NO_LIST") else SessionListCapabilities(),
             resume=SessionResumeCapabilities() if _flag("SDK_AGENT_RESUME") else None,
@@ -166,6 +177,7 @@ class SdkTestAgent(Agent):
         self, cwd: str, mcp_servers: Any = None, **kwargs: Any
     ) -> NewSessionResponse:
         await asyncio.sleep(_delay("SDK_AGENT_NEW_DELAY"))
+        await _wait_for_gate("SDK_AGENT_NEW_GATE")
         if _flag("SDK_AGENT_AUTH"):
             raise RequestError.auth_required()
         session_id = f"sess-{uuid.uuid4().hex[:8]}"

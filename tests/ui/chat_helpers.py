@@ -62,7 +62,9 @@ async def wait_for(
 
     Only a false condition means "not yet": an exception from it (a typo, a widget of the wrong
     type) fails the test at once instead of reading as a timeout. The limit is generous because
-    a loaded machine is slow; a test that passes never waits for it."""
+    a loaded machine is slow; a test that passes never waits for it. A smaller ``limit`` is
+    raised to ``WAIT_LIMIT``: a hang guard is not a speed target (those live in bench/)."""
+    limit = max(limit, WAIT_LIMIT)
     deadline = time.monotonic() + limit
     while not condition():
         if time.monotonic() > deadline:
@@ -161,3 +163,17 @@ async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None
         limit,
     )
     await pilot.press(key)
+
+
+def record_notifications(app: AcpTuiApp) -> list[str]:
+    """Every toast's message from now on, kept: ``app._notifications`` forgets a toast once it
+    expires, which on a loaded machine can happen before a test looks."""
+    seen: list[str] = []
+    notify = app.notify
+
+    def recording(message: str, *args: object, **kwargs: object) -> None:
+        seen.append(str(message))
+        notify(message, *args, **kwargs)  # type: ignore[arg-type]
+
+    app.notify = recording  # type: ignore[method-assign]
+    return seen

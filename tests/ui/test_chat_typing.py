@@ -195,7 +195,9 @@ async def test_tab_from_the_prompt_never_walks_into_the_sidebar(tmp_path: Path) 
 
 async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Path) -> None:
     # The fixture agent, three seconds late: the prompt is there before the agent is.
-    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
+    gate = tmp_path / "start-gate"  # the agent starts once the test opens it: slow, on any machine
+    slow = ["sh", "-c", f'while [ ! -e "{gate}" ]; do sleep 0.05; done; exec "$0" "$@"']
+    slow += FIXTURE_AGENT
     app = agent_app(slow, tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -248,7 +250,9 @@ async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter
 ) -> None:
     """A message sent while the agent starts makes the first session when the agent is ready:
     that session opens by itself and must not take the focus from where the person went."""
-    slow = ["sh", "-c", 'sleep 3; exec "$0" "$@"', *FIXTURE_AGENT]
+    gate = tmp_path / "start-gate"  # the agent starts once the test opens it: slow, on any machine
+    slow = ["sh", "-c", f'while [ ! -e "{gate}" ]; do sleep 0.05; done; exec "$0" "$@"']
+    slow += FIXTURE_AGENT
     app = agent_app(slow, tmp_path, show_sidebar=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = app.screen
@@ -260,6 +264,7 @@ async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter
         await pilot.press("ctrl+b", "slash")
         assert screen.session_id is None and sidebar.filter_has_focus
         burst(app, "untit")
+        gate.touch()
         await wait_for(pilot, lambda: screen.session_id is not None, "the session")
         await settle(pilot)
         burst(app, "led")

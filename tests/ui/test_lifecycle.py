@@ -36,8 +36,16 @@ AGENTS = Path(__file__).resolve().parents[1] / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]
 HOSTILE_AGENT = [sys.executable, str(AGENTS / "hostile_agent.py")]
 SIZE = (120, 40)
+
+
 #: An agent slow to start, as claude-agent-acp is (its session/new takes some 5 s).
-SLOW_START = {"SDK_AGENT_INIT_DELAY": "1.0", "SDK_AGENT_NEW_DELAY": "1.5"}
+def held_start(tmp_path: Path) -> tuple[dict[str, str], Path, Path]:
+    """An agent slow to start, as claude-agent-acp is (its session/new takes some 5 s): the SDK
+    agent answers initialize and session/new only once the test opens each gate (a file), so
+    the slow start lasts as long as the test needs, on any machine."""
+    init_gate, new_gate = tmp_path / "init-gate", tmp_path / "new-gate"
+    env = {"SDK_AGENT_INIT_GATE": str(init_gate), "SDK_AGENT_NEW_GATE": str(new_gate)}
+    return env, init_gate, new_gate
 
 
 def status(screen: ChatScreen) -> str:
@@ -91,7 +99,8 @@ def notifications(app: AcpTuiApp) -> list[str]:
 async def test_a_message_sent_while_the_agent_starts_is_queued_shown_then_sent(
     tmp_path: Path,
 ) -> None:
-    app = agent_app(SDK_AGENT, tmp_path, env=SLOW_START)
+    env, init_gate, new_gate = held_start(tmp_path)
+    app = agent_app(SDK_AGENT, tmp_path, env=env)
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         await wait_for(pilot, lambda: "initializing" in status(screen), "initializing")
@@ -100,8 +109,10 @@ async def test_a_message_sent_while_the_agent_starts_is_queued_shown_then_sent(
         assert not screen.agent_alive  # still initializing: it waits, shown
         # Typed, not sent: it stays in the prompt when the session opens.
         await pilot.press(*"still typing")
+        init_gate.touch()
         await wait_for(pilot, lambda: "starting a new session" in status(screen), "session/new")
         assert "hello early" in queue_text(screen)
+        new_gate.touch()
         await wait_for(
             pilot,
             lambda: last_reply(screen) == "You said: hello early" and not screen.busy,
@@ -118,12 +129,16 @@ async def test_what_is_typed_before_the_session_exists_is_kept_when_it_opens(
     tmp_path: Path,
 ) -> None:
     """Ctrl+N while the agent makes the session: the draft typed meanwhile stays."""
-    app = agent_app(SDK_AGENT, tmp_path, env={"SDK_AGENT_NEW_DELAY": "1.0"})
+    env, init_gate, new_gate = held_start(tmp_path)
+    init_gate.touch()
+    app = agent_app(SDK_AGENT, tmp_path, env=env)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: "starting a new session" in status(screen), "session/new")
         await pilot.press(*"my draft")
+        await wait_for(pilot, lambda: editor(screen).draft == "my draft", "the draft typed")
+        new_gate.touch()
         await wait_for(pilot, lambda: screen.session_id is not None, "the session", limit=15)
         await pilot.pause(0.2)
         assert editor(screen).draft == "my draft"
@@ -450,14 +465,15 @@ async def test_a_permission_asked_by_tool_call_id_is_recorded_by_its_title(tmp_p
 
 
 async def test_the_sidebar_says_connecting_until_the_agent_answers(tmp_path: Path) -> None:
-    env = {"SDK_AGENT_INIT_DELAY": "1.5", "SDK_AGENT_NO_LIST": "1"}
-    app = agent_app(SDK_AGENT, tmp_path, env=env)
+    env, init_gate, _ = held_start(tmp_path)
+    app = agent_app(SDK_AGENT, tmp_path, env={**env, "SDK_AGENT_NO_LIST": "1"})
     async with app.run_test(size=SIZE) as pilot:
         screen = chat(app)
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: CONNECTING_TEXT in list_text(sidebar), "connecting…")
         assert not sidebar.has_class("-no-list")
         assert not screen.agent_alive
+        init_gate.touch()
         await wait_for(pilot, lambda: screen.agent_alive, "the agent", limit=15)
         await wait_for(pilot, lambda: sidebar.has_class("-no-list"), "the no-list hint")
         assert CONNECTING_TEXT not in list_text(sidebar)
@@ -491,13 +507,16 @@ async def test_going_to_another_session_while_the_new_one_starts_loses_nothing(
 ) -> None:
     """A message starts the new session; meanwhile the person opens a past one. The message
     goes to the new session, which is listed, and the screen stays where the person went."""
-    app = agent_app(SDK_AGENT, tmp_path, env={"SDK_AGENT_NEW_DELAY": "1.5"})
+    env, init_gate, new_gate = held_start(tmp_path)
+    init_gate.touch()
+    app = agent_app(SDK_AGENT, tmp_path, env=env)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
         await send(pilot, "for the new one")
         await wait_for(pilot, lambda: "for the new one" in queue_text(screen), "queued")
         screen.open_session("pre-1")
         await wait_for(pilot, lambda: screen.session_id == "pre-1", "the past session")
+        new_gate.touch()
         sidebar = screen.query_one(SessionsSidebar)
 
         def new_row() -> bool:

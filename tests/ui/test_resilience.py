@@ -546,6 +546,27 @@ async def test_quitting_while_a_prompt_hangs_is_bounded_and_kills_the_agent(
     assert_killed_on_quit(agent, pid)
 
 
+async def test_cancelling_stays_shown_until_the_turn_ends(tmp_path: Path) -> None:
+    """The elapsed-time tick (and any update of the turn) must not put "working… N s" back over
+    "cancelling…" while an agent that ignores session/cancel goes on."""
+    app = hostile_app(tmp_path, "--ignore-term")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "hang")
+        await wait_for(
+            pilot, lambda: screen.busy and "forever" in last_reply(screen), "the hanging turn"
+        )
+        await pilot.press("escape")
+
+        def status() -> str:
+            return str(screen.query_one("#status").render())
+
+        await wait_for(pilot, lambda: "cancelling" in status(), "cancelling")
+        screen._tick_elapsed()
+        await pilot.pause()
+        assert "cancelling" in status() and "working" not in status()
+
+
 # ---------------------------------------------------------------------- files and auth
 
 

@@ -32,7 +32,7 @@ class AuthScreen(ModalScreen[str | None]):
     AuthScreen .reason { color: $text-muted; margin: 0 0 1 0; }
     AuthScreen OptionList { height: auto; max-height: 16; }
     """
-    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel")]
+    BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="close-dialog")]
 
     def __init__(self, agent_name: str, methods: list[dict[str, Any]], reason: str) -> None:
         super().__init__()

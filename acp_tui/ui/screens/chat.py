@@ -61,6 +61,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.export import transcript_markdown, write_export
+from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
@@ -68,7 +69,7 @@ from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
-from acp_tui.ui.widgets.sidebar import SessionsSidebar
+from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
 from acp_tui.usage_format import format_percent
@@ -147,7 +148,9 @@ class QueuedItem(Horizontal):
         text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
         if self.item.editing:
             # Held back until the edit is saved or abandoned: say so where it shows.
-            yield Static(Text(f"✎ editing (Enter saves, Esc keeps it as it was): {text[:300]}"))
+            save = key_label(self, "prompt-send", owner=PromptEditor)
+            keep = key_label(self, "cancel-turn")
+            yield Static(Text(f"✎ editing ({save} saves, {keep} keeps it as it was): {text[:300]}"))
         else:
             yield Static(Text(f"⏳ {text[:300]}"))
             yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
@@ -174,22 +177,40 @@ class ChatScreen(Screen[None]):
     COMMANDS = {AgentCommands}
 
     BINDINGS = [
-        Binding("escape", "cancel_turn", "Cancel", show=True),
+        Binding("escape", "cancel_turn", "Cancel", show=True, id="cancel-turn"),
         # Priority: handled before the keys typed after it reach the prompt, so a message sent
         # right after Ctrl+N goes to the new session, not the one left.
-        Binding("ctrl+n", "new_session", "New session", priority=True),
+        Binding("ctrl+n", "new_session", "New session", priority=True, id="new-session"),
         # Priority: resolved before the next key is handed out, so "/" typed right after it
         # already finds the sidebar focused (a binding resolved later would not).
-        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True),
-        Binding("ctrl+t", "toggle_latest_thought", "Thought"),
-        Binding("ctrl+o", "toggle_latest_tool", "Output"),
-        Binding("ctrl+r", "restart_agent", "Restart agent", show=False),
-        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False),
+        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True, id="sessions-sidebar"),
+        Binding("ctrl+t", "toggle_latest_thought", "Thought", id="latest-thought"),
+        Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
+        Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
+        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
-        Binding("pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True),
-        Binding("pagedown", "scroll_transcript(1)", "Scroll down", show=False, priority=True),
-        Binding("ctrl+home", "transcript_top", "Top", show=False, priority=True),
-        Binding("ctrl+end", "transcript_bottom", "Bottom", show=False, priority=True),
+        Binding(
+            "pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"
+        ),
+        Binding(
+            "pagedown",
+            "scroll_transcript(1)",
+            "Scroll down",
+            show=False,
+            priority=True,
+            id="page-down",
+        ),
+        Binding(
+            "ctrl+home", "transcript_top", "Top", show=False, priority=True, id="transcript-top"
+        ),
+        Binding(
+            "ctrl+end",
+            "transcript_bottom",
+            "Bottom",
+            show=False,
+            priority=True,
+            id="transcript-bottom",
+        ),
     ]
 
     busy: reactive[bool] = reactive(False)
@@ -458,7 +479,11 @@ class ChatScreen(Screen[None]):
             sidebar.display = True
         sidebar.session_list.focus()
         self._offering_sessions = True
-        self._set_status("Choose a session to resume (↑ ↓ Enter), or Esc for a new one")
+        keys = " ".join(
+            key_label(self, f"sidebar-{name}", owner=SessionList) for name in ("up", "down", "open")
+        )
+        leave = key_label(self, "sidebar-leave", owner=SessionList)
+        self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
 
     def _start_new_session(self, link: AgentLink | None = None) -> None:
         """Create the new session (the one shown as "New session") now."""
@@ -624,7 +649,8 @@ class ChatScreen(Screen[None]):
             text.append_text(agent_line(line, STDERR_LINE_CHARS, style="dim"))
             text.append("\n")
         text.append(
-            "Is this an ACP agent? Press Ctrl+R to restart it or Ctrl+Q to quit; "
+            f"Is this an ACP agent? Press {self._restart_key()} to restart it or "
+            f"{key_label(self, 'quit')} to quit; "
             "an answer that comes later is still taken."
         )
         banner = self.query_one(AgentBanner)
@@ -661,13 +687,16 @@ class ChatScreen(Screen[None]):
                     text.append_text(agent_line(line, 200, style="dim"))
                     text.append("\n")
             text.append(
-                "Check the command, then press Ctrl+R to try again or Ctrl+Q to quit.", style="dim"
+                f"Check the command, then press {self._restart_key()} to try again or "
+                f"{key_label(self, 'quit')} to quit.",
+                style="dim",
             )
             self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
         else:
             text = Text(f"The agent exited ({info.description})\n", style="bold")
             text.append(
-                "Your transcript and draft are kept. Press Ctrl+R to restart the agent and reopen this session."
+                "Your transcript and draft are kept. "
+                f"Press {self._restart_key()} to restart the agent and reopen this session."
             )
             if info.log_path:
                 text.append(f"\n  log: {info.log_path}", style="dim")
@@ -683,6 +712,9 @@ class ChatScreen(Screen[None]):
         self._set_status("")
         if not self.app.app_focus:
             self.app.bell()
+
+    def _restart_key(self) -> str:
+        return key_label(self, "restart-agent", "the palette's Restart agent")
 
     def action_restart_agent(self) -> None:
         link = self.link
@@ -972,10 +1004,13 @@ class ChatScreen(Screen[None]):
             self._set_status("loading the session…")
         elif state.activity == "requires_action":
             self._set_status("⏸ waiting for you")
+        elif running and self.link is not None and self.link.is_cancelling(state.id):
+            # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
+            self._set_status("cancelling…")
         elif running:
             now = self.clock()
             elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
-            self._set_status(f"● working… {elapsed} (Esc to cancel)")
+            self._set_status(f"● working… {elapsed} ({key_label(self, 'cancel-turn')} to cancel)")
         elif state.stop_reason == "cancelled":
             self._set_status("cancelled")
         elif state.stop_reason and state.stop_reason not in ("end_turn",):
@@ -1060,7 +1095,7 @@ class ChatScreen(Screen[None]):
         elif not self.agent_alive and (link is None or link.finished.is_set()):
             self.notify(
                 "The agent is not running: your message is queued and goes out once "
-                "Ctrl+R has restarted it.",
+                f"{self._restart_key()} has restarted it.",
                 severity="warning",
             )
 
@@ -1227,13 +1262,17 @@ class ChatScreen(Screen[None]):
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(
-            "New session", "Start a new session with this agent", self.action_new_session
+            "New session",
+            self._with_key("Start a new session with this agent", "new-session"),
+            self.action_new_session,
         )
         yield SystemCommand(
             "Toggle thoughts", "Show or hide the agent's reasoning", self.action_toggle_thoughts
         )
         yield SystemCommand(
-            "Copy last reply", "Copy the agent's last message", self.action_copy_last_reply
+            "Copy last reply",
+            self._with_key("Copy the agent's last message", "copy-reply"),
+            self.action_copy_last_reply,
         )
         yield SystemCommand(
             "Export transcript",
@@ -1252,7 +1291,9 @@ class ChatScreen(Screen[None]):
             "Context details", "Token usage, cost and the last turn", self.action_context_details
         )
         yield SystemCommand(
-            "Toggle sessions sidebar", "Show or hide past sessions", self.action_toggle_sidebar
+            "Toggle sessions sidebar",
+            self._with_key("Show or hide past sessions", "sessions-sidebar"),
+            self.action_toggle_sidebar,
         )
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
@@ -1271,9 +1312,14 @@ class ChatScreen(Screen[None]):
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
-                "Start the agent again and reopen this session",
+                self._with_key("Start the agent again and reopen this session", "restart-agent"),
                 self.action_restart_agent,
             )
+
+    def _with_key(self, text: str, action_id: str) -> str:
+        """A palette entry's help with the key that does the same (as configured)."""
+        keys = effective_keys(self, action_id)
+        return f"{text} ({key_words(keys[0])})" if keys else text
 
     def agent_commands(self) -> Iterable[AgentCommand]:
         """Palette entries named by the agent (modes, models): see :mod:`acp_tui.ui.palette`."""
@@ -1393,7 +1439,10 @@ class ChatScreen(Screen[None]):
         """Switch to a live session at once, else resume / load it through the agent."""
         link = self.link
         if link is None or not self.agent_alive:
-            self.notify("The agent is not running: press Ctrl+R to restart it.", severity="warning")
+            self.notify(
+                f"The agent is not running: press {self._restart_key()} to restart it.",
+                severity="warning",
+            )
             return
         self._focus_prompt_on_open = True
         if session_id == self.session_id:

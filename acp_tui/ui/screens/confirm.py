@@ -36,7 +36,7 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen #buttons { height: auto; margin: 1 0 0 0; align-horizontal: right; }
     ConfirmScreen Button { margin: 0 0 0 2; }
     """
-    BINDINGS = [Binding("escape", "dismiss(False)", "No")]
+    BINDINGS = [Binding("escape", "dismiss(False)", "No", id="close-dialog")]
 
     def __init__(
         self,

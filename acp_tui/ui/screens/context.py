@@ -14,6 +14,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.gauge import ContextGauge
 
 __all__ = ["ContextDetailsScreen"]
@@ -33,9 +34,9 @@ class ContextDetailsScreen(ModalScreen[None]):
     ContextDetailsScreen #context-details { margin: 0 0 1 0; }
     """
     BINDINGS = [
-        Binding("escape", "dismiss", "Close"),
-        Binding("enter", "dismiss", "Close", show=False),
-        Binding("q", "dismiss", "Close", show=False),
+        Binding("escape", "dismiss", "Close", id="close-dialog"),
+        Binding("enter", "dismiss", "Close", show=False, id="close-dialog"),
+        Binding("q", "dismiss", "Close", show=False, id="close-dialog"),
     ]
 
     def __init__(self, gauge: ContextGauge) -> None:
@@ -45,7 +46,7 @@ class ContextDetailsScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="context-panel") as panel:
             panel.border_title = "Context"
-            panel.border_subtitle = "Esc to close"
+            panel.border_subtitle = f"{key_label(self, 'close-dialog')} to close"
             yield Static(id="context-line")
             yield Static(id="context-details")
 

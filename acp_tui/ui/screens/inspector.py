@@ -16,6 +16,7 @@ from textual.widgets import Label, RichLog
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
 from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.keymap import key_label
 
 LINE_LIMIT = 4000
 
@@ -29,7 +30,7 @@ class TextLogScreen(ModalScreen[None]):
     TextLogScreen .title { text-style: bold; padding: 0 1; }
     TextLogScreen RichLog { height: 1fr; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "Close")]
+    BINDINGS = [Binding("escape,q", "dismiss", "Close", id="close-dialog")]
 
     def __init__(self, title: str, lines: list[str]) -> None:
         super().__init__()
@@ -61,7 +62,10 @@ class InspectorScreen(ModalScreen[None]):
     InspectorScreen RichLog { height: 1fr; }
     InspectorScreen .keys { color: $text-muted; padding: 0 1; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss", "Close"), Binding("s", "save", "Save")]
+    BINDINGS = [
+        Binding("escape,q", "dismiss", "Close", id="close-dialog"),
+        Binding("s", "save", "Save", id="inspector-save"),
+    ]
 
     def __init__(
         self,
@@ -90,7 +94,10 @@ class InspectorScreen(ModalScreen[None]):
         with Vertical():
             yield Label(Text(title), classes="title")
             yield RichLog(wrap=False, markup=False, highlight=False, max_lines=5_000)
-            yield Label("s save as a recording (for acp-tui replay)  ·  Esc close", classes="keys")
+            save, close = key_label(self, "inspector-save"), key_label(self, "close-dialog")
+            yield Label(
+                f"{save} save as a recording (for acp-tui replay)  ·  {close} close", classes="keys"
+            )
 
     def on_mount(self) -> None:
         log = self.query_one(RichLog)

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from acp_tui.known_agents import KnownAgent
 from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.settings import AppSettings
 
 if TYPE_CHECKING:
@@ -147,7 +148,7 @@ class LauncherScreen(Screen[None]):
 
     CSS_PATH = "launcher.tcss"
     BINDINGS = [
-        Binding("enter", "start", "Start", priority=True),
+        Binding("enter", "start", "Start", priority=True, id="launcher-start"),
     ]
 
     class Chosen(Message):
@@ -172,7 +173,7 @@ class LauncherScreen(Screen[None]):
                 *(Option(_prompt(choice), id=choice.key) for choice in self.choices),
                 id="agents",
             )
-            hint = Text("Enter starts the highlighted agent. ")
+            hint = Text(f"{key_label(self, 'launcher-start')} starts the highlighted agent. ")
             if self.config_location:
                 hint.append("Add your own as [agents.NAME] in ")
                 hint.append(self.config_location, style="bold")

@@ -37,7 +37,9 @@ from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual._time import get_time
+from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
@@ -52,6 +54,7 @@ from acp_tui.permissions import (
     PermissionChoice,
 )
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.diff_view import DiffView
 
 #: Where typing that is not an answer goes: ``(key, text)``, ``text`` being what the key types
@@ -94,6 +97,13 @@ _KIND_STYLES: dict[str, str] = {
 #: Cells of an option's kind column.
 KIND_CELLS = 20
 _NUMBER_KEYS = frozenset(str(n) for n in range(1, 10))
+#: The actions of the dialog's own keys (see PermissionScreen.BINDINGS).
+_OWN_ACTIONS = frozenset({"reject", "move", "move_to", "scroll_body", "choose", "toggle_raw"})
+
+
+def _parse_action(action: str) -> tuple[str, tuple[Any, ...]]:
+    _namespace, name, arguments = parse_action(action)
+    return name, arguments
 
 
 def merge_tool_call(
@@ -204,17 +214,24 @@ class PermissionScreen(ModalScreen[str | None]):
     CSS_PATH = "permission.tcss"
     ARM_DELAY: ClassVar[float] = 0.5
 
-    #: The dialog's own keys, handled in :meth:`on_key` with the answers, so that keys are taken
-    #: in the order they were typed ("down" then "enter" never answers the option above).
-    KEYS: ClassVar[dict[str, tuple[str, int]]] = {
-        "escape": ("reject", 0),
-        "up": ("move", -1),
-        "down": ("move", 1),
-        "home": ("move_to", 0),
-        "end": ("move_to", -1),
-        "pageup": ("scroll_body", -1),
-        "pagedown": ("scroll_body", 1),
-    }
+    #: The dialog's own keys (configurable by id), all handled in :meth:`on_key` with the
+    #: answers, so that keys are taken in the order they were typed ("down" then "enter" never
+    #: answers the option above). Textual never runs them itself (see :meth:`check_action`).
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "reject", "Reject", id="permission-reject"),
+        Binding("up", "move(-1)", "Up", show=False, id="permission-up"),
+        Binding("down", "move(1)", "Down", show=False, id="permission-down"),
+        Binding("home", "move_to(0)", "First", show=False, id="permission-first"),
+        Binding("end", "move_to(-1)", "Last", show=False, id="permission-last"),
+        Binding("pageup", "scroll_body(-1)", "Scroll up", show=False, id="permission-scroll-up"),
+        Binding(
+            "pagedown", "scroll_body(1)", "Scroll down", show=False, id="permission-scroll-down"
+        ),
+        Binding("enter,space", "choose", "Choose the highlighted option", id="permission-choose"),
+        Binding("r", "toggle_raw", "Show or hide the raw input", id="permission-raw"),
+    ]
+    #: Actions that answer or change what is shown: taken only once the dialog is armed.
+    GATED_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "toggle_raw"})
 
     highlighted: reactive[int | None] = reactive(None, init=False)
     show_raw: reactive[bool] = reactive(False, init=False)
@@ -313,7 +330,7 @@ class PermissionScreen(ModalScreen[str | None]):
                 )
             else:
                 yield Static(
-                    Text("The agent offered no usable options: Esc cancels."),
+                    Text(f"The agent offered no usable options: {self._key('reject')} cancels."),
                     id="no-options",
                 )
             yield Static(self._hint_text(), id="hint")
@@ -378,19 +395,27 @@ class PermissionScreen(ModalScreen[str | None]):
     def _raw_toggle_text(self) -> Text:
         arrow = "▼" if self.show_raw else "▶"
         action = "hide" if self.show_raw else "show"
-        return Text(f"{arrow} Raw input (r to {action})")
+        return Text(f"{arrow} Raw input ({self._key('raw')} to {action})")
+
+    def _key(self, name: str) -> str:
+        """The key of one of the dialog's actions, as the hints spell it."""
+        return key_label(self, f"permission-{name}")
 
     def _hint_text(self) -> Text:
+        reject = f"{self._key('reject')} reject"
         if not self.armed:
-            return Text("Keys arm in a moment; typing goes to the prompt  ·  Esc reject")
+            return Text(f"Keys arm in a moment; typing goes to the prompt  ·  {reject}")
         count = min(len(self.options), 9)
         keys = f"1-{count}" if count > 1 else "1"
-        parts = [f"{keys} choose", "↑↓ + Enter", "Esc reject"]
+        move = f"{self._key('up')}{self._key('down')}"
+        choose = self._key("choose")
+        parts = [f"{keys} choose", f"{move} + {choose}", reject]
         if len(self.options) > 9:
-            parts[1] = f"↑↓ Home End + Enter ({len(self.options):,} options)"
+            first, last = self._key("first"), self._key("last")
+            parts[1] = f"{move} {first} {last} + {choose} ({len(self.options):,} options)"
         if self.has_raw_input:
-            parts.append("r raw input")
-        parts.append("PgUp/PgDn scroll")
+            parts.append(f"{self._key('raw')} raw input")
+        parts.append(f"{self._key('scroll-up')}/{self._key('scroll-down')} scroll")
         return Text("  ·  ".join(parts))
 
     def _position_text(self) -> str:
@@ -490,37 +515,62 @@ class PermissionScreen(ModalScreen[str | None]):
 
     # -- keys --
 
+    def key_actions(self) -> dict[str, Binding]:
+        """The dialog's keys as configured (the app's keymap over :attr:`BINDINGS`)."""
+        bindings = self._bindings.copy()
+        keymap = getattr(self.app, "_keymap", None)
+        if keymap:
+            bindings.apply_keymap(keymap)
+        return {key: found[0] for key, found in bindings.key_to_bindings.items() if found}
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The dialog's keys go through on_key (ordered, and gated): never as bindings.
+        return action not in _OWN_ACTIONS
+
     def on_key(self, event: events.Key) -> None:
         """Every key comes here: the dialog's own keys; an answer, if the dialog is armed and
         the key is one; else typing, for the prompt (never lost). Other keys (shortcuts) go on
         to the bindings."""
         key = event.key
-        action = self.KEYS.get(key)
-        if action is not None:
-            event.stop()
-            event.prevent_default()
-            name, argument = action
-            if name == "reject":
-                self.action_reject()
-            else:
-                getattr(self, f"action_{name}")(argument)
-            return
-        if not (key in ("enter", "backspace") or event.is_printable):
+        types = key in ("enter", "backspace") or event.is_printable
+        armed = not self._answered and self.accepts(event.time)
+        binding = self.key_actions().get(key)
+        if binding is not None:
+            name, arguments = _parse_action(binding.action)
+            # A key that types is typing until the dialog is armed, whatever it is bound to;
+            # Escape (and any key that types nothing) rejects, moves and scrolls at any time.
+            if (name not in self.GATED_ACTIONS and not types) or armed:
+                event.stop()
+                event.prevent_default()
+                getattr(self, f"_do_{name}")(*arguments, at=event.time)
+                return
+        if not types:
             return
         event.stop()
         event.prevent_default()
-        if not self._answered and self.accepts(event.time):
-            if key in _NUMBER_KEYS:
-                self._person_answers(int(key) - 1, event.time)
-                return
-            if key in ("enter", "space"):
-                if self.highlighted is not None:
-                    self._person_answers(self.highlighted, event.time)
-                return
-            if key == "r" and self.has_raw_input:
-                self.show_raw = not self.show_raw
-                return
+        if armed and key in _NUMBER_KEYS:
+            self._person_answers(int(key) - 1, event.time)
+            return
         self._pass_on(key, (event.character or "") if event.is_printable else "", event.time)
+
+    def _do_reject(self, *, at: float) -> None:
+        self.action_reject()
+
+    def _do_move(self, delta: int, *, at: float) -> None:
+        self.action_move(delta)
+
+    def _do_move_to(self, index: int, *, at: float) -> None:
+        self.action_move_to(index)
+
+    def _do_scroll_body(self, direction: int, *, at: float) -> None:
+        self.action_scroll_body(direction)
+
+    def _do_choose(self, *, at: float) -> None:
+        if self.highlighted is not None:
+            self._person_answers(self.highlighted, at)
+
+    def _do_toggle_raw(self, *, at: float) -> None:
+        self.action_toggle_raw()
 
     def on_paste(self, event: events.Paste) -> None:
         # A paste never answers: it is typing.

@@ -81,7 +81,7 @@ class ContextGauge(Widget, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("enter", "show_details", "Context details", show=False),
+        Binding("enter", "show_details", "Context details", show=False, id="gauge-details"),
     ]
 
     used: reactive[int | None] = reactive(None)

@@ -5,7 +5,8 @@ soft-wrapped ``TextArea`` that grows from one line to eight and then scrolls. Th
 the focus; the editor reads its keys before the text area does:
 
 - Enter sends (``PromptEditor.Submitted``) and clears; blank input is not sent.
-  Shift+Enter, Ctrl+J and Alt+Enter insert a newline.
+  Shift+Enter, Ctrl+J and Alt+Enter insert a newline. (Both are configurable: the ids
+  ``prompt-send`` and ``prompt-newline`` in the app's keymap.)
 - Up on the first (visual) line recalls earlier prompts, Down goes forward again; the draft
   being typed is kept and comes back after the newest entry. Editing a recalled prompt makes it
   the draft, so nothing typed is lost.
@@ -33,6 +34,7 @@ from typing import Any, ClassVar, Literal
 
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.message import Message
@@ -42,6 +44,7 @@ from textual.worker import Worker, WorkerState
 
 from acp_tui.input_history import InputHistory
 from acp_tui.text_safety import one_line
+from acp_tui.ui.keymap import effective_keys, key_label, key_words
 
 __all__ = [
     "FileIndex",
@@ -356,11 +359,15 @@ class PromptEditor(Vertical):
         def control(self) -> PromptEditor:
             return self.editor
 
-    NEWLINE_KEYS: ClassVar[frozenset[str]] = frozenset(
-        # "shift+\r" is how Textual names xterm's modifyOtherKeys form of Shift+Enter. Where
-        # the terminal reports Shift/Alt+Enter as plain Enter, Ctrl+J is the way.
-        {"shift+enter", "ctrl+j", "alt+enter", "shift+\r", "alt+\r"}
-    )
+    #: Sending and new lines (configurable by id), read by :meth:`_handle_key` before the text
+    #: area sees the key; Textual never runs them itself (see :meth:`check_action`). Where the
+    #: terminal reports Shift/Alt+Enter as plain Enter, Ctrl+J is the way.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "send", "Send", show=False, id="prompt-send"),
+        Binding(
+            "shift+enter,ctrl+j,alt+enter", "newline", "New line", show=False, id="prompt-newline"
+        ),
+    ]
 
     def __init__(
         self,
@@ -368,7 +375,7 @@ class PromptEditor(Vertical):
         history: InputHistory | None = None,
         cwd: Path | None = None,
         commands: Iterable[Mapping[str, Any]] = (),
-        placeholder: str = "Message the agent · Enter to send · Shift+Enter or Ctrl+J for a new line",
+        placeholder: str | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -384,7 +391,7 @@ class PromptEditor(Vertical):
             tab_behavior="focus",
             show_line_numbers=False,
             highlight_cursor_line=False,
-            placeholder=placeholder,
+            placeholder=self._placeholder() if placeholder is None else placeholder,
         )
         self._list = _CompletionList()
         self._completion: _Completion | None = None
@@ -401,6 +408,8 @@ class PromptEditor(Vertical):
         self._loaded_text: str | None = None
         self._scan_worker: Worker[list[str]] | None = None
         self._scan_root: Path | None = None
+        self._key_table: dict[str, str] = {}
+        self._key_table_for: object = None
 
     def compose(self) -> ComposeResult:
         yield self._list
@@ -490,8 +499,37 @@ class PromptEditor(Vertical):
 
     # -- keys ------------------------------------------------------------------------------
 
+    def _placeholder(self) -> str:
+        newline = " or ".join(key_words(key) for key in effective_keys(self, "prompt-newline")[:2])
+        text = f"Message the agent · {key_label(self, 'prompt-send')} to send"
+        return f"{text} · {newline} for a new line" if newline else text
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # Sending and new lines go through _handle_key (with the completion list): never as
+        # bindings.
+        return action not in ("send", "newline")
+
+    def _key_action(self, key: str) -> str | None:
+        """The action of ``key`` among this editor's keys, as the app's keymap has them (built
+        again only when the keymap changes: this runs for every key typed)."""
+        try:
+            keymap = self.app._keymap
+        except Exception:  # not in an app: the defaults
+            keymap = {}
+        if self._key_table_for is not keymap:
+            bindings = self._bindings.copy()
+            if keymap:
+                bindings.apply_keymap(keymap)
+            self._key_table = {
+                bound: found[0].action for bound, found in bindings.key_to_bindings.items() if found
+            }
+            self._key_table_for = keymap
+        # "shift+\r" is how Textual names xterm's modifyOtherKeys form of Shift+Enter.
+        return self._key_table.get(key.replace("\r", "enter"))
+
     def _handle_key(self, key: str) -> bool:
         """Handle a key pressed in the text area. True if it was used here."""
+        action = self._key_action(key)
         completes = key in ("tab", "enter")
         if self._completion is not None or completes:
             # The list may be a few keys behind (its update waits for the text area's change
@@ -526,10 +564,11 @@ class PromptEditor(Vertical):
                 self._dismissed = self._trigger()
                 self._close_completion()
                 return True
-        if key == "enter":
+        if action == "send":
+            self._close_completion()
             self.submit()
             return True
-        if key in self.NEWLINE_KEYS:
+        if action == "newline":
             start, end = self._area.selection
             self._area.replace("\n", start, end, maintain_selection_offset=False)
             return True

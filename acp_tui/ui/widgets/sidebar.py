@@ -153,14 +153,14 @@ class SessionList(ScrollView, can_focus=True):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "cursor_up", "Up", show=False),
-        Binding("down", "cursor_down", "Down", show=False),
-        Binding("pageup", "page_up", "Page up", show=False),
-        Binding("pagedown", "page_down", "Page down", show=False),
-        Binding("home", "first", "First", show=False),
-        Binding("end", "last", "Last", show=False),
-        Binding("enter", "open", "Open", show=False),
-        Binding("escape", "leave", "Back to the prompt", show=False),
+        Binding("up", "cursor_up", "Up", show=False, id="sidebar-up"),
+        Binding("down", "cursor_down", "Down", show=False, id="sidebar-down"),
+        Binding("pageup", "page_up", "Page up", show=False, id="sidebar-page-up"),
+        Binding("pagedown", "page_down", "Page down", show=False, id="sidebar-page-down"),
+        Binding("home", "first", "First", show=False, id="sidebar-first"),
+        Binding("end", "last", "Last", show=False, id="sidebar-last"),
+        Binding("enter", "open", "Open", show=False, id="sidebar-open"),
+        Binding("escape", "leave", "Back to the prompt", show=False, id="sidebar-leave"),
     ]
 
     def __init__(self, sidebar: SessionsSidebar, *, id: str | None = None) -> None:
@@ -379,9 +379,9 @@ class _FilterInput(Input):
     clears the filter (or, when already empty, moves to the list)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up", "sidebar_cursor(-1)", "Up", show=False),
-        Binding("down", "sidebar_cursor(1)", "Down", show=False),
-        Binding("escape", "clear_filter", "Clear filter", show=False),
+        Binding("up", "sidebar_cursor(-1)", "Up", show=False, id="filter-up"),
+        Binding("down", "sidebar_cursor(1)", "Down", show=False, id="filter-down"),
+        Binding("escape", "clear_filter", "Clear filter", show=False, id="filter-clear"),
     ]
 
     def __init__(self, sidebar: SessionsSidebar, **kwargs: object) -> None:
@@ -470,10 +470,16 @@ class SessionsSidebar(Widget):
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "toggle_scope", "All dirs", tooltip="Sessions of this directory / all"),
-        Binding("n", "new_session", "New session"),
-        Binding("slash", "focus_filter", "Filter", show=False),
-        Binding("r", "retry_load", "Retry", show=False),
+        Binding(
+            "a",
+            "toggle_scope",
+            "All dirs",
+            tooltip="Sessions of this directory / all",
+            id="sidebar-scope",
+        ),
+        Binding("n", "new_session", "New session", id="sidebar-new-session"),
+        Binding("slash", "focus_filter", "Filter", show=False, id="sidebar-filter"),
+        Binding("r", "retry_load", "Retry", show=False, id="sidebar-retry"),
     ]
 
     def __init__(

@@ -14,9 +14,11 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from acp_tui.ui.keymap import key_label
+
 __all__ = ["NEW_OUTPUT_TEXT", "StatusLine", "elapsed_text"]
 
-NEW_OUTPUT_TEXT = "↓ new output (Ctrl+End)"
+NEW_OUTPUT_TEXT = "↓ new output ({key})"
 
 
 def elapsed_text(seconds: float) -> str:
@@ -67,7 +69,8 @@ class StatusLine(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
-        yield NewOutputMarker(NEW_OUTPUT_TEXT, id="new-output")
+        key = key_label(self, "transcript-bottom", "click")
+        yield NewOutputMarker(NEW_OUTPUT_TEXT.format(key=key), id="new-output")
 
     def set_text(self, text: str) -> None:
         status = self.query_one("#status", Static)

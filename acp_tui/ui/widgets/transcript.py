@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widget import Widget
@@ -41,6 +42,7 @@ from acp_tui.store.entries import (
 )
 from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
@@ -178,7 +180,7 @@ class FoldedText(Static, can_focus=True):
     FoldedText { color: $text-muted; text-style: italic; padding: 0 1; }
     FoldedText:hover, FoldedText:focus { background: $boost; color: $text; }
     """
-    BINDINGS = [("enter", "unfold", "Show")]
+    BINDINGS = [Binding("enter", "unfold", "Show", id="show-folded")]
 
     class Unfold(Message):
         def __init__(self, row: FoldedText) -> None:
@@ -280,7 +282,7 @@ class AgentMessageView(EntryView):
             row.update(
                 Text(
                     f"⋯ {lines:,} earlier lines of this reply are folded: "
-                    "Enter or click to show more"
+                    f"{key_label(row, 'show-folded', owner=FoldedText)} or click to show more"
                 )
             )
         row.set_class(folded, "-folded")
@@ -802,7 +804,8 @@ class Transcript(VerticalScroll):
         if self._hidden:
             row.update(
                 Text(
-                    f"⋯ {self._hidden:,} earlier entries: Enter or click to show "
+                    f"⋯ {self._hidden:,} earlier entries: "
+                    f"{key_label(row, 'show-folded', owner=FoldedText)} or click to show "
                     f"{min(self._hidden, EARLIER_STEP)} more"
                 )
             )

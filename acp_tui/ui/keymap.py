@@ -1,0 +1,559 @@
+"""Configurable keys: the ``[keys]`` table of the config file (``action = "key"``).
+
+Every key binding a person uses has a stable id (``Binding(..., id="new-session")``); those
+ids are the action names of the config file, and Textual's keymap (:meth:`App.set_keymap`)
+puts the configured keys on the bindings, so the footer and the key panel show them. What
+the app spells out in its own words ("Esc to cancel", "press Ctrl+R") reads the effective key
+through :func:`key_label`.
+
+:func:`resolve_keymap` checks a ``[keys]`` table against the bindings: an unknown action, a
+key that is not a key, or a key that would take the only key of a way out (cancel, reject,
+close) is reported and left out, the rest applies; a key shared with another action of the
+same place is reported with which one wins.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from typing import Any
+
+from textual.binding import Binding, BindingsMap
+from textual.dom import DOMNode
+from textual.keys import Keys, _character_to_key
+
+#: Where a class's keys apply, in the words of the README and the problems reported.
+PLACES: dict[str, str] = {
+    "AcpTuiApp": "everywhere",
+    "ChatScreen": "chat screen",
+    "PromptEditor": "prompt",
+    "SessionsSidebar": "sessions sidebar",
+    "SessionList": "sessions list",
+    "_FilterInput": "sidebar filter",
+    "ContextGauge": "context gauge",
+    "FoldedText": "transcript",
+    "PermissionScreen": "permission dialog",
+    "LauncherScreen": "launcher",
+    "InspectorScreen": "protocol inspector",
+    "TextLogScreen": "dialogs",
+    "ContextDetailsScreen": "dialogs",
+    "AuthScreen": "dialogs",
+    "ConfirmScreen": "dialogs",
+}
+
+#: What an action does, for the README's list (a binding's own description is a footer word).
+DESCRIPTIONS: dict[str, str] = {
+    "quit": "quit",
+    "command-palette": "open the command palette",
+    "close-dialog": "close a dialog: sign-in, confirm (`escape`), agent log and inspector "
+    "(`escape`, `q`), context details (`escape`, `enter`, `q`)",
+    "cancel-turn": "cancel the running turn; while editing a queued message, keep it as it was",
+    "new-session": "new session",
+    "sessions-sidebar": "go to the sessions sidebar (showing it if hidden); in it, hide it",
+    "latest-thought": "open or close the latest thought",
+    "latest-output": "open or close the latest tool call's whole output",
+    "restart-agent": "restart the agent after it exited (or stopped responding)",
+    "copy-reply": "copy the agent's last reply",
+    "page-up": "scroll the transcript a page up (from the prompt too)",
+    "page-down": "scroll the transcript a page down (from the prompt too)",
+    "transcript-top": "top of the transcript",
+    "transcript-bottom": "bottom of the transcript, following new output again",
+    "inspector-save": "save the traffic as a recording",
+    "launcher-start": "start the highlighted agent",
+    "permission-reject": "reject (at any time: a key that types only once the dialog is armed)",
+    "permission-up": "highlight the option above",
+    "permission-down": "highlight the option below",
+    "permission-first": "highlight the first option",
+    "permission-last": "highlight the last option",
+    "permission-scroll-up": "scroll the details up",
+    "permission-scroll-down": "scroll the details down",
+    "permission-choose": "answer with the highlighted option (once armed)",
+    "permission-raw": "show or hide the raw input (once armed)",
+    "gauge-details": "context details (on the focused gauge)",
+    "sidebar-up": "previous session",
+    "sidebar-down": "next session",
+    "sidebar-page-up": "a page of sessions up",
+    "sidebar-page-down": "a page of sessions down",
+    "sidebar-first": "first session",
+    "sidebar-last": "last session",
+    "sidebar-open": "open the highlighted session",
+    "sidebar-leave": "back to the prompt",
+    "sidebar-scope": "this folder's sessions / all folders",
+    "sidebar-new-session": "new session",
+    "sidebar-filter": "to the filter",
+    "sidebar-retry": "load the list again after an error",
+    "filter-up": "previous match",
+    "filter-down": "next match",
+    "filter-clear": "clear the filter (when empty: back to the list)",
+    "prompt-send": "send the prompt (or queue it while the agent works)",
+    "prompt-newline": "a new line in the prompt",
+    "show-folded": 'show folded text (on a focused "⋯ earlier" row)',
+}
+
+#: Places inside others (a widget in a screen): their keys are live at the same time, the
+#: inner one's first unless the outer one's is a priority key. The app is around everything.
+INSIDE: dict[str, frozenset[str]] = {
+    "ChatScreen": frozenset(
+        {
+            "SessionsSidebar",
+            "SessionList",
+            "_FilterInput",
+            "ContextGauge",
+            "FoldedText",
+            "PromptEditor",
+        }
+    ),
+    "SessionsSidebar": frozenset({"SessionList", "_FilterInput"}),
+}
+
+#: Ways out: an entry that would leave one of these without a key is refused (someone must
+#: always be able to cancel a turn, say no to a permission, and close a dialog).
+WAYS_OUT = frozenset({"cancel-turn", "permission-reject", "close-dialog"})
+
+MODIFIERS = ("alt", "ctrl", "hyper", "meta", "shift", "super")
+#: Friendly spellings accepted in the config file.
+KEY_ALIASES = {
+    "esc": "escape",
+    "return": "enter",
+    "pgup": "pageup",
+    "pgdn": "pagedown",
+    "del": "delete",
+    "ins": "insert",
+    "bs": "backspace",
+}
+
+
+@cache
+def _named_keys() -> frozenset[str]:
+    """Every key name Textual gives a key press (computed once, when a config names keys)."""
+    return frozenset(
+        {key.value for key in Keys if "+" not in key.value}
+        | {_character_to_key(char) for char in string.printable if not char.isspace()}
+        | {"space", "enter", "tab", "escape", "backspace"}
+    )
+
+
+#: How keys are spelled in the app's own sentences.
+_WORDS = {
+    "escape": "Esc",
+    "enter": "Enter",
+    "pageup": "PgUp",
+    "pagedown": "PgDn",
+    "space": "Space",
+    "tab": "Tab",
+    "backspace": "Backspace",
+    "delete": "Del",
+    "insert": "Ins",
+    "home": "Home",
+    "end": "End",
+    "up": "↑",
+    "down": "↓",
+    "left": "←",
+    "right": "→",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class KeyAction:
+    """One configurable action: its id, default keys, where it applies and what it does."""
+
+    id: str
+    keys: tuple[str, ...]
+    place: str
+    description: str
+    owners: tuple[str, ...]
+    priority: bool
+    #: The default keys in each place (a dialog's Escape may be its only key).
+    owner_keys: dict[str, tuple[str, ...]] = field(default_factory=dict, compare=False)
+
+
+# ---------------------------------------------------------------------------- the actions
+
+
+def _binding_owners() -> Iterable[type[DOMNode]]:
+    """Every class of the app's UI that declares key bindings (imports all of the UI: only
+    used when a ``[keys]`` table is given, and by the docs and tests)."""
+    import importlib
+    import pkgutil
+
+    import acp_tui.ui
+
+    for module in pkgutil.walk_packages(acp_tui.ui.__path__, "acp_tui.ui."):
+        importlib.import_module(module.name)
+    seen: set[type[DOMNode]] = set()
+    pending: list[type[DOMNode]] = [DOMNode]
+    while pending:
+        cls = pending.pop()
+        for sub in cls.__subclasses__():
+            if sub not in seen:
+                seen.add(sub)
+                pending.append(sub)
+    for cls in sorted(seen, key=lambda c: (c.__module__, c.__qualname__)):
+        if cls.__module__.startswith("acp_tui.ui.") and cls.__dict__.get("BINDINGS"):
+            yield cls
+
+
+def declared_bindings(cls: type[DOMNode]) -> list[Binding]:
+    """The bindings a class declares itself (not inherited), one per key list."""
+    return [
+        binding if isinstance(binding, Binding) else Binding(*binding)
+        for binding in cls.__dict__.get("BINDINGS", [])
+    ]
+
+
+@cache
+def key_actions() -> dict[str, KeyAction]:
+    """Every configurable action by id, in the order the UI declares them."""
+    actions: dict[str, KeyAction] = {}
+    for cls in _binding_owners():
+        for binding in declared_bindings(cls):
+            if binding.id is None:
+                continue
+            keys = own_keys = tuple(key.strip() for key in binding.key.split(","))
+            known = actions.get(binding.id)
+            owners: tuple[str, ...] = (cls.__name__,)
+            if known is not None:
+                # One id on several bindings (every dialog's Escape): one action.
+                keys = known.keys + tuple(k for k in keys if k not in known.keys)
+                owners = known.owners + tuple(o for o in owners if o not in known.owners)
+            actions[binding.id] = KeyAction(
+                id=binding.id,
+                keys=keys,
+                place=known.place if known else PLACES.get(cls.__name__, cls.__name__),
+                description=DESCRIPTIONS.get(binding.id)
+                or (known.description if known else "")
+                or binding.tooltip
+                or binding.description,
+                owners=owners,
+                priority=binding.priority,
+                owner_keys={
+                    **(known.owner_keys if known else {}),
+                    cls.__name__: tuple(
+                        dict.fromkeys(
+                            (known.owner_keys.get(cls.__name__, ()) if known else ()) + own_keys
+                        )
+                    ),
+                },
+            )
+    return actions
+
+
+def actions_markdown() -> str:
+    """The README's table of actions, generated from the bindings."""
+    lines = ["| Action | Default keys | Where | What it does |", "|---|---|---|---|"]
+    for action in key_actions().values():
+        keys = ", ".join(f"`{key}`" for key in action.keys)
+        lines.append(f"| `{action.id}` | {keys} | {action.place} | {action.description} |")
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------------------- keys
+
+
+def parse_key(text: str) -> str:
+    """One key in Textual's syntax (``ctrl+k``, ``f2``, ``escape``, ``/``), normalized
+    (modifiers in Textual's order, a character by its name); raises ValueError saying why."""
+    text = text.strip()
+    if not text:
+        raise ValueError("an empty key")
+    if text == "+":
+        return "plus"
+    head, plus, last = text.rpartition("+")
+    if plus and not last:
+        if not head.endswith("+"):
+            raise ValueError("no key after the last '+'")
+        # "ctrl++": the key is "+" itself.
+        head, last = head[:-1], "+"
+    modifiers = [part.strip().lower() for part in head.split("+")] if head else []
+    for modifier in modifiers:
+        if modifier not in MODIFIERS:
+            raise ValueError(f"{modifier!r} is not a modifier (use {', '.join(MODIFIERS)})")
+    if len(set(modifiers)) != len(modifiers):
+        raise ValueError("a modifier is given twice")
+    last = last.strip()
+    if len(last) == 1:
+        name = _character_to_key(last.lower() if modifiers and last.isalpha() else last)
+    else:
+        name = KEY_ALIASES.get(last.lower(), last.lower())
+        if name not in _named_keys():
+            import difflib
+
+            close = difflib.get_close_matches(name, sorted(_named_keys()), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise ValueError(f"{last!r} is not a key name{hint}")
+    return "+".join([*sorted(modifiers), name])
+
+
+def parse_keys(value: str | list[str]) -> list[str]:
+    """A comma-separated list of keys (or a list of them), each normalized."""
+    parts = value if isinstance(value, list) else _split_keys(value)
+    keys: list[str] = []
+    for part in parts:
+        if not isinstance(part, str):
+            raise ValueError(f"{part!r} is not a key (keys are strings)")
+        key = parse_key(part)
+        if key not in keys:
+            keys.append(key)
+    if not keys:
+        raise ValueError("no key given")
+    return keys
+
+
+def _split_keys(value: str) -> list[str]:
+    # "ctrl+," names the comma key: a comma right after a "+" is the key, not a separator.
+    parts: list[str] = []
+    current = ""
+    for char in value:
+        if char == "," and current.strip() and not current.endswith("+"):
+            parts.append(current)
+            current = ""
+        else:
+            current += char
+    parts.append(current)
+    return parts
+
+
+def key_words(key: str) -> str:
+    """A key as the app's sentences spell it: ``Ctrl+N``, ``Esc``, ``PgUp``, ``r``."""
+    *modifiers, name = key.split("+") if key != "plus" else ["plus"]
+    word = _WORDS.get(name)
+    if word is None:
+        from textual.keys import format_key
+
+        word = format_key(name)
+        if len(name) > 1 and len(word) > 1:
+            word = word[:1].upper() + word[1:]  # F2, Insert
+        elif modifiers and word.isalpha():
+            word = word.upper()  # Ctrl+N, as keyboards print it
+    return "+".join([*(modifier.capitalize() for modifier in modifiers), word])
+
+
+# ---------------------------------------------------------------------------- effective keys
+
+
+def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = None) -> list[str]:
+    """The keys that run ``action_id`` now, as Textual applies the keymap: the configured
+    ones, else the defaults less any a configured key took, of the binding with that id in
+    ``owner`` (a class), or else on ``node``, around it, or on the app."""
+    try:
+        app = node.app
+    except Exception:  # no app (a node built outside one): the defaults
+        app = None
+    # Textual keeps the keymap in App._keymap (set_keymap normalizes into it); there is no
+    # public getter.
+    keymap: Mapping[str, str] = getattr(app, "_keymap", None) or {}
+    if owner is not None:
+        candidates = [BindingsMap(declared_bindings(owner))]
+    else:
+        nodes: list[DOMNode] = [node]
+        if node.is_attached:
+            nodes += list(node.ancestors)
+        if app is not None and app not in nodes:
+            nodes.append(app)
+        candidates = [candidate._bindings for candidate in nodes]
+    for bindings in candidates:
+        if not any(binding.id == action_id for _key, binding in bindings):
+            continue
+        if keymap:
+            bindings = bindings.copy()
+            bindings.apply_keymap(keymap)
+        # (A binding of several keys is one per key: a keymap entry lands once per key.)
+        return list(dict.fromkeys(key for key, binding in bindings if binding.id == action_id))
+    configured = keymap.get(action_id)
+    return [key.strip() for key in configured.split(",") if key.strip()] if configured else []
+
+
+def key_label(
+    node: DOMNode,
+    action_id: str,
+    fallback: str = "(no key)",
+    *,
+    owner: type[DOMNode] | None = None,
+) -> str:
+    """The first key of ``action_id`` as the app's sentences spell it (``Ctrl+N``)."""
+    keys = effective_keys(node, action_id, owner)
+    return key_words(keys[0]) if keys else fallback
+
+
+# ---------------------------------------------------------------------------- the config table
+
+
+def resolve_keymap(table: Mapping[str, Any], source: str) -> tuple[dict[str, str], list[str]]:
+    """The keymap for :meth:`App.set_keymap` from a ``[keys]`` table, and the problems
+    (``source`` names the config file): an entry that cannot be used is left out (its
+    action keeps its default keys), and never stops the rest."""
+    actions = key_actions()
+    problems: list[str] = []
+    wanted: dict[str, list[str]] = {}
+    for action_id, value in table.items():
+        where = f"{source}: keys.{action_id}"
+        if action_id not in actions:
+            import difflib
+
+            close = difflib.get_close_matches(action_id, list(actions), n=3)
+            hint = f"; did you mean {', '.join(close)}?" if close else "; see the README's list"
+            problems.append(f"{where}: unknown action{hint}")
+            continue
+        try:
+            wanted[action_id] = parse_keys(value)
+        except ValueError as error:
+            default = ", ".join(key_words(key) for key in actions[action_id].keys)
+            problems.append(f"{where}: {error}; keeping {default}")
+    problems += _check_clashes(actions, wanted, source)
+    return {action_id: ",".join(keys) for action_id, keys in wanted.items()}, problems
+
+
+def _check_clashes(
+    actions: Mapping[str, KeyAction], wanted: dict[str, list[str]], source: str
+) -> list[str]:
+    """Report keys two actions live at the same time would share (the app's keys are live
+    everywhere, a screen's around its widgets'), and keys the prompt keeps for itself; first
+    drop an entry that would leave a way out without a key. Mutates ``wanted``."""
+    problems = _keep_ways_out(actions, wanted, source)
+    reported: set[frozenset[str]] = set()
+    for action_id, keys in wanted.items():
+        action = actions[action_id]
+        where = f"{source}: keys.{action_id}"
+        for other in actions.values():
+            pair = frozenset({action_id, other.id})
+            relation = _relation(action, other)
+            if other.id == action_id or pair in reported or relation is None:
+                continue
+            other_keys = wanted.get(other.id, list(other.keys))
+            shared = [key for key in keys if key in other_keys]
+            if not shared:
+                continue
+            key = shared[0]
+            reported.add(pair)
+            winner = _winner(action, other, wanted)
+            loser = other.id if winner == action_id else action_id
+            if relation == "same":
+                place = next(o for o in action.owners if o in other.owners)
+                left = _what_is_left(loser, key, actions, wanted, place)
+                outcome = f"{winner} wins it, {loser} {left}"
+            else:
+                inner = other if relation == "outer" else action
+                outcome = f"in the {inner.place}, {winner} wins it"
+            problems.append(
+                f"{where}: {key_words(key)} is also the key of {other.id} "
+                f"({_place_words(other)}); {outcome}"
+            )
+        problems += _place_clashes(action, keys, where)
+    return problems
+
+
+def _keep_ways_out(
+    actions: Mapping[str, KeyAction], wanted: dict[str, list[str]], source: str
+) -> list[str]:
+    """Drop the entries that would take the last key of a way out somewhere it applies."""
+    problems: list[str] = []
+    for action_id in list(wanted):
+        action = actions[action_id]
+        for other_id in sorted(WAYS_OUT - {action_id} - set(wanted)):
+            other = actions.get(other_id)
+            if other is None:
+                continue
+            for owner, keys in other.owner_keys.items():
+                place = KeyAction(other.id, keys, other.place, "", (owner,), other.priority)
+                if _relation(action, place) is not None and set(keys) <= set(wanted[action_id]):
+                    problems.append(
+                        f"{source}: keys.{action_id}: {key_words(keys[0])} is the only key of "
+                        f"{other.id} ({_place_words(other)}), and must stay so; "
+                        f"{action_id} keeps {', '.join(key_words(k) for k in action.keys)}"
+                    )
+                    del wanted[action_id]
+                    break
+            if action_id not in wanted:
+                break
+    return problems
+
+
+def _place_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]:
+    """The prompt (a text area) keeps the keys that type, and its editing keys unless the
+    screen's key is a priority one."""
+    from textual.keys import key_to_character
+    from textual.widgets import TextArea
+
+    if "PermissionScreen" in action.owners:
+        return [
+            f"{where}: {key} is the key of the dialog's option {key}; {action.id} takes it"
+            for key in keys
+            if key in tuple("123456789")
+        ]
+    if "PromptEditor" in action.owners:
+        return [
+            f"{where}: {key_words(key)} types a character, which the prompt then cannot type"
+            for key in keys
+            if key_to_character(key) not in (None, "\x1b", "\r", "\n", "\t")
+        ]
+    if not {"AcpTuiApp", "ChatScreen"} & set(action.owners):
+        return []
+
+    editing = {key for key, _binding in TextArea._merged_bindings or ()}
+    problems: list[str] = []
+    for key in keys:
+        if key_to_character(key) is not None and key_to_character(key) != "\x1b":
+            problems.append(
+                f"{where}: {key_words(key)} types a character, so it does nothing while "
+                "the prompt has the focus (use a key with ctrl or alt, or a function key)"
+            )
+        elif key in editing and not action.priority:
+            problems.append(
+                f"{where}: {key_words(key)} is also an editing key of the prompt, which "
+                "takes it while it has the focus"
+            )
+    return problems
+
+
+def _place_words(action: KeyAction) -> str:
+    return "everywhere" if action.place == "everywhere" else f"in the {action.place}"
+
+
+def _relation(first: KeyAction, second: KeyAction) -> str | None:
+    """How two actions' places relate: "same", "outer" (``first`` is around ``second``),
+    "inner", or None when they are never live together."""
+    for a in first.owners:
+        for b in second.owners:
+            if a == b:
+                return "same"
+            if a == "AcpTuiApp" or b in INSIDE.get(a, ()):
+                return "outer"
+            if b == "AcpTuiApp" or a in INSIDE.get(b, ()):
+                return "inner"
+    return None
+
+
+def _winner(action: KeyAction, other: KeyAction, wanted: Mapping[str, list[str]]) -> str:
+    """Which action a shared key runs, as Textual decides: in one place, a configured key over
+    a default one (both configured: the one declared first); between places one inside the
+    other, the outer one's priority key first, else the inner one (the focused widget up)."""
+    relation = _relation(action, other)
+    if relation == "same":
+        if (action.id in wanted) != (other.id in wanted):
+            return action.id if action.id in wanted else other.id
+        order = list(key_actions())
+        return min(action.id, other.id, key=order.index)
+    outer, inner = (action, other) if relation == "outer" else (other, action)
+    return outer.id if outer.priority else inner.id
+
+
+def _what_is_left(
+    loser: str,
+    key: str,
+    actions: Mapping[str, KeyAction],
+    wanted: Mapping[str, list[str]],
+    place: str | None = None,
+) -> str:
+    """The keys ``loser`` keeps (in ``place``, a class name, when its keys differ by place)."""
+    action = actions[loser]
+    defaults = list(action.owner_keys.get(place, action.keys) if place else action.keys)
+    keys = [k for k in wanted.get(loser, defaults) if k != key]
+    if keys:
+        return f"keeps {', '.join(key_words(k) for k in keys)}"
+    return "has no key left"
+
+
+if __name__ == "__main__":
+    print(actions_markdown(), end="")
