@@ -11,9 +11,9 @@ answered ``accept`` stays on screen, waiting for ``elicitation/complete``
 only once the dialog has closed (:meth:`PendingElicitation.mark_closed`).
 
 :meth:`ElicitationQueue.cancel_session` answers ``cancel`` to every open request of a session
-(the turn was cancelled) and closes its dialogs. Without a presenter (no screen: ``acp-tui
-ask``), ``decline_without_presenter`` declines at once. Every answer is echoed through
-``on_answered(session_id, text)`` for the transcript. Pure Python + anyio.
+(the turn was cancelled) and closes its dialogs. Without a presenter no mode is offered
+(:attr:`ElicitationQueue.modes` is empty, so nothing is advertised). Every answer is echoed
+through ``on_answered(session_id, text)`` for the transcript. Pure Python + anyio.
 """
 
 from __future__ import annotations

@@ -484,14 +484,14 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
     def submit(self) -> bool:
         """Check every field; answer ``accept`` when all fit, else show what does not."""
         content, problems = build_content(self._fields, self.entered())
-        first: Widget | None = None
+        first: int | None = None
         for index, form_field in enumerate(self._fields):
             box = self.query_one(f"#field-{index}")
             problem = problems.get(form_field.name)
             box.set_class(problem is not None, "-invalid")
             box.query_one(".error", Static).update(Text(f"✖ {problem}" if problem else ""))
             if problem is not None and first is None:
-                first = box
+                first = index
         summary = self.query_one("#problems", Static)
         if problems:
             count = len(problems)
@@ -499,19 +499,15 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
                 Text(f"{count} field{'s' if count > 1 else ''} to fix before submitting")
             )
             if first is not None:
-                field_input = first.query(f"#input-{self._fields.index(self._field_of(first))}")
-                target = field_input.first() if field_input else first
+                target = self.query_one(f"#input-{first}")
                 if target.focusable:
                     target.focus()
-                first.scroll_visible(animate=False)
+                self.query_one(f"#field-{first}").scroll_visible(animate=False)
             return False
         summary.update("")
         self._give(answer(ACCEPT, content))
         self.close()
         return True
-
-    def _field_of(self, box: Widget) -> FormField:
-        return self._fields[int((box.id or "field-0").rsplit("-", 1)[1])]
 
     # -- answering and closing --
 
