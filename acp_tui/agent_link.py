@@ -6,8 +6,9 @@ in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
 Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
 turn runs is queued per session (:class:`~acp_tui.prompt_queue.PromptQueue`, which outlives one
-agent process) and sent when the turn ends. Agents that report v2 ``state_update`` accept
-prompts at any time, so their queue drains at once. What waits for a session that is not open
+agent process) and sent when the turn ends. A v2 connection (negotiated at ``initialize``)
+accepts prompts at any time, so its queue drains at once; on v1 a ``state_update`` only changes
+the activity shown. What waits for a session that is not open
 yet goes out when it opens (:meth:`AgentLink.flush`).
 """
 
@@ -24,12 +25,14 @@ from typing import Any
 
 import anyio
 
+from acp_tui.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.elicitation_queue import ElicitationQueue
+from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
 from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
-from acp_tui.protocol import reaper
+from acp_tui.protocol import reaper, v2
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -51,7 +54,6 @@ from acp_tui.store import SessionStore
 log = logging.getLogger(__name__)
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
-AuthChooser = Callable[[list[dict[str, Any]], str], Awaitable[str | None]]
 
 
 __all__ = ["AgentExit", "AgentLink", "LinkEvents", "NotResponding", "QueuedPrompt"]
@@ -111,6 +113,9 @@ class _SessionRuntime:
     cancelling: bool = False
     #: The permission requests of this session waiting for the person (their cancel scopes).
     asking: set[anyio.CancelScope] = field(default_factory=set)
+    #: A prompt was refused for want of a sign-in the person did not give: what waits is
+    #: held until they send or edit a message, or sign in.
+    auth_blocked: bool = False
 
     def stop_asking(self) -> None:
         """Answer ``cancelled`` to every permission request still waiting (its dialog
@@ -132,6 +137,7 @@ class AgentLink:
         permission_handler: PermissionHandler | None = None,
         approve_outside: ApproveOutside | None = None,
         choose_auth: AuthChooser | None = None,
+        run_terminal_login: TerminalRunner | None = None,
         mcp_servers: list[dict[str, Any]] | None = None,
         env: dict[str, str] | None = None,
         log_dir: Path | None = None,
@@ -139,6 +145,8 @@ class AgentLink:
         process_factory: ProcessFactory | None = None,
         prompts: PromptQueue | None = None,
         initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        protocol_version: int = 1,
+        terminal_auth: bool = True,
         elicitations: ElicitationQueue | None = None,
     ) -> None:
         self.argv = list(argv)
@@ -149,6 +157,8 @@ class AgentLink:
         self.events = events or LinkEvents()
         self.permission_handler = permission_handler
         self.choose_auth = choose_auth
+        #: Authentication: methods, the chooser, and how a terminal method runs.
+        self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
         self.configured_mcp_servers = list(mcp_servers or [])
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[dict[str, Any]] = []
@@ -169,6 +179,10 @@ class AgentLink:
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
         self.initialize_timeout = initialize_timeout
+        #: Asked for at initialize (``--protocol 2``); the agent's answer is what counts.
+        self.protocol_version = protocol_version
+        #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
+        self.terminal_auth = terminal_auth
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False
@@ -212,6 +226,8 @@ class AgentLink:
             handlers["elicitation/create"] = self._on_elicitation
             notifications.add("elicitation/complete")
             abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
+        if self.terminal_auth:
+            abilities.add("auth.terminal")
         return {
             "handlers": handlers,
             "notifications": notifications,
@@ -229,6 +245,8 @@ class AgentLink:
                 recorder=self.recorder,
                 process_factory=self.process_factory,
                 on_notification=self._on_notification,
+                terminal_auth=self.terminal_auth,
+                protocol_version=self.protocol_version,
                 **self.client_setup(),
             ) as client:
                 self.client = client
@@ -244,6 +262,8 @@ class AgentLink:
                     finally:
                         await self.terminals.aclose()
                         task_group.cancel_scope.cancel()
+                        # Closed from here on: an intent spawned now is told the agent is gone.
+                        self._task_group = None
         except AgentStartError as error:
             self.events.on_exit(
                 AgentExit(error.reason, None, [], expected=False, start_failed=True)
@@ -256,7 +276,8 @@ class AgentLink:
     ) -> None:
         self.events.on_status("initializing")
         watchdog = anyio.CancelScope()
-        assert self._task_group is not None
+        if self._task_group is None:
+            return  # stopped before it started
         self._task_group.start_soon(self._watch_initialize, client, watchdog)
         try:
             agent = await client.initialize()
@@ -270,6 +291,12 @@ class AgentLink:
         finally:
             watchdog.cancel()
         self.agent = agent
+        # The negotiated version decides the turn lifecycle, once: never a notification.
+        self.v2_lifecycle = agent.protocol_version >= 2
+        self.store.protocol_version = agent.protocol_version
+        self.sign_in.configure(
+            agent.auth_methods, v2=self.v2_lifecycle, agent_name=agent.display_name
+        )
         self.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
         self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
@@ -352,28 +379,54 @@ class AgentLink:
 
     async def _on_notification(self, method: str, params: Any) -> None:
         if method == "session/update":
-            if not self.v2_lifecycle and isinstance(params, dict):
-                update = params.get("update")
-                if isinstance(update, dict) and update.get("sessionUpdate") in (
-                    "state_update",
-                    "state_change",
-                ):
-                    self._note_v2(params, update)
-            self.store.apply(params)
+            # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
+            # shown (the store's activity) and the prompt's answer ends the turn.
+            if self.v2_lifecycle and isinstance(params, dict):
+                self._v2_state(params)
         elif method == "elicitation/complete" and self.elicitations is not None:
             if isinstance(params, dict):
                 self.elicitations.complete(params.get("elicitationId"))
 
-    def _note_v2(self, params: dict[str, Any], update: dict[str, Any]) -> None:
-        self.v2_lifecycle = True
+    def _v2_state(self, params: dict[str, Any]) -> None:
+        """v2: the agent's ``state_update`` is the turn: running (after a prompt, or work of
+        the agent's own) until idle, which ends it (its stop reason and usage go to the store)
+        and lets what waits go."""
+        update = params.get("update")
         session_id = params.get("sessionId")
-        if isinstance(session_id, str) and update.get("state") == "idle":
+        if not (
+            isinstance(update, dict)
+            and update.get("sessionUpdate") in ("state_update", "state_change")
+            and isinstance(session_id, str)
+            and session_id in self._runtime
+        ):
+            return
+        runtime = self._runtime[session_id]
+        state = update.get("state")
+        if state in ("running", "requires_action"):
+            runtime.turn_running = True
+        elif state == "idle":
+            if not runtime.turn_running:
+                self.flush(session_id)  # an idle that ended no turn of ours
+                return
+            reason = update.get("stopReason")
+            error = update.get("error")
+            self._note_stop(
+                session_id,
+                reason if isinstance(reason, str) else None,
+                error if isinstance(error, dict) else None,
+            )
             self._turn_idle(session_id)
 
     async def _on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
+        if self.v2_lifecycle:
+            params, upsert = v2.permission_params(params)
+            if upsert is not None and isinstance(session_id, str):
+                self.store.apply_update(session_id, {"sessionUpdate": "tool_call_update", **upsert})
         params = self._with_known_tool_call(params)
+        if self.v2_lifecycle:
+            params = v2.with_prompt_title(params)
         if self.permission_handler is None:
             return dict(CANCELLED)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
@@ -471,7 +524,9 @@ class AgentLink:
         """The live state of a terminal, or its last state once released; None if unknown."""
         if terminal_id in self.terminals:
             return self.terminals.get(terminal_id)
-        return self.released_terminals.get(terminal_id)
+        if terminal_id in self.released_terminals:
+            return self.released_terminals[terminal_id]
+        return self.store.agent_terminal(terminal_id)  # v2: the agent's own terminals
 
     def _terminal_output(self, terminal_id: str) -> None:
         self.events.on_terminal_output(terminal_id)
@@ -504,25 +559,24 @@ class AgentLink:
             return await call()
 
     async def authenticate(self, reason: str) -> None:
+        """The agent needs a sign-in: the person picks a method, completed by its type (a
+        terminal method runs in the terminal, never through ``authenticate``). Raises
+        :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
         client = self._client()
-        methods = self.agent.auth_methods if self.agent else []
-        if not methods:
-            raise AcpError(
-                f"the agent requires authentication ({reason}) but offers no method to do it "
-                "from here: log in with the agent's own command first"
-            )
-        chosen: str | None
-        if self.choose_auth is not None:
-            chosen = await self.choose_auth(methods, reason)
-        else:
-            chosen = str(methods[0].get("id", ""))
-        if not chosen:
-            raise AcpError("authentication was not chosen; the agent cannot start a session")
-        name = next((m.get("name", chosen) for m in methods if m.get("id") == chosen), chosen)
-        try:
-            await client.authenticate(chosen)
-        except RpcError as error:
-            raise AcpError(f"authentication with {name} failed: {error.message}") from error
+        await self.sign_in.sign_in(client, reason, login_call=client.login_method)
+        for session_id, runtime in self._runtime.items():
+            if runtime.auth_blocked:
+                runtime.auth_blocked = False
+                self.flush(session_id)
+
+    @property
+    def can_logout(self) -> bool:
+        return self.client is not None and self.agent is not None and self.client.can_logout
+
+    async def logout(self) -> None:
+        """``logout``: the agent forgets the sign-in; the next call that needs it asks again."""
+        await self._client().logout()
+        self.sign_in.signed_out = True
 
     async def new_session(
         self,
@@ -545,7 +599,7 @@ class AgentLink:
             raise AcpError("the agent answered session/new without a sessionId")
         state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
         self.events.on_session_created(session_id, result)
-        if mode and state.current_mode_id != mode:
+        if mode and state.current_mode_id != mode and not self.v2_lifecycle:  # v2: no modes
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
         for config_id, value in (config or {}).items():
             option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
@@ -589,7 +643,20 @@ class AgentLink:
             # index or an earlier agent process must not hide that the agent reports none (the
             # screen then re-applies the remembered choice).
             state.current_mode_id = None
-        if agent.can_resume and (have_transcript or not agent.can_load):
+        if agent.can_resume and self.v2_lifecycle and not have_transcript:
+            # v2 has no session/load: a resume that replays the conversation from its start.
+            self.events.on_status("loading session")
+            self.store.begin_replay(session_id, cwd=cwd, keep=False)
+            try:
+                result = await self._with_auth(
+                    lambda: client.resume_session(session_id, cwd, self.mcp_servers, replay=True)
+                )
+            except BaseException:
+                self.store.end_replay(session_id, None)
+                raise
+            self.store.end_replay(session_id, result)
+            method = "load"
+        elif agent.can_resume and (have_transcript or not agent.can_load):
             self.events.on_status("resuming session")
             result = await self._with_auth(
                 lambda: client.resume_session(session_id, cwd, self.mcp_servers)
@@ -625,13 +692,25 @@ class AgentLink:
         self.events.on_session_opened(session_id)
         self.flush(session_id)
 
-    async def list_sessions(self, cwd: str | None, cursor: str | None) -> str | None:
-        """Fetch one page into the store; returns the next cursor (None when done)."""
+    async def list_sessions(
+        self, cwd: str | None, cursor: str | None, *, archived: bool = False
+    ) -> str | None:
+        """Fetch one page into the store (of the archived sessions with ``archived``);
+        returns the next cursor (None when done)."""
         client = self._client()
-        page = await client.list_sessions(cwd, cursor)
-        self.store.apply_list_page(page, cwd=cwd, cursor=cursor)
-        state = self.store.list_state(cwd)
+        page = await client.list_sessions(cwd, cursor, "only" if archived else None)
+        self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
+        state = self.store.list_state(cwd, archived=archived)
         return None if state.complete else state.next_cursor
+
+    def adopt_session(self, session_id: str) -> None:
+        """A session the agent made by other means than session/new (a fork) is open here
+        now, and shown."""
+        self._opened(session_id)
+
+    def drop_session(self, session_id: str) -> None:
+        """The agent no longer has the session open (archived): reopened before use."""
+        self._runtime.pop(session_id, None)
 
     # ------------------------------------------------------------------ turns
 
@@ -642,6 +721,7 @@ class AgentLink:
         when earlier messages still wait (they go first)."""
         blocks = blocks or [{"type": "text", "text": text}]
         runtime = self.runtime(session_id)
+        runtime.auth_blocked = False  # the person sends: what waited for a sign-in tries again
         if (runtime.turn_running and not self.v2_lifecycle) or self.prompts.has(session_id):
             self.prompts.add(session_id, text, blocks)
             self.flush(session_id)
@@ -663,6 +743,8 @@ class AgentLink:
         if not self.can_send(session_id):
             return
         runtime = self.runtime(session_id)
+        if runtime.auth_blocked:
+            return
         while not runtime.turn_running or self.v2_lifecycle:
             queued = self.prompts.take_next(session_id)
             if queued is None:
@@ -674,22 +756,28 @@ class AgentLink:
             raise AcpError("the agent is not running")
         runtime = self.runtime(session_id)
         runtime.turn_running = True
+        # Built before the agent said what it takes (or for another agent): what it cannot
+        # take goes as a link, and the person is told below their message.
+        notes: list[str] = []
+        if self.agent is not None:
+            caps = PromptCapabilities.from_agent(self.agent.capabilities)
+            blocks, notes = fit_to_capabilities(blocks, caps)
         turn = self.store.prompt_sent(session_id, blocks)
+        for note in notes:
+            self.store.add_notice(session_id, note, severity="warning")
         self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
 
     async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:
         client = self._client()
         reason: str | None = None
         try:
-            result = await client.prompt(session_id, blocks)
+            result = await self._prompt_signed_in(client, session_id, blocks)
             self.store.prompt_finished(session_id, result, turn=turn)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
-            if reason == "cancelled":
-                self.store.add_notice(session_id, "Cancelled", severity="warning")
-            elif reason in ("max_tokens", "max_turn_requests", "refusal"):
-                self.store.add_notice(
-                    session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
-                )
+            self._note_stop(session_id, reason)
+        except AuthNotDone as error:
+            self._keep_unsent(session_id, blocks, turn, str(error))
+            reason = "error"
         except AgentExitedError as error:
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
@@ -704,6 +792,66 @@ class AgentLink:
         finally:
             if not self.v2_lifecycle or reason == "error":
                 self._turn_idle(session_id, reason)
+
+    def _note_stop(
+        self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
+    ) -> None:
+        """Say why a turn ended, unless it simply ended (v1: the prompt's answer; v2: the
+        idle ``state_update``, whose ``error`` object details an ``error`` stop)."""
+        if reason == "cancelled":
+            self.store.add_notice(session_id, "Cancelled", severity="warning")
+        elif reason in ("max_tokens", "max_turn_requests", "refusal"):
+            self.store.add_notice(
+                session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
+            )
+        elif reason == "error":
+            message = error.get("message") if isinstance(error, dict) else None
+            self.store.add_notice(
+                session_id,
+                "The agent reported an error"
+                + (f": {message}" if isinstance(message, str) and message else ""),
+                severity="error",
+            )
+
+    async def _prompt_signed_in(
+        self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``session/prompt``; when the agent answers "authentication required" (-32000), sign
+        in and send it once more. :class:`AuthNotDone` when the sign-in did not happen."""
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            reason = error.message
+        await self.authenticate(reason)
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            raise AuthNotDone(
+                f"signed in, but the agent still requires authentication: {error.message}"
+            ) from error
+
+    def _keep_unsent(
+        self, session_id: str, blocks: list[dict[str, Any]], turn: int, why: str
+    ) -> None:
+        """A prompt the agent refused for want of a sign-in: it leaves the transcript (it was
+        not sent) and waits at the head of the queue, held until the person acts."""
+        self.store.withdraw_prompt(session_id, turn)
+        text = "\n".join(
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+        self.prompts.put_back(session_id, text, blocks)
+        self.runtime(session_id).auth_blocked = True
+        self.store.add_notice(
+            session_id,
+            "Not sent: the agent needs you to sign in",
+            severity="error",
+            description=f"{why.rstrip('.')}. Your message waits in the queue: send another "
+            "message, or edit it, to try again.",
+        )
 
     def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
         runtime = self.runtime(session_id)
@@ -735,6 +883,11 @@ class AgentLink:
         client = self._client()
         await client.cancel(session_id)
 
+    def edit_saved(self, session_id: str) -> None:
+        """The person saved an edit of a queued message: it may go (again) now."""
+        self.runtime(session_id).auth_blocked = False
+        self.flush(session_id)
+
     def queue(self, session_id: str | None) -> list[QueuedPrompt]:
         return self.prompts.items(session_id)
 
@@ -744,6 +897,7 @@ class AgentLink:
             self.prompts.remove(session_id, queue_id)
         else:
             self.prompts.save_edit(session_id, queue_id, text)
+            self.runtime(session_id).auth_blocked = False
         self.flush(session_id)
 
     def is_busy(self, session_id: str) -> bool:
@@ -780,7 +934,10 @@ class AgentLink:
         if self._task_group is None:
             self.events.on_error(f"{what}: the agent is not running")
             return
-        self._task_group.start_soon(guarded)
+        try:
+            self._task_group.start_soon(guarded)
+        except RuntimeError:  # the group is closing (the agent stops): never a traceback
+            self.events.on_error(f"{what}: the agent is not running")
 
 
 #: How often exited orphans re-parented to acp-tui (the subreaper) are collected.

@@ -108,6 +108,14 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--agent", metavar="NAME", help="start the agent NAME from the config file")
     parser.add_argument(
+        "--protocol",
+        type=int,
+        choices=[1, 2],
+        metavar="{1,2}",
+        help="ACP protocol version to ask for: 1 (default) or 2, the draft (an agent that "
+        "answers 1 is spoken to in version 1)",
+    )
+    parser.add_argument(
         "--record",
         metavar="FILE",
         help="write every message to and from the agent, timestamped, to FILE (JSON Lines); "

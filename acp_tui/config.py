@@ -12,6 +12,7 @@ Example::
     permission_policy = "ask"      # "ask", "yolo" or "deny"
     notifications = "bell"         # "bell" or "off"
     initialize_timeout = 30        # seconds before an agent that does not answer is reported
+    protocol = 1                   # ACP version to ask for: 1, or 2 (the draft)
 
     [keys]                         # action = key (see the README for the actions)
     new-session = "ctrl+k"

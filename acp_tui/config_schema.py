@@ -123,6 +123,8 @@ class AgentConfig(_Strict):
     always, http and sse only when the agent says it supports them."""
     label: str | None = None
     """Name shown in the launcher and the header (default: the agent's own name)."""
+    protocol: Literal[1, 2] | None = None
+    """ACP version to ask this agent for (default: the top-level ``protocol``)."""
 
     @property
     def argv(self) -> list[str]:
@@ -150,6 +152,9 @@ class Config(_Strict):
     """Key bindings: ``action = "key"`` (Textual's key syntax, e.g. ``"ctrl+k"``; several
     keys comma-separated or as a list). The actions are listed in the README; an unknown
     action or a bad key is reported and the rest applies."""
+    protocol: Literal[1, 2] = 1
+    """ACP version asked for at ``initialize``: 1, or 2 (the draft; an agent that answers 1
+    is spoken to in version 1). ``--protocol`` wins."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

@@ -24,8 +24,10 @@ from typing import Any, TextIO
 
 import anyio
 
+from acp_tui.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
 from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.elicitation import DECLINE, FORM, ElicitationError, answer, parse_request
+from acp_tui.protocol import v2
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -172,6 +174,8 @@ SHOWN_UPDATES = frozenset(
         "current_mode_update",
     }
 )
+#: `ask` prints a terminal sign-in method's command for the person to run.
+TERMINAL_AUTH = True
 #: What `ask` does with elicitations: a form is declined (nobody is there to fill it in).
 ELICITATION_ABILITIES = frozenset({f"elicitation.{FORM}"})
 
@@ -191,6 +195,10 @@ class _Turn:
     message_text: dict[str, str] = field(default_factory=dict)
     allow: bool = False
     cancelling: bool = False
+    #: v2: the turn ends with a `state_update` idle, not with the prompt's answer.
+    awaiting_idle: bool = False
+    idle: anyio.Event = field(default_factory=anyio.Event)
+    idle_update: dict[str, Any] = field(default_factory=dict)
 
     def on_notification(self, method: str, params: Any) -> None:
         if method != "session/update" or not isinstance(params, dict):
@@ -217,6 +225,9 @@ class _Turn:
             text = _text_of(content)
             if text is not None:
                 out.text(text)
+                message_id = update.get("messageId")
+                if isinstance(message_id, str):  # v2: its whole upsert may follow
+                    self.message_text[message_id] = self.message_text.get(message_id, "") + text
             elif isinstance(content, dict):
                 self._note(f"[{_label(content.get('type'), 20) or 'content'}]")
         elif kind == "agent_message":  # v2 draft: whole-message upsert
@@ -234,6 +245,10 @@ class _Turn:
             self._note(f"[{severity}] {text}" + (f": {description}" if description else ""))
         elif kind == "current_mode_update":
             self._note(f"[mode] {_label(update.get('currentModeId'), 40)}")
+        elif kind == "state_update" and update.get("state") == "idle" and self.awaiting_idle:
+            self.awaiting_idle = False
+            self.idle_update = update
+            self.idle.set()
         # Thoughts, user message echoes, usage, titles, commands, unknown variants: not
         # printed (the TUI shows them; a script wants the answer).
 
@@ -294,6 +309,8 @@ class _Turn:
 
     async def request_permission(self, params: Any) -> dict[str, Any]:
         params = params if isinstance(params, dict) else {}
+        if "subject" in params or ("title" in params and "toolCall" not in params):
+            params = v2.with_prompt_title(v2.permission_params(params)[0])  # a v2 request
         options = [o for o in params.get("options") or [] if isinstance(o, dict)]
         tool = params.get("toolCall") if isinstance(params.get("toolCall"), dict) else {}
         tool_id = _str(tool.get("toolCallId"))
@@ -427,6 +444,8 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeou
                 updates=SHOWN_UPDATES,
                 abilities=ELICITATION_ABILITIES,
                 recorder=getattr(invocation, "recorder", None),
+                terminal_auth=TERMINAL_AUTH,  # a terminal method is printed for the person to run
+                protocol_version=getattr(options, "protocol", None) or 1,
             ) as client,
             terminals,
         ):
@@ -512,7 +531,7 @@ async def _ask_session(
             turn.flush_early()
     except RpcError as error:
         if error.code == AUTH_REQUIRED:
-            output.error(_auth_message(name, agent.auth_methods))
+            output.error(_auth_message(name, client))
             return EXIT_AUTH
         what = "continue the session" if session else "start a session"
         output.error(f"{name} could not {what}: {_label(str(error), 300)}")
@@ -551,7 +570,13 @@ async def _ask_session(
 
         task_group.start_soon(watch_sigint)
         try:
+            turn.awaiting_idle = client.v2
             result = await client.prompt(session_id, prompt)
+            if client.v2:
+                # v2: the answer says the prompt was accepted; the idle state ends the turn.
+                await turn.idle.wait()
+                reason = turn.idle_update.get("stopReason")
+                result = {"stopReason": reason} if isinstance(reason, str) else {}
         except (AcpError, RpcError, ConnectionClosed) as error:
             failure = error  # handled outside: a task group would wrap it in a group
         finally:
@@ -566,7 +591,7 @@ async def _ask_session(
     if failure is not None:
         output.finish_text()
         if isinstance(failure, RpcError) and failure.code == AUTH_REQUIRED:
-            output.error(_auth_message(name, agent.auth_methods))
+            output.error(_auth_message(name, client))
             return EXIT_AUTH
         output.error(f"the prompt failed: {_label(str(failure), 300)}")
         output.note(f"session: {_label(session_id, 200)}")
@@ -586,20 +611,33 @@ async def _ask_session(
     return EXIT_STOPPED
 
 
-def _auth_message(name: str, methods: list[dict[str, Any]]) -> str:
+def _auth_message(name: str, client: AcpClient) -> str:
+    """One line: the methods, and for a terminal method the exact command to run (``ask``
+    never signs in itself, and never sends a terminal method to ``authenticate``)."""
+    agent = client.agent
+    methods = parse_auth_methods(agent.auth_methods if agent else [], v2=client.v2)
     names = []
     for method in methods:
-        label = _label(method.get("name"), 40)
-        method_id = _label(method.get("id"), 40)
+        label = _label(method.name, 40)
+        method_id = _label(method.id, 40)
         if label and method_id and label != method_id:
             names.append(f"{label} [{method_id}]")
         elif label or method_id:
             names.append(label or method_id)
     listed = ", ".join(names) if names else "none advertised"
-    return (
+    message = (
         f"{name} requires authentication (methods: {listed}); "
         "authenticate in the acp-tui TUI or with the agent itself, then retry"
     )
+    cwd = str(client.process.cwd) if client.process.cwd else os.getcwd()
+    for method in methods:
+        if method.kind == TERMINAL:
+            login = TerminalLogin.of(method, client.process.argv, cwd)
+            command = sanitize_terminal_text(login.command_line()).replace("\n", " ")
+            message += f"; to sign in with {_label(method.label, 40)}, run: {command}"
+        elif method.kind == ENV_VAR:
+            message += f"; {_label(method.label, 40)}: {_label(method.how(), 200)}"
+    return message
 
 
 async def _report_crash(
@@ -646,7 +684,11 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
     cwd = options.cwd or os.getcwd()
     try:
         async with AcpClient.launch(
-            invocation.agent_argv, cwd=cwd, recorder=getattr(invocation, "recorder", None)
+            invocation.agent_argv,
+            cwd=cwd,
+            recorder=getattr(invocation, "recorder", None),
+            terminal_auth=TERMINAL_AUTH,
+            protocol_version=getattr(options, "protocol", None) or 1,
         ) as client:
             try:
                 initialized = await _initialize(client, output, initialize_timeout)
@@ -672,11 +714,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
                 )
             except RpcError as error:
                 if error.code == AUTH_REQUIRED:
-                    output.error(
-                        _auth_message(
-                            "the agent", client.agent.auth_methods if client.agent else []
-                        )
-                    )
+                    output.error(_auth_message("the agent", client))
                     return EXIT_AUTH
                 output.error(f"session/list failed: {_label(str(error), 300)}")
                 return EXIT_STOPPED

@@ -65,6 +65,15 @@ class PromptQueue:
         self._changed(key)
         return item
 
+    def put_back(
+        self, key: QueueKey, text: str, blocks: list[dict[str, Any]] | None = None
+    ) -> QueuedPrompt:
+        """A message that went out and was refused unsent: first in line again."""
+        item = QueuedPrompt(next(self._ids), text, blocks or text_blocks(text))
+        self._items.setdefault(key, []).insert(0, item)
+        self._changed(key)
+        return item
+
     def find(self, key: QueueKey, queue_id: int) -> QueuedPrompt | None:
         for item in self._items.get(key, ()):
             if item.queue_id == queue_id:

@@ -152,12 +152,26 @@ def agent_name(recording: Recording) -> str:
             continue
         result = message.get("result")
         if isinstance(result, dict) and "protocolVersion" in result:
-            info = result.get("agentInfo")
+            info = result.get("agentInfo", result.get("info"))  # v1, v2
             if isinstance(info, dict):
                 name = info.get("title") or info.get("name")
                 return name if isinstance(name, str) else ""
             return ""
     return ""
+
+
+def requested_version(recording: Recording) -> int:
+    """The protocol version the recorded client asked for (2 for a ``--protocol 2`` run), so
+    that the replayed client asks the same and takes the recorded answer."""
+    for entry in recording.segments[0].entries:
+        message = entry.message
+        if entry.direction != TO_AGENT or not isinstance(message, dict):
+            continue
+        if message.get("method") == "initialize":
+            params = message.get("params")
+            version = params.get("protocolVersion") if isinstance(params, dict) else None
+            return 2 if version == 2 else 1
+    return 1
 
 
 class ReplaySession:
@@ -288,6 +302,7 @@ def replay_settings(
         data_dir=data_dir,
         theme=theme,
         replay=session,
+        protocol_version=requested_version(recording),
     )
 
 

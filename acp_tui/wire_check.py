@@ -265,6 +265,8 @@ class _SegmentCheck:
             self.initialized = "result" in message
             if isinstance(result, dict):
                 self.store.set_agent_capabilities(result.get("agentCapabilities"))
+                # Updates are read by the version agreed on, as the client reads them.
+                self.store.protocol_version = 2 if result.get("protocolVersion") == 2 else 1
         elif request.method == "session/load":
             session_id = params.get("sessionId")
             if isinstance(session_id, str):

@@ -138,3 +138,33 @@ async def test_a_new_session_is_a_draft_until_its_first_prompt(tmp_path: Path) -
         link.send_prompt(session_id, "hello")
         assert not state.draft and [s.id for s in store.catalog()] == [session_id]
         link.request_stop()
+
+
+async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
+    tmp_path: Path,
+) -> None:
+    """A click or key that spawns work (cancel, set a mode…) just as the agent stops must be
+    told the agent is not running: the closed task group once raised in the UI."""
+    agent = tmp_path / "agent.py"
+    agent.write_text(RECORDING_AGENT)
+    errors: list[str] = []
+    link = AgentLink(
+        [sys.executable, str(agent), str(tmp_path / "received.jsonl")],
+        cwd=str(tmp_path),
+        store=SessionStore(),
+        events=LinkEvents(on_error=errors.append),
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(link.run)
+        with anyio.fail_after(60):
+            await link.ready.wait()
+        link.request_stop()
+        with anyio.fail_after(60):
+            await link.finished.wait()
+    ran: list[str] = []
+
+    async def job() -> None:
+        ran.append("ran")
+
+    link.spawn(job, "cancel")
+    assert ran == [] and errors == ["cancel: the agent is not running"]

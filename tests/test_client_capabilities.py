@@ -21,6 +21,7 @@ from acp_tui import headless
 from acp_tui.agent_link import AgentLink
 from acp_tui.elicitation import parse_request
 from acp_tui.elicitation_queue import ElicitationQueue
+from acp_tui.link_auth import SignIn
 from acp_tui.protocol.client import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
@@ -43,10 +44,12 @@ class Face:
     notifications: frozenset[str]
     updates: frozenset[str]
     abilities: frozenset[str]
-    #: Shows one ``session/update``: True when something is shown for it (not "unknown").
-    shows: Callable[[dict[str, Any]], bool]
+    #: Shows ``session/update``s: True when something is shown for them (not "unknown").
+    shows: Callable[[list[dict[str, Any]]], bool]
     #: The elicitation modes its handler takes.
     modes: frozenset[str]
+    #: Whether it runs (or prints) a terminal sign-in method.
+    terminal_auth: bool
 
     @property
     def capabilities(self) -> dict[str, Any]:
@@ -69,10 +72,11 @@ def tui_face(tmp_path: Path) -> Face:
     link = AgentLink(["agent"], cwd=str(tmp_path), store=store, elicitations=queue)
     setup = link.client_setup()
 
-    def shows(update: dict[str, Any]) -> bool:
+    def shows(updates: list[dict[str, Any]]) -> bool:
         shown = SessionStore()
         shown.register_session("s")
-        shown.apply({"sessionId": "s", "update": update})
+        for update in updates:
+            shown.apply({"sessionId": "s", "update": update})
         entries = shown.get("s").transcript  # type: ignore[union-attr]
         return bool(entries) and all(not isinstance(view_for(e), UnknownView) for e in entries)
 
@@ -84,6 +88,7 @@ def tui_face(tmp_path: Path) -> Face:
         frozenset(setup["abilities"]),
         shows,
         queue.modes,
+        link.terminal_auth,
     )
 
 
@@ -97,9 +102,11 @@ def ask_face(tmp_path: Path) -> Face:
         **services,
     }
 
-    def shows(update: dict[str, Any]) -> bool:
+    def shows(updates: list[dict[str, Any]]) -> bool:
         out = headless.Output(out=io.StringIO(), err=io.StringIO())
-        headless._Turn(out).apply(update)
+        turn = headless._Turn(out)
+        for update in updates:
+            turn.apply(update)
         return bool(out.out.getvalue() or out.err.getvalue())  # type: ignore[attr-defined]
 
     return Face(
@@ -107,22 +114,34 @@ def ask_face(tmp_path: Path) -> Face:
         handlers,
         frozenset(BASELINE_NOTIFICATIONS),
         headless.SHOWN_UPDATES,
-        headless.ELICITATION_ABILITIES,
+        headless.ELICITATION_ABILITIES | ({"auth.terminal"} if headless.TERMINAL_AUTH else set()),
         shows,
         frozenset(a.split(".", 1)[1] for a in headless.ELICITATION_ABILITIES),
+        headless.TERMINAL_AUTH,
     )
 
 
 FACES = {"tui": tui_face, "ask": ask_face}
 
-#: One valid update of each kind a feature names.
-SAMPLE_UPDATES: dict[str, dict[str, Any]] = {
+_PLAN = {
+    "sessionUpdate": "plan_update",
+    "plan": {
+        "planId": "p1",
+        "type": "items",
+        "entries": [{"content": "a", "priority": "low", "status": "pending"}],
+    },
+}
+
+#: One valid update of each kind a feature names (or a few, the last of that kind).
+SAMPLE_UPDATES: dict[str, dict[str, Any] | list[dict[str, Any]]] = {
     "notice": {"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited"},
     "compaction_update": {
         "sessionUpdate": "compaction_update",
         "compactionId": "c1",
         "status": "in_progress",
     },
+    "plan_update": _PLAN,
+    "plan_removed": [_PLAN, {"sessionUpdate": "plan_removed", "planId": "p1"}],
     "compaction_summary_chunk": {
         "sessionUpdate": "compaction_summary_chunk",
         "compactionId": "c1",
@@ -146,6 +165,7 @@ def _takes(params: dict[str, Any]) -> Callable[[Face], bool]:
 ABILITY_PROOFS: dict[str, Callable[[Face], bool]] = {
     "elicitation.form": _takes(_FORM),
     "elicitation.url": _takes(_URL),
+    "auth.terminal": lambda face: face.terminal_auth and callable(SignIn.terminal_login),
 }
 
 
@@ -174,7 +194,9 @@ def test_every_advertised_capability_is_implemented(face: Face) -> None:
         assert set(feature.notifications) <= face.notifications, where
         for kind in feature.updates:
             assert kind in SAMPLE_UPDATES, f"{where}: add a sample {kind} update to this test"
-            assert face.shows(SAMPLE_UPDATES[kind]), f"{where}: a {kind} update is not shown"
+            sample = SAMPLE_UPDATES[kind]
+            updates = sample if isinstance(sample, list) else [sample]
+            assert face.shows(updates), f"{where}: a {kind} update is not shown"
         for ability in feature.abilities:
             assert ability in ABILITY_PROOFS, f"{where}: add a proof of {ability} to this test"
             assert ABILITY_PROOFS[ability](face), f"{where}: {ability} is not implemented"
@@ -202,12 +224,15 @@ def test_what_each_face_advertises(face: Face) -> None:
     modes, notices and compaction; ``ask`` declines forms and prints notices."""
     caps = face.capabilities
     assert caps["fs"] == {"readTextFile": True, "writeTextFile": True} and caps["terminal"]
+    assert caps["auth"] == {"terminal": True}
     if face.name == "tui":
         assert caps["elicitation"] == {"form": {}, "url": {}}
         assert caps["session"] == {"notices": {}, "compaction": {}}
+        assert caps["plan"] == {}
     else:
         assert caps["elicitation"] == {"form": {}}
         assert caps["session"] == {"notices": {}}
+        assert "plan" not in caps, "ask prints plans, not plan_update"
 
 
 @pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from acp_tui import __version__
+from acp_tui.protocol import v2
 from acp_tui.protocol.jsonrpc import (
     CLOSED_INPUT,
     CLOSED_OUTPUT,
@@ -86,6 +87,9 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
         abilities=("elicitation.url",),
     ),
     ClientFeature(("session", "notices"), {}, updates=("notice",)),
+    # Unstable: the store keeps each plan by id, in each of its forms, and marks a removed one.
+    ClientFeature(("plan",), {}, updates=("plan_update", "plan_removed")),
+    ClientFeature(("auth", "terminal"), True, abilities=("auth.terminal",)),
     ClientFeature(
         ("session", "compaction"), {}, updates=("compaction_update", "compaction_summary_chunk")
     ),
@@ -212,6 +216,14 @@ class AgentInfo:
     def can_fork(self) -> bool:
         return self.session_capability("fork")
 
+    @property
+    def can_set_title(self) -> bool:
+        return self.session_capability("title")
+
+    @property
+    def can_archive(self) -> bool:
+        return self.session_capability("archive")
+
     def mcp_capability(self, transport: str) -> bool:
         caps = self.capabilities.get("mcpCapabilities")
         return isinstance(caps, dict) and bool(caps.get(transport))
@@ -219,6 +231,30 @@ class AgentInfo:
     def prompt_capability(self, name: str) -> bool:
         caps = self.capabilities.get("promptCapabilities")
         return isinstance(caps, dict) and bool(caps.get(name))
+
+
+#: The requests that complete an agent-type sign-in (v1, v2).
+LOGIN_METHODS = ("authenticate", "auth/login")
+
+
+def refuse_terminal_login(agent: AgentInfo | None, params: Any) -> None:
+    """The last guard of a MUST: a method the agent advertised as ``terminal`` is never sent
+    to ``authenticate`` (v2: ``auth/login``), whoever asks. Any method that is not plainly an
+    agent method (v1: no ``type``; either: ``type: "agent"``) is refused the same way."""
+    if agent is None:
+        return
+    method_id = params.get("methodId") if isinstance(params, dict) else None
+    for method in agent.auth_methods:
+        advertised = method.get("methodId", method.get("id"))
+        if advertised != method_id:
+            continue
+        kind = method.get("type", None if agent.protocol_version < 2 else "")
+        if kind not in (None, "agent"):
+            raise AcpError(
+                f"refused to send the {kind!r} sign-in method {method_id!r} to the agent's "
+                "login call: only agent methods go there (a terminal method runs the agent's "
+                "command in a terminal)"
+            )
 
 
 #: Pages in a row with no new session after which listing stops (a cursor that never ends).
@@ -238,9 +274,9 @@ def parse_agent_info(result: Any) -> AgentInfo:
     if not isinstance(result, dict):
         raise ProtocolVersionError("the agent's initialize answer is not a JSON object")
     version = result.get("protocolVersion")
-    raw_info = result.get("agentInfo")
+    raw_info = v2.agent_identity(result) if version == v2.V2 else result.get("agentInfo")
     info = raw_info if isinstance(raw_info, dict) else {}
-    caps = result.get("agentCapabilities")
+    caps = v2.agent_capabilities(result) if version == v2.V2 else result.get("agentCapabilities")
     methods = result.get("authMethods")
     return AgentInfo(
         protocol_version=version if isinstance(version, int) else -1,
@@ -277,8 +313,14 @@ class AcpClient:
         updates: Collection[str] = (),
         abilities: Collection[str] = (),
         client_name: str = "acp-tui",
+        terminal_auth: bool = False,
+        protocol_version: int = PROTOCOL_VERSION,
     ) -> None:
         self.process = process
+        #: Whether whoever drives this client runs (or shows) terminal sign-in methods.
+        self.terminal_auth = terminal_auth
+        #: The version asked for at initialize (``--protocol``); the agent's answer decides.
+        self.requested_version = protocol_version
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.on_notification = on_notification
         self.notifications = frozenset(notifications)
@@ -363,15 +405,19 @@ class AcpClient:
             await outcome
 
     def client_capabilities(self) -> dict[str, Any]:
+        # Terminal sign-in is run (or shown) by whoever drives this client: an ability.
+        abilities = self.abilities | ({"auth.terminal"} if self.terminal_auth else set())
         return client_capabilities(
             handlers=self.handlers,
             notifications=self.notifications,
             updates=self.updates,
-            abilities=self.abilities,
+            abilities=abilities,
         )
 
     async def call(self, method: str, params: Any = None) -> Any:
         """Send a request; an agent exit while waiting becomes :class:`AgentExitedError`."""
+        if method in LOGIN_METHODS:
+            refuse_terminal_login(self.agent, params)
         try:
             return await self.connection.request(method, params)
         except ConnectionClosed as error:
@@ -396,30 +442,32 @@ class AcpClient:
 
     async def initialize(self) -> AgentInfo:
         """Negotiate; must complete before any other call (agents reject pipelining)."""
-        try:
-            result = await self.call(
-                "initialize",
-                {
-                    "protocolVersion": PROTOCOL_VERSION,
-                    "clientCapabilities": self.client_capabilities(),
-                    "clientInfo": {
-                        "name": self.client_name,
-                        "title": "acp-tui",
-                        "version": __version__,
-                    },
-                },
+        info = {"name": self.client_name, "title": "acp-tui", "version": __version__}
+        params: dict[str, Any] = {
+            "protocolVersion": PROTOCOL_VERSION,
+            "clientCapabilities": self.client_capabilities(),
+            "clientInfo": info,
+        }
+        if self.requested_version >= v2.V2:
+            params = v2.initialize_params(
+                self.client_capabilities(), info, terminal_auth=self.terminal_auth
             )
+        try:
+            result = await self.call("initialize", params)
         except EchoedRequest:
             raise NotAnAgentError(
                 "this is not an ACP agent: it sent our own initialize request back "
                 "(it echoes what it reads, as cat does)"
             ) from None
         agent = parse_agent_info(result)
-        if agent.protocol_version != PROTOCOL_VERSION:
+        # v1 always; v2 when asked for (a v1 answer to a v2 request is v1 from then on).
+        accepted = {PROTOCOL_VERSION, v2.V2} if self.requested_version >= v2.V2 else {1}
+        if agent.protocol_version not in accepted:
             await self.connection.aclose()
             raise ProtocolVersionError(
                 f"the agent speaks ACP protocol version {result.get('protocolVersion')!r}; "
                 f"acp-tui speaks version {PROTOCOL_VERSION}"
+                + (" (and 2, asked for)" if self.requested_version >= v2.V2 else "")
             )
         self.agent = agent
         return agent
@@ -436,7 +484,27 @@ class AcpClient:
         return self.agent
 
     async def authenticate(self, method_id: str) -> Any:
+        """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
+        checks the method's type, see :mod:`acp_tui.auth_methods`)."""
         return await self.call("authenticate", {"methodId": method_id})
+
+    @property
+    def v2(self) -> bool:
+        """Whether the agent answered initialize with protocol version 2."""
+        return self.agent is not None and self.agent.protocol_version >= v2.V2
+
+    @property
+    def login_method(self) -> str:
+        return "auth/login" if self.v2 else "authenticate"
+
+    @property
+    def can_logout(self) -> bool:
+        auth = self.agent.capabilities.get("auth") if self.agent else None
+        return isinstance(auth, dict) and isinstance(auth.get("logout"), dict)
+
+    async def logout(self) -> Any:
+        self._require(self.can_logout, "logging out (logout)")
+        return await self.call("auth/logout" if self.v2 else "logout", {})
 
     async def new_session(
         self, cwd: str, mcp_servers: list[dict[str, Any]] | None = None, **extra: Any
@@ -455,25 +523,40 @@ class AcpClient:
         return result if isinstance(result, dict) else {}
 
     async def resume_session(
-        self, session_id: str, cwd: str, mcp_servers: list[dict[str, Any]] | None = None
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        *,
+        replay: bool = False,
     ) -> dict[str, Any]:
+        """``session/resume``; ``replay`` (v2 only): the agent replays the conversation from
+        its start first (``replayFrom``), as ``session/load`` does in v1."""
         self._require(self.info.can_resume, "resuming sessions (session/resume)")
-        result = await self.call(
-            "session/resume",
-            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or []},
-        )
+        params: dict[str, Any] = {
+            "sessionId": session_id,
+            "cwd": cwd,
+            "mcpServers": mcp_servers or [],
+        }
+        if replay and self.v2:
+            params["replayFrom"] = dict(v2.REPLAY_FROM_START)
+        result = await self.call("session/resume", params)
         return result if isinstance(result, dict) else {}
 
     async def list_sessions(
-        self, cwd: str | None = None, cursor: str | None = None
+        self, cwd: str | None = None, cursor: str | None = None, archived: str | None = None
     ) -> dict[str, Any]:
-        """One page of session/list."""
+        """One page of session/list. ``archived`` (unstable): ``"exclude"`` (the default),
+        ``"include"`` or ``"only"``; sent only to agents that advertise archiving."""
         self._require(self.info.can_list, "listing sessions (session/list)")
         params: dict[str, Any] = {}
         if cwd is not None:
             params["cwd"] = cwd
         if cursor is not None:
             params["cursor"] = cursor
+        if archived is not None:
+            self._require(self.info.can_archive, "archived sessions (session/archive)")
+            params["archived"] = archived
         result = await self.call("session/list", params)
         return result if isinstance(result, dict) else {"sessions": []}
 
@@ -533,11 +616,39 @@ class AcpClient:
         self._require(self.info.can_delete, "deleting sessions (session/delete)")
         return await self.call("session/delete", {"sessionId": session_id})
 
-    async def fork_session(self, session_id: str, cwd: str) -> dict[str, Any]:
-        self._require(self.info.can_fork, "forking sessions (session/fork)")
-        return await self.call(
-            "session/fork", {"sessionId": session_id, "cwd": cwd, "mcpServers": []}
-        )
+    async def fork_session(
+        self,
+        session_id: str,
+        cwd: str,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        additional_directories: list[str] | None = None,
+    ) -> dict[str, Any]:
+        """session/fork (unstable): a new session with the conversation so far."""
+        self._require(self.info.can_fork, "branching sessions (session/fork)")
+        params: dict[str, Any] = {
+            "sessionId": session_id,
+            "cwd": cwd,
+            "mcpServers": mcp_servers or [],
+        }
+        if additional_directories:
+            params["additionalDirectories"] = list(additional_directories)
+        result = await self.call("session/fork", params)
+        return result if isinstance(result, dict) else {}
+
+    async def set_session_title(self, session_id: str, title: str) -> str | None:
+        """session/set_title (unstable): the title the agent stored (it may normalise it)."""
+        self._require(self.info.can_set_title, "renaming sessions (session/set_title)")
+        result = await self.call("session/set_title", {"sessionId": session_id, "title": title})
+        stored = result.get("title") if isinstance(result, dict) else None
+        return stored if isinstance(stored, str) else None
+
+    async def archive_session(self, session_id: str) -> Any:
+        self._require(self.info.can_archive, "archiving sessions (session/archive)")
+        return await self.call("session/archive", {"sessionId": session_id})
+
+    async def unarchive_session(self, session_id: str) -> Any:
+        self._require(self.info.can_archive, "archiving sessions (session/unarchive)")
+        return await self.call("session/unarchive", {"sessionId": session_id})
 
     async def prompt(self, session_id: str, prompt: list[dict[str, Any]]) -> dict[str, Any]:
         result = await self.call("session/prompt", {"sessionId": session_id, "prompt": prompt})
@@ -554,4 +665,6 @@ class AcpClient:
         params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
         if isinstance(value, bool):
             params["type"] = "boolean"
+        elif self.v2:
+            params["type"] = "id"  # v2 names the kind of every value
         return await self.call("session/set_config_option", params)

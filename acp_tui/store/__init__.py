@@ -8,7 +8,8 @@ malformed ones) for a protocol inspector.
 
 Feeding the store (what the client calls, in order)
 ----------------------------------------------------
-``store = SessionStore(protocol_version=1)`` (2 for a v2 connection), then:
+``store = SessionStore(protocol_version=1)`` (2 for a v2 connection: the link sets it from the
+agent's ``initialize`` answer; on 1 a ``state_update`` only changes the activity), then:
 
 - after ``initialize``: ``store.set_agent_capabilities(result["agentCapabilities"])``
   (drives ``SessionState.resumable`` and :meth:`SessionStore.open_method`).

@@ -224,20 +224,51 @@ class ToolCall(Entry):
 
 
 class PlanSnapshot(Entry):
-    """The plan as it stood at this point of the conversation (``entries`` are PlanEntry dicts)."""
+    """The plan as it stood at this point of the conversation (``entries`` are PlanEntry dicts).
 
-    __slots__ = ("entries", "raw")
+    A plan with an id (the unstable ``plan_update``) is one entry, updated in place, and may be
+    structured ``entries``, Markdown (:attr:`markdown`) or a file (:attr:`file_uri`); once
+    ``plan_removed`` names it, it is marked :attr:`removed` (it stays in the history)."""
+
+    __slots__ = ("entries", "plan_id", "raw", "removed")
     kind: ClassVar[str] = "plan"
 
-    def __init__(self, entry_id: int, entries: list[dict[str, Any]], raw: Any = None) -> None:
+    def __init__(
+        self,
+        entry_id: int,
+        entries: list[dict[str, Any]],
+        raw: Any = None,
+        plan_id: str | None = None,
+    ) -> None:
         super().__init__(entry_id)
         self.entries = entries
         self.raw = raw
+        self.plan_id = plan_id
+        self.removed = False
+
+    def _raw_text(self, kind: str, key: str) -> str | None:
+        raw = self.raw
+        if isinstance(raw, dict) and raw.get("type") == kind:
+            value = raw.get(key)
+            return value if isinstance(value, str) else None
+        return None
+
+    @property
+    def markdown(self) -> str | None:
+        """The plan's Markdown, for a ``markdown`` plan."""
+        return self._raw_text("markdown", "content")
+
+    @property
+    def file_uri(self) -> str | None:
+        """Where the plan is, for a ``file`` plan."""
+        return self._raw_text("file", "uri")
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
         d["entries"] = self.entries
         d["raw"] = self.raw
+        d["plan_id"] = self.plan_id
+        d["removed"] = self.removed
         return d
 
 

@@ -48,6 +48,13 @@ CREATE TABLE IF NOT EXISTS sessions (
     PRIMARY KEY (agent, session_id)
 );
 CREATE INDEX IF NOT EXISTS sessions_by_updated ON sessions (agent, updated DESC);
+CREATE TABLE IF NOT EXISTS local_titles (
+    agent        TEXT NOT NULL,
+    session_id   TEXT NOT NULL,
+    title        TEXT NOT NULL,
+    updated      REAL NOT NULL,
+    PRIMARY KEY (agent, session_id)
+);
 CREATE TABLE IF NOT EXISTS agent_defaults (
     agent        TEXT PRIMARY KEY,
     defaults     TEXT NOT NULL,
@@ -243,20 +250,58 @@ class LocalIndex:
             self.warnings.append(f"cannot write session index: {exc}")
             return False
 
-    def forget(self, session_id: str) -> bool:
+    def forget(self, session_id: str, *, keep_title: bool = False) -> bool:
+        """Drop a session (its local title too, unless ``keep_title``: an archived session
+        is no longer offered from the index, and keeps its name for when it is back)."""
+        conn = self._conn
+        if conn is None:
+            return False
+        tables = ("sessions",) if keep_title else ("sessions", "local_titles")
+        try:
+            with conn:
+                for table in tables:
+                    conn.execute(
+                        f"DELETE FROM {table} WHERE agent = ? AND session_id = ?",
+                        (self.agent, _storable(session_id)),
+                    )
+            return True
+        except (sqlite3.Error, ValueError) as exc:
+            self.warnings.append(f"cannot write session index: {exc}")
+            return False
+
+    def set_local_title(self, session_id: str, title: str) -> bool:
+        """A title the person gave a session of an agent that cannot store one
+        (``session/set_title``): it wins over the agent's titles here, across restarts."""
         conn = self._conn
         if conn is None:
             return False
         try:
             with conn:
                 conn.execute(
-                    "DELETE FROM sessions WHERE agent = ? AND session_id = ?",
-                    (self.agent, _storable(session_id)),
+                    "INSERT INTO local_titles (agent, session_id, title, updated)"
+                    " VALUES (?, ?, ?, ?) ON CONFLICT(agent, session_id) DO UPDATE SET"
+                    " title = excluded.title, updated = excluded.updated",
+                    (self.agent, _storable(session_id), _storable(title), time.time()),
                 )
             return True
         except (sqlite3.Error, ValueError) as exc:
             self.warnings.append(f"cannot write session index: {exc}")
             return False
+
+    def local_titles(self) -> dict[str, str]:
+        """Session id -> the title the person gave it (see :meth:`set_local_title`)."""
+        conn = self._conn
+        if conn is None:
+            return {}
+        try:
+            rows = conn.execute(
+                "SELECT session_id, title FROM local_titles WHERE agent = ?",
+                (_storable(self.agent),),
+            ).fetchall()
+        except (sqlite3.Error, ValueError) as exc:
+            self.warnings.append(f"cannot read session index: {exc}")
+            return {}
+        return {str(sid): str(title) for sid, title in rows if isinstance(title, str)}
 
     def remember_defaults(self, defaults: dict[str, Any]) -> bool:
         """What this agent's last new session offered (its ``modes``, ``configOptions`` as in

@@ -235,6 +235,7 @@ class SessionState:
         "_replay",
         "_search_key",
         "activity",
+        "archived",
         "available_modes",
         "commands",
         "config_options",
@@ -258,6 +259,7 @@ class SessionState:
         "state_detail",
         "stop_reason",
         "title",
+        "title_pinned",
         "tool_index",
         "transcript",
         "turn",
@@ -296,6 +298,11 @@ class SessionState:
         self.indexed = False
         self.replaying = False
         self.resumable = False
+        #: From ``session/list`` (unstable ``archived``) or an archive done here; None: not
+        #: reported (an agent that does not archive).
+        self.archived: bool | None = None
+        #: The person named this session: their title wins over the agent's, listed or live.
+        self.title_pinned = False
         self._first_prompt: str | None = None
         self._first_user: MessageEntry | None = None
         self._live_at: dict[str, float] = {}
@@ -386,6 +393,8 @@ class SessionState:
             "indexed": self.indexed,
             "replaying": self.replaying,
             "resumable": self.resumable,
+            "archived": self.archived,
+            "title_pinned": self.title_pinned,
             "first_prompt": self.first_prompt,
             "transcript": [e.to_dict() for e in self.transcript],
         }

@@ -5,12 +5,14 @@ See the package docstring (:mod:`acp_tui.store`) for the contract.
 
 from __future__ import annotations
 
+import copy as copy_module
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
 from datetime import UTC, datetime
 from typing import Any
 
+from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -159,6 +161,17 @@ def _covers(replayed: list[tuple[type, str]], seen: list[tuple[type, str]]) -> b
     return True
 
 
+def _copied_entry(entry: Entry, entry_id: int) -> Entry:
+    """A copy of ``entry`` for another session's transcript (a branch): its own id, a first
+    version, nothing shared that the store mutates."""
+    copy = copy_module.deepcopy(entry)
+    copy.id = entry_id
+    copy.version = 1
+    if isinstance(copy, MessageEntry):
+        copy.local_pending = False
+    return copy
+
+
 def _now_iso(ts: float) -> str:
     return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
 
@@ -190,7 +203,10 @@ class SessionStore:
         self._changes = Changes()
         self._last_marked: Entry | None = None
         self._ordered: list[SessionState] | None = None
-        self._list_states: dict[str | None, ListState] = {}
+        #: Keyed by scope (a cwd or None), or ("archived", scope) for the archived view.
+        self._list_states: dict[Any, ListState] = {}
+        #: Titles the person gave (see :meth:`pin_title`), applied to sessions heard of later.
+        self._pinned_titles: dict[str, str] = {}
         #: Per session replayed next to its kept transcript: where the kept part ends.
         self._kept_from: dict[str, int] = {}
         #: Updates that could not be routed to a session (bad params), newest last.
@@ -198,6 +214,9 @@ class SessionStore:
         self.can_load = False
         self.can_resume = False
         self.can_list = False
+        self.can_fork = False
+        self.can_set_title = False
+        self.can_archive = False
         #: False until the agent answered ``initialize``: until then ``can_list`` and the
         #: others mean "not known yet", not "no".
         self.capabilities_known = False
@@ -224,7 +243,11 @@ class SessionStore:
             "compaction_summary_chunk": self._on_compaction_chunk,
             "state_update": self._on_state,
             "state_change": self._on_state,
+            "terminal_update": self._on_terminal_update,
+            "terminal_output_chunk": self._on_terminal_output,
         }
+        #: The agent's own terminals (v2), by terminal id.
+        self._agent_terminals: dict[str, AgentTerminal] = {}
 
     @property
     def update_kinds(self) -> frozenset[str]:
@@ -528,7 +551,9 @@ class SessionStore:
         self._touch_entry(s, e)
 
     def _pending_local_user(self, s: SessionState) -> UserMessage | None:
-        for e in reversed(s.transcript[-64:]):
+        """The oldest message sent and not yet echoed: an agent inserts prompts in the order
+        they were sent (v2 accepts several at once), so its echoes bind in that order."""
+        for e in s.transcript[-64:]:
             if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
                 return e  # type: ignore[return-value]
         return None
@@ -572,7 +597,27 @@ class SessionStore:
             e.raw_output = u["rawOutput"]
         if meta is not None:
             e.meta = meta
+        if self.protocol_version >= 2:
+            self._clear_tool_fields(e, u)
         self._touch_entry(s, e)
+
+    @staticmethod
+    def _clear_tool_fields(e: ToolCall, u: dict[str, Any]) -> None:
+        """v2 patch semantics: an explicit ``null`` resets a field to its start value (v1
+        reads ``null`` as "unchanged")."""
+        for key, attribute, start in (
+            ("title", "title", ""),
+            ("name", "name", None),
+            ("kind", "tool_kind", "other"),
+            ("status", "status", "pending"),
+            ("content", "content", []),
+            ("locations", "locations", []),
+            ("rawInput", "raw_input", None),
+            ("rawOutput", "raw_output", None),
+            ("_meta", "meta", None),
+        ):
+            if key in u and u[key] is None:
+                setattr(e, attribute, list(start) if isinstance(start, list) else start)
 
     def _tool_entry(self, s: SessionState, tcid: str) -> ToolCall:
         e = s.tool_index.get(tcid)
@@ -599,19 +644,45 @@ class SessionStore:
         self._set_plan(s, list(entries), None)
 
     def _on_plan_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        """Unstable ``plan_update``: the plan with this ``planId`` is replaced in place
+        (structured entries, Markdown or a file URI), or starts here."""
         plan = u["plan"]
         if not isinstance(plan, dict):
             raise _type_error("plan", "an object", plan)
+        plan_id = _req_str(plan, "planId")
+        kind = plan.get("type")
         entries: list[dict[str, Any]] = []
-        if plan.get("type") == "items":
+        if kind == "items":
             entries = list(_list_of_dicts(plan["entries"], "plan.entries"))
-        self._set_plan(s, entries, plan)
+        elif kind == "markdown":
+            _req_str(plan, "content")
+        elif kind == "file":
+            _req_str(plan, "uri")
+        s.plan = entries
+        snapshot = self._plan_snapshot(s, plan_id)
+        if snapshot is None:
+            snapshot = PlanSnapshot(self._next_id(), entries, plan, plan_id)
+            s.transcript.append(snapshot)
+        else:
+            snapshot.entries = entries
+            snapshot.raw = plan
+            snapshot.removed = False
+            snapshot.version += 1
+        self._touch_entry(s, snapshot)
+        self._touch(s, PART_PLAN)
+
+    @staticmethod
+    def _plan_snapshot(s: SessionState, plan_id: str) -> PlanSnapshot | None:
+        for entry in reversed(s.transcript):
+            if entry.__class__ is PlanSnapshot and entry.plan_id == plan_id:  # type: ignore[attr-defined]
+                return entry  # type: ignore[return-value]
+        return None
 
     def _set_plan(self, s: SessionState, entries: list[dict[str, Any]], raw: Any) -> None:
         s.plan = entries
         tr = s.transcript
         last = tr[-1] if tr else None
-        if isinstance(last, PlanSnapshot):
+        if isinstance(last, PlanSnapshot) and last.plan_id is None:
             last.entries = entries
             last.raw = raw
             last.version += 1
@@ -622,8 +693,18 @@ class SessionStore:
         self._touch(s, PART_PLAN)
 
     def _on_plan_removed(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.plan = None
-        self._touch(s, PART_PLAN)
+        plan_id = _req_str(u, "planId")
+        snapshot = self._plan_snapshot(s, plan_id)
+        if snapshot is not None and not snapshot.removed:
+            snapshot.removed = True
+            snapshot.version += 1
+            self._touch_entry(s, snapshot)
+        # The plan shown goes when it is the one removed, or when the id is one never seen
+        # (an agent that sent it as a plain ``plan``).
+        latest = next((e for e in reversed(s.transcript) if e.__class__ is PlanSnapshot), None)
+        if snapshot is None or latest is snapshot:
+            s.plan = None
+            self._touch(s, PART_PLAN)
 
     # -- session state -------------------------------------------------------------------------
     def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:
@@ -721,7 +802,7 @@ class SessionStore:
         if meta is not _MISSING and meta is not None and not isinstance(meta, dict):
             raise _type_error("_meta", "an object or null", meta)
         now = self._clock()
-        if title is not _MISSING:
+        if title is not _MISSING and not s.title_pinned:
             s.title = title
             s._live_at["title"] = now
             s._search_key = None
@@ -744,10 +825,38 @@ class SessionStore:
         self._touch(s, PART_INFO)
         self._touch_catalog()
 
+    def _on_terminal_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        terminal.upsert(u)
+        self._touch(s, PART_TERMINALS)
+
+    def _on_terminal_output(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = _req_str(u, "terminalId")
+        terminal = self._agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self._agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        if not terminal.append(u.get("data")):
+            raise TypeError("data: expected base64 text")
+        self._touch(s, PART_TERMINALS)
+
+    def agent_terminal(self, terminal_id: str) -> AgentTerminal | None:
+        """An agent-owned terminal (v2) by id, for the tool call that shows it."""
+        return self._agent_terminals.get(terminal_id)
+
     def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
         state = _req_str(u, "state")
         s.state_detail = u
+        if self.protocol_version < 2:
+            # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
+            # state update the agent sends anyway only changes the activity shown.
+            if state in (ACTIVITY_RUNNING, ACTIVITY_IDLE, ACTIVITY_REQUIRES_ACTION):
+                s.activity = state
+            self._touch(s, PART_STATE)
+            return
         if state == ACTIVITY_RUNNING:
             if s.activity == ACTIVITY_IDLE:
                 s.turn += 1
@@ -780,6 +889,9 @@ class SessionStore:
             self._session_seq += 1
             s = SessionState(session_id, self._session_seq)
             s.resumable = self.can_load or self.can_resume
+            pinned = self._pinned_titles.get(session_id)
+            if pinned is not None:
+                s.title, s.title_pinned = pinned, True
             self._sessions[session_id] = s
             self._ordered = None
             self._touch_catalog()
@@ -813,6 +925,10 @@ class SessionStore:
         if isinstance(options, list):
             s.config_options = [o for o in options if isinstance(o, dict)]
             self._touch(s, PART_CONFIG)
+        commands = response.get("availableCommands")  # v2: in the response, not an update
+        if isinstance(commands, list):
+            s.commands = [c for c in commands if isinstance(c, dict)]
+            self._touch(s, PART_COMMANDS)
 
     def register_session(
         self,
@@ -834,7 +950,7 @@ class SessionStore:
             s.draft = True
             self._touch_catalog()
         self._make_live(s, cwd)
-        if title is not None and s.title is None:
+        if title is not None and s.title is None and not s.title_pinned:
             s.title = title
             s._search_key = None
             self._touch(s, PART_TITLE)
@@ -1005,6 +1121,32 @@ class SessionStore:
                 s.stop_reason = "error"
                 self._touch(s, PART_STATE)
 
+    def withdraw_prompt(self, session_id: str, turn: int | None = None) -> bool:
+        """The agent refused a prompt unsent (it wanted a sign-in first): its user message
+        leaves the transcript (it goes out again later, and is recorded then) and the turn
+        is over. Returns whether a message was removed."""
+        s = self._sessions.get(session_id)
+        if s is None:
+            return False
+        removed = False
+        for index in range(len(s.transcript) - 1, max(-1, len(s.transcript) - 65), -1):
+            e = s.transcript[index]
+            if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+                del s.transcript[index]
+                mid = e.message_id  # type: ignore[attr-defined]
+                if mid is not None:
+                    s.msg_index.pop(mid, None)
+                removed = True
+                break
+        if removed:
+            self._touch(s, PART_RESET)
+            self._touch(s, PART_TRANSCRIPT)
+        if turn is None or turn == s.turn:
+            s.activity = ACTIVITY_IDLE
+            s.stop_reason = None
+            self._touch(s, PART_STATE)
+        return removed
+
     def set_activity(self, session_id: str, activity: str) -> None:
         """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""
         s = self._ensure(session_id)
@@ -1048,6 +1190,10 @@ class SessionStore:
         self.can_load = caps.get("loadSession") is True
         self.can_resume = sess.get("resume") is not None
         self.can_list = sess.get("list") is not None
+        # Unstable: session/fork, session/set_title, session/archive + unarchive.
+        self.can_fork = sess.get("fork") is not None
+        self.can_set_title = sess.get("title") is not None
+        self.can_archive = sess.get("archive") is not None
         self.capabilities_known = True
         resumable = self.can_load or self.can_resume
         for s in self._sessions.values():
@@ -1066,18 +1212,84 @@ class SessionStore:
             return "load"
         return None
 
+    def pin_title(self, session_id: str, title: str) -> None:
+        """The person named the session: ``title`` wins over every title the agent reports
+        (listed or live) from now on, also for a session only heard of later."""
+        self._pinned_titles[session_id] = title
+        s = self._sessions.get(session_id)
+        if s is None:
+            return
+        s.title_pinned = True
+        if s.title != title:
+            s.title = title
+            s._search_key = None
+            self._touch(s, PART_TITLE)
+            self._touch_catalog()
+
+    def set_archived(self, session_id: str, archived: bool) -> None:
+        """The session was archived (or unarchived) here."""
+        s = self._sessions.get(session_id)
+        if s is not None and s.archived != archived:
+            s.archived = archived
+            self._touch(s, PART_INFO)
+            self._touch_catalog()
+
+    def register_fork(
+        self,
+        session_id: str,
+        source_id: str,
+        *,
+        cwd: str | None = None,
+        response: Any = None,
+    ) -> SessionState:
+        """``session/fork`` answered: the branch is live, with a copy of the source's
+        transcript as this client knows it (the agent does not replay it)."""
+        s = self._ensure(session_id)
+        source = self._sessions.get(source_id)
+        if source is not None and not s.transcript:
+            for entry in source.transcript:
+                copy = _copied_entry(entry, self._next_id())
+                s.transcript.append(copy)
+                if isinstance(copy, MessageEntry):
+                    if copy.message_id is not None:
+                        s.msg_index[copy.message_id] = copy
+                    if copy.__class__ is UserMessage and s._first_user is None:
+                        s._first_user = copy
+                elif isinstance(copy, ToolCall):
+                    s.tool_index[copy.tool_call_id] = copy
+                self._touch_entry(s, copy)
+            s.plan = copy_module.deepcopy(source.plan)
+            s.first_prompt = source._first_prompt
+            s.available_modes = source.available_modes
+            s.current_mode_id = source.current_mode_id
+            s.config_options = source.config_options
+            s.commands = source.commands
+        self._make_live(s, cwd)
+        now = self._clock()
+        self._set_updated(s, _now_iso(now), now)
+        self._apply_session_response(s, response)
+        self._flush_held(s)
+        return s
+
     # =========================================================================================
     # Catalog
     # =========================================================================================
-    def list_state(self, cwd: str | None = None) -> ListState:
-        """Pagination state of ``session/list`` for a scope (``cwd`` or ``None`` = all)."""
-        st = self._list_states.get(cwd)
+    def list_state(self, cwd: str | None = None, *, archived: bool = False) -> ListState:
+        """Pagination state of ``session/list`` for a scope (``cwd`` or ``None`` = all), of
+        the archived sessions with ``archived``."""
+        key: Any = ("archived", cwd) if archived else cwd
+        st = self._list_states.get(key)
         if st is None:
-            st = self._list_states[cwd] = ListState()
+            st = self._list_states[key] = ListState()
         return st
 
     def apply_list_page(
-        self, result: Any, *, cwd: str | None = None, cursor: str | None = None
+        self,
+        result: Any,
+        *,
+        cwd: str | None = None,
+        cursor: str | None = None,
+        archived: bool = False,
     ) -> list[str]:
         """Merge one ``session/list`` result page. ``cwd`` is the scope the request used and
         ``cursor`` the cursor it sent (``None`` = first page, i.e. a refresh). Returns warnings
@@ -1086,7 +1298,7 @@ class SessionStore:
         A listed title / ``_meta`` does not override one set live by ``session_info_update``
         unless the listed ``updatedAt`` is newer than that live update."""
         warnings: list[str] = []
-        st = self.list_state(cwd)
+        st = self.list_state(cwd, archived=archived)
         if cursor is None:
             st.pages = 0
             st.complete = False
@@ -1107,7 +1319,11 @@ class SessionStore:
             problem = self._merge_listed(item)
             if problem:
                 warnings.append(f"sessions[{i}]: {problem}")
-            elif item["sessionId"] not in st._seen_ids:
+                continue
+            if archived and not isinstance(item.get("archived"), bool):
+                # Listed with the filter "only": archived, whether or not the agent says so.
+                self._sessions[item["sessionId"]].archived = True
+            if item["sessionId"] not in st._seen_ids:
                 st._seen_ids.add(item["sessionId"])
                 new_rows += 1
         nxt = result.get("nextCursor")
@@ -1155,7 +1371,10 @@ class SessionStore:
             live_at = s._live_at.get(field)
             return live_at is None or (listed_ts is not None and listed_ts > live_at)
 
-        if "title" in item and listed_wins("title"):
+        archived = item.get("archived")
+        if isinstance(archived, bool):
+            s.archived = archived
+        if "title" in item and listed_wins("title") and not s.title_pinned:
             title = item["title"]
             title = title if isinstance(title, str) else None
             if title != s.title:
@@ -1203,21 +1422,25 @@ class SessionStore:
             self._held.pop(session_id, None)
             self._touch_catalog()
 
-    def catalog(self, cwd: str | None = None) -> list[SessionState]:
+    def catalog(self, cwd: str | None = None, *, archived: bool = False) -> list[SessionState]:
         """All known sessions (live, listed, indexed) but drafts, newest ``updatedAt`` first,
         those without one last (ties: first heard of first). ``cwd`` filters to one
-        directory."""
+        directory; ``archived`` gives the archived sessions instead of the others."""
         ordered = self._ordered
         if ordered is None:
             ordered = self._ordered = sorted(self._sessions.values(), key=SessionState.order_key)
-        if cwd is None:
-            return [s for s in ordered if not s.draft]
-        return [s for s in ordered if s.cwd == cwd and not s.draft]
+        return [
+            s
+            for s in ordered
+            if not s.draft and (cwd is None or s.cwd == cwd) and bool(s.archived) == archived
+        ]
 
-    def search(self, text: str, cwd: str | None = None) -> list[SessionState]:
+    def search(
+        self, text: str, cwd: str | None = None, *, archived: bool = False
+    ) -> list[SessionState]:
         """Case-insensitive substring filter over title, cwd and id, in catalog order."""
         needle = text.casefold().strip()
-        sessions = self.catalog(cwd)
+        sessions = self.catalog(cwd, archived=archived)
         if not needle:
             return sessions
         return [s for s in sessions if needle in s.search_key()]

@@ -9,6 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from acp_tui.attachments import describe_block
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
@@ -56,6 +57,10 @@ def transcript_markdown(state: SessionState) -> str:
     for entry in state.transcript:
         if isinstance(entry, UserMessage):
             lines += ["## You", "", sanitize_terminal_text(entry.text), ""]
+            attached = [describe_block(block) for block in entry.content]
+            lines += [f"- attached: {md_line(a.label(), 500)}" for a in attached if a is not None]
+            if any(attached):
+                lines.append("")
         elif isinstance(entry, AgentThought):
             text = sanitize_terminal_text(entry.text)
             quoted = "\n".join("> " + line for line in text.splitlines())
@@ -76,7 +81,11 @@ def transcript_markdown(state: SessionState) -> str:
                 lines += ["", *fenced(sanitize_terminal_text(entry.text))]
             lines.append("")
         elif isinstance(entry, PlanSnapshot):
-            lines.append("**Plan**")
+            lines.append("**Plan** (removed)" if entry.removed else "**Plan**")
+            if entry.markdown is not None:
+                lines += [*fenced(sanitize_terminal_text(entry.markdown), "markdown")]
+            elif entry.file_uri is not None:
+                lines.append(f"In {md_line(entry.file_uri, 2000)}")
             marks = {"completed": "x", "in_progress": "~"}
             for item in entry.entries or []:
                 if isinstance(item, dict):

@@ -41,6 +41,7 @@ PLACES: dict[str, str] = {
     "ContextDetailsScreen": "dialogs",
     "AuthScreen": "dialogs",
     "ConfirmScreen": "dialogs",
+    "RenameScreen": "dialogs",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
@@ -84,6 +85,10 @@ DESCRIPTIONS: dict[str, str] = {
     "sidebar-new-session": "new session",
     "sidebar-filter": "to the filter",
     "sidebar-retry": "load the list again after an error",
+    "sidebar-branch": "branch (fork) the highlighted session",
+    "sidebar-rename": "rename the highlighted session",
+    "sidebar-archive": "archive the highlighted session (in the archived view: unarchive it)",
+    "sidebar-archived": "show the archived sessions / the others",
     "filter-up": "previous match",
     "filter-down": "next match",
     "filter-clear": "clear the filter (when empty: back to the list)",

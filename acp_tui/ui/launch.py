@@ -80,6 +80,11 @@ def settings_from_invocation(
                 problems.append(f"agents.{name}.cwd: {cwd}: {problem}; using {settings.cwd}")
     if options.cwd:
         settings.cwd = options.cwd
+    settings.protocol_version = (
+        getattr(options, "protocol", None)
+        or (agent.protocol if agent is not None else None)
+        or (config.protocol if config is not None else 1)
+    )
     return settings
 
 

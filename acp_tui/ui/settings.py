@@ -42,6 +42,8 @@ class AppSettings:
     initialize_timeout: float = 30.0
     #: Configured keys, action id to keys (``[keys]``, checked): the app's keymap.
     keymap: dict[str, str] = field(default_factory=dict)
+    #: The ACP version asked for at initialize (``--protocol``, ``protocol`` in the config).
+    protocol_version: int = 1
 
     @property
     def agent_key(self) -> str:

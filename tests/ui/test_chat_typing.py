@@ -194,7 +194,7 @@ async def test_tab_from_the_prompt_never_walks_into_the_sidebar(tmp_path: Path) 
 
 
 async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Path) -> None:
-    # The fixture agent, three seconds late: the prompt is there before the agent is.
+    # The fixture agent, late: the prompt is there before the agent is.
     gate = tmp_path / "start-gate"  # the agent starts once the test opens it: slow, on any machine
     slow = ["sh", "-c", f'while [ ! -e "{gate}" ]; do sleep 0.05; done; exec "$0" "$@"']
     slow += FIXTURE_AGENT
@@ -205,6 +205,7 @@ async def test_what_was_typed_before_the_first_session_opened_stays(tmp_path: Pa
         await wait_for(pilot, lambda: isinstance(screen.focused, PromptTextArea), "the prompt")
         assert screen.session_id is None and not screen.agent_alive
         burst(app, "early words")
+        gate.touch()
         await wait_for(pilot, lambda: screen.agent_alive, "the agent")
         await wait_for(pilot, lambda: prompt_of(screen).text == "early words", "the draft")
         # The session the person asks for (Ctrl+N) takes the draft with it.

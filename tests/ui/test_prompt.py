@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.widgets import Static
 
+from acp_tui.attachments import PromptCapabilities
 from acp_tui.input_history import InputHistory
 from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.prompt import (
@@ -496,6 +497,8 @@ async def test_at_path_completes_files_and_submit_adds_resource_links(tmp_path: 
     app = PromptApp(cwd=tmp_path)
     async with app.run_test(size=(80, 20)) as pilot:
         editor = _editor(app)
+        # An agent that takes only the baseline (text and links): files go as links.
+        editor.prompt_capabilities = PromptCapabilities.baseline()
         await _type(pilot, "look at @mai")
         await _wait_for(pilot, lambda: editor.completion_open)
         assert _option_texts(editor) == ["src/app/main.py"]  # not node_modules, not caches
@@ -520,11 +523,15 @@ async def test_at_path_completes_files_and_submit_adds_resource_links(tmp_path: 
             "type": "resource_link",
             "uri": (tmp_path / "src/app/main.py").resolve().as_uri(),
             "name": "src/app/main.py",
+            "mimeType": "text/x-python",
+            "size": 1,
         },
         {
             "type": "resource_link",
             "uri": (tmp_path / "src/util.py").resolve().as_uri(),
             "name": "src/util.py",
+            "mimeType": "text/x-python",
+            "size": 1,
         },
     ]
 
@@ -542,7 +549,10 @@ async def test_at_path_with_spaces_is_quoted(tmp_path: Path) -> None:
         assert editor.text == '@"docs/my notes.md" '
         await pilot.press("enter")
         await pilot.pause()
-    assert app.submitted[0].blocks[1]["name"] == "docs/my notes.md"
+    # The agent is not known here: the file's text is embedded (a baseline agent gets a link
+    # named "docs/my notes.md", see test_mentions_and_blocks).
+    block = app.submitted[0].blocks[1]
+    assert block["resource"]["uri"] == (tmp_path / "docs/my notes.md").resolve().as_uri()
 
 
 @pytest.mark.anyio

@@ -701,11 +701,19 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
 
 @pytest.fixture
 def slow_arming(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A longer arming delay: what these tests type "at once" must stay at once on a machine
-    busy enough to take more than the real half second between two keys."""
+    """Dialogs do not arm by themselves (the test arms each with :func:`arm_now`): what these
+    tests type "at once" must stay at once on a machine busy enough to take more than the
+    arming delay between two keys."""
     from acp_tui.ui.screens.permission import PermissionScreen
 
-    monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 2.0)
+    monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 3600.0)
+
+
+async def arm_now(pilot: Any, dialog: Any) -> None:
+    """The arming delay of ``dialog`` is over (as if its half second had passed)."""
+    dialog.arm_delay = 0.05
+    dialog._arm_later()
+    await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
 
 
 def permission_dialog(app: AcpTuiApp) -> Any:
@@ -739,7 +747,7 @@ async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_i
         assert permission_dialog(app) is first
         assert draft(screen) == "rm 1 files"
         # Once armed, the answer is deliberate; the second dialog starts over.
-        await wait_for(pilot, lambda: first.armed, "the dialog to arm")
+        await arm_now(pilot, first)
         await pilot.press("1")
         await wait_for(
             pilot,
@@ -751,7 +759,7 @@ async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_i
         await pilot.press("2")  # straight away: typing, not "Always allow"
         await pilot.pause()
         assert not second.answered and draft(screen) == "rm 1 files2"
-        await wait_for(pilot, lambda: second.armed, "the second dialog to arm")
+        await arm_now(pilot, second)
         await pilot.press("escape")
         await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
         assert last_reply(screen) == "answers: yes,no"
@@ -765,11 +773,8 @@ async def test_two_presses_of_1_120_ms_apart_approve_one_request(
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         await send(pilot, "permission-storm 2")
-        await wait_for(
-            pilot,
-            lambda: permission_dialog(app) is not None and permission_dialog(app).armed,
-            "the first dialog, armed",
-        )
+        await wait_for(pilot, lambda: permission_dialog(app) is not None, "the first dialog")
+        await arm_now(pilot, permission_dialog(app))
         await pilot.press("1")
         await pilot.pause(0.12)
         await pilot.press("1")
@@ -778,7 +783,7 @@ async def test_two_presses_of_1_120_ms_apart_approve_one_request(
         assert second is not None and not second.answered
         assert second.title_text == "Storm 1"
         assert draft(screen) == "1"  # the second press is kept, in the prompt
-        await wait_for(pilot, lambda: second.armed, "the second dialog to arm")
+        await arm_now(pilot, second)
         await pilot.press("escape")
         await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
         assert last_reply(screen) == "answers: yes,no"

@@ -1,12 +1,12 @@
 """Choosing how to authenticate, when the agent says it needs it.
 
 https://agentclientprotocol.com/protocol/initialization#authentication: the agent lists its
-methods in the initialize response; the client calls ``authenticate`` with the chosen id.
+methods in the initialize response. Each row says what choosing it does (the agent signs you
+in, a sign-in runs in this terminal, or a variable to set): the link completes the chosen one
+by its type.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -16,6 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
+from acp_tui.auth_methods import AuthMethod
 from acp_tui.ui.agent_text import agent_line, agent_lines
 
 
@@ -34,10 +35,10 @@ class AuthScreen(ModalScreen[str | None]):
     """
     BINDINGS = [Binding("escape", "dismiss(None)", "Cancel", id="close-dialog")]
 
-    def __init__(self, agent_name: str, methods: list[dict[str, Any]], reason: str) -> None:
+    def __init__(self, agent_name: str, methods: list[AuthMethod], reason: str) -> None:
         super().__init__()
         self.agent_name = agent_name
-        self.methods = [m for m in methods if isinstance(m.get("id"), str)]
+        self.methods = methods
         self.reason = reason
 
     def compose(self) -> ComposeResult:
@@ -49,12 +50,13 @@ class AuthScreen(ModalScreen[str | None]):
             yield Static(agent_lines(self.reason, 500), classes="reason")
             options = []
             for method in self.methods:
-                prompt = agent_line(method.get("name") or method["id"], 120, style="bold")
-                description = method.get("description")
-                if isinstance(description, str) and description:
+                prompt = agent_line(method.label, 120, style="bold")
+                if method.description:
                     prompt.append("\n")
-                    prompt.append_text(agent_lines(description, 400, style="dim"))
-                options.append(Option(prompt, id=method["id"]))
+                    prompt.append_text(agent_lines(method.description, 400, style="dim"))
+                prompt.append("\n")
+                prompt.append_text(agent_line(method.how(), 200, style="italic"))
+                options.append(Option(prompt, id=method.id))
             yield OptionList(*options)
 
     def on_mount(self) -> None:

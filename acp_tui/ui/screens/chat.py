@@ -31,6 +31,8 @@ from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
+from acp_tui.attachments import PromptCapabilities
+from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.elicitation_queue import ElicitationQueue, PendingElicitation
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
@@ -60,9 +62,11 @@ from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.session_actions import SessionActions
 from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -169,7 +173,7 @@ class AgentBanner(Static):
     """
 
 
-class ChatScreen(Screen[None]):
+class ChatScreen(SessionActions, Screen[None]):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -382,11 +386,13 @@ class ChatScreen(Screen[None]):
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
+        self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        if state.draft or not state.live or not state.id:
+        # An archived one is not offered from the index (the agent lists it as archived).
+        if state.draft or not state.live or not state.id or state.archived:
             return
         if self.index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(self.index.warnings))
@@ -415,6 +421,7 @@ class ChatScreen(Screen[None]):
             permission_handler=self.broker.request,
             approve_outside=self._approve_outside,
             choose_auth=self._choose_auth,
+            run_terminal_login=self._run_terminal_login,
             mcp_servers=self.settings.mcp_servers,
             env=self.settings.env,
             log_dir=self.settings.log_dir,
@@ -422,6 +429,9 @@ class ChatScreen(Screen[None]):
             process_factory=replay.process_for if replay else None,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
+            protocol_version=self.settings.protocol_version,
+            # A browser has no terminal to hand over to an agent's sign-in.
+            terminal_auth=not self.app.is_web,
             elicitations=self.elicitations,
         )
         if replay is not None:
@@ -515,6 +525,9 @@ class ChatScreen(Screen[None]):
         label = self.settings.agent_label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
+            agent.capabilities
+        )
         self._set_status("")
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
@@ -1076,7 +1089,8 @@ class ChatScreen(Screen[None]):
         editing = self.prompts.editing(session_id)
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            self._flush(session_id)
+            if self.link is not None and session_id is not None:
+                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
             return
         link = self.link
         if link is not None and session_id is not None and self.agent_alive:
@@ -1295,6 +1309,7 @@ class ChatScreen(Screen[None]):
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
             self.action_toggle_sidebar,
         )
+        yield from self.session_palette_commands()
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
             if agent.can_close:
@@ -1309,6 +1324,7 @@ class ChatScreen(Screen[None]):
                     "Delete the highlighted session (asks first)",
                     self.action_delete_session,
                 )
+        yield from auth_palette_commands(self)
         if not self.agent_alive:
             yield SystemCommand(
                 "Restart agent",
@@ -1404,11 +1420,11 @@ class ChatScreen(Screen[None]):
             # Not yet: asked again once the agent is ready (see _on_agent_ready).
             sidebar.set_loading(False)
             return
-        cwd, cursor = event.cwd, event.cursor
+        cwd, cursor, archived = event.cwd, event.cursor, event.archived
 
         async def load() -> None:
             try:
-                await link.list_sessions(cwd, cursor)
+                await link.list_sessions(cwd, cursor, archived=archived)
             except (AcpError, RpcError) as error:
                 sidebar.set_loading(False, error=str(error))
                 return
@@ -1642,13 +1658,23 @@ class ChatScreen(Screen[None]):
             if isinstance(screen, ElicitationScreen) and not screen.answered and total:
                 screen.set_position(position, total)
 
-    async def _choose_auth(self, methods: list[dict[str, Any]], reason: str) -> str | None:
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
         return await self._answer_of(
             AuthScreen(agent.display_name if agent else "The agent", methods, reason)
         )
+
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+        from acp_tui.ui import terminal_login
+
+        agent = self.link.agent if self.link else None
+        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
+        status = await terminal_login.run_terminal_login(self.app, login, name)
+        if status == 0:
+            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+        return status
 
     async def _answer_of(self, screen: Screen[Any]) -> Any:
         """Push a modal and wait for what it dismisses with (callable outside workers)."""

@@ -42,6 +42,13 @@ from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
+from acp_tui.attachments import (
+    PromptCapabilities,
+    build_prompt,
+    find_mentions,
+    image_paths_in_paste,
+    mention_for,
+)
 from acp_tui.input_history import InputHistory
 from acp_tui.text_safety import one_line
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
@@ -210,55 +217,11 @@ def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Ma
     return (starts + contains)[:MAX_COMPLETIONS]
 
 
-_MENTION = re.compile(r'(?<!\S)@(?:"([^"\n]+)"|(\S+))')
-_TRAILING_PUNCTUATION = ".,;:!?)]}'\""
-
-
-def find_mentions(text: str) -> list[str]:
-    """The paths written as ``@path`` or ``@"path with spaces"`` in ``text``, in order."""
-    return [quoted or bare for quoted, bare in _MENTION.findall(text)]
-
-
-def _resolve_mention(mention: str, cwd: Path) -> Path | None:
-    """The file a mention names, trying it as written and then without trailing
-    punctuation (``see @notes.md, then``)."""
-    candidates = [mention]
-    stripped = mention.rstrip(_TRAILING_PUNCTUATION)
-    if stripped and stripped != mention:
-        candidates.append(stripped)
-    for candidate in candidates:
-        path = Path(candidate).expanduser()
-        if not path.is_absolute():
-            path = cwd / path
-        try:
-            if path.is_file():
-                return path.resolve()
-        except OSError:
-            continue
-    return None
-
-
 def build_prompt_blocks(text: str, cwd: Path) -> list[dict[str, Any]]:
-    """ACP content blocks for a prompt: the whole text first, then one ``resource_link`` per
-    distinct existing file mentioned with ``@``. The link's name is the path relative to
-    ``cwd`` (as written when the file is outside it)."""
-    blocks: list[dict[str, Any]] = [{"type": "text", "text": text}]
-    seen: set[Path] = set()
-    try:
-        base = cwd.resolve()
-    except OSError:
-        base = cwd
-    for mention in find_mentions(text):
-        path = _resolve_mention(mention, cwd)
-        if path is None or path in seen:
-            continue
-        seen.add(path)
-        try:
-            name = path.relative_to(base).as_posix()
-        except ValueError:
-            name = mention.rstrip(_TRAILING_PUNCTUATION) or mention
-        blocks.append({"type": "resource_link", "uri": path.as_uri(), "name": name})
-    return blocks
+    """The blocks every agent takes for a prompt: the whole text, then a ``resource_link``
+    per distinct existing file mentioned with ``@`` (see :func:`acp_tui.attachments.build_prompt`
+    for what an agent that takes more gets)."""
+    return build_prompt(text, cwd, PromptCapabilities.baseline()).blocks
 
 
 def _format_path_completion(path: str) -> str:
@@ -295,6 +258,29 @@ class PromptTextArea(TextArea):
         if self._editor._handle_key(event.key):
             event.stop()
             event.prevent_default()
+
+    async def _on_paste(self, event: events.Paste) -> None:
+        # A file dropped on the terminal pastes its path: an image's becomes a mention
+        # (attached when sent). Runs before TextArea._on_paste, as _on_key does.
+        paths = image_paths_in_paste(event.text, self._editor.cwd)
+        if not paths:
+            return
+        event.stop()
+        event.prevent_default()
+        try:
+            base = self._editor.cwd.resolve()
+        except OSError:
+            base = self._editor.cwd
+        mentions = []
+        for path in paths:
+            try:
+                shown = path.resolve().relative_to(base).as_posix()
+            except (OSError, ValueError):
+                shown = str(path)
+            mentions.append(mention_for(shown))
+        before = self.document[self.cursor_location[0]][: self.cursor_location[1]]
+        lead = " " if before and not before[-1].isspace() else ""
+        self.insert(lead + " ".join(mentions) + " ")
 
 
 class _CompletionList(OptionList, can_focus=False):
@@ -347,7 +333,8 @@ class PromptEditor(Vertical):
 
     class Submitted(Message):
         """The person sent a prompt. ``blocks`` are ACP content blocks ready for
-        ``session/prompt``: a text block with the whole text, then resource links."""
+        ``session/prompt``: a text block with the whole text, then one block per mentioned
+        file (embedded, linked or an image: see :func:`acp_tui.attachments.build_prompt`)."""
 
         def __init__(self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]]) -> None:
             super().__init__()
@@ -385,6 +372,9 @@ class PromptEditor(Vertical):
         self.history: InputHistory = history if history is not None else InputHistory(None)
         self._cwd: Path = cwd if cwd is not None else Path.cwd()
         self._commands: list[Mapping[str, Any]] = list(commands)
+        #: What the agent takes in a prompt (the screen sets it once the agent is known):
+        #: decides whether an ``@file`` is embedded or linked and whether images may go.
+        self.prompt_capabilities = PromptCapabilities()
         self._area = PromptTextArea(
             self,
             soft_wrap=True,
@@ -478,12 +468,18 @@ class PromptEditor(Vertical):
         text = self._area.text.rstrip().lstrip("\n")
         if not text.strip():
             return False
-        blocks = build_prompt_blocks(text, self._cwd)
+        built = build_prompt(text, self._cwd, self.prompt_capabilities)
+        if built.refused is not None:
+            # Nothing is sent and nothing is lost: the text stays to be changed.
+            self.screen.notify(built.refused, severity="error", timeout=10, markup=False)
+            return False
+        for note in built.notes:
+            self.screen.notify(note, severity="warning", timeout=8, markup=False)
         if self.history.append(text):
             self.history.save()
         self._reset_history_browsing()
         self._load("")
-        self.post_message(self.Submitted(self, text, blocks))
+        self.post_message(self.Submitted(self, text, built.blocks))
         return True
 
     def take_typing(self, key: str, text: str) -> None:

@@ -428,14 +428,38 @@ class SessionsSidebar(Widget):
 
     class LoadMore(Message):
         """Please send ``session/list`` for ``cwd`` (``None`` = all directories) with
-        ``cursor`` (``None`` = first page), apply the result with
-        ``store.apply_list_page(result, cwd=cwd, cursor=cursor)``, then set
-        ``sidebar.loading = False`` (or ``set_loading(False, error=...)``)."""
+        ``cursor`` (``None`` = first page), of the archived sessions with ``archived``,
+        apply the result with ``store.apply_list_page(result, cwd=cwd, cursor=cursor,
+        archived=archived)``, then set ``sidebar.loading = False`` (or
+        ``set_loading(False, error=...)``)."""
 
-        def __init__(self, cwd: str | None, cursor: str | None = None) -> None:
+        def __init__(self, cwd: str | None, cursor: str | None = None, archived: bool = False):
             super().__init__()
             self.cwd = cwd
             self.cursor = cursor
+            self.archived = archived
+
+    class Branch(Message):
+        """``b`` on a row: branch (fork) this session."""
+
+        def __init__(self, session_id: str) -> None:
+            super().__init__()
+            self.session_id = session_id
+
+    class Rename(Message):
+        """``e`` on a row: give this session a title."""
+
+        def __init__(self, session_id: str) -> None:
+            super().__init__()
+            self.session_id = session_id
+
+    class Archive(Message):
+        """``x`` on a row: archive it (``archived``) or bring it back from the archive."""
+
+        def __init__(self, session_id: str, archived: bool) -> None:
+            super().__init__()
+            self.session_id = session_id
+            self.archived = archived
 
     DEFAULT_CSS = """
     SessionsSidebar {
@@ -480,6 +504,30 @@ class SessionsSidebar(Widget):
         Binding("n", "new_session", "New session", id="sidebar-new-session"),
         Binding("slash", "focus_filter", "Filter", show=False, id="sidebar-filter"),
         Binding("r", "retry_load", "Retry", show=False, id="sidebar-retry"),
+        Binding(
+            "b",
+            "branch",
+            "Branch",
+            tooltip="Branch (fork) the highlighted session",
+            id="sidebar-branch",
+        ),
+        Binding(
+            "e", "rename", "Rename", tooltip="Rename the highlighted session", id="sidebar-rename"
+        ),
+        Binding(
+            "x",
+            "archive",
+            "Archive",
+            tooltip="Archive the highlighted session (in the archived view: bring it back)",
+            id="sidebar-archive",
+        ),
+        Binding(
+            "X",
+            "toggle_archived",
+            "Archived",
+            tooltip="Show the archived sessions / the others",
+            id="sidebar-archived",
+        ),
     ]
 
     def __init__(
@@ -503,12 +551,15 @@ class SessionsSidebar(Widget):
         self.tz = tz
         self.home = home if home is not None else os.path.expanduser("~")
         self._scope: Scope = "cwd"
+        #: The archived sessions are shown instead of the others.
+        self._archived = False
+        self._offered: tuple[bool, bool, bool] | None = None
         self._filter = ""
         self._loading = False
         self._error: str | None = None
         self._cursor_id: str | None = None
         self._refresh_scheduled = False
-        self._requested: tuple[str | None, int, str | None] | None = None
+        self._requested: tuple[str | None, int, str | None, bool] | None = None
         self._new_view = False
         self._connecting = True
         self.session_list = SessionList(self, id="sidebar-list")
@@ -587,6 +638,10 @@ class SessionsSidebar(Widget):
         return self._scope
 
     @property
+    def showing_archived(self) -> bool:
+        return self._archived
+
+    @property
     def scope_cwd(self) -> str | None:
         """The ``cwd`` of the scope shown (``None`` for all directories)."""
         return self._cwd if self._scope == "cwd" else None
@@ -639,6 +694,48 @@ class SessionsSidebar(Widget):
         self._new_view = True
         self.refresh_rows()
 
+    def toggle_archived(self) -> None:
+        """Switch between the archived sessions and the others."""
+        self._archived = not self._archived
+        self.refresh_bindings()
+        self._requested = None
+        self._error = None
+        self._new_view = True
+        self.refresh_rows()
+
+    def action_toggle_archived(self) -> None:
+        self.toggle_archived()
+
+    def _highlighted_id(self) -> str | None:
+        s = self.session_list.highlighted
+        return s.id if s is not None else None
+
+    def action_branch(self) -> None:
+        session_id = self._highlighted_id()
+        if session_id is not None:
+            self.post_message(self.Branch(session_id))
+
+    def action_rename(self) -> None:
+        session_id = self._highlighted_id()
+        if session_id is not None:
+            self.post_message(self.Rename(session_id))
+
+    def action_archive(self) -> None:
+        """Archive the highlighted session; in the archived view, bring it back."""
+        session_id = self._highlighted_id()
+        if session_id is not None:
+            self.post_message(self.Archive(session_id, not self._archived))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        store = self._store
+        if action == "branch":
+            return store is not None and store.can_fork
+        if action == "archive":
+            return store is not None and store.can_archive
+        if action == "toggle_archived":
+            return self._archived or (store is not None and store.can_archive and store.can_list)
+        return True
+
     def set_filter(self, text: str) -> None:
         """Filter rows by title, cwd and id, and show ``text`` in the filter box."""
         if self._filter_input.value != text:
@@ -683,9 +780,9 @@ class SessionsSidebar(Widget):
         if not self.is_mounted or not self.display:
             return
         self._error = None
-        self._requested = (self.scope_cwd, -1, None)
+        self._requested = (self.scope_cwd, -1, None, self._archived)
         self._loading = True
-        self.post_message(self.LoadMore(self.scope_cwd, None))
+        self.post_message(self.LoadMore(self.scope_cwd, None, self._archived))
         self.refresh_rows()
 
     def action_retry_load(self) -> None:
@@ -724,14 +821,20 @@ class SessionsSidebar(Widget):
         store = self._store
         scope = self.scope_cwd
         lst = self.session_list
+        archived = self._archived
         if store is None:
             rows: list[SessionState] = []
         elif self._filter.strip():
-            rows = store.search(self._filter, scope)
+            rows = store.search(self._filter, scope, archived=archived)
         else:
-            rows = store.catalog(scope)
+            rows = store.catalog(scope, archived=archived)
         can_list = store is not None and store.can_list
         known = store is not None and store.capabilities_known
+        offered = (store.can_fork, store.can_archive, can_list) if store is not None else None
+        if offered != self._offered:
+            # The keys shown follow what the agent turned out to support.
+            self._offered = offered
+            self.refresh_bindings()
         self.set_class(known and not can_list, "-no-list")
         footer: str | None = None
         is_error = False
@@ -741,12 +844,13 @@ class SessionsSidebar(Widget):
             footer = LOADING_TEXT
         elif self._error:
             footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
-        elif store is not None and store.list_state(scope).stopped:
+        elif store is not None and store.list_state(scope, archived=archived).stopped:
             # Why the list ended early, even when nothing of it is a row (an unused new session
             # is not listed): more use than "no sessions yet".
-            footer = store.list_state(scope).stopped
+            footer = store.list_state(scope, archived=archived).stopped
         elif not rows and store is not None:
-            footer = "no matches" if self._filter.strip() else "no sessions yet"
+            empty = "no archived sessions" if archived else "no sessions yet"
+            footer = "no matches" if self._filter.strip() else empty
         keep = self._cursor_id
         if keep is None and not self._filter.strip():
             keep = self._current_session_id
@@ -761,9 +865,14 @@ class SessionsSidebar(Widget):
     def _update_header(self, store: SessionStore | None, scope: str | None, count: int) -> None:
         where = "this folder" if self._scope == "cwd" else "all folders"
         more = ""
-        if store is not None and store.can_list and not store.list_state(scope).complete:
+        archived = self._archived
+        if (
+            store is not None
+            and store.can_list
+            and not store.list_state(scope, archived=archived).complete
+        ):
             more = "+"
-        label = f"Sessions · {where} ({count}{more})"
+        label = f"{'Archived' if archived else 'Sessions'} · {where} ({count}{more})"
         if self._filter.strip():
             label = f"Matches in {where}: {count}{more}"
         self._header.update(Text(label, no_wrap=True, overflow="ellipsis"))
@@ -787,16 +896,19 @@ class SessionsSidebar(Widget):
         if not self.is_mounted or not self.display:
             return
         scope = self.scope_cwd
-        st = store.list_state(scope)
+        archived = self._archived
+        if archived and not store.can_archive:
+            return
+        st = store.list_state(scope, archived=archived)
         if st.pages and (st.complete or st.next_cursor is None):
             return
         want = st.pages == 0 or bool(self._filter.strip()) or self.session_list.near_end()
         if not want:
             return
-        key = (scope, st.pages, st.next_cursor)
+        key = (scope, st.pages, st.next_cursor, archived)
         if key == self._requested:
             return  # asked for exactly this page already and nothing arrived: do not spin
         self._requested = key
         self._loading = True
-        self.post_message(self.LoadMore(scope, st.next_cursor if st.pages else None))
+        self.post_message(self.LoadMore(scope, st.next_cursor if st.pages else None, archived))
         self.refresh_rows()

@@ -43,6 +43,7 @@ from acp_tui.store.entries import (
 from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 
 TOOL_KIND_ICONS: dict[str, str] = {
@@ -151,26 +152,22 @@ class UserMessageView(EntryView):
         border-left: thick $primary;
         background: $boost;
     }
-    UserMessageView > .attachments { color: $text-muted; }
+    UserMessageView > .attachments { display: none; }
+    UserMessageView > .attachments.-some { display: block; }
     """
 
     def compose(self) -> ComposeResult:
         yield Static(classes="text")
+        yield Static(classes="attachments")
 
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, UserMessage)
-        text = Text(safe(entry.text))
-        links = [
-            block
-            for block in entry.content
-            if isinstance(block, dict)
-            and block.get("type") in ("resource_link", "resource", "image")
-        ]
-        for block in links:
-            name = block.get("name") or block.get("uri") or block.get("type")
-            text.append(f"\n📎 {line_of(name, 200)}", style="dim")
-        self.query_one(".text", Static).update(text)
+        self.query_one(".text", Static).update(Text(safe(entry.text)))
+        chips = attachment_chips(entry.content)
+        shelf = self.query_one(".attachments", Static)
+        shelf.update(chips)
+        shelf.set_class(bool(chips), "-some")
 
 
 class FoldedText(Static, can_focus=True):
@@ -468,6 +465,7 @@ def make_diff_widget(item: dict[str, Any]) -> Widget:
 class PlanView(EntryView):
     DEFAULT_CSS = """
     PlanView { margin: 1 0 0 0; padding: 0 1; border-left: thick $accent; }
+    PlanView.-removed { color: $text-muted; border-left: thick $panel; }
     """
 
     def compose(self) -> ComposeResult:
@@ -478,6 +476,14 @@ class PlanView(EntryView):
         assert isinstance(entry, PlanSnapshot)
         text = Text()
         text.append("Plan", style="bold")
+        self.set_class(entry.removed, "-removed")
+        if entry.removed:
+            text.append(" (removed by the agent)", style="italic")
+        if entry.markdown is not None:
+            text.append("\n" + safe(entry.markdown, RAW_LIMIT))
+        elif entry.file_uri is not None:
+            text.append(" in ", style="italic")
+            text.append(line_of(entry.file_uri, TITLE_LIMIT), style="underline")
         for item in entry.entries or []:
             if not isinstance(item, dict):
                 continue

@@ -1,0 +1,123 @@
+"""Signing in to an agent from the link: pick a method, complete it the way its type says.
+
+https://agentclientprotocol.com/protocol/v1/initialization#authentication. Only an agent-type
+method goes to ``authenticate``; a ``terminal`` one runs the agent's own command in the
+person's terminal (the driver of the link supplies how: the TUI suspends itself); an env-var
+or unknown one is explained to the person. Nothing is chosen for the person: without a
+chooser, the error names the methods.
+
+One sign-in at a time: two sessions that hear "authentication required" together ask once,
+and the second retries after the first sign-in instead of asking again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping, Sequence
+from typing import Any
+
+import anyio
+
+from acp_tui.auth_methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
+from acp_tui.protocol.client import AcpClient, AcpError
+from acp_tui.protocol.jsonrpc import RpcError
+
+__all__ = ["AuthChooser", "AuthNotDone", "SignIn", "TerminalRunner"]
+
+AuthChooser = Callable[[list[AuthMethod], str], Awaitable[str | None]]
+#: Runs a terminal sign-in in the person's terminal; answers its exit status.
+TerminalRunner = Callable[[TerminalLogin], Awaitable[int]]
+
+
+class AuthNotDone(AcpError):
+    """Authentication was needed and did not happen (declined, failed, or impossible here)."""
+
+
+def describe(methods: Sequence[AuthMethod]) -> str:
+    return ", ".join(f"{m.label} [{m.id}]" if m.name and m.name != m.id else m.id for m in methods)
+
+
+class SignIn:
+    """The sign-in state of one agent process."""
+
+    def __init__(
+        self,
+        agent_argv: Sequence[str],
+        cwd: str,
+        configured_env: Mapping[str, str] | None,
+        choose: AuthChooser | None,
+        run_in_terminal: TerminalRunner | None,
+    ) -> None:
+        self.agent_argv = list(agent_argv)
+        self.cwd = cwd
+        self.configured_env = dict(configured_env or {})
+        self.choose = choose
+        self.run_in_terminal = run_in_terminal
+        self.methods: list[AuthMethod] = []
+        self.agent_name = "the agent"
+        self._lock = anyio.Lock()
+        #: Bumped by every completed sign-in: a waiter that sees it move retries at once.
+        self.generation = 0
+        #: After a logout, until the next sign-in (shown to the person).
+        self.signed_out = False
+
+    def configure(self, raw_methods: Any, *, v2: bool, agent_name: str) -> None:
+        self.methods = parse_auth_methods(raw_methods, v2=v2)
+        self.agent_name = agent_name
+
+    def terminal_login(self, method: AuthMethod) -> TerminalLogin:
+        return TerminalLogin.of(method, self.agent_argv, self.cwd, self.configured_env)
+
+    async def sign_in(self, client: AcpClient, reason: str, *, login_call: str) -> None:
+        """The agent answered "authentication required" (``reason``): sign in, or raise
+        :class:`AuthNotDone` saying why."""
+        seen = self.generation
+        async with self._lock:
+            if self.generation != seen:
+                return  # signed in meanwhile (another session asked): just retry
+            await self._sign_in(client, reason, login_call)
+            self.generation += 1
+            self.signed_out = False
+
+    async def _sign_in(self, client: AcpClient, reason: str, login_call: str) -> None:
+        methods = self.methods
+        if not methods:
+            raise AuthNotDone(
+                f"{self.agent_name} requires authentication ({reason}) but offers no method "
+                "to do it from here: log in with the agent's own command first"
+            )
+        if self.choose is None:
+            raise AuthNotDone(
+                f"{self.agent_name} requires authentication; choose one of its methods "
+                f"({describe(methods)}) in the acp-tui TUI, or log in with the agent itself"
+            )
+        chosen = await self.choose(methods, reason)
+        method = next((m for m in methods if m.id == chosen), None) if chosen else None
+        if method is None:
+            raise AuthNotDone(
+                f"authentication was not chosen: {self.agent_name} cannot go on without it"
+            )
+        await self.complete(client, method, login_call=login_call)
+
+    async def complete(self, client: AcpClient, method: AuthMethod, *, login_call: str) -> None:
+        """Complete one chosen method the way its type says."""
+        if method.kind == TERMINAL:
+            login = self.terminal_login(method)
+            if self.run_in_terminal is None:
+                raise AuthNotDone(
+                    f"sign in with {method.label} in a terminal: {login.command_line()}"
+                )
+            status = await self.run_in_terminal(login)
+            if status != 0:
+                raise AuthNotDone(
+                    f"signing in with {method.label} did not succeed (its command ended with "
+                    f"status {status}); to try it yourself: {login.command_line()}"
+                )
+            return
+        if not method.by_authenticate:
+            raise AuthNotDone(f"{method.label}: {method.how()}")
+        try:
+            await client.call(login_call, {"methodId": method.id})
+        except RpcError as error:
+            raise AuthNotDone(
+                f"authentication with {method.label} failed: {error.message}"
+            ) from error

@@ -1,0 +1,52 @@
+"""Signing out, from the command palette (when the agent advertises ``auth.logout``).
+
+https://agentclientprotocol.com/protocol/v1/initialization (``AgentAuthCapabilities.logout``):
+the person confirms, the agent forgets the sign-in, and the client says so; the next call that
+needs a sign-in offers the agent's methods again (the link asks on "authentication required").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from textual.app import SystemCommand
+
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat import ChatScreen
+
+LOGGED_OUT = "Logged out: the agent asks you to sign in again when it needs it."
+
+
+def auth_palette_commands(screen: ChatScreen) -> Iterable[SystemCommand]:
+    link = screen.link
+    if link is not None and screen.agent_alive and link.can_logout:
+        yield SystemCommand(
+            "Log out", "Sign out of the agent (asks first)", lambda: confirm_logout(screen)
+        )
+
+
+def confirm_logout(screen: ChatScreen) -> None:
+    from acp_tui.ui.screens.confirm import ConfirmScreen
+
+    link = screen.link
+    if link is None:
+        return
+    agent = link.agent.display_name if link.agent else "the agent"
+
+    def confirmed(yes: bool | None) -> None:
+        if not yes or screen.link is not link:
+            return
+
+        async def logout() -> None:
+            await link.logout()
+            screen.notify(LOGGED_OUT, title="Logged out", markup=False)
+            if screen.session_id is not None:
+                screen.store.add_notice(screen.session_id, LOGGED_OUT, severity="info")
+
+        link.spawn(logout, "log out")
+
+    screen.app.push_screen(
+        ConfirmScreen("Log out", f"Sign out of {agent}?", "Log out"),
+        confirmed,
+    )

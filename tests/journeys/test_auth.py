@@ -1,0 +1,40 @@
+"""Terminal sign-in in a real terminal: the demo agent requires a sign-in (``/login``), the
+TUI steps aside for the agent's own login command, the person answers it there, and the TUI
+comes back with the message that needed the sign-in answered."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.journeys.frame import assert_frame
+from tests.journeys.terminal import Terminal
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    term = terminal(*size)
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.send("/login")
+    term.wait_for("I require authentication")
+    term.wait_until(lambda s: "working" not in s, "the /login turn to end")
+    term.send("hello from the journey")
+    term.wait_for("needs you to sign in")
+    term.wait_for("Sign in in the terminal")
+    term.press("Enter")  # the terminal method, listed first
+    # The TUI is gone: the agent's own login step owns the terminal.
+    screen = term.wait_for("Your name:")
+    assert "Running:" in screen and "--login" in screen
+    assert "Message the agent" not in screen
+    term.send("Journey Person")
+    # Back in the TUI, the message that needed the sign-in is answered.
+    term.wait_for("Signed in (Sign in in the terminal)")
+    term.wait_for("HELLO FROM THE JOURNEY")
+    term.wait_until(lambda s: "working" not in s, "the turn to end")
+    assert_frame(term, "back from the sign-in")
+    term.send("/login status")
+    term.wait_for("signed in as Journey Person")

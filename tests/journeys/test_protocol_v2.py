@@ -1,0 +1,44 @@
+"""``acp-tui --demo --protocol 2`` in a real terminal: a whole session on the v2 draft (a tool
+call whose permission is answered by key, the agent's own terminal shown in it, a second
+turn), then a restart that reopens the session by resume-with-replay."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.journeys.frame import assert_frame
+from tests.journeys.terminal import Terminal
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_a_whole_v2_session_and_its_reopening(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    term = terminal(*size)
+    term.start(["--demo", "--protocol", "2"])
+    term.wait_header("New session")
+    term.send("/run echo v2-journey-output")
+    term.wait_for("Permission requested")
+    term.wait_until(lambda s: "1-4 choose" in s, "the dialog's key hints")
+    term.press("1")
+    screen = term.wait_for("[exit 0]")
+    assert "v2-journey-output" in screen
+    term.wait_until(lambda s: "working" not in s, "the turn to end")
+    assert_frame(term, "after the v2 tool call")
+    term.send("second v2 turn")
+    term.wait_for("SECOND V2 TURN")
+    term.wait_until(lambda s: "working" not in s, "the second turn to end")
+    term.press("C-q")
+    term.wait_exit()
+    term.close()
+
+    again = terminal(*size)
+    again.home = term.home  # the same data: the session is known there
+    again.env.update(term.env)
+    again.start(["--demo", "--protocol", "2", "--continue"])
+    again.wait_for("SECOND V2 TURN")
+    again.send("third v2 turn")
+    again.wait_for("THIRD V2 TURN")
+    assert_frame(again, "after reopening on v2")

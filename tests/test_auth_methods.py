@@ -1,0 +1,116 @@
+"""Auth methods read from either protocol version, and the terminal sign-in they describe."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from pathlib import Path
+
+from acp_tui.auth_methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
+
+
+def test_v1_methods_without_type_are_agent_methods_and_terminal_ones_carry_args_and_env() -> None:
+    methods = parse_auth_methods(
+        [
+            {"id": "oauth", "name": "Log in", "description": "Browser"},
+            {
+                "id": "tui",
+                "name": "Terminal",
+                "type": "terminal",
+                "args": ["--login"],
+                "env": {"A": "1"},
+            },
+            {"name": "no id"},
+            "junk",
+        ]
+    )
+    assert [(m.id, m.kind) for m in methods] == [("oauth", AGENT), ("tui", TERMINAL)]
+    assert methods[0].by_authenticate and not methods[1].by_authenticate
+    assert methods[1].args == ("--login",) and methods[1].env == (("A", "1"),)
+
+
+def test_v2_methods_use_method_id_env_lists_and_require_a_type() -> None:
+    methods = parse_auth_methods(
+        [
+            {"type": "agent", "methodId": "a", "name": "A"},
+            {
+                "type": "terminal",
+                "methodId": "t",
+                "name": "T",
+                "env": [{"name": "X", "value": "y z"}],
+            },
+            {"methodId": "untyped", "name": "?"},
+            {"type": "_vendor", "methodId": "v", "name": "V"},
+        ],
+        v2=True,
+    )
+    kinds = {m.id: m.kind for m in methods}
+    assert kinds == {"a": "agent", "t": "terminal", "untyped": "unknown", "v": "_vendor"}
+    assert [m.id for m in methods if m.by_authenticate] == ["a"]
+    assert methods[1].env == (("X", "y z"),)
+
+
+def test_env_var_methods_name_their_variables_and_are_never_sent_to_authenticate() -> None:
+    (single, many) = parse_auth_methods(
+        [
+            {"id": "key", "name": "API key", "type": "env_var", "varName": "OPENAI_API_KEY"},
+            {
+                "id": "keys",
+                "name": "Keys",
+                "type": "env_var",
+                "vars": [{"name": "A"}, {"name": "B"}],
+            },
+        ]
+    )
+    assert not single.by_authenticate and "OPENAI_API_KEY" in single.how()
+    assert many.variables == ("A", "B") and "A, B" in many.how()
+
+
+def test_bad_env_entries_are_dropped_not_passed_on() -> None:
+    (method,) = parse_auth_methods(
+        [{"id": "t", "type": "terminal", "env": {"OK": "1", "BAD=NAME": "x", "N": 3, "Z": "a\0b"}}]
+    )
+    assert method.env == (("OK", "1"),)
+
+
+def test_terminal_login_is_the_agent_command_plus_args_with_the_methods_env_on_top(
+    tmp_path: Path,
+) -> None:
+    (method,) = parse_auth_methods(
+        [
+            {
+                "id": "t",
+                "type": "terminal",
+                "args": ["--login", "a b"],
+                "env": {"MODE": "x y", "K": "m"},
+            }
+        ]
+    )
+    login = TerminalLogin.of(
+        method, ["/opt/my agent/bin", "--acp"], str(tmp_path), {"K": "configured", "SECRET": "s3"}
+    )
+    assert login.argv == ["/opt/my agent/bin", "--acp", "--login", "a b"]
+    env = login.environment({"PATH": "/bin", "K": "base"})
+    assert env == {"PATH": "/bin", "K": "m", "MODE": "x y", "SECRET": "s3"}
+    line = login.command_line()
+    # The line a person can paste: quoted, the method's env spelt out, configured secrets not.
+    assert "s3" not in line and login.hidden_env_names() == ["SECRET"]
+    words = shlex.split(line)
+    assert words[:3] == ["cd", str(tmp_path), "&&"]
+    assert words[3:] == ["MODE=x y", "K=m", "/opt/my agent/bin", "--acp", "--login", "a b"]
+
+
+def test_the_command_line_needs_no_cd_in_the_current_directory() -> None:
+    (method,) = parse_auth_methods([{"id": "t", "type": "terminal"}])
+    login = TerminalLogin.of(method, ["agent"], os.getcwd())
+    assert login.command_line() == "agent"
+
+
+def test_an_id_advertised_with_two_types_is_never_sent_anywhere() -> None:
+    methods = parse_auth_methods(
+        [{"id": "x", "name": "A"}, {"id": "x", "type": "terminal"}, {"id": "y"}, {"id": "y"}]
+    )
+    assert [(m.id, m.kind, m.by_authenticate) for m in methods] == [
+        ("x", "ambiguous", False),
+        ("y", "agent", True),
+    ]

@@ -1,0 +1,138 @@
+"""Images and files in prompts, in the real app against real agent processes: the demo agent
+(images and embedded context) says what it received; an agent that takes neither gets links
+and refuses images, and nothing typed is lost."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual import events
+from textual.widgets import Static
+
+from acp_tui.store.entries import AgentMessage, UserMessage
+from acp_tui.ui.export import transcript_markdown
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.transcript import UserMessageView
+from tests.test_attachments import PNG
+from tests.ui.chat_helpers import (
+    chat,
+    demo_app,
+    fixture_app,
+    send,
+    settle,
+    wait_for,
+    wait_for_ready,
+    wait_for_session,
+)
+from tests.ui.test_resilience import screen_text
+
+pytestmark = pytest.mark.anyio
+
+
+def _replies(app: object) -> str:
+    screen = chat(app)  # type: ignore[arg-type]
+    state = screen.store.get(screen.session_id or "")
+    if state is None:
+        return ""
+    return "\n".join(e.text for e in state.transcript if isinstance(e, AgentMessage))
+
+
+def _chips(app: object) -> list[str]:
+    screen = chat(app)  # type: ignore[arg-type]
+    return [
+        str(view.query_one(".attachments", Static).render())
+        for view in screen.query(UserMessageView)
+    ]
+
+
+async def test_an_image_and_a_file_reach_the_demo_agent_and_show_as_chips(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "shot.png").write_bytes(PNG)
+    (tmp_path / "notes.md").write_text("# Plan\n- ship it\n")
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_session(pilot)
+        await send(pilot, "/image @shot.png and @notes.md")
+        await wait_for(pilot, lambda: "2×3 pixels" in _replies(app), "the agent's description")
+        await settle(pilot)
+        replies = _replies(app)
+        # What the agent got: the image's bytes (and its size from its header), the file's
+        # text embedded.
+        assert f"an image: `image/png`, {len(PNG)} bytes, 2×3 pixels" in replies
+        assert "an embedded resource" in replies and "notes.md" in replies
+        [chips] = _chips(app)
+        assert f"shot.png · image/png · {len(PNG)} B" in chips
+        assert "notes.md · text/markdown · 17 B" in chips
+        shown = screen_text(app)
+        assert "shot.png · image/png" in shown
+        # The image's data is never drawn.
+        state = chat(app).store.get(chat(app).session_id or "")
+        assert state is not None
+        [user] = [e for e in state.transcript if isinstance(e, UserMessage)]
+        data = next(b["data"] for b in user.content if b.get("type") == "image")
+        assert data[:12] not in shown
+        # The exported transcript names the attachments too, and holds no data either.
+        exported = transcript_markdown(state)
+        assert f"- attached: shot.png · image/png · {len(PNG)} B" in exported
+        assert "- attached: notes.md · text/markdown · 17 B" in exported
+        assert data[:12] not in exported and "ship it" not in exported
+
+
+async def test_a_reloaded_session_shows_its_images_as_chips(tmp_path: Path) -> None:
+    (tmp_path / "shot.png").write_bytes(PNG)
+    state_dir = tmp_path / "state"
+    app = demo_app(tmp_path, state_dir)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        session_id = screen.session_id
+        await send(pilot, "look @shot.png")
+        await wait_for(pilot, lambda: "image" in _replies(app), "the reply")
+        await settle(pilot, answered=True)
+    # A new run loads the session: the agent replays the user message with its image block.
+    again = demo_app(tmp_path, state_dir, resume=session_id)
+    async with again.run_test(size=(120, 40)) as pilot:
+        await wait_for(pilot, lambda: chat(again).session_id == session_id, "the session")
+        await wait_for(pilot, lambda: any("shot.png" in c for c in _chips(again)), "a chip")
+        await settle(pilot)
+        [chips] = _chips(again)
+        assert f"shot.png · image/png · {len(PNG)} B" in chips
+
+
+async def test_an_agent_without_images_refuses_one_and_the_message_stays(tmp_path: Path) -> None:
+    (tmp_path / "shot.png").write_bytes(PNG)
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        text = "what is in @shot.png?"
+        await send(pilot, text)
+        await pilot.pause()
+        editor = screen.query_one(PromptEditor)
+        await wait_for(
+            pilot,
+            lambda: any("does not take images" in str(n.message) for n in app._notifications),
+            "the refusal",
+        )
+        assert editor.text == text  # nothing lost
+        assert screen.session_id is None  # nothing sent: no session was made for it
+        assert not screen.prompts.has(None)
+
+
+async def test_a_pasted_image_path_becomes_a_mention(tmp_path: Path) -> None:
+    shots = tmp_path / "my shots"
+    shots.mkdir()
+    (shots / "a.png").write_bytes(PNG)
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        editor = screen.query_one(PromptEditor)
+        editor.set_draft("see")
+        editor.focus()
+        await pilot.pause()
+        # What a terminal pastes for a file dropped on it.
+        editor.text_area.post_message(events.Paste(f"'{shots / 'a.png'}'"))
+        await wait_for(pilot, lambda: editor.text == 'see @"my shots/a.png" ', "the mention")
+        # Any other paste is text, as pasted.
+        editor.text_area.post_message(events.Paste("plain words"))
+        await wait_for(pilot, lambda: editor.text.endswith("plain words"), "the text")
