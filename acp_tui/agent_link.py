@@ -379,6 +379,7 @@ class AgentLink:
 
     async def _on_notification(self, method: str, params: Any) -> None:
         if method == "session/update":
+            self.store.apply(params)
             # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.v2_lifecycle and isinstance(params, dict):
