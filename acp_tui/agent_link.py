@@ -26,6 +26,8 @@ from typing import Any
 import anyio
 
 from acp_tui.attachments import PromptCapabilities, fit_to_capabilities
+from acp_tui.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.elicitation_queue import ElicitationQueue
 from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
 from acp_tui.mcp import select_mcp_servers
 from acp_tui.permissions import CANCELLED, PendingPermission
@@ -40,7 +42,7 @@ from acp_tui.protocol.client import (
     NotSupportedError,
     ProcessFactory,
 )
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
@@ -146,10 +148,13 @@ class AgentLink:
         additional_dirs: list[str] | None = None,
         protocol_version: int = 1,
         terminal_auth: bool = True,
+        elicitations: ElicitationQueue | None = None,
     ) -> None:
         self.argv = list(argv)
         #: Absolute directories every session of this run works in too (``--add-dir``).
         self.additional_dirs = list(additional_dirs or [])
+        #: Where ``elicitation/create`` requests go (None: not offered to the agent).
+        self.elicitations = elicitations
         self.cwd = os.path.abspath(cwd)
         self.store = store
         self.events = events or LinkEvents()
@@ -207,7 +212,9 @@ class AgentLink:
         finally:
             self.finished.set()
 
-    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
+    def client_setup(self) -> dict[str, Any]:
+        """What the client is built with: the agent->client request handlers, and what else
+        it handles (the client capabilities sent at ``initialize`` are derived from these)."""
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             "session/request_permission": self._on_permission,
             "fs/read_text_file": self._service(self.roots.read_text_file),
@@ -218,6 +225,24 @@ class AgentLink:
             "terminal/kill": self._service(self.terminals.kill),
             "terminal/release": self._service(self._release_terminal),
         }
+        notifications = {"session/update"}
+        abilities: set[str] = set()
+        if self.elicitations is not None and self.elicitations.modes:
+            handlers["elicitation/create"] = self._on_elicitation
+            notifications.add("elicitation/complete")
+            abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
+        if self.terminal_auth:
+            abilities.add("auth.terminal")
+        # The chat bar shows boolean config options as toggles (acp_tui.session_options).
+        abilities.add("config_options.boolean")
+        return {
+            "handlers": handlers,
+            "notifications": notifications,
+            "updates": self.store.update_kinds,
+            "abilities": abilities,
+        }
+
+    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
         try:
             async with AcpClient.launch(
                 self.argv,
@@ -226,10 +251,10 @@ class AgentLink:
                 log_dir=self.log_dir,
                 recorder=self.recorder,
                 process_factory=self.process_factory,
-                handlers=handlers,
                 on_notification=self._on_notification,
                 terminal_auth=self.terminal_auth,
                 protocol_version=self.protocol_version,
+                **self.client_setup(),
             ) as client:
                 self.client = client
                 async with anyio.create_task_group() as task_group:
@@ -371,6 +396,9 @@ class AgentLink:
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.v2_lifecycle and isinstance(params, dict):
                 self._v2_state(params)
+        elif method == "elicitation/complete" and self.elicitations is not None:
+            if isinstance(params, dict):
+                self.elicitations.complete(params.get("elicitationId"))
 
     def _v2_state(self, params: dict[str, Any]) -> None:
         """v2: the agent's ``state_update`` is the turn: running (after a prompt, or work of
@@ -443,6 +471,27 @@ class AgentLink:
                 state = self.store.get(session_id)
                 if state and state.activity == "requires_action" and before is not None:
                     self.store.set_activity(session_id, before)
+
+    async def _on_elicitation(self, params: Any) -> Any:
+        """``elicitation/create``: queued for the person like a permission request. One that
+        comes while the turn is being cancelled is answered ``cancel`` at once; those open
+        when the turn is cancelled or ends are cancelled by the queue's owner
+        (:meth:`ElicitationQueue.cancel_session`), after ``session/cancel`` went out."""
+        assert self.elicitations is not None
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        if runtime is not None and runtime.cancelling:
+            return answer(CANCEL)
+        try:
+            return await self.elicitations.request(params)
+        except ElicitationError as error:
+            if isinstance(session_id, str):
+                self.store.add_notice(
+                    session_id,
+                    f"The agent asked something acp-tui cannot show: {error}",
+                    severity="warning",
+                )
+            raise RpcError(INVALID_PARAMS, str(error)) from None
 
     def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
         """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the

@@ -26,6 +26,7 @@ import anyio
 
 from acp_tui.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
 from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.elicitation import DECLINE, FORM, ElicitationError, answer, parse_request
 from acp_tui.protocol import v2
 from acp_tui.protocol.client import (
     AcpClient,
@@ -34,7 +35,7 @@ from acp_tui.protocol.client import (
     AgentInfo,
     NotSupportedError,
 )
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, ConnectionClosed, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, ConnectionClosed, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.services import outside
 from acp_tui.services.errors import ServiceError
@@ -161,6 +162,24 @@ def _text_of(content: Any) -> str | None:
 # ---------------------------------------------------------------------------------- ask
 
 
+#: The ``session/update`` kinds `ask` shows (its client capabilities follow from these).
+SHOWN_UPDATES = frozenset(
+    {
+        "agent_message_chunk",
+        "agent_message",
+        "tool_call",
+        "tool_call_update",
+        "plan",
+        "notice",
+        "current_mode_update",
+    }
+)
+#: `ask` prints a terminal sign-in method's command for the person to run.
+TERMINAL_AUTH = True
+#: What `ask` does with elicitations: a form is declined (nobody is there to fill it in).
+ELICITATION_ABILITIES = frozenset({f"elicitation.{FORM}"})
+
+
 @dataclass(slots=True)
 class _Turn:
     """What `ask` tracks while the agent works."""
@@ -275,6 +294,18 @@ class _Turn:
         if current is not None:
             line += f"; now: {_label(current.get('content'), 100)}"
         self._note(line)
+
+    async def elicit(self, params: Any) -> dict[str, Any]:
+        """``elicitation/create``: nobody can fill in a form here, so it is declined, and
+        stderr says what was asked."""
+        try:
+            request = parse_request(params, {FORM})
+        except ElicitationError as error:
+            self._note(f"[question] the agent asked something acp-tui cannot show: {error}")
+            raise RpcError(INVALID_PARAMS, str(error)) from None
+        what = _label(request.label, 100)
+        self._note(f"[question] declined a form (acp-tui ask cannot fill one in): {what}")
+        return answer(DECLINE)
 
     async def request_permission(self, params: Any) -> dict[str, Any]:
         params = params if isinstance(params, dict) else {}
@@ -404,10 +435,16 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeou
             AcpClient.launch(
                 invocation.agent_argv,
                 cwd=cwd,
-                handlers={"session/request_permission": turn.request_permission, **handlers},
+                handlers={
+                    "session/request_permission": turn.request_permission,
+                    "elicitation/create": turn.elicit,
+                    **handlers,
+                },
                 on_notification=turn.on_notification,
+                updates=SHOWN_UPDATES,
+                abilities=ELICITATION_ABILITIES,
                 recorder=getattr(invocation, "recorder", None),
-                terminal_auth=True,  # a terminal method is printed for the person to run
+                terminal_auth=TERMINAL_AUTH,  # a terminal method is printed for the person to run
                 protocol_version=getattr(options, "protocol", None) or 1,
             ) as client,
             terminals,
@@ -650,7 +687,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
             invocation.agent_argv,
             cwd=cwd,
             recorder=getattr(invocation, "recorder", None),
-            terminal_auth=True,
+            terminal_auth=TERMINAL_AUTH,
             protocol_version=getattr(options, "protocol", None) or 1,
         ) as client:
             try:

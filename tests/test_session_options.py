@@ -189,7 +189,7 @@ def test_the_boolean_capability_is_where_the_schema_puts_it() -> None:
     import json
     from pathlib import Path
 
-    from acp_tui.protocol.client import AcpClient
+    from acp_tui.protocol.client import client_capabilities
 
     schema = json.loads(
         (Path(__file__).parent / "data" / "acp-schema" / "v1" / "schema.json").read_text()
@@ -203,7 +203,7 @@ def test_the_boolean_capability_is_where_the_schema_puts_it() -> None:
     session = ref_of(defs["ClientCapabilities"]["properties"]["session"])
     config = ref_of(defs[session]["properties"]["configOptions"])
     assert "boolean" in defs[config]["properties"]
-    client = AcpClient.__new__(AcpClient)
-    client.handlers = {}
-    client.terminal_auth = False
-    assert client.client_capabilities()["session"]["configOptions"] == {"boolean": {}}
+    caps = client_capabilities(
+        handlers={}, notifications=set(), updates=set(), abilities={"config_options.boolean"}
+    )
+    assert caps["session"]["configOptions"] == {"boolean": {}}

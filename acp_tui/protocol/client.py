@@ -11,9 +11,10 @@ Results come back as the raw JSON the agent sent (dicts). Updates are routed by 
 from __future__ import annotations
 
 import contextlib
+import copy
 import json
 import os
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -49,6 +50,105 @@ TERMINAL_METHODS = (
     "terminal/release",
 )
 ELICITATION_CREATE = "elicitation/create"
+ELICITATION_COMPLETE = "elicitation/complete"
+SESSION_UPDATE = "session/update"
+
+
+@dataclass(frozen=True, slots=True)
+class ClientFeature:
+    """One client capability and what implements it: it is advertised only when every
+    agent->client request it names has a handler, every notification and ``session/update``
+    kind it names is handled, and the driver declares every ability it names (a mode or
+    behaviour that no method name shows, e.g. ``elicitation.url``)."""
+
+    path: tuple[str, ...]
+    #: What is advertised at ``path``: ``True``, or ``{}`` for ACP's opt-in objects.
+    value: Any
+    methods: tuple[str, ...] = ()
+    notifications: tuple[str, ...] = ()
+    updates: tuple[str, ...] = ()
+    abilities: tuple[str, ...] = ()
+
+
+#: Every client capability this client can advertise, one row each
+#: (https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities).
+CLIENT_FEATURES: tuple[ClientFeature, ...] = (
+    ClientFeature(("fs", "readTextFile"), True, methods=(FS_READ,)),
+    ClientFeature(("fs", "writeTextFile"), True, methods=(FS_WRITE,)),
+    ClientFeature(("terminal",), True, methods=TERMINAL_METHODS),
+    ClientFeature(
+        ("elicitation", "form"), {}, methods=(ELICITATION_CREATE,), abilities=("elicitation.form",)
+    ),
+    ClientFeature(
+        ("elicitation", "url"),
+        {},
+        methods=(ELICITATION_CREATE,),
+        notifications=(ELICITATION_COMPLETE,),
+        abilities=("elicitation.url",),
+    ),
+    ClientFeature(("session", "notices"), {}, updates=("notice",)),
+    # Unstable: the store keeps each plan by id, in each of its forms, and marks a removed one.
+    ClientFeature(("plan",), {}, updates=("plan_update", "plan_removed")),
+    ClientFeature(("auth", "terminal"), True, abilities=("auth.terminal",)),
+    # Boolean session config options shown as toggles (acp_tui.session_options, the chat bar).
+    ClientFeature(
+        ("session", "configOptions", "boolean"), {}, abilities=("config_options.boolean",)
+    ),
+    ClientFeature(
+        ("session", "compaction"), {}, updates=("compaction_update", "compaction_summary_chunk")
+    ),
+)
+#: Agent->client requests and notifications every client takes, advertised by no capability.
+BASELINE_METHODS: tuple[str, ...] = ("session/request_permission",)
+BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE,)
+
+
+def implements(
+    feature: ClientFeature,
+    *,
+    handlers: Collection[str],
+    notifications: Collection[str],
+    updates: Collection[str],
+    abilities: Collection[str],
+) -> bool:
+    """Whether what a client handles covers everything ``feature`` needs."""
+    return (
+        all(method in handlers for method in feature.methods)
+        and all(name in notifications for name in feature.notifications)
+        and all(kind in updates for kind in feature.updates)
+        and all(ability in abilities for ability in feature.abilities)
+    )
+
+
+def client_capabilities(
+    *,
+    handlers: Collection[str],
+    notifications: Collection[str] = BASELINE_NOTIFICATIONS,
+    updates: Collection[str] = (),
+    abilities: Collection[str] = (),
+) -> dict[str, Any]:
+    """The ``clientCapabilities`` of a client that handles these: every
+    :data:`CLIENT_FEATURES` row it implements, and nothing else. fs and terminal are always
+    sent (false when absent), as the schema's defaults."""
+    caps: dict[str, Any] = {
+        "fs": {"readTextFile": False, "writeTextFile": False},
+        "terminal": False,
+    }
+    for feature in CLIENT_FEATURES:
+        if implements(
+            feature,
+            handlers=handlers,
+            notifications=notifications,
+            updates=updates,
+            abilities=abilities,
+        ):
+            *parents, leaf = feature.path
+            node = caps
+            for key in parents:
+                node = node.setdefault(key, {})
+            node[leaf] = copy.deepcopy(feature.value)
+    return caps
+
 
 Handler = Callable[[Any], Awaitable[Any]]
 NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
@@ -206,8 +306,10 @@ class AcpClient:
     ``handlers`` maps agent->client request methods (``session/request_permission``,
     ``fs/read_text_file``, ``terminal/create``...) to async callables taking the params and
     returning the result; the client capabilities sent in initialize are derived from which
-    handlers exist, so nothing is advertised that is not implemented. ``on_notification``
-    receives every notification (``session/update`` first of all) in arrival order.
+    handlers exist (and ``notifications``, ``updates`` and ``abilities``: the notifications,
+    ``session/update`` kinds and abilities the driver handles; see :data:`CLIENT_FEATURES`), so
+    nothing is advertised that is not implemented. ``on_notification`` receives every
+    notification (``session/update`` first of all) in arrival order.
     """
 
     def __init__(
@@ -216,6 +318,9 @@ class AcpClient:
         *,
         handlers: Mapping[str, Handler] | None = None,
         on_notification: NotificationCallback | None = None,
+        notifications: Collection[str] = BASELINE_NOTIFICATIONS,
+        updates: Collection[str] = (),
+        abilities: Collection[str] = (),
         client_name: str = "acp-tui",
         terminal_auth: bool = False,
         protocol_version: int = PROTOCOL_VERSION,
@@ -227,6 +332,9 @@ class AcpClient:
         self.requested_version = protocol_version
         self.handlers: dict[str, Handler] = dict(handlers or {})
         self.on_notification = on_notification
+        self.notifications = frozenset(notifications)
+        self.updates = frozenset(updates)
+        self.abilities = frozenset(abilities)
         self.client_name = client_name
         self.agent: AgentInfo | None = None
         self.connection = Connection(
@@ -306,21 +414,14 @@ class AcpClient:
             await outcome
 
     def client_capabilities(self) -> dict[str, Any]:
-        has = self.handlers.__contains__
-        caps: dict[str, Any] = {
-            "fs": {"readTextFile": has(FS_READ), "writeTextFile": has(FS_WRITE)},
-            "terminal": all(has(m) for m in TERMINAL_METHODS),
-        }
-        if has(ELICITATION_CREATE):
-            caps["elicitation"] = {"form": {}}
-        if self.terminal_auth:
-            caps["auth"] = {"terminal": True}
-        # Unstable plan_update / plan_removed: the store keeps each plan by id, in each of
-        # its forms (entries, Markdown, a file), and marks a removed one.
-        caps["plan"] = {}
-        # Boolean config options show as toggles (acp_tui.session_options).
-        caps.setdefault("session", {})["configOptions"] = {"boolean": {}}
-        return caps
+        # Terminal sign-in is run (or shown) by whoever drives this client: an ability.
+        abilities = self.abilities | ({"auth.terminal"} if self.terminal_auth else set())
+        return client_capabilities(
+            handlers=self.handlers,
+            notifications=self.notifications,
+            updates=self.updates,
+            abilities=abilities,
+        )
 
     async def call(self, method: str, params: Any = None) -> Any:
         """Send a request; an agent exit while waiting becomes :class:`AgentExitedError`."""

@@ -77,6 +77,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
+    Compaction,
     Entry,
     MessageEntry,
     Notice,
@@ -116,6 +117,7 @@ __all__ = [
     "AgentMessage",
     "AgentThought",
     "Changes",
+    "Compaction",
     "ContextUsage",
     "Entry",
     "IndexedSession",

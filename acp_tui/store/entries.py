@@ -23,6 +23,7 @@ from typing import Any, ClassVar
 __all__ = [
     "AgentMessage",
     "AgentThought",
+    "Compaction",
     "Entry",
     "MessageEntry",
     "Notice",
@@ -303,6 +304,43 @@ class Notice(Entry):
             severity=self.severity,
             description=self.description,
             source=self.source,
+        )
+        return d
+
+
+class Compaction(Entry):
+    """A context compaction (``compaction_update`` upserts it by ``compaction_id``;
+    ``compaction_summary_chunk`` appends to its summary). ``summary`` holds content blocks;
+    ``status`` is ``in_progress``, ``completed``, ``failed``, ``cancelled`` or the agent's own."""
+
+    __slots__ = ("compaction_id", "error", "meta", "status", "summary")
+    kind: ClassVar[str] = "compaction"
+
+    def __init__(self, entry_id: int, compaction_id: str) -> None:
+        super().__init__(entry_id)
+        self.compaction_id = compaction_id
+        self.status = "in_progress"
+        self.summary: list[dict[str, Any]] = []
+        self.error: str | None = None
+        self.meta: dict[str, Any] | None = None
+
+    @property
+    def summary_text(self) -> str:
+        """The text blocks of the summary, joined (other blocks are named by type)."""
+        parts: list[str] = []
+        for block in self.summary:
+            text = block.get("text")
+            parts.append(text if isinstance(text, str) else f"[{block.get('type', 'content')}]")
+        return "".join(parts)
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.update(
+            compaction_id=self.compaction_id,
+            status=self.status,
+            summary=self.summary,
+            error=self.error,
+            meta=self.meta,
         )
         return d
 

@@ -30,6 +30,7 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
+    Compaction,
     Entry,
     MessageEntry,
     Notice,
@@ -238,6 +239,8 @@ class SessionStore:
             "session_info_update": self._on_session_info,
             "usage_update": self._on_usage,
             "notice": self._on_notice,
+            "compaction_update": self._on_compaction,
+            "compaction_summary_chunk": self._on_compaction_chunk,
             "state_update": self._on_state,
             "state_change": self._on_state,
             "terminal_update": self._on_terminal_update,
@@ -245,6 +248,11 @@ class SessionStore:
         }
         #: The agent's own terminals (v2), by terminal id.
         self._agent_terminals: dict[str, AgentTerminal] = {}
+
+    @property
+    def update_kinds(self) -> frozenset[str]:
+        """The ``sessionUpdate`` kinds this store understands (others become unknown entries)."""
+        return frozenset(self._handlers)
 
     # =========================================================================================
     # Change notification
@@ -716,13 +724,73 @@ class SessionStore:
         self._touch(s, PART_USAGE)
 
     def _on_notice(self, s: SessionState, u: dict[str, Any]) -> None:
+        """A live event, not history: one replayed with a session (load) is not shown again.
+        ``description`` is dropped, not fatal, when malformed (the schema's default-on-error)."""
         title = _req_str(u, "title")
-        severity = _opt_str(u, "severity", None) or "info"
-        description = _opt_str(u, "description", None)
+        if not title.strip():
+            raise ValueError("title: empty (a notice's title must not be)")
+        severity = _req_str(u, "severity") or "info"
+        description = u.get("description")
+        if not isinstance(description, str) or not description.strip():
+            description = None
+        if s.replaying or s.shadow:
+            return
         e = Notice(
             self._next_id(), title, severity=severity, description=description, source="agent"
         )
         s.transcript.append(e)
+        self._touch_entry(s, e)
+
+    def _compaction(self, s: SessionState, compaction_id: str) -> Compaction:
+        # Compactions are few and the one being updated is near the end: search from there.
+        for e in reversed(s.transcript):
+            if e.__class__ is Compaction and e.compaction_id == compaction_id:  # type: ignore[attr-defined]
+                e.version += 1
+                return e  # type: ignore[return-value]
+        e = Compaction(self._next_id(), compaction_id)
+        s.transcript.append(e)
+        return e
+
+    def _on_compaction(self, s: SessionState, u: dict[str, Any]) -> None:
+        """Upsert by id. ``summary``, ``error`` and ``_meta`` patch: absent leaves the value,
+        ``null`` (or ``summary: []``) clears it, a value replaces it; a malformed one is
+        ignored (the schema's default-on-error) rather than losing the status."""
+        compaction_id = _req_str(u, "compactionId")
+        status = _req_str(u, "status")
+        e = self._compaction(s, compaction_id)
+        e.status = status
+        if "summary" in u:
+            summary = u["summary"]
+            if summary is None:
+                e.summary = []
+            elif isinstance(summary, list):
+                e.summary = [b for b in summary if isinstance(b, dict)]
+        if "error" in u and (u["error"] is None or isinstance(u["error"], str)):
+            e.error = u["error"]
+        if "_meta" in u and (u["_meta"] is None or isinstance(u["_meta"], dict)):
+            e.meta = u["_meta"]
+        self._touch_entry(s, e)
+
+    def _on_compaction_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+        """A block appended to a compaction's summary; a first-seen id starts one."""
+        compaction_id = _req_str(u, "compactionId")
+        content = u["content"]
+        if not isinstance(content, dict):
+            raise _type_error("content", "an object", content)
+        e = self._compaction(s, compaction_id)
+        summary = e.summary
+        last = summary[-1] if summary else None
+        text = content.get("text")
+        if (
+            content.get("type") == "text"
+            and isinstance(text, str)
+            and last is not None
+            and last.get("type") == "text"
+            and isinstance(last.get("text"), str)
+        ):
+            summary[-1] = {"type": "text", "text": last["text"] + text}
+        else:
+            summary.append(content)
         self._touch_entry(s, e)
 
     def _on_session_info(self, s: SessionState, u: dict[str, Any]) -> None:

@@ -13,6 +13,7 @@ from acp_tui.attachments import describe_block
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
+    Compaction,
     Notice,
     PlanSnapshot,
     ToolCall,
@@ -92,7 +93,11 @@ def transcript_markdown(state: SessionState) -> str:
                     lines.append(f"- [{mark}] {md_line(item.get('content', ''), 2000)}")
             lines.append("")
         elif isinstance(entry, Notice):
+            if entry.source == "agent":
+                continue  # the agent's notices are live events, not the conversation
             lines += [f"_{md_line(entry.title, 2000)}_", ""]
+        elif isinstance(entry, Compaction):
+            lines += [f"_context compaction: {md_line(entry.status, 40)}_", ""]
         elif isinstance(entry, UnknownUpdate):
             try:
                 raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]

@@ -283,11 +283,11 @@ def test_agent_notice_and_client_notice(store: SessionStore) -> None:
 
 
 def test_unknown_variant_kept_raw(store: SessionStore) -> None:
-    raw = {"sessionUpdate": "compaction_update", "compactionId": "c", "status": "done"}
+    raw = {"sessionUpdate": "_vendor_thing", "thingId": "c", "status": "done"}
     store.apply({"sessionId": SID, "update": raw})
     (e,) = tr(store)
     assert isinstance(e, UnknownUpdate)
-    assert e.raw == raw and e.error is None and e.update_kind == "compaction_update"
+    assert e.raw == raw and e.error is None and e.update_kind == "_vendor_thing"
 
 
 @pytest.mark.parametrize(

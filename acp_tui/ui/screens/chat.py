@@ -32,6 +32,7 @@ from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
 from acp_tui.attachments import PromptCapabilities
 from acp_tui.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.elicitation_queue import ElicitationQueue, PendingElicitation
 from acp_tui.input_history import InputHistory
 from acp_tui.permissions import PendingPermission, PermissionBroker
 from acp_tui.prompt_queue import PromptQueue
@@ -268,6 +269,10 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             on_answered=self._on_permission_answered,
             on_queue_changed=self._on_permission_queue_changed,
         )
+        self.elicitations = ElicitationQueue(
+            on_answered=self._on_permission_answered,
+            on_queue_changed=self._on_elicitation_queue_changed,
+        )
         self.link: AgentLink | None = None
         #: The session on screen; None: the new session, not created until the first message.
         self.session_id: str | None = None
@@ -392,6 +397,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
         self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
+        self.elicitations.set_presenter(self._present_elicitation)
         ToolCallView.terminal_lookup = self._terminal_state
         self.set_interval(1.0, self._tick_elapsed)
         self._draw_new_session()
@@ -468,6 +474,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             protocol_version=self.settings.protocol_version,
             # A browser has no terminal to hand over to an agent's sign-in.
             terminal_auth=not self.app.is_web,
+            elicitations=self.elicitations,
         )
         if replay is not None:
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
@@ -647,6 +654,8 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             self.app.bell()
         if reason == "cancelled" and session_id == self.session_id:
             self._set_status("cancelled")
+        # A question still open for a turn that is over can only be answered in vain.
+        self.elicitations.cancel_session(session_id)
 
     def _on_terminal_output(self, terminal_id: str) -> None:
         self._schedule_refresh()
@@ -698,6 +707,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = False
         self.broker.cancel_all()
+        self.elicitations.cancel_all()
         self.busy = False
         self.refresh_bindings()
         if info.expected:
@@ -1147,7 +1157,14 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         self.broker.cancel_session(session_id)
         link.begin_cancel(session_id)
         self._set_status("cancelling…")
-        link.spawn(lambda: link.cancel(session_id), "cancel")
+
+        async def cancel() -> None:
+            await link.cancel(session_id)
+            # After session/cancel has gone out: the agent learns the turn is cancelled
+            # before it reads "cancel" for its open questions.
+            self.elicitations.cancel_session(session_id)
+
+        link.spawn(cancel, "cancel")
 
     def action_new_session(self) -> None:
         """Show the new session and create it at once (the person asked for it: its modes,
@@ -1570,6 +1587,33 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     def _on_permission_answered(self, session_id: str, text: str) -> None:
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
+
+    async def _present_elicitation(
+        self, pending: PendingElicitation, position: int, total: int
+    ) -> dict[str, Any] | None:
+        from acp_tui.ui.screens.elicitation import present_elicitation
+
+        state = self.store.get(pending.session_id) if pending.session_id else None
+        label = None
+        if state is not None and pending.session_id != self.session_id:
+            label = display_title(state.display_title, 80)
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        return await present_elicitation(
+            self.app,
+            pending,
+            position,
+            total,
+            session_label=label,
+            forward_typing=self.query_one(PromptEditor).take_typing,
+        )
+
+    def _on_elicitation_queue_changed(self, position: int, total: int) -> None:
+        from acp_tui.ui.screens.elicitation import ElicitationScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, ElicitationScreen) and not screen.answered and total:
+                screen.set_position(position, total)
 
     async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen

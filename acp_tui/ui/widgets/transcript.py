@@ -32,6 +32,7 @@ from textual.widgets import Collapsible, Static
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
+    Compaction,
     Entry,
     Notice,
     PlanSnapshot,
@@ -499,11 +500,19 @@ class PlanView(EntryView):
 
 
 class NoticeView(EntryView):
+    """A notice: the client's own (muted) or a live one from the agent (marked, in its
+    severity's colour; an unknown severity shows as info)."""
+
     DEFAULT_CSS = """
     NoticeView { margin: 1 0 0 0; padding: 0 1; color: $text-muted; }
     NoticeView.-warning { color: $warning; }
     NoticeView.-error { color: $error; }
+    NoticeView.-agent { border-left: outer $primary; color: $text-primary; }
+    NoticeView.-agent.-warning { border-left: outer $warning; color: $text-warning; }
+    NoticeView.-agent.-error { border-left: outer $error; color: $text-error; }
     """
+
+    MARKS: ClassVar[dict[str, str]] = {"info": "ℹ", "warning": "⚠", "error": "✖"}
 
     def compose(self) -> ComposeResult:
         yield Static()
@@ -514,10 +523,63 @@ class NoticeView(EntryView):
         severity = entry.severity if entry.severity in ("info", "warning", "error") else "info"
         for name in ("info", "warning", "error"):
             self.set_class(severity == name, f"-{name}")
-        text = Text("• " + safe(entry.title, TITLE_LIMIT))
+        from_agent = entry.source == "agent"
+        self.set_class(from_agent, "-agent")
+        mark = self.MARKS[severity] if from_agent else "•"
+        text = Text(f"{mark} " + safe(entry.title, TITLE_LIMIT))
         if entry.description:
             text.append("\n  " + safe(entry.description, 4000), style="dim")
         self.query_one(Static).update(text)
+
+
+COMPACTION_TITLES: dict[str, str] = {
+    "in_progress": "≡ Compacting context…",
+    "completed": "≡ Context compacted",
+    "failed": "≡ Context compaction failed",
+    "cancelled": "≡ Context compaction cancelled",
+}
+
+
+class CompactionView(EntryView):
+    """A context compaction: its status on one line, and the summary collapsed (like a
+    thought) once there is one."""
+
+    DEFAULT_CSS = """
+    CompactionView { margin: 1 0 0 0; padding: 0 1; border-left: thick $accent; color: $text-muted; }
+    CompactionView .status { color: $text; }
+    CompactionView.-in-progress .status { color: $text-warning; }
+    CompactionView.-failed .status { color: $text-error; }
+    CompactionView Collapsible { border: none; padding: 0; background: transparent; }
+    CompactionView Collapsible.-empty { display: none; }
+    CompactionView .summary { color: $text-muted; padding: 0 0 0 2; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Static(classes="status")
+        with Collapsible(title="Summary", collapsed=True, classes="-empty"):
+            yield Static(classes="summary")
+
+    async def redraw(self) -> None:
+        entry = self.entry
+        assert isinstance(entry, Compaction)
+        status = entry.status
+        for name in ("in-progress", "completed", "failed", "cancelled"):
+            self.set_class(status.replace("_", "-") == name, f"-{name}")
+        title = COMPACTION_TITLES.get(status)
+        line = Text(title if title else "≡ Context compaction: " + line_of(status, 40))
+        if entry.error:
+            line.append(": " + line_of(entry.error, 1000))
+        self.query_one(".status", Static).update(line)
+        summary = entry.summary_text
+        self.query_one(Collapsible).set_class(not summary, "-empty")
+        self.query_one(".summary", Static).update(Text(safe(summary, RAW_LIMIT)))
+
+    def set_expanded(self, expanded: bool) -> None:
+        self.query_one(Collapsible).collapsed = not expanded
+
+    @property
+    def expanded(self) -> bool:
+        return not self.query_one(Collapsible).collapsed
 
 
 class UnknownView(EntryView):
@@ -556,6 +618,8 @@ def view_for(entry: Entry) -> EntryView:
         return PlanView(entry)
     if isinstance(entry, Notice):
         return NoticeView(entry)
+    if isinstance(entry, Compaction):
+        return CompactionView(entry)
     if isinstance(entry, UnknownUpdate):
         return UnknownView(entry)
     return UnknownView(UnknownUpdate(entry.id, {"sessionUpdate": entry.kind}, None))

@@ -1,0 +1,575 @@
+"""The elicitation dialog: a form built from the agent's schema, or a page to visit.
+
+``ElicitationScreen(pending, ...)`` shows one :class:`~acp_tui.elicitation_queue.PendingElicitation`.
+A *form* has one field per property (text, number, yes/no, a choice, several choices), its
+defaults filled in and required fields marked ``*``; Submit checks every field first
+(:func:`acp_tui.elicitation.build_content`) and says at each field what does not fit. Submit
+answers ``accept``, Decline ``decline``, Escape ``cancel``. A *url* request shows the address
+as text, its host apart; it is opened in a browser only when the person presses Open (which
+answers ``accept``), or copied; the dialog then waits for ``elicitation/complete`` and closes.
+
+No answer comes by accident, as in the permission dialog (:mod:`acp_tui.ui.screens.permission`):
+the dialog *arms* :attr:`ElicitationScreen.ARM_DELAY` seconds after it is drawn and after the
+last key typed at it before that; until then nothing in it has the focus and typing goes on to
+the prompt beneath (``forward_typing``). Every answer but Escape goes through one gate,
+:meth:`ElicitationScreen._person_answers`, which takes it only if the key or click happened
+after the dialog armed (by the input event's own time).
+
+Everything the agent sent (message, titles, descriptions, choices, the URL) is shown literally
+through :mod:`acp_tui.ui.agent_text`; widget ids are the dialog's own, never the agent's names.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import webbrowser
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual._time import get_time
+from textual.app import App, ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.reactive import reactive
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widget import Widget
+from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static
+
+from acp_tui.elicitation import (
+    ACCEPT,
+    BOOLEAN,
+    CANCEL,
+    CHOICE,
+    DECLINE,
+    MULTI,
+    UNSUPPORTED,
+    URL,
+    FormField,
+    answer,
+    build_content,
+    initial_values,
+)
+from acp_tui.elicitation_queue import PendingElicitation
+from acp_tui.ui.agent_text import agent_line, agent_lines
+
+TypingForwarder = Callable[[str, str], None]
+
+MESSAGE_LIMIT = 4_000
+DESCRIPTION_LIMIT = 2_000
+URL_LIMIT = 8_000
+
+SUBMIT = "submit"
+OPEN = "open"
+CONTINUE = "continue"
+
+
+class _Body(VerticalScroll, can_focus=False):
+    """The message and the fields, scrolled with the mouse wheel or by moving the focus."""
+
+
+class AnswerButton(Button):
+    """A button that answers: a click or Enter counts only through the dialog's gate."""
+
+    def __init__(self, label: str, answer_name: str, *, variant: Any = "default") -> None:
+        super().__init__(label, variant=variant, id=f"answer-{answer_name}", compact=True)
+        self.answer_name = answer_name
+
+    async def _on_click(self, event: events.Click) -> None:
+        # Instead of Button's own handler (prevent_default stops it), which would press
+        # whatever the arming says.
+        event.stop()
+        event.prevent_default()
+        screen = self.screen
+        if isinstance(screen, ElicitationScreen):
+            screen._person_answers(self.answer_name, event.time)
+
+
+class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
+    """A modal asking the person one elicitation."""
+
+    CSS_PATH = "elicitation.tcss"
+    ARM_DELAY: ClassVar[float] = 0.5
+    #: Nothing has the focus until the dialog arms: keys typed before go to the prompt.
+    AUTO_FOCUS = ""
+
+    armed: reactive[bool] = reactive(False, init=False)
+    #: A url request the person agreed to: waiting for ``elicitation/complete``.
+    waiting: reactive[bool] = reactive(False, init=False)
+
+    def __init__(
+        self,
+        pending: PendingElicitation,
+        *,
+        session_label: str | None = None,
+        position: int = 1,
+        total: int = 1,
+        arm_delay: float | None = None,
+        forward_typing: TypingForwarder | None = None,
+        open_url: Callable[[str], Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.pending = pending
+        self.request = pending.request
+        self.session_label = session_label
+        self.position = position
+        self.total = total
+        self.arm_delay = self.ARM_DELAY if arm_delay is None else arm_delay
+        self.forward_typing = forward_typing
+        self.open_url = open_url or webbrowser.open
+        self.set_reactive(ElicitationScreen.armed, self.arm_delay <= 0)
+        self._shown_at: float | None = None
+        self._typed_at = float("-inf")
+        self._arm_timer: Timer | None = None
+        self._answer: dict[str, Any] | None = None
+        self._answer_event = asyncio.Event()
+        self._fields: list[FormField] = list(self.request.fields)
+        self._watch_task: asyncio.Task[None] | None = None
+        self._leaving = False
+        self._close_when_active = False
+
+    # -- layout --
+
+    def compose(self) -> ComposeResult:
+        url_mode = self.request.mode == URL
+        dialog = Vertical(id="dialog")
+        dialog.border_title = "The agent asks you to visit a page" if url_mode else "The agent asks"
+        dialog.border_subtitle = self._position_text()
+        with dialog:
+            if self.session_label:
+                yield Static(
+                    Text.assemble("For session: ", agent_line(self.session_label, 200)),
+                    id="session",
+                )
+            with _Body(id="body"):
+                if self.request.message:
+                    yield Static(agent_lines(self.request.message, MESSAGE_LIMIT), id="message")
+                if url_mode:
+                    yield from self._compose_url()
+                else:
+                    yield from self._compose_form()
+            with Horizontal(id="buttons"):
+                if url_mode:
+                    if self.request.openable:
+                        yield AnswerButton("Open in browser", OPEN, variant="primary")
+                    yield AnswerButton("I'll open it myself", CONTINUE)
+                    yield Button("Copy address", id="copy", compact=True)
+                    yield AnswerButton("Decline", DECLINE)
+                    yield Button("Close", id="close", classes="waiting-only", compact=True)
+                else:
+                    yield AnswerButton("Submit", SUBMIT, variant="primary")
+                    yield AnswerButton("Decline", DECLINE)
+            yield Static(id="problems")
+            yield Static(self._hint_text(), id="hint")
+
+    def _compose_url(self) -> ComposeResult:
+        host = self.request.host
+        yield Static(
+            Text.assemble(("Site: ", "bold"), agent_line(host or "(no host)", 300)),
+            id="host",
+        )
+        address = agent_lines(self.request.url or "", URL_LIMIT)
+        address.overflow = "fold"
+        yield Static(address, id="url")
+        if not self.request.openable:
+            scheme = self.request.url_scheme or "no"
+            yield Static(
+                Text(
+                    f"acp-tui opens only http and https addresses in a browser; this one has "
+                    f"{'the scheme ' + repr(scheme) if scheme != 'no' else 'no scheme'}. "
+                    "Copy it if you trust it."
+                ),
+                classes="note",
+            )
+        yield Static(
+            Text("Waiting for the agent to hear back from the page… Esc closes this."),
+            id="waiting",
+        )
+
+    def _compose_form(self) -> ComposeResult:
+        if self.request.title:
+            yield Static(agent_line(self.request.title, 300), id="form-title")
+        if self.request.description:
+            yield Static(agent_lines(self.request.description, DESCRIPTION_LIMIT), classes="note")
+        values = initial_values(self._fields)
+        for index, form_field in enumerate(self._fields):
+            with Vertical(classes="field", id=f"field-{index}"):
+                if form_field.kind != BOOLEAN:
+                    yield Static(agent_line(form_field.label, 300), classes="label")
+                if form_field.description:
+                    yield Static(
+                        agent_lines(form_field.description, DESCRIPTION_LIMIT),
+                        classes="description",
+                    )
+                yield self._input_for(index, form_field, values.get(form_field.name))
+                hint = form_field.hint()
+                if hint:
+                    yield Static(Text(hint), classes="hint")
+                yield Static(classes="error")
+        if not self._fields:
+            yield Static(Text("The form has no fields: Submit answers with nothing."))
+
+    def _input_for(self, index: int, form_field: FormField, value: Any) -> Widget:
+        widget_id = f"input-{index}"
+        if form_field.kind == BOOLEAN:
+            return Checkbox(
+                agent_line(form_field.label, 300), bool(value), id=widget_id, compact=True
+            )
+        if form_field.kind == CHOICE:
+            return Select(
+                [(agent_line(c.title, 200), c.value) for c in form_field.choices],
+                prompt="Choose…",
+                allow_blank=not form_field.required or value is None,
+                value=value if isinstance(value, str) else Select.NULL,
+                id=widget_id,
+                compact=True,
+            )
+        if form_field.kind == MULTI:
+            chosen = set(value or [])
+            return SelectionList[str](
+                *(
+                    (agent_line(c.title, 200), c.value, c.value in chosen)
+                    for c in form_field.choices
+                ),
+                id=widget_id,
+                compact=True,
+            )
+        if form_field.kind == UNSUPPORTED:
+            what = form_field.type_name or "unknown"
+            note = f"acp-tui cannot ask for a value of type {what!r}"
+            note += ": decline the form instead." if form_field.required else "; it is left out."
+            return Static(Text(note), classes="note", id=widget_id)
+        return Input(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
+
+    def _hint_text(self) -> Text:
+        if not self.armed:
+            return Text("Keys arm in a moment; typing goes to the prompt  ·  Esc cancel")
+        if self.request.mode == URL:
+            if self.waiting:
+                return Text("c copy the address  ·  Esc close")
+            keys = ["o open"] if self.request.openable else []
+            keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
+            return Text("  ·  ".join(keys))
+        return Text("Tab next field  ·  Ctrl+S submit  ·  Esc cancel")
+
+    def _position_text(self) -> str:
+        return f"{self.position} of {self.total}" if self.total > 1 else ""
+
+    def set_position(self, position: int, total: int) -> None:
+        self.position, self.total = position, total
+        for dialog in self.query("#dialog"):
+            dialog.border_subtitle = self._position_text()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The fields scroll; the message on top and the buttons and keys below stay."""
+        if not self.is_mounted:
+            return
+        dialog = self.query_one("#dialog")
+        body = self.query_one("#body")
+        fixed = sum(
+            child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+            for child in dialog.children
+            if child is not body and child.display
+        )
+        body.styles.max_height = max(3, self.size.height - dialog.styles.gutter.height - fixed)
+
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._fit)
+        self.set_class(not self.armed, "-unarmed")
+        self.set_class(self.request.mode == URL, "-url")
+        self._watch_task = asyncio.create_task(self._close_when_finished())
+
+    async def _close_when_finished(self) -> None:
+        """The request was completed or cancelled elsewhere: the dialog goes."""
+        await self.pending.finished.wait()
+        self.close()
+
+    # -- arming (as in the permission dialog) --
+
+    def on_screen_resume(self) -> None:
+        if self._close_when_active:
+            self._close_when_active = False
+            self.dismiss(self._answer)
+            return
+        self._shown_at = None
+        self._arm_later()
+        self.call_after_refresh(self._mark_shown)
+
+    def on_screen_suspend(self) -> None:
+        self._shown_at = None
+        self._arm_later()
+
+    def _mark_shown(self) -> None:
+        if self.is_active:
+            self._shown_at = get_time()
+            self._arm_later()
+            if self.armed:
+                self._focus_first()
+
+    def _focus_first(self) -> None:
+        """Once armed, the first field takes the keys (unless the person chose one)."""
+        if self.focused is not None or self.request.mode == URL:
+            return
+        fields = self.query(".field Input, .field Checkbox, .field Select, .field SelectionList")
+        if fields:
+            fields.first().focus()
+
+    def _armed_from(self) -> float | None:
+        if self._shown_at is None:
+            return None
+        return max(self._shown_at, self._typed_at) + self.arm_delay
+
+    def accepts(self, at: float) -> bool:
+        """Whether an answer given at ``at`` (an input event's time) is taken."""
+        if self.arm_delay <= 0:
+            return True
+        armed_from = self._armed_from()
+        return armed_from is not None and at >= armed_from
+
+    def _arm_later(self) -> None:
+        if self.arm_delay <= 0:
+            return
+        if self._arm_timer is not None:
+            self._arm_timer.stop()
+            self._arm_timer = None
+        armed_from = self._armed_from()
+        now = get_time()
+        self.armed = armed_from is not None and now >= armed_from
+        if armed_from is not None and not self.armed:
+            self._arm_timer = self.set_timer(armed_from - now + 0.01, self._arm_later)
+
+    def watch_armed(self, armed: bool) -> None:
+        self.set_class(not armed, "-unarmed")
+        for hint in self.query("#hint").results(Static):
+            hint.update(self._hint_text())
+        if armed:
+            self._focus_first()
+
+    def watch_waiting(self, waiting: bool) -> None:
+        self.set_class(waiting, "-waiting")
+        self.call_after_refresh(self._fit)
+        for hint in self.query("#hint").results(Static):
+            hint.update(self._hint_text())
+
+    # -- keys --
+
+    def on_key(self, event: events.Key) -> None:
+        key = event.key
+        focused = self.focused
+        if key == "escape":
+            if focused is not None and any(
+                isinstance(node, Select) and node.expanded for node in focused.ancestors_with_self
+            ):
+                return  # the open list of choices closes itself
+            self._stop(event)
+            self.action_dismiss_dialog()
+            return
+        if not self.armed and not isinstance(focused, Input):
+            if key in ("enter", "backspace") or event.is_printable:
+                self._stop(event)
+                self._pass_on(
+                    key, (event.character or "") if event.is_printable else "", event.time
+                )
+            elif key in ("tab", "shift+tab"):
+                self._stop(event)
+            return
+        if self.waiting:
+            if key == "c":
+                self._stop(event)
+                self.action_copy()
+            return
+        if self.request.mode == URL:
+            names = {"o": OPEN, "enter": CONTINUE, "d": DECLINE}
+            if key == "c":
+                self._stop(event)
+                self.action_copy()
+            elif key in names and not isinstance(focused, Button):
+                self._stop(event)
+                self._person_answers(names[key], event.time)
+            elif key == "enter" and isinstance(focused, AnswerButton):
+                self._stop(event)
+                self._person_answers(focused.answer_name, event.time)
+            return
+        if key == "ctrl+s":
+            self._stop(event)
+            self._person_answers(SUBMIT, event.time)
+        elif key == "enter" and isinstance(focused, AnswerButton):
+            self._stop(event)
+            self._person_answers(focused.answer_name, event.time)
+        elif key == "enter" and isinstance(focused, Input):
+            self._stop(event)
+            self.focus_next()
+
+    def on_paste(self, event: events.Paste) -> None:
+        if self.focused is None:
+            event.stop()
+            self._pass_on("paste", event.text, event.time)
+
+    @staticmethod
+    def _stop(event: events.Key) -> None:
+        event.stop()
+        event.prevent_default()
+
+    def _pass_on(self, key: str, text: str, at: float) -> None:
+        self._typed_at = max(self._typed_at, at)
+        self._arm_later()
+        if self.forward_typing is not None:
+            self.forward_typing(key, text)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "copy":
+            self.action_copy()
+        elif event.button.id == "close":
+            self.action_dismiss_dialog()
+
+    # -- actions --
+
+    def action_copy(self) -> None:
+        self.app.copy_to_clipboard(self.request.url or "")
+        self.notify("Copied the address (if your terminal lets acp-tui use the clipboard)")
+
+    def action_dismiss_dialog(self) -> None:
+        """Escape: a form or a url request not yet answered is cancelled; a url request
+        being waited for is only closed (its answer was given)."""
+        if self._answer is None:
+            self._give(answer(CANCEL))
+        self.close()
+
+    def _person_answers(self, name: str, at: float) -> bool:
+        """The one way the person's input answers: taken only when the dialog was armed at
+        ``at``, the time of the key or click."""
+        if self._answer is not None or not self.accepts(at):
+            return False
+        if name == DECLINE:
+            self._give(answer(DECLINE))
+            self.close()
+        elif name == SUBMIT:
+            self.submit()
+        elif name in (OPEN, CONTINUE):
+            if name == OPEN:
+                if not self.request.openable:
+                    return False
+                self._open()
+            self._give(answer(ACCEPT))
+            self.waiting = True
+        return True
+
+    def _open(self) -> None:
+        try:
+            self.open_url(self.request.url or "")
+        except Exception as error:  # no browser here: the address is still on screen to copy
+            self.notify(f"Could not open a browser: {error}", severity="warning")
+
+    def entered(self) -> dict[str, Any]:
+        """What each field holds now, by property name."""
+        values: dict[str, Any] = {}
+        for index, form_field in enumerate(self._fields):
+            widget = self.query_one(f"#input-{index}")
+            if isinstance(widget, Input):
+                values[form_field.name] = widget.value
+            elif isinstance(widget, Checkbox):
+                values[form_field.name] = widget.value
+            elif isinstance(widget, Select):
+                value = widget.value
+                values[form_field.name] = value if isinstance(value, str) else None
+            elif isinstance(widget, SelectionList):
+                values[form_field.name] = list(widget.selected)
+        return values
+
+    def submit(self) -> bool:
+        """Check every field; answer ``accept`` when all fit, else show what does not."""
+        content, problems = build_content(self._fields, self.entered())
+        first: int | None = None
+        for index, form_field in enumerate(self._fields):
+            box = self.query_one(f"#field-{index}")
+            problem = problems.get(form_field.name)
+            box.set_class(problem is not None, "-invalid")
+            box.query_one(".error", Static).update(Text(f"✖ {problem}" if problem else ""))
+            if problem is not None and first is None:
+                first = index
+        summary = self.query_one("#problems", Static)
+        if problems:
+            count = len(problems)
+            summary.update(
+                Text(f"{count} field{'s' if count > 1 else ''} to fix before submitting")
+            )
+            if first is not None:
+                target = self.query_one(f"#input-{first}")
+                if target.focusable:
+                    target.focus()
+                self.query_one(f"#field-{first}").scroll_visible(animate=False)
+            return False
+        summary.update("")
+        self._give(answer(ACCEPT, content))
+        self.close()
+        return True
+
+    # -- answering and closing --
+
+    def _give(self, result: dict[str, Any]) -> None:
+        if self._answer is not None:
+            return
+        self._answer = result
+        self._answer_event.set()
+
+    @property
+    def answered(self) -> bool:
+        return self._answer is not None
+
+    def close(self) -> None:
+        """Close from code or by the person; an unanswered request counts as ``cancel``.
+        Safe to call more than once."""
+        if self._answer is None:
+            self._give(answer(CANCEL))
+        if self._leaving:
+            return
+        self._leaving = True
+        if self._arm_timer is not None:
+            self._arm_timer.stop()
+        if self._watch_task is not None and self._watch_task is not asyncio.current_task():
+            self._watch_task.cancel()
+        self.pending.mark_closed()
+        if self.is_active:
+            self.dismiss(self._answer)
+        else:
+            # Covered by another dialog (or not shown yet): it goes when uncovered.
+            self._close_when_active = True
+
+    def on_unmount(self) -> None:
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+
+    async def wait_for_answer(self) -> dict[str, Any] | None:
+        await self._answer_event.wait()
+        return self._answer
+
+
+async def present_elicitation(
+    app: App[Any],
+    pending: PendingElicitation,
+    position: int,
+    total: int,
+    *,
+    session_label: str | None = None,
+    forward_typing: TypingForwarder | None = None,
+) -> dict[str, Any] | None:
+    """Show ``pending`` and wait for the answer; when the caller is cancelled (the queue's
+    ``cancel_session``), the dialog closes. The body of an elicitation presenter."""
+    screen = ElicitationScreen(
+        pending,
+        session_label=session_label,
+        position=position,
+        total=total,
+        forward_typing=forward_typing,
+    )
+    try:
+        await app.push_screen(screen)
+        return await screen.wait_for_answer()
+    finally:
+        if not screen.answered:
+            screen.close()

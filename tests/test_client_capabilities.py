@@ -1,0 +1,293 @@
+"""The client capabilities sent at ``initialize`` are exactly what is implemented.
+
+Derived from the code, for both faces of acp-tui (the TUI's :class:`AgentLink` and ``acp-tui
+ask``): every advertised capability has its handlers, its notifications, its ``session/update``
+kinds (rendered, not shown as unknown) and its abilities; every agent->client method handled is
+advertised. Table-driven: a new row in :data:`acp_tui.protocol.client.CLIENT_FEATURES` needs a
+sample here for each update kind it names and a proof for each ability it names.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_tui import headless
+from acp_tui.agent_link import AgentLink
+from acp_tui.elicitation import parse_request
+from acp_tui.elicitation_queue import ElicitationQueue
+from acp_tui.link_auth import SignIn
+from acp_tui.protocol.client import (
+    BASELINE_METHODS,
+    BASELINE_NOTIFICATIONS,
+    CLIENT_FEATURES,
+    ClientFeature,
+    client_capabilities,
+    implements,
+)
+from acp_tui.store import SessionStore
+from acp_tui.ui.widgets.transcript import UnknownView, view_for
+from tests.demo_agent import schema_check
+
+
+@dataclass
+class Face:
+    """What one face of acp-tui handles, as its code builds it."""
+
+    name: str
+    handlers: dict[str, Any]
+    notifications: frozenset[str]
+    updates: frozenset[str]
+    abilities: frozenset[str]
+    #: Shows ``session/update``s: True when something is shown for them (not "unknown").
+    shows: Callable[[list[dict[str, Any]]], bool]
+    #: The elicitation modes its handler takes.
+    modes: frozenset[str]
+    #: Whether it runs (or prints) a terminal sign-in method.
+    terminal_auth: bool
+
+    @property
+    def capabilities(self) -> dict[str, Any]:
+        return client_capabilities(
+            handlers=self.handlers,
+            notifications=self.notifications,
+            updates=self.updates,
+            abilities=self.abilities,
+        )
+
+
+async def _present(*_: Any) -> None:
+    return None
+
+
+def tui_face(tmp_path: Path) -> Face:
+    queue = ElicitationQueue()
+    queue.set_presenter(_present)
+    store = SessionStore()
+    link = AgentLink(["agent"], cwd=str(tmp_path), store=store, elicitations=queue)
+    setup = link.client_setup()
+
+    def shows(updates: list[dict[str, Any]]) -> bool:
+        shown = SessionStore()
+        shown.register_session("s")
+        for update in updates:
+            shown.apply({"sessionId": "s", "update": update})
+        entries = shown.get("s").transcript  # type: ignore[union-attr]
+        return bool(entries) and all(not isinstance(view_for(e), UnknownView) for e in entries)
+
+    return Face(
+        "tui",
+        setup["handlers"],
+        frozenset(setup["notifications"]),
+        frozenset(setup["updates"]),
+        frozenset(setup["abilities"]),
+        shows,
+        queue.modes,
+        link.terminal_auth,
+    )
+
+
+def ask_face(tmp_path: Path) -> Face:
+    output = headless.Output(out=io.StringIO(), err=io.StringIO())
+    turn = headless._Turn(output)
+    _, services = headless._client_services(str(tmp_path), output, False)
+    handlers = {
+        "session/request_permission": turn.request_permission,
+        "elicitation/create": turn.elicit,
+        **services,
+    }
+
+    def shows(updates: list[dict[str, Any]]) -> bool:
+        out = headless.Output(out=io.StringIO(), err=io.StringIO())
+        turn = headless._Turn(out)
+        for update in updates:
+            turn.apply(update)
+        return bool(out.out.getvalue() or out.err.getvalue())  # type: ignore[attr-defined]
+
+    return Face(
+        "ask",
+        handlers,
+        frozenset(BASELINE_NOTIFICATIONS),
+        headless.SHOWN_UPDATES,
+        headless.ELICITATION_ABILITIES | ({"auth.terminal"} if headless.TERMINAL_AUTH else set()),
+        shows,
+        frozenset(a.split(".", 1)[1] for a in headless.ELICITATION_ABILITIES),
+        headless.TERMINAL_AUTH,
+    )
+
+
+FACES = {"tui": tui_face, "ask": ask_face}
+
+_PLAN = {
+    "sessionUpdate": "plan_update",
+    "plan": {
+        "planId": "p1",
+        "type": "items",
+        "entries": [{"content": "a", "priority": "low", "status": "pending"}],
+    },
+}
+
+#: One valid update of each kind a feature names (or a few, the last of that kind).
+SAMPLE_UPDATES: dict[str, dict[str, Any] | list[dict[str, Any]]] = {
+    "notice": {"sessionUpdate": "notice", "severity": "warning", "title": "Rate limited"},
+    "compaction_update": {
+        "sessionUpdate": "compaction_update",
+        "compactionId": "c1",
+        "status": "in_progress",
+    },
+    "plan_update": _PLAN,
+    "plan_removed": [_PLAN, {"sessionUpdate": "plan_removed", "planId": "p1"}],
+    "compaction_summary_chunk": {
+        "sessionUpdate": "compaction_summary_chunk",
+        "compactionId": "c1",
+        "content": {"type": "text", "text": "Summary"},
+    },
+}
+
+_FORM = {"sessionId": "s", "mode": "form", "message": "m", "requestedSchema": {"properties": {}}}
+_URL = {"sessionId": "s", "mode": "url", "message": "m", "url": "https://x", "elicitationId": "e"}
+
+
+def _takes(params: dict[str, Any]) -> Callable[[Face], bool]:
+    def proof(face: Face) -> bool:
+        parse_request(params, face.modes)  # raises when the mode is not taken
+        return "elicitation/create" in face.handlers
+
+    return proof
+
+
+#: How the code proves each ability a feature names.
+ABILITY_PROOFS: dict[str, Callable[[Face], bool]] = {
+    "elicitation.form": _takes(_FORM),
+    "elicitation.url": _takes(_URL),
+    "auth.terminal": lambda face: face.terminal_auth and callable(SignIn.terminal_login),
+    "config_options.boolean": lambda face: _boolean_option_is_a_toggle(),
+}
+
+
+def _boolean_option_is_a_toggle() -> bool:
+    """A boolean config option becomes a toggle of the chat bar's option list."""
+    from types import SimpleNamespace
+
+    from acp_tui.session_options import session_options
+
+    option = {"id": "fast", "name": "Fast", "type": "boolean", "currentValue": True}
+    state = SimpleNamespace(
+        config_options=[option],
+        available_modes=None,
+        current_mode=None,
+        available_models=None,
+        current_model=None,
+    )
+    return [o.kind for o in session_options(state)] == ["boolean"]
+
+
+def advertised(caps: dict[str, Any], feature: ClientFeature) -> bool:
+    node: Any = caps
+    for key in feature.path:
+        if not isinstance(node, dict) or key not in node:
+            return False
+        node = node[key]
+    return node is not False and node is not None
+
+
+@pytest.fixture(params=sorted(FACES))
+def face(request: pytest.FixtureRequest, tmp_path: Path) -> Face:
+    return FACES[request.param](tmp_path)
+
+
+def test_every_advertised_capability_is_implemented(face: Face) -> None:
+    caps = face.capabilities
+    for feature in CLIENT_FEATURES:
+        if not advertised(caps, feature):
+            continue
+        where = f"{face.name}: {'.'.join(feature.path)}"
+        for method in feature.methods:
+            assert callable(face.handlers.get(method)), f"{where}: no handler for {method}"
+        assert set(feature.notifications) <= face.notifications, where
+        for kind in feature.updates:
+            assert kind in SAMPLE_UPDATES, f"{where}: add a sample {kind} update to this test"
+            sample = SAMPLE_UPDATES[kind]
+            updates = sample if isinstance(sample, list) else [sample]
+            assert face.shows(updates), f"{where}: a {kind} update is not shown"
+        for ability in feature.abilities:
+            assert ability in ABILITY_PROOFS, f"{where}: add a proof of {ability} to this test"
+            assert ABILITY_PROOFS[ability](face), f"{where}: {ability} is not implemented"
+
+
+def test_every_handled_method_and_notification_is_advertised(face: Face) -> None:
+    caps = face.capabilities
+    on = [f for f in CLIENT_FEATURES if advertised(caps, f)]
+    for method in face.handlers:
+        assert method in BASELINE_METHODS or any(method in f.methods for f in on), (
+            f"{face.name} handles {method} but advertises no capability for it"
+        )
+    for name in face.notifications:
+        assert name in BASELINE_NOTIFICATIONS or any(name in f.notifications for f in on), (
+            f"{face.name} handles the {name} notification but advertises nothing for it"
+        )
+
+
+def test_the_capabilities_fit_the_schema(face: Face) -> None:
+    schema_check.check(face.capabilities, "ClientCapabilities", unstable=False)
+
+
+def test_what_each_face_advertises(face: Face) -> None:
+    """Read off the table, for a person checking the change: the TUI takes both elicitation
+    modes, notices and compaction; ``ask`` declines forms and prints notices."""
+    caps = face.capabilities
+    assert caps["fs"] == {"readTextFile": True, "writeTextFile": True} and caps["terminal"]
+    assert caps["auth"] == {"terminal": True}
+    if face.name == "tui":
+        assert caps["elicitation"] == {"form": {}, "url": {}}
+        assert caps["session"] == {
+            "notices": {},
+            "compaction": {},
+            "configOptions": {"boolean": {}},
+        }
+        assert caps["plan"] == {}
+    else:
+        assert caps["elicitation"] == {"form": {}}
+        assert caps["session"] == {"notices": {}}
+        assert "plan" not in caps, "ask prints plans, not plan_update"
+
+
+@pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))
+def test_a_feature_is_not_advertised_when_any_part_of_it_is_missing(feature: ClientFeature) -> None:
+    everything = {
+        "handlers": set(feature.methods),
+        "notifications": set(feature.notifications),
+        "updates": set(feature.updates),
+        "abilities": set(feature.abilities),
+    }
+    assert implements(feature, **everything)
+    for part, names in everything.items():
+        for name in names:
+            missing = {**everything, part: names - {name}}
+            assert not implements(feature, **missing), f"advertised without {name}"
+            assert not advertised(client_capabilities(**missing), feature)
+
+
+def _schema_node(path: tuple[str, ...]) -> dict[str, Any] | None:
+    definitions = schema_check.load(1, unstable=True)["$defs"]
+    node: dict[str, Any] = definitions["ClientCapabilities"]
+    for key in path:
+        properties = node.get("properties", {})
+        if key not in properties:
+            return None
+        node = properties[key]
+        refs = [node, *node.get("anyOf", []), *node.get("allOf", [])]
+        target = next((r["$ref"] for r in refs if "$ref" in r), None)
+        if target is not None:
+            node = definitions[target.rsplit("/", 1)[1]]
+    return node
+
+
+@pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))
+def test_every_feature_is_a_capability_of_the_schema(feature: ClientFeature) -> None:
+    assert _schema_node(feature.path) is not None, f"{feature.path} is not in ClientCapabilities"

@@ -1,0 +1,242 @@
+"""Elicitation without a screen: the requested schema as fields, what the person entered
+checked field by field, and answers shaped as the schema says."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from acp_tui.demo_agent import elicit as demo
+from acp_tui.elicitation import (
+    ACCEPT,
+    BOOLEAN,
+    CANCEL,
+    CHOICE,
+    DECLINE,
+    INTEGER,
+    MULTI,
+    NUMBER,
+    TEXT,
+    UNSUPPORTED,
+    ElicitationError,
+    answer,
+    build_content,
+    initial_values,
+    parse_request,
+)
+from tests.demo_agent import schema_check
+
+
+def form(schema: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "sessionId": "s",
+        "mode": "form",
+        "message": "Tell me",
+        "requestedSchema": schema,
+        **extra,
+    }
+
+
+def demo_form() -> dict[str, Any]:
+    return form(copy.deepcopy(demo.FORM_SCHEMA))
+
+
+def test_every_field_kind_of_the_demo_form_is_read_with_its_defaults() -> None:
+    request = parse_request(demo_form())
+    kinds = {f.name: (f.kind, f.required, f.default) for f in request.fields}
+    assert kinds == {
+        "name": (TEXT, True, None),
+        "email": (TEXT, False, None),
+        "birthday": (TEXT, False, None),
+        "homepage": (TEXT, False, "https://agentclientprotocol.com"),
+        "temperature": (NUMBER, False, 21.5),
+        "cups": (INTEGER, True, 2),
+        "newsletter": (BOOLEAN, False, False),
+        "color": (CHOICE, True, "green"),
+        "editor": (CHOICE, False, None),
+        "languages": (MULTI, True, ["python"]),
+        "snacks": (MULTI, False, None),
+    }
+    editor = next(f for f in request.fields if f.name == "editor")
+    assert [(c.value, c.title) for c in editor.choices][:2] == [("vim", "Vim"), ("emacs", "Emacs")]
+    assert request.title == "About you" and request.message == "Tell me"
+
+
+def test_the_defaults_alone_plus_a_name_are_an_answer_the_demo_agent_accepts() -> None:
+    request = parse_request(demo_form())
+    entered = initial_values(request.fields) | {"name": "Ada"}
+    content, problems = build_content(request.fields, entered)
+    assert problems == {}
+    assert content["name"] == "Ada" and content["cups"] == 2 and content["languages"] == ["python"]
+    assert "email" not in content  # optional and empty: left out, not sent as ""
+    assert demo.problems(content) == []
+
+
+@pytest.mark.parametrize(
+    ("name", "typed", "message"),
+    [
+        ("name", "", "required"),
+        ("name", "x" * 41, "at most 40 characters"),
+        ("email", "not-an-address", "not an email address"),
+        ("birthday", "31/01/2026", "not a date (YYYY-MM-DD)"),
+        ("homepage", "no scheme", "not a URI (e.g. https://example.com)"),
+        ("temperature", "40", "at most 30"),
+        ("temperature", "warm", "not a number"),
+        ("temperature", "nan", "not a number"),
+        ("cups", "2.5", "not a whole number"),
+        ("cups", "-1", "at least 0"),
+        ("cups", "", "required"),
+        ("color", None, "choose one"),
+        ("color", "purple", "not one of the choices"),
+        ("languages", [], "choose at least 1"),
+        ("languages", ["python", "rust", "go", "c"], "choose at most 3"),
+    ],
+)
+def test_what_does_not_fit_is_said_at_its_field(name: str, typed: Any, message: str) -> None:
+    request = parse_request(demo_form())
+    entered = initial_values(request.fields) | {"name": "Ada", name: typed}
+    content, problems = build_content(request.fields, entered)
+    assert problems == {name: message}
+    assert name not in content
+
+
+def test_a_pattern_and_a_date_time_are_checked() -> None:
+    request = parse_request(
+        form(
+            {
+                "properties": {
+                    "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+                    "when": {"type": "string", "format": "date-time"},
+                    "odd": {"type": "string", "pattern": "(unclosed"},
+                }
+            }
+        )
+    )
+    _, problems = build_content(request.fields, {"code": "abc", "when": "tomorrow", "odd": "x"})
+    assert problems == {
+        "code": "does not match the pattern ^[A-Z]{3}$",
+        "when": "not a date and time (e.g. 2026-01-31T09:30:00Z)",
+    }
+    content, problems = build_content(
+        request.fields, {"code": "ABC", "when": "2026-01-31T09:30:00Z", "odd": "x"}
+    )
+    assert problems == {} and content == {"code": "ABC", "when": "2026-01-31T09:30:00Z", "odd": "x"}
+
+
+def test_defaults_of_the_wrong_type_and_unknown_choices_are_not_trusted() -> None:
+    request = parse_request(
+        form(
+            {
+                "properties": {
+                    "a": {"type": "string", "enum": ["x", "y"], "default": "z"},
+                    "b": {"type": "integer", "default": 2.5},
+                    "c": {"type": "boolean", "default": "yes"},
+                    "d": {"type": "array", "items": {"enum": ["p"]}, "default": ["p", "q", 3]},
+                    "e": {"type": "string", "oneOf": [{"title": "no const"}, {"const": "k"}]},
+                }
+            }
+        )
+    )
+    defaults = {f.name: f.default for f in request.fields}
+    assert defaults == {"a": None, "b": None, "c": None, "d": ["p"], "e": None}
+    e = next(f for f in request.fields if f.name == "e")
+    assert [(c.value, c.title) for c in e.choices] == [("k", "k")]
+
+
+def test_a_property_type_this_client_cannot_ask_for_blocks_accept_only_when_required() -> None:
+    request = parse_request(
+        form(
+            {
+                "properties": {"opt": {"type": "_vendor"}, "req": {"type": "object"}},
+                "required": ["req"],
+            }
+        )
+    )
+    assert [f.kind for f in request.fields] == [UNSUPPORTED, UNSUPPORTED]
+    content, problems = build_content(request.fields, {})
+    assert content == {}
+    assert problems == {"req": "acp-tui cannot ask for a value of type 'object': decline instead"}
+
+
+@pytest.mark.parametrize(
+    ("params", "why"),
+    [
+        ({"mode": "_vendor", "message": "m", "sessionId": "s"}, "mode '_vendor'"),
+        ({"mode": "form", "message": "m", "sessionId": "s"}, "no requestedSchema"),
+        (form({"type": "array"}), "not of type object"),
+        (form({"properties": []}), "properties are not an object"),
+        ({"mode": "url", "message": "m", "elicitationId": "e"}, "has no url"),
+        ({"mode": "url", "message": "m", "url": "https://x"}, "no elicitationId"),
+        ("not an object", "not an object"),
+    ],
+)
+def test_a_request_that_cannot_be_shown_says_why(params: Any, why: str) -> None:
+    with pytest.raises(ElicitationError, match=why):
+        parse_request(params)
+
+
+def test_a_mode_not_advertised_is_refused() -> None:
+    with pytest.raises(ElicitationError, match="mode 'url'"):
+        parse_request(
+            {"mode": "url", "message": "m", "url": "https://x", "elicitationId": "e"}, {"form"}
+        )
+
+
+@pytest.mark.parametrize(
+    ("url", "openable", "host"),
+    [
+        ("https://example.com/a?b=c", True, "example.com"),
+        ("HTTP://Example.com:8080", True, "Example.com:8080"),
+        ("https://trusted.com@evil.example/login", True, "evil.example"),
+        ("javascript:alert(1)", False, ""),
+        ("file:///etc/passwd", False, ""),
+        ("example.com/no-scheme", False, ""),
+    ],
+)
+def test_only_http_addresses_may_be_opened_and_the_real_host_is_shown(
+    url: str, openable: bool, host: str
+) -> None:
+    request = parse_request({"mode": "url", "message": "m", "url": url, "elicitationId": "e"})
+    assert request.openable is openable
+    assert request.host == host
+
+
+@pytest.mark.parametrize(
+    "result",
+    [
+        answer(ACCEPT, {"name": "Ada", "cups": 2, "ok": True, "langs": ["go"], "t": 21.5}),
+        answer(ACCEPT),
+        answer(DECLINE),
+        answer(CANCEL),
+        answer(DECLINE, {"ignored": 1}),
+    ],
+)
+def test_answers_are_what_the_schema_says(result: dict[str, Any]) -> None:
+    schema_check.check(result, "CreateElicitationResponse")
+    if result["action"] != ACCEPT:
+        assert "content" not in result
+
+
+_ENTRY = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.text(max_size=50),
+    st.sampled_from(["", "2", "2.5", "-3", "21.5", "1e3", "ada@example.com", "2026-02-30"]),
+    st.lists(st.sampled_from(["python", "rust", "go", "typescript", "c", "nuts", "cobol"])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.sampled_from(list(demo.FORM_SCHEMA["properties"])), _ENTRY))
+def test_whatever_the_form_lets_through_the_agent_finds_valid(entered: dict[str, Any]) -> None:
+    """The class of the problem: the form never accepts what the schema forbids (checked by
+    the demo agent's own validator, written apart from the client's)."""
+    request = parse_request(demo_form())
+    content, problems = build_content(request.fields, initial_values(request.fields) | entered)
+    if not problems:
+        assert demo.problems(content) == []
+        schema_check.check(answer(ACCEPT, content), "CreateElicitationResponse")
