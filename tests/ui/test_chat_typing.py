@@ -137,6 +137,26 @@ async def test_a_click_gives_the_focus_back_to_the_prompt(tmp_path: Path, target
         await typed_into_prompt(pilot, screen, "after the click")
 
 
+@pytest.mark.parametrize("target", ["transcript", "tool block", "thought", "gauge"])
+async def test_a_mouse_press_never_takes_the_focus_from_the_prompt(
+    tmp_path: Path, target: str
+) -> None:
+    """Keys typed right after a click come before the mouse-up is handled on a busy machine:
+    the press itself must leave the focus on the prompt, or they go to the widget clicked and
+    reach the prompt out of order ("ater the tool blockf")."""
+    app = demo(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await conversation(pilot)
+        widget = FOCUS_TARGETS[target](screen)
+        widget.scroll_visible(animate=False, immediate=True)
+        prompt_of(screen).focus()
+        await pilot.pause()
+        await pilot.mouse_down(widget, offset=(2, 0))
+        assert isinstance(screen.focused, PromptTextArea)
+        await pilot.mouse_up(widget, offset=(2, 0))
+        await typed_into_prompt(pilot, screen, "after the press")
+
+
 async def test_typing_after_removing_a_queued_message_goes_to_the_prompt(tmp_path: Path) -> None:
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

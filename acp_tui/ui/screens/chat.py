@@ -332,6 +332,16 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     def on_mouse_up(self, event: events.MouseUp) -> None:
         self._typing.after_click(event)
 
+    def get_focusable_widget_at(self, x: int, y: int) -> Widget | None:
+        """What a mouse press focuses: only a place that takes typing (an input, a selector,
+        the sidebar). A press on a tool block, a thought, the gauge or a button leaves the focus
+        on the prompt; it used to take it until the mouse-up gave it back, and keys typed right
+        after the click went to that widget meanwhile and reached the prompt out of order."""
+        widget = super().get_focusable_widget_at(x, y)
+        if widget is None or self._typing.takes_typing(widget, clicked=True):
+            return widget
+        return None
+
     def focus_prompt(self) -> None:
         """The prompt takes the focus now (not on a later turn of the loop: a key typed right
         after must find it there)."""
