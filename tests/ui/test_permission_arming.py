@@ -21,7 +21,13 @@ from acp_tui.ui.screens.permission import (
     PermissionScreen,
     present_permission,
 )
-from tests.ui.test_permission_dialog import DialogApp, click_option, edit_params, wait_armed
+from tests.ui.test_permission_dialog import (
+    DialogApp,
+    arm_now,
+    click_option,
+    edit_params,
+    wait_armed,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -242,9 +248,7 @@ async def test_two_presses_of_1_120_ms_apart_answer_one_request_not_two(
             first = app.screen
             assert isinstance(first, PermissionScreen)
             await shown(pilot, first)
-            first.arm_delay = 0.05
-            first._arm_later()
-            await wait_armed(pilot, first)
+            await arm_now(pilot, first)
             await pilot.press("1")
             await pilot.pause(0.12)
             await pilot.press("1")

@@ -158,6 +158,14 @@ async def click_option(pilot: Any, dialog: PermissionScreen, index: int) -> None
     await pilot.click(options, offset=(30, top + index))
 
 
+async def arm_now(pilot: Any, dialog: PermissionScreen) -> None:
+    """The arming delay of ``dialog`` is over (as if its half second had passed): for tests
+    that hold dialogs unarmed (a huge ``ARM_DELAY``) and say when each one arms."""
+    dialog.arm_delay = 0.05
+    dialog._arm_later()
+    await wait_armed(pilot, dialog)
+
+
 async def wait_armed(pilot: Any, dialog: PermissionScreen, limit: float = 10.0) -> None:
     deadline = time.monotonic() + limit
     while not dialog.armed:

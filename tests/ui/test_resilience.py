@@ -23,6 +23,7 @@ from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import WAIT_LIMIT, chat, send, settle, wait_for, wait_for_session
+from tests.ui.test_permission_dialog import arm_now
 
 pytestmark = pytest.mark.anyio
 
@@ -707,13 +708,6 @@ def slow_arming(monkeypatch: pytest.MonkeyPatch) -> None:
     from acp_tui.ui.screens.permission import PermissionScreen
 
     monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 3600.0)
-
-
-async def arm_now(pilot: Any, dialog: Any) -> None:
-    """The arming delay of ``dialog`` is over (as if its half second had passed)."""
-    dialog.arm_delay = 0.05
-    dialog._arm_later()
-    await wait_for(pilot, lambda: dialog.armed, "the dialog to arm")
 
 
 def permission_dialog(app: AcpTuiApp) -> Any:
