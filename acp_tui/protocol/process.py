@@ -38,12 +38,6 @@ class AgentStartError(Exception):
         super().__init__(f"cannot start agent `{shlex.join(self.argv)}`: {reason}")
 
 
-def default_log_dir() -> Path:
-    from platformdirs import user_log_dir
-
-    return Path(user_log_dir("acp-tui", appauthor=False))
-
-
 def describe_exit(returncode: int | None) -> str:
     """'exit code 1', 'killed by SIGKILL', or 'running'."""
     if returncode is None:
@@ -139,7 +133,9 @@ class AgentProcess:
 
     def _open_log(self) -> None:
         try:
-            log_dir = self.log_dir or default_log_dir()
+            if self.log_dir is None:
+                return
+            log_dir = self.log_dir
             log_dir.mkdir(parents=True, exist_ok=True)
             name = _UNSAFE_FILENAME.sub("_", Path(self.argv[0]).name)[:40] or "agent"
             stamp = time.strftime("%Y%m%d-%H%M%S")

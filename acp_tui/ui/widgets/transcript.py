@@ -12,7 +12,7 @@ streamed reply keeps at most :data:`LIVE_CHARS` characters drawn (the earlier pa
 a row that draws it on request).
 
 Every string from the agent is shown literally (``rich.text.Text``, never markup) after
-:func:`acp_tui.text_safety.sanitize_terminal_text` removes escape sequences.
+:func:`acp_tui.text.safety.sanitize_terminal_text` removes escape sequences.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
+from acp_tui.text.safety import GrowingSanitizer, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips

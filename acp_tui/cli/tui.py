@@ -9,19 +9,20 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acp_tui.cli import Invocation, directory_problem, unknown_agent_message
-from acp_tui.config import (
+from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
+from acp_tui.config import locations
+from acp_tui.config.load import (
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
     config_path,
     load_config,
 )
-from acp_tui.session_roots import dirs_to_send, resolve_dirs
-from acp_tui.ui.settings import AppSettings, PermissionPolicy
+from acp_tui.session.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.settings import AppSettings, PermissionPolicy
 
 if TYPE_CHECKING:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
 
 
 def settings_from_invocation(
@@ -99,10 +100,8 @@ def settings_from_invocation(
 
 def setup_logging() -> Path | None:
     """Client logs go to a file: the terminal belongs to the app."""
-    from platformdirs import user_log_dir
-
     try:
-        directory = Path(user_log_dir("acp-tui", appauthor=False))
+        directory = locations.log_dir()
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / "acp-tui.log"
         # An agent's string in a log message may hold a lone surrogate: escape it, never fail.
@@ -130,7 +129,7 @@ def run_tui(invocation: Invocation) -> int:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
         print(unknown_agent_message(name, config), file=sys.stderr)
         return 2
-    from acp_tui.recent import RecentAgents
+    from acp_tui.config.recent import RecentAgents
     from acp_tui.ui.app import make_app
 
     setup_logging()
@@ -138,8 +137,8 @@ def run_tui(invocation: Invocation) -> int:
     choices = None
     recent = None
     if not settings.agent_argv:
+        from acp_tui.config.known_agents import detect_agents
         from acp_tui.demo_agent import demo_agent_argv
-        from acp_tui.known_agents import detect_agents
         from acp_tui.ui.screens.launcher import build_choices
 
         if config is None:
@@ -195,7 +194,7 @@ def _load_config() -> tuple[Config | None, list[str]]:
 
 
 def _default_config() -> Config:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
 
     return Config()
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.replay import ReplaySession
+    from acp_tui.session.replay import ReplaySession
 
 PermissionPolicy = Literal["ask", "yolo", "deny"]
 
