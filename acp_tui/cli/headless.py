@@ -25,7 +25,7 @@ from typing import Any, TextIO
 import anyio
 
 from acp_tui.config import locations
-from acp_tui.config.load import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol import v2
 from acp_tui.protocol.client import (
     AcpClient,

@@ -11,13 +11,12 @@ from typing import TYPE_CHECKING
 
 from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
 from acp_tui.config import locations
-from acp_tui.config.load import (
+from acp_tui.config.defaults import (
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
-    config_path,
-    load_config,
 )
+from acp_tui.config.load import config_path, load_config
 from acp_tui.session.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.settings import AppSettings, PermissionPolicy
 

@@ -9,5 +9,6 @@ from typing import Literal
 DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
 #: How a finished turn is announced when the app is not in front: the terminal bell.
 DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
-#: Seconds an agent has to answer ``initialize`` before the app says it does not.
+#: How long the agent may take to answer ``initialize`` before the person is told it is not
+#: responding (it is still waited for; the person chooses to restart or quit).
 DEFAULT_INITIALIZE_TIMEOUT = 30.0

@@ -26,6 +26,7 @@ from typing import Any
 import anyio
 
 from acp_tui.config import locations
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol import reaper, v2
 from acp_tui.protocol.client import (
     AcpClient,
@@ -58,10 +59,6 @@ PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
 __all__ = ["AgentExit", "LinkEvents", "NotResponding", "QueuedPrompt", "SessionController"]
-
-#: How long the agent may take to answer ``initialize`` before the person is told it is not
-#: responding (it is still waited for; the person chooses to restart or quit).
-DEFAULT_INITIALIZE_TIMEOUT = 30.0
 
 
 @dataclass(slots=True)
