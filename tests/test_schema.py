@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 import pytest
 
-from acp_tui.protocol import schema
+from acp_tui.protocol import constants, schema
 
 SCHEMA_DIR = Path(__file__).parent / "data" / "acp-schema" / "v1"
 DEFS: dict[str, Any] = json.loads((SCHEMA_DIR / "schema.json").read_text())["$defs"]
@@ -245,10 +245,10 @@ def _values(namespace: type) -> set[Any]:
 def test_method_names_are_the_schemas() -> None:
     stable = {d["x-method"] for d in DEFS.values() if "x-method" in d}
     unstable = {d["x-method"] for d in UNSTABLE.values() if "x-method" in d}
-    declared = _values(schema.Method)
+    declared = _values(constants.Method)
     assert stable <= declared, f"undeclared methods: {stable - declared}"
     assert declared <= stable | unstable, f"not in any schema: {declared - stable - unstable}"
-    assert schema.Method.__doc__ and SPEC in schema.Method.__doc__
+    assert constants.Method.__doc__ and SPEC in constants.Method.__doc__
 
 
 def _update_kinds(defs: dict[str, Any]) -> set[str]:
@@ -256,21 +256,21 @@ def _update_kinds(defs: dict[str, Any]) -> set[str]:
 
 
 def test_session_update_kinds_are_the_schemas() -> None:
-    assert schema.SESSION_UPDATE_KINDS == _update_kinds(DEFS)
-    assert _values(schema.UpdateKind) <= _update_kinds(UNSTABLE)
-    assert schema.SESSION_UPDATE_KINDS <= _values(schema.UpdateKind)
+    assert constants.SESSION_UPDATE_KINDS == _update_kinds(DEFS)
+    assert _values(constants.UpdateKind) <= _update_kinds(UNSTABLE)
+    assert constants.SESSION_UPDATE_KINDS <= _values(constants.UpdateKind)
 
 
 @pytest.mark.parametrize(
     ("alias", "name"),
     [
-        (schema.StopReason, "StopReason"),
-        (schema.ToolKind, "ToolKind"),
-        (schema.ToolCallStatus, "ToolCallStatus"),
-        (schema.PermissionOptionKind, "PermissionOptionKind"),
-        (schema.PlanEntryPriority, "PlanEntryPriority"),
-        (schema.PlanEntryStatus, "PlanEntryStatus"),
-        (schema.Role, "Role"),
+        (constants.StopReason, "StopReason"),
+        (constants.ToolKind, "ToolKind"),
+        (constants.ToolCallStatus, "ToolCallStatus"),
+        (constants.PermissionOptionKind, "PermissionOptionKind"),
+        (constants.PlanEntryPriority, "PlanEntryPriority"),
+        (constants.PlanEntryStatus, "PlanEntryStatus"),
+        (constants.Role, "Role"),
     ],
 )
 def test_enumerations_are_the_schemas(alias: Any, name: str) -> None:
@@ -279,27 +279,27 @@ def test_enumerations_are_the_schemas(alias: Any, name: str) -> None:
 
 def test_constants_are_the_schemas() -> None:
     assert {
-        schema.END_TURN,
-        schema.MAX_TOKENS,
-        schema.MAX_TURN_REQUESTS,
-        schema.REFUSAL,
-        schema.CANCELLED,
+        constants.END_TURN,
+        constants.MAX_TOKENS,
+        constants.MAX_TURN_REQUESTS,
+        constants.REFUSAL,
+        constants.CANCELLED,
     } == enum_values("StopReason")
-    assert set(schema.TOOL_KINDS) == enum_values("ToolKind")
-    assert set(schema.TOOL_CALL_STATUSES) == enum_values("ToolCallStatus")
+    assert set(constants.TOOL_KINDS) == enum_values("ToolKind")
+    assert set(constants.TOOL_CALL_STATUSES) == enum_values("ToolCallStatus")
     assert (
-        set(schema.PERMISSION_OPTION_KINDS)
+        set(constants.PERMISSION_OPTION_KINDS)
         == {
-            schema.ALLOW_ONCE,
-            schema.ALLOW_ALWAYS,
-            schema.REJECT_ONCE,
-            schema.REJECT_ALWAYS,
+            constants.ALLOW_ONCE,
+            constants.ALLOW_ALWAYS,
+            constants.REJECT_ONCE,
+            constants.REJECT_ALWAYS,
         }
         == enum_values("PermissionOptionKind")
     )
     codes = {b.get("const") for b in DEFS["ErrorCode"]["anyOf"]} - {None}
-    assert _values(schema.ErrorCode) == codes
-    assert schema.PROTOCOL_VERSION == 1  # the schema vendored is v1 (tests/data/acp-schema/v1)
+    assert _values(constants.ErrorCode) == codes
+    assert constants.PROTOCOL_VERSION == 1  # the schema vendored is v1 (tests/data/acp-schema/v1)
 
 
 class TestTheCheckCatchesDrift:
@@ -323,7 +323,7 @@ class TestTheCheckCatchesDrift:
     def test_wrong_enumeration(self) -> None:
         kind = DEFS["ToolCall"]["properties"]["kind"]
         assert compatibility_problems(Literal["read", "edit"], kind)
-        assert not compatibility_problems(schema.ToolKind, kind)
+        assert not compatibility_problems(constants.ToolKind, kind)
 
     def test_wrong_nested_shape(self) -> None:
         content = DEFS["ToolCall"]["properties"]["content"]
@@ -334,18 +334,18 @@ class TestTheCheckCatchesDrift:
     def test_wrong_requiredness(self) -> None:
         class PlanEntry(typing.TypedDict, total=False):
             content: str
-            priority: typing.Required[schema.PlanEntryPriority]
-            status: typing.Required[schema.PlanEntryStatus]
+            priority: typing.Required[constants.PlanEntryPriority]
+            status: typing.Required[constants.PlanEntryStatus]
             _meta: dict[str, Any] | None
 
         with pytest.raises(AssertionError):
             test_typeddict_matches_its_schema_definition(PlanEntry)
 
 
-def test_importing_the_schema_is_light() -> None:
-    """The declaration is on the path to the first frame: it imports nothing heavy."""
+def test_importing_the_wire_declaration_is_light() -> None:
+    """The names are on the path to the first frame; neither module imports anything heavy."""
     code = (
-        "import sys; import acp_tui.protocol.schema; "
+        "import sys; import acp_tui.protocol.schema, acp_tui.protocol.constants; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'textual', 'rich')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
