@@ -73,9 +73,9 @@ def transcript_markdown(state: SessionState) -> str:
                 f" — _{md_line(entry.status, 40)}_"
             )
             for diff in entry.diffs:
-                old = [f"-{line}" for line in split_lines(_text(diff.get("oldText")))]
-                new = [f"+{line}" for line in split_lines(_text(diff.get("newText")))]
-                body = "\n".join([f"# {one_line(_text(diff.get('path')), 1000)}", *old, *new])
+                old = [f"-{line}" for line in split_lines(diff.old_text)]
+                new = [f"+{line}" for line in split_lines(diff.new_text)]
+                body = "\n".join([f"# {one_line(diff.path, 1000)}", *old, *new])
                 lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
             if entry.text:
                 lines += ["", *fenced(sanitize_terminal_text(entry.text))]
@@ -109,10 +109,6 @@ def transcript_markdown(state: SessionState) -> str:
                 "",
             ]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def write_export(directory: Path, state: SessionState, text: str) -> Path:

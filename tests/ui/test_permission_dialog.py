@@ -17,10 +17,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.store import ToolCall
 from acp_tui.ui.screens.permission import (
     PermissionOptions,
     PermissionScreen,
-    command_of,
     present_permission,
 )
 from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
@@ -378,7 +378,9 @@ async def test_request_fields_merge_over_known_tool_call_and_session_label() -> 
         "toolCall": {"toolCallId": "call-1", "title": "New title", "kind": None},
         "options": OPTIONS,
     }
-    app = DialogApp(params, tool_call=known, session_label="Refactor the parser")
+    app = DialogApp(
+        params, tool_call=ToolCall.from_fields(known), session_label="Refactor the parser"
+    )
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
         assert static_text(dialog.query_one("#title")) == "New title"
@@ -432,15 +434,6 @@ async def test_set_position_updates_the_count() -> None:
         assert dialog.query_one("#dialog").border_subtitle == "1 of 2"
         dialog.set_position(1, 3)
         assert dialog.query_one("#dialog").border_subtitle == "1 of 3"
-
-
-def test_command_of() -> None:
-    assert command_of({"command": "ls -la"}) == "ls -la"
-    assert command_of({"cmd": ["git", "commit", "-m", "a b"]}) == "git commit -m 'a b'"
-    assert command_of({"command": "git", "args": ["log", "--oneline"]}) == "git log --oneline"
-    assert command_of({"argv": ["rm", "-rf", "/"]}) == "rm -rf /"
-    assert command_of({"path": "x"}) is None
-    assert command_of("ls") is None
 
 
 def test_diff_lines_numbers_and_new_file() -> None:
