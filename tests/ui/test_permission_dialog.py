@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -24,7 +25,7 @@ from acp_tui.ui.screens.permission import (
     present_permission,
 )
 from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
-from tests.ui.chat_helpers import wait_for
+from tests.ui.chat_helpers import fixture_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -619,3 +620,21 @@ def test_snapshot_not_armed_yet(snap_compare: Any) -> None:
     colour) reads "Keys arm in a moment; typing goes to the prompt  ·  Esc reject"."""
     app = DialogApp(edit_params(), arm_delay=30.0, position=2, total=2)
     assert snap_compare(app, terminal_size=(100, 32))
+
+
+async def test_the_chat_shows_what_the_store_knows_of_a_call_asked_by_id(tmp_path: Path) -> None:
+    """The agent asks by ``toolCallId`` alone: the dialog shows what the store heard in the
+    ``tool_call`` update, its command and locations too (the chat hands the dialog the store's
+    entry)."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for_session(pilot)
+        await send(pilot, "permission-by-id")
+        await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), "the dialog")
+        dialog = app.screen
+        assert isinstance(dialog, PermissionScreen)
+        assert static_text(dialog.query_one("#title")) == "Delete build/"
+        assert "delete" in static_text(dialog.query_one("#kind"))
+        assert static_text(dialog.query_one("#command")) == "$ rm -rf build"
+        assert "/w/build:1" in static_text(dialog.query_one("#locations"))
+        dialog.close(None)
