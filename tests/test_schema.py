@@ -350,3 +350,17 @@ def test_importing_the_wire_declaration_is_light() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_shapes_are_imported_for_type_checking_only() -> None:
+    """Building the TypedDicts costs ~10 ms: no module of the app imports them at run time
+    (``if TYPE_CHECKING:`` only), so they stay off the path to the first frame."""
+    from tests.test_layers import imports_of, sources
+
+    at_run_time = [
+        str(path.relative_to(path.parents[2]))
+        for path in sources()
+        for module, typing_only in imports_of(path)
+        if module == "acp_tui.protocol.schema" and not typing_only
+    ]
+    assert at_run_time == []
