@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from acp_tui.store.tool_content import (
@@ -39,6 +40,7 @@ __all__ = [
     "Entry",
     "MessageEntry",
     "Notice",
+    "PlanItem",
     "PlanSnapshot",
     "ToolCall",
     "UnknownUpdate",
@@ -296,6 +298,28 @@ class ToolCall(Entry):
         return d
 
 
+@dataclass(frozen=True, slots=True)
+class PlanItem:
+    """One entry of a plan, typed: ``status`` is ``"pending"`` when missing or not a string (an
+    agent's own status string is kept), ``priority`` ``""`` when missing. Spec:
+    https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries"""
+
+    content: str
+    status: str = "pending"
+    priority: str = ""
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> PlanItem:
+        content = raw.get("content")
+        status = raw.get("status")
+        priority = raw.get("priority")
+        return cls(
+            content if isinstance(content, str) else "" if content is None else str(content),
+            status if isinstance(status, str) else "pending",
+            priority if isinstance(priority, str) else "",
+        )
+
+
 class PlanSnapshot(Entry):
     """The plan as it stood at this point of the conversation (``entries`` are PlanEntry dicts).
 
@@ -325,6 +349,14 @@ class PlanSnapshot(Entry):
             value = raw.get(key)
             return value if isinstance(value, str) else None
         return None
+
+    @property
+    def items(self) -> list[PlanItem]:
+        """The structured entries, typed (entries that are not objects are left out)."""
+        entries = self.entries
+        if not isinstance(entries, list):
+            return []
+        return [PlanItem.of(item) for item in entries if isinstance(item, Mapping)]
 
     @property
     def markdown(self) -> str | None:

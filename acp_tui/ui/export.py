@@ -87,10 +87,9 @@ def transcript_markdown(state: SessionState) -> str:
             elif entry.file_uri is not None:
                 lines.append(f"In {md_line(entry.file_uri, 2000)}")
             marks = {"completed": "x", "in_progress": "~"}
-            for item in entry.entries or []:
-                if isinstance(item, dict):
-                    mark = marks.get(str(item.get("status")), " ")
-                    lines.append(f"- [{mark}] {md_line(item.get('content', ''), 2000)}")
+            for item in entry.items:
+                mark = marks.get(item.status, " ")
+                lines.append(f"- [{mark}] {md_line(item.content, 2000)}")
             lines.append("")
         elif isinstance(entry, Notice):
             if entry.source == "agent":

@@ -13,7 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acp_tui.protocol.constants import SESSION_UPDATE_KINDS, UpdateKind
-from acp_tui.store import SessionStore, ToolCall
+from acp_tui.store import PlanSnapshot, SessionStore, ToolCall
+from acp_tui.store.entries import PlanItem
 from acp_tui.store.tool_content import (
     ContentPart,
     FileDiff,
@@ -189,6 +190,29 @@ def test_with_fields_of_anything(fields: Any) -> None:
     assert call.label == "" and call.tool_kind == "other" and call.outputs == []
 
 
+def test_plan_items_typed_and_hostile_entries_never_raise() -> None:
+    plan = PlanSnapshot(
+        1,
+        [
+            {"content": "Write tests", "priority": "high", "status": "in_progress"},
+            {"content": "Ship"},
+            {"content": None, "status": 3, "priority": ["x"]},
+            {"content": 42, "status": "agent_own_status"},
+            "not an entry",
+            None,
+            {"content": "x" * 1_000_000, "status": "completed"},
+        ],
+    )
+    assert plan.items == [
+        PlanItem("Write tests", "in_progress", "high"),
+        PlanItem("Ship", "pending", ""),
+        PlanItem("", "pending", ""),
+        PlanItem("42", "agent_own_status", ""),
+        PlanItem("x" * 1_000_000, "completed", ""),
+    ]
+    assert PlanSnapshot(2, "not a list").items == []  # type: ignore[arg-type]
+
+
 # ----------------------------------------------------------------------- properties
 
 json_leaf = st.one_of(
@@ -230,6 +254,12 @@ TOOL_FIELDS = st.fixed_dictionaries(
         "locations": st.lists(json_value, max_size=4) | json_value,
         "rawInput": json_value,
         "rawOutput": json_value,
+        "entries": st.lists(
+            json_value
+            | st.fixed_dictionaries({}, optional={"content": json_value, "status": json_value}),
+            max_size=4,
+        )
+        | json_value,
     },
 )
 
@@ -286,3 +316,5 @@ def test_store_reads_any_update_and_its_views_never_raise(batch: list[dict[str, 
     assert calls
     for call in calls:
         read_everything(call)
+    for plan in (e for e in state.transcript if isinstance(e, PlanSnapshot)):
+        assert all(isinstance(i.content, str) and isinstance(i.status, str) for i in plan.items)

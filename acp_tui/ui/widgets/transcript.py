@@ -464,18 +464,16 @@ class PlanView(EntryView):
         elif entry.file_uri is not None:
             text.append(" in ", style="italic")
             text.append(line_of(entry.file_uri, TITLE_LIMIT), style="underline")
-        for item in entry.entries or []:
-            if not isinstance(item, dict):
-                continue
-            status = item.get("status", "pending")
-            mark = PLAN_MARKS.get(status, "○") if isinstance(status, str) else "○"
+        for item in entry.items:
+            status = item.status
+            mark = PLAN_MARKS.get(status, "○")
             style = (
                 "dim strike"
                 if status == "completed"
                 else ("bold" if status == "in_progress" else "")
             )
             text.append(f"\n {mark} ")
-            text.append(safe(item.get("content", ""), 1000), style=style)
+            text.append(safe(item.content, 1000), style=style)
         self.query_one(Static).update(text)
 
 
