@@ -37,7 +37,7 @@ from acp_tui.protocol.process import AgentProcess
 
 if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.protocol.schema import CancelNotification, Implementation
+    from acp_tui.protocol.schema import CancelNotification, Implementation, McpServer
 
 
 # Agent -> client requests whose presence in `handlers` turns on a client capability.
@@ -521,7 +521,7 @@ class AcpClient:
         return await self.call("auth/logout" if self.v2 else Method.LOGOUT, {})
 
     async def new_session(
-        self, cwd: str, mcp_servers: list[dict[str, Any]] | None = None, **extra: Any
+        self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
     ) -> dict[str, Any]:
         return await self.call(
             Method.SESSION_NEW, {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
@@ -531,7 +531,7 @@ class AcpClient:
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         **extra: Any,
     ) -> dict[str, Any]:
         self._require(self.info.can_load, "loading sessions (session/load)")
@@ -545,7 +545,7 @@ class AcpClient:
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         *,
         replay: bool = False,
         **extra: Any,
@@ -641,7 +641,7 @@ class AcpClient:
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         additional_directories: list[str] | None = None,
     ) -> dict[str, Any]:
         """session/fork (unstable): a new session with the conversation so far."""

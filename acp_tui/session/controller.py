@@ -21,7 +21,7 @@ import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -54,6 +54,9 @@ from acp_tui.session.permissions import CANCELLED, PendingPermission
 from acp_tui.session.queue import PromptQueue, QueuedPrompt
 from acp_tui.session.roots import SessionRoots, dirs_to_send
 from acp_tui.store import SessionStore
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.schema import McpServer
 
 log = logging.getLogger(__name__)
 
@@ -164,7 +167,7 @@ class SessionController:
         self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
         self.configured_mcp_servers = list(mcp_servers or [])
         #: What session/new, load and resume carry: set after initialize.
-        self.mcp_servers: list[dict[str, Any]] = []
+        self.mcp_servers: list[McpServer] = []
         self.env = env
         # Each agent's stderr is kept in a file the crash banner names.
         self.log_dir = log_dir if log_dir is not None else locations.log_dir()
