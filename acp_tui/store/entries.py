@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple
 
 from acp_tui.store.tool_content import (
     FileDiff,
@@ -298,8 +297,7 @@ class ToolCall(Entry):
         return d
 
 
-@dataclass(frozen=True, slots=True)
-class PlanItem:
+class PlanItem(NamedTuple):
     """One entry of a plan, typed: ``status`` is ``"pending"`` when missing or not a string (an
     agent's own status string is kept), ``priority`` ``""`` when missing. Spec:
     https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries"""

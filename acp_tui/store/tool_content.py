@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import shlex
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 __all__ = [
     "ContentPart",
@@ -27,8 +26,7 @@ __all__ = [
 ]
 
 
-@dataclass(frozen=True, slots=True)
-class FileDiff:
+class FileDiff(NamedTuple):
     """A ``diff`` item: a file's text before (``None`` for a new file) and after. ``path`` is
     ``""`` when the agent sent none. Spec:
     https://agentclientprotocol.com/protocol/v1/tool-calls#content"""
@@ -42,16 +40,14 @@ class FileDiff:
         return self.old_text is None
 
 
-@dataclass(frozen=True, slots=True)
-class TerminalRef:
+class TerminalRef(NamedTuple):
     """A ``terminal`` item: a terminal (``terminal/create``) shown in the tool call. Spec:
     https://agentclientprotocol.com/protocol/v1/terminals"""
 
     terminal_id: str
 
 
-@dataclass(frozen=True, slots=True)
-class ContentPart:
+class ContentPart(NamedTuple):
     """A ``content`` item: a content block the tool produced. ``block_type`` is the block's
     ``type`` (``""`` when missing or not a string); ``text`` its text, for a text block. Spec:
     https://agentclientprotocol.com/protocol/v1/tool-calls#content"""
@@ -63,8 +59,7 @@ class ContentPart:
 ToolOutput = FileDiff | TerminalRef | ContentPart
 
 
-@dataclass(frozen=True, slots=True)
-class FileLocation:
+class FileLocation(NamedTuple):
     """A file a tool call reads or changes (``line`` is 1-based, ``None`` when not given).
     Spec: https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent"""
 
