@@ -364,3 +364,11 @@ def test_the_shapes_are_imported_for_type_checking_only() -> None:
         if module == "acp_tui.protocol.schema" and not typing_only
     ]
     assert at_run_time == []
+
+
+def test_the_store_routes_every_update_kind_the_protocol_declares() -> None:
+    """Only the store interprets ``session/update``: every kind of the schema (stable, and the
+    unstable ones named here) has a handler there, none falls through to "unknown"."""
+    from acp_tui.store import SessionStore
+
+    assert _values(constants.UpdateKind) <= SessionStore().update_kinds

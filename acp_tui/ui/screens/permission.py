@@ -639,7 +639,7 @@ async def present_permission(
 
         async def present(pending, position, total):
             return await present_permission(app, pending, position, total,
-                                            tool_call=known_tool_call(pending), ...)
+                                            tool_call=state.tool_index.get(pending.tool_call_id), ...)
     """
     screen = PermissionScreen(
         pending.params,
