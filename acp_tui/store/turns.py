@@ -288,6 +288,8 @@ class Turns:
                 for e in reversed(s.transcript[-64:]):
                     if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
                         e.local_pending = False  # type: ignore[attr-defined]
+                        e.version += 1
+                        self._tracker.touch_entry(s, e)
                 if current:
                     s.activity = ACTIVITY_IDLE
                     s.stop_reason = reason
