@@ -20,7 +20,7 @@ from acp_tui.store.changes import (
     PART_USAGE,
     ChangeTracker,
 )
-from acp_tui.store.entries import UnknownUpdate
+from acp_tui.store.entries import AgentMessage, UnknownUpdate
 from acp_tui.store.fields import MISSING, list_of_dicts, opt_str, req_str, type_error
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import (
@@ -61,6 +61,7 @@ class Reducer:
         "_handlers",
         "_held",
         "_registry",
+        "_sessions",
         "_tracker",
         "agent_terminals",
         "held_dropped",
@@ -71,6 +72,8 @@ class Reducer:
 
     def __init__(self, registry: SessionRegistry, *, max_held_per_session: int) -> None:
         self._registry = registry
+        #: The registry's map (never replaced), one lookup nearer for the hot path.
+        self._sessions = registry.sessions
         self._tracker: ChangeTracker = registry.tracker
         self._held: dict[str, list[Any]] = {}
         self.max_held_per_session = max_held_per_session
@@ -111,10 +114,32 @@ class Reducer:
         if sid.__class__ is not str:
             self._unrouted(params, f"sessionId: expected a string, got {type(sid).__name__}")
             return
-        s = self._registry.sessions.get(sid)
+        s = self._sessions.get(sid)
         if s is None or not s.live:
             self._hold(sid, update)
             return
+        # The hot path (issue 20's wire target): a text chunk that continues the agent message
+        # being streamed. It does exactly what _apply_to and TranscriptUpdates._chunk do for
+        # it, without the calls and checks between; anything else takes the full way.
+        if (
+            update.__class__ is dict
+            and s._replay is None
+            and update.get("sessionUpdate") == "agent_message_chunk"
+        ):
+            content = update.get("content")
+            if content.__class__ is dict and content.get("type") == "text":
+                text = content.get("text")
+                transcript = s.transcript
+                if text.__class__ is str and transcript:
+                    e = transcript[-1]
+                    if e.__class__ is AgentMessage and not e.local_pending:  # type: ignore[attr-defined]
+                        mid = update.get("messageId")
+                        if mid is None or mid == e.message_id:  # type: ignore[attr-defined]
+                            e.version += 1
+                            e.append_text(text)  # type: ignore[attr-defined]
+                            if e is not self._tracker.last_marked:
+                                self._tracker.touch_entry(s, e)
+                            return
         self._apply_to(s, update)
 
     def apply_update(self, session_id: str, update: Any) -> None:
