@@ -65,7 +65,8 @@ FollowUp = Callable[[], Awaitable[None]]
 
 _follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups", default=None)
 
-_scan_json = json.JSONDecoder().scan_once
+# JSONDecoder sets scan_once (the C scanner) in __init__; typeshed does not declare it.
+_scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def parse_line(text: str) -> Any:
