@@ -677,7 +677,7 @@ class SessionController:
             # Only the agent's answer tells the session's mode now: one known from the local
             # index or an earlier agent process must not hide that the agent reports none (the
             # screen then re-applies the remembered choice).
-            state.current_mode_id = None
+            self.store.set_current_mode(session_id, None)
         if agent.can_resume and self.v2_lifecycle and not have_transcript:
             # v2 has no session/load: a resume that replays the conversation from its start.
             self.events.on_status("loading session")
