@@ -131,7 +131,7 @@ class Renderer:
         if isinstance(entry, MessageEntry):
             seen.text = entry.text
             seen.blocks = sum(1 for b in entry.content if b.get("type") != "text")
-        elif isinstance(entry, ToolCall):
+        elif isinstance(entry, ToolCall | Compaction):
             seen.status = entry.status
         return seen
 
@@ -218,6 +218,11 @@ class TextRenderer(Renderer):
                 self._note("[plan] updated")
             else:
                 self._note(plan_line(entry.entries))
+        elif isinstance(entry, Compaction):
+            status = _label(entry.status, 20)
+            if new or status != seen.status:
+                seen.status = status
+                self._note(f"[compaction] {status}")
         elif isinstance(entry, Notice) and new:
             # acp-tui's own errors are said once, in the final line on stderr.
             if entry.source == "client" and entry.severity == "error":

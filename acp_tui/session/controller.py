@@ -45,7 +45,7 @@ from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
-from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.session.elicitation import CANCEL, URL, ElicitationError, answer
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.mcp import select_mcp_servers
 from acp_tui.session.permissions import CANCELLED, PendingPermission
@@ -239,7 +239,8 @@ class SessionController:
         abilities: set[str] = set()
         if self.elicitations is not None and self.elicitations.modes:
             handlers["elicitation/create"] = self._on_elicitation
-            notifications.add("elicitation/complete")
+            if URL in self.elicitations.modes:  # it closes a url request; forms have none
+                notifications.add("elicitation/complete")
             abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
         if self.terminal_auth:
             abilities.add("auth.terminal")
