@@ -19,8 +19,8 @@ import pytest
 from acp_tui.cli import headless
 from acp_tui.cli.headless import HeadlessAsk, Output, format_table, format_updated
 from acp_tui.cli.headless_render import TextRenderer
-from acp_tui.store import SessionStore
 from acp_tui.cli.parse import parse
+from acp_tui.store import SessionStore
 
 AGENTS = Path(__file__).parent / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]

@@ -458,8 +458,9 @@ class HeadlessAsk(Headless):
             self.open_failed(error, what)
             return
         self.session_id = session_id
-        self.renderer.begin(session_id, replayed=method != "new")
-        self.renderer.started(method, _agent_json(agent))
+        self.renderer.begin(
+            session_id, replayed=method != "new", method=method, agent=_agent_json(agent)
+        )
         controller.send_prompt(session_id, prompt_text)
         await self.turn_done.wait()
         self.renderer.render()

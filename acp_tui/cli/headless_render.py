@@ -77,11 +77,20 @@ class Renderer:
     _mode: str | None = None
     _config: Any = None
 
-    def begin(self, session_id: str, *, replayed: bool) -> None:
-        """The session is open. ``replayed``: its transcript so far is history (a load or
-        resume), not part of this run's answer: only what changes from now on is rendered."""
+    def begin(
+        self,
+        session_id: str,
+        *,
+        replayed: bool,
+        method: str = "new",
+        agent: dict[str, Any] | None = None,
+    ) -> None:
+        """The session is open (``method``: new, resume or load; ``agent``: who answers).
+        ``replayed``: its transcript so far is history (a load or resume), not part of this
+        run's answer: only what changes from now on is rendered."""
         self.session_id = session_id
         self.store.take_changes()
+        self.started(method, agent or {})
         state = self.store.get(session_id)
         if state is None:
             return
@@ -141,7 +150,7 @@ class Renderer:
         raise NotImplementedError
 
     def started(self, method: str, agent: dict[str, Any]) -> None:
-        """The session is open (``method``: new, resume or load) and :meth:`begin` ran."""
+        """The session is open: said before anything of it is rendered."""
 
     def mode_changed(self, state: SessionState, mode_id: str) -> None:
         pass
@@ -295,8 +304,8 @@ def usage_dict(usage: TurnUsage | None) -> dict[str, Any] | None:
 class JsonRenderer(Renderer):
     """``--json``: one event per line on stdout (see the README for the shape)."""
 
-    def emit(self, kind: str, **fields: Any) -> None:
-        event: dict[str, Any] = {"type": kind}
+    def emit(self, event_type: str, /, **fields: Any) -> None:
+        event: dict[str, Any] = {"type": event_type}
         if self.session_id is not None:
             event["sessionId"] = self.session_id
         event.update(fields)
