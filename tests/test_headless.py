@@ -122,6 +122,7 @@ def test_other_stop_reasons_exit_1(tmp_path: Path, prompt: str, stop: str, reaso
     assert code == 1
     assert f"stop: {stop}  session: " in err
     assert reason in one_error_line(err)
+    assert "[warning]" not in err, "how the turn ended is said once"
 
 
 def test_agent_not_found_exits_127(tmp_path: Path) -> None:
@@ -221,6 +222,7 @@ def test_ctrl_c_cancels_the_turn_and_exits_130(tmp_path: Path) -> None:
     assert "session/cancel" in err
     assert "stop: cancelled  session: sess-" in err
     assert "Traceback" not in err
+    assert "[warning]" not in err, "the cancel is said once"
 
 
 def _start_streaming(tmp_path: Path, prompt: str) -> subprocess.Popen[str]:

@@ -172,6 +172,7 @@ class HeadlessAsk(Headless):
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         if session_id == self.session_id:
+            self.renderer.turn_over = True
             self.turn_reason = reason
             self.turn_done.set()
 
@@ -271,7 +272,7 @@ def _last_error(state: SessionState | None) -> str:
     """The error notice the store recorded for a failed prompt."""
     for entry in reversed(state.transcript if state else []):
         if isinstance(entry, Notice) and entry.severity == "error":
-            return entry.title
+            return entry.title.removeprefix("The agent reported an error: ")
     return "the agent reported an error"
 
 

@@ -76,6 +76,9 @@ class Renderer:
     _seen: dict[int, _Seen] = field(default_factory=dict)
     _mode: str | None = None
     _config: Any = None
+    #: The turn has ended: what acp-tui notes about the end (cancelled, refused, failed) is
+    #: said by the command's last line on stderr instead.
+    turn_over: bool = False
 
     def begin(
         self,
@@ -233,8 +236,8 @@ class TextRenderer(Renderer):
                 seen.status = status
                 self._note(f"[compaction] {status}")
         elif isinstance(entry, Notice) and new:
-            # acp-tui's own errors are said once, in the final line on stderr.
-            if entry.source == "client" and entry.severity == "error":
+            # acp-tui's own errors, and how the turn ended, are said once: by the last line.
+            if entry.source == "client" and (entry.severity == "error" or self.turn_over):
                 return
             severity = _label(entry.severity, 20) or "info"
             description = _label(entry.description, 200)
