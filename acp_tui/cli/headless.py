@@ -1,9 +1,15 @@
 """The headless face of acp-tui: ``acp-tui ask`` and ``acp-tui sessions``.
 
+Both are views over the TUI's :class:`~acp_tui.session.controller.SessionController` (one
+agent connection: start, initialize, sessions, the fs and terminal services, permissions
+through the :class:`~acp_tui.session.permissions.PermissionBroker`, shutdown): the controller
+feeds the store, and `ask` renders what changed (:mod:`acp_tui.cli.headless_render`).
+
 No Textual, no Rich: plain text on stdout (the agent's reply, or the session table / JSON)
 and short one-line messages on stderr (tool calls, notices, the stop reason, errors), so the
-commands compose in scripts. Every string that came from the agent is passed through
-:func:`acp_tui.text.safety.sanitize_terminal_text` before it reaches the terminal.
+commands compose in scripts; or, with ``ask --json``, one JSON event per line on stdout.
+Every string that came from the agent is passed through
+:func:`acp_tui.text.safety.sanitize_terminal_text` before it reaches the terminal as text.
 
 Exit codes: 0 the turn ended with ``end_turn``; 1 another stop reason or an error answer from
 the agent; 2 the agent lacks what the command needs; 3 the agent crashed; 4 the agent requires

@@ -14,6 +14,12 @@ from acp_tui.protocol.jsonrpc import RpcError
 
 #: Pages of session/list read at most (each page must bring new sessions, see the store).
 MAX_LIST_PAGES = 1000
+#: Why the store stopped following the agent's cursors, said in full.
+STOPS = {
+    "stopped: agent's list loops": "the agent sent a page cursor it had sent before: "
+    "stopped listing",
+    "stopped: no new sessions": "several pages in a row brought no new session: stopped listing",
+}
 
 
 # ---------------------------------------------------------------------------------- sessions
@@ -86,7 +92,7 @@ class HeadlessSessions(Headless):
             return
         stopped = self.store.list_state(scope).stopped
         if stopped:
-            self.output.error(f"{_label(stopped, 100)} (the agent's session list): stopped listing")
+            self.output.error(STOPS.get(stopped, f"{_label(stopped, 100)}: stopped listing"))
         self.finish(EXIT_OK)
 
 
