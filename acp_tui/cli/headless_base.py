@@ -32,7 +32,13 @@ from acp_tui.services import outside
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.auth_methods import ENV_VAR, TERMINAL
-from acp_tui.session.controller import AgentExit, LinkEvents, NotResponding, SessionController
+from acp_tui.session.controller import (
+    AgentExit,
+    LinkEvents,
+    NotResponding,
+    PermissionHandler,
+    SessionController,
+)
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.store import SessionStore
 from acp_tui.text.safety import one_line, sanitize_terminal_text
@@ -79,14 +85,14 @@ class Headless:
         *,
         initialize_timeout: float,
         store: SessionStore | None = None,
-        permission_handler: Any = None,
+        permission_handler: PermissionHandler | None = None,
         elicitations: ElicitationQueue | None = None,
     ) -> None:
         options = invocation.options
         self.output = output
         self.cwd = os.path.abspath(options.cwd or os.getcwd())
         self.allow_outside = bool(getattr(options, "allow_outside", False))
-        self.store = store or SessionStore()
+        self.store = store if store is not None else SessionStore()
         self.code: int | None = None
         self.exit_info: AgentExit | None = None
         self.controller = SessionController(
