@@ -1,7 +1,7 @@
 """The client capabilities sent at ``initialize`` are exactly what is implemented.
 
-Derived from the code, for both faces of acp-tui (the TUI's :class:`SessionController` and ``acp-tui
-ask``): every advertised capability has its handlers, its notifications, its ``session/update``
+Derived from the code, for both faces of acp-tui (the TUI and ``acp-tui ask``, both on a
+:class:`SessionController`): every advertised capability has its handlers, its notifications, its ``session/update``
 kinds (rendered, not shown as unknown) and its abilities; every agent->client method handled is
 advertised. Table-driven: a new row in :data:`acp_tui.protocol.client.CLIENT_FEATURES` needs a
 sample here for each update kind it names and a proof for each ability it names.
@@ -18,6 +18,8 @@ from typing import Any
 import pytest
 
 from acp_tui.cli import headless
+from acp_tui.cli.headless_render import TextRenderer
+from acp_tui.cli.parse import parse
 from acp_tui.protocol.client import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
@@ -93,31 +95,36 @@ def tui_face(tmp_path: Path) -> Face:
 
 
 def ask_face(tmp_path: Path) -> Face:
-    output = headless.Output(out=io.StringIO(), err=io.StringIO())
-    turn = headless._Turn(output)
-    _, services = headless._client_services(str(tmp_path), output, False)
-    handlers = {
-        "session/request_permission": turn.request_permission,
-        "elicitation/create": turn.elicit,
-        **services,
-    }
+    """``acp-tui ask``: the same controller, with its own permission answers, a form-only
+    elicitation presenter, and the text renderer of the store's changes."""
+    invocation = parse(["ask", "hi", "--cwd", str(tmp_path), "--", "agent"])
+    ask = headless.HeadlessAsk(
+        invocation, headless.Output(out=io.StringIO(), err=io.StringIO()), initialize_timeout=5
+    )
+    link = ask.controller
+    setup = link.client_setup()
+    assert link.elicitations is not None
 
     def shows(updates: list[dict[str, Any]]) -> bool:
         out = headless.Output(out=io.StringIO(), err=io.StringIO())
-        turn = headless._Turn(out)
+        store = SessionStore()
+        store.register_session("s", new=True)
+        renderer = TextRenderer(store, out)
+        renderer.begin("s", replayed=False)
         for update in updates:
-            turn.apply(update)
+            store.apply({"sessionId": "s", "update": update})
+            renderer.render()
         return bool(out.out.getvalue() or out.err.getvalue())  # type: ignore[attr-defined]
 
     return Face(
         "ask",
-        handlers,
-        frozenset(BASELINE_NOTIFICATIONS),
-        headless.SHOWN_UPDATES,
-        headless.ELICITATION_ABILITIES | ({"auth.terminal"} if headless.TERMINAL_AUTH else set()),
+        setup["handlers"],
+        frozenset(setup["notifications"]),
+        frozenset(setup["updates"]),
+        frozenset(setup["abilities"]),
         shows,
-        frozenset(a.split(".", 1)[1] for a in headless.ELICITATION_ABILITIES),
-        headless.TERMINAL_AUTH,
+        link.elicitations.modes,
+        link.terminal_auth,
     )
 
 
@@ -238,23 +245,22 @@ def test_the_capabilities_fit_the_schema(face: Face) -> None:
 
 
 def test_what_each_face_advertises(face: Face) -> None:
-    """Read off the table, for a person checking the change: the TUI takes both elicitation
-    modes, notices and compaction; ``ask`` declines forms and prints notices."""
+    """Read off the table, for a person checking the change: both run the same controller
+    and store (notices, compaction, plans); the TUI takes both elicitation modes, ``ask``
+    declines forms (and cannot open a url for anyone)."""
     caps = face.capabilities
     assert caps["fs"] == {"readTextFile": True, "writeTextFile": True} and caps["terminal"]
     assert caps["auth"] == {"terminal": True}
+    assert caps["session"] == {
+        "notices": {},
+        "compaction": {},
+        "configOptions": {"boolean": {}},
+    }
+    assert caps["plan"] == {}
     if face.name == "tui":
         assert caps["elicitation"] == {"form": {}, "url": {}}
-        assert caps["session"] == {
-            "notices": {},
-            "compaction": {},
-            "configOptions": {"boolean": {}},
-        }
-        assert caps["plan"] == {}
     else:
         assert caps["elicitation"] == {"form": {}}
-        assert caps["session"] == {"notices": {}}
-        assert "plan" not in caps, "ask prints plans, not plan_update"
 
 
 @pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))

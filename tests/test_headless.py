@@ -17,8 +17,10 @@ import anyio
 import pytest
 
 from acp_tui.cli import headless
-from acp_tui.cli.headless import Output, _Turn, format_table, format_updated
+from acp_tui.cli.headless import HeadlessAsk, Output, format_table, format_updated
+from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
+from acp_tui.store import SessionStore
 
 AGENTS = Path(__file__).parent / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]
@@ -120,6 +122,7 @@ def test_other_stop_reasons_exit_1(tmp_path: Path, prompt: str, stop: str, reaso
     assert code == 1
     assert f"stop: {stop}  session: " in err
     assert reason in one_error_line(err)
+    assert "[warning]" not in err, "how the turn ended is said once"
 
 
 def test_agent_not_found_exits_127(tmp_path: Path) -> None:
@@ -219,6 +222,7 @@ def test_ctrl_c_cancels_the_turn_and_exits_130(tmp_path: Path) -> None:
     assert "session/cancel" in err
     assert "stop: cancelled  session: sess-" in err
     assert "Traceback" not in err
+    assert "[warning]" not in err, "the cancel is said once"
 
 
 def _start_streaming(tmp_path: Path, prompt: str) -> subprocess.Popen[str]:
@@ -281,30 +285,40 @@ def test_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
 
 
 @pytest.mark.anyio
-async def test_permission_without_reject_option_answers_cancelled() -> None:
-    turn = _Turn(Output(io.StringIO(), io.StringIO()), session_id="s")
+async def test_permission_without_reject_option_answers_cancelled(tmp_path: Path) -> None:
+    def headless_ask(*flags: str) -> HeadlessAsk:
+        invocation = parse(["ask", "hi", *flags, "--cwd", str(tmp_path), "--", "agent"])
+        return HeadlessAsk(invocation, Output(io.StringIO(), io.StringIO()), initialize_timeout=5)
+
     params: dict[str, Any] = {
         "sessionId": "s",
         "toolCall": {"toolCallId": "t", "title": "rm -rf \x1b[31m/"},
         "options": [{"optionId": "ok", "name": "OK", "kind": "allow_once"}],
     }
+    denying = headless_ask()
     with anyio.fail_after(5):
-        assert await turn.request_permission(params) == {"outcome": {"outcome": "cancelled"}}
-        note = turn.output.err.getvalue()  # type: ignore[attr-defined]
-        assert "rm -rf /" in note and "cancelled" in note and "\x1b" not in note
-        turn.allow = True
-        answer = await turn.request_permission(params)
+        assert await denying._permission(params) == {"outcome": {"outcome": "cancelled"}}
+    note = denying.output.err.getvalue()  # type: ignore[attr-defined]
+    assert "rm -rf /" in note and "cancelled" in note and "\x1b" not in note
+    allowing = headless_ask("--allow")
+    with anyio.fail_after(5):
+        answer = await allowing._permission(params)
     assert answer == {"outcome": {"outcome": "selected", "optionId": "ok"}}
 
 
 def test_updates_before_the_session_id_is_known_are_kept() -> None:
-    turn = _Turn(Output(io.StringIO(), io.StringIO()))
+    """An update that arrives while session/new is pending is held by the store and printed
+    once the session is open; another session's is not."""
+    store = SessionStore()
+    output = Output(io.StringIO(), io.StringIO())
+    renderer = TextRenderer(store, output)
     chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "early"}}
-    turn.on_notification("session/update", {"sessionId": "s", "update": chunk})
-    turn.on_notification("session/update", {"sessionId": "other", "update": chunk})
-    turn.session_id = "s"
-    turn.flush_early()
-    assert turn.output.out.getvalue() == "early"  # type: ignore[attr-defined]
+    store.apply({"sessionId": "s", "update": chunk})
+    store.apply({"sessionId": "other", "update": chunk})
+    store.register_session("s", new=True)
+    renderer.begin("s", replayed=False)
+    renderer.render()
+    assert output.out.getvalue() == "early"  # type: ignore[attr-defined]
 
 
 # ------------------------------------------------------------------ sessions

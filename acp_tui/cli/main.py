@@ -16,8 +16,8 @@ __all__ = ["main"]
 
 
 def _configured_agent(invocation: Invocation, config: Config) -> int | None:
-    """Apply ``--agent NAME`` for a headless command: its command line, its env (this process
-    is short-lived, and the agent inherits it) and its default cwd. Returns an exit code on
+    """Apply ``--agent NAME`` for a headless command: its command line, its env and MCP
+    servers (for the agent only), its protocol and its default cwd. Returns an exit code on
     error."""
     name = invocation.options.agent
     agent = config.agents.get(name)
@@ -25,7 +25,9 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
         print(unknown_agent_message(name, config), file=sys.stderr)
         return 2
     invocation.agent_argv = agent.argv
-    os.environ.update(agent.env)
+    invocation.agent_env = dict(agent.env) or None
+    invocation.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
+    invocation.protocol = agent.protocol or config.protocol
     if invocation.options.cwd is None and agent.cwd:
         cwd = os.path.abspath(os.path.expanduser(agent.cwd))
         problem = directory_problem(cwd)

@@ -12,7 +12,7 @@ import argparse
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acp_tui import __version__
 
@@ -84,6 +84,12 @@ class Invocation:
     argv: list[str] = field(default_factory=list)
     #: ``--record FILE``, opened.
     recorder: WireRecorder | None = None
+    #: ``--agent NAME`` (headless): the configured agent's env, for its process only.
+    agent_env: dict[str, str] | None = None
+    #: ``--agent NAME`` (headless): the configured agent's MCP servers.
+    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
+    #: ``--agent NAME`` (headless): the configured agent's protocol version.
+    protocol: int | None = None
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -185,7 +191,7 @@ def build_ask_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui ask",
         usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] [--allow-outside] '
-        "-- AGENT [ARGS...]",
+        "[--json] -- AGENT [ARGS...]",
         description="Send one prompt, stream the reply to stdout, exit 0 when the turn ended normally.",
     )
     parser.add_argument("prompt", help="the prompt text ('-' reads it from stdin)")
@@ -205,6 +211,12 @@ def build_ask_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="let the agent read and write files outside --cwd and run commands outside it "
         "or with an environment that changes what runs (refused by default, said on stderr)",
+    )
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object per line for each change of the transcript, then the "
+        "result (see the README)",
     )
     return parser
 

@@ -222,6 +222,10 @@ class AgentProcess:
             if self.returncode is not None:
                 self.exited.set()
             self._end_leftovers()
+            # Our ends of the pipes, always: a descendant that escaped the signals (it left
+            # the process group where nothing sweeps it) may hold its ends open, and a
+            # transport left open outlives the event loop: "Event loop is closed" at exit.
+            _close_transport(process)
             if self._log_file is not None:
                 with contextlib.suppress(OSError):
                     self._log_file.write(f"# agent ended: {self.exit_description}\n")
@@ -246,3 +250,13 @@ class AgentProcess:
         except (ProcessLookupError, PermissionError):
             with contextlib.suppress(ProcessLookupError):
                 self._process.send_signal(sig)
+
+
+def _close_transport(process: Process) -> None:
+    """Close asyncio's subprocess transport. It closes itself only once the process has
+    exited and every pipe reached EOF, and closing anyio's streams only marks them at EOF;
+    anyio offers no public way to it, so it is reached here (asyncio backend only)."""
+    transport = getattr(getattr(process, "_process", None), "_transport", None)
+    if transport is not None and not transport.is_closing():
+        with contextlib.suppress(Exception):
+            transport.close()

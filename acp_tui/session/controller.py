@@ -39,7 +39,7 @@ from acp_tui.protocol.client import (
     ProcessFactory,
 )
 from acp_tui.protocol.constants import Method, UpdateKind
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
@@ -47,7 +47,7 @@ from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
-from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.session.elicitation import CANCEL, URL, ElicitationError, answer
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.mcp import select_mcp_servers
 from acp_tui.session.permissions import CANCELLED, PendingPermission
@@ -183,6 +183,9 @@ class SessionController:
         self.released_terminals: dict[str, Any] = {}
         self.current_session_id: str | None = None
         self.v2_lifecycle = False
+        #: The agent answered session/resume "method not found" although it advertises it:
+        #: its sessions are loaded instead.
+        self.resume_unsupported = False
         self._runtime: dict[str, _SessionRuntime] = {}
         #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
         #: survive a restart of the agent.
@@ -206,6 +209,12 @@ class SessionController:
     @property
     def process(self) -> AgentProcess | None:
         return self.client.process if self.client else None
+
+    @property
+    def start_failure(self) -> str | None:
+        """Why the agent never became usable (not an ACP agent, initialize failed); None
+        when it started, or when it simply ended (then :attr:`process` tells how)."""
+        return self._start_failure
 
     async def run(
         self, open_session: Callable[[SessionController], Awaitable[None]] | None = None
@@ -235,7 +244,8 @@ class SessionController:
         abilities: set[str] = set()
         if self.elicitations is not None and self.elicitations.modes:
             handlers[Method.ELICITATION_CREATE] = self._on_elicitation
-            notifications.add(Method.ELICITATION_COMPLETE)
+            if URL in self.elicitations.modes:  # it closes a url request; forms have none
+                notifications.add(Method.ELICITATION_COMPLETE)
             abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
         if self.terminal_auth:
             abilities.add("auth.terminal")
@@ -655,11 +665,19 @@ class SessionController:
             self.events.on_error(f"{what}: {error}")
 
     async def open_session(
-        self, session_id: str, cwd: str | None = None, *, adopt: bool = False
+        self,
+        session_id: str,
+        cwd: str | None = None,
+        *,
+        adopt: bool = False,
+        history: bool = True,
     ) -> str:
         """Reopen a past session: resume when the agent can and we already have its
         transcript, else load (replayed), else resume; else a clear error. ``adopt``: the
-        messages queued for "the new session" go to this one (a start-up ``--continue``)."""
+        messages queued for "the new session" go to this one (a start-up ``--continue``).
+        ``history=False``: the caller does not show the past conversation (headless), so a
+        resume is preferred to a load. A resume the agent advertises but does not implement
+        (-32601) falls back to a load."""
         client = self._client()
         agent = self.agent
         assert agent is not None
@@ -694,11 +712,22 @@ class SessionController:
                 raise
             self.store.end_replay(session_id, result)
             method = "load"
-        elif agent.can_resume and (have_transcript or not agent.can_load):
+        elif (
+            agent.can_resume
+            and not self.resume_unsupported
+            and (have_transcript or not history or not agent.can_load)
+        ):
             self.events.on_status("resuming session")
-            result = await self._with_auth(
-                lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
-            )
+            try:
+                result = await self._with_auth(
+                    lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
+                )
+            except RpcError as error:
+                if error.code != METHOD_NOT_FOUND or not agent.can_load:
+                    raise
+                # Advertised, not implemented (pydantic-acp, the TS SDK): load, now and later.
+                self.resume_unsupported = True
+                return await self.open_session(session_id, cwd, adopt=adopt, history=history)
             self.set_session_dirs(session_id, cwd, dirs)
             self.store.register_session(session_id, cwd=cwd, response=result)
             method = "resume"
@@ -746,12 +775,20 @@ class SessionController:
         self.flush(session_id)
 
     async def list_sessions(
-        self, cwd: str | None, cursor: str | None, *, archived: bool = False
+        self,
+        cwd: str | None,
+        cursor: str | None,
+        *,
+        archived: bool = False,
+        pages: list[Any] | None = None,
     ) -> str | None:
         """Fetch one page into the store (of the archived sessions with ``archived``);
-        returns the next cursor (None when done)."""
+        returns the next cursor (None when done). ``pages``: the raw page is appended there
+        too (``acp-tui sessions --json`` prints the agent's rows as sent)."""
         client = self._client()
         page = await client.list_sessions(cwd, cursor, "only" if archived else None)
+        if pages is not None:
+            pages.append(page)
         self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
         state = self.store.list_state(cwd, archived=archived)
         return None if state.complete else state.next_cursor

@@ -15,7 +15,8 @@ each) and one in ``/elsewhere``; session/list pages them two at a time. session/
 history. Environment switches: ``SDK_AGENT_STATE_DIR`` (persist sessions as JSON there, so a
 second process can load them), ``SDK_AGENT_NO_LIST`` (do not advertise session/list),
 ``SDK_AGENT_NO_LOAD`` (do not advertise session/load), ``SDK_AGENT_RESUME`` (advertise and
-serve session/resume), ``SDK_AGENT_AUTH`` (session/new answers auth_required),
+serve session/resume), ``SDK_AGENT_RESUME_UNIMPLEMENTED`` (advertise session/resume and answer it
+"method not found", as pydantic-acp and the TS SDK do), ``SDK_AGENT_AUTH`` (session/new answers auth_required),
 ``SDK_AGENT_INIT_DELAY`` / ``SDK_AGENT_NEW_DELAY`` (seconds to wait before answering initialize /
 session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new);
 ``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` (a file path: answer initialize / session/new
@@ -156,7 +157,9 @@ class SdkTestAgent(Agent):
         await _wait_for_gate("SDK_AGENT_INIT_GATE")
         session_caps = SessionCapabilities(
             list=None if _flag("SDK_AGENT_NO_LIST") else SessionListCapabilities(),
-            resume=SessionResumeCapabilities() if _flag("SDK_AGENT_RESUME") else None,
+            resume=SessionResumeCapabilities()
+            if _flag("SDK_AGENT_RESUME") or _flag("SDK_AGENT_RESUME_UNIMPLEMENTED")
+            else None,
         )
         return InitializeResponse(
             protocol_version=1,
@@ -208,6 +211,8 @@ class SdkTestAgent(Agent):
     async def resume_session(
         self, session_id: str, cwd: str, mcp_servers: Any = None, **kwargs: Any
     ) -> ResumeSessionResponse:
+        if _flag("SDK_AGENT_RESUME_UNIMPLEMENTED"):
+            raise RequestError.method_not_found("session/resume")
         if session_id not in self.sessions:
             raise RequestError.resource_not_found(session_id)
         return ResumeSessionResponse()

@@ -1,0 +1,106 @@
+"""``acp-tui sessions``: every page of ``session/list`` through the controller, as a table
+or JSON."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from acp_tui.cli.headless_base import Headless, _run
+from acp_tui.cli.headless_output import EXIT_OK, EXIT_UNSUPPORTED, Output, _label, format_table
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.protocol.client import AcpError
+from acp_tui.protocol.jsonrpc import RpcError
+
+#: Pages of session/list read at most (each page must bring new sessions, see the store).
+MAX_LIST_PAGES = 1000
+#: Why the store stopped following the agent's cursors, said in full.
+STOPS = {
+    "stopped: agent's list loops": "the agent sent a page cursor it had sent before: "
+    "stopped listing",
+    "stopped: no new sessions": "several pages in a row brought no new session: stopped listing",
+}
+
+
+# ---------------------------------------------------------------------------------- sessions
+
+
+def run_sessions(
+    invocation: Any,
+    output: Output | None = None,
+    *,
+    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+) -> int:
+    """``acp-tui sessions``: every page of session/list, as a table or JSON."""
+    output = output or Output()
+    sessions = HeadlessSessions(invocation, output, initialize_timeout=initialize_timeout)
+    return _run(sessions.run, output)
+
+
+class HeadlessSessions(Headless):
+    """``acp-tui sessions``: the controller lists every page (the store stops a list that
+    loops or brings nothing new); the rows are printed in the agent's order, each once."""
+
+    def __init__(self, invocation: Any, output: Output, *, initialize_timeout: float) -> None:
+        super().__init__(invocation, output, initialize_timeout=initialize_timeout)
+        options = invocation.options
+        self.all = bool(getattr(options, "all", False))
+        self.json = bool(getattr(options, "json", False))
+        self.rows: list[dict[str, Any]] = []
+
+    async def run(self) -> int:
+        await self.controller.run(lambda controller: self._list())
+        code = self.exit_code()
+        if code != EXIT_OK:
+            return code
+        if self.json:
+            self.output.write_raw(json.dumps(self.rows, indent=2, ensure_ascii=True) + "\n")
+            return EXIT_OK
+        self.output.write_raw(format_table(self.rows))
+        if not self.rows:
+            where = "any directory" if self.all else self.cwd
+            self.output.note(f"no sessions for {_label(where, 200)}")
+        return EXIT_OK
+
+    async def _list(self) -> None:
+        agent = self.controller.agent
+        assert agent is not None
+        if not agent.can_list:
+            self.finish(
+                EXIT_UNSUPPORTED,
+                f"{self.agent_name} does not support listing sessions "
+                "(it does not advertise sessionCapabilities.list)",
+            )
+            return
+        scope = None if self.all else self.cwd
+        pages: list[Any] = []
+        seen: set[str] = set()
+        cursor: str | None = None
+        try:
+            for _ in range(MAX_LIST_PAGES):
+                cursor = await self.controller.list_sessions(scope, cursor, pages=pages)
+                for row in _rows(pages.pop()):
+                    if row["sessionId"] not in seen:
+                        seen.add(row["sessionId"])
+                        self.rows.append(row)
+                if cursor is None:
+                    break
+            else:
+                self.output.error(f"stopped listing after {MAX_LIST_PAGES} pages")
+        except (AcpError, RpcError) as error:
+            self.open_failed(error, "list sessions")
+            return
+        stopped = self.store.list_state(scope).stopped
+        if stopped:
+            self.output.error(STOPS.get(stopped, f"{_label(stopped, 100)}: stopped listing"))
+        self.finish(EXIT_OK)
+
+
+def _rows(page: Any) -> list[dict[str, Any]]:
+    """The well-formed sessions of one session/list page, as the agent sent them."""
+    items = page.get("sessions") if isinstance(page, dict) else None
+    return [
+        item
+        for item in items or []
+        if isinstance(item, dict) and isinstance(item.get("sessionId"), str)
+    ]

@@ -1,0 +1,68 @@
+"""The controller reopens a session with session/load when the agent advertises
+session/resume but answers it "method not found" (pydantic-acp and the TS SDK do), for the
+TUI (which resumes when it holds the transcript) as for ``acp-tui ask`` (which never shows
+the history, so it resumes when it can)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+
+from acp_tui.session.controller import SessionController
+from acp_tui.store import SessionStore
+
+pytestmark = pytest.mark.anyio
+
+SDK_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "sdk_agent.py")]
+
+
+@pytest.mark.parametrize(
+    ("switch", "history", "method"),
+    [
+        ("SDK_AGENT_RESUME_UNIMPLEMENTED", True, "load"),
+        ("SDK_AGENT_RESUME_UNIMPLEMENTED", False, "load"),
+        ("SDK_AGENT_RESUME", True, "resume"),
+        ("SDK_AGENT_RESUME", False, "resume"),
+    ],
+)
+async def test_open_falls_back_to_load_when_resume_is_not_implemented(
+    tmp_path: Path, switch: str, history: bool, method: str
+) -> None:
+    store = SessionStore()
+    # The TUI holds the transcript (the local index, an earlier agent run): it resumes.
+    store.register_session("pre-1", cwd=str(tmp_path))
+    chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "old"}}
+    store.apply({"sessionId": "pre-1", "update": chunk})
+    link = SessionController(SDK_AGENT, cwd=str(tmp_path), store=store, env={switch: "1"})
+
+    async def open_nothing(link: SessionController) -> None:
+        return None
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(link.run, open_nothing)
+        try:
+            with anyio.fail_after(30):
+                await link.ready.wait()
+                assert await link.open_session("pre-1", history=history) == method
+                assert link.resume_unsupported == (method == "load")
+                assert link.is_open("pre-1")
+                # Later reopens go straight to load: no second "method not found".
+                if method == "load":
+                    assert await link.open_session("pre-2", history=history) == "load"
+        finally:
+            link.request_stop()
+    assert link.client is not None
+    calls = [
+        json.loads(record.text).get("method")
+        for record in list(link.client.connection.traffic)
+        if record.direction == "out" and record.text and '"method"' in record.text
+    ]
+    reopens = [call for call in calls if call in ("session/resume", "session/load")]
+    if method == "load":  # one resume refused, then every reopen a load
+        assert reopens == ["session/resume", "session/load", "session/load"]
+    else:
+        assert reopens == ["session/resume"]
