@@ -70,12 +70,12 @@ from acp_tui.store.session import SessionState
 from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.text.usage import format_percent
 from acp_tui.ui.agent_text import agent_line, line_of
-from acp_tui.ui.auth_actions import auth_palette_commands
+from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
-from acp_tui.ui.screens.chat_options import SessionOptionsMixin
-from acp_tui.ui.session_actions import SessionActions
+from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
@@ -216,7 +216,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         # Shift+Tab from the prompt, as in Claude Code (elsewhere it moves the focus back: the
         # last binding of the three). Priority: the prompt would type the "t" of Alt+T. Each
         # key has a twin not listed in the footer, which works where the footer has no room
-        # for it (see chat_options.FOOTER_KEYS_WIDTH); the twin shares the id, so a remap
+        # for it (see options.FOOTER_KEYS_WIDTH); the twin shares the id, so a remap
         # moves both.
         Binding(
             "shift+tab",

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 
 if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat import ChatScreen
+    from acp_tui.ui.screens.chat.screen import ChatScreen
 
 LOGGED_OUT = "Logged out: the agent asks you to sign in again when it needs it."
 
