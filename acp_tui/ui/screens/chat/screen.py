@@ -70,10 +70,10 @@ from acp_tui.store.session import SessionState
 from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.text.usage import format_percent
 from acp_tui.ui.agent_text import agent_line, line_of
-from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.toasts import toast_text
