@@ -17,7 +17,6 @@ from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from rich.text import Text
 from textual import events, on, work
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
@@ -27,7 +26,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Button, Footer, Label, Select, Static, TextArea
+from textual.widgets import Footer, Select, TextArea
 
 from acp_tui.config import locations
 from acp_tui.config.history import InputHistory
@@ -40,7 +39,6 @@ from acp_tui.session.controller import (
     AgentExit,
     LinkEvents,
     NotResponding,
-    QueuedPrompt,
     SessionController,
 )
 from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
@@ -69,7 +67,7 @@ from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.text.usage import format_percent
-from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
@@ -78,9 +76,12 @@ from acp_tui.ui.screens.chat.options import SessionOptionsMixin
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
+from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
@@ -102,96 +103,10 @@ REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 TITLE_DISPLAY_LIMIT = 500
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 FOOTER_COMPACT_WIDTH = 110
-#: The agent's last stderr lines shown in the banner, each cut to one row.
-STDERR_BANNER_LINES = 8
-STDERR_LINE_CHARS = 300
 
 
 def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
     return one_line(text or "", limit)
-
-
-def additional_dirs_label(dirs: list[str]) -> str:
-    """``+ lib, docs``: the names of a session's additional directories, for the header."""
-    names = [os.path.basename(path.rstrip(os.sep)) or path for path in dirs]
-    return ("+ " + ", ".join(one_line(name, 40) for name in names)) if names else ""
-
-
-class ChatHeader(Horizontal):
-    """Agent name and version, the session title, and the permission policy badge."""
-
-    DEFAULT_CSS = """
-    ChatHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
-    ChatHeader > #agent { width: auto; text-style: bold; color: $accent; }
-    ChatHeader > #title { width: 1fr; padding: 0 2; text-overflow: ellipsis; text-wrap: nowrap; }
-    ChatHeader > #dirs { width: auto; max-width: 40; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
-    ChatHeader > #badge { width: auto; }
-    ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
-    ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
-    """
-
-    def compose(self) -> ComposeResult:
-        yield Label("starting…", id="agent")
-        yield Label("", id="title")
-        yield Label("", id="dirs")
-        yield Label("", id="badge")
-
-    def set_agent(self, text: str) -> None:
-        self.query_one("#agent", Label).update(Text(text))
-
-    def set_title(self, text: str) -> None:
-        self.query_one("#title", Label).update(Text(text))
-
-    def set_dirs(self, dirs: list[str]) -> None:
-        """The session's additional directories: their names here, the paths in the tooltip."""
-        label = self.query_one("#dirs", Label)
-        label.update(Text(additional_dirs_label(dirs)))
-        label.tooltip = Text("\n".join(["Also works in:", *dirs])) if dirs else None
-
-    def set_policy(self, policy: str) -> None:
-        badge = self.query_one("#badge", Label)
-        badge.set_class(policy == "yolo", "-yolo")
-        badge.set_class(policy == "deny", "-deny")
-        labels = {"yolo": "YOLO: auto-allow", "deny": "auto-deny", "ask": ""}
-        badge.update(labels.get(policy, ""))
-
-
-class QueuedItem(Horizontal):
-    """One queued message: its text, and buttons to edit or remove it."""
-
-    DEFAULT_CSS = """
-    QueuedItem { height: auto; }
-    QueuedItem > Static { width: 1fr; color: $text-muted; }
-    QueuedItem > Button { min-width: 8; height: 1; border: none; margin: 0 0 0 1; }
-    """
-
-    def __init__(self, item: QueuedPrompt) -> None:
-        super().__init__()
-        self.item = item
-
-    def compose(self) -> ComposeResult:
-        text = sanitize_terminal_text(self.item.text).replace("\n", " ⏎ ")
-        if self.item.editing:
-            # Held back until the edit is saved or abandoned: say so where it shows.
-            save = key_label(self, "prompt-send", owner=PromptEditor)
-            keep = key_label(self, "cancel-turn")
-            yield Static(Text(f"✎ editing ({save} saves, {keep} keeps it as it was): {text[:300]}"))
-        else:
-            yield Static(Text(f"⏳ {text[:300]}"))
-            yield Button("edit", id=f"edit-{self.item.queue_id}", classes="edit", compact=True)
-        yield Button("remove", id=f"remove-{self.item.queue_id}", classes="remove", compact=True)
-
-
-class AgentBanner(Static):
-    """Shown when the agent is gone: why, its last stderr lines, and how to restart."""
-
-    DEFAULT_CSS = """
-    AgentBanner {
-        display: none; height: auto; max-height: 14; padding: 0 1;
-        background: $error 20%; border-left: thick $error;
-    }
-    AgentBanner.-visible { display: block; }
-    """
 
 
 class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
@@ -398,7 +313,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
                 yield AgentBanner(id="banner")
                 yield Transcript(id="transcript")
                 yield StatusLine(id="status-line")
-                yield Vertical(id="queue")
+                yield QueueView(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
         yield ChatBar(id="bar")
         yield Footer()
@@ -497,7 +412,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = True
-        self.query_one(AgentBanner).remove_class("-visible")
+        self.query_one(AgentBanner).hide()
         self._set_status("starting the agent…")
         self._run_link(self.link, reopen)
 
@@ -583,7 +498,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         if self._unresponsive:
             # It answered after all: the "not responding" banner is out of date.
             self._unresponsive = False
-            self.query_one(AgentBanner).remove_class("-visible")
+            self.query_one(AgentBanner).hide()
         if self.session_id is None:
             self._draw_new_session()
         label = self.settings.agent_label or agent.display_name
@@ -688,37 +603,12 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         and offer a restart or quit (the wait goes on: a late answer hides this again)."""
         self._unresponsive = True
         self.refresh_bindings()
-        command = shlex.join(self.settings.agent_argv)
-        text = Text(
-            f"The agent is not responding (no answer to initialize after {report.seconds:g} s)\n",
-            style="bold",
+        self.query_one(AgentBanner).show_not_responding(
+            report,
+            shlex.join(self.settings.agent_argv),
+            self._restart_key(),
+            key_label(self, "quit"),
         )
-        text.append("  command: ")
-        text.append_text(agent_line(command, 2000))
-        text.append("\n")
-        if report.printed:
-            more = report.printed_count - len(report.printed)
-            text.append(
-                "  It printed this on stdout, which is not ACP"
-                + (f" ({report.printed_count} lines in all)" if more > 0 else "")
-                + ":\n"
-            )
-            for line in report.printed:
-                text.append("    ")
-                text.append_text(agent_line(line, 200, style="dim"))
-                text.append("\n")
-        for line in report.stderr_tail[-6:]:
-            text.append("  ")
-            text.append_text(agent_line(line, STDERR_LINE_CHARS, style="dim"))
-            text.append("\n")
-        text.append(
-            f"Is this an ACP agent? Press {self._restart_key()} to restart it or "
-            f"{key_label(self, 'quit')} to quit; "
-            "an answer that comes later is still taken."
-        )
-        banner = self.query_one(AgentBanner)
-        banner.update(text)
-        banner.add_class("-visible")
         self._set_status("the agent is not responding")
 
     def _on_agent_exit(self, info: AgentExit) -> None:
@@ -734,44 +624,15 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         banner = self.query_one(AgentBanner)
         # Quoted as a shell would need it: an argument with a space stays one argument.
         command = shlex.join(self.settings.agent_argv)
-        # What to do comes first and the agent's stderr after, each line cut to one row: however
-        # long its lines, the way out stays on screen.
         if info.start_failed:
             if self.link is not None and self.link.agent is None:
                 # The header said "starting…": name the command that did not start instead.
                 name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
                 self.query_one(ChatHeader).set_agent(display_title(name, 80))
-            text = Text("The agent could not be started\n", style="bold")
-            text.append(f"  command: {command}\n  reason: {info.description}\n")
-            if info.printed:
-                text.append("  It printed this on stdout, which is not ACP:\n")
-                for line in info.printed:
-                    text.append("    ")
-                    text.append_text(agent_line(line, 200, style="dim"))
-                    text.append("\n")
-            text.append(
-                f"Check the command, then press {self._restart_key()} to try again or "
-                f"{key_label(self, 'quit')} to quit.",
-                style="dim",
-            )
             self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
-        else:
-            text = Text(f"The agent exited ({info.description})\n", style="bold")
-            text.append(
-                "Your transcript and draft are kept. "
-                f"Press {self._restart_key()} to restart the agent and reopen this session."
-            )
-            if info.log_path:
-                text.append(f"\n  log: {info.log_path}", style="dim")
         main_width = self.query_one("#main").size.width or self.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)
-        for line in info.stderr_tail[-STDERR_BANNER_LINES:]:
-            cut = agent_line(line, STDERR_LINE_CHARS, style="dim")
-            cut.truncate(row, overflow="ellipsis")
-            text.append("\n  ")
-            text.append_text(cut)
-        banner.update(text)
-        banner.add_class("-visible")
+        banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
         self._set_status("")
         if not self.app.app_focus:
             self.app.bell()
@@ -1513,37 +1374,32 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     # ------------------------------------------------------------------ queue
 
     async def _draw_queue(self) -> None:
-        container = self.query_one("#queue", Vertical)
-        await container.remove_children()
-        items = self.prompts.items(self._queue_key())
-        container.set_class(bool(items), "-visible")
-        if items:
-            await container.mount_all([QueuedItem(item) for item in items])
+        await self.query_one(QueueView).show(self.prompts.items(self._queue_key()))
 
-    @on(Button.Pressed, "QueuedItem .remove")
-    def on_queue_remove(self, event: Button.Pressed) -> None:
-        item = event.button.parent
-        if isinstance(item, QueuedItem):
-            if item.item.editing:
-                self.query_one(PromptEditor).set_draft("")
-            key = self._queue_key()
-            self.prompts.remove(key, item.item.queue_id)
-            self._flush(key)
+    @on(QueuedItem.RemoveRequested)
+    def on_queue_remove(self, event: QueuedItem.RemoveRequested) -> None:
+        event.stop()
+        item = event.queued.item
+        if item.editing:
+            self.query_one(PromptEditor).set_draft("")
+        key = self._queue_key()
+        self.prompts.remove(key, item.queue_id)
+        self._flush(key)
 
-    @on(Button.Pressed, "QueuedItem .edit")
-    def on_queue_edit(self, event: Button.Pressed) -> None:
-        item = event.button.parent
-        if isinstance(item, QueuedItem):
-            prompt = self.query_one(PromptEditor)
-            if prompt.draft.strip():
-                self.notify("Send or clear what you are typing first.", severity="warning")
-                return
-            # Held back from sending until the edit is saved (Enter) or abandoned (Escape).
-            if self.prompts.begin_edit(self._queue_key(), item.item.queue_id) is None:
-                self.notify("That message has been sent already.")
-                return
-            prompt.set_draft(item.item.text)
-            prompt.text_area.focus()
+    @on(QueuedItem.EditRequested)
+    def on_queue_edit(self, event: QueuedItem.EditRequested) -> None:
+        event.stop()
+        item = event.queued.item
+        prompt = self.query_one(PromptEditor)
+        if prompt.draft.strip():
+            self.notify("Send or clear what you are typing first.", severity="warning")
+            return
+        # Held back from sending until the edit is saved (Enter) or abandoned (Escape).
+        if self.prompts.begin_edit(self._queue_key(), item.queue_id) is None:
+            self.notify("That message has been sent already.")
+            return
+        prompt.set_draft(item.text)
+        prompt.text_area.focus()
 
     def _finish_edit(self, session_id: str | None, typed: str) -> str:
         """Leaving a session while editing one of its queued messages: a non-blank edit is
