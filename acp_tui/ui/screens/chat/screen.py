@@ -52,6 +52,7 @@ from acp_tui.session.start import (
     reopen_after_restart,
     session_is_gone,
 )
+from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
@@ -182,9 +183,12 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     busy: reactive[bool] = reactive(False)
     agent_alive: reactive[bool] = reactive(False)
 
-    def __init__(self, settings: AppSettings) -> None:
+    def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
         super().__init__()
         self.settings = settings
+        #: Where the controller of this screen's agent lives (the app's: it outlives the
+        #: screen's widgets and knows every agent to stop). A screen on its own makes one.
+        self.workspace = workspace if workspace is not None else Workspace()
         self.store = SessionStore()
         self.broker = PermissionBroker(
             settings.permission_policy,
@@ -195,7 +199,6 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             on_answered=self._on_permission_answered,
             on_queue_changed=self._on_elicitation_queue_changed,
         )
-        self.link: SessionController | None = None
         #: The session on screen; None: the new session, not created until the first message.
         self.session_id: str | None = None
         #: Everything sent that has not gone out yet, per session (survives agent restarts).
@@ -242,6 +245,11 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         self._typing = TypingRouter(
             self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
         )
+
+    @property
+    def link(self) -> SessionController | None:
+        """The controller of this screen's agent (its latest run), from the workspace."""
+        return self.workspace.get(self.settings.agent_key)
 
     # ------------------------------------------------------------------ typing and focus
 
@@ -311,7 +319,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
             with Vertical(id="main"):
                 yield AgentBanner(id="banner")
-                yield Transcript(id="transcript")
+                yield Transcript(id="transcript", terminal_lookup=self._terminal_state)
                 yield StatusLine(id="status-line")
                 yield QueueView(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
@@ -330,7 +338,6 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         self.query_one(SessionsSidebar).display = show_sidebar
         self.broker.set_presenter(self._present_permission)
         self.elicitations.set_presenter(self._present_elicitation)
-        ToolCallView.terminal_lookup = self._terminal_state
         self.set_interval(1.0, self._tick_elapsed)
         self._draw_new_session()
         self.start_agent()
@@ -343,12 +350,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     async def stop_agent(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
         a process or a terminal behind."""
-        link = self.link
-        if link is None:
-            return
-        link.request_stop()
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(link.finished.wait(), grace)
+        await self.workspace.stop(self.settings.agent_key, grace)
 
     def _open_index(self) -> None:
         """The local session index: sessions started here, for agents that cannot list."""
@@ -386,7 +388,8 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             on_not_responding=self._on_not_responding,
         )
         replay = self.settings.replay
-        self.link = SessionController(
+        link = self.workspace.start(
+            self.settings.agent_key,
             self.settings.agent_argv,
             cwd=self.settings.cwd,
             store=self.store,
@@ -409,12 +412,12 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             elicitations=self.elicitations,
         )
         if replay is not None:
-            replay.bind(self.link, self._notify_replay, self.broker.cancel_session)
+            replay.bind(link, self._notify_replay, self.broker.cancel_session)
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = True
         self.query_one(AgentBanner).hide()
         self._set_status("starting the agent…")
-        self._run_link(self.link, reopen)
+        self._run_link(link, reopen)
 
     @work(group="agent", exit_on_error=False)
     async def _run_link(self, link: SessionController, reopen: str | None) -> None:
@@ -629,7 +632,9 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
                 # The header said "starting…": name the command that did not start instead.
                 name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
                 self.query_one(ChatHeader).set_agent(display_title(name, 80))
-            self.app.start_failure = f"acp-tui: cannot start `{command}`: {info.description}"  # type: ignore[attr-defined]
+            self.workspace.note_start_failure(
+                self.settings.agent_key, f"acp-tui: cannot start `{command}`: {info.description}"
+            )
         main_width = self.query_one("#main").size.width or self.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)
         banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
