@@ -132,9 +132,11 @@ async def test_a_queued_item_posts_edit_and_remove_with_itself_as_control() -> N
         await queue.show([QueuedPrompt(1, "first", []), QueuedPrompt(2, "second", [])])
         assert queue.has_class("-visible") and len(queue.query(QueuedItem)) == 2
         second = list(queue.query(QueuedItem))[1]
-        await pilot.click("#edit-2")
-        await pilot.click("#remove-1")
-        await wait_for(pilot, lambda: len(app.heard) == 2, "both requests")
+        await pilot.pause()  # laid out: the buttons are where a click lands
+        assert await pilot.click("#edit-2")
+        await wait_for(pilot, lambda: len(app.heard) == 1, "the edit request")
+        assert await pilot.click("#remove-1")
+        await wait_for(pilot, lambda: len(app.heard) == 2, "the remove request")
         edit, remove = app.heard
         assert isinstance(edit, QueuedItem.EditRequested) and edit.control is second
         assert edit.control.item.queue_id == 2

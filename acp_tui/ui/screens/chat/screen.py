@@ -1,8 +1,16 @@
 """The chat screen: transcript, prompt, status, queue, mode/model selectors and the gauge.
 
-Attributes down, messages up: the screen owns the store and the agent link; widgets read
-what the screen gives them and post messages. The store wakes the screen at most once per
-frame (:meth:`ChatScreen._schedule_refresh`), however many updates arrive.
+Attributes down, messages up: the screen owns the store and takes its agent's controller
+from the app's workspace; widgets read what the screen gives them and post messages. The store
+wakes the screen at most once per frame (:meth:`ChatScreen._schedule_refresh`), however many
+updates arrive.
+
+This module composes the screen, wires it, paces its frames and carries out the person's
+intents; each other job is a module of this package, mixed in: the agent's lifecycle
+(:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
+local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
+(:mod:`.palette`), session options (:mod:`.options`), branch/rename/archive
+(:mod:`.session_actions`) and sign-out (:mod:`.auth_actions`).
 """
 
 from __future__ import annotations
@@ -10,15 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
-import shlex
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from textual import events, on, work
-from textual.app import ComposeResult, SystemCommand
+from textual import events, on
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import QueryType
@@ -28,30 +34,14 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Select, TextArea
 
-from acp_tui.config import locations
 from acp_tui.config.history import InputHistory
-from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
-from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.services.paths import OutsideRequest
-from acp_tui.session.attachments import PromptCapabilities
-from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
-from acp_tui.session.controller import (
-    AgentExit,
-    LinkEvents,
-    NotResponding,
-    SessionController,
-)
-from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.protocol.client import AcpError
+from acp_tui.session.controller import SessionController
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.permissions import PermissionBroker
 from acp_tui.session.queue import PromptQueue
 from acp_tui.session.settings import AppSettings
-from acp_tui.session.start import (
-    NewSessionChoices,
-    StartOutcome,
-    open_at_start,
-    reopen_after_restart,
-    session_is_gone,
-)
+from acp_tui.session.start import NewSessionChoices
 from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
@@ -63,18 +53,22 @@ from acp_tui.store.changes import (
     PART_TITLE,
     PART_USAGE,
 )
-from acp_tui.store.entries import AgentMessage, ToolCall
-from acp_tui.store.local_index import LocalIndex
+from acp_tui.store.entries import AgentMessage
 from acp_tui.store.session import SessionState
-from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.text.safety import encodable
 from acp_tui.text.usage import format_percent
-from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.export import transcript_markdown, write_export
-from acp_tui.ui.keymap import effective_keys, key_label, key_words
-from acp_tui.ui.palette import AgentCommand, AgentCommands
-from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
+from acp_tui.ui.keymap import key_label
+from acp_tui.ui.palette import AgentCommands
+from acp_tui.ui.screens.chat.agent import AgentLifecycle
+from acp_tui.ui.screens.chat.common import data_dir, display_title, history_path
+from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
+from acp_tui.ui.screens.chat.modals import ChatModals
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.palette import ChatPalette
+from acp_tui.ui.screens.chat.queue import QueueGlue
 from acp_tui.ui.screens.chat.session_actions import SessionActions
+from acp_tui.ui.screens.chat.sessions import SessionSwitching
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.agent_banner import AgentBanner
@@ -82,8 +76,8 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
-from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
-from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
+from acp_tui.ui.widgets.queue_view import QueueView
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
 
@@ -101,16 +95,20 @@ TYPING_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
 SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
-TITLE_DISPLAY_LIMIT = 500
-RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 FOOTER_COMPACT_WIDTH = 110
 
 
-def display_title(text: str | None, limit: int = TITLE_DISPLAY_LIMIT) -> str:
-    return one_line(text or "", limit)
-
-
-class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
+class ChatScreen(
+    AgentLifecycle,
+    SessionSwitching,
+    QueueGlue,
+    LocalIndexGlue,
+    ChatModals,
+    ChatPalette,
+    SessionOptionsMixin,
+    SessionActions,
+    Screen[None],
+):
     """Talk to one agent process; several sessions can be live on it."""
 
     CSS_PATH = "chat.tcss"
@@ -346,415 +344,6 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         for task in list(self._refresh_tasks):
             task.cancel()
         await self.stop_agent()
-
-    async def stop_agent(self, grace: float = 6.0) -> None:
-        """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
-        a process or a terminal behind."""
-        await self.workspace.stop(self.settings.agent_key, grace)
-
-    def _open_index(self) -> None:
-        """The local session index: sessions started here, for agents that cannot list."""
-        path = locations.local_index_file(data_dir(self.settings))
-        self.index = LocalIndex(path, self.settings.agent_key)
-        self.index.forget_unused()
-        for warning in self.index.warnings:
-            self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
-        self.index.warnings.clear()
-        self.store.apply_index_records(self.index.sessions())
-        self.apply_local_titles()
-        self.new_choices.defaults = self.index.defaults()
-
-    def _remember(self, state: SessionState) -> None:
-        # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        # An archived one is not offered from the index (the agent lists it as archived).
-        if state.draft or not state.live or not state.id or state.archived:
-            return
-        if self.index.remember_session(state) is False:
-            log.warning("session index: %s", "; ".join(self.index.warnings))
-            self.index.warnings.clear()
-
-    # ------------------------------------------------------------------ agent
-
-    def start_agent(self, reopen: str | None = None) -> None:
-        events = LinkEvents(
-            on_ready=self._on_agent_ready,
-            on_status=self._on_agent_status,
-            on_error=self._on_agent_error,
-            on_session_opened=self._on_session_opened,
-            on_session_created=self._on_session_created,
-            on_turn_ended=self._on_turn_ended,
-            on_exit=self._on_agent_exit,
-            on_terminal_output=self._on_terminal_output,
-            on_not_responding=self._on_not_responding,
-        )
-        replay = self.settings.replay
-        link = self.workspace.start(
-            self.settings.agent_key,
-            self.settings.agent_argv,
-            cwd=self.settings.cwd,
-            store=self.store,
-            events=events,
-            permission_handler=self.broker.request,
-            approve_outside=self._approve_outside,
-            choose_auth=self._choose_auth,
-            run_terminal_login=self._run_terminal_login,
-            mcp_servers=self.settings.mcp_servers,
-            env=self.settings.env,
-            log_dir=self.settings.log_dir,
-            recorder=self.settings.recorder,
-            process_factory=replay.process_for if replay else None,
-            prompts=self.prompts,
-            initialize_timeout=self.settings.initialize_timeout,
-            additional_dirs=self.settings.additional_dirs,
-            protocol_version=self.settings.protocol_version,
-            # A browser has no terminal to hand over to an agent's sign-in.
-            terminal_auth=not self.app.is_web,
-            elicitations=self.elicitations,
-        )
-        if replay is not None:
-            replay.bind(link, self._notify_replay, self.broker.cancel_session)
-        self._unresponsive = False
-        self.query_one(SessionsSidebar).connecting = True
-        self.query_one(AgentBanner).hide()
-        self._set_status("starting the agent…")
-        self._run_link(link, reopen)
-
-    @work(group="agent", exit_on_error=False)
-    async def _run_link(self, link: SessionController, reopen: str | None) -> None:
-        first_start = not self._started_once
-        self._started_once = True
-
-        async def opener(link: SessionController) -> None:
-            if reopen is not None:
-                outcome = await reopen_after_restart(link, reopen)
-            elif first_start:
-                outcome = await open_at_start(
-                    link,
-                    cwd=self.settings.cwd,
-                    resume=self.settings.resume,
-                    continue_latest=self.settings.continue_latest,
-                )
-            else:
-                outcome = StartOutcome()
-            self._after_start(link, outcome, reopen)
-
-        await link.run(opener)
-
-    def _after_start(
-        self, link: SessionController, outcome: StartOutcome, reopen: str | None
-    ) -> None:
-        for gone in outcome.gone:
-            self.index.forget(gone)
-            self.store.forget(gone)
-        if outcome.message:
-            self._set_status("")
-            self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
-        if outcome.opened is None and reopen is not None:
-            # Its transcript stays on screen; what waited for it, and the next message, go to
-            # a new session.
-            self._unopenable.add(reopen)
-            self.prompts.rekey(reopen, None)
-        if outcome.choose:
-            self.call_later(self._offer_sessions)
-        if outcome.opened is None and self.prompts.has(None):
-            # Messages sent while the agent was starting: they start the new session.
-            self._start_new_session(link)
-
-    def _offer_sessions(self) -> None:
-        """``--resume`` without an id: the sidebar, focused, the most recent session
-        highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
-        sidebar = self.query_one(SessionsSidebar)
-        if not sidebar.display:
-            sidebar.display = True
-        sidebar.session_list.focus()
-        self._offering_sessions = True
-        keys = " ".join(
-            key_label(self, f"sidebar-{name}", owner=SessionList) for name in ("up", "down", "open")
-        )
-        leave = key_label(self, "sidebar-leave", owner=SessionList)
-        self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
-
-    def _start_new_session(self, link: SessionController | None = None) -> None:
-        """Create the new session (the one shown as "New session") now."""
-        link = link or self.link
-        if link is None or self._starting_new or link.agent is None or link.finished.is_set():
-            return
-        self._starting_new = True
-        mode, config, model = self.new_choices.take()
-
-        async def start() -> None:
-            try:
-                await link.new_session(adopt=True, mode=mode, config=config, model=model)
-            except BaseException:
-                # Not made: the choices still stand for the next attempt.
-                self.new_choices.mode = self.new_choices.mode or mode
-                self.new_choices.model = self.new_choices.model or model
-                self.new_choices.config = {**config, **self.new_choices.config}
-                raise
-            finally:
-                self._starting_new = False
-
-        link.spawn(start, "new session")
-
-    def _on_agent_ready(self, agent: AgentInfo) -> None:
-        self.agent_alive = True
-        if self._unresponsive:
-            # It answered after all: the "not responding" banner is out of date.
-            self._unresponsive = False
-            self.query_one(AgentBanner).hide()
-        if self.session_id is None:
-            self._draw_new_session()
-        label = self.settings.agent_label or agent.display_name
-        version = f" {agent.version}" if agent.version else ""
-        self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
-        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
-            agent.capabilities
-        )
-        self._set_status("")
-        sidebar = self.query_one(SessionsSidebar)
-        sidebar.set_loading(False)
-        # A (re)started agent: list again from the first page.
-        sidebar.reload()
-
-    def _notify_replay(self, text: str) -> None:
-        self.notify(sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False)
-
-    def _on_agent_status(self, text: str) -> None:
-        self._set_status(text + "…")
-
-    def _on_agent_error(self, text: str) -> None:
-        # The toast says what went wrong in a line or two; the whole text goes in the
-        # transcript, where it stays to be read.
-        self.notify(text, severity="error", timeout=10)
-        whole = sanitize_terminal_text(text).strip()
-        if self.session_id is not None and toast_text(whole) != whole:
-            lines = whole.split("\n", 1)
-            self.store.add_notice(
-                self.session_id,
-                lines[0][:TITLE_DISPLAY_LIMIT],
-                severity="error",
-                description=lines[1][:20_000] if len(lines) > 1 else None,
-            )
-        self._set_status("")
-
-    def _on_session_created(self, session_id: str, response: Any) -> None:
-        """Remember what a new session of this agent offers: the next "New session" shows its
-        mode and model selectors before it exists."""
-        if not isinstance(response, dict):
-            return
-        offered = {
-            key: response[key]
-            for key in ("modes", "configOptions", "models")
-            if isinstance(response.get(key), dict | list)
-        }
-        if offered:
-            self.index.remember_defaults(offered)
-            self.new_choices.defaults = {**self.new_choices.defaults, **offered}
-
-    def _on_session_opened(self, session_id: str) -> None:
-        self._unopenable.discard(session_id)
-        state = self.store.get(session_id)
-        if state is not None:
-            self._reapply_choices(state)
-            self._remember(state)
-        on_screen = self.session_id
-        if (
-            state is not None
-            and state.draft
-            and on_screen is not None
-            and on_screen != session_id
-            and on_screen not in self._unopenable
-        ):
-            # A new session made for "New session" while the person went to another one: it
-            # takes what waited for it, and does not pull the person back.
-            return
-        # At once: a message sent from now on is this session's (drawn on the next turn).
-        self._enter_view(session_id)
-        self.call_later(self._draw_view)
-
-    def _reapply_choices(self, state: SessionState) -> None:
-        """Re-apply the options chosen earlier that the agent does not report."""
-        self.reapply_options(state)
-
-    def _on_queue_changed(self, session_id: str | None) -> None:
-        if session_id == self._queue_key() and self.is_mounted:
-            self.call_later(self._draw_queue)
-
-    def _queue_key(self) -> str | None:
-        """Where a message sent from this view waits: the session on screen, or ``None`` (the
-        new session) when that one could not be reopened."""
-        session_id = self.session_id
-        return None if session_id in self._unopenable else session_id
-
-    def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
-        if reason == "cancelled" and session_id == self.session_id:
-            self._set_status("cancelled")
-        # A question still open for a turn that is over can only be answered in vain.
-        self.elicitations.cancel_session(session_id)
-
-    def _on_terminal_output(self, terminal_id: str) -> None:
-        self._schedule_refresh()
-
-    def _terminal_state(self, terminal_id: str) -> Any:
-        link = self.link
-        return link.terminal_state(terminal_id) if link is not None else None
-
-    def _on_not_responding(self, report: NotResponding) -> None:
-        """initialize took too long: say so, quote what the command printed if it was not ACP,
-        and offer a restart or quit (the wait goes on: a late answer hides this again)."""
-        self._unresponsive = True
-        self.refresh_bindings()
-        self.query_one(AgentBanner).show_not_responding(
-            report,
-            shlex.join(self.settings.agent_argv),
-            self._restart_key(),
-            key_label(self, "quit"),
-        )
-        self._set_status("the agent is not responding")
-
-    def _on_agent_exit(self, info: AgentExit) -> None:
-        self.agent_alive = False
-        self._unresponsive = False
-        self.query_one(SessionsSidebar).connecting = False
-        self.broker.cancel_all()
-        self.elicitations.cancel_all()
-        self.busy = False
-        self.refresh_bindings()
-        if info.expected:
-            return
-        banner = self.query_one(AgentBanner)
-        # Quoted as a shell would need it: an argument with a space stays one argument.
-        command = shlex.join(self.settings.agent_argv)
-        if info.start_failed:
-            if self.link is not None and self.link.agent is None:
-                # The header said "starting…": name the command that did not start instead.
-                name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
-                self.query_one(ChatHeader).set_agent(display_title(name, 80))
-            self.workspace.note_start_failure(
-                self.settings.agent_key, f"acp-tui: cannot start `{command}`: {info.description}"
-            )
-        main_width = self.query_one("#main").size.width or self.size.width
-        row = max(20, main_width - banner.styles.gutter.width - 2)
-        banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
-        self._set_status("")
-        if not self.app.app_focus:
-            self.app.bell()
-
-    def _restart_key(self) -> str:
-        return key_label(self, "restart-agent", "the palette's Restart agent")
-
-    def action_restart_agent(self) -> None:
-        link = self.link
-        if self._unresponsive and link is not None:
-            self.run_worker(self._restart_unresponsive(link), group="restart")
-            return
-        if self.agent_alive or (link is not None and not link.finished.is_set()):
-            self.notify("The agent is running.")
-            return
-        now = time.monotonic()
-        self._restart_times = [t for t in self._restart_times if now - t < 120]
-        delay = RESTART_BACKOFF[min(len(self._restart_times), len(RESTART_BACKOFF) - 1)]
-        self._restart_times.append(now)
-        if delay:
-            self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
-        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
-
-    async def _restart_unresponsive(self, link: SessionController) -> None:
-        self._unresponsive = False
-        self._set_status("stopping the agent…")
-        await self.stop_agent()
-        self.start_agent(reopen=self._reopen_target())
-
-    def _reopen_target(self) -> str | None:
-        """The session to reopen after a restart: the one on screen, unless it never had a
-        prompt (the agent may not have kept it): then what waits for it goes to a new one."""
-        session_id = self.session_id
-        if session_id in self._unopenable:
-            return None
-        state = self.store.get(session_id) if session_id else None
-        if session_id is not None and (state is None or state.draft):
-            self.prompts.rekey(session_id, None)
-            self._enter_view(None)
-            self.call_later(self._draw_view)
-            return None
-        return session_id
-
-    # ------------------------------------------------------------------ sessions
-
-    async def show_session(self, session_id: str | None) -> None:
-        """Show a session; ``None`` shows the new session (created by the first message)."""
-        self._enter_view(session_id)
-        await self._draw_view()
-
-    def _enter_view(self, session_id: str | None) -> None:
-        """Make ``session_id`` the one messages go to, at once (a message already on its way
-        after the key that switched must not go to the session left), and swap drafts."""
-        prompt = self.query_one(PromptEditor)
-        previous = self.session_id
-        typed = prompt.draft
-        if session_id == previous:
-            draft = typed
-        else:
-            # Leaving a view while editing one of its queued messages saves the edit.
-            typed = self._finish_edit(self._queue_key(), typed)
-            left = self.store.get(previous) if previous is not None else None
-            explicit, self._explicit_open = self._explicit_open, None
-            # What was typed for the new session goes with it: into the session that opened
-            # for it (not one the person chose in the sidebar), also from a session that could
-            # not be reopened, or back to "New session" from one that never had a prompt.
-            if explicit != session_id and (
-                previous is None
-                or previous in self._unopenable
-                or (session_id is None and left is not None and left.draft)
-            ):
-                draft = typed
-                self._drafts.pop(session_id, None)
-            else:
-                self._drafts[previous] = typed
-                draft = self._drafts.pop(session_id, "")
-        self.session_id = session_id
-        self.query_one(SessionsSidebar).current_session_id = session_id
-        prompt.set_draft(draft)
-
-    async def _draw_view(self) -> None:
-        """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
-        session_id = self.session_id
-        transcript = self.query_one(Transcript)
-        self.query_one(ContextGauge).clear()
-        async with self._transcript_lock:
-            state = self.store.get(session_id) if session_id else None
-            await transcript.show_session(session_id, list(state.transcript) if state else [])
-        if state is None:
-            self._draw_new_session()
-            self._set_status("starting a new session…" if self._starting_new else "")
-        else:
-            # The session's own activity set the status line (a turn may run already: what
-            # waited for the session went out as it opened).
-            self._draw_session_parts(
-                state,
-                {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS},
-            )
-        await self._draw_queue()
-        self._focus_after_open()
-
-    def _draw_new_session(self) -> None:
-        """The header and bar of the new session, before it exists: the mode, model and
-        commands its agent offered last time (a choice is applied once it is made)."""
-        self.busy = False
-        self.query_one(ChatHeader).set_title("New session")
-        link = self.link
-        self.query_one(ChatHeader).set_dirs(link.session_dirs(None) if link else [])
-        preview = self.new_choices.preview()
-        self._draw_options(preview)
-        self.query_one(PromptEditor).commands = list(preview.commands or [])
-
-    def _remember_commands(self, state: SessionState | None) -> None:
-        commands = state.commands if state is not None else None
-        if commands and commands != self.new_choices.defaults.get("commands"):
-            self.index.remember_defaults({"commands": commands})
-            self.new_choices.defaults = {**self.new_choices.defaults, "commands": commands}
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -1007,10 +596,6 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
                 severity="warning",
             )
 
-    def _flush(self, session_id: str | None) -> None:
-        if self.link is not None and session_id is not None:
-            self.link.flush(session_id)
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
             # The sidebar's list and an open selector page themselves.
@@ -1050,37 +635,6 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             self.elicitations.cancel_session(session_id)
 
         link.spawn(cancel, "cancel")
-
-    def action_new_session(self) -> None:
-        """Show the new session and create it at once (the person asked for it: its modes,
-        models and commands become available). Not listed until its first prompt."""
-        link = self.link
-        if link is None or not self.agent_alive:
-            if link is not None and not link.finished.is_set() and self.session_id is not None:
-                # Still starting (a restart): the new session is made by the first message.
-                self._enter_view(None)
-                self.call_later(self._draw_view)
-                return
-            self.notify("The agent is not running.", severity="warning")
-            return
-        current = self.store.get(self.session_id) if self.session_id else None
-        if current is not None and current.draft:
-            self.notify("This is a new session already.")
-            self.focus_prompt()
-            return
-        self._focus_prompt_on_open = True
-        unused = next(
-            (s for s in self.store.sessions.values() if s.draft and s.live and link.is_open(s.id)),
-            None,
-        )
-        if unused is not None:
-            # One unused new session per agent run is enough: go back to it.
-            self.open_session(unused.id)
-            return
-        if self.session_id is not None:
-            self._enter_view(None)
-            self.call_later(self._draw_view)
-        self._start_new_session()
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible
@@ -1169,384 +723,3 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         from acp_tui.ui.screens.context import ContextDetailsScreen
 
         self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))
-
-    def palette_commands(self) -> Iterable[SystemCommand]:
-        yield SystemCommand(
-            "New session",
-            self._with_key("Start a new session with this agent", "new-session"),
-            self.action_new_session,
-        )
-        yield SystemCommand(
-            "Toggle thoughts", "Show or hide the agent's reasoning", self.action_toggle_thoughts
-        )
-        yield SystemCommand(
-            "Copy last reply",
-            self._with_key("Copy the agent's last message", "copy-reply"),
-            self.action_copy_last_reply,
-        )
-        yield SystemCommand(
-            "Export transcript",
-            "Save this session as Markdown in the working directory",
-            self.action_export_transcript,
-        )
-        yield SystemCommand(
-            "Show agent log", "The agent's recent stderr lines", self.action_show_stderr
-        )
-        yield SystemCommand(
-            "Protocol inspector",
-            "The raw JSON-RPC traffic of this connection",
-            self.action_show_inspector,
-        )
-        yield SystemCommand(
-            "Context details", "Token usage, cost and the last turn", self.action_context_details
-        )
-        yield SystemCommand(
-            "Toggle sessions sidebar",
-            self._with_key("Show or hide past sessions", "sessions-sidebar"),
-            self.action_toggle_sidebar,
-        )
-        yield from self.session_palette_commands()
-        agent = self.link.agent if self.link else None
-        if agent is not None and self._sidebar_target():
-            if agent.can_close:
-                yield SystemCommand(
-                    "Close session",
-                    "Close the highlighted session in the sidebar",
-                    self.action_close_session,
-                )
-            if agent.can_delete:
-                yield SystemCommand(
-                    "Delete session",
-                    "Delete the highlighted session (asks first)",
-                    self.action_delete_session,
-                )
-        yield from auth_palette_commands(self)
-        if not self.agent_alive:
-            yield SystemCommand(
-                "Restart agent",
-                self._with_key("Start the agent again and reopen this session", "restart-agent"),
-                self.action_restart_agent,
-            )
-
-    def _with_key(self, text: str, action_id: str) -> str:
-        """A palette entry's help with the key that does the same (as configured)."""
-        keys = effective_keys(self, action_id)
-        return f"{text} ({key_words(keys[0])})" if keys else text
-
-    def agent_commands(self) -> Iterable[AgentCommand]:
-        """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`."""
-        yield from self.option_commands()
-
-    # ------------------------------------------------------------------ sidebar
-
-    def action_toggle_sidebar(self) -> None:
-        """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
-        sidebar = self.query_one(SessionsSidebar)
-        focused = self.focused
-        inside = focused is not None and sidebar in focused.ancestors_with_self
-        if sidebar.display and inside:
-            sidebar.display = False
-            self.focus_prompt()
-            return
-        if not sidebar.display:
-            sidebar.display = True
-            sidebar.reload()
-        self.set_focus(sidebar.session_list)
-
-    @on(SessionsSidebar.LoadMore)
-    def on_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
-        event.stop()
-        link = self.link
-        sidebar = self.query_one(SessionsSidebar)
-        if link is None or link.agent is None or not self.agent_alive or not link.agent.can_list:
-            # Not yet: asked again once the agent is ready (see _on_agent_ready).
-            sidebar.set_loading(False)
-            return
-        cwd, cursor, archived = event.cwd, event.cursor, event.archived
-
-        async def load() -> None:
-            try:
-                await link.list_sessions(cwd, cursor, archived=archived)
-            except (AcpError, RpcError) as error:
-                sidebar.set_loading(False, error=str(error))
-                return
-            sidebar.set_loading(False)
-            sidebar.refresh_rows()
-
-        link.spawn(load, "list sessions")
-
-    @on(SessionsSidebar.Open)
-    def on_sidebar_open(self, event: SessionsSidebar.Open) -> None:
-        event.stop()
-        self.open_session(event.session_id)
-
-    @on(SessionsSidebar.Leave)
-    def on_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
-        event.stop()
-        if self._offering_sessions:
-            self._offering_sessions = False
-            self._set_status("")
-        self.focus_prompt()
-
-    @on(SessionsSidebar.NewSession)
-    def on_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:
-        event.stop()
-        self.action_new_session()
-
-    def open_session(self, session_id: str) -> None:
-        """Switch to a live session at once, else resume / load it through the agent."""
-        link = self.link
-        if link is None or not self.agent_alive:
-            self.notify(
-                f"The agent is not running: press {self._restart_key()} to restart it.",
-                severity="warning",
-            )
-            return
-        self._focus_prompt_on_open = True
-        if session_id == self.session_id:
-            self.focus_prompt()
-            return
-        agent = link.agent
-        state = self.store.get(session_id)
-        if (
-            not link.is_open(session_id)
-            and agent is not None
-            and not (agent.can_load or agent.can_resume)
-        ):
-            self.notify(
-                f"{line_of(agent.display_name, 80)} cannot reopen past sessions (it supports neither "
-                "session/resume nor session/load).",
-                severity="warning",
-                timeout=8,
-            )
-            return
-        if state is not None and state.replaying:
-            return
-        self._explicit_open = session_id
-
-        async def open_it() -> None:
-            try:
-                await link.open_session(session_id)
-            except (AcpError, RpcError) as error:
-                if isinstance(error, AgentExitedError):
-                    raise
-                known = self.store.get(session_id)
-                if session_is_gone(error) and not (known is not None and known.listed):
-                    # The agent does not have it: a row that can never open goes.
-                    self.index.forget(session_id)
-                    self.store.forget(session_id)
-                raise
-
-        link.spawn(open_it, "open session")
-
-    def _sidebar_target(self) -> str | None:
-        return self.query_one(SessionsSidebar).highlighted_session_id()
-
-    def action_close_session(self) -> None:
-        link, session_id = self.link, self._sidebar_target()
-        if link is None or session_id is None:
-            return
-        link.spawn(lambda: link.close_session(session_id), "close session")
-        self.notify("Asked the agent to close the session.")
-
-    def action_delete_session(self) -> None:
-        link, session_id = self.link, self._sidebar_target()
-        if link is None or session_id is None:
-            return
-        from acp_tui.ui.screens.confirm import ConfirmScreen
-
-        state = self.store.get(session_id)
-        title = display_title(state.display_title if state else session_id, 120)
-
-        def confirmed(yes: bool | None) -> None:
-            if not yes:
-                return
-
-            async def delete() -> None:
-                await link.delete_session(session_id)
-                self.index.forget(session_id)
-                self.notify(f"Deleted “{title}”.")
-
-            link.spawn(delete, "delete session")
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
-            ),
-            confirmed,
-        )
-
-    # ------------------------------------------------------------------ queue
-
-    async def _draw_queue(self) -> None:
-        await self.query_one(QueueView).show(self.prompts.items(self._queue_key()))
-
-    @on(QueuedItem.RemoveRequested)
-    def on_queue_remove(self, event: QueuedItem.RemoveRequested) -> None:
-        event.stop()
-        item = event.queued.item
-        if item.editing:
-            self.query_one(PromptEditor).set_draft("")
-        key = self._queue_key()
-        self.prompts.remove(key, item.queue_id)
-        self._flush(key)
-
-    @on(QueuedItem.EditRequested)
-    def on_queue_edit(self, event: QueuedItem.EditRequested) -> None:
-        event.stop()
-        item = event.queued.item
-        prompt = self.query_one(PromptEditor)
-        if prompt.draft.strip():
-            self.notify("Send or clear what you are typing first.", severity="warning")
-            return
-        # Held back from sending until the edit is saved (Enter) or abandoned (Escape).
-        if self.prompts.begin_edit(self._queue_key(), item.queue_id) is None:
-            self.notify("That message has been sent already.")
-            return
-        prompt.set_draft(item.text)
-        prompt.text_area.focus()
-
-    def _finish_edit(self, session_id: str | None, typed: str) -> str:
-        """Leaving a session while editing one of its queued messages: a non-blank edit is
-        saved, a blank one abandoned. Returns what remains of the draft."""
-        editing = self.prompts.editing(session_id)
-        if editing is None:
-            return typed
-        if typed.strip():
-            self.prompts.save_edit(session_id, editing.queue_id, typed)
-        else:
-            self.prompts.abandon_edit(session_id, editing.queue_id)
-        self._flush(session_id)
-        return ""
-
-    # ------------------------------------------------------------------ permissions
-
-    async def _present_permission(
-        self, pending: PendingPermission, position: int, total: int
-    ) -> str | None:
-        from acp_tui.ui.screens.permission import present_permission
-
-        tool_call: dict[str, Any] | None = None
-        session_label: str | None = None
-        state = self.store.get(pending.session_id) if pending.session_id else None
-        if state is not None:
-            entry = state.tool_index.get(pending.tool_call_id or "")
-            if isinstance(entry, ToolCall):
-                tool_call = {
-                    "toolCallId": entry.tool_call_id,
-                    "title": entry.title,
-                    "kind": entry.tool_kind,
-                    "status": entry.status,
-                    "content": entry.content,
-                    "locations": entry.locations,
-                    "rawInput": entry.raw_input,
-                }
-            if pending.session_id != self.session_id:
-                session_label = display_title(state.display_title, 80)
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
-        return await present_permission(
-            self.app,
-            pending,
-            position,
-            total,
-            tool_call=tool_call,
-            session_label=session_label,
-            forward_typing=self.query_one(PromptEditor).take_typing,
-        )
-
-    def _on_permission_queue_changed(self, position: int, total: int) -> None:
-        """Another request queued or went: the open dialog says "k of n", so the person knows
-        that another one will take its place."""
-        from acp_tui.ui.screens.permission import PermissionScreen
-
-        for screen in self.app.screen_stack:
-            if isinstance(screen, PermissionScreen) and not screen.answered and total:
-                screen.set_position(position, total)
-
-    def _on_permission_answered(self, session_id: str, text: str) -> None:
-        if session_id:
-            self.store.add_notice(session_id, text, severity="info")
-
-    async def _present_elicitation(
-        self, pending: PendingElicitation, position: int, total: int
-    ) -> dict[str, Any] | None:
-        from acp_tui.ui.screens.elicitation import present_elicitation
-
-        state = self.store.get(pending.session_id) if pending.session_id else None
-        label = None
-        if state is not None and pending.session_id != self.session_id:
-            label = display_title(state.display_title, 80)
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
-        return await present_elicitation(
-            self.app,
-            pending,
-            position,
-            total,
-            session_label=label,
-            forward_typing=self.query_one(PromptEditor).take_typing,
-        )
-
-    def _on_elicitation_queue_changed(self, position: int, total: int) -> None:
-        from acp_tui.ui.screens.elicitation import ElicitationScreen
-
-        for screen in self.app.screen_stack:
-            if isinstance(screen, ElicitationScreen) and not screen.answered and total:
-                screen.set_position(position, total)
-
-    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
-        from acp_tui.ui.screens.auth import AuthScreen
-
-        agent = self.link.agent if self.link else None
-        return await self._answer_of(
-            AuthScreen(agent.display_name if agent else "The agent", methods, reason)
-        )
-
-    async def _run_terminal_login(self, login: TerminalLogin) -> int:
-        from acp_tui.ui import terminal_login
-
-        agent = self.link.agent if self.link else None
-        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
-        status = await terminal_login.run_terminal_login(self.app, login, name)
-        if status == 0:
-            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
-        return status
-
-    async def _answer_of(self, screen: Screen[Any]) -> Any:
-        """Push a modal and wait for what it dismisses with (callable outside workers)."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-
-        def done(result: Any) -> None:
-            if not future.done():
-                future.set_result(result)
-
-        self.app.push_screen(screen, done)
-        return await future
-
-    async def _approve_outside(self, request: OutsideRequest) -> bool:
-        """A file outside the project, or a command outside it or with an environment that
-        changes what runs: the person decides, seeing every value the agent sent."""
-        from acp_tui.services import outside
-        from acp_tui.ui.screens.confirm import ConfirmScreen
-
-        allowed = await self._answer_of(
-            ConfirmScreen(
-                outside.title(request),
-                outside.summary(request),
-                confirm_label="Allow this once",
-                cancel_label="Refuse",
-                details=outside.details(request),
-            )
-        )
-        return bool(allowed)
-
-
-def data_dir(settings: AppSettings) -> Path:
-    if settings.data_dir is not None:
-        return settings.data_dir
-    return locations.data_dir()
-
-
-def history_path(settings: AppSettings) -> Path:
-    return locations.history_file(data_dir(settings))

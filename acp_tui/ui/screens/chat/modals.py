@@ -1,0 +1,148 @@
+"""The chat screen's dialogs: permission requests, the agent's questions, sign-in, and access
+outside the project; each one waits for the person's answer.
+
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from textual.screen import Screen
+
+from acp_tui.services.paths import OutsideRequest
+from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.elicitation_queue import PendingElicitation
+from acp_tui.session.permissions import PendingPermission
+from acp_tui.store.entries import ToolCall
+from acp_tui.text.safety import sanitize_terminal_text
+from acp_tui.ui.screens.chat.common import display_title
+from acp_tui.ui.widgets.prompt import PromptEditor
+
+log = logging.getLogger(__name__)
+
+
+class ChatModals:
+    """Present a dialog and wait for its answer."""
+
+    async def _present_permission(
+        self: Any, pending: PendingPermission, position: int, total: int
+    ) -> str | None:
+        from acp_tui.ui.screens.permission import present_permission
+
+        tool_call: dict[str, Any] | None = None
+        session_label: str | None = None
+        state = self.store.get(pending.session_id) if pending.session_id else None
+        if state is not None:
+            entry = state.tool_index.get(pending.tool_call_id or "")
+            if isinstance(entry, ToolCall):
+                tool_call = {
+                    "toolCallId": entry.tool_call_id,
+                    "title": entry.title,
+                    "kind": entry.tool_kind,
+                    "status": entry.status,
+                    "content": entry.content,
+                    "locations": entry.locations,
+                    "rawInput": entry.raw_input,
+                }
+            if pending.session_id != self.session_id:
+                session_label = display_title(state.display_title, 80)
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        return await present_permission(
+            self.app,
+            pending,
+            position,
+            total,
+            tool_call=tool_call,
+            session_label=session_label,
+            forward_typing=self.query_one(PromptEditor).take_typing,
+        )
+
+    def _on_permission_queue_changed(self: Any, position: int, total: int) -> None:
+        """Another request queued or went: the open dialog says "k of n", so the person knows
+        that another one will take its place."""
+        from acp_tui.ui.screens.permission import PermissionScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, PermissionScreen) and not screen.answered and total:
+                screen.set_position(position, total)
+
+    def _on_permission_answered(self: Any, session_id: str, text: str) -> None:
+        if session_id:
+            self.store.add_notice(session_id, text, severity="info")
+
+    async def _present_elicitation(
+        self: Any, pending: PendingElicitation, position: int, total: int
+    ) -> dict[str, Any] | None:
+        from acp_tui.ui.screens.elicitation import present_elicitation
+
+        state = self.store.get(pending.session_id) if pending.session_id else None
+        label = None
+        if state is not None and pending.session_id != self.session_id:
+            label = display_title(state.display_title, 80)
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        return await present_elicitation(
+            self.app,
+            pending,
+            position,
+            total,
+            session_label=label,
+            forward_typing=self.query_one(PromptEditor).take_typing,
+        )
+
+    def _on_elicitation_queue_changed(self: Any, position: int, total: int) -> None:
+        from acp_tui.ui.screens.elicitation import ElicitationScreen
+
+        for screen in self.app.screen_stack:
+            if isinstance(screen, ElicitationScreen) and not screen.answered and total:
+                screen.set_position(position, total)
+
+    async def _choose_auth(self: Any, methods: list[AuthMethod], reason: str) -> str | None:
+        from acp_tui.ui.screens.auth import AuthScreen
+
+        agent = self.link.agent if self.link else None
+        return await self._answer_of(
+            AuthScreen(agent.display_name if agent else "The agent", methods, reason)
+        )
+
+    async def _run_terminal_login(self: Any, login: TerminalLogin) -> int:
+        from acp_tui.ui import terminal_login
+
+        agent = self.link.agent if self.link else None
+        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
+        status = await terminal_login.run_terminal_login(self.app, login, name)
+        if status == 0:
+            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+        return status
+
+    async def _answer_of(self: Any, screen: Screen[Any]) -> Any:
+        """Push a modal and wait for what it dismisses with (callable outside workers)."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+
+        def done(result: Any) -> None:
+            if not future.done():
+                future.set_result(result)
+
+        self.app.push_screen(screen, done)
+        return await future
+
+    async def _approve_outside(self: Any, request: OutsideRequest) -> bool:
+        """A file outside the project, or a command outside it or with an environment that
+        changes what runs: the person decides, seeing every value the agent sent."""
+        from acp_tui.services import outside
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        allowed = await self._answer_of(
+            ConfirmScreen(
+                outside.title(request),
+                outside.summary(request),
+                confirm_label="Allow this once",
+                cancel_label="Refuse",
+                details=outside.details(request),
+            )
+        )
+        return bool(allowed)
