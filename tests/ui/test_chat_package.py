@@ -5,6 +5,7 @@ class attribute shared by every transcript); a queued item posts what the person
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -20,10 +21,23 @@ from acp_tui.session.workspace import Workspace
 from acp_tui.store.entries import ToolCall
 from acp_tui.ui.app import make_app
 from acp_tui.ui.screens.chat import AgentBanner
+from acp_tui.ui.screens.confirm import ConfirmScreen
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
 
-from .chat_helpers import FIXTURE_AGENT, agent_app, chat, wait_for, wait_for_ready
+from .chat_helpers import (
+    FIXTURE_AGENT,
+    agent_app,
+    chat,
+    demo_app,
+    record_notifications,
+    send,
+    settle,
+    wait_for,
+    wait_for_ready,
+    wait_for_session,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -144,3 +158,44 @@ async def test_a_queued_item_posts_edit_and_remove_with_itself_as_control() -> N
         assert remove.control.item.queue_id == 1
         await queue.show([])
         assert not queue.has_class("-visible") and not queue.query(QueuedItem)
+
+
+def sent_methods(screen: Any) -> list[str]:
+    assert screen.link is not None and screen.link.client is not None
+    methods = []
+    for record in list(screen.link.client.connection.traffic):
+        if record.direction == "out" and record.text and '"method"' in record.text:
+            methods.append(json.loads(record.text).get("method"))
+    return methods
+
+
+async def test_deleting_a_session_asks_first_in_a_dialog_of_its_own(tmp_path: Path) -> None:
+    """The delete flow waits for the dialog in a worker (``push_screen_wait``): No sends
+    nothing, Delete sends session/delete and says so."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    heard = record_notifications(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        session_id = screen.session_id
+        await send(pilot, "hello")
+        await wait_for(
+            pilot,
+            lambda: any(s.id == session_id for s in screen.store.catalog()) and not screen.busy,
+            "the session listed",
+        )
+        sidebar = screen.query_one(SessionsSidebar)
+        sidebar.display = True
+        await wait_for(
+            pilot, lambda: sidebar.highlighted_session_id() == session_id, "the row highlighted"
+        )
+        screen.action_delete_session()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is screen, "the question gone")
+        await settle(pilot, answered=True)
+        assert "session/delete" not in sent_methods(screen)
+        screen.action_delete_session()
+        await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await pilot.click("#yes")
+        await wait_for(pilot, lambda: any("Deleted" in m for m in heard), "the deletion said")
+        assert sent_methods(screen).count("session/delete") == 1

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from textual.app import SystemCommand
 
 if TYPE_CHECKING:
+    from acp_tui.session.controller import SessionController
     from acp_tui.ui.screens.chat.screen import ChatScreen
 
 LOGGED_OUT = "Logged out: the agent asks you to sign in again when it needs it."
@@ -27,26 +28,27 @@ def auth_palette_commands(screen: ChatScreen) -> Iterable[SystemCommand]:
 
 
 def confirm_logout(screen: ChatScreen) -> None:
-    from acp_tui.ui.screens.confirm import ConfirmScreen
-
+    """Ask first (in a worker of the screen: ``push_screen_wait``), then sign out."""
     link = screen.link
     if link is None:
         return
+    screen.run_worker(_logout_after_asking(screen, link), name="log out", group="dialogs")
+
+
+async def _logout_after_asking(screen: ChatScreen, link: SessionController) -> None:
+    from acp_tui.ui.screens.confirm import ConfirmScreen
+
     agent = link.agent.display_name if link.agent else "the agent"
-
-    def confirmed(yes: bool | None) -> None:
-        if not yes or screen.link is not link:
-            return
-
-        async def logout() -> None:
-            await link.logout()
-            screen.notify(LOGGED_OUT, title="Logged out", markup=False)
-            if screen.session_id is not None:
-                screen.store.add_notice(screen.session_id, LOGGED_OUT, severity="info")
-
-        link.spawn(logout, "log out")
-
-    screen.app.push_screen(
-        ConfirmScreen("Log out", f"Sign out of {agent}?", "Log out"),
-        confirmed,
+    yes = await screen.app.push_screen_wait(
+        ConfirmScreen("Log out", f"Sign out of {agent}?", "Log out")
     )
+    if not yes or screen.link is not link:
+        return
+
+    async def logout() -> None:
+        await link.logout()
+        screen.notify(LOGGED_OUT, title="Logged out", markup=False)
+        if screen.session_id is not None:
+            screen.store.add_notice(screen.session_id, LOGGED_OUT, severity="info")
+
+    link.spawn(logout, "log out")

@@ -1,19 +1,25 @@
 """The chat screen's dialogs: permission requests, the agent's questions, sign-in, and access
 outside the project; each one waits for the person's answer.
 
+Permission requests and the agent's questions have their own presenters (they close their
+dialog when the request is cancelled); the other dialogs are pushed with ``push_screen_wait``
+in a worker of the screen.
+
 A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import Any
 
+from textual import work
 from textual.screen import Screen
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.controller import SessionController
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.session.permissions import PendingPermission
 from acp_tui.store.entries import ToolCall
@@ -22,6 +28,9 @@ from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.widgets.prompt import PromptEditor
 
 log = logging.getLogger(__name__)
+
+#: The worker group of the dialogs' waits.
+DIALOGS = "dialogs"
 
 
 class ChatModals:
@@ -119,16 +128,45 @@ class ChatModals:
             self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
         return status
 
-    async def _answer_of(self: Any, screen: Screen[Any]) -> Any:
-        """Push a modal and wait for what it dismisses with (callable outside workers)."""
-        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+    async def _answer_of(self: Any, dialog: Screen[Any]) -> Any:
+        """Push ``dialog`` and wait for what it dismisses with. The controller asks from its
+        own tasks, which are not workers: ``push_screen_wait`` runs in a worker of this screen
+        (group ``dialogs``), and this waits for that worker. None if the screen goes away
+        first (Textual cancels its workers)."""
+        worker = self.run_worker(
+            self.app.push_screen_wait(dialog),
+            name=f"dialog {type(dialog).__name__}",
+            group=DIALOGS,
+            exit_on_error=False,
+        )
+        try:
+            return await worker.wait()
+        except WorkerCancelled:
+            return None
+        except WorkerFailed as failed:
+            raise failed.error from None
 
-        def done(result: Any) -> None:
-            if not future.done():
-                future.set_result(result)
+    @work(group=DIALOGS)
+    async def _confirm_delete(self: Any, link: SessionController, session_id: str) -> None:
+        """Ask before deleting a session (the agent removes it for good), then delete it."""
+        from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        self.app.push_screen(screen, done)
-        return await future
+        state = self.store.get(session_id)
+        title = display_title(state.display_title if state else session_id, 120)
+        yes = await self.app.push_screen_wait(
+            ConfirmScreen(
+                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
+            )
+        )
+        if not yes:
+            return
+
+        async def delete() -> None:
+            await link.delete_session(session_id)
+            self.index.forget(session_id)
+            self.notify(f"Deleted “{title}”.")
+
+        link.spawn(delete, "delete session")
 
     async def _approve_outside(self: Any, request: OutsideRequest) -> bool:
         """A file outside the project, or a command outside it or with an environment that

@@ -24,7 +24,6 @@ from acp_tui.store.changes import (
     PART_USAGE,
 )
 from acp_tui.ui.agent_text import line_of
-from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -291,25 +290,4 @@ class SessionSwitching:
         link, session_id = self.link, self._sidebar_target()
         if link is None or session_id is None:
             return
-        from acp_tui.ui.screens.confirm import ConfirmScreen
-
-        state = self.store.get(session_id)
-        title = display_title(state.display_title if state else session_id, 120)
-
-        def confirmed(yes: bool | None) -> None:
-            if not yes:
-                return
-
-            async def delete() -> None:
-                await link.delete_session(session_id)
-                self.index.forget(session_id)
-                self.notify(f"Deleted “{title}”.")
-
-            link.spawn(delete, "delete session")
-
-        self.app.push_screen(
-            ConfirmScreen(
-                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
-            ),
-            confirmed,
-        )
+        self._confirm_delete(link, session_id)
