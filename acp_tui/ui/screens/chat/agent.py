@@ -7,7 +7,6 @@ the screen cannot be named here without an import cycle).
 
 from __future__ import annotations
 
-import logging
 import os
 import shlex
 import time
@@ -27,8 +26,6 @@ from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
-
-log = logging.getLogger(__name__)
 
 #: Seconds before each restart of an agent that keeps exiting (within two minutes).
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)

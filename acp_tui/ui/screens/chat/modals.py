@@ -10,7 +10,6 @@ A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is type
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from textual import work
@@ -26,8 +25,6 @@ from acp_tui.store.entries import ToolCall
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.widgets.prompt import PromptEditor
-
-log = logging.getLogger(__name__)
 
 #: The worker group of the dialogs' waits.
 DIALOGS = "dialogs"

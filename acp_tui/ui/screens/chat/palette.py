@@ -8,7 +8,6 @@ A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is type
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Iterable
 from typing import Any
 
@@ -17,8 +16,6 @@ from textual.app import SystemCommand
 from acp_tui.ui.keymap import effective_keys, key_words
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
-
-log = logging.getLogger(__name__)
 
 
 class ChatPalette:

@@ -7,13 +7,10 @@ handlers by name).
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
-
-log = logging.getLogger(__name__)
 
 
 class QueueGlue:

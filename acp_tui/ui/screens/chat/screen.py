@@ -9,7 +9,7 @@ This module composes the screen, wires it, paces its frames and carries out the 
 intents; each other job is a module of this package, mixed in: the agent's lifecycle
 (:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
 local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
-(:mod:`.palette`), session options (:mod:`.options`), branch/rename/archive
+(:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
 (:mod:`.session_actions`) and sign-out (:mod:`.auth_actions`).
 """
 
@@ -20,7 +20,6 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 from textual import events, on
@@ -53,15 +52,12 @@ from acp_tui.store.changes import (
     PART_TITLE,
     PART_USAGE,
 )
-from acp_tui.store.entries import AgentMessage
 from acp_tui.store.session import SessionState
-from acp_tui.text.safety import encodable
 from acp_tui.text.usage import format_percent
-from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
-from acp_tui.ui.screens.chat.common import data_dir, display_title, history_path
+from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
 from acp_tui.ui.screens.chat.modals import ChatModals
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
@@ -69,6 +65,7 @@ from acp_tui.ui.screens.chat.palette import ChatPalette
 from acp_tui.ui.screens.chat.queue import QueueGlue
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SessionSwitching
+from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.agent_banner import AgentBanner
@@ -105,6 +102,7 @@ class ChatScreen(
     LocalIndexGlue,
     ChatModals,
     ChatPalette,
+    ChatTools,
     SessionOptionsMixin,
     SessionActions,
     Screen[None],
@@ -669,57 +667,3 @@ class ChatScreen(
     def on_new_output_pressed(self, event: NewOutputMarker.Pressed) -> None:
         event.stop()
         self.query_one(Transcript).to_bottom()
-
-    def action_copy_last_reply(self) -> None:
-        state = self.store.get(self.session_id) if self.session_id else None
-        reply = next(
-            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
-            if state
-            else iter(()),
-            None,
-        )
-        if not reply:
-            self.notify("No reply to copy yet.")
-            return
-        self.app.copy_to_clipboard(encodable(reply))
-        self.notify("Copied the last reply to the clipboard.")
-
-    def action_export_transcript(self) -> None:
-        state = self.store.get(self.session_id) if self.session_id else None
-        if state is None:
-            return
-        try:
-            path = write_export(Path(self.settings.cwd), state, transcript_markdown(state))
-        except OSError as error:
-            self.notify(f"Export failed: {error}", severity="error")
-            return
-        self.notify(f"Transcript exported to {path}")
-
-    def action_show_stderr(self) -> None:
-        from acp_tui.ui.screens.inspector import TextLogScreen
-
-        process = self.link.process if self.link else None
-        lines = list(process.stderr_tail) if process else []
-        where = f" ({process.log_path})" if process and process.log_path else ""
-        self.app.push_screen(TextLogScreen(f"Agent stderr{where}", lines))
-
-    def action_show_inspector(self) -> None:
-        from acp_tui.ui.screens.inspector import InspectorScreen
-
-        client = self.link.client if self.link else None
-        if client is None:
-            self.notify("No connection yet.")
-            return
-        self.app.push_screen(
-            InspectorScreen(
-                client.connection,
-                agent_argv=self.settings.agent_argv,
-                cwd=self.settings.cwd,
-                fallback_dir=data_dir(self.settings),
-            )
-        )
-
-    def action_context_details(self) -> None:
-        from acp_tui.ui.screens.context import ContextDetailsScreen
-
-        self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))

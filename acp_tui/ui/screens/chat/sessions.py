@@ -8,7 +8,6 @@ handlers by name: ``@on`` is collected only on message-pump classes, not on a mi
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from acp_tui.protocol.client import AcpError, AgentExitedError
@@ -29,8 +28,6 @@ from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import Transcript
-
-log = logging.getLogger(__name__)
 
 
 class SessionSwitching:
