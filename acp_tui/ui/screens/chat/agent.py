@@ -1,8 +1,8 @@
 """The chat screen's agent: starting it through the workspace, what its controller reports
 (ready, status, errors, not responding, exit), the banner, and restarts.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``:
-the screen cannot be named here without an import cycle).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 
@@ -31,15 +31,21 @@ from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
 
 
-class AgentLifecycle:
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
+
+
+class AgentLifecycle(ChatHost):
     """Start, watch and restart the agent of the screen (its controller lives in the workspace)."""
 
-    async def stop_agent(self: Any, grace: float = 6.0) -> None:
+    async def stop_agent(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
         a process or a terminal behind."""
         await self.workspace.stop(self.settings.agent_key, grace)
 
-    def start_agent(self: Any, reopen: str | None = None) -> None:
+    def start_agent(self, reopen: str | None = None) -> None:
         events = LinkEvents(
             on_ready=self._on_agent_ready,
             on_status=self._on_agent_status,
@@ -84,7 +90,7 @@ class AgentLifecycle:
         self._run_link(link, reopen)
 
     @work(group="agent", exit_on_error=False)
-    async def _run_link(self: Any, link: SessionController, reopen: str | None) -> None:
+    async def _run_link(self, link: SessionController, reopen: str | None) -> None:
         first_start = not self._started_once
         self._started_once = True
 
@@ -105,7 +111,7 @@ class AgentLifecycle:
         await link.run(opener)
 
     def _after_start(
-        self: Any, link: SessionController, outcome: StartOutcome, reopen: str | None
+        self, link: SessionController, outcome: StartOutcome, reopen: str | None
     ) -> None:
         for gone in outcome.gone:
             self.index.forget(gone)
@@ -124,7 +130,7 @@ class AgentLifecycle:
             # Messages sent while the agent was starting: they start the new session.
             self._start_new_session(link)
 
-    def _offer_sessions(self: Any) -> None:
+    def _offer_sessions(self) -> None:
         """``--resume`` without an id: the sidebar, focused, the most recent session
         highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
         sidebar = self.query_one(SessionsSidebar)
@@ -138,7 +144,7 @@ class AgentLifecycle:
         leave = key_label(self, "sidebar-leave", owner=SessionList)
         self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
 
-    def _on_agent_ready(self: Any, agent: AgentInfo) -> None:
+    def _on_agent_ready(self, agent: AgentInfo) -> None:
         self.agent_alive = True
         if self._unresponsive:
             # It answered after all: the "not responding" banner is out of date.
@@ -158,13 +164,13 @@ class AgentLifecycle:
         # A (re)started agent: list again from the first page.
         sidebar.reload()
 
-    def _notify_replay(self: Any, text: str) -> None:
+    def _notify_replay(self, text: str) -> None:
         self.notify(sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False)
 
-    def _on_agent_status(self: Any, text: str) -> None:
+    def _on_agent_status(self, text: str) -> None:
         self._set_status(text + "…")
 
-    def _on_agent_error(self: Any, text: str) -> None:
+    def _on_agent_error(self, text: str) -> None:
         # The toast says what went wrong in a line or two; the whole text goes in the
         # transcript, where it stays to be read.
         self.notify(text, severity="error", timeout=10)
@@ -179,7 +185,7 @@ class AgentLifecycle:
             )
         self._set_status("")
 
-    def _on_turn_ended(self: Any, session_id: str, reason: str | None) -> None:
+    def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         if not self.app.app_focus and self.settings.notify_when_unfocused:
             self.app.bell()
         if reason == "cancelled" and session_id == self.session_id:
@@ -187,14 +193,14 @@ class AgentLifecycle:
         # A question still open for a turn that is over can only be answered in vain.
         self.elicitations.cancel_session(session_id)
 
-    def _on_terminal_output(self: Any, terminal_id: str) -> None:
+    def _on_terminal_output(self, terminal_id: str) -> None:
         self._schedule_refresh()
 
-    def _terminal_state(self: Any, terminal_id: str) -> Any:
+    def _terminal_state(self, terminal_id: str) -> Any:
         link = self.link
         return link.terminal_state(terminal_id) if link is not None else None
 
-    def _on_not_responding(self: Any, report: NotResponding) -> None:
+    def _on_not_responding(self, report: NotResponding) -> None:
         """initialize took too long: say so, quote what the command printed if it was not ACP,
         and offer a restart or quit (the wait goes on: a late answer hides this again)."""
         self._unresponsive = True
@@ -207,7 +213,7 @@ class AgentLifecycle:
         )
         self._set_status("the agent is not responding")
 
-    def _on_agent_exit(self: Any, info: AgentExit) -> None:
+    def _on_agent_exit(self, info: AgentExit) -> None:
         self.agent_alive = False
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = False
@@ -235,10 +241,10 @@ class AgentLifecycle:
         if not self.app.app_focus:
             self.app.bell()
 
-    def _restart_key(self: Any) -> str:
+    def _restart_key(self) -> str:
         return key_label(self, "restart-agent", "the palette's Restart agent")
 
-    def action_restart_agent(self: Any) -> None:
+    def action_restart_agent(self) -> None:
         link = self.link
         if self._unresponsive and link is not None:
             self.run_worker(self._restart_unresponsive(link), group="restart")
@@ -254,13 +260,13 @@ class AgentLifecycle:
             self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
         self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
 
-    async def _restart_unresponsive(self: Any, link: SessionController) -> None:
+    async def _restart_unresponsive(self, link: SessionController) -> None:
         self._unresponsive = False
         self._set_status("stopping the agent…")
         await self.stop_agent()
         self.start_agent(reopen=self._reopen_target())
 
-    def _reopen_target(self: Any) -> str | None:
+    def _reopen_target(self) -> str | None:
         """The session to reopen after a restart: the one on screen, unless it never had a
         prompt (the agent may not have kept it): then what waits for it goes to a new one."""
         session_id = self.session_id

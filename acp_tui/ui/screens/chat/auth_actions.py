@@ -14,12 +14,12 @@ from textual.app import SystemCommand
 
 if TYPE_CHECKING:
     from acp_tui.session.controller import SessionController
-    from acp_tui.ui.screens.chat.screen import ChatScreen
+    from acp_tui.ui.screens.chat.host import ChatHost
 
 LOGGED_OUT = "Logged out: the agent asks you to sign in again when it needs it."
 
 
-def auth_palette_commands(screen: ChatScreen) -> Iterable[SystemCommand]:
+def auth_palette_commands(screen: ChatHost) -> Iterable[SystemCommand]:
     link = screen.link
     if link is not None and screen.agent_alive and link.can_logout:
         yield SystemCommand(
@@ -27,7 +27,7 @@ def auth_palette_commands(screen: ChatScreen) -> Iterable[SystemCommand]:
         )
 
 
-def confirm_logout(screen: ChatScreen) -> None:
+def confirm_logout(screen: ChatHost) -> None:
     """Ask first (in a worker of the screen: ``push_screen_wait``), then sign out."""
     link = screen.link
     if link is None:
@@ -35,7 +35,7 @@ def confirm_logout(screen: ChatScreen) -> None:
     screen.run_worker(_logout_after_asking(screen, link), name="log out", group="dialogs")
 
 
-async def _logout_after_asking(screen: ChatScreen, link: SessionController) -> None:
+async def _logout_after_asking(screen: ChatHost, link: SessionController) -> None:
     from acp_tui.ui.screens.confirm import ConfirmScreen
 
     agent = link.agent.display_name if link.agent else "the agent"

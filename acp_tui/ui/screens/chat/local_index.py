@@ -1,13 +1,14 @@
 """The chat screen and the local session index: sessions started here (for agents that
 cannot list them), titles given here, and what a new session of this agent offered last time.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.config import locations
 from acp_tui.store.local_index import LocalIndex
@@ -18,10 +19,16 @@ from acp_tui.ui.screens.chat.common import data_dir
 log = logging.getLogger(__name__)
 
 
-class LocalIndexGlue:
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
+
+
+class LocalIndexGlue(ChatHost):
     """Open the index, and keep it up to date with the store."""
 
-    def _open_index(self: Any) -> None:
+    def _open_index(self) -> None:
         """The local session index: sessions started here, for agents that cannot list."""
         path = locations.local_index_file(data_dir(self.settings))
         self.index = LocalIndex(path, self.settings.agent_key)
@@ -33,7 +40,7 @@ class LocalIndexGlue:
         self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
-    def _remember(self: Any, state: SessionState) -> None:
+    def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
         # An archived one is not offered from the index (the agent lists it as archived).
         if state.draft or not state.live or not state.id or state.archived:
@@ -42,13 +49,13 @@ class LocalIndexGlue:
             log.warning("session index: %s", "; ".join(self.index.warnings))
             self.index.warnings.clear()
 
-    def _remember_commands(self: Any, state: SessionState | None) -> None:
+    def _remember_commands(self, state: SessionState | None) -> None:
         commands = state.commands if state is not None else None
         if commands and commands != self.new_choices.defaults.get("commands"):
             self.index.remember_defaults({"commands": commands})
             self.new_choices.defaults = {**self.new_choices.defaults, "commands": commands}
 
-    def _on_session_created(self: Any, session_id: str, response: Any) -> None:
+    def _on_session_created(self, session_id: str, response: Any) -> None:
         """Remember what a new session of this agent offers: the next "New session" shows its
         mode and model selectors before it exists."""
         if not isinstance(response, dict):
@@ -62,6 +69,6 @@ class LocalIndexGlue:
             self.index.remember_defaults(offered)
             self.new_choices.defaults = {**self.new_choices.defaults, **offered}
 
-    def _reapply_choices(self: Any, state: SessionState) -> None:
+    def _reapply_choices(self, state: SessionState) -> None:
         """Re-apply the options chosen earlier that the agent does not report."""
         self.reapply_options(state)

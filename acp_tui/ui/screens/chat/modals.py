@@ -5,12 +5,13 @@ Permission requests and the agent's questions have their own presenters (they cl
 dialog when the request is cancelled); the other dialogs are pushed with ``push_screen_wait``
 in a worker of the screen.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.screen import Screen
@@ -30,11 +31,17 @@ from acp_tui.ui.widgets.prompt import PromptEditor
 DIALOGS = "dialogs"
 
 
-class ChatModals:
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
+
+
+class ChatModals(ChatHost):
     """Present a dialog and wait for its answer."""
 
     async def _present_permission(
-        self: Any, pending: PendingPermission, position: int, total: int
+        self, pending: PendingPermission, position: int, total: int
     ) -> str | None:
         from acp_tui.ui.screens.permission import present_permission
 
@@ -67,7 +74,7 @@ class ChatModals:
             forward_typing=self.query_one(PromptEditor).take_typing,
         )
 
-    def _on_permission_queue_changed(self: Any, position: int, total: int) -> None:
+    def _on_permission_queue_changed(self, position: int, total: int) -> None:
         """Another request queued or went: the open dialog says "k of n", so the person knows
         that another one will take its place."""
         from acp_tui.ui.screens.permission import PermissionScreen
@@ -76,12 +83,12 @@ class ChatModals:
             if isinstance(screen, PermissionScreen) and not screen.answered and total:
                 screen.set_position(position, total)
 
-    def _on_permission_answered(self: Any, session_id: str, text: str) -> None:
+    def _on_permission_answered(self, session_id: str, text: str) -> None:
         if session_id:
             self.store.add_notice(session_id, text, severity="info")
 
     async def _present_elicitation(
-        self: Any, pending: PendingElicitation, position: int, total: int
+        self, pending: PendingElicitation, position: int, total: int
     ) -> dict[str, Any] | None:
         from acp_tui.ui.screens.elicitation import present_elicitation
 
@@ -100,14 +107,14 @@ class ChatModals:
             forward_typing=self.query_one(PromptEditor).take_typing,
         )
 
-    def _on_elicitation_queue_changed(self: Any, position: int, total: int) -> None:
+    def _on_elicitation_queue_changed(self, position: int, total: int) -> None:
         from acp_tui.ui.screens.elicitation import ElicitationScreen
 
         for screen in self.app.screen_stack:
             if isinstance(screen, ElicitationScreen) and not screen.answered and total:
                 screen.set_position(position, total)
 
-    async def _choose_auth(self: Any, methods: list[AuthMethod], reason: str) -> str | None:
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
         agent = self.link.agent if self.link else None
@@ -115,7 +122,7 @@ class ChatModals:
             AuthScreen(agent.display_name if agent else "The agent", methods, reason)
         )
 
-    async def _run_terminal_login(self: Any, login: TerminalLogin) -> int:
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
         from acp_tui.ui import terminal_login
 
         agent = self.link.agent if self.link else None
@@ -125,7 +132,7 @@ class ChatModals:
             self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
         return status
 
-    async def _answer_of(self: Any, dialog: Screen[Any]) -> Any:
+    async def _answer_of(self, dialog: Screen[Any]) -> Any:
         """Push ``dialog`` and wait for what it dismisses with. The controller asks from its
         own tasks, which are not workers: ``push_screen_wait`` runs in a worker of this screen
         (group ``dialogs``), and this waits for that worker. None if the screen goes away
@@ -144,7 +151,7 @@ class ChatModals:
             raise failed.error from None
 
     @work(group=DIALOGS)
-    async def _confirm_delete(self: Any, link: SessionController, session_id: str) -> None:
+    async def _confirm_delete(self, link: SessionController, session_id: str) -> None:
         """Ask before deleting a session (the agent removes it for good), then delete it."""
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
@@ -165,7 +172,7 @@ class ChatModals:
 
         link.spawn(delete, "delete session")
 
-    async def _approve_outside(self: Any, request: OutsideRequest) -> bool:
+    async def _approve_outside(self, request: OutsideRequest) -> bool:
         """A file outside the project, or a command outside it or with an environment that
         changes what runs: the person decides, seeing every value the agent sent."""
         from acp_tui.services import outside

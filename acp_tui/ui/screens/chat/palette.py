@@ -3,13 +3,14 @@
 the agent's words go through :class:`acp_tui.ui.palette.AgentCommands`, a palette ``Provider``
 that shows them literally.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from textual.app import SystemCommand
 
@@ -17,11 +18,16 @@ from acp_tui.ui.keymap import effective_keys, key_words
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
 
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
 
-class ChatPalette:
+
+class ChatPalette(ChatHost):
     """The palette entries of the chat screen."""
 
-    def palette_commands(self: Any) -> Iterable[SystemCommand]:
+    def palette_commands(self) -> Iterable[SystemCommand]:
         yield SystemCommand(
             "New session",
             self._with_key("Start a new session with this agent", "new-session"),
@@ -79,11 +85,11 @@ class ChatPalette:
                 self.action_restart_agent,
             )
 
-    def _with_key(self: Any, text: str, action_id: str) -> str:
+    def _with_key(self, text: str, action_id: str) -> str:
         """A palette entry's help with the key that does the same (as configured)."""
         keys = effective_keys(self, action_id)
         return f"{text} ({key_words(keys[0])})" if keys else text
 
-    def agent_commands(self: Any) -> Iterable[AgentCommand]:
+    def agent_commands(self) -> Iterable[AgentCommand]:
         """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`."""
         yield from self.option_commands()

@@ -2,13 +2,13 @@
 they were typed for), the new session, and the sidebar's requests (open, load more, close,
 delete).
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``;
-handlers by name: ``@on`` is collected only on message-pump classes, not on a mixin).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`; handlers by name: ``@on`` is collected only on message-pump classes, not on a mixin).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
@@ -29,14 +29,16 @@ from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import Transcript
 
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
 
-class SessionSwitching:
+
+class SessionSwitching(ChatHost):
     """Show, open, create and switch sessions."""
 
-    #: Declared here for the type checker (the screen sets it): see ``ChatScreen.__init__``.
-    _explicit_open: str | None
-
-    def _start_new_session(self: Any, link: SessionController | None = None) -> None:
+    def _start_new_session(self, link: SessionController | None = None) -> None:
         """Create the new session (the one shown as "New session") now."""
         link = link or self.link
         if link is None or self._starting_new or link.agent is None or link.finished.is_set():
@@ -58,7 +60,7 @@ class SessionSwitching:
 
         link.spawn(start, "new session")
 
-    def _on_session_opened(self: Any, session_id: str) -> None:
+    def _on_session_opened(self, session_id: str) -> None:
         self._unopenable.discard(session_id)
         state = self.store.get(session_id)
         if state is not None:
@@ -79,12 +81,12 @@ class SessionSwitching:
         self._enter_view(session_id)
         self.call_later(self._draw_view)
 
-    async def show_session(self: Any, session_id: str | None) -> None:
+    async def show_session(self, session_id: str | None) -> None:
         """Show a session; ``None`` shows the new session (created by the first message)."""
         self._enter_view(session_id)
         await self._draw_view()
 
-    def _enter_view(self: Any, session_id: str | None) -> None:
+    def _enter_view(self, session_id: str | None) -> None:
         """Make ``session_id`` the one messages go to, at once (a message already on its way
         after the key that switched must not go to the session left), and swap drafts."""
         prompt = self.query_one(PromptEditor)
@@ -114,7 +116,7 @@ class SessionSwitching:
         self.query_one(SessionsSidebar).current_session_id = session_id
         prompt.set_draft(draft)
 
-    async def _draw_view(self: Any) -> None:
+    async def _draw_view(self) -> None:
         """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
         session_id = self.session_id
         transcript = self.query_one(Transcript)
@@ -135,7 +137,7 @@ class SessionSwitching:
         await self._draw_queue()
         self._focus_after_open()
 
-    def _draw_new_session(self: Any) -> None:
+    def _draw_new_session(self) -> None:
         """The header and bar of the new session, before it exists: the mode, model and
         commands its agent offered last time (a choice is applied once it is made)."""
         self.busy = False
@@ -146,7 +148,7 @@ class SessionSwitching:
         self._draw_options(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
 
-    def action_new_session(self: Any) -> None:
+    def action_new_session(self) -> None:
         """Show the new session and create it at once (the person asked for it: its modes,
         models and commands become available). Not listed until its first prompt."""
         link = self.link
@@ -177,7 +179,7 @@ class SessionSwitching:
             self.call_later(self._draw_view)
         self._start_new_session()
 
-    def action_toggle_sidebar(self: Any) -> None:
+    def action_toggle_sidebar(self) -> None:
         """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
         sidebar = self.query_one(SessionsSidebar)
         focused = self.focused
@@ -191,7 +193,7 @@ class SessionSwitching:
             sidebar.reload()
         self.set_focus(sidebar.session_list)
 
-    def on_sessions_sidebar_load_more(self: Any, event: SessionsSidebar.LoadMore) -> None:
+    def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
         event.stop()
         link = self.link
         sidebar = self.query_one(SessionsSidebar)
@@ -212,22 +214,22 @@ class SessionSwitching:
 
         link.spawn(load, "list sessions")
 
-    def on_sessions_sidebar_open(self: Any, event: SessionsSidebar.Open) -> None:
+    def on_sessions_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
         self.open_session(event.session_id)
 
-    def on_sessions_sidebar_leave(self: Any, event: SessionsSidebar.Leave) -> None:
+    def on_sessions_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
         if self._offering_sessions:
             self._offering_sessions = False
             self._set_status("")
         self.focus_prompt()
 
-    def on_sessions_sidebar_new_session(self: Any, event: SessionsSidebar.NewSession) -> None:
+    def on_sessions_sidebar_new_session(self, event: SessionsSidebar.NewSession) -> None:
         event.stop()
         self.action_new_session()
 
-    def open_session(self: Any, session_id: str) -> None:
+    def open_session(self, session_id: str) -> None:
         """Switch to a live session at once, else resume / load it through the agent."""
         link = self.link
         if link is None or not self.agent_alive:
@@ -273,17 +275,17 @@ class SessionSwitching:
 
         link.spawn(open_it, "open session")
 
-    def _sidebar_target(self: Any) -> str | None:
+    def _sidebar_target(self) -> str | None:
         return self.query_one(SessionsSidebar).highlighted_session_id()
 
-    def action_close_session(self: Any) -> None:
+    def action_close_session(self) -> None:
         link, session_id = self.link, self._sidebar_target()
         if link is None or session_id is None:
             return
         link.spawn(lambda: link.close_session(session_id), "close session")
         self.notify("Asked the agent to close the session.")
 
-    def action_delete_session(self: Any) -> None:
+    def action_delete_session(self) -> None:
         link, session_id = self.link, self._sidebar_target()
         if link is None or session_id is None:
             return

@@ -1,13 +1,14 @@
 """The chat screen's tools over the session on screen: copy the last reply, export the
 transcript, the agent's stderr, the protocol inspector and the context details.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (``self`` is typed ``Any``).
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
@@ -15,11 +16,16 @@ from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.widgets.gauge import ContextGauge
 
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
 
-class ChatTools:
+
+class ChatTools(ChatHost):
     """Copy, export and inspect."""
 
-    def action_copy_last_reply(self: Any) -> None:
+    def action_copy_last_reply(self) -> None:
         state = self.store.get(self.session_id) if self.session_id else None
         reply = next(
             (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
@@ -33,7 +39,7 @@ class ChatTools:
         self.app.copy_to_clipboard(encodable(reply))
         self.notify("Copied the last reply to the clipboard.")
 
-    def action_export_transcript(self: Any) -> None:
+    def action_export_transcript(self) -> None:
         state = self.store.get(self.session_id) if self.session_id else None
         if state is None:
             return
@@ -44,7 +50,7 @@ class ChatTools:
             return
         self.notify(f"Transcript exported to {path}")
 
-    def action_show_stderr(self: Any) -> None:
+    def action_show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
 
         process = self.link.process if self.link else None
@@ -52,7 +58,7 @@ class ChatTools:
         where = f" ({process.log_path})" if process and process.log_path else ""
         self.app.push_screen(TextLogScreen(f"Agent stderr{where}", lines))
 
-    def action_show_inspector(self: Any) -> None:
+    def action_show_inspector(self) -> None:
         from acp_tui.ui.screens.inspector import InspectorScreen
 
         client = self.link.client if self.link else None
@@ -68,7 +74,7 @@ class ChatTools:
             )
         )
 
-    def action_context_details(self: Any) -> None:
+    def action_context_details(self) -> None:
         from acp_tui.ui.screens.context import ContextDetailsScreen
 
         self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))
