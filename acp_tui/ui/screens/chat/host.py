@@ -32,6 +32,7 @@ from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.ui.palette import AgentCommand
+from acp_tui.ui.typing_focus import TypingRouter
 
 __all__ = ["ChatHost"]
 
@@ -61,6 +62,7 @@ class ChatHost(Screen[None]):
     _drafts: dict[str | None, str]
     _restart_times: list[float]
     _focus_prompt_on_open: bool
+    _typing: TypingRouter
 
     @property
     def link(self) -> SessionController | None:
