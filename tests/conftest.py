@@ -6,6 +6,8 @@
   the suite must pass on a loaded machine.
 - In CI (``CI`` set, as CI runners do) a skipped test is a failure: every test must really run
   there (.ci/run installs what they need). An expected failure (xfail) is not a skip.
+- Store state is written only by the store (tests/store_guard.py): a test during which acp_tui
+  wrote a session's or an entry's attribute from outside ``acp_tui.store`` fails.
 - Hypothesis: no per-example deadline and no "too slow" health check; both measure the
   machine's speed, not the code.
 """
@@ -21,6 +23,7 @@ from collections.abc import Generator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from tests import store_guard
 from tests.cpu_load import CpuLoad, requested_load
 
 _ISOLATED_HOME = tempfile.mkdtemp(prefix="acp-tui-tests-")
@@ -32,7 +35,19 @@ os.environ["ACP_TUI_CONFIG"] = os.path.join(_ISOLATED_HOME, "config.toml")
 settings.register_profile("acp-tui", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("acp-tui")
 
+store_guard.install()
+
 _load: CpuLoad | None = None
+
+
+@pytest.fixture(autouse=True)
+def _store_written_only_by_the_store() -> Generator[None, None, None]:
+    store_guard.take()
+    yield
+    written = store_guard.take()
+    assert not written, (
+        f"store state written outside the store (bypassing its change tracking): {written}"
+    )
 
 
 def _is_xdist_worker() -> bool:

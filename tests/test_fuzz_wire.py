@@ -525,17 +525,17 @@ def test_a_line_that_breaks_the_handling_is_dropped_not_fatal() -> None:
 
     import acp_tui.protocol.jsonrpc as jsonrpc
 
-    original = jsonrpc.json.loads
+    original = jsonrpc.parse_line
 
-    def loads(text: str, *args: Any, **kwargs: Any) -> Any:
-        value = original(text, *args, **kwargs)
+    def parse_line(text: str) -> Any:
+        value = original(text)
         return Exploding(value) if isinstance(value, dict) and value.get("boom") else value
 
-    jsonrpc.json.loads = loads  # type: ignore[assignment]
+    jsonrpc.parse_line = parse_line  # type: ignore[assignment]
     try:
         peer = anyio.run(feed_then_probe, [_line({"boom": True, "method": "x"})])
     finally:
-        jsonrpc.json.loads = original  # type: ignore[assignment]
+        jsonrpc.parse_line = original  # type: ignore[assignment]
     assert peer.connection.stats.skipped_lines == 1
     assert "RuntimeError" in peer.connection.stats.last_skipped
 

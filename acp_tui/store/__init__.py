@@ -6,6 +6,16 @@ unknown variant, or a known one with wrong types, becomes an
 :class:`~acp_tui.store.entries.UnknownUpdate` transcript entry (``raw`` kept, ``error`` set for
 malformed ones) for a protocol inspector.
 
+Inside
+------
+:class:`SessionStore` is a thin façade over parts with one job each, all reporting to one
+:class:`~acp_tui.store.changes.ChangeTracker`: ``reducer`` (routes ``session/update``, holds
+early updates, session-level updates) with ``transcript_updates`` (messages, tool calls, plans,
+notices, compactions); ``turns`` (open, replay, prompt lifecycle, the client's edits);
+``catalog`` (``session/list``, the local index, order, search, capabilities); ``registry`` (the
+sessions by id and what the parts share). Only the store writes store state: callers call the
+façade (a test guard fails any test during which acp_tui writes it from elsewhere).
+
 Feeding the store (what the client calls, in order)
 ----------------------------------------------------
 ``store = SessionStore(protocol_version=1)`` (2 for a v2 connection: the link sets it from the

@@ -1,8 +1,15 @@
-"""Coalesced change sets handed to the UI by :meth:`SessionStore.take_changes`."""
+"""Coalesced change sets handed to the UI by :meth:`SessionStore.take_changes`, and the
+tracker every mutation of the store reports to."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from acp_tui.store.entries import Entry
+    from acp_tui.store.session import SessionState
 
 __all__ = [
     "PART_COMMANDS",
@@ -16,6 +23,7 @@ __all__ = [
     "PART_TITLE",
     "PART_TRANSCRIPT",
     "PART_USAGE",
+    "ChangeTracker",
     "Changes",
 ]
 
@@ -63,3 +71,85 @@ class Changes:
     def parts(self, session_id: str) -> set[str]:
         """The parts changed for ``session_id`` (empty set if none)."""
         return self.sessions.get(session_id, set())
+
+
+class ChangeTracker:
+    """Records what each mutation of the store changed, and wakes the subscribers once per
+    clean-to-dirty transition (the contract in :mod:`acp_tui.store`).
+
+    Every part of the store that mutates state reports here; nothing else writes store state.
+    A ``shadow`` session (a replay built apart, see ``SessionStore.begin_replay``) is nobody's
+    to draw: its changes are not recorded."""
+
+    __slots__ = ("_wakes", "changes", "dirty", "last_marked")
+
+    def __init__(self) -> None:
+        self._wakes: list[Callable[[], None]] = []
+        self.dirty = False
+        self.changes = Changes()
+        #: The entry marked last: a stream of chunks into one entry records it once.
+        self.last_marked: Entry | None = None
+
+    def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
+        self._wakes.append(wake)
+
+        def unsubscribe() -> None:
+            try:
+                self._wakes.remove(wake)
+            except ValueError:
+                pass
+
+        return unsubscribe
+
+    def take(self) -> Changes:
+        changes = self.changes
+        self.changes = Changes()
+        self.dirty = False
+        self.last_marked = None
+        return changes
+
+    def wake(self) -> None:
+        self.dirty = True
+        for wake in tuple(self._wakes):
+            try:
+                wake()
+            except Exception:
+                pass
+
+    def touch(self, s: SessionState, part: str) -> None:
+        """``part`` of session ``s`` (a :class:`SessionState`) changed."""
+        if s.shadow:
+            return
+        if not self.dirty:
+            self.wake()
+        parts = self.changes.sessions.get(s.id)
+        if parts is None:
+            parts = self.changes.sessions[s.id] = set()
+        parts.add(part)
+
+    def touch_entry(self, s: SessionState, e: Entry) -> None:
+        """Entry ``e`` of session ``s``'s transcript was added or changed."""
+        if e is self.last_marked or s.shadow:
+            return
+        self.last_marked = e
+        self.touch(s, PART_TRANSCRIPT)
+        ids = self.changes.entries.get(s.id)
+        if ids is None:
+            ids = self.changes.entries[s.id] = set()
+        ids.add(e.id)
+
+    def touch_catalog(self) -> None:
+        if not self.dirty:
+            self.wake()
+        self.changes.catalog_changed = True
+
+    def touch_unrouted(self) -> None:
+        if not self.dirty:
+            self.wake()
+        self.changes.unrouted = True
+
+    def reset_entries(self, session_id: str) -> None:
+        """The transcript of ``session_id`` was replaced: the entry ids recorded so far name
+        entries that are gone (the ``"reset"`` part says redraw it all)."""
+        self.changes.entries.pop(session_id, None)
+        self.last_marked = None

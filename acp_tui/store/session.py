@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import re
 from datetime import UTC, datetime
 from typing import Any
@@ -319,6 +320,47 @@ class SessionState:
         self._replay: SessionState | None = None
         #: This state is such a scratch: its changes are nobody's to draw.
         self.shadow = False
+
+    @classmethod
+    def preview(
+        cls,
+        defaults: dict[str, Any],
+        *,
+        mode: str | None = None,
+        config: dict[str, Any] | None = None,
+        model: str | None = None,
+    ) -> SessionState:
+        """A stand-in for a session not opened yet, in no store: ``defaults`` as a
+        ``session/new`` answer gives them (``modes``, ``configOptions``, ``models``, and
+        ``commands``), with the person's choices applied (``mode``, ``config``: option id ->
+        value, the legacy ``model``), for the selectors and the ``/`` completion to read."""
+        state = cls("")
+        modes = defaults.get("modes")
+        if isinstance(modes, dict):
+            available = modes.get("availableModes")
+            if isinstance(available, list):
+                state.available_modes = [m for m in available if isinstance(m, dict)]
+            current = modes.get("currentModeId")
+            state.current_mode_id = current if isinstance(current, str) else None
+        options = defaults.get("configOptions")
+        if isinstance(options, list):
+            state.config_options = [copy.deepcopy(o) for o in options if isinstance(o, dict)]
+        models = defaults.get("models")
+        if isinstance(models, dict):
+            state.models = copy.deepcopy(models)
+            if model is not None:
+                state.models["currentModelId"] = model
+        commands = defaults.get("commands")
+        if isinstance(commands, list):
+            state.commands = [c for c in commands if isinstance(c, dict)]
+        if mode is not None:
+            state.current_mode_id = mode
+        chosen = config or {}
+        for option in state.config_options or []:
+            option_id = option.get("id", option.get("configId"))
+            if option_id in chosen:
+                option["currentValue"] = chosen[option_id]
+        return state
 
     # -- derived ----------------------------------------------------------------------------
     @property

@@ -72,7 +72,7 @@ class AgentLifecycle(ChatHost):
             env=self.settings.env,
             log_dir=self.settings.log_dir,
             recorder=self.settings.recorder,
-            process_factory=replay.process_for if replay else None,
+            process_factory=replay.process_for if replay else self.settings.process_factory,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
             additional_dirs=self.settings.additional_dirs,

@@ -1,0 +1,301 @@
+"""The reducer: routes each ``session/update`` to its session and its handler, holds updates
+for sessions not registered yet, turns bad input into unknown entries, and applies the updates
+that change a session rather than its transcript (those that do are in
+:mod:`acp_tui.store.transcript_updates`)."""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
+from acp_tui.store.changes import (
+    PART_COMMANDS,
+    PART_CONFIG,
+    PART_META,
+    PART_MODES,
+    PART_STATE,
+    PART_TITLE,
+    PART_USAGE,
+    ChangeTracker,
+)
+from acp_tui.store.entries import AgentMessage, UnknownUpdate
+from acp_tui.store.fields import MISSING, list_of_dicts, opt_str, req_str, type_error
+from acp_tui.store.registry import SessionRegistry
+from acp_tui.store.session import (
+    ACTIVITY_IDLE,
+    ACTIVITY_REQUIRES_ACTION,
+    ACTIVITY_RUNNING,
+    ContextUsage,
+    SessionState,
+    TurnUsage,
+    merge_meta,
+    parse_iso,
+)
+from acp_tui.store.transcript_updates import TranscriptUpdates
+
+__all__ = ["Reducer"]
+
+Handler = Callable[[SessionState, dict[str, Any]], None]
+
+#: Updates that change the session, not its transcript: during a kept replay they apply to the
+#: session itself (modes, commands, usage... are the agent's current ones either way).
+_SESSION_STATE_UPDATES = frozenset(
+    {
+        "available_commands_update",
+        "current_mode_update",
+        "config_option_update",
+        "session_info_update",
+        "usage_update",
+        "state_update",
+        "state_change",
+    }
+)
+
+
+class Reducer:
+    """Applies ``session/update`` params to the sessions of a :class:`SessionRegistry`."""
+
+    __slots__ = (
+        "_handlers",
+        "_held",
+        "_registry",
+        "_sessions",
+        "_tracker",
+        "agent_terminals",
+        "held_dropped",
+        "max_held_per_session",
+        "max_held_sessions",
+        "unrouted",
+    )
+
+    def __init__(self, registry: SessionRegistry, *, max_held_per_session: int) -> None:
+        self._registry = registry
+        #: The registry's map (never replaced), one lookup nearer for the hot path.
+        self._sessions = registry.sessions
+        self._tracker: ChangeTracker = registry.tracker
+        self._held: dict[str, list[Any]] = {}
+        self.max_held_per_session = max_held_per_session
+        #: At most this many distinct unregistered session ids are held (the rest are dropped
+        #: and counted in ``held_dropped``), so a misbehaving agent cannot exhaust memory.
+        self.max_held_sessions = 1000
+        self.held_dropped = 0
+        #: Updates that could not be routed to a session (bad params), newest last.
+        self.unrouted: deque[UnknownUpdate] = deque(maxlen=1000)
+        #: The agent's own terminals (v2), by terminal id.
+        self.agent_terminals: dict[str, AgentTerminal] = {}
+        self._handlers: dict[str, Handler] = {
+            **TranscriptUpdates(registry).handlers(),
+            "available_commands_update": self._on_commands,
+            "current_mode_update": self._on_current_mode,
+            "config_option_update": self._on_config_options,
+            "session_info_update": self._on_session_info,
+            "usage_update": self._on_usage,
+            "state_update": self._on_state,
+            "state_change": self._on_state,
+            "terminal_update": self._on_terminal_update,
+            "terminal_output_chunk": self._on_terminal_output,
+        }
+
+    @property
+    def update_kinds(self) -> frozenset[str]:
+        return frozenset(self._handlers)
+
+    def apply(self, params: Any) -> None:
+        """Apply the ``params`` of one ``session/update`` notification (raw decoded JSON:
+        ``{"sessionId": ..., "update": {"sessionUpdate": ..., ...}}``). Never raises."""
+        try:
+            sid = params["sessionId"]
+            update = params["update"]
+        except Exception as exc:
+            self._unrouted(params, f"bad notification params: {type(exc).__name__}: {exc}")
+            return
+        if sid.__class__ is not str:
+            self._unrouted(params, f"sessionId: expected a string, got {type(sid).__name__}")
+            return
+        s = self._sessions.get(sid)
+        if s is None or not s.live:
+            self._hold(sid, update)
+            return
+        # The hot path (issue 20's wire target): a text chunk that continues the agent message
+        # being streamed. It does exactly what _apply_to and TranscriptUpdates._chunk do for
+        # it, without the calls and checks between; anything else takes the full way.
+        if (
+            update.__class__ is dict
+            and s._replay is None
+            and update.get("sessionUpdate") == "agent_message_chunk"
+        ):
+            content = update.get("content")
+            if content.__class__ is dict and content.get("type") == "text":
+                text = content.get("text")
+                transcript = s.transcript
+                if text.__class__ is str and transcript:
+                    e = transcript[-1]
+                    if e.__class__ is AgentMessage and not e.local_pending:  # type: ignore[attr-defined]
+                        mid = update.get("messageId")
+                        if mid is None or mid == e.message_id:  # type: ignore[attr-defined]
+                            e.version += 1
+                            e.append_text(text)  # type: ignore[attr-defined]
+                            if e is not self._tracker.last_marked:
+                                self._tracker.touch_entry(s, e)
+                            return
+        self._apply_to(s, update)
+
+    def apply_update(self, session_id: str, update: Any) -> None:
+        """Same as :meth:`apply` with the two fields passed separately."""
+        self.apply({"sessionId": session_id, "update": update})
+
+    def apply_many(self, params_list: Iterable[Any]) -> None:
+        for params in params_list:
+            self.apply(params)
+
+    def _apply_to(self, s: SessionState, update: Any) -> None:
+        if s._replay is not None and not (
+            isinstance(update, dict) and update.get("sessionUpdate") in _SESSION_STATE_UPDATES
+        ):
+            s = s._replay  # a replay next to the kept transcript: built apart, judged at the end
+        try:
+            handler = self._handlers.get(update["sessionUpdate"])
+        except Exception as exc:
+            self._unknown(s, update, f"bad update: {type(exc).__name__}: {exc}")
+            return
+        if handler is None:
+            self._unknown(s, update, None)
+            return
+        try:
+            handler(s, update)
+        except KeyError as exc:
+            self._unknown(s, update, f"missing field {exc}")
+        except Exception as exc:
+            self._unknown(s, update, f"{type(exc).__name__}: {exc}")
+
+    def _unknown(self, s: SessionState, raw: Any, error: str | None) -> None:
+        e = UnknownUpdate(self._registry.next_id(), raw, error)
+        s.transcript.append(e)
+        self._tracker.touch_entry(s, e)
+
+    def _unrouted(self, raw: Any, error: str) -> None:
+        self.unrouted.append(UnknownUpdate(self._registry.next_id(), raw, error))
+        self._tracker.touch_unrouted()
+
+    def _hold(self, sid: str, update: Any) -> None:
+        held = self._held.get(sid)
+        if held is None:
+            if len(self._held) >= self.max_held_sessions:
+                self.held_dropped += 1
+                return
+            held = self._held[sid] = []
+        if len(held) >= self.max_held_per_session:
+            self.held_dropped += 1
+            return
+        held.append(update)
+
+    def flush_held(self, s: SessionState) -> None:
+        """Apply, in order, the updates held for ``s`` until it was registered."""
+        held = self._held.pop(s.id, None)
+        if held:
+            for update in held:
+                self._apply_to(s, update)
+
+    def drop_held(self, session_id: str) -> None:
+        self._held.pop(session_id, None)
+
+    def held_count(self, session_id: str | None = None) -> int:
+        if session_id is not None:
+            return len(self._held.get(session_id, ()))
+        return sum(len(v) for v in self._held.values())
+
+    def held_snapshot(self) -> dict[str, list[Any]]:
+        return {sid: list(v) for sid, v in self._held.items()}
+
+    # -- session state -------------------------------------------------------------------------
+    def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.commands = list(list_of_dicts(u["availableCommands"], "availableCommands"))
+        self._tracker.touch(s, PART_COMMANDS)
+
+    def _on_current_mode(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.current_mode_id = req_str(u, "currentModeId")
+        self._tracker.touch(s, PART_MODES)
+
+    def _on_config_options(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.config_options = list(list_of_dicts(u["configOptions"], "configOptions"))
+        self._tracker.touch(s, PART_CONFIG)
+
+    def _on_usage(self, s: SessionState, u: dict[str, Any]) -> None:
+        s.context = ContextUsage.from_update(u)
+        self._tracker.touch(s, PART_USAGE)
+
+    def _on_session_info(self, s: SessionState, u: dict[str, Any]) -> None:
+        """Omitted: unchanged; ``null``: cleared; ``_meta``: recursive merge (``null`` leaf
+        deletes the key, ``_meta: null`` clears all)."""
+        title = opt_str(u, "title")
+        updated = opt_str(u, "updatedAt")
+        meta = u.get("_meta", MISSING)
+        if meta is not MISSING and meta is not None and not isinstance(meta, dict):
+            raise type_error("_meta", "an object or null", meta)
+        now = self._registry.clock()
+        if title is not MISSING and not s.title_pinned:
+            s.title = title
+            s._live_at["title"] = now
+            s._search_key = None
+            self._tracker.touch(s, PART_TITLE)
+            self._tracker.touch_catalog()
+        if updated is not MISSING:
+            self._registry.set_updated(s, updated, parse_iso(updated))
+        if meta is not MISSING:
+            s.meta = None if meta is None else merge_meta(s.meta, meta)
+            s._live_at["meta"] = now
+            self._tracker.touch(s, PART_META)
+            self._tracker.touch_catalog()
+
+    def _on_terminal_update(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = req_str(u, "terminalId")
+        terminal = self.agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        terminal.upsert(u)
+        self._tracker.touch(s, PART_TERMINALS)
+
+    def _on_terminal_output(self, s: SessionState, u: dict[str, Any]) -> None:
+        terminal_id = req_str(u, "terminalId")
+        terminal = self.agent_terminals.get(terminal_id)
+        if terminal is None:
+            terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+        if not terminal.append(u.get("data")):
+            raise TypeError("data: expected base64 text")
+        self._tracker.touch(s, PART_TERMINALS)
+
+    def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
+        """v2 ``state_update`` (RFD spelling: ``state_change``)."""
+        state = req_str(u, "state")
+        s.state_detail = u
+        if self._registry.protocol_version < 2:
+            # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
+            # state update the agent sends anyway only changes the activity shown.
+            if state in (ACTIVITY_RUNNING, ACTIVITY_IDLE, ACTIVITY_REQUIRES_ACTION):
+                s.activity = state
+            self._tracker.touch(s, PART_STATE)
+            return
+        if state == ACTIVITY_RUNNING:
+            if s.activity == ACTIVITY_IDLE:
+                s.turn += 1
+                s.stop_reason = None
+            s.activity = ACTIVITY_RUNNING
+        elif state == ACTIVITY_IDLE:
+            s.activity = ACTIVITY_IDLE
+            reason = u.get("stopReason")
+            if reason is None:
+                reason = u.get("stop_reason")
+            if isinstance(reason, str):
+                s.stop_reason = reason
+            usage = u.get("usage")
+            if usage is not None:
+                try:
+                    s.last_turn_usage = TurnUsage.from_wire(usage)
+                    self._tracker.touch(s, PART_USAGE)
+                except (TypeError, ValueError):
+                    pass  # a malformed usage is "not reported"; the state change still counts
+        elif state == ACTIVITY_REQUIRES_ACTION:
+            s.activity = ACTIVITY_REQUIRES_ACTION
+        self._tracker.touch(s, PART_STATE)

@@ -1,0 +1,143 @@
+"""The sessions the store knows and what every part of the store shares: ids, the clock, the
+negotiated protocol version, the agent's capabilities, and the few mutations that all of them
+make (a session heard of, opened, updated; an open answer's modes and options)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+from acp_tui.store.changes import (
+    PART_COMMANDS,
+    PART_CONFIG,
+    PART_INFO,
+    PART_MODES,
+    ChangeTracker,
+)
+from acp_tui.store.session import SessionState
+
+__all__ = ["SessionRegistry", "now_iso"]
+
+
+def now_iso(ts: float) -> str:
+    return datetime.fromtimestamp(ts, UTC).isoformat().replace("+00:00", "Z")
+
+
+class SessionRegistry:
+    """Every :class:`SessionState` by id, and the state shared by the reducer, the turn
+    lifecycle and the catalog. Internal to the store: callers go through
+    :class:`~acp_tui.store.SessionStore`."""
+
+    __slots__ = (
+        "_entry_seq",
+        "_session_seq",
+        "can_archive",
+        "can_fork",
+        "can_list",
+        "can_load",
+        "can_resume",
+        "can_set_title",
+        "capabilities_known",
+        "clock",
+        "ordered",
+        "pinned_titles",
+        "protocol_version",
+        "sessions",
+        "tracker",
+    )
+
+    def __init__(
+        self, tracker: ChangeTracker, *, protocol_version: int, clock: Callable[[], float]
+    ) -> None:
+        self.tracker = tracker
+        self.protocol_version = protocol_version
+        self.clock = clock
+        self.sessions: dict[str, SessionState] = {}
+        self._entry_seq = 0
+        self._session_seq = 0
+        #: The catalog's order, kept until a session comes, goes or changes its ``updatedAt``.
+        self.ordered: list[SessionState] | None = None
+        #: Titles the person gave (see ``SessionStore.pin_title``), for sessions heard of later.
+        self.pinned_titles: dict[str, str] = {}
+        self.can_load = False
+        self.can_resume = False
+        self.can_list = False
+        self.can_fork = False
+        self.can_set_title = False
+        self.can_archive = False
+        #: False until the agent answered ``initialize``: until then ``can_list`` and the
+        #: others mean "not known yet", not "no".
+        self.capabilities_known = False
+
+    def next_id(self) -> int:
+        """A transcript entry id, unique in the store."""
+        self._entry_seq += 1
+        return self._entry_seq
+
+    def ensure(self, session_id: str) -> SessionState:
+        """The session ``session_id``, first heard of now if need be."""
+        s = self.sessions.get(session_id)
+        if s is None:
+            self._session_seq += 1
+            s = SessionState(session_id, self._session_seq)
+            s.resumable = self.can_load or self.can_resume
+            pinned = self.pinned_titles.get(session_id)
+            if pinned is not None:
+                s.title, s.title_pinned = pinned, True
+            self.sessions[session_id] = s
+            self.ordered = None
+            self.tracker.touch_catalog()
+        return s
+
+    def make_live(self, s: SessionState, cwd: str | None) -> None:
+        touch = self.tracker.touch
+        if not s.live:
+            s.live = True
+            touch(s, PART_INFO)
+            self.tracker.touch_catalog()
+        if cwd is not None and s.cwd != cwd:
+            s.cwd = cwd
+            s._search_key = None
+            touch(s, PART_INFO)
+            self.tracker.touch_catalog()
+
+    def set_updated(self, s: SessionState, raw: str | None, ts: float | None) -> None:
+        s.updated_at = raw
+        if ts != s.updated_ts:
+            s.updated_ts = ts
+            s._order_key = None
+            self.ordered = None
+        self.tracker.touch(s, PART_INFO)
+        self.tracker.touch_catalog()
+
+    def updated_now(self, s: SessionState) -> None:
+        now = self.clock()
+        self.set_updated(s, now_iso(now), now)
+
+    def apply_session_response(self, s: SessionState, response: Any) -> None:
+        """Modes and config options of a session/new, load or resume response (lenient)."""
+        if not isinstance(response, dict):
+            return
+        touch = self.tracker.touch
+        modes = response.get("modes")
+        if isinstance(modes, dict):
+            available = modes.get("availableModes")
+            if isinstance(available, list):
+                s.available_modes = [m for m in available if isinstance(m, dict)]
+            current = modes.get("currentModeId")
+            if isinstance(current, str):
+                s.current_mode_id = current
+            touch(s, PART_MODES)
+        options = response.get("configOptions")
+        if isinstance(options, list):
+            s.config_options = [o for o in options if isinstance(o, dict)]
+            touch(s, PART_CONFIG)
+        models = response.get("models")
+        if isinstance(models, dict):
+            s.models = dict(models)
+            touch(s, PART_CONFIG)
+        commands = response.get("availableCommands")  # v2: in the response, not an update
+        if isinstance(commands, list):
+            s.commands = [c for c in commands if isinstance(c, dict)]
+            touch(s, PART_COMMANDS)
