@@ -19,6 +19,7 @@ from textual.theme import Theme
 
 from acp_tui.config.recent import RecentAgents
 from acp_tui.session.settings import AppSettings
+from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
@@ -67,11 +68,12 @@ class AcpTuiApp(App[int]):
         recent: RecentAgents | None = None,
         remember_theme: bool = False,
         config_location: str = "",
+        workspace: Workspace | None = None,
     ) -> None:
         super().__init__()
         self.settings = settings
-        #: Set when the agent could not be started: printed after the app exits, exit code 1.
-        self.start_failure: str | None = None
+        #: The running agents, one controller each: the screens show them.
+        self.workspace = workspace if workspace is not None else Workspace()
         #: Shown as notifications once the app runs (config and theme file problems).
         self.problems: list[str] = list(problems)
         self.choices = list(choices) if choices is not None else None
@@ -94,9 +96,14 @@ class AcpTuiApp(App[int]):
                     f"{key_label(self, 'command-palette', 'the palette')} → Change theme"
                 )
 
+    @property
+    def start_failure(self) -> str | None:
+        """Set when the agent could not be started: printed after the app exits, exit code 1."""
+        return self.workspace.start_failure
+
     def on_mount(self) -> None:
         if self.settings.agent_argv:
-            self.push_screen(ChatScreen(self.settings))
+            self.push_screen(ChatScreen(self.settings, self.workspace))
         else:
             from acp_tui.ui.screens.launcher import LauncherScreen
 
@@ -160,7 +167,7 @@ class AcpTuiApp(App[int]):
         from acp_tui.ui.screens.launcher import settings_for_choice
 
         self.settings = settings_for_choice(self.settings, choice)
-        self.switch_screen(ChatScreen(self.settings))
+        self.switch_screen(ChatScreen(self.settings, self.workspace))
 
     def _on_theme_changed(self, theme: Theme) -> None:
         """Remember a theme picked in the palette (only for the real app, not in tests)."""
@@ -187,9 +194,11 @@ def make_app(
     recent: RecentAgents | None = None,
     remember_theme: bool = False,
     config_location: str = "",
+    workspace: Workspace | None = None,
 ) -> AcpTuiApp:
     """The app. An empty ``settings.agent_argv`` opens the launcher with ``choices`` (default:
-    the detected agents and the demo agent)."""
+    the detected agents and the demo agent). The app owns ``workspace`` (default: a new one),
+    where the chat screen finds its agent's controller."""
     return AcpTuiApp(
         settings,
         choices=choices,
@@ -197,4 +206,5 @@ def make_app(
         recent=recent,
         remember_theme=remember_theme,
         config_location=config_location,
+        workspace=workspace,
     )

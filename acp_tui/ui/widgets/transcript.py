@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -46,6 +47,9 @@ from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+
+#: A terminal's state by its id (live, or its last state once released); None if unknown.
+TerminalLookup = Callable[[str], Any]
 
 TOOL_KIND_ICONS: dict[str, str] = {
     "read": "📖",
@@ -355,7 +359,10 @@ class ToolCallView(EntryView):
     ToolCallView.-expanded .terminal { max-height: 1000; }
     """
 
-    terminal_lookup: ClassVar[Any] = None
+    def __init__(self, entry: Entry, terminal_lookup: TerminalLookup | None = None) -> None:
+        super().__init__(entry)
+        #: Given by the transcript (attributes down): the terminals' output comes from there.
+        self.terminal_lookup = terminal_lookup
 
     @property
     def expanded(self) -> bool:
@@ -415,7 +422,7 @@ class ToolCallView(EntryView):
             await body.mount_all(widgets)
 
     def _terminal_text(self, terminal_id: Any) -> Text:
-        lookup = type(self).terminal_lookup
+        lookup = self.terminal_lookup
         if lookup is None or not isinstance(terminal_id, str):
             return Text(f"terminal {line_of(terminal_id, 80)}", style="dim")
         state = lookup(terminal_id)
@@ -583,7 +590,7 @@ class UnknownView(EntryView):
         return None
 
 
-def view_for(entry: Entry) -> EntryView:
+def view_for(entry: Entry, terminal_lookup: TerminalLookup | None = None) -> EntryView:
     if isinstance(entry, UserMessage):
         return UserMessageView(entry)
     if isinstance(entry, AgentThought):
@@ -591,7 +598,7 @@ def view_for(entry: Entry) -> EntryView:
     if isinstance(entry, AgentMessage):
         return AgentMessageView(entry)
     if isinstance(entry, ToolCall):
-        return ToolCallView(entry)
+        return ToolCallView(entry, terminal_lookup)
     if isinstance(entry, PlanSnapshot):
         return PlanView(entry)
     if isinstance(entry, Notice):
@@ -632,9 +639,13 @@ class Transcript(VerticalScroll):
         def control(self) -> Transcript:
             return self.transcript
 
-    def __init__(self, *, id: str | None = None) -> None:
+    def __init__(
+        self, *, id: str | None = None, terminal_lookup: TerminalLookup | None = None
+    ) -> None:
         super().__init__(id=id)
         self.session_id: str | None = None
+        #: Where tool calls find their terminals' output (handed to each tool call view).
+        self.terminal_lookup = terminal_lookup
         self._views: dict[int, EntryView] = {}
         self._busy = False
         #: The entries last synced, and how many of the first ones have no view.
@@ -735,7 +746,7 @@ class Transcript(VerticalScroll):
         for entry in shown:
             view = self._views.get(entry.id)
             if view is None:
-                view = view_for(entry)
+                view = view_for(entry, self.terminal_lookup)
                 self._views[entry.id] = view
                 new_views.append(view)
         if new_views:
@@ -765,7 +776,7 @@ class Transcript(VerticalScroll):
         self.release_anchor()
         start = max(0, self._hidden - count)
         entries = self._entries[start : self._hidden]
-        views = [view_for(entry) for entry in entries]
+        views = [view_for(entry, self.terminal_lookup) for entry in entries]
         first = next(
             (c for c in self.children if isinstance(c, EntryView)),
             None,

@@ -18,7 +18,7 @@ from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 
 if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat import ChatScreen
+    from acp_tui.ui.screens.chat.screen import ChatScreen
 
 __all__ = ["SessionActions"]
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
@@ -33,6 +33,11 @@ from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.option_controls import OptionChosen
 
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
+
 __all__ = ["SessionOptionsMixin"]
 
 #: Actions whose key cycles an option, and the category each one cycles.
@@ -46,29 +51,29 @@ FOOTER_KEYS_WIDTH = 100
 CYCLE_TOAST_SECONDS = 2.5
 
 
-class SessionOptionsMixin:
+class SessionOptionsMixin(ChatHost):
     """Mixed into :class:`~acp_tui.ui.screens.chat.ChatScreen` (it uses its store, link,
-    index, new-session choices and toasts; ``self`` is typed ``Any`` for that reason: the
-    screen cannot be named here without an import cycle)."""
+    index, new-session choices and toasts; typed as a
+    :class:`~acp_tui.ui.screens.chat.host.ChatHost`, so the screen is not imported here)."""
 
     _options_popup: OptionsScreen | None = None
 
     # ------------------------------------------------------------------ reading
 
-    def _options_state(self: Any) -> SessionState:
+    def _options_state(self) -> SessionState:
         """The session on screen, or the stand-in for the new session."""
         state = self.store.get(self.session_id) if self.session_id else None
         return state if state is not None else self.new_choices.preview()
 
-    def current_options(self: Any) -> list[SessionOption]:
+    def current_options(self) -> list[SessionOption]:
         return session_options(self._options_state())
 
-    def _option(self: Any, key: str) -> SessionOption | None:
+    def _option(self, key: str) -> SessionOption | None:
         return next((o for o in self.current_options() if o.key == key), None)
 
     # ------------------------------------------------------------------ drawing
 
-    def _draw_options(self: Any, state: SessionState) -> None:
+    def _draw_options(self, state: SessionState) -> None:
         options = session_options(state)
         self.query_one(ChatBar).show_options(options)
         popup = self._options_popup
@@ -76,24 +81,24 @@ class SessionOptionsMixin:
             popup.show_options(options)
         self.refresh_bindings()
 
-    def _redraw_options(self: Any) -> None:
+    def _redraw_options(self) -> None:
         self._draw_options(self._options_state())
 
     # ------------------------------------------------------------------ choosing
 
     # Handlers by name: ``@on`` is collected only on message-pump classes, not on a mixin.
-    def on_option_chosen(self: Any, event: OptionChosen) -> None:
+    def on_option_chosen(self, event: OptionChosen) -> None:
         event.stop()
         self.choose_option(event.key, event.value)
         # Chosen in the bar: back to the prompt, so the next Enter sends rather than opening
         # the select again.
         self.call_after_refresh(self.focus_prompt)
 
-    def on_chat_bar_options_requested(self: Any, event: ChatBar.OptionsRequested) -> None:
+    def on_chat_bar_options_requested(self, event: ChatBar.OptionsRequested) -> None:
         event.stop()
         self.action_session_options()
 
-    def choose_option(self: Any, key: str, value: str | bool) -> None:
+    def choose_option(self, key: str, value: str | bool) -> None:
         """The person chose ``value`` for the option ``key`` (a control, a key, the palette)."""
         option = self._option(key)
         if option is None or not valid_value(option, value) or option.current == value:
@@ -111,7 +116,7 @@ class SessionOptionsMixin:
             return
         self._send_option(self.session_id, option, value)
 
-    def _send_option(self: Any, session_id: str, option: SessionOption, value: str | bool) -> None:
+    def _send_option(self, session_id: str, option: SessionOption, value: str | bool) -> None:
         link = self.link
         if link is None:
             return
@@ -134,7 +139,7 @@ class SessionOptionsMixin:
         link.spawn(job, f"set {option.name}")
 
     def _option_refused(
-        self: Any,
+        self,
         session_id: str,
         option: SessionOption,
         value: str | bool,
@@ -154,7 +159,7 @@ class SessionOptionsMixin:
 
     # ------------------------------------------------------------------ keys, popup, palette
 
-    def options_action_allowed(self: Any, action: str, parameters: tuple[object, ...]) -> bool:
+    def options_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool:
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
         only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
         lists them only when it has room: the listed binding steps aside for its twin."""
@@ -167,7 +172,7 @@ class SessionOptionsMixin:
         listed = not parameters
         return (self.size.width >= FOOTER_KEYS_WIDTH) == listed
 
-    def _cycle(self: Any, category: str) -> None:
+    def _cycle(self, category: str) -> None:
         option = by_category(self.current_options(), category)
         if option is None:
             return
@@ -180,15 +185,15 @@ class SessionOptionsMixin:
         )
         self.choose_option(option.key, value)
 
-    def action_cycle_mode(self: Any, _how: str = "") -> None:
+    def action_cycle_mode(self, _how: str = "") -> None:
         """The next mode (Shift+Tab from the prompt, as in Claude Code)."""
         self._cycle("mode")
 
-    def action_cycle_thought_level(self: Any, _how: str = "") -> None:
+    def action_cycle_thought_level(self, _how: str = "") -> None:
         """The next thinking level."""
         self._cycle("thought_level")
 
-    def action_session_options(self: Any) -> None:
+    def action_session_options(self) -> None:
         """Every option of the session, in a popup."""
         popup = OptionsScreen(
             self.current_options(),
@@ -203,7 +208,7 @@ class SessionOptionsMixin:
 
         self.app.push_screen(popup, closed)
 
-    def option_commands(self: Any) -> Iterable[AgentCommand]:
+    def option_commands(self) -> Iterable[AgentCommand]:
         """Palette entries: the popup, then each value not chosen yet, of every option."""
         options = self.current_options()
         if options:
@@ -236,7 +241,7 @@ class SessionOptionsMixin:
 
     # ------------------------------------------------------------------ reopening
 
-    def reapply_options(self: Any, state: SessionState) -> None:
+    def reapply_options(self, state: SessionState) -> None:
         """Options the agent reports no value for, set again to what was chosen before (an
         agent that does not keep choices across a restart); what it reports always wins."""
         remembered = self.index.get(state.id)

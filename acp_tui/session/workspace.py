@@ -1,0 +1,131 @@
+"""The running agents of the app: one :class:`SessionController` per agent, by agent key.
+
+The app owns the workspace; a view (the chat screen, later several side by side) asks it for
+the controller of its agent instead of making one of its own, so the agents outlive the views
+that show them and one place knows every process to stop. Today a view drives one agent; the
+workspace is keyed so that several can run at once (issue 16).
+
+No Textual here: a controller is started by whoever runs its :meth:`SessionController.run`
+(the chat screen runs it in a worker, headless in its task group); the workspace creates,
+finds, restarts and stops them, and keeps why an agent could not start (the command line
+prints it and exits 1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+
+from acp_tui.session.controller import SessionController
+
+__all__ = ["AgentRunning", "Workspace"]
+
+#: How long :meth:`Workspace.stop` waits for an agent to exit (EOF, TERM, then KILL).
+STOP_GRACE = 6.0
+
+
+class AgentRunning(RuntimeError):
+    """A controller was started for an agent key whose controller is still running."""
+
+
+@dataclass(slots=True)
+class _Spec:
+    """What a controller was made with: a restart makes the next one the same way."""
+
+    argv: list[str]
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+class Workspace:
+    """Controllers by agent key (see :attr:`acp_tui.session.settings.AppSettings.agent_key`)."""
+
+    def __init__(self) -> None:
+        self._controllers: dict[str, SessionController] = {}
+        self._specs: dict[str, _Spec] = {}
+        self._start_failures: dict[str, str] = {}
+        #: Keys whose agent was asked to stop: a new run may replace it even if the old one
+        #: has not finished within the grace (it is on its way out).
+        self._stopping: set[str] = set()
+
+    # ------------------------------------------------------------------ finding
+
+    def get(self, key: str) -> SessionController | None:
+        """The controller of ``key``'s latest run (finished or not), or None."""
+        return self._controllers.get(key)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._controllers
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._controllers))
+
+    def __len__(self) -> int:
+        return len(self._controllers)
+
+    def running(self) -> list[SessionController]:
+        """The controllers whose agent has not finished."""
+        return [c for c in self._controllers.values() if not c.finished.is_set()]
+
+    # ------------------------------------------------------------------ lifecycle
+
+    def start(self, key: str, argv: Sequence[str], **options: Any) -> SessionController:
+        """A new controller for ``key`` (``options``: :class:`SessionController`'s keywords),
+        replacing its finished (or stopping) one. Its caller runs it (:meth:`SessionController.run`)."""
+        current = self._controllers.get(key)
+        if current is not None and not current.finished.is_set() and key not in self._stopping:
+            raise AgentRunning(f"the agent {key!r} is still running: stop it first")
+        self._stopping.discard(key)
+        spec = _Spec(list(argv), dict(options))
+        controller = SessionController(spec.argv, **spec.options)
+        self._controllers[key] = controller
+        self._specs[key] = spec
+        return controller
+
+    def restart(self, key: str) -> SessionController:
+        """A new controller for ``key``, made as its last one was (which must have finished:
+        :meth:`stop` it first)."""
+        spec = self._specs.get(key)
+        if spec is None:
+            raise KeyError(key)
+        return self.start(key, spec.argv, **spec.options)
+
+    async def stop(self, key: str, grace: float = STOP_GRACE) -> None:
+        """Ask ``key``'s agent to stop (EOF, TERM, KILL) and wait up to ``grace`` seconds for
+        its controller to finish, so quitting never leaves a process or a terminal behind."""
+        controller = self._controllers.get(key)
+        if controller is None:
+            return
+        self._stopping.add(key)
+        controller.request_stop()
+        with anyio.move_on_after(grace):
+            await controller.finished.wait()
+
+    async def stop_all(self, grace: float = STOP_GRACE) -> None:
+        """Stop every agent, all at once (each within ``grace``)."""
+        async with anyio.create_task_group() as group:
+            for key in self:
+                group.start_soon(self.stop, key, grace)
+
+    def forget(self, key: str) -> None:
+        """Drop ``key``'s finished controller (a running one stays: stop it first)."""
+        controller = self._controllers.get(key)
+        if controller is not None and not controller.finished.is_set():
+            raise AgentRunning(f"the agent {key!r} is still running: stop it first")
+        self._controllers.pop(key, None)
+        self._specs.pop(key, None)
+
+    # ------------------------------------------------------------------ start failures
+
+    def note_start_failure(self, key: str, text: str) -> None:
+        """``key``'s agent never became usable (said by the view that saw it happen)."""
+        self._start_failures.pop(key, None)
+        self._start_failures[key] = text
+
+    @property
+    def start_failure(self) -> str | None:
+        """Why the agent last reported could not start: printed after the app exits, which
+        then exits 1. Kept after a successful restart, as the command line always did."""
+        return next(reversed(self._start_failures.values()), None)

@@ -1,0 +1,281 @@
+"""The chat screen's agent: starting it through the workspace, what its controller reports
+(ready, status, errors, not responding, exit), the banner, and restarts.
+
+A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
+:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import time
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+
+from acp_tui.protocol.client import AgentInfo
+from acp_tui.session.attachments import PromptCapabilities
+from acp_tui.session.controller import AgentExit, LinkEvents, NotResponding, SessionController
+from acp_tui.session.start import StartOutcome, open_at_start, reopen_after_restart
+from acp_tui.text.safety import sanitize_terminal_text
+from acp_tui.ui.keymap import key_label
+from acp_tui.ui.screens.chat.common import TITLE_DISPLAY_LIMIT, display_title
+from acp_tui.ui.toasts import toast_text
+from acp_tui.ui.widgets.agent_banner import AgentBanner
+from acp_tui.ui.widgets.chat_header import ChatHeader
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
+
+#: Seconds before each restart of an agent that keeps exiting (within two minutes).
+RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
+
+
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.chat.host import ChatHost
+else:
+    ChatHost = object
+
+
+class AgentLifecycle(ChatHost):
+    """Start, watch and restart the agent of the screen (its controller lives in the workspace)."""
+
+    async def stop_agent(self, grace: float = 6.0) -> None:
+        """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
+        a process or a terminal behind."""
+        await self.workspace.stop(self.settings.agent_key, grace)
+
+    def start_agent(self, reopen: str | None = None) -> None:
+        events = LinkEvents(
+            on_ready=self._on_agent_ready,
+            on_status=self._on_agent_status,
+            on_error=self._on_agent_error,
+            on_session_opened=self._on_session_opened,
+            on_session_created=self._on_session_created,
+            on_turn_ended=self._on_turn_ended,
+            on_exit=self._on_agent_exit,
+            on_terminal_output=self._on_terminal_output,
+            on_not_responding=self._on_not_responding,
+        )
+        replay = self.settings.replay
+        link = self.workspace.start(
+            self.settings.agent_key,
+            self.settings.agent_argv,
+            cwd=self.settings.cwd,
+            store=self.store,
+            events=events,
+            permission_handler=self.broker.request,
+            approve_outside=self._approve_outside,
+            choose_auth=self._choose_auth,
+            run_terminal_login=self._run_terminal_login,
+            mcp_servers=self.settings.mcp_servers,
+            env=self.settings.env,
+            log_dir=self.settings.log_dir,
+            recorder=self.settings.recorder,
+            process_factory=replay.process_for if replay else self.settings.process_factory,
+            prompts=self.prompts,
+            initialize_timeout=self.settings.initialize_timeout,
+            additional_dirs=self.settings.additional_dirs,
+            protocol_version=self.settings.protocol_version,
+            # A browser has no terminal to hand over to an agent's sign-in.
+            terminal_auth=not self.app.is_web,
+            elicitations=self.elicitations,
+        )
+        if replay is not None:
+            replay.bind(link, self._notify_replay, self.broker.cancel_session)
+        self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = True
+        self.query_one(AgentBanner).hide()
+        self._set_status("starting the agent…")
+        self._run_link(link, reopen)
+
+    @work(group="agent", exit_on_error=False)
+    async def _run_link(self, link: SessionController, reopen: str | None) -> None:
+        first_start = not self._started_once
+        self._started_once = True
+
+        async def opener(link: SessionController) -> None:
+            if reopen is not None:
+                outcome = await reopen_after_restart(link, reopen)
+            elif first_start:
+                outcome = await open_at_start(
+                    link,
+                    cwd=self.settings.cwd,
+                    resume=self.settings.resume,
+                    continue_latest=self.settings.continue_latest,
+                )
+            else:
+                outcome = StartOutcome()
+            self._after_start(link, outcome, reopen)
+
+        await link.run(opener)
+
+    def _after_start(
+        self, link: SessionController, outcome: StartOutcome, reopen: str | None
+    ) -> None:
+        for gone in outcome.gone:
+            self.index.forget(gone)
+            self.store.forget(gone)
+        if outcome.message:
+            self._set_status("")
+            self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
+        if outcome.opened is None and reopen is not None:
+            # Its transcript stays on screen; what waited for it, and the next message, go to
+            # a new session.
+            self._unopenable.add(reopen)
+            self.prompts.rekey(reopen, None)
+        if outcome.choose:
+            self.call_later(self._offer_sessions)
+        if outcome.opened is None and self.prompts.has(None):
+            # Messages sent while the agent was starting: they start the new session.
+            self._start_new_session(link)
+
+    def _offer_sessions(self) -> None:
+        """``--resume`` without an id: the sidebar, focused, the most recent session
+        highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
+        sidebar = self.query_one(SessionsSidebar)
+        if not sidebar.display:
+            sidebar.display = True
+        sidebar.session_list.focus()
+        self._offering_sessions = True
+        keys = " ".join(
+            key_label(self, f"sidebar-{name}", owner=SessionList) for name in ("up", "down", "open")
+        )
+        leave = key_label(self, "sidebar-leave", owner=SessionList)
+        self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
+
+    def _on_agent_ready(self, agent: AgentInfo) -> None:
+        self.agent_alive = True
+        if self._unresponsive:
+            # It answered after all: the "not responding" banner is out of date.
+            self._unresponsive = False
+            self.query_one(AgentBanner).hide()
+        if self.session_id is None:
+            self._draw_new_session()
+        label = self.settings.agent_label or agent.display_name
+        version = f" {agent.version}" if agent.version else ""
+        self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
+        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
+            agent.capabilities
+        )
+        self._set_status("")
+        sidebar = self.query_one(SessionsSidebar)
+        sidebar.set_loading(False)
+        # A (re)started agent: list again from the first page.
+        sidebar.reload()
+
+    def _notify_replay(self, text: str) -> None:
+        self.notify(sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False)
+
+    def _on_agent_status(self, text: str) -> None:
+        self._set_status(text + "…")
+
+    def _on_agent_error(self, text: str) -> None:
+        # The toast says what went wrong in a line or two; the whole text goes in the
+        # transcript, where it stays to be read.
+        self.notify(text, severity="error", timeout=10)
+        whole = sanitize_terminal_text(text).strip()
+        if self.session_id is not None and toast_text(whole) != whole:
+            lines = whole.split("\n", 1)
+            self.store.add_notice(
+                self.session_id,
+                lines[0][:TITLE_DISPLAY_LIMIT],
+                severity="error",
+                description=lines[1][:20_000] if len(lines) > 1 else None,
+            )
+        self._set_status("")
+
+    def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
+        if not self.app.app_focus and self.settings.notify_when_unfocused:
+            self.app.bell()
+        if reason == "cancelled" and session_id == self.session_id:
+            self._set_status("cancelled")
+        # A question still open for a turn that is over can only be answered in vain.
+        self.elicitations.cancel_session(session_id)
+
+    def _on_terminal_output(self, terminal_id: str) -> None:
+        self._schedule_refresh()
+
+    def _terminal_state(self, terminal_id: str) -> Any:
+        link = self.link
+        return link.terminal_state(terminal_id) if link is not None else None
+
+    def _on_not_responding(self, report: NotResponding) -> None:
+        """initialize took too long: say so, quote what the command printed if it was not ACP,
+        and offer a restart or quit (the wait goes on: a late answer hides this again)."""
+        self._unresponsive = True
+        self.refresh_bindings()
+        self.query_one(AgentBanner).show_not_responding(
+            report,
+            shlex.join(self.settings.agent_argv),
+            self._restart_key(),
+            key_label(self, "quit"),
+        )
+        self._set_status("the agent is not responding")
+
+    def _on_agent_exit(self, info: AgentExit) -> None:
+        self.agent_alive = False
+        self._unresponsive = False
+        self.query_one(SessionsSidebar).connecting = False
+        self.broker.cancel_all()
+        self.elicitations.cancel_all()
+        self.busy = False
+        self.refresh_bindings()
+        if info.expected:
+            return
+        banner = self.query_one(AgentBanner)
+        # Quoted as a shell would need it: an argument with a space stays one argument.
+        command = shlex.join(self.settings.agent_argv)
+        if info.start_failed:
+            if self.link is not None and self.link.agent is None:
+                # The header said "starting…": name the command that did not start instead.
+                name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
+                self.query_one(ChatHeader).set_agent(display_title(name, 80))
+            self.workspace.note_start_failure(
+                self.settings.agent_key, f"acp-tui: cannot start `{command}`: {info.description}"
+            )
+        main_width = self.query_one("#main").size.width or self.size.width
+        row = max(20, main_width - banner.styles.gutter.width - 2)
+        banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
+        self._set_status("")
+        if not self.app.app_focus:
+            self.app.bell()
+
+    def _restart_key(self) -> str:
+        return key_label(self, "restart-agent", "the palette's Restart agent")
+
+    def action_restart_agent(self) -> None:
+        link = self.link
+        if self._unresponsive and link is not None:
+            self.run_worker(self._restart_unresponsive(link), group="restart")
+            return
+        if self.agent_alive or (link is not None and not link.finished.is_set()):
+            self.notify("The agent is running.")
+            return
+        now = time.monotonic()
+        self._restart_times = [t for t in self._restart_times if now - t < 120]
+        delay = RESTART_BACKOFF[min(len(self._restart_times), len(RESTART_BACKOFF) - 1)]
+        self._restart_times.append(now)
+        if delay:
+            self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
+        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
+
+    async def _restart_unresponsive(self, link: SessionController) -> None:
+        self._unresponsive = False
+        self._set_status("stopping the agent…")
+        await self.stop_agent()
+        self.start_agent(reopen=self._reopen_target())
+
+    def _reopen_target(self) -> str | None:
+        """The session to reopen after a restart: the one on screen, unless it never had a
+        prompt (the agent may not have kept it): then what waits for it goes to a new one."""
+        session_id = self.session_id
+        if session_id in self._unopenable:
+            return None
+        state = self.store.get(session_id) if session_id else None
+        if session_id is not None and (state is None or state.draft):
+            self.prompts.rekey(session_id, None)
+            self._enter_view(None)
+            self.call_later(self._draw_view)
+            return None
+        return session_id

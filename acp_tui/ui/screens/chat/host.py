@@ -1,0 +1,194 @@
+"""What the parts of the chat screen may use of each other, for the type checker only.
+
+The chat screen is :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` and its mixins, one per
+job (:mod:`.agent`, :mod:`.sessions`, ...). Each mixin is typed as a subclass of
+:class:`ChatHost` (only while type checking: at run time a mixin is a plain class), which
+declares the screen's state and the methods one part calls on another. So every part is type
+checked, and none imports the screen (no import cycle).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterable
+from typing import Any
+
+from textual.app import SystemCommand
+from textual.notifications import SeverityLevel
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker
+
+from acp_tui.services.paths import OutsideRequest
+from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.controller import SessionController
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.permissions import PermissionBroker
+from acp_tui.session.queue import PromptQueue
+from acp_tui.session.settings import AppSettings
+from acp_tui.session.start import NewSessionChoices
+from acp_tui.session.workspace import Workspace
+from acp_tui.store import SessionStore
+from acp_tui.store.local_index import LocalIndex
+from acp_tui.store.session import SessionState
+from acp_tui.ui.palette import AgentCommand
+from acp_tui.ui.typing_focus import TypingRouter
+
+__all__ = ["ChatHost"]
+
+
+class ChatHost(Screen[None]):
+    """The chat screen as its parts see it (see ``ChatScreen.__init__`` for each attribute)."""
+
+    settings: AppSettings
+    workspace: Workspace
+    store: SessionStore
+    broker: PermissionBroker
+    elicitations: ElicitationQueue
+    prompts: PromptQueue
+    index: LocalIndex
+    new_choices: NewSessionChoices
+    session_id: str | None
+    thoughts_visible: bool
+    busy: reactive[bool]
+    agent_alive: reactive[bool]
+    _starting_new: bool
+    _explicit_open: str | None
+    _unresponsive: bool
+    _started_once: bool
+    _offering_sessions: bool
+    _unopenable: set[str]
+    _transcript_lock: asyncio.Lock
+    _drafts: dict[str | None, str]
+    _restart_times: list[float]
+    _focus_prompt_on_open: bool
+    _typing: TypingRouter
+
+    @property
+    def link(self) -> SessionController | None:
+        raise NotImplementedError  # screen.py
+
+    async def _approve_outside(self, request: OutsideRequest) -> bool:
+        raise NotImplementedError  # modals.py
+
+    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
+        raise NotImplementedError  # modals.py
+
+    def _confirm_delete(self, link: SessionController, session_id: str) -> Worker[None]:
+        raise NotImplementedError  # modals.py (a worker)
+
+    def _draw_new_session(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def _draw_options(self, state: SessionState) -> None:
+        raise NotImplementedError  # options.py
+
+    async def _draw_queue(self) -> None:
+        raise NotImplementedError  # queue.py
+
+    def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
+        raise NotImplementedError  # screen.py
+
+    async def _draw_view(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def _enter_view(self, session_id: str | None) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def _finish_edit(self, session_id: str | None, typed: str) -> str:
+        raise NotImplementedError  # queue.py
+
+    def _focus_after_open(self) -> None:
+        raise NotImplementedError  # screen.py
+
+    def _on_session_created(self, session_id: str, response: Any) -> None:
+        raise NotImplementedError  # local_index.py
+
+    def _on_session_opened(self, session_id: str) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def _queue_key(self) -> str | None:
+        raise NotImplementedError  # queue.py
+
+    def _reapply_choices(self, state: SessionState) -> None:
+        raise NotImplementedError  # local_index.py
+
+    def _remember(self, state: SessionState) -> None:
+        raise NotImplementedError  # local_index.py
+
+    def _restart_key(self) -> str:
+        raise NotImplementedError  # agent.py
+
+    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+        raise NotImplementedError  # modals.py
+
+    def _schedule_refresh(self) -> None:
+        raise NotImplementedError  # screen.py
+
+    def _set_status(self, text: str) -> None:
+        raise NotImplementedError  # screen.py
+
+    def _sidebar_target(self) -> str | None:
+        raise NotImplementedError  # sessions.py
+
+    def _start_new_session(self, link: SessionController | None = None) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def action_close_session(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def action_context_details(self) -> None:
+        raise NotImplementedError  # tools.py
+
+    def action_copy_last_reply(self) -> None:
+        raise NotImplementedError  # tools.py
+
+    def action_delete_session(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def action_export_transcript(self) -> None:
+        raise NotImplementedError  # tools.py
+
+    def action_new_session(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def action_restart_agent(self) -> None:
+        raise NotImplementedError  # agent.py
+
+    def action_show_inspector(self) -> None:
+        raise NotImplementedError  # tools.py
+
+    def action_show_stderr(self) -> None:
+        raise NotImplementedError  # tools.py
+
+    def action_toggle_sidebar(self) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def action_toggle_thoughts(self) -> None:
+        raise NotImplementedError  # screen.py
+
+    def apply_local_titles(self) -> None:
+        raise NotImplementedError  # session_actions.py
+
+    def focus_prompt(self) -> None:
+        raise NotImplementedError  # screen.py
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        raise NotImplementedError  # screen.py
+
+    def option_commands(self) -> Iterable[AgentCommand]:
+        raise NotImplementedError  # options.py
+
+    def reapply_options(self, state: SessionState) -> None:
+        raise NotImplementedError  # options.py
+
+    def session_palette_commands(self) -> Iterable[SystemCommand]:
+        raise NotImplementedError  # session_actions.py

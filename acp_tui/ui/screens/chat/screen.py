@@ -1,0 +1,669 @@
+"""The chat screen: transcript, prompt, status, queue, mode/model selectors and the gauge.
+
+Attributes down, messages up: the screen owns the store and takes its agent's controller
+from the app's workspace; widgets read what the screen gives them and post messages. The store
+wakes the screen at most once per frame (:meth:`ChatScreen._schedule_refresh`), however many
+updates arrive.
+
+This module composes the screen, wires it, paces its frames and carries out the person's
+intents; each other job is a module of this package, mixed in: the agent's lifecycle
+(:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
+local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
+(:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
+(:mod:`.session_actions`) and sign-out (:mod:`.auth_actions`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.css.query import QueryType
+from textual.notifications import SeverityLevel
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.widget import Widget
+from textual.widgets import Footer, Select, TextArea
+
+from acp_tui.config.history import InputHistory
+from acp_tui.protocol.client import AcpError
+from acp_tui.session.controller import SessionController
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.permissions import PermissionBroker
+from acp_tui.session.queue import PromptQueue
+from acp_tui.session.settings import AppSettings
+from acp_tui.session.start import NewSessionChoices
+from acp_tui.session.workspace import Workspace
+from acp_tui.store import SessionStore
+from acp_tui.store.changes import (
+    PART_COMMANDS,
+    PART_CONFIG,
+    PART_MODES,
+    PART_RESET,
+    PART_STATE,
+    PART_TITLE,
+    PART_USAGE,
+)
+from acp_tui.store.session import SessionState
+from acp_tui.text.usage import format_percent
+from acp_tui.ui.keymap import key_label
+from acp_tui.ui.palette import AgentCommands
+from acp_tui.ui.screens.chat.agent import AgentLifecycle
+from acp_tui.ui.screens.chat.common import display_title, history_path
+from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
+from acp_tui.ui.screens.chat.modals import ChatModals
+from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.palette import ChatPalette
+from acp_tui.ui.screens.chat.queue import QueueGlue
+from acp_tui.ui.screens.chat.session_actions import SessionActions
+from acp_tui.ui.screens.chat.sessions import SessionSwitching
+from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.toasts import toast_text
+from acp_tui.ui.typing_focus import TypingRouter
+from acp_tui.ui.widgets.agent_banner import AgentBanner
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.chat_header import ChatHeader
+from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.queue_view import QueueView
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
+from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
+from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+
+log = logging.getLogger(__name__)
+
+FRAME_SECONDS = 1 / 30
+#: The pause after a frame, as a multiple of what the frame cost (see _schedule_refresh).
+PACING = 3.0
+#: The longest pause between frames however slow they get: the transcript still moves.
+MAX_FRAME_GAP = 0.25
+#: How long after a change in the prompt the transcript holds its next frame.
+TYPING_HOLD = 0.1
+#: While the person types, the transcript still moves at least this often.
+TYPING_FRAME_GAP = 0.25
+#: Changes worth writing to the local session index (never per streamed chunk).
+SIDEBAR_MIN_WIDTH = 100
+REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
+FOOTER_COMPACT_WIDTH = 110
+
+
+class ChatScreen(
+    AgentLifecycle,
+    SessionSwitching,
+    QueueGlue,
+    LocalIndexGlue,
+    ChatModals,
+    ChatPalette,
+    ChatTools,
+    SessionOptionsMixin,
+    SessionActions,
+    Screen[None],
+):
+    """Talk to one agent process; several sessions can be live on it."""
+
+    CSS_PATH = "chat.tcss"
+    AUTO_FOCUS = "PromptTextArea"
+    COMMANDS = {AgentCommands}
+
+    BINDINGS = [
+        Binding("escape", "cancel_turn", "Cancel", show=True, id="cancel-turn"),
+        # Priority: handled before the keys typed after it reach the prompt, so a message sent
+        # right after Ctrl+N goes to the new session, not the one left.
+        Binding("ctrl+n", "new_session", "New session", priority=True, id="new-session"),
+        # Priority: resolved before the next key is handed out, so "/" typed right after it
+        # already finds the sidebar focused (a binding resolved later would not).
+        Binding("ctrl+b", "toggle_sidebar", "Sessions", priority=True, id="sessions-sidebar"),
+        Binding("ctrl+t", "toggle_latest_thought", "Thought", id="latest-thought"),
+        Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
+        Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
+        Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
+        # Shift+Tab from the prompt, as in Claude Code (elsewhere it moves the focus back: the
+        # last binding of the three). Priority: the prompt would type the "t" of Alt+T. Each
+        # key has a twin not listed in the footer, which works where the footer has no room
+        # for it (see options.FOOTER_KEYS_WIDTH); the twin shares the id, so a remap
+        # moves both.
+        Binding(
+            "shift+tab",
+            "cycle_mode",
+            "Mode",
+            id="cycle-mode",
+            priority=True,
+        ),
+        Binding("shift+tab", "cycle_mode('unlisted')", show=False, id="cycle-mode", priority=True),
+        Binding(
+            "shift+tab", "app.focus_previous", "Focus previous", show=False, id="focus-previous"
+        ),
+        Binding(
+            "alt+t", "cycle_thought_level", "Thinking", id="cycle-thought-level", priority=True
+        ),
+        Binding(
+            "alt+t",
+            "cycle_thought_level('unlisted')",
+            show=False,
+            id="cycle-thought-level",
+            priority=True,
+        ),
+        # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
+        Binding(
+            "pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"
+        ),
+        Binding(
+            "pagedown",
+            "scroll_transcript(1)",
+            "Scroll down",
+            show=False,
+            priority=True,
+            id="page-down",
+        ),
+        Binding(
+            "ctrl+home", "transcript_top", "Top", show=False, priority=True, id="transcript-top"
+        ),
+        Binding(
+            "ctrl+end",
+            "transcript_bottom",
+            "Bottom",
+            show=False,
+            priority=True,
+            id="transcript-bottom",
+        ),
+    ]
+
+    busy: reactive[bool] = reactive(False)
+    agent_alive: reactive[bool] = reactive(False)
+
+    def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
+        super().__init__()
+        self.settings = settings
+        #: Where the controller of this screen's agent lives (the app's: it outlives the
+        #: screen's widgets and knows every agent to stop). A screen on its own makes one.
+        self.workspace = workspace if workspace is not None else Workspace()
+        self.store = SessionStore()
+        self.broker = PermissionBroker(
+            settings.permission_policy,
+            on_answered=self._on_permission_answered,
+            on_queue_changed=self._on_permission_queue_changed,
+        )
+        self.elicitations = ElicitationQueue(
+            on_answered=self._on_permission_answered,
+            on_queue_changed=self._on_elicitation_queue_changed,
+        )
+        #: The session on screen; None: the new session, not created until the first message.
+        self.session_id: str | None = None
+        #: Everything sent that has not gone out yet, per session (survives agent restarts).
+        self.prompts = PromptQueue(on_change=self._on_queue_changed)
+        #: A session/new for the new session is on its way.
+        self._starting_new = False
+        #: The mode and model shown (and chosen) for the new session before it exists.
+        self.new_choices = NewSessionChoices()
+        #: The session the person asked to open (sidebar): what they typed stays with the
+        #: session they typed it in.
+        self._explicit_open: str | None = None
+        #: The agent has not answered initialize in time (Ctrl+R restarts it).
+        self._unresponsive = False
+        self._started_once = False
+        #: The sessions are offered for ``--resume`` (the status line says how to choose).
+        self._offering_sessions = False
+        #: Sessions on screen that this agent run could not reopen: a message sent there
+        #: starts a new session.
+        self._unopenable: set[str] = set()
+        self.thoughts_visible = True
+        self._refresh_pending = False
+        self._refreshing = False
+        self._refresh_again = False
+        self._refresh_tasks: set[asyncio.Task[None]] = set()
+        #: Held while the transcript is synced or switched to another session: the sync runs
+        #: in its own task and must never interleave with a switch.
+        self._transcript_lock = asyncio.Lock()
+        #: Seconds from the start of the last store -> screen sync to its paint.
+        self._frame_cost = 0.0
+        self._frame_painted_at = 0.0
+        #: Until then the person is typing (see _note_typing).
+        self._typing_until = 0.0
+        self._drafts: dict[str | None, str] = {}
+        self._restart_times: list[float] = []
+        self._last_turn_notice: float = 0.0
+        self._render_error_shown = False
+        #: Set when the person opened a session (sidebar, Ctrl+N): the prompt takes the focus
+        #: once it shows.
+        self._focus_prompt_on_open = False
+        #: Per session: (turn number, when the screen saw it start running).
+        self._turn_started: dict[str, tuple[int, float]] = {}
+        #: The clock of those times (a test can hold it still).
+        self.clock: Callable[[], float] = time.monotonic
+        self._typing = TypingRouter(
+            self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
+        )
+
+    @property
+    def link(self) -> SessionController | None:
+        """The controller of this screen's agent (its latest run), from the workspace."""
+        return self.workspace.get(self.settings.agent_key)
+
+    # ------------------------------------------------------------------ typing and focus
+
+    def on_key(self, event: events.Key) -> None:
+        self._typing.route_key(event)
+
+    def on_paste(self, event: events.Paste) -> None:
+        self._typing.route_paste(event)
+
+    def on_mouse_up(self, event: events.MouseUp) -> None:
+        self._typing.after_click(event)
+
+    def get_focusable_widget_at(self, x: int, y: int) -> Widget | None:
+        """What a mouse press focuses: only a place that takes typing (an input, a selector,
+        the sidebar). A press on a tool block, a thought, the gauge or a button leaves the focus
+        on the prompt; it used to take it until the mouse-up gave it back, and keys typed right
+        after the click went to that widget meanwhile and reached the prompt out of order."""
+        widget = super().get_focusable_widget_at(x, y)
+        if widget is None or self._typing.takes_typing(widget, clicked=True):
+            return widget
+        return None
+
+    def focus_prompt(self) -> None:
+        """The prompt takes the focus now (not on a later turn of the loop: a key typed right
+        after must find it there)."""
+        self.set_focus(self.query_one(PromptEditor).text_area)
+
+    def _focus_after_open(self) -> None:
+        """A session was shown: the prompt takes the focus when the person asked for it (from
+        the sidebar, Ctrl+N) or nothing has it; a session that opens by itself (the first
+        one) never pulls the focus away from where the person is typing."""
+        asked, self._focus_prompt_on_open = self._focus_prompt_on_open, False
+        if asked or self.focused is None:
+            self.focus_prompt()
+
+    def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_next(selector))
+
+    def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
+        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = False,
+    ) -> None:
+        """A toast of one or two lines (see acp_tui.ui.toasts), never markup unless asked:
+        what is shown here often quotes the agent."""
+        super().notify(
+            toast_text(message), title=title, severity=severity, timeout=timeout, markup=markup
+        )
+
+    def on_resize(self, event: events.Resize) -> None:
+        # Under this width the footer's keys lose their padding, so that they all fit.
+        self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
+        self.refresh_bindings()  # the option keys are listed only when there is room
+
+    # ------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield ChatHeader()
+        with Horizontal(id="body"):
+            yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
+            with Vertical(id="main"):
+                yield AgentBanner(id="banner")
+                yield Transcript(id="transcript", terminal_lookup=self._terminal_state)
+                yield StatusLine(id="status-line")
+                yield QueueView(id="queue")
+                yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
+        yield ChatBar(id="bar")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        # Subscribe before anything touches the store: the store wakes only on clean -> dirty.
+        self.store.subscribe(self._schedule_refresh)
+        self._open_index()
+        self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
+        self.query_one(PromptEditor).cwd = self.settings.cwd
+        show_sidebar = self.settings.show_sidebar
+        if show_sidebar is None:
+            show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
+        self.query_one(SessionsSidebar).display = show_sidebar
+        self.broker.set_presenter(self._present_permission)
+        self.elicitations.set_presenter(self._present_elicitation)
+        self.set_interval(1.0, self._tick_elapsed)
+        self._draw_new_session()
+        self.start_agent()
+
+    async def on_unmount(self) -> None:
+        for task in list(self._refresh_tasks):
+            task.cancel()
+        await self.stop_agent()
+
+    # ------------------------------------------------------------------ store -> screen
+
+    def _schedule_refresh(self) -> None:
+        if self._refresh_pending:
+            return
+        self._refresh_pending = True
+        # Adaptive pacing: a frame that cost c seconds (sync, layout and paint) is followed
+        # by at least PACING * c seconds off, so a flood can take at most about a quarter of
+        # the loop and a keystroke never waits long behind the transcript.
+        # Time already spent idle since that frame counts: after a pause the next frame
+        # comes at the usual rate.
+        owed = min(MAX_FRAME_GAP, PACING * self._frame_cost)
+        idle = time.perf_counter() - self._frame_painted_at
+        delay = max(FRAME_SECONDS, owed - idle)
+        self.set_timer(delay, self._start_refresh)
+
+    @on(TextArea.Changed)
+    def _note_typing(self, event: TextArea.Changed) -> None:
+        # Not stopped: the prompt editor has its own use for it.
+        self._typing_until = time.perf_counter() + TYPING_HOLD
+
+    def _start_refresh(self) -> None:
+        now = time.perf_counter()
+        if now < self._typing_until and now - self._frame_painted_at < TYPING_FRAME_GAP:
+            # Input first: while the person types, the transcript waits (never more than
+            # TYPING_FRAME_GAP between frames), so a keystroke's echo is painted on its own
+            # rather than together with a transcript frame.
+            self.set_timer(self._typing_until - now, self._start_refresh)
+            return
+        # Off the screen's own message queue: Textual paints a screen only when its queue
+        # goes idle, so a sync awaited here would hold every paint (the prompt's echo too)
+        # for as long as an agent keeps the transcript busy.
+        task = asyncio.create_task(self._refresh(), name="chat-refresh")
+        self._refresh_tasks.add(task)
+        task.add_done_callback(self._refresh_tasks.discard)
+
+    async def _refresh(self) -> None:
+        self._refresh_pending = False
+        if not self.is_attached or self.app._exit:
+            return  # the screen is going away (quit): nothing left to draw on
+        if self._refreshing:
+            self._refresh_again = True
+            return
+        self._refreshing = True
+        started = time.perf_counter()
+        try:
+            async with self._transcript_lock:
+                await self._apply_changes()
+            self.call_after_refresh(self._frame_painted, started)
+        except Exception:
+            # A drawing bug must never take the conversation down with it: log it, tell the
+            # person once, and keep going with the next frame.
+            log.exception("refreshing the chat screen failed")
+            self._report_render_error()
+        finally:
+            self._refreshing = False
+        if self._refresh_again:
+            self._refresh_again = False
+            self._schedule_refresh()
+
+    def _report_render_error(self) -> None:
+        if not self._render_error_shown:
+            self._render_error_shown = True
+            self.notify(
+                "A display error occurred (details in the log); the session goes on.",
+                severity="error",
+            )
+
+    @contextlib.contextmanager
+    def _step(self, what: str) -> Iterator[None]:
+        """One step of applying the store's changes: the changes are taken once, so a step
+        that fails (a title the index cannot store, a widget that cannot draw) is logged and
+        the other steps still run; one bad string never freezes the transcript."""
+        try:
+            yield
+        except Exception:
+            log.exception("applying changes: %s failed", what)
+            self._report_render_error()
+
+    def _frame_painted(self, started: float) -> None:
+        self._frame_painted_at = time.perf_counter()
+        self._frame_cost = self._frame_painted_at - started
+
+    async def _apply_changes(self) -> None:
+        changes = self.store.take_changes()
+        if SessionsSidebar.wants(changes):
+            with self._step("sidebar"):
+                self.query_one(SessionsSidebar).refresh_rows()
+        for changed_id, changed_parts in changes.sessions.items():
+            if changed_parts & REMEMBERED_PARTS:
+                changed = self.store.get(changed_id)
+                if changed is not None:
+                    with self._step("session index"):
+                        self._remember(changed)
+                    self._note_turns(changed_id, changed)
+            if PART_COMMANDS in changed_parts:
+                with self._step("session index"):
+                    self._remember_commands(self.store.get(changed_id))
+        session_id = self.session_id
+        transcript = self.query_one(Transcript)
+        if session_id is None:
+            return
+        parts = changes.sessions.get(session_id, set())
+        state = self.store.get(session_id)
+        if state is None:
+            return
+        with self._step("transcript"):
+            if PART_RESET in parts:
+                await transcript.show_session(session_id, list(state.transcript))
+            elif changes.entries.get(session_id):
+                await transcript.sync_entries(state.transcript, changes.entries[session_id])
+        with self._step("terminals"):
+            transcript.refresh_terminals()
+        self._draw_session_parts(state, parts)
+
+    def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
+        if state is None:
+            return
+        if PART_TITLE in parts or "info" in parts:
+            with self._step("title"):
+                self.query_one(ChatHeader).set_dirs(state.additional_dirs or [])
+                self.query_one(ChatHeader).set_title(
+                    display_title(
+                        state.display_title if state.title or state.first_prompt else "New session"
+                    )
+                )
+        if PART_STATE in parts:
+            with self._step("activity"):
+                self._draw_activity(state)
+        if PART_USAGE in parts:
+            with self._step("gauge"):
+                self._draw_gauge(state)
+        if PART_MODES in parts or PART_CONFIG in parts:
+            with self._step("options"):
+                self._draw_options(state)
+        if PART_COMMANDS in parts:
+            with self._step("commands"):
+                self.query_one(PromptEditor).commands = list(state.commands or [])
+                self._remember_commands(state)
+
+    def _draw_gauge(self, state: SessionState) -> None:
+        gauge = self.query_one(ContextGauge)
+        context = state.context
+        if context is None:
+            gauge.set_usage(None, None)
+        else:
+            # Checked at the store: each number is valid or None (unknown).
+            gauge.set_usage(context.used, context.size, context.cost_amount, context.cost_currency)
+        gauge.turn_usage = state.last_turn_usage.to_dict() if state.last_turn_usage else None
+        self.query_one(ChatBar).fit()
+
+    @on(ContextGauge.LevelCrossed)
+    def on_level_crossed(self, event: ContextGauge.LevelCrossed) -> None:
+        # One line: the gauge itself changed colour and reads the numbers; the details are a
+        # click away.
+        critical = event.level.name == "CRITICAL"
+        gauge = self.query_one(ContextGauge)
+        percent = format_percent(gauge.used, gauge.context_size)
+        self.notify(
+            f"{percent} used. {event.advice}",
+            severity="error" if critical else "warning",
+            timeout=6,
+        )
+
+    @on(ContextGauge.DetailsRequested)
+    def on_context_details_requested(self, event: ContextGauge.DetailsRequested) -> None:
+        event.stop()
+        self.action_context_details()
+
+    def _draw_activity(self, state: SessionState) -> None:
+        running = state.activity in ("running", "requires_action")
+        self.busy = running
+        if state.replaying:
+            self._set_status("loading the session…")
+        elif state.activity == "requires_action":
+            self._set_status("⏸ waiting for you")
+        elif running and self.link is not None and self.link.is_cancelling(state.id):
+            # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
+            self._set_status("cancelling…")
+        elif running:
+            now = self.clock()
+            elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
+            self._set_status(f"● working… {elapsed} ({key_label(self, 'cancel-turn')} to cancel)")
+        elif state.stop_reason == "cancelled":
+            self._set_status("cancelled")
+        elif state.stop_reason and state.stop_reason not in ("end_turn",):
+            self._set_status(f"stopped: {display_title(state.stop_reason, 60)}")
+        else:
+            self._set_status("")
+
+    def _set_status(self, text: str) -> None:
+        self.query_one(StatusLine).set_text(text)
+
+    def watch_busy(self, busy: bool) -> None:
+        # On the status line only: a class on the screen would restyle every widget on it.
+        self.query_one(StatusLine).set_busy(busy)
+        self.refresh_bindings()
+
+    def _note_turns(self, session_id: str, state: SessionState) -> None:
+        """Remember when each session's running turn started (for ``working… 12 s``)."""
+        if state.activity in ("running", "requires_action"):
+            known = self._turn_started.get(session_id)
+            if known is None or known[0] != state.turn:
+                self._turn_started[session_id] = (state.turn, self.clock())
+        else:
+            self._turn_started.pop(session_id, None)
+
+    def _tick_elapsed(self) -> None:
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is not None and state.activity == "running" and not state.replaying:
+            self._draw_activity(state)
+
+    # ------------------------------------------------------------------ intents
+
+    @on(PromptEditor.Submitted)
+    def on_prompt_submitted(self, event: PromptEditor.Submitted) -> None:
+        event.stop()
+        # What is sent, and what comes back, is at the bottom: go there.
+        self.query_one(Transcript).to_bottom()
+        self.send_text(event.text, event.blocks)
+
+    def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
+        """Send, or queue: nothing sent is ever lost, whatever the agent is doing."""
+        session_id = self._queue_key()
+        editing = self.prompts.editing(session_id)
+        if editing is not None:
+            self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
+            if self.link is not None and session_id is not None:
+                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
+            return
+        link = self.link
+        if link is not None and session_id is not None and self.agent_alive:
+            if link.can_send(session_id):
+                try:
+                    link.send_prompt(session_id, text, blocks)
+                except AcpError as error:
+                    self.prompts.add(session_id, text, blocks)
+                    self.notify(str(error), severity="error")
+                return
+        # No session open to take it yet: it waits in the queue, shown, and goes out when
+        # the session opens (the new one is created now if the agent is ready).
+        self.prompts.add(session_id, text, blocks)
+        if session_id is None and self.agent_alive:
+            self._start_new_session()
+        elif not self.agent_alive and (link is None or link.finished.is_set()):
+            self.notify(
+                "The agent is not running: your message is queued and goes out once "
+                f"{self._restart_key()} has restarted it.",
+                severity="warning",
+            )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
+            # The sidebar's list and an open selector page themselves.
+            focused = self.focused
+            return focused is None or not any(
+                isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
+            )
+        if action == "cancel_turn":
+            return self.busy or self.prompts.editing(self._queue_key()) is not None
+        if action == "restart_agent":
+            return not self.agent_alive or self._unresponsive
+        if action in ("cycle_mode", "cycle_thought_level"):
+            return self.options_action_allowed(action, parameters)
+        return True
+
+    def action_cancel_turn(self) -> None:
+        key = self._queue_key()
+        editing = self.prompts.editing(key)
+        if editing is not None:
+            # Escape while editing a queued message: it stays as it was, and may go out.
+            self.prompts.abandon_edit(key, editing.queue_id)
+            self.query_one(PromptEditor).set_draft("")
+            self._flush(key)
+            return
+        session_id = self.session_id
+        link = self.link
+        if link is None or session_id is None or not self.busy:
+            return
+        self.broker.cancel_session(session_id)
+        link.begin_cancel(session_id)
+        self._set_status("cancelling…")
+
+        async def cancel() -> None:
+            await link.cancel(session_id)
+            # After session/cancel has gone out: the agent learns the turn is cancelled
+            # before it reads "cancel" for its open questions.
+            self.elicitations.cancel_session(session_id)
+
+        link.spawn(cancel, "cancel")
+
+    def action_toggle_thoughts(self) -> None:
+        self.thoughts_visible = not self.thoughts_visible
+        self.query_one(Transcript).set_thoughts_visible(self.thoughts_visible)
+        self.notify("Thoughts shown" if self.thoughts_visible else "Thoughts hidden")
+
+    def action_toggle_latest_thought(self) -> None:
+        if not self.thoughts_visible:
+            self.action_toggle_thoughts()
+        if self.query_one(Transcript).toggle_latest(ThoughtView) is None:
+            self.notify("No thought in this session yet.")
+
+    def action_toggle_latest_tool(self) -> None:
+        if self.query_one(Transcript).toggle_latest(ToolCallView) is None:
+            self.notify("No tool call in this session yet.")
+
+    def action_scroll_transcript(self, pages: int) -> None:
+        self.query_one(Transcript).page(pages)
+
+    def action_transcript_top(self) -> None:
+        self.query_one(Transcript).to_top()
+
+    def action_transcript_bottom(self) -> None:
+        self.query_one(Transcript).to_bottom()
+
+    @on(Transcript.Behind)
+    def on_transcript_behind(self, event: Transcript.Behind) -> None:
+        event.stop()
+        self.query_one(StatusLine).show_new_output(event.behind)
+
+    @on(NewOutputMarker.Pressed)
+    def on_new_output_pressed(self, event: NewOutputMarker.Pressed) -> None:
+        event.stop()
+        self.query_one(Transcript).to_bottom()

@@ -1,0 +1,61 @@
+"""The chat screen's top row: the agent's name and version, the session title, the session's
+additional directories and the permission policy badge. The screen sets each part; the header
+never reads the store or the controller itself."""
+
+from __future__ import annotations
+
+import os
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal
+from textual.widgets import Label
+
+from acp_tui.text.safety import one_line
+
+__all__ = ["ChatHeader", "additional_dirs_label"]
+
+
+def additional_dirs_label(dirs: list[str]) -> str:
+    """``+ lib, docs``: the names of a session's additional directories, for the header."""
+    names = [os.path.basename(path.rstrip(os.sep)) or path for path in dirs]
+    return ("+ " + ", ".join(one_line(name, 40) for name in names)) if names else ""
+
+
+class ChatHeader(Horizontal):
+    """Agent name and version, the session title, and the permission policy badge."""
+
+    DEFAULT_CSS = """
+    ChatHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    ChatHeader > #agent { width: auto; text-style: bold; color: $accent; }
+    ChatHeader > #title { width: 1fr; padding: 0 2; text-overflow: ellipsis; text-wrap: nowrap; }
+    ChatHeader > #dirs { width: auto; max-width: 40; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    ChatHeader > #badge { width: auto; }
+    ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
+    ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield Label("starting…", id="agent")
+        yield Label("", id="title")
+        yield Label("", id="dirs")
+        yield Label("", id="badge")
+
+    def set_agent(self, text: str) -> None:
+        self.query_one("#agent", Label).update(Text(text))
+
+    def set_title(self, text: str) -> None:
+        self.query_one("#title", Label).update(Text(text))
+
+    def set_dirs(self, dirs: list[str]) -> None:
+        """The session's additional directories: their names here, the paths in the tooltip."""
+        label = self.query_one("#dirs", Label)
+        label.update(Text(additional_dirs_label(dirs)))
+        label.tooltip = Text("\n".join(["Also works in:", *dirs])) if dirs else None
+
+    def set_policy(self, policy: str) -> None:
+        badge = self.query_one("#badge", Label)
+        badge.set_class(policy == "yolo", "-yolo")
+        badge.set_class(policy == "deny", "-deny")
+        labels = {"yolo": "YOLO: auto-allow", "deny": "auto-deny", "ask": ""}
+        badge.update(labels.get(policy, ""))
