@@ -710,14 +710,18 @@ class Transcript(VerticalScroll):
         """Rows above the view became exact as they were drawn: move by as much, so what
         the person is reading stays where it is (at the bottom, the anchor does that)."""
         event.stop()
-        if self.following:
-            return
+        if self.following or self._scrolling():
+            return  # an animated scroll (Home, PgUp) goes where it was sent
         rows = event.rows
 
         def keep_still() -> None:
-            self.scroll_to(y=self.scroll_y + rows, animate=False, immediate=True)
+            if not self._scrolling():
+                self.scroll_to(y=self.scroll_y + rows, animate=False, immediate=True)
 
         self.call_after_refresh(keep_still)
+
+    def _scrolling(self) -> bool:
+        return self.app.animator.is_being_animated(self, "scroll_y")
 
     def refresh_terminals(self) -> None:
         for view in self._views.values():
