@@ -101,13 +101,36 @@ class Document:
         paragraph = self._paragraph
         if paragraph is not None:
             index = self._paragraph_index
-            if index < len(blocks) and blocks[index].startswith(paragraph.source):
-                paragraph.extend(blocks[index][len(paragraph.source) :])
-                if index < self._settled and self.width:
-                    self._draw(index)  # its final lines, drawn the cheap way; then let go
-            else:
+            if index >= len(blocks) or not blocks[index].startswith(paragraph.source):
                 self._paragraph, self._paragraph_index = None, -1
+            elif index < self._settled and self.width:
+                self._draw(index)  # its final lines, drawn the cheap way; then let go
         self._follow_paragraph()
+
+    @property
+    def behind(self) -> bool:
+        """The growing paragraph has text it has not taken in yet (see :meth:`catch_up`)."""
+        paragraph = self._paragraph
+        if paragraph is None:
+            return False
+        return len(paragraph.source) < len(self.blocks[self._paragraph_index])
+
+    def catch_up(self, budget: int) -> bool:
+        """Let the growing paragraph take in and lay out about ``budget`` characters of the
+        text it lacks (it shows what it has taken in). True while it is still behind."""
+        paragraph = self._paragraph
+        if paragraph is None:
+            return False
+        index = self._paragraph_index
+        block = self.blocks[index]
+        taken = len(paragraph.source)
+        if taken < len(block):
+            paragraph.extend(block[taken : taken + budget])
+        paragraph.settle(budget)
+        if self.width and paragraph.plain:
+            paragraph.wrap_to(self.width)
+        self._open_lines.pop(index, None)
+        return self.behind
 
     def _follow_paragraph(self) -> None:
         last = len(self.blocks) - 1
@@ -118,18 +141,24 @@ class Document:
             and (self._paragraph is None or self._paragraph_index < self._settled)
             and is_plain_paragraph(self.blocks[last])
         ):
-            self._paragraph = GrowingParagraph(self.renderer, self.blocks[last])
+            self._paragraph = GrowingParagraph(self.renderer)
             self._paragraph_index = last
 
     # ------------------------------------------------------------------ layout
 
-    def layout(self, width: int, renderer: BlockRenderer) -> None:
-        """Heights for every block at ``width``; the open blocks are drawn (exact)."""
-        width = max(1, width)
+    def use(self, renderer: BlockRenderer) -> None:
+        """Draw with ``renderer`` from now on (a new one: the theme changed)."""
         if renderer is not self.renderer:
             self.renderer = renderer
             self._paragraph, self._paragraph_index = None, -1
             self.width = 0
+        self._follow_paragraph()
+
+    def layout(self, width: int, renderer: BlockRenderer, catch_up: int = 8_192) -> None:
+        """Heights for every block at ``width``; the open blocks are drawn (exact), a growing
+        paragraph with up to ``catch_up`` more characters taken in."""
+        width = max(1, width)
+        self.use(renderer)
         if width != self.width:
             self.width = width
             self._heights = []
@@ -137,6 +166,8 @@ class Document:
             self._drawn_lines = 0
             self._open_lines.clear()
             self._starts_valid = 0
+        if catch_up and self.behind:
+            self.catch_up(catch_up)
         heights = self._heights
         blocks = self.blocks
         for index in range(len(heights), len(blocks)):
@@ -164,8 +195,13 @@ class Document:
         else:
             renderer = self.renderer
             assert renderer is not None
-            if index == self._paragraph_index and self._paragraph is not None:
-                lines = self._paragraph.lines(self.width)
+            paragraph = self._paragraph
+            if index == self._paragraph_index and paragraph is not None:
+                if index < self._settled:  # final: take in the rest now
+                    while self.catch_up(1 << 20):
+                        pass
+                    paragraph.settle(1 << 30)
+                lines = paragraph.lines(self.width)
             if lines is None:
                 if index == self._paragraph_index:
                     self._paragraph, self._paragraph_index = None, -1

@@ -46,7 +46,7 @@ _CUT = re.compile(r"(?<=\S) (?=\S)")
 #: The open part is not cut into pieces shorter than this (each render has a fixed cost).
 MIN_PIECE_CHARS = 256
 #: The longest piece rendered at once when settling (bounded work per step).
-MAX_PIECE_CHARS = 16_384
+MAX_PIECE_CHARS = 8_192
 #: An open part longer than this is settled even though unresolved (see the module's doc).
 FORCE_CHARS = 16_384
 
@@ -107,7 +107,12 @@ class GrowingParagraph:
         if self.plain:
             self.plain = _lines_plain(self.source, start)
 
-    def settle(self, budget: int = 4 * MAX_PIECE_CHARS) -> None:
+    @property
+    def unsettled(self) -> int:
+        """Characters of the open part (rendered again whenever the paragraph is drawn)."""
+        return len(self.source) - self._settled
+
+    def settle(self, budget: int = 2 * MAX_PIECE_CHARS) -> None:
         """Settle what can be settled of the open part, rendering at most about ``budget``
         characters."""
         if not self.plain:
@@ -200,6 +205,17 @@ class GrowingParagraph:
         if not self.plain:
             return None
         self.settle()
+        wrap = self.wrap_to(width)
+        open_text = self._open()
+        if open_text is None:
+            self.plain = False
+            return None
+        frozen, tail = wrap.tail(open_text)
+        return self._frozen[:frozen] + self.renderer.text_lines(tail)
+
+    def wrap_to(self, width: int) -> GrowingWrap:
+        """Wrap the settled pieces not wrapped yet at ``width`` (all of them again when the
+        width changed), and draw the lines that became final."""
         wrap = self._wrap
         if wrap is None or wrap.width != max(1, width):
             wrap = self._wrap = GrowingWrap(width)
@@ -208,14 +224,9 @@ class GrowingParagraph:
         for piece in self._pieces[self._wrapped :]:
             wrap.extend(piece)
         self._wrapped = len(self._pieces)
-        open_text = self._open()
-        if open_text is None:
-            self.plain = False
-            return None
         if wrap.lowest_frozen < len(self._frozen):
             del self._frozen[wrap.lowest_frozen :]  # thawed by a tab, frozen again since
         if len(self._frozen) < len(wrap.frozen):
             self._frozen.extend(self.renderer.text_lines(wrap.frozen[len(self._frozen) :]))
         wrap.lowest_frozen = len(wrap.frozen)
-        frozen, tail = wrap.tail(open_text)
-        return self._frozen[:frozen] + self.renderer.text_lines(tail)
+        return wrap

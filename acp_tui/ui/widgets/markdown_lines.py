@@ -29,6 +29,8 @@ from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
 #: Characters of new text taken per step while streaming; other tasks (a keystroke's echo,
 #: a paint) run between steps, so one huge chunk never holds the loop for long.
 FEED_SLICE = 256_000
+#: Characters of a growing paragraph taken in and laid out per step (a few milliseconds).
+CATCH_UP_CHARS = 8_192
 #: Rows at the end of the reply drawn exactly at each layout (what a person following sees).
 TAIL_ROWS = 80
 
@@ -67,7 +69,11 @@ class MarkdownLines(Widget):
     def is_drawn(self) -> bool:
         """The current text is all taken in and laid out at the widget's width."""
         document = self._document
-        return document.fed == len(self._source) and document.width == max(1, self.size.width)
+        return (
+            document.fed == len(self._source)
+            and not document.behind
+            and document.width == max(1, self.size.width)
+        )
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -105,16 +111,45 @@ class MarkdownLines(Widget):
             return
         while self._feed_step():
             pass
+        self._attach_renderer()
+        while self._document.catch_up(1 << 20):
+            pass
         self.refresh(layout=True)
 
-    async def stream(self, source: str) -> None:
-        """Show ``source`` like :meth:`update`, taking huge new text a slice at a time and
-        letting other tasks run between slices (the reply shows as it is taken in)."""
+    async def stream(self, source: str, width: int | None = None) -> None:
+        """Show ``source`` like :meth:`update`, a bounded step at a time: huge new text is
+        taken in a slice at a time, a growing paragraph laid out a piece at a time, and other
+        tasks (a keystroke's echo, a paint) run between steps; the reply shows as it is taken
+        in. ``width`` is for a widget not laid out yet: the width it is expected to get (so
+        that heights are estimated as the text arrives, not all at once at the first layout)."""
         if not self._take(source):
             return
-        while self._feed_step():
+        document = self._document
+        if not self.size.width and width and self._attach_renderer():
+            document.layout(width, self._renderer_now())
+        while True:
+            more = self._feed_step()
+            self._attach_renderer()
+            while document.catch_up(CATCH_UP_CHARS) and document is self._document:
+                self.refresh(layout=True)
+                await asyncio.sleep(0)
             self.refresh(layout=True)
+            if not more or document is not self._document:
+                return
             await asyncio.sleep(0)
+
+    def _attach_renderer(self) -> bool:
+        """Give the document the renderer it draws paragraphs with (once mounted)."""
+        if not self.is_attached:
+            return False
+        self._document.use(self._renderer_now())
+        return True
+
+    def _continue_catching_up(self) -> None:
+        """A layout found the paragraph behind (text came in through :meth:`update` before
+        the widget could draw): another bounded step, until it caught up."""
+        if self._document.catch_up(CATCH_UP_CHARS):
+            self.call_later(self._continue_catching_up)
         self.refresh(layout=True)
 
     def append(self, text: str) -> None:
@@ -146,6 +181,8 @@ class MarkdownLines(Widget):
             height = document.height
             if document.draw_rows(max(0, height - rows), height) is None:
                 break
+        if document.behind:
+            self.call_later(self._continue_catching_up)
         return document.height
 
     def render_lines(self, crop: Region) -> list[Strip]:

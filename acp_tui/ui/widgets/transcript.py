@@ -66,6 +66,8 @@ STATUS_LABELS: dict[str, str] = {
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
+#: Characters of a reply's new text sanitised per step (a few milliseconds each).
+SANITIZE_SLICE = 256_000
 RAW_LIMIT = 20_000
 #: Entries with a mounted view at most, while the person follows the bottom.
 WINDOW = 60
@@ -176,6 +178,8 @@ class AgentMessageView(EntryView):
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
         self._sanitizer = GrowingSanitizer()
+        #: Characters of the entry's text the sanitiser has seen.
+        self._sanitized = 0
 
     def compose(self) -> ComposeResult:
         yield MarkdownLines(classes="live")
@@ -184,10 +188,30 @@ class AgentMessageView(EntryView):
         entry = self.entry
         assert isinstance(entry, AgentMessage | AgentThought)
         text = entry.text
-        await self.render_text(self._sanitizer.feed(text if isinstance(text, str) else str(text)))
+        await self.render_text(text if isinstance(text, str) else str(text))
 
     async def render_text(self, text: str) -> None:
-        await self.query_one(".live", MarkdownLines).stream(text)
+        """Show ``text`` (the agent's, made inert here). A huge new part is sanitised a
+        slice at a time, other tasks running between slices, like the drawing after it."""
+        sanitizer = self._sanitizer
+        for cut in range(self._sanitized + SANITIZE_SLICE, len(text), SANITIZE_SLICE):
+            sanitizer.feed(text[:cut])
+            await asyncio.sleep(0)
+        self._sanitized = len(text)
+        await self.query_one(".live", MarkdownLines).stream(
+            sanitizer.feed(text), self._expected_width()
+        )
+
+    def _expected_width(self) -> int | None:
+        """The width the text will get, for a view not laid out yet: its container's width
+        less its own padding and border (a wrong guess only costs estimates again)."""
+        if self.size.width:
+            return self.size.width
+        container = self.parent
+        if not isinstance(container, Widget):
+            return None
+        available = container.scrollable_content_region.width
+        return available - self.styles.gutter.width if available > 0 else None
 
 
 class ThoughtView(EntryView):
