@@ -119,24 +119,30 @@ class MarkdownLines(Widget):
     async def stream(self, source: str, width: int | None = None) -> None:
         """Show ``source`` like :meth:`update`, a bounded step at a time: huge new text is
         taken in a slice at a time, a growing paragraph laid out a piece at a time, and other
-        tasks (a keystroke's echo, a paint) run between steps; the reply shows as it is taken
-        in. ``width`` is for a widget not laid out yet: the width it is expected to get (so
+        tasks (a keystroke's echo, a paint) run between steps. ``width`` is for a widget not laid out yet: the width it is expected to get (so
         that heights are estimated as the text arrives, not all at once at the first layout)."""
         if not self._take(source):
             return
         document = self._document
         if not self.size.width and width and self._attach_renderer():
             document.layout(width, self._renderer_now())
-        while True:
-            more = self._feed_step()
-            self._attach_renderer()
-            while document.catch_up(CATCH_UP_CHARS) and document is self._document:
-                self.refresh(layout=True)
+        # One layout at the end, not one per step: a layout costs in proportion to the
+        # transcript's height (Textual files every widget's region in a grid of 20-row
+        # squares), so a 50 MB reply laid out per slice would cost seconds.
+        try:
+            while True:
+                more = self._feed_step()
+                self._attach_renderer()
+                behind = True
+                while behind:
+                    behind = document.catch_up(CATCH_UP_CHARS) and document is self._document
+                    if behind:
+                        await asyncio.sleep(0)  # a turn for the other tasks
+                if not more or document is not self._document:
+                    return
                 await asyncio.sleep(0)
+        finally:
             self.refresh(layout=True)
-            if not more or document is not self._document:
-                return
-            await asyncio.sleep(0)
 
     def _attach_renderer(self) -> bool:
         """Give the document the renderer it draws paragraphs with (once mounted)."""
