@@ -102,3 +102,32 @@ async def test_a_huge_reply_streamed_in_slices_draws_its_end_without_drawing_all
         assert len(live._document._drawn) < 200
         transcript.to_top()
         await wait_for(pilot, lambda: on_screen(app, "FIRSTWORDS"), "the first words")
+
+
+async def test_a_huge_reply_is_sanitised_slice_by_slice_like_the_whole() -> None:
+    """Sanitised a slice at a time (the known-plain start never scanned again): the result is
+    the sanitiser's on the whole text, also with an escape sequence across a slice boundary,
+    one arriving later, and a reply replaced by a shorter one."""
+    from acp_tui.text_safety import sanitize_terminal_text
+    from acp_tui.ui.widgets.transcript import SANITIZE_SLICE, AgentMessageView
+
+    first = "x" * (SANITIZE_SLICE - 3) + "\x1b]52;c;ZXZpbA==\x07 after " + "y " * 100
+    grown = first + "more \x1b[2J text " * 50 + "z" * (2 * SANITIZE_SLICE)
+    entry = AgentMessage(1)
+    entry.append_text(first)
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", [entry])
+        await pilot.pause()
+        view = app.query_one(AgentMessageView)
+        live = view.query_one(".live", MarkdownLines)
+        assert live.source == sanitize_terminal_text(first) and "\x1b" not in live.source
+        for text in (grown, "short \x9b31m reply"):
+            replaced = AgentMessage(1)
+            replaced.append_text(text)
+            replaced.version = entry.version + 1
+            entry = replaced
+            await view.sync(entry)
+            assert live.source == sanitize_terminal_text(text)
+            assert not any(ch in live.source for ch in "\x1b\x9b\x07")

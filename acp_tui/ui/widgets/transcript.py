@@ -40,7 +40,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text, truncate
+from acp_tui.text_safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
@@ -177,9 +177,10 @@ class AgentMessageView(EntryView):
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
-        self._sanitizer = GrowingSanitizer()
-        #: Characters of the entry's text the sanitiser has seen.
-        self._sanitized = 0
+        #: The raw text last shown, and how much of it is known to hold no control
+        #: character (so it is its own sanitised form).
+        self._raw = ""
+        self._plain_chars = 0
 
     def compose(self) -> ComposeResult:
         yield MarkdownLines(classes="live")
@@ -191,16 +192,31 @@ class AgentMessageView(EntryView):
         await self.render_text(text if isinstance(text, str) else str(text))
 
     async def render_text(self, text: str) -> None:
-        """Show ``text`` (the agent's, made inert here). A huge new part is sanitised a
-        slice at a time, other tasks running between slices, like the drawing after it."""
-        sanitizer = self._sanitizer
-        for cut in range(self._sanitized + SANITIZE_SLICE, len(text), SANITIZE_SLICE):
-            sanitizer.feed(text[:cut])
-            await asyncio.sleep(0)
-        self._sanitized = len(text)
+        """Show ``text`` (the agent's, made inert here)."""
         await self.query_one(".live", MarkdownLines).stream(
-            sanitizer.feed(text), self._expected_width()
+            await self._sanitized(text), self._expected_width()
         )
+
+    async def _sanitized(self, text: str) -> str:
+        """:func:`sanitize_terminal_text` of ``text``, scanning only what is new, a slice at a
+        time (other tasks run between slices). Text with no control character is its own
+        sanitised form and ends no escape sequence, so the known-plain start is never scanned
+        again, and never copied: a reply of 50 MB costs one scan, not one per frame."""
+        if not text.startswith(self._raw):
+            self._plain_chars = 0  # replaced, not grown
+        self._raw = text
+        plain = self._plain_chars
+        while plain < len(text):
+            piece = text[plain : plain + SANITIZE_SLICE]
+            if sanitize_terminal_text(piece) is not piece:
+                break  # a control character: from here on, scanned whole each time
+            plain += len(piece)
+            if plain < len(text):
+                await asyncio.sleep(0)
+        self._plain_chars = plain
+        if plain == len(text):
+            return text
+        return text[:plain] + sanitize_terminal_text(text[plain:])
 
     def _expected_width(self) -> int | None:
         """The width the text will get, for a view not laid out yet: its container's width
