@@ -1,3 +1,3 @@
-from acp_tui.cli import main
+from acp_tui.cli.main import main
 
 raise SystemExit(main())

@@ -165,10 +165,10 @@ async def wait_until(
 def demo_settings(home: Path, **overrides: Any) -> Any:
     """Settings for the real app on the demo agent (no chunk delay), in ``home``. The app is
     built next: the process is prepared as the command line prepares it before ``app.run``."""
+    from acp_tui.cli.tui import settle_long_lived_objects
     from acp_tui.demo_agent import demo_agent_argv
+    from acp_tui.session.settings import AppSettings
     from acp_tui.ui.app import make_app  # noqa: F401  (imported before the objects settle)
-    from acp_tui.ui.launch import settle_long_lived_objects
-    from acp_tui.ui.settings import AppSettings
 
     settle_long_lived_objects()
 

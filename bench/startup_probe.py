@@ -1,4 +1,4 @@
-"""Run ``acp-tui --demo`` for real (``acp_tui.cli.main``) and note the first frame with the
+"""Run ``acp-tui --demo`` for real (``acp_tui.cli.main.main``) and note the first frame with the
 prompt focused: writes ``time.time()`` of that frame to the file named by
 ``ACP_TUI_BENCH_MARK`` and exits. Used by :mod:`bench.bench_startup` under a pty."""
 
@@ -29,7 +29,7 @@ def main() -> int:
             self.exit(0)
 
     App._display = _display  # type: ignore[method-assign]
-    from acp_tui.cli import main as cli_main
+    from acp_tui.cli.main import main as cli_main
 
     return cli_main(sys.argv[1:])
 

@@ -33,14 +33,14 @@ sys.path.insert(0, str(ROOT))
 
 from textual.pilot import Pilot  # noqa: E402
 
-from acp_tui.config import Config  # noqa: E402
+from acp_tui.config.known_agents import KNOWN_AGENTS  # noqa: E402
+from acp_tui.config.load import Config  # noqa: E402
 from acp_tui.demo_agent import demo_agent_argv  # noqa: E402
-from acp_tui.known_agents import KNOWN_AGENTS  # noqa: E402
+from acp_tui.session.settings import AppSettings  # noqa: E402
 from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
 from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
 from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
 from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
-from acp_tui.ui.settings import AppSettings  # noqa: E402
 from tests.ui.chat_helpers import send, wait_for, wait_for_session  # noqa: E402
 
 SIZE = (120, 38)

@@ -12,17 +12,17 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.agent_link import AgentLink, LinkEvents
-from acp_tui.cli import parse
-from acp_tui.config_schema import Config
+from acp_tui.cli.parse import parse
+from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.config.schema import Config
 from acp_tui.services.errors import ServiceError
-from acp_tui.session_options import LEGACY_MODEL, session_options
-from acp_tui.session_roots import SessionRoots, dirs_to_send, resolve_dirs
+from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.roots import SessionRoots, dirs_to_send, resolve_dirs
+from acp_tui.session.settings import AppSettings
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
-from acp_tui.ui.launch import settings_from_invocation
+from acp_tui.store.options import LEGACY_MODEL, session_options
 from acp_tui.ui.screens.launcher import build_choices, settings_for_choice
-from acp_tui.ui.settings import AppSettings
 
 pytestmark = pytest.mark.anyio
 
@@ -65,7 +65,7 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
     agent.write_text(RECORDING_AGENT)
     log = tmp_path / "received.jsonl"
     errors: list[str] = []
-    link = AgentLink(
+    link = SessionController(
         [sys.executable, str(agent), str(log), "dirs" if advertise else "none"],
         cwd=str(tmp_path),
         store=SessionStore(),
@@ -73,7 +73,7 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
         additional_dirs=dirs,
     )
 
-    async def opener(link: AgentLink) -> None:
+    async def opener(link: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
@@ -92,7 +92,7 @@ async def test_dirs_go_out_on_new_load_and_resume_and_a_reopen_sends_the_session
     for path in (lib, docs, other):
         path.mkdir()
 
-    async def job(link: AgentLink) -> None:
+    async def job(link: SessionController) -> None:
         session_id = await link.new_session()
         assert link.store.get(session_id).additional_dirs == [str(lib), str(docs)]  # type: ignore[union-attr]
         # Containment follows the session's directories.
@@ -116,7 +116,7 @@ async def test_an_agent_without_the_capability_gets_no_dirs_and_the_person_is_to
     lib = tmp_path / "lib"
     lib.mkdir()
 
-    async def job(link: AgentLink) -> None:
+    async def job(link: SessionController) -> None:
         session_id = await link.new_session()
         assert link.roots.roots(session_id) == (tmp_path,)
 
@@ -126,7 +126,7 @@ async def test_an_agent_without_the_capability_gets_no_dirs_and_the_person_is_to
 
 
 async def test_legacy_models_state_is_a_model_picker_set_with_set_model(tmp_path: Path) -> None:
-    async def job(link: AgentLink) -> None:
+    async def job(link: SessionController) -> None:
         session_id = await link.new_session(model="large")
         state = link.store.get(session_id)
         model = next(o for o in session_options(state) if o.key == LEGACY_MODEL)

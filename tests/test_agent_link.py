@@ -1,4 +1,4 @@
-"""AgentLink without a screen: MCP servers passed per the agent's capabilities."""
+"""SessionController without a screen: MCP servers passed per the agent's capabilities."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.agent_link import AgentLink, LinkEvents
+from acp_tui.session.controller import LinkEvents, SessionController
 from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio
@@ -45,7 +45,7 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
         {"type": "http", "name": "web", "url": "http://127.0.0.1:9/mcp", "headers": {}},
         {"type": "sse", "name": "events", "url": "http://127.0.0.1:9/sse", "headers": {}},
     ]
-    link = AgentLink(
+    link = SessionController(
         [sys.executable, str(agent), str(received)],
         cwd=str(tmp_path),
         store=SessionStore(),
@@ -71,7 +71,7 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def sent(link: AgentLink) -> list[tuple[str, Any]]:
+def sent(link: SessionController) -> list[tuple[str, Any]]:
     assert link.client is not None
     out = []
     for record in list(link.client.connection.traffic):
@@ -88,9 +88,9 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
     """The link makes no session on its own (the opener decides); messages queued for the
     new session go out in order once it exists, after the mode and model chosen for it."""
     store = SessionStore()
-    link = AgentLink(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
 
-    async def open_nothing(link: AgentLink) -> None:
+    async def open_nothing(link: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
@@ -125,7 +125,7 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
 
 async def test_a_new_session_is_a_draft_until_its_first_prompt(tmp_path: Path) -> None:
     store = SessionStore()
-    link = AgentLink(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)  # no opener: a new session, as before
         with anyio.fail_after(10):
@@ -148,7 +148,7 @@ async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
     agent = tmp_path / "agent.py"
     agent.write_text(RECORDING_AGENT)
     errors: list[str] = []
-    link = AgentLink(
+    link = SessionController(
         [sys.executable, str(agent), str(tmp_path / "received.jsonl")],
         cwd=str(tmp_path),
         store=SessionStore(),

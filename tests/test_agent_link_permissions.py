@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.agent_link import AgentLink
+from acp_tui.session.controller import SessionController
 from acp_tui.store import AgentMessage, SessionStore
 from tests.agents import hostile_core as core
 
@@ -42,7 +42,7 @@ async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
         asked.append(params)
         return {"outcome": {"outcome": "selected", "optionId": "yes"}}
 
-    link = AgentLink(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await until(lambda: link.current_session_id is not None)
@@ -74,7 +74,7 @@ async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
             closed.set()  # the dialog is closed
         raise AssertionError("unreachable")
 
-    link = AgentLink(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await until(lambda: link.current_session_id is not None)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui import attachments
-from acp_tui.attachments import (
+from acp_tui.session import attachments
+from acp_tui.session.attachments import (
     MAX_EMBED_BYTES,
     PromptCapabilities,
     build_prompt,

@@ -6,7 +6,7 @@ import os
 import shlex
 from pathlib import Path
 
-from acp_tui.auth_methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
+from acp_tui.session.auth_methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
 
 
 def test_v1_methods_without_type_are_agent_methods_and_terminal_ones_carry_args_and_env() -> None:

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.cli import directory_problem, parse
-from acp_tui.config import parse_config
-from acp_tui.ui.launch import settings_from_invocation
+from acp_tui.cli.parse import directory_problem, parse
+from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.config.load import parse_config
 
 
 def test_directory_problem(tmp_path: Path) -> None:

@@ -1,6 +1,6 @@
 """The client capabilities sent at ``initialize`` are exactly what is implemented.
 
-Derived from the code, for both faces of acp-tui (the TUI's :class:`AgentLink` and ``acp-tui
+Derived from the code, for both faces of acp-tui (the TUI's :class:`SessionController` and ``acp-tui
 ask``): every advertised capability has its handlers, its notifications, its ``session/update``
 kinds (rendered, not shown as unknown) and its abilities; every agent->client method handled is
 advertised. Table-driven: a new row in :data:`acp_tui.protocol.client.CLIENT_FEATURES` needs a
@@ -17,11 +17,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui import headless
-from acp_tui.agent_link import AgentLink
-from acp_tui.elicitation import parse_request
-from acp_tui.elicitation_queue import ElicitationQueue
-from acp_tui.link_auth import SignIn
+from acp_tui.cli import headless
 from acp_tui.protocol.client import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
@@ -30,6 +26,10 @@ from acp_tui.protocol.client import (
     client_capabilities,
     implements,
 )
+from acp_tui.session.auth import SignIn
+from acp_tui.session.controller import SessionController
+from acp_tui.session.elicitation import parse_request
+from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.store import SessionStore
 from acp_tui.ui.widgets.transcript import UnknownView, view_for
 from tests.demo_agent import schema_check
@@ -69,7 +69,7 @@ def tui_face(tmp_path: Path) -> Face:
     queue = ElicitationQueue()
     queue.set_presenter(_present)
     store = SessionStore()
-    link = AgentLink(["agent"], cwd=str(tmp_path), store=store, elicitations=queue)
+    link = SessionController(["agent"], cwd=str(tmp_path), store=store, elicitations=queue)
     setup = link.client_setup()
 
     def shows(updates: list[dict[str, Any]]) -> bool:
@@ -174,7 +174,7 @@ def _boolean_option_is_a_toggle() -> bool:
     """A boolean config option becomes a toggle of the chat bar's option list."""
     from types import SimpleNamespace
 
-    from acp_tui.session_options import session_options
+    from acp_tui.store.options import session_options
 
     option = {"id": "fast", "name": "Fast", "type": "boolean", "currentValue": True}
     state = SimpleNamespace(

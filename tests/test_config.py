@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.config import (
+from acp_tui.config.load import (
     Config,
     McpHttpServer,
     McpSseServer,
@@ -18,7 +18,7 @@ from acp_tui.config import (
     load_config,
     save_theme,
 )
-from acp_tui.recent import RecentAgents
+from acp_tui.config.recent import RecentAgents
 
 FULL = """\
 # my settings
@@ -94,7 +94,7 @@ def test_valid_file(tmp_path: Path) -> None:
 
 
 def test_every_field_has_a_docstring() -> None:
-    from acp_tui import config as module
+    from acp_tui.config import load as module
 
     for model in (
         module.Config,

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acp_tui.demo_agent import elicit as demo
-from acp_tui.elicitation import (
+from acp_tui.session.elicitation import (
     ACCEPT,
     BOOLEAN,
     CANCEL,

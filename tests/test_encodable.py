@@ -13,11 +13,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.headless import Output
-from acp_tui.input_history import InputHistory
+from acp_tui.cli.headless import Output
+from acp_tui.config.history import InputHistory
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
-from acp_tui.text_safety import encodable, sanitize_terminal_text
+from acp_tui.text.safety import encodable, sanitize_terminal_text
 
 LONE = "\ud800"
 TITLE = f"Title with a lone {LONE} surrogate"

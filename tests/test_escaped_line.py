@@ -7,7 +7,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.text_safety import escaped_line
+from acp_tui.text.safety import escaped_line
 
 SPOOF = "/tmp/x.txt\n\n  SAFE: this file is inside your project\r\n\u2028OK\u202e\x1b[2K"
 

@@ -16,9 +16,9 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui import headless
-from acp_tui.cli import parse
-from acp_tui.headless import Output, _Turn, format_table, format_updated
+from acp_tui.cli import headless
+from acp_tui.cli.headless import Output, _Turn, format_table, format_updated
+from acp_tui.cli.parse import parse
 
 AGENTS = Path(__file__).parent / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]

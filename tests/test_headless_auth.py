@@ -9,10 +9,10 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from acp_tui import headless
-from acp_tui.cli import parse
+from acp_tui.cli import headless
+from acp_tui.cli.headless import EXIT_AUTH, EXIT_OK, Output
+from acp_tui.cli.parse import parse
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.headless import EXIT_AUTH, EXIT_OK, Output
 
 
 def ask(tmp_path: Path, agent: list[str], *args: str) -> tuple[int, str, str]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from acp_tui import headless
-from acp_tui.cli import parse
+from acp_tui.cli import headless
+from acp_tui.cli.headless import Output
+from acp_tui.cli.parse import parse
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.headless import Output
 
 
 def ask(tmp_path: Path, prompt: str) -> tuple[int, str, str]:

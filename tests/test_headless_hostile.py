@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from acp_tui import headless
-from acp_tui.cli import parse
-from acp_tui.headless import Output
+from acp_tui.cli import headless
+from acp_tui.cli.headless import Output
+from acp_tui.cli.parse import parse
 from tests.agents import hostile_core as core
 
 HOSTILE = [sys.executable, str(Path(core.__file__).with_name("hostile_agent.py"))]

@@ -13,7 +13,12 @@ import sys
 import pytest
 
 PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
-PURE_MODULES = ["acp_tui.text_safety", "acp_tui.headless", "acp_tui.replay", "acp_tui.wire_check"]
+PURE_MODULES = [
+    "acp_tui.text.safety",
+    "acp_tui.cli.headless",
+    "acp_tui.cli.replay",
+    "acp_tui.cli.wire_check",
+]
 FORBIDDEN = ["textual", "rich"]
 
 _PROBE = """

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.input_history import InputHistory
+from acp_tui.config.history import InputHistory
 
 
 def test_round_trip_keeps_order_and_multiline_text(tmp_path: Path) -> None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from acp_tui.known_agents import KNOWN_AGENTS, detect_agents
+from acp_tui.config.known_agents import KNOWN_AGENTS, detect_agents
 
 
 def test_catalogue_has_the_command_lines_agents_need() -> None:

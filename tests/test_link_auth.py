@@ -14,10 +14,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from acp_tui.agent_link import AgentLink
-from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.link_auth import AuthNotDone, SignIn
+from acp_tui.session.auth import AuthNotDone, SignIn
+from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.controller import SessionController
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UserMessage
 
@@ -146,7 +146,7 @@ def run_login_with_name(name: str) -> Any:
     return run
 
 
-def sent(link: AgentLink) -> list[tuple[str, Any]]:
+def sent(link: SessionController) -> list[tuple[str, Any]]:
     assert link.client is not None
     out = []
     for record in list(link.client.connection.traffic):
@@ -171,7 +171,7 @@ async def test_terminal_sign_in_opens_the_session_the_agent_refused(tmp_path: Pa
         return next(m.id for m in listed if m.kind == "terminal")
 
     store = SessionStore()
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
         cwd=str(tmp_path),
         store=store,
@@ -197,7 +197,7 @@ async def test_a_prompt_refused_for_sign_in_is_sent_again_once_signed_in(tmp_pat
         return next(m.id for m in listed if m.kind == "agent")
 
     store = SessionStore()
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
         cwd=str(tmp_path),
         store=store,
@@ -232,7 +232,7 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
         return answers.pop(0)
 
     store = SessionStore()
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
         cwd=str(tmp_path),
         store=store,
@@ -271,7 +271,7 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
 async def test_logout_is_offered_only_when_advertised_and_signs_out(tmp_path: Path) -> None:
     store = SessionStore()
     state_dir = tmp_path / "state"
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(state_dir), chunk_delay=0),
         cwd=str(tmp_path),
         store=store,
@@ -312,7 +312,7 @@ async def test_a_stray_state_update_on_v1_never_changes_how_turns_end_or_the_que
     the activity follows it, but a second message still waits for the first turn's answer."""
     argv = [*demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.01), "--v2-updates"]
     store = SessionStore()
-    link = AgentLink(argv, cwd=str(tmp_path), store=store)
+    link = SessionController(argv, cwd=str(tmp_path), store=store)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await wait(lambda: link.current_session_id is not None, "the session")
@@ -387,7 +387,7 @@ async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_adve
         listed.append([m.kind for m in methods])
         return "demo-sign-in"
 
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
         cwd=str(tmp_path),
         store=SessionStore(),

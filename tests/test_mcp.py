@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.config import AgentConfig
-from acp_tui.mcp import select_mcp_servers
+from acp_tui.config.load import AgentConfig
 from acp_tui.protocol.client import AgentInfo
+from acp_tui.session.mcp import select_mcp_servers
 
 SERVERS: list[dict[str, Any]] = [
     {"type": "stdio", "name": "fs", "command": "mcp-fs", "args": ["/tmp"], "env": {"TOKEN": "t"}},

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import acp_tui
-from acp_tui.cli import parse
+from acp_tui.cli.parse import parse
 
 ROOT = Path(__file__).resolve().parent.parent
 THEMES = sorted(path.name for path in (ROOT / "themes").glob("*.toml"))
@@ -113,7 +113,7 @@ def test_the_wheel_holds_the_app_themes_and_demo_agent_and_no_tests(wheel: Path)
     metadata = zipfile.ZipFile(wheel).read(
         f"acp_tui-{acp_tui.__version__}.dist-info/entry_points.txt"
     )
-    assert b"acp-tui = acp_tui.cli:main" in metadata
+    assert b"acp-tui = acp_tui.cli.main:main" in metadata
 
 
 def test_version_is_read_from_the_package_metadata(
@@ -146,7 +146,7 @@ def check_installed_tool(bin_dir: Path, venv: Path, work: Path, env: dict[str, s
     python = venv / "bin" / "python"
     probe = (
         "import acp_tui, acp_tui.demo_agent\n"
-        "from acp_tui.themes import load_themes\n"
+        "from acp_tui.ui.themes import load_themes\n"
         "themes, problems = load_themes()\n"
         "print(acp_tui.__file__)\n"
         "print(sorted(t.name for t in themes))\n"

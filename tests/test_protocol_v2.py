@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.agent_link import AgentLink
-from acp_tui.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.protocol import v2
+from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.controller import SessionController
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, ToolCall, UserMessage
 from tests.demo_agent import schema_check
@@ -26,7 +26,7 @@ pytestmark = pytest.mark.anyio
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def wire(link: AgentLink, direction: str) -> list[dict[str, Any]]:
+def wire(link: SessionController, direction: str) -> list[dict[str, Any]]:
     assert link.client is not None
     return [
         json.loads(r.text)
@@ -35,11 +35,11 @@ def wire(link: AgentLink, direction: str) -> list[dict[str, Any]]:
     ]
 
 
-def requests(link: AgentLink) -> list[tuple[str, Any]]:
+def requests(link: SessionController) -> list[tuple[str, Any]]:
     return [(m["method"], m.get("params")) for m in wire(link, "out") if "method" in m]
 
 
-def check_client_messages(link: AgentLink, version: int) -> int:
+def check_client_messages(link: SessionController, version: int) -> int:
     """Every message the client wrote fits the schema of ``version`` (answers are checked
     against the request they answer)."""
     asked = {m["id"]: m["method"] for m in wire(link, "in") if "method" in m and "id" in m}
@@ -75,7 +75,7 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
         asked.append(params)
         return await allow_once(params)
 
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
         cwd=str(tmp_path),
         store=store,
@@ -126,7 +126,7 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
 
 async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) -> None:
     state_dir = tmp_path / "state"
-    first = AgentLink(
+    first = SessionController(
         demo_agent_argv(str(state_dir), chunk_delay=0),
         cwd=str(tmp_path),
         store=SessionStore(),
@@ -142,10 +142,10 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
         first.request_stop()
     store = SessionStore()
 
-    async def reopen(link: AgentLink) -> None:
+    async def reopen(link: SessionController) -> None:
         await link.open_session(sid)
 
-    second = AgentLink(
+    second = SessionController(
         demo_agent_argv(str(state_dir), chunk_delay=0),
         cwd=str(tmp_path),
         store=store,
@@ -166,7 +166,7 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
 
 async def test_a_v1_answer_to_a_v2_request_means_v1_from_then_on(tmp_path: Path) -> None:
     store = SessionStore()
-    link = AgentLink(FIXTURE_AGENT, cwd=str(tmp_path), store=store, protocol_version=2)
+    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store, protocol_version=2)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await wait(lambda: link.current_session_id is not None, "the session")
@@ -201,7 +201,7 @@ async def test_v2_sign_in_uses_auth_login_and_runs_terminal_methods(tmp_path: Pa
         return 1  # the person gave up: the agent method is tried next time
 
     store = SessionStore()
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
         cwd=str(tmp_path),
         store=store,
@@ -377,7 +377,7 @@ def test_v2_tool_call_nulls_reset_fields_and_v1_nulls_leave_them() -> None:
 
 async def test_v2_cancel_ends_the_turn_with_a_notice(tmp_path: Path) -> None:
     store = SessionStore()
-    link = AgentLink(
+    link = SessionController(
         demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.02),
         cwd=str(tmp_path),
         store=store,

@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from acp_tui.relative_time import relative_time
+from acp_tui.text.relative_time import relative_time
 
 # Wednesday 2025-06-18 15:30:00 UTC
 NOW = datetime(2025, 6, 18, 15, 30, tzinfo=UTC).timestamp()

@@ -13,10 +13,10 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui import session_ops
-from acp_tui.agent_link import AgentLink, LinkEvents
-from acp_tui.attachments import PromptCapabilities, build_prompt
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session import ops as session_ops
+from acp_tui.session.attachments import PromptCapabilities, build_prompt
+from acp_tui.session.controller import LinkEvents, SessionController
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.store.local_index import LocalIndex
@@ -28,7 +28,7 @@ pytestmark = pytest.mark.anyio
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def sent(link: AgentLink) -> list[dict[str, Any]]:
+def sent(link: SessionController) -> list[dict[str, Any]]:
     assert link.client is not None
     return [
         json.loads(record.text)
@@ -38,12 +38,14 @@ def sent(link: AgentLink) -> list[dict[str, Any]]:
 
 
 @asynccontextmanager
-async def running(argv: list[str], cwd: Path, errors: list[str]) -> AsyncIterator[AgentLink]:
-    link = AgentLink(
+async def running(
+    argv: list[str], cwd: Path, errors: list[str]
+) -> AsyncIterator[SessionController]:
+    link = SessionController(
         argv, cwd=str(cwd), store=SessionStore(), events=LinkEvents(on_error=errors.append)
     )
 
-    async def open_nothing(link: AgentLink) -> None:
+    async def open_nothing(link: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
@@ -56,7 +58,7 @@ async def running(argv: list[str], cwd: Path, errors: list[str]) -> AsyncIterato
             link.request_stop()
 
 
-async def turn(link: AgentLink, session_id: str, blocks: list[dict[str, Any]]) -> str:
+async def turn(link: SessionController, session_id: str, blocks: list[dict[str, Any]]) -> str:
     link.send_prompt(session_id, "", blocks)
     state = link.store.get(session_id)
     assert state is not None

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.session_options import (
+from acp_tui.session.start import NewSessionChoices
+from acp_tui.store.options import (
     LEGACY_MODE,
     LEGACY_MODEL,
     by_category,
@@ -14,7 +15,6 @@ from acp_tui.session_options import (
     session_options,
     valid_value,
 )
-from acp_tui.session_start import NewSessionChoices
 from acp_tui.store.session import SessionState
 
 

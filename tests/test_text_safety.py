@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
 
 @pytest.mark.parametrize(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.text_safety import GrowingSanitizer, sanitize_terminal_text
+from acp_tui.text.safety import GrowingSanitizer, sanitize_terminal_text
 
 # Text rich in what the sanitiser removes, so splits land inside escape sequences.
 PIECES = st.sampled_from(

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.themes import ThemeFileError, load_theme_file, load_themes, theme_dirs
+from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import make_app
-from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.themes import ThemeFileError, load_theme_file, load_themes, theme_dirs
 
 GOOD = """\
 name = "my-theme"

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from acp_tui.usage_format import (
+from acp_tui.text.usage import (
     NO_USAGE_TEXT,
     ContextLevel,
     LevelTracker,
@@ -389,7 +389,7 @@ def test_tracker_reset() -> None:
 
 def test_usage_format_imports_no_textual_or_rich() -> None:
     probe = (
-        "import json, sys; import acp_tui.usage_format; "
+        "import json, sys; import acp_tui.text.usage; "
         "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))))"
     )
     out = subprocess.run(

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.web import app_command, strip_serve_options
+from acp_tui.cli.web import app_command, strip_serve_options
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 CHROMIUM_FLAGS = [

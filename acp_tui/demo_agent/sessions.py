@@ -356,6 +356,6 @@ def decode_cursor(cursor: str) -> tuple[str, str]:
 
 
 def default_state_dir() -> Path:
-    from platformdirs import user_data_dir
+    from acp_tui.config import locations
 
-    return Path(user_data_dir("acp-tui", appauthor=False)) / "demo-agent"
+    return locations.demo_agent_state_dir()

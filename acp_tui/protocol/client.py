@@ -90,7 +90,7 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     # Unstable: the store keeps each plan by id, in each of its forms, and marks a removed one.
     ClientFeature(("plan",), {}, updates=("plan_update", "plan_removed")),
     ClientFeature(("auth", "terminal"), True, abilities=("auth.terminal",)),
-    # Boolean session config options shown as toggles (acp_tui.session_options, the chat bar).
+    # Boolean session config options shown as toggles (acp_tui.store.options, the chat bar).
     ClientFeature(
         ("session", "configOptions", "boolean"), {}, abilities=("config_options.boolean",)
     ),
@@ -494,7 +494,7 @@ class AcpClient:
 
     async def authenticate(self, method_id: str) -> Any:
         """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
-        checks the method's type, see :mod:`acp_tui.auth_methods`)."""
+        checks the method's type, see :mod:`acp_tui.session.auth_methods`)."""
         return await self.call("authenticate", {"methodId": method_id})
 
     @property
@@ -679,7 +679,7 @@ class AcpClient:
 
     async def set_model(self, session_id: str, model_id: str) -> Any:
         """The legacy ``session/set_model``: only for agents that sent a ``models`` state
-        (models are config options now; see acp_tui.session_options)."""
+        (models are config options now; see acp_tui.store.options)."""
         return await self.call("session/set_model", {"sessionId": session_id, "modelId": model_id})
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> Any:

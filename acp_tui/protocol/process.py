@@ -38,12 +38,6 @@ class AgentStartError(Exception):
         super().__init__(f"cannot start agent `{shlex.join(self.argv)}`: {reason}")
 
 
-def default_log_dir() -> Path:
-    from platformdirs import user_log_dir
-
-    return Path(user_log_dir("acp-tui", appauthor=False))
-
-
 def describe_exit(returncode: int | None) -> str:
     """'exit code 1', 'killed by SIGKILL', or 'running'."""
     if returncode is None:
@@ -108,6 +102,8 @@ class AgentProcess:
         return describe_exit(self.returncode)
 
     async def start(self) -> None:
+        if self._process is not None:
+            return  # started early (acp_tui.session.prestart), before the launch asked
         # Marked, so that whatever the agent starts (even a daemon that leaves the process
         # group) is found and ended with it; see acp_tui.protocol.reaper.
         reaper.enable()
@@ -139,7 +135,9 @@ class AgentProcess:
 
     def _open_log(self) -> None:
         try:
-            log_dir = self.log_dir or default_log_dir()
+            if self.log_dir is None:
+                return
+            log_dir = self.log_dir
             log_dir.mkdir(parents=True, exist_ok=True)
             name = _UNSAFE_FILENAME.sub("_", Path(self.argv[0]).name)[:40] or "agent"
             stamp = time.strftime("%Y%m%d-%H%M%S")

@@ -2,7 +2,7 @@
 stderr say the same thing.
 
 Every value that came from the agent (a path, a command, its arguments, an environment
-variable) goes through :func:`acp_tui.text_safety.escaped_line`: one line, unprintable
+variable) goes through :func:`acp_tui.text.safety.escaped_line`: one line, unprintable
 characters visible, cut with an ellipsis. Labels and the explanation are ours.
 """
 
@@ -11,7 +11,7 @@ from __future__ import annotations
 import shlex
 
 from acp_tui.services.paths import OutsideRequest
-from acp_tui.text_safety import escaped_line
+from acp_tui.text.safety import escaped_line
 
 PATH_LIMIT = 240
 COMMAND_LIMIT = 400

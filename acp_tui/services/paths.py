@@ -35,7 +35,7 @@ Operation = Literal["read", "write", "terminal"]
 class OutsideRequest:
     """Something the agent asks that needs the person's yes, with everything to show them.
     Every string in it is the agent's: show it with
-    :func:`acp_tui.text_safety.escaped_line`."""
+    :func:`acp_tui.text.safety.escaped_line`."""
 
     operation: Operation
     #: The resolved file, or the terminal's working directory: what is really touched.

@@ -1,7 +1,7 @@
 """Local index: the sessions this client created or opened, per agent command, in SQLite.
 
 The sidebar uses it for agents without ``session/list`` (and to mark sessions resumable).
-The app passes a path (``platformdirs.user_data_dir("acp-tui") / "sessions.sqlite3"``); this
+The app passes a path (``config.locations.local_index_file()``); this
 module does no path discovery of its own.
 
 Never raises to the caller: every method catches ``sqlite3`` / OS errors and records a
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from acp_tui.text_safety import encodable
+from acp_tui.text.safety import encodable
 
 __all__ = ["IndexedSession", "LocalIndex"]
 
@@ -105,7 +105,7 @@ class IndexedSession:
     updated: float
     mode: str | None
     model: str | None
-    #: The session's option values (option key -> value, see :mod:`acp_tui.session_options`).
+    #: The session's option values (option key -> value, see :mod:`acp_tui.store.options`).
     options: dict[str, Any] = field(default_factory=dict)
     #: The session's additional directories.
     additional_dirs: tuple[str, ...] = ()
@@ -271,7 +271,7 @@ class LocalIndex:
     def remember_session(self, session: Any) -> bool:
         """Remember a :class:`~acp_tui.store.SessionState` (id, cwd, title, first prompt,
         current mode and model, every option's value, its additional directories)."""
-        from acp_tui.session_options import remembered_values, session_options
+        from acp_tui.store.options import remembered_values, session_options
 
         legacy_model = (session.models or {}).get("currentModelId") if session.models else None
         return self.remember(

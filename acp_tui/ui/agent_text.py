@@ -5,7 +5,7 @@ Textual reads a plain ``str`` as content markup almost everywhere (``Static``, `
 ``[/]`` raises and kills the app, ``[@click=app.quit]`` becomes a live action, ``[link=...]`` a
 link, and "GPT-5 [beta]" loses its tag. So agent text never travels as a bare ``str`` to a
 widget: it goes through one of these functions, which make it inert
-(:mod:`acp_tui.text_safety`) and wrap it in a :class:`rich.text.Text` or
+(:mod:`acp_tui.text.safety`) and wrap it in a :class:`rich.text.Text` or
 :class:`textual.content.Content` built from the plain string, never parsed.
 
 - :func:`agent_line`: one line (titles, names, labels, paths): line breaks folded, control
@@ -25,7 +25,7 @@ from rich.style import StyleType
 from rich.text import Text
 from textual.content import Content
 
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
 #: The default cut of a one-line label.
 LINE_LIMIT = 200

@@ -17,12 +17,12 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
-from acp_tui.recent import RecentAgents
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
-from acp_tui.themes import register_themes
+from acp_tui.config.recent import RecentAgents
+from acp_tui.session.settings import AppSettings
+from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
-from acp_tui.ui.settings import AppSettings
+from acp_tui.ui.themes import register_themes
 
 if TYPE_CHECKING:
     # The launcher screen is imported when shown: not on the way to the chat screen.
@@ -144,9 +144,9 @@ class AcpTuiApp(App[int]):
     def _launcher_choices(self) -> list[LaunchChoice]:
         if self.choices is not None:
             return self.choices
-        from acp_tui.config import Config
+        from acp_tui.config.known_agents import detect_agents
+        from acp_tui.config.load import Config
         from acp_tui.demo_agent import demo_agent_argv
-        from acp_tui.known_agents import detect_agents
         from acp_tui.ui.screens.launcher import build_choices
 
         keys = self.recent.keys() if self.recent is not None else []
@@ -166,7 +166,7 @@ class AcpTuiApp(App[int]):
         """Remember a theme picked in the palette (only for the real app, not in tests)."""
         if not self.remember_theme:
             return
-        from acp_tui.config import save_theme
+        from acp_tui.config.load import save_theme
 
         problem = save_theme(theme.name)
         if problem:

@@ -9,7 +9,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from acp_tui.attachments import describe_block
+from acp_tui.session.attachments import describe_block
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,
@@ -21,7 +21,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.widgets.diff_view import split_lines
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")

@@ -3,7 +3,7 @@
 A mixin of :class:`~acp_tui.ui.screens.chat.ChatScreen`: the sidebar's
 :class:`~acp_tui.ui.widgets.sidebar.SessionsSidebar.Branch`, ``Rename`` and ``Archive``
 messages land here by name, and the palette lists :meth:`session_palette_commands`. The work
-itself is :mod:`acp_tui.session_ops` (no Textual there).
+itself is :mod:`acp_tui.session.ops` (no Textual there).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, cast
 
 from textual.app import SystemCommand
 
-from acp_tui import session_ops
+from acp_tui.session import ops as session_ops
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 

@@ -4,7 +4,7 @@ for long. Whatever needs more room goes in the transcript or a panel; a toast on
 
 from __future__ import annotations
 
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text.safety import sanitize_terminal_text, truncate
 
 __all__ = ["TOAST_CHARS", "TOAST_LINES", "toast_text"]
 

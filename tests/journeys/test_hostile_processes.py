@@ -89,3 +89,31 @@ def test_quitting_stops_what_the_agent_left_running(
     term.press("C-q")
     assert term.wait_exit() == 0
     term.wait_until(lambda s: not alive(daemon), "the daemon to be gone")
+
+
+def test_the_agent_started_before_the_screen_is_the_one_used_and_a_restart_spawns_anew(
+    terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
+    """acp-tui starts the agent before it loads its UI (acp_tui.session.prestart): the first
+    connection uses that process (one start, not two), a crash and Ctrl+R start one more, and
+    quitting leaves none running."""
+    starts = tmp_path / "starts"
+    counted = ["sh", "-c", f'echo $$ >> {starts}; exec "$@"', "sh"]
+    term = terminal(120, 40)
+    term.start(["--", *counted, *agent_command("hostile_agent.py", "--load=short")])
+    term.wait_until(lambda s: "Message the agent" in s, "the prompt")
+    term.send("first message")
+    term.wait_for("You said: first message")
+    first = [int(word) for word in starts.read_text().split()]
+    assert len(first) == 1, f"one agent started, not {len(first)}"
+    term.send("crash")
+    term.wait_for("The agent exited (exit code 3)")
+    term.press("C-r")
+    term.wait_for("Kept the transcript you saw")
+    term.send("second message")
+    term.wait_for("You said: second message")
+    both = [int(word) for word in starts.read_text().split()]
+    assert len(both) == 2 and both[0] == first[0]
+    term.press("C-q")
+    assert term.wait_exit() == 0
+    term.wait_until(lambda s: not any(alive(pid) for pid in both), "no agent left running")

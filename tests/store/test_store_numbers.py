@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from acp_tui.store import SessionStore
 from acp_tui.store.session import MAX_COST, MAX_TOKENS, ContextUsage, TurnUsage
-from acp_tui.usage_format import (
+from acp_tui.text.usage import (
     bar_cells,
     context_level,
     format_cost,

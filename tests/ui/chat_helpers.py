@@ -11,9 +11,9 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.chat import ChatScreen
-from acp_tui.ui.settings import AppSettings
 
 AGENTS = Path(__file__).resolve().parent.parent / "agents"
 FIXTURE_AGENT = [sys.executable, str(AGENTS / "fixture_agent.py")]

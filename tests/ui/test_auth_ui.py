@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.auth_methods import TerminalLogin
+from acp_tui.session.auth_methods import TerminalLogin
 from acp_tui.store.entries import AgentMessage, Notice, UserMessage
 from acp_tui.ui import terminal_login
 from acp_tui.ui.screens.auth import AuthScreen

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.app import App, ComposeResult
 
-from acp_tui.session_options import Choice, SessionOption
+from acp_tui.store.options import Choice, SessionOption
 from acp_tui.ui.widgets.chat_bar import GAUGE_BAR_CELLS, ChatBar
 from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle
 

@@ -9,8 +9,8 @@ from textual.app import App, ComposeResult
 from textual.content import Content
 from textual.pilot import Pilot
 
+from acp_tui.text.usage import ContextLevel
 from acp_tui.ui.widgets.gauge import ContextGauge
-from acp_tui.usage_format import ContextLevel
 
 _TURN = {
     "totalTokens": 53_000,

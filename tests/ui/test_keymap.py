@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.cli import parse
-from acp_tui.config import load_config
+from acp_tui.cli.parse import parse
+from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.config.load import load_config
 from acp_tui.ui.keymap import (
     PLACES,
     WAYS_OUT,
@@ -23,7 +24,6 @@ from acp_tui.ui.keymap import (
     parse_keys,
     resolve_keymap,
 )
-from acp_tui.ui.launch import settings_from_invocation
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SOURCE = "/home/me/.config/acp-tui/config.toml"

@@ -11,16 +11,16 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import OptionList
 
-from acp_tui.cli import parse
-from acp_tui.config import Config
+from acp_tui.cli.parse import parse
+from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.config.known_agents import KNOWN_AGENTS, KnownAgent
+from acp_tui.config.load import Config
+from acp_tui.config.recent import RecentAgents
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.known_agents import KNOWN_AGENTS, KnownAgent
-from acp_tui.recent import RecentAgents
+from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
-from acp_tui.ui.launch import settings_from_invocation
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.launcher import LauncherScreen, build_choices, settings_for_choice
-from acp_tui.ui.settings import AppSettings
 from tests.ui.chat_helpers import wait_for, wait_for_session
 
 SIZE = (100, 28)

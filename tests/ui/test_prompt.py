@@ -13,8 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.pilot import Pilot
 from textual.widgets import Static
 
-from acp_tui.attachments import PromptCapabilities
-from acp_tui.input_history import InputHistory
+from acp_tui.config.history import InputHistory
+from acp_tui.session.attachments import PromptCapabilities
 from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.prompt import (
     FileIndex,

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
+from acp_tui.cli.replay import replay_settings, run_check
 from acp_tui.protocol.recording import WireRecorder, load_recording
-from acp_tui.replay import replay_settings, run_check
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
 from acp_tui.ui.export import transcript_markdown

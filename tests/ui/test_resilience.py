@@ -16,10 +16,10 @@ from typing import Any
 import pytest
 from textual.strip import Strip
 
+from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
-from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import WAIT_LIMIT, chat, send, settle, wait_for, wait_for_session

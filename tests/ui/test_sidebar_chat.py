@@ -15,10 +15,10 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from acp_tui.cli import parse
+from acp_tui.cli.parse import parse
+from acp_tui.cli.tui import settings_from_invocation
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.app import AcpTuiApp
-from acp_tui.ui.launch import settings_from_invocation
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import EntryView, Transcript

@@ -7,11 +7,11 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
-from acp_tui.config import Config
-from acp_tui.known_agents import KNOWN_AGENTS
+from acp_tui.config.known_agents import KNOWN_AGENTS
+from acp_tui.config.load import Config
+from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.launcher import build_choices
-from acp_tui.ui.settings import AppSettings
 
 SIZE = (90, 22)
 

@@ -108,7 +108,7 @@ async def test_a_huge_reply_is_sanitised_slice_by_slice_like_the_whole() -> None
     """Sanitised a slice at a time (the known-plain start never scanned again): the result is
     the sanitiser's on the whole text, also with an escape sequence across a slice boundary,
     one arriving later, and a reply replaced by a shorter one."""
-    from acp_tui.text_safety import sanitize_terminal_text
+    from acp_tui.text.safety import sanitize_terminal_text
     from acp_tui.ui.widgets.transcript import SANITIZE_SLICE, AgentMessageView
 
     first = "x" * (SANITIZE_SLICE - 3) + "\x1b]52;c;ZXZpbA==\x07 after " + "y " * 100

@@ -29,17 +29,25 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Button, Footer, Label, Select, Static, TextArea
 
-from acp_tui.agent_link import AgentExit, AgentLink, LinkEvents, NotResponding, QueuedPrompt
-from acp_tui.attachments import PromptCapabilities
-from acp_tui.auth_methods import AuthMethod, TerminalLogin
-from acp_tui.elicitation_queue import ElicitationQueue, PendingElicitation
-from acp_tui.input_history import InputHistory
-from acp_tui.permissions import PendingPermission, PermissionBroker
-from acp_tui.prompt_queue import PromptQueue
+from acp_tui.config import locations
+from acp_tui.config.history import InputHistory
 from acp_tui.protocol.client import AcpError, AgentExitedError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.paths import OutsideRequest
-from acp_tui.session_start import (
+from acp_tui.session.attachments import PromptCapabilities
+from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
+from acp_tui.session.controller import (
+    AgentExit,
+    LinkEvents,
+    NotResponding,
+    QueuedPrompt,
+    SessionController,
+)
+from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
+from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.queue import PromptQueue
+from acp_tui.session.settings import AppSettings
+from acp_tui.session.start import (
     NewSessionChoices,
     StartOutcome,
     open_at_start,
@@ -59,7 +67,8 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.text.usage import format_percent
 from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.auth_actions import auth_palette_commands
 from acp_tui.ui.export import transcript_markdown, write_export
@@ -67,7 +76,6 @@ from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.screens.chat_options import SessionOptionsMixin
 from acp_tui.ui.session_actions import SessionActions
-from acp_tui.ui.settings import AppSettings
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
@@ -76,7 +84,6 @@ from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
-from acp_tui.usage_format import format_percent
 
 log = logging.getLogger(__name__)
 
@@ -273,7 +280,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             on_answered=self._on_permission_answered,
             on_queue_changed=self._on_elicitation_queue_changed,
         )
-        self.link: AgentLink | None = None
+        self.link: SessionController | None = None
         #: The session on screen; None: the new session, not created until the first message.
         self.session_id: str | None = None
         #: Everything sent that has not gone out yet, per session (survives agent restarts).
@@ -430,7 +437,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
 
     def _open_index(self) -> None:
         """The local session index: sessions started here, for agents that cannot list."""
-        path = data_dir(self.settings) / "sessions.sqlite3"
+        path = locations.local_index_file(data_dir(self.settings))
         self.index = LocalIndex(path, self.settings.agent_key)
         self.index.forget_unused()
         for warning in self.index.warnings:
@@ -464,7 +471,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             on_not_responding=self._on_not_responding,
         )
         replay = self.settings.replay
-        self.link = AgentLink(
+        self.link = SessionController(
             self.settings.agent_argv,
             cwd=self.settings.cwd,
             store=self.store,
@@ -477,7 +484,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             env=self.settings.env,
             log_dir=self.settings.log_dir,
             recorder=self.settings.recorder,
-            process_factory=replay.process_for if replay else None,
+            process_factory=replay.process_for if replay else self.settings.process_factory,
             prompts=self.prompts,
             initialize_timeout=self.settings.initialize_timeout,
             additional_dirs=self.settings.additional_dirs,
@@ -495,11 +502,11 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         self._run_link(self.link, reopen)
 
     @work(group="agent", exit_on_error=False)
-    async def _run_link(self, link: AgentLink, reopen: str | None) -> None:
+    async def _run_link(self, link: SessionController, reopen: str | None) -> None:
         first_start = not self._started_once
         self._started_once = True
 
-        async def opener(link: AgentLink) -> None:
+        async def opener(link: SessionController) -> None:
             if reopen is not None:
                 outcome = await reopen_after_restart(link, reopen)
             elif first_start:
@@ -515,7 +522,9 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
 
         await link.run(opener)
 
-    def _after_start(self, link: AgentLink, outcome: StartOutcome, reopen: str | None) -> None:
+    def _after_start(
+        self, link: SessionController, outcome: StartOutcome, reopen: str | None
+    ) -> None:
         for gone in outcome.gone:
             self.index.forget(gone)
             self.store.forget(gone)
@@ -547,7 +556,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
         leave = key_label(self, "sidebar-leave", owner=SessionList)
         self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
 
-    def _start_new_session(self, link: AgentLink | None = None) -> None:
+    def _start_new_session(self, link: SessionController | None = None) -> None:
         """Create the new session (the one shown as "New session") now."""
         link = link or self.link
         if link is None or self._starting_new or link.agent is None or link.finished.is_set():
@@ -786,7 +795,7 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
             self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
         self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
 
-    async def _restart_unresponsive(self, link: AgentLink) -> None:
+    async def _restart_unresponsive(self, link: SessionController) -> None:
         self._unresponsive = False
         self._set_status("stopping the agent…")
         await self.stop_agent()
@@ -1675,10 +1684,8 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
 def data_dir(settings: AppSettings) -> Path:
     if settings.data_dir is not None:
         return settings.data_dir
-    from platformdirs import user_data_dir
-
-    return Path(user_data_dir("acp-tui", appauthor=False))
+    return locations.data_dir()
 
 
 def history_path(settings: AppSettings) -> Path:
-    return data_dir(settings) / "history.jsonl"
+    return locations.history_file(data_dir(settings))

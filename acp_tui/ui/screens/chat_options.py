@@ -1,10 +1,10 @@
 """The chat screen's session options: the bar's controls, the popup, the keys that cycle the
 mode and the thinking level, the palette entries, and choices kept across a reopen.
 
-One list (:func:`acp_tui.session_options.session_options`) feeds all of them. A choice goes
+One list (:func:`acp_tui.store.options.session_options`) feeds all of them. A choice goes
 to the agent at once (``session/set_config_option``, or the legacy ``session/set_mode`` /
 ``session/set_model``); before the new session exists it waits in
-:class:`~acp_tui.session_start.NewSessionChoices` and is applied right after ``session/new``.
+:class:`~acp_tui.session.start.NewSessionChoices` and is applied right after ``session/new``.
 The controls always show what the agent reports: a refused change is said in a toast and the
 control goes back to the agent's value.
 """
@@ -17,7 +17,7 @@ from typing import Any
 
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.session_options import (
+from acp_tui.store.options import (
     SessionOption,
     by_category,
     cycled,
@@ -25,8 +25,9 @@ from acp_tui.session_options import (
     valid_value,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 from acp_tui.ui.agent_text import line_of
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
@@ -189,7 +190,12 @@ class SessionOptionsMixin:
 
     def action_session_options(self: Any) -> None:
         """Every option of the session, in a popup."""
-        popup = OptionsScreen(self.current_options(), self.choose_option)
+        popup = OptionsScreen(
+            self.current_options(),
+            self.choose_option,
+            mode_key=key_label(self, "cycle-mode"),
+            thinking_key=key_label(self, "cycle-thought-level"),
+        )
         self._options_popup = popup
 
         def closed(_: Any) -> None:

@@ -17,7 +17,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     ``details`` are (label, value) rows shown under the question: the label is ours, the
     value the agent's (a path, a command), already made one line
-    (:func:`acp_tui.text_safety.escaped_line`). A value is drawn in its own column and
+    (:func:`acp_tui.text.safety.escaped_line`). A value is drawn in its own column and
     colour, so however it wraps it cannot pass for the dialog's own words."""
 
     DEFAULT_CSS = """

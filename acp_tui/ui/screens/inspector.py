@@ -15,7 +15,7 @@ from textual.widgets import Label, RichLog
 
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 
 LINE_LIMIT = 4000

@@ -21,14 +21,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.known_agents import KnownAgent
-from acp_tui.session_roots import dirs_to_send, resolve_dirs
-from acp_tui.text_safety import sanitize_terminal_text
+from acp_tui.config.known_agents import KnownAgent
+from acp_tui.session.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.settings import AppSettings
+from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
-from acp_tui.ui.settings import AppSettings
 
 if TYPE_CHECKING:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
 
 __all__ = ["LaunchChoice", "LauncherScreen", "build_choices", "settings_for_choice"]
 

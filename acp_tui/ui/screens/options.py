@@ -14,7 +14,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from acp_tui.session_options import SessionOption
+from acp_tui.store.options import SessionOption
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle, control_for
@@ -40,11 +40,19 @@ class OptionsScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape", "dismiss", "Close", id="close-dialog")]
 
     def __init__(
-        self, options: list[SessionOption], choose: Callable[[str, str | bool], None]
+        self,
+        options: list[SessionOption],
+        choose: Callable[[str, str | bool], None],
+        *,
+        mode_key: str = "(no key)",
+        thinking_key: str = "(no key)",
     ) -> None:
         super().__init__()
         self.options = options
         self.choose = choose
+        # The chat screen's keys for these, as configured: named by the opener.
+        self.mode_key = mode_key
+        self.thinking_key = thinking_key
         self.controls: dict[str, OptionSelect | OptionToggle] = {}
 
     def compose(self) -> ComposeResult:
@@ -63,15 +71,10 @@ class OptionsScreen(ModalScreen[None]):
             yield Static(self._help(), id="options-help")
 
     def _help(self) -> str:
-        # The keys as configured (the chat screen's bindings, through the keymap).
-        from acp_tui.ui.screens.chat import ChatScreen
-
-        mode = key_label(self, "cycle-mode", owner=ChatScreen)
-        thinking = key_label(self, "cycle-thought-level", owner=ChatScreen)
         close = key_label(self, "close-dialog")
         return (
-            f"Changes go to the agent at once. From the prompt, {mode} cycles the mode and "
-            f"{thinking} the thinking level. {close} closes."
+            f"Changes go to the agent at once. From the prompt, {self.mode_key} cycles the mode "
+            f"and {self.thinking_key} the thinking level. {close} closes."
         )
 
     @staticmethod

@@ -2,7 +2,7 @@
 
 Every option the agent offers has a control here (a select, or a toggle for a boolean option),
 in category order: mode, model, thinking, model settings, then the rest (see
-:mod:`acp_tui.session_options`). The row is one line and never cut: when the terminal is too
+:mod:`acp_tui.store.options`). The row is one line and never cut: when the terminal is too
 narrow for everything, things give way in this order, until what is left fits:
 
 1. the gauge's bar graphic (the numbers and the level colour stay),
@@ -24,7 +24,7 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from acp_tui.session_options import SessionOption
+from acp_tui.store.options import SessionOption
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.option_controls import (
     OptionChosen,

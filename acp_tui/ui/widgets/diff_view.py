@@ -25,7 +25,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
-from acp_tui.text_safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
 LineKind = Literal["context", "added", "removed", "hunk"]
 

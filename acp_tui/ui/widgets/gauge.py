@@ -22,7 +22,7 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widget import Widget
 
-from acp_tui.usage_format import (
+from acp_tui.text.usage import (
     NO_USAGE_TEXT,
     ContextLevel,
     LevelTracker,

@@ -16,7 +16,7 @@ from textual.message import Message
 from textual.widgets import Checkbox, Select
 from textual.widgets._select import SelectCurrent
 
-from acp_tui.session_options import SessionOption
+from acp_tui.store.options import SessionOption
 from acp_tui.ui.agent_text import line_of
 
 __all__ = ["OptionChosen", "OptionSelect", "OptionToggle", "control_for", "widget_id"]

@@ -42,15 +42,15 @@ from textual.widgets import OptionList, TextArea
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
-from acp_tui.attachments import (
+from acp_tui.config.history import InputHistory
+from acp_tui.session.attachments import (
     PromptCapabilities,
     build_prompt,
     find_mentions,
     image_paths_in_paste,
     mention_for,
 )
-from acp_tui.input_history import InputHistory
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 
 __all__ = [
@@ -219,7 +219,7 @@ def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Ma
 
 def build_prompt_blocks(text: str, cwd: Path) -> list[dict[str, Any]]:
     """The blocks every agent takes for a prompt: the whole text, then a ``resource_link``
-    per distinct existing file mentioned with ``@`` (see :func:`acp_tui.attachments.build_prompt`
+    per distinct existing file mentioned with ``@`` (see :func:`acp_tui.session.attachments.build_prompt`
     for what an agent that takes more gets)."""
     return build_prompt(text, cwd, PromptCapabilities.baseline()).blocks
 
@@ -334,7 +334,7 @@ class PromptEditor(Vertical):
     class Submitted(Message):
         """The person sent a prompt. ``blocks`` are ACP content blocks ready for
         ``session/prompt``: a text block with the whole text, then one block per mentioned
-        file (embedded, linked or an image: see :func:`acp_tui.attachments.build_prompt`)."""
+        file (embedded, linked or an image: see :func:`acp_tui.session.attachments.build_prompt`)."""
 
         def __init__(self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]]) -> None:
             super().__init__()

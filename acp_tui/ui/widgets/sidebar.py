@@ -36,7 +36,6 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
-from acp_tui.relative_time import relative_time
 from acp_tui.store import (
     ACTIVITY_REQUIRES_ACTION,
     ACTIVITY_RUNNING,
@@ -49,7 +48,8 @@ from acp_tui.store import (
     SessionState,
     SessionStore,
 )
-from acp_tui.text_safety import one_line
+from acp_tui.text.relative_time import relative_time
+from acp_tui.text.safety import one_line
 
 __all__ = ["SessionList", "SessionsSidebar", "row_title", "shorten_path"]
 

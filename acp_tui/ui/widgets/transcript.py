@@ -12,7 +12,7 @@ the bottom drops its oldest views), and a reply of any size is laid out as it ar
 where it is seen (:class:`MarkdownLines`). Nothing of a reply is ever folded away.
 
 Every string from the agent is shown literally (``rich.text.Text``, never markup) after
-:func:`acp_tui.text_safety.sanitize_terminal_text` removes escape sequences.
+:func:`acp_tui.text.safety.sanitize_terminal_text` removes escape sequences.
 """
 
 from __future__ import annotations
@@ -40,7 +40,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.text_safety import sanitize_terminal_text, truncate
+from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips

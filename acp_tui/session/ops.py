@@ -1,5 +1,5 @@
 """Branch, rename and archive sessions (the unstable ``session/fork``, ``session/set_title``,
-``session/archive`` and ``session/unarchive``), on an :class:`~acp_tui.agent_link.AgentLink`.
+``session/archive`` and ``session/unarchive``), on an :class:`~acp_tui.session.controller.SessionController`.
 
 A branch gets the source's MCP servers, working directory and additional directories, the
 transcript this client has of it, and the title "<title> (branch)". A rename goes to the agent
@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.protocol.client import AcpError
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
-    from acp_tui.agent_link import AgentLink
+    from acp_tui.session.controller import SessionController
     from acp_tui.store import SessionStore
     from acp_tui.store.local_index import LocalIndex
     from acp_tui.store.session import SessionState
@@ -57,7 +57,7 @@ def additional_directories(state: SessionState | None) -> list[str]:
     return [d for d in dirs if isinstance(d, str)] if isinstance(dirs, list | tuple) else []
 
 
-async def fork(link: AgentLink, source_id: str, *, index: LocalIndex | None = None) -> str:
+async def fork(link: SessionController, source_id: str, *, index: LocalIndex | None = None) -> str:
     """``session/fork`` of ``source_id``; the branch opens (is shown) and is named. Returns
     its id."""
     client, agent = link.client, link.agent
@@ -94,7 +94,7 @@ async def fork(link: AgentLink, source_id: str, *, index: LocalIndex | None = No
 
 async def rename(
     store: SessionStore,
-    link: AgentLink | None,
+    link: SessionController | None,
     session_id: str,
     title: str,
     *,
@@ -128,7 +128,7 @@ def rename_locally(
     return title
 
 
-async def set_archived(link: AgentLink, session_id: str, archived: bool) -> None:
+async def set_archived(link: SessionController, session_id: str, archived: bool) -> None:
     """``session/archive`` or ``session/unarchive``. Archiving closes the session on the
     agent's side: it is reopened before it is used again."""
     client = link.client

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -18,7 +17,7 @@ from typing import TYPE_CHECKING
 from acp_tui import __version__
 
 if TYPE_CHECKING:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
     from acp_tui.protocol.recording import WireRecorder
 
 SUBCOMMANDS = ("ask", "sessions")
@@ -270,29 +269,8 @@ def parse(argv: Sequence[str]) -> Invocation:
     return Invocation(command, options, agent_argv, list(argv))
 
 
-def _configured_agent(invocation: Invocation, config: Config) -> int | None:
-    """Apply ``--agent NAME`` for a headless command: its command line, its env (this process
-    is short-lived, and the agent inherits it) and its default cwd. Returns an exit code on
-    error."""
-    name = invocation.options.agent
-    agent = config.agents.get(name)
-    if agent is None:
-        print(unknown_agent_message(name, config), file=sys.stderr)
-        return 2
-    invocation.agent_argv = agent.argv
-    os.environ.update(agent.env)
-    if invocation.options.cwd is None and agent.cwd:
-        cwd = os.path.abspath(os.path.expanduser(agent.cwd))
-        problem = directory_problem(cwd)
-        if problem:
-            print(f"acp-tui: agents.{name}.cwd {cwd}: {problem}", file=sys.stderr)
-            return 2
-        invocation.options.cwd = cwd
-    return None
-
-
 def unknown_agent_message(name: str, config: Config) -> str:
-    from acp_tui.config import config_path
+    from acp_tui.config.load import config_path
 
     names = ", ".join(sorted(config.agents)) or "none"
     return (
@@ -300,76 +278,3 @@ def unknown_agent_message(name: str, config: Config) -> str:
         f"configured agents: {names}\n"
         "add one as [agents.NAME] with command = ...; see `acp-tui --help`"
     )
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else list(argv)
-    if args[:1] == ["replay"]:
-        from acp_tui import replay
-
-        return replay.main(args[1:])
-    invocation = parse(args)
-    if getattr(invocation.options, "record", None):
-        if getattr(invocation.options, "serve", False):
-            print("acp-tui: --record cannot be used with --serve", file=sys.stderr)
-            return 2
-        from acp_tui.protocol.recording import WireRecorder
-
-        try:
-            invocation.recorder = WireRecorder.create(invocation.options.record)
-        except OSError as error:
-            print(
-                f"acp-tui: --record {invocation.options.record}: {error.strerror or error}",
-                file=sys.stderr,
-            )
-            return 2
-    try:
-        return _run(invocation)
-    finally:
-        if invocation.recorder is not None:
-            invocation.recorder.close()
-            if invocation.recorder.error:
-                print(f"acp-tui: {invocation.recorder.error}", file=sys.stderr)
-
-
-def _run(invocation: Invocation) -> int:
-    options = invocation.options
-    if invocation.command == "tui" and options.config_path:
-        from acp_tui.config import config_path
-
-        print(config_path())
-        return 0
-    if invocation.command == "tui" and options.serve:
-        from acp_tui import web
-
-        return web.serve(invocation.argv, port=options.port)
-    if options.demo:
-        from acp_tui.demo_agent import demo_agent_argv
-
-        invocation.agent_argv = demo_agent_argv()
-    if invocation.command in ("ask", "sessions"):
-        from acp_tui import headless
-        from acp_tui.config import load_config
-
-        config, problems = load_config()
-        for problem in problems:
-            print(f"acp-tui: config: {problem}", file=sys.stderr)
-        if options.agent is not None:
-            code = _configured_agent(invocation, config)
-            if code is not None:
-                return code
-        if not invocation.agent_argv:
-            print(
-                f"acp-tui {invocation.command}: give the agent command after --, "
-                "--agent NAME, or --demo",
-                file=sys.stderr,
-            )
-            return 2
-        timeout = config.initialize_timeout
-        if invocation.command == "ask":
-            return headless.run_ask(invocation, initialize_timeout=timeout)
-        return headless.run_sessions(invocation, initialize_timeout=timeout)
-
-    from acp_tui.ui import launch
-
-    return launch.run_tui(invocation)

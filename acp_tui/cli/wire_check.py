@@ -24,7 +24,7 @@ from typing import Any
 from acp_tui.protocol.recording import FROM_AGENT, TO_AGENT, Recording, Segment, WireEntry
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UnknownUpdate
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 
 PERMISSION = "session/request_permission"
 OPENING_METHODS = ("session/new", "session/load", "session/resume", "session/fork")

@@ -13,7 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.config import APP_NAME, atomic_write_text
+from acp_tui.config import locations
+from acp_tui.config.load import atomic_write_text
 
 __all__ = ["RecentAgent", "RecentAgents", "default_recent_path"]
 
@@ -24,9 +25,7 @@ VERSION = 1
 
 
 def default_recent_path() -> Path:
-    from platformdirs import user_state_dir
-
-    return Path(user_state_dir(APP_NAME, appauthor=False)) / "recent-agents.json"
+    return locations.recent_agents_file()
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,25 +3,26 @@ exit code."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acp_tui.cli import Invocation, directory_problem, unknown_agent_message
-from acp_tui.config import (
+from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
+from acp_tui.config import locations
+from acp_tui.config.defaults import (
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
-    config_path,
-    load_config,
 )
-from acp_tui.session_roots import dirs_to_send, resolve_dirs
-from acp_tui.ui.settings import AppSettings, PermissionPolicy
+from acp_tui.config.load import config_path, load_config
+from acp_tui.session.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.settings import AppSettings, PermissionPolicy
 
 if TYPE_CHECKING:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
 
 
 def settings_from_invocation(
@@ -99,10 +100,8 @@ def settings_from_invocation(
 
 def setup_logging() -> Path | None:
     """Client logs go to a file: the terminal belongs to the app."""
-    from platformdirs import user_log_dir
-
     try:
-        directory = Path(user_log_dir("acp-tui", appauthor=False))
+        directory = locations.log_dir()
         directory.mkdir(parents=True, exist_ok=True)
         path = directory / "acp-tui.log"
         # An agent's string in a log message may hold a lone surrogate: escape it, never fail.
@@ -130,16 +129,45 @@ def run_tui(invocation: Invocation) -> int:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
         print(unknown_agent_message(name, config), file=sys.stderr)
         return 2
-    from acp_tui.recent import RecentAgents
-    from acp_tui.ui.app import make_app
-
     setup_logging()
     settings = settings_from_invocation(invocation, config, problems)
+    return asyncio.run(_run_app(settings, config, problems, bool(options.cwd)))
+
+
+async def _run_app(
+    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+) -> int:
+    """Start the agent, then import and run the app: the agent boots while the UI loads."""
+    early = None
+    if settings.agent_argv:
+        from acp_tui.session.prestart import PrestartedAgent
+
+        early = await PrestartedAgent.start(
+            settings.agent_argv,
+            cwd=settings.cwd,
+            env=settings.env,
+            log_dir=settings.log_dir if settings.log_dir is not None else locations.log_dir(),
+        )
+        if early is not None:
+            settings.process_factory = early.factory
+    try:
+        return await _run_loaded_app(settings, config, problems, cwd_given)
+    finally:
+        if early is not None:
+            await early.discard()
+
+
+async def _run_loaded_app(
+    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+) -> int:
+    from acp_tui.config.recent import RecentAgents
+    from acp_tui.ui.app import make_app
+
     choices = None
     recent = None
     if not settings.agent_argv:
+        from acp_tui.config.known_agents import detect_agents
         from acp_tui.demo_agent import demo_agent_argv
-        from acp_tui.known_agents import detect_agents
         from acp_tui.ui.screens.launcher import build_choices
 
         if config is None:
@@ -150,7 +178,7 @@ def run_tui(invocation: Invocation) -> int:
             detect_agents(),
             demo_agent_argv(),
             recent.keys(),
-            use_agent_cwd=not options.cwd,
+            use_agent_cwd=not cwd_given,
         )
     app = make_app(
         settings,
@@ -161,7 +189,7 @@ def run_tui(invocation: Invocation) -> int:
         config_location=_home_relative(config_path()),
     )
     settle_long_lived_objects()
-    result = app.run()
+    result = await app.run_async()
     if app.start_failure:
         print(app.start_failure, file=sys.stderr)
         return 1
@@ -195,7 +223,7 @@ def _load_config() -> tuple[Config | None, list[str]]:
 
 
 def _default_config() -> Config:
-    from acp_tui.config import Config
+    from acp_tui.config.load import Config
 
     return Config()
 

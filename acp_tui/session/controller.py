@@ -1,15 +1,15 @@
 """The link between one agent process and the store: what the UI asks for, done over ACP.
 
 No Textual here: the UI hands in callbacks (:class:`LinkEvents`) and calls intents
-(:meth:`AgentLink.send_prompt`, :meth:`AgentLink.cancel`, ...). Everything the agent says lands
+(:meth:`SessionController.send_prompt`, :meth:`SessionController.cancel`, ...). Everything the agent says lands
 in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
 Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
-turn runs is queued per session (:class:`~acp_tui.prompt_queue.PromptQueue`, which outlives one
+turn runs is queued per session (:class:`~acp_tui.session.queue.PromptQueue`, which outlives one
 agent process) and sent when the turn ends. A v2 connection (negotiated at ``initialize``)
 accepts prompts at any time, so its queue drains at once; on v1 a ``state_update`` only changes
 the activity shown. What waits for a session that is not open
-yet goes out when it opens (:meth:`AgentLink.flush`).
+yet goes out when it opens (:meth:`SessionController.flush`).
 """
 
 from __future__ import annotations
@@ -25,13 +25,8 @@ from typing import Any
 
 import anyio
 
-from acp_tui.attachments import PromptCapabilities, fit_to_capabilities
-from acp_tui.elicitation import CANCEL, ElicitationError, answer
-from acp_tui.elicitation_queue import ElicitationQueue
-from acp_tui.link_auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
-from acp_tui.mcp import select_mcp_servers
-from acp_tui.permissions import CANCELLED, PendingPermission
-from acp_tui.prompt_queue import PromptQueue, QueuedPrompt
+from acp_tui.config import locations
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol import reaper, v2
 from acp_tui.protocol.client import (
     AcpClient,
@@ -48,7 +43,14 @@ from acp_tui.protocol.recording import WireRecorder
 from acp_tui.services.errors import ServiceError
 from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
-from acp_tui.session_roots import SessionRoots, dirs_to_send
+from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
+from acp_tui.session.auth import AuthChooser, AuthNotDone, SignIn, TerminalRunner
+from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.mcp import select_mcp_servers
+from acp_tui.session.permissions import CANCELLED, PendingPermission
+from acp_tui.session.queue import PromptQueue, QueuedPrompt
+from acp_tui.session.roots import SessionRoots, dirs_to_send
 from acp_tui.store import SessionStore
 
 log = logging.getLogger(__name__)
@@ -56,11 +58,7 @@ log = logging.getLogger(__name__)
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
 
-__all__ = ["AgentExit", "AgentLink", "LinkEvents", "NotResponding", "QueuedPrompt"]
-
-#: How long the agent may take to answer ``initialize`` before the person is told it is not
-#: responding (it is still waited for; the person chooses to restart or quit).
-DEFAULT_INITIALIZE_TIMEOUT = 30.0
+__all__ = ["AgentExit", "LinkEvents", "NotResponding", "QueuedPrompt", "SessionController"]
 
 
 @dataclass(slots=True)
@@ -124,7 +122,7 @@ class _SessionRuntime:
             scope.cancel()
 
 
-class AgentLink:
+class SessionController:
     """One agent process for the lifetime of :meth:`run`."""
 
     def __init__(
@@ -166,7 +164,8 @@ class AgentLink:
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[dict[str, Any]] = []
         self.env = env
-        self.log_dir = log_dir
+        # Each agent's stderr is kept in a file the crash banner names.
+        self.log_dir = log_dir if log_dir is not None else locations.log_dir()
         #: Recording and replay (``--record``, ``acp-tui replay``): passed to the launcher.
         self.recorder = recorder
         self.process_factory = process_factory
@@ -203,7 +202,9 @@ class AgentLink:
     def process(self) -> AgentProcess | None:
         return self.client.process if self.client else None
 
-    async def run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None = None) -> None:
+    async def run(
+        self, open_session: Callable[[SessionController], Awaitable[None]] | None = None
+    ) -> None:
         """Start the agent, initialize, open a first session (``open_session`` or a new one),
         then serve until :meth:`stop` or the agent exits. Never raises for agent failures:
         they are reported through ``events.on_exit``."""
@@ -233,7 +234,7 @@ class AgentLink:
             abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
         if self.terminal_auth:
             abilities.add("auth.terminal")
-        # The chat bar shows boolean config options as toggles (acp_tui.session_options).
+        # The chat bar shows boolean config options as toggles (acp_tui.store.options).
         abilities.add("config_options.boolean")
         return {
             "handlers": handlers,
@@ -242,7 +243,9 @@ class AgentLink:
             "abilities": abilities,
         }
 
-    async def _run(self, open_session: Callable[[AgentLink], Awaitable[None]] | None) -> None:
+    async def _run(
+        self, open_session: Callable[[SessionController], Awaitable[None]] | None
+    ) -> None:
         try:
             async with AcpClient.launch(
                 self.argv,
@@ -279,7 +282,7 @@ class AgentLink:
         self._report_exit()
 
     async def _start(
-        self, client: AcpClient, open_session: Callable[[AgentLink], Awaitable[None]] | None
+        self, client: AcpClient, open_session: Callable[[SessionController], Awaitable[None]] | None
     ) -> None:
         self.events.on_status("initializing")
         watchdog = anyio.CancelScope()

@@ -19,7 +19,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
-from acp_tui.text_safety import encodable
+from acp_tui.text.safety import encodable
 
 __all__ = ["InputHistory"]
 

@@ -32,14 +32,15 @@ from textual.app import App
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-from acp_tui.config import config_dir
+from acp_tui.config.load import config_dir
 
 if TYPE_CHECKING:
     from pydantic import BaseModel
 
 __all__ = ["ThemeFileError", "load_theme_file", "load_themes", "register_themes", "theme_dirs"]
 
-PACKAGE_DIR = Path(__file__).resolve().parent
+#: The acp_tui package (this module lives in its ui/ folder).
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
 
 
 class ThemeFileError(ValueError):

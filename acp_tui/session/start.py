@@ -14,7 +14,7 @@ When a session cannot be opened, the person is told why and the screen stays usa
 message starts a new session. A session the agent says it does not have is reported as
 ``gone``, so the caller can drop it from the local index (it would fail again).
 
-Pure Python over :class:`~acp_tui.agent_link.AgentLink`; the screen acts on the
+Pure Python over :class:`~acp_tui.session.controller.SessionController`; the screen acts on the
 :class:`StartOutcome`.
 """
 
@@ -24,11 +24,11 @@ import copy
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_tui.agent_link import AgentLink
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
+from acp_tui.session.controller import SessionController
 from acp_tui.store.session import SessionState
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 
 #: How many of the most recent sessions ``--continue`` tries when the agent no longer has them.
 CONTINUE_CANDIDATES = 5
@@ -64,7 +64,7 @@ def session_is_gone(error: BaseException) -> bool:
 
 
 async def open_at_start(
-    link: AgentLink, *, cwd: str, resume: str | None, continue_latest: bool
+    link: SessionController, *, cwd: str, resume: str | None, continue_latest: bool
 ) -> StartOutcome:
     """The start-up choice (see the module docstring). ``resume``: ``None`` for a plain start,
     ``""`` for the most recent session, else a session id."""
@@ -98,13 +98,13 @@ async def open_at_start(
     return outcome
 
 
-async def reopen_after_restart(link: AgentLink, session_id: str) -> StartOutcome:
+async def reopen_after_restart(link: SessionController, session_id: str) -> StartOutcome:
     """Reopen the session that was on screen when the agent went away."""
     state = link.store.get(session_id)
     return await _open(link, session_id, state.cwd if state and state.cwd else None)
 
 
-async def _open(link: AgentLink, session_id: str, cwd: str | None) -> StartOutcome:
+async def _open(link: SessionController, session_id: str, cwd: str | None) -> StartOutcome:
     try:
         await link.open_session(session_id, cwd, adopt=True)
     except AgentExitedError:

@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 import anyio
 
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 
 log = logging.getLogger(__name__)
 

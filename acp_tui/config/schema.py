@@ -1,7 +1,7 @@
 """The config file's schema: pydantic models, validated strictly.
 
-Kept apart from :mod:`acp_tui.config` so that its paths and helpers (and the start-up with no
-config file) do not load pydantic; :mod:`acp_tui.config` re-exports every name here.
+Kept apart from :mod:`acp_tui.config.load` so that its paths and helpers (and the start-up with no
+config file) do not load pydantic; :mod:`acp_tui.config.load` re-exports every name here.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag
 
-from acp_tui.config import (
+from acp_tui.config.defaults import (
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,

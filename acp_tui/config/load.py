@@ -47,12 +47,14 @@ import os
 import re
 import tomllib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
+
+from acp_tui.config import locations
 
 if TYPE_CHECKING:
     from pydantic import ValidationError
 
-    from acp_tui.config_schema import (
+    from acp_tui.config.schema import (
         AgentConfig,
         Config,
         McpHttpServer,
@@ -74,15 +76,8 @@ __all__ = [
     "save_theme",
 ]
 
-CONFIG_ENV = "ACP_TUI_CONFIG"
-APP_NAME = "acp-tui"
 
-
-DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
-DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
-DEFAULT_INITIALIZE_TIMEOUT = 30.0
-
-#: The schema (pydantic models) lives in :mod:`acp_tui.config_schema`, imported on first use
+#: The schema (pydantic models) lives in :mod:`acp_tui.config.schema`, imported on first use
 #: of one of these names: the paths and helpers here, and a start-up without a config file,
 #: never load pydantic.
 _SCHEMA_NAMES = frozenset(
@@ -92,7 +87,7 @@ _SCHEMA_NAMES = frozenset(
 
 def __getattr__(name: str) -> Any:
     if name in _SCHEMA_NAMES:
-        from acp_tui import config_schema
+        from acp_tui.config import schema as config_schema
 
         value = getattr(config_schema, name)
         globals()[name] = value
@@ -105,12 +100,7 @@ def __getattr__(name: str) -> Any:
 
 def config_path() -> Path:
     """Where the config file is read from: ``$ACP_TUI_CONFIG`` or the user config dir."""
-    override = os.environ.get(CONFIG_ENV)
-    if override:
-        return Path(override).expanduser()
-    from platformdirs import user_config_dir
-
-    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+    return locations.config_file()
 
 
 def config_dir() -> Path:
@@ -180,7 +170,7 @@ def parse_config(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
     or key is left out, everything else still applies)."""
     from pydantic import ValidationError
 
-    from acp_tui.config_schema import Config
+    from acp_tui.config.schema import Config
 
     try:
         return Config.model_validate(data), []
@@ -207,7 +197,7 @@ def parse_config(data: dict[str, Any], path: Path) -> tuple[Config, list[str]]:
 def load_config(path: Path | None = None) -> tuple[Config, list[str]]:
     """The config and a list of problems. Never raises: a missing file is defaults, a file
     that cannot be read or parsed is defaults plus a problem naming file, line and column."""
-    from acp_tui.config_schema import Config
+    from acp_tui.config.schema import Config
 
     path = path or config_path()
     try:

@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from acp_tui.protocol.client import ProcessFactory
     from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.replay import ReplaySession
+    from acp_tui.session.replay import ReplaySession
 
 PermissionPolicy = Literal["ask", "yolo", "deny"]
 
@@ -38,6 +39,10 @@ class AppSettings:
     recorder: WireRecorder | None = None
     #: ``acp-tui replay FILE``: the agent is the recording.
     replay: ReplaySession | None = None
+    #: Makes the agent's process for a launch (acp_tui.protocol.client.ProcessFactory); the
+    #: command line passes one that hands over the agent it started before the UI
+    #: (acp_tui.session.prestart). None: spawn as usual.
+    process_factory: ProcessFactory | None = None
     #: Seconds to wait for the answer to initialize before saying the agent is not responding.
     initialize_timeout: float = 30.0
     #: Absolute directories every session works in besides its cwd (``--add-dir``, the

@@ -1,132 +1,28 @@
-"""``acp-tui replay FILE``: what a recorded session looked like, played back offline.
-
-The TUI starts as usual, but the agent is the recording (a
-:class:`~acp_tui.protocol.replay_peer.ReplayPeer` in this process; nothing is spawned): the
-agent's messages arrive at their recorded times, the person's prompts are sent as recorded,
-permission dialogs come up and wait for an answer. The header says it is a replay.
-
-``acp-tui replay --check FILE`` runs no screen at all (Textual is not even imported): it lists
-the protocol errors in the recording (:mod:`acp_tui.wire_check`) and exits 1 if there are any.
-"""
+"""A recorded session played back through the controller: the stand-in agent process of each
+(re)start (one recorded connection each, a :class:`~acp_tui.protocol.replay_peer.ReplayPeer`
+in this process) and the person's recorded actions repeated through the
+:class:`~acp_tui.session.controller.SessionController` it is bound to. ``acp-tui replay`` is in
+:mod:`acp_tui.cli.replay`."""
 
 from __future__ import annotations
 
-import argparse
-import os
-import sys
-import tempfile
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.protocol.recording import (
-    FROM_AGENT,
-    TO_AGENT,
-    Recording,
-    RecordingError,
-    load_recording,
-)
+from acp_tui.protocol.recording import FROM_AGENT, TO_AGENT, Recording
 from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
 
 if TYPE_CHECKING:
-    from acp_tui.agent_link import AgentLink
-    from acp_tui.ui.settings import AppSettings
+    from acp_tui.session.controller import SessionController
+
+#: The requests that open a session, in the order a client may try them.
+OPENING_METHODS = ("session/new", "session/load", "session/resume")
 
 #: How long a recorded prompt waits for its session to be open on this client.
 SESSION_OPEN_WAIT = 30.0
-
-EPILOG = """\
-examples:
-  acp-tui --record bug.jsonl -- my-agent     record a session (see the README)
-  acp-tui replay bug.jsonl                   watch it again, at the recorded pace
-  acp-tui replay --fast bug.jsonl            as fast as it goes
-  acp-tui replay --check bug.jsonl           list its protocol errors (exit 1 if any)
-"""
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="acp-tui replay",
-        usage="acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
-        description=(
-            "Play a recording made with --record (or saved from the protocol inspector)\n"
-            "back in the TUI, with no agent process; or check it for protocol errors."
-        ),
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
-    parser.add_argument("file", metavar="FILE", help="the recording (JSON Lines)")
-    pace = parser.add_mutually_exclusive_group()
-    pace.add_argument(
-        "--speed",
-        type=_speed,
-        default=1.0,
-        metavar="FACTOR",
-        help="1 plays at the recorded pace (default), 2 twice as fast, 0 as fast as possible",
-    )
-    pace.add_argument("--fast", action="store_true", help="as fast as possible (--speed 0)")
-    parser.add_argument(
-        "--check",
-        action="store_true",
-        help="no screen: list the recording's protocol errors, one a line; exit 1 if any",
-    )
-    parser.add_argument("--theme", metavar="NAME", help="colour theme for the replay")
-    return parser
-
-
-def _speed(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value >= 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError("the speed is a factor of 0 or more")
-    return value
-
-
-def main(argv: Sequence[str]) -> int:
-    options = build_parser().parse_args(list(argv))
-    try:
-        recording = load_recording(options.file)
-    except RecordingError as error:
-        print(f"acp-tui replay: {error}", file=sys.stderr)
-        return 2
-    if options.check:
-        return run_check(recording)
-    speed = 0.0 if options.fast else options.speed
-    return run_tui(recording, speed, theme=options.theme)
-
-
-# ---------------------------------------------------------------------------------- check
-
-
-def run_check(recording: Recording, out: Any = None) -> int:
-    from acp_tui.wire_check import check_recording
-
-    out = out or sys.stdout
-    problems = check_recording(recording)
-    messages = sum(len(segment.entries) for segment in recording.segments)
-    connections = len(recording.segments)
-    summary = f"{messages} lines, {connections} connection{'s' if connections != 1 else ''}"
-    if not problems:
-        print(f"{recording.path}: no protocol errors ({summary})", file=out)
-        return 0
-    count = len(problems)
-    print(
-        f"{recording.path}: {count} protocol error{'s' if count != 1 else ''} ({summary})", file=out
-    )
-    for problem in problems:
-        print(problem.format(), file=out)
-    return 1
-
-
-# ---------------------------------------------------------------------------------- TUI
-
-
-OPENING_METHODS = ("session/new", "session/load", "session/resume")
 
 
 def first_opening(recording: Recording) -> tuple[str, str | None]:
@@ -177,13 +73,13 @@ def requested_version(recording: Recording) -> int:
 class ReplaySession:
     """One replay in the TUI: makes the stand-in agent process for each (re)start of the
     agent (one recorded connection each), and repeats the person's recorded actions through
-    the :class:`~acp_tui.agent_link.AgentLink` it is bound to."""
+    the :class:`~acp_tui.session.controller.SessionController` it is bound to."""
 
     def __init__(self, recording: Recording, *, speed: float = 1.0) -> None:
         self.recording = recording
         self.speed = speed
         self._next = 0
-        self.link: AgentLink | None = None
+        self.link: SessionController | None = None
         self.notify: Callable[[str], None] = lambda text: None
         self.cancel_permissions: Callable[[str], object] = lambda session_id: None
         self.peers: list[ReplayPeer] = []
@@ -195,7 +91,7 @@ class ReplaySession:
 
     def bind(
         self,
-        link: AgentLink,
+        link: SessionController,
         notify: Callable[[str], None] | None = None,
         cancel_permissions: Callable[[str], object] | None = None,
     ) -> None:
@@ -270,49 +166,10 @@ class ReplaySession:
             self._note(f"{method} from the recording is not repeated on a replay")
 
     @staticmethod
-    async def _wait_open(link: AgentLink, session_id: str) -> None:
+    async def _wait_open(link: SessionController, session_id: str) -> None:
         # The recorded prompt may come right after the answer that opened its session; this
         # client must have taken that answer in first. (The link has no event for one
         # session opening; this is a short, bounded wait on its state.)
         with anyio.move_on_after(SESSION_OPEN_WAIT):
             while not link.is_open(session_id):  # noqa: ASYNC110
                 await anyio.sleep(0.02)
-
-
-def replay_settings(
-    recording: Recording, *, speed: float, data_dir: Path, theme: str | None = None
-) -> AppSettings:
-    """The app's settings for a replay. The session's directory is the recorded one (the
-    sidebar shows the sessions listed there), even on a machine where it does not exist: a
-    replay reads and writes nothing in it. ``data_dir`` keeps the replayed sessions out of
-    this machine's session index and prompt history."""
-    from acp_tui.ui.settings import AppSettings
-
-    session = ReplaySession(recording, speed=speed)
-    first = recording.segments[0]
-    method, session_id = first_opening(recording)
-    return AppSettings(
-        agent_argv=first.argv or ["replay"],
-        cwd=first.cwd or os.getcwd(),
-        agent_label=session.label,
-        # Every permission dialog comes up, whatever the config says.
-        permission_policy="ask",
-        # Opened at start as the recorded client did (--resume ID), not with a new session.
-        resume=session_id if method != "session/new" else None,
-        data_dir=data_dir,
-        theme=theme,
-        replay=session,
-        protocol_version=requested_version(recording),
-    )
-
-
-def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
-    from acp_tui.ui.app import make_app
-    from acp_tui.ui.launch import settle_long_lived_objects, setup_logging
-
-    setup_logging()
-    with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
-        app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
-        settle_long_lived_objects()
-        result = app.run()
-    return result or 0

@@ -3,7 +3,7 @@
 No Textual, no Rich: plain text on stdout (the agent's reply, or the session table / JSON)
 and short one-line messages on stderr (tool calls, notices, the stop reason, errors), so the
 commands compose in scripts. Every string that came from the agent is passed through
-:func:`acp_tui.text_safety.sanitize_terminal_text` before it reaches the terminal.
+:func:`acp_tui.text.safety.sanitize_terminal_text` before it reaches the terminal.
 
 Exit codes: 0 the turn ended with ``end_turn``; 1 another stop reason or an error answer from
 the agent; 2 the agent lacks what the command needs; 3 the agent crashed; 4 the agent requires
@@ -24,9 +24,8 @@ from typing import Any, TextIO
 
 import anyio
 
-from acp_tui.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
-from acp_tui.config import DEFAULT_INITIALIZE_TIMEOUT
-from acp_tui.elicitation import DECLINE, FORM, ElicitationError, answer, parse_request
+from acp_tui.config import locations
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol import v2
 from acp_tui.protocol.client import (
     AcpClient,
@@ -42,7 +41,9 @@ from acp_tui.services.errors import ServiceError
 from acp_tui.services.files import FileService
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.services.terminals import TerminalManager
-from acp_tui.text_safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.session.auth_methods import ENV_VAR, TERMINAL, TerminalLogin, parse_auth_methods
+from acp_tui.session.elicitation import DECLINE, FORM, ElicitationError, answer, parse_request
+from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 
 EXIT_OK = 0
 EXIT_STOPPED = 1
@@ -435,6 +436,7 @@ async def _ask(invocation: Any, prompt_text: str, turn: _Turn, initialize_timeou
             AcpClient.launch(
                 invocation.agent_argv,
                 cwd=cwd,
+                log_dir=locations.log_dir(),
                 handlers={
                     "session/request_permission": turn.request_permission,
                     "elicitation/create": turn.elicit,
@@ -686,6 +688,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
         async with AcpClient.launch(
             invocation.agent_argv,
             cwd=cwd,
+            log_dir=locations.log_dir(),
             recorder=getattr(invocation, "recorder", None),
             terminal_auth=TERMINAL_AUTH,
             protocol_version=getattr(options, "protocol", None) or 1,
@@ -737,7 +740,7 @@ async def _sessions(invocation: Any, output: Output, initialize_timeout: float) 
 def format_updated(value: Any, now: datetime | None = None) -> str:
     """The table's UPDATED cell: '5m ago', '3h ago', '2d ago' for ISO 8601 times within a
     week; the ISO date (YYYY-MM-DD) beyond; the raw (sanitised) value when it does not
-    parse; '' when absent. (The sidebar's wording lives in :mod:`acp_tui.relative_time`; a
+    parse; '' when absent. (The sidebar's wording lives in :mod:`acp_tui.text.relative_time`; a
     script-facing table prefers sortable ISO dates.)"""
     text = _str(value)
     if not text:

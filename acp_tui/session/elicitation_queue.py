@@ -1,6 +1,6 @@
 """The elicitation queue: requests shown one at a time, answered, cancelled, completed.
 
-Like the permission broker (:mod:`acp_tui.permissions`): each ``elicitation/create`` waits its
+Like the permission broker (:mod:`acp_tui.session.permissions`): each ``elicitation/create`` waits its
 turn (first in, first out) and is shown by the *presenter* the UI registers::
 
     async def present(pending: PendingElicitation, position: int, total: int) -> dict | None
@@ -24,7 +24,7 @@ from typing import Any
 
 import anyio
 
-from acp_tui.elicitation import (
+from acp_tui.session.elicitation import (
     ACCEPT,
     CANCEL,
     DECLINE,
@@ -34,7 +34,7 @@ from acp_tui.elicitation import (
     answer,
     parse_request,
 )
-from acp_tui.text_safety import one_line
+from acp_tui.text.safety import one_line
 
 log = logging.getLogger(__name__)
 

@@ -1,0 +1,14 @@
+"""Defaults of the config file, apart from its schema so that the loader and the schema share
+them without importing each other (and a start-up without a config file loads no pydantic)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+#: What the permission dialog does when the config says nothing: ask the person.
+DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
+#: How a finished turn is announced when the app is not in front: the terminal bell.
+DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
+#: How long the agent may take to answer ``initialize`` before the person is told it is not
+#: responding (it is still waited for; the person chooses to restart or quit).
+DEFAULT_INITIALIZE_TIMEOUT = 30.0

@@ -1,0 +1,79 @@
+"""Every place on disk acp-tui reads or writes, in one module: the only caller of platformdirs.
+
+Each function answers the platform's directory for the current user (XDG on Linux, which the
+tests point at temporary folders), computed when called so a changed environment is seen.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+APP_NAME = "acp-tui"
+#: An environment variable naming the config file, for tests and for several setups side by side.
+CONFIG_ENV = "ACP_TUI_CONFIG"
+
+__all__ = [
+    "APP_NAME",
+    "CONFIG_ENV",
+    "config_file",
+    "data_dir",
+    "demo_agent_state_dir",
+    "history_file",
+    "local_index_file",
+    "log_dir",
+    "recent_agents_file",
+    "state_dir",
+]
+
+
+def config_file() -> Path:
+    """The config file: ``$ACP_TUI_CONFIG`` or ``config.toml`` in the user config dir."""
+    override = os.environ.get(CONFIG_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_config_dir
+
+    return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def data_dir() -> Path:
+    """Data kept for the person: the local session index and the prompt history."""
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir(APP_NAME, appauthor=False))
+
+
+def state_dir() -> Path:
+    """State that may be lost without harm (the recently used agents)."""
+    from platformdirs import user_state_dir
+
+    return Path(user_state_dir(APP_NAME, appauthor=False))
+
+
+def log_dir() -> Path:
+    """The client's log and one stderr log per agent process."""
+    from platformdirs import user_log_dir
+
+    return Path(user_log_dir(APP_NAME, appauthor=False))
+
+
+def recent_agents_file() -> Path:
+    """The agents started lately, offered first by the launcher."""
+    return state_dir() / "recent-agents.json"
+
+
+def history_file(data: Path | None = None) -> Path:
+    """The prompt history (Up/Down in the prompt), in ``data`` or the data dir."""
+    return (data or data_dir()) / "history.jsonl"
+
+
+def local_index_file(data: Path | None = None) -> Path:
+    """The local index of sessions (for agents that cannot list theirs), in ``data`` or the
+    data dir."""
+    return (data or data_dir()) / "sessions.sqlite3"
+
+
+def demo_agent_state_dir() -> Path:
+    """Where the demo agent keeps its sessions between runs."""
+    return data_dir() / "demo-agent"

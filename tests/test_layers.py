@@ -1,0 +1,237 @@
+"""The layer contract of issue 16: import-linter's contracts in pyproject.toml, and our own
+reading of the source that also forbids import cycles (every import, also those inside
+functions; those under ``if TYPE_CHECKING:`` count for the layers but not for cycles).
+
+Layers, lowest first: ``text`` (agent text as data, formatting), ``protocol`` (JSON-RPC and
+ACP over stdio), ``config`` (settings and paths), ``store`` (sessions and transcripts),
+``services`` (what the agent asks of the client), ``session`` (the controller), ``ui``
+(Textual), ``cli`` (entry points). The demo agent is a program of its own in the package.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "acp_tui"
+
+#: What each layer may import of acp_tui (besides itself and the package root's version).
+ALLOWED: dict[str, set[str]] = {
+    "text": set(),
+    "protocol": set(),
+    "config": {"text"},
+    "store": {"text", "protocol"},
+    "services": {"text", "protocol"},
+    "session": {"text", "protocol", "config", "store", "services"},
+    "demo_agent": {"protocol", "config"},
+    "ui": {"text", "protocol", "config", "store", "services", "session", "demo_agent"},
+    "cli": {"text", "protocol", "config", "store", "services", "session", "demo_agent", "ui"},
+    "__main__": {"cli"},
+}
+#: Screen libraries: only ui/ draws.
+SCREEN_LIBRARIES = {"textual", "rich"}
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else ""
+
+
+def imports_of(path: Path, here: str | None = None) -> Iterator[tuple[str, bool]]:
+    """(imported module, under TYPE_CHECKING) for each import of the file (the module
+    ``here``, by default named from its path); ``from X import Y`` gives X and X.Y (Y may be a
+    module)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    typing_only: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            typing_only.update(id(inner) for stmt in node.body for inner in ast.walk(stmt))
+    here = here or module_name(path)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, id(node) in typing_only
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                package = here.split(".")
+                if path.name != "__init__.py":
+                    package = package[:-1]
+                package = package[: len(package) - node.level + 1]
+                base = ".".join(package + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            yield base, id(node) in typing_only
+            for alias in node.names:
+                yield f"{base}.{alias.name}", id(node) in typing_only
+
+
+def sources() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_belongs_to_a_known_layer() -> None:
+    """A new top-level module must be placed in a layer (the flat top level is gone)."""
+    loose = [
+        module_name(path)
+        for path in sources()
+        if layer_of(module_name(path)) not in ALLOWED and module_name(path) != "acp_tui"
+    ]
+    assert loose == []
+
+
+def layer_problems(path: Path, module: str) -> list[str]:
+    layer = layer_of(module)
+    allowed = ALLOWED.get(layer, set())
+    wrong = set()
+    for imported, _typing in imports_of(path, module):
+        top = imported.split(".")[0]
+        if top in SCREEN_LIBRARIES and layer != "ui":
+            wrong.add(imported)
+        if top == "acp_tui":
+            target = layer_of(imported)
+            if target in ("", "__version__", layer) or target in allowed:
+                continue
+            wrong.add(imported)
+    return sorted(wrong)
+
+
+@pytest.mark.parametrize("path", sources(), ids=lambda path: module_name(path))
+def test_imports_follow_the_layers(path: Path) -> None:
+    module = module_name(path)
+    allowed = sorted(ALLOWED.get(layer_of(module), set()))
+    assert layer_problems(path, module) == [], f"{module} may import only {allowed} of acp_tui"
+
+
+def runtime_graph() -> dict[str, set[str]]:
+    modules = {module_name(path): path for path in sources()}
+    graph: dict[str, set[str]] = {}
+    for module, path in modules.items():
+        graph[module] = {
+            imported
+            for imported, typing_only in imports_of(path)
+            if not typing_only and imported in modules and imported != module
+        }
+    return graph
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan, iterative)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+    counter = 0
+    for start in graph:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = counter
+        counter += 1
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = counter
+                    counter += 1
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return found
+
+
+def test_there_is_no_import_cycle() -> None:
+    """Imports inside functions count: a lazy import that closes a loop is still a loop."""
+    assert cycles(runtime_graph()) == []
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert cycles(graph) == [["a", "b", "c"]]
+
+
+def test_the_layer_check_catches_a_screen_import_outside_ui(tmp_path: Path) -> None:
+    """The checker itself: a store module importing Textual is reported."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from acp_tui.text import safety\n"
+        "def draw():\n    from textual.app import App\n"
+        "if TYPE_CHECKING:\n    from acp_tui.session.controller import SessionController\n",
+        encoding="utf-8",
+    )
+    assert layer_problems(probe, "acp_tui.store.probe") == [
+        "acp_tui.session.controller",
+        "acp_tui.session.controller.SessionController",
+        "textual.app",
+        "textual.app.App",
+    ]
+    assert layer_problems(probe, "acp_tui.ui.probe") == []
+
+
+# ---------------------------------------------------------------------------- import-linter
+
+ROOT = PACKAGE.parent
+
+
+def lint_imports(*args: str) -> subprocess.CompletedProcess[str]:
+    """The ``lint-imports`` beside this Python, on the checkout (never a cache)."""
+    command = Path(sys.executable).with_name("lint-imports")
+    return subprocess.run(
+        [str(command), "--no-cache", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def test_the_import_linter_contracts_of_pyproject_are_kept() -> None:
+    result = lint_imports()
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "3 kept, 0 broken" in result.stdout
+
+
+def test_import_linter_reports_a_broken_contract(tmp_path: Path) -> None:
+    """The same tool on a contract the code breaks (the ui imports Textual): it fails, so a
+    green run above means the contracts were checked."""
+    config = tmp_path / "contracts.ini"
+    config.write_text(
+        "[importlinter]\nroot_package = acp_tui\ninclude_external_packages = True\n\n"
+        "[importlinter:contract:probe]\nname = probe\ntype = forbidden\n"
+        "source_modules = acp_tui.ui\nforbidden_modules = textual\n",
+        encoding="utf-8",
+    )
+    result = lint_imports("--config", str(config))
+    assert result.returncode != 0
+    assert "BROKEN" in result.stdout
