@@ -58,6 +58,8 @@ class MarkdownLines(Widget):
         self._renderer: BlockRenderer | None = None
         #: ``rich_style`` walks every ancestor; it changes only when styles do.
         self._base_style: Style | None = None
+        #: Calls of :meth:`stream` under way (they take the text in and lay it out).
+        self._streaming = 0
         if source:
             self.update(source)
 
@@ -123,26 +125,31 @@ class MarkdownLines(Widget):
         that heights are estimated as the text arrives, not all at once at the first layout)."""
         if not self._take(source):
             return
+        self._streaming += 1
+        try:
+            await self._stream(width)
+        finally:
+            self._streaming -= 1
+            self.refresh(layout=True)
+
+    async def _stream(self, width: int | None) -> None:
         document = self._document
         if not self.size.width and width and self._attach_renderer():
             document.layout(width, self._renderer_now())
-        # One layout at the end, not one per step: a layout costs in proportion to the
-        # transcript's height (Textual files every widget's region in a grid of 20-row
+        # One layout at the end (see stream), not one per step: a layout costs in proportion
+        # to the transcript's height (Textual files every widget's region in a grid of 20-row
         # squares), so a 50 MB reply laid out per slice would cost seconds.
-        try:
-            while True:
-                more = self._feed_step()
-                self._attach_renderer()
-                behind = True
-                while behind:
-                    behind = document.catch_up(CATCH_UP_CHARS) and document is self._document
-                    if behind:
-                        await asyncio.sleep(0)  # a turn for the other tasks
-                if not more or document is not self._document:
-                    return
-                await asyncio.sleep(0)
-        finally:
-            self.refresh(layout=True)
+        while True:
+            more = self._feed_step()
+            self._attach_renderer()
+            behind = True
+            while behind:
+                behind = document.catch_up(CATCH_UP_CHARS) and document is self._document
+                if behind:
+                    await asyncio.sleep(0)  # a turn for the other tasks
+            if not more or document is not self._document:
+                return
+            await asyncio.sleep(0)
 
     def _attach_renderer(self) -> bool:
         """Give the document the renderer it draws paragraphs with (once mounted)."""
@@ -153,7 +160,10 @@ class MarkdownLines(Widget):
 
     def _continue_catching_up(self) -> None:
         """A layout found the paragraph behind (text came in through :meth:`update` before
-        the widget could draw): another bounded step, until it caught up."""
+        the widget could draw, or the theme changed): another bounded step, until it caught
+        up. Not while :meth:`stream` runs: it catches up itself, with one layout at its end."""
+        if self._streaming:
+            return
         if self._document.catch_up(CATCH_UP_CHARS):
             self.call_later(self._continue_catching_up)
         self.refresh(layout=True)
@@ -173,13 +183,15 @@ class MarkdownLines(Widget):
             )
         return renderer
 
-    def _laid_out(self, width: int) -> Document:
+    def _laid_out(self, width: int, catch_up: int = 0) -> Document:
         document = self._document
-        document.layout(width, self._renderer_now())
+        document.layout(width, self._renderer_now(), catch_up)
         return document
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        document = self._laid_out(width)
+        # A paragraph left behind is taken in a step at a time, here and after (see
+        # _continue_catching_up), unless stream() is doing it.
+        document = self._laid_out(width, 0 if self._streaming else CATCH_UP_CHARS)
         # The last rows exactly (a person following the reply looks there); drawing them may
         # change heights, and so which blocks are last: a few rounds at most.
         rows = max(TAIL_ROWS, viewport.height)
@@ -187,14 +199,15 @@ class MarkdownLines(Widget):
             height = document.height
             if document.draw_rows(max(0, height - rows), height) is None:
                 break
-        if document.behind:
+        if document.behind and not self._streaming:
             self.call_later(self._continue_catching_up)
         return document.height
 
     def render_lines(self, crop: Region) -> list[Strip]:
         document = self._laid_out(self.size.width)
         shift = document.draw_rows(crop.y, crop.bottom)
-        if shift is not None:
+        # While stream() runs, its own layout at the end follows (one per update).
+        if shift is not None and not self._streaming:
             self.refresh(layout=True)
             if shift:
                 self.post_message(self.Shifted(self, shift))
