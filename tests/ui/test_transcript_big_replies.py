@@ -56,8 +56,29 @@ async def test_a_burst_is_readable_from_its_first_word_with_the_keys(size: tuple
         transcript.focus()
         await pilot.press("home")
         await wait_for(pilot, lambda: on_screen(app, "FIRSTWORDS"), "the first words")
+        assert not transcript.following
         await pilot.press("end")
         await wait_for(pilot, lambda: on_screen(app, "LASTWORDS"), "the last words again")
+        assert transcript.following
+        # A scroll animated on the way up (a scroll_to with animation) also ends at the top.
+        transcript.scroll_home(animate=True, duration=0.3)
+        await wait_for(pilot, lambda: on_screen(app, "FIRSTWORDS"), "the first words again")
+
+
+async def test_home_in_a_huge_reply_is_at_once() -> None:
+    """Home goes to the top at once (no second-long animation through megabytes of rows)."""
+    entry = AgentMessage(1)
+    entry.append_text(reply(4_000))
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        app.animation_level = "full"
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", [entry])
+        await wait_for(pilot, lambda: on_screen(app, "LASTWORDS"), "the last words")
+        transcript.focus()
+        await pilot.press("home")
+        assert transcript.scroll_y == 0
+        assert not app.animator.is_being_animated(transcript, "scroll_y")
 
 
 async def test_paging_up_through_undrawn_rows_shows_the_reply_in_order() -> None:

@@ -635,6 +635,15 @@ class Transcript(VerticalScroll):
         self.anchor()
         self._set_behind(False)
 
+    def action_scroll_home(self) -> None:
+        """Home: the top at once (Textual animates Home for a second, through every row of a
+        reply of megabytes on the way)."""
+        self.to_top()
+
+    def action_scroll_end(self) -> None:
+        """End: the newest output at once, followed again."""
+        self.to_bottom()
+
     def toggle_latest(self, kind: type[ThoughtView] | type[ToolCallView]) -> bool | None:
         """Expand the latest thought (or tool call's output) if collapsed, else collapse it.
         Returns whether it is now expanded; None when there is none."""
