@@ -48,7 +48,7 @@ async def test_a_burst_is_readable_from_its_first_word_with_the_keys(size: tuple
     entry.append_text(reply(2_000))
     app = TranscriptApp()
     async with app.run_test(size=size) as pilot:
-        app.animation_level = "full"  # Home scrolls as a person sees it, animated
+        app.animation_level = "full"  # animations on, as a person has them
         transcript = app.query_one(Transcript)
         await transcript.show_session("s", [entry])
         await wait_for(pilot, lambda: on_screen(app, "LASTWORDS"), "the last words")
