@@ -49,8 +49,8 @@ METRICS = [
         digits=1,
     ),
     Metric(
-        "import_models_ms",
-        "import acp_tui.protocol.models (pydantic; unused by app)",
+        "import_schema_ms",
+        "import acp_tui.protocol.schema (the wire declaration, TypedDicts)",
         "ms",
         digits=1,
     ),
@@ -121,7 +121,7 @@ def timed_python(code: str) -> float:
 
 
 #: The package's ``__init__`` is empty, so "acp_tui.protocol alone" means its modules too.
-#: ``models`` (the pydantic schema) is left out: the app never imports it; it is timed apart.
+#: ``schema`` (the wire declaration) is timed apart as well.
 PROTOCOL_MODULES = (
     "acp_tui.protocol.client, acp_tui.protocol.jsonrpc, acp_tui.protocol.process, "
     "acp_tui.protocol.stdio"
@@ -148,7 +148,7 @@ def measure(smoke: bool = False) -> dict[str, float]:
         "first_frame_ms": median([first_frame_ms() for _ in range(launches)]),
         "first_frame_env_ms": median([first_frame_ms(installed=False) for _ in range(launches)]),
         "import_protocol_ms": median([import_ms() for _ in range(imports)]),
-        "import_models_ms": median([import_ms("acp_tui.protocol.models") for _ in range(imports)]),
+        "import_schema_ms": median([import_ms("acp_tui.protocol.schema") for _ in range(imports)]),
         "import_app_ms": median([import_ms("acp_tui.ui.app") for _ in range(imports)]),
         "python_ms": median([timed_python("pass") for _ in range(imports)]),
     }

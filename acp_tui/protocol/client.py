@@ -23,6 +23,7 @@ import anyio
 
 from acp_tui import __version__
 from acp_tui.protocol import v2
+from acp_tui.protocol.constants import PROTOCOL_VERSION, Method
 from acp_tui.protocol.jsonrpc import (
     CLOSED_INPUT,
     CLOSED_OUTPUT,
@@ -36,22 +37,22 @@ from acp_tui.protocol.process import AgentProcess
 
 if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.protocol.schema import CancelNotification, Implementation, McpServer
 
-PROTOCOL_VERSION = 1
 
 # Agent -> client requests whose presence in `handlers` turns on a client capability.
-FS_READ = "fs/read_text_file"
-FS_WRITE = "fs/write_text_file"
+FS_READ = Method.FS_READ_TEXT_FILE
+FS_WRITE = Method.FS_WRITE_TEXT_FILE
 TERMINAL_METHODS = (
-    "terminal/create",
-    "terminal/output",
-    "terminal/wait_for_exit",
-    "terminal/kill",
-    "terminal/release",
+    Method.TERMINAL_CREATE,
+    Method.TERMINAL_OUTPUT,
+    Method.TERMINAL_WAIT_FOR_EXIT,
+    Method.TERMINAL_KILL,
+    Method.TERMINAL_RELEASE,
 )
-ELICITATION_CREATE = "elicitation/create"
-ELICITATION_COMPLETE = "elicitation/complete"
-SESSION_UPDATE = "session/update"
+ELICITATION_CREATE = Method.ELICITATION_CREATE
+ELICITATION_COMPLETE = Method.ELICITATION_COMPLETE
+SESSION_UPDATE = Method.SESSION_UPDATE
 
 
 @dataclass(frozen=True, slots=True)
@@ -99,7 +100,7 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     ),
 )
 #: Agent->client requests and notifications every client takes, advertised by no capability.
-BASELINE_METHODS: tuple[str, ...] = ("session/request_permission",)
+BASELINE_METHODS: tuple[str, ...] = (Method.SESSION_REQUEST_PERMISSION,)
 BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE,)
 
 
@@ -243,7 +244,7 @@ class AgentInfo:
 
 
 #: The requests that complete an agent-type sign-in (v1, v2).
-LOGIN_METHODS = ("authenticate", "auth/login")
+LOGIN_METHODS = (Method.AUTHENTICATE, "auth/login")
 
 
 def refuse_terminal_login(agent: AgentInfo | None, params: Any) -> None:
@@ -451,7 +452,11 @@ class AcpClient:
 
     async def initialize(self) -> AgentInfo:
         """Negotiate; must complete before any other call (agents reject pipelining)."""
-        info = {"name": self.client_name, "title": "acp-tui", "version": __version__}
+        info: Implementation = {
+            "name": self.client_name,
+            "title": "acp-tui",
+            "version": __version__,
+        }
         params: dict[str, Any] = {
             "protocolVersion": PROTOCOL_VERSION,
             "clientCapabilities": self.client_capabilities(),
@@ -462,7 +467,7 @@ class AcpClient:
                 self.client_capabilities(), info, terminal_auth=self.terminal_auth
             )
         try:
-            result = await self.call("initialize", params)
+            result = await self.call(Method.INITIALIZE, params)
         except EchoedRequest:
             raise NotAnAgentError(
                 "this is not an ACP agent: it sent our own initialize request back "
@@ -495,7 +500,7 @@ class AcpClient:
     async def authenticate(self, method_id: str) -> Any:
         """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
         checks the method's type, see :mod:`acp_tui.session.auth_methods`)."""
-        return await self.call("authenticate", {"methodId": method_id})
+        return await self.call(Method.AUTHENTICATE, {"methodId": method_id})
 
     @property
     def v2(self) -> bool:
@@ -504,7 +509,7 @@ class AcpClient:
 
     @property
     def login_method(self) -> str:
-        return "auth/login" if self.v2 else "authenticate"
+        return "auth/login" if self.v2 else Method.AUTHENTICATE
 
     @property
     def can_logout(self) -> bool:
@@ -513,25 +518,25 @@ class AcpClient:
 
     async def logout(self) -> Any:
         self._require(self.can_logout, "logging out (logout)")
-        return await self.call("auth/logout" if self.v2 else "logout", {})
+        return await self.call("auth/logout" if self.v2 else Method.LOGOUT, {})
 
     async def new_session(
-        self, cwd: str, mcp_servers: list[dict[str, Any]] | None = None, **extra: Any
+        self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
     ) -> dict[str, Any]:
         return await self.call(
-            "session/new", {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
+            Method.SESSION_NEW, {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
         )
 
     async def load_session(
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         **extra: Any,
     ) -> dict[str, Any]:
         self._require(self.info.can_load, "loading sessions (session/load)")
         result = await self.call(
-            "session/load",
+            Method.SESSION_LOAD,
             {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or [], **extra},
         )
         return result if isinstance(result, dict) else {}
@@ -540,7 +545,7 @@ class AcpClient:
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         *,
         replay: bool = False,
         **extra: Any,
@@ -556,7 +561,7 @@ class AcpClient:
         }
         if replay and self.v2:
             params["replayFrom"] = dict(v2.REPLAY_FROM_START)
-        result = await self.call("session/resume", params)
+        result = await self.call(Method.SESSION_RESUME, params)
         return result if isinstance(result, dict) else {}
 
     async def list_sessions(
@@ -573,7 +578,7 @@ class AcpClient:
         if archived is not None:
             self._require(self.info.can_archive, "archived sessions (session/archive)")
             params["archived"] = archived
-        result = await self.call("session/list", params)
+        result = await self.call(Method.SESSION_LIST, params)
         return result if isinstance(result, dict) else {"sessions": []}
 
     async def list_all_sessions(
@@ -626,17 +631,17 @@ class AcpClient:
 
     async def close_session(self, session_id: str) -> Any:
         self._require(self.info.can_close, "closing sessions (session/close)")
-        return await self.call("session/close", {"sessionId": session_id})
+        return await self.call(Method.SESSION_CLOSE, {"sessionId": session_id})
 
     async def delete_session(self, session_id: str) -> Any:
         self._require(self.info.can_delete, "deleting sessions (session/delete)")
-        return await self.call("session/delete", {"sessionId": session_id})
+        return await self.call(Method.SESSION_DELETE, {"sessionId": session_id})
 
     async def fork_session(
         self,
         session_id: str,
         cwd: str,
-        mcp_servers: list[dict[str, Any]] | None = None,
+        mcp_servers: list[McpServer] | None = None,
         additional_directories: list[str] | None = None,
     ) -> dict[str, Any]:
         """session/fork (unstable): a new session with the conversation so far."""
@@ -648,34 +653,39 @@ class AcpClient:
         }
         if additional_directories:
             params["additionalDirectories"] = list(additional_directories)
-        result = await self.call("session/fork", params)
+        result = await self.call(Method.SESSION_FORK, params)
         return result if isinstance(result, dict) else {}
 
     async def set_session_title(self, session_id: str, title: str) -> str | None:
         """session/set_title (unstable): the title the agent stored (it may normalise it)."""
         self._require(self.info.can_set_title, "renaming sessions (session/set_title)")
-        result = await self.call("session/set_title", {"sessionId": session_id, "title": title})
+        result = await self.call(
+            Method.SESSION_SET_TITLE, {"sessionId": session_id, "title": title}
+        )
         stored = result.get("title") if isinstance(result, dict) else None
         return stored if isinstance(stored, str) else None
 
     async def archive_session(self, session_id: str) -> Any:
         self._require(self.info.can_archive, "archiving sessions (session/archive)")
-        return await self.call("session/archive", {"sessionId": session_id})
+        return await self.call(Method.SESSION_ARCHIVE, {"sessionId": session_id})
 
     async def unarchive_session(self, session_id: str) -> Any:
         self._require(self.info.can_archive, "archiving sessions (session/unarchive)")
-        return await self.call("session/unarchive", {"sessionId": session_id})
+        return await self.call(Method.SESSION_UNARCHIVE, {"sessionId": session_id})
 
     async def prompt(self, session_id: str, prompt: list[dict[str, Any]]) -> dict[str, Any]:
-        result = await self.call("session/prompt", {"sessionId": session_id, "prompt": prompt})
+        result = await self.call(Method.SESSION_PROMPT, {"sessionId": session_id, "prompt": prompt})
         return result if isinstance(result, dict) else {}
 
     async def cancel(self, session_id: str) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await self.connection.notify("session/cancel", {"sessionId": session_id})
+            params: CancelNotification = {"sessionId": session_id}
+            await self.connection.notify(Method.SESSION_CANCEL, params)
 
     async def set_mode(self, session_id: str, mode_id: str) -> Any:
-        return await self.call("session/set_mode", {"sessionId": session_id, "modeId": mode_id})
+        return await self.call(
+            Method.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id}
+        )
 
     async def set_model(self, session_id: str, model_id: str) -> Any:
         """The legacy ``session/set_model``: only for agents that sent a ``models`` state
@@ -688,4 +698,4 @@ class AcpClient:
             params["type"] = "boolean"
         elif self.v2:
             params["type"] = "id"  # v2 names the kind of every value
-        return await self.call("session/set_config_option", params)
+        return await self.call(Method.SESSION_SET_CONFIG_OPTION, params)

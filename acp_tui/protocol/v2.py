@@ -16,7 +16,10 @@ with ``replayFrom``.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.schema import Implementation
 
 V1 = 1
 V2 = 2
@@ -47,7 +50,7 @@ def client_capabilities(v1_caps: dict[str, Any], *, terminal_auth: bool) -> dict
 
 
 def initialize_params(
-    v1_caps: dict[str, Any], info: dict[str, Any], *, terminal_auth: bool
+    v1_caps: dict[str, Any], info: Implementation, *, terminal_auth: bool
 ) -> dict[str, Any]:
     return {
         "protocolVersion": V2,

@@ -21,12 +21,13 @@ import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
 from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.protocol import constants as wire
 from acp_tui.protocol import reaper, v2
 from acp_tui.protocol.client import (
     AcpClient,
@@ -37,6 +38,7 @@ from acp_tui.protocol.client import (
     NotSupportedError,
     ProcessFactory,
 )
+from acp_tui.protocol.constants import Method, UpdateKind
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INVALID_PARAMS, RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.protocol.recording import WireRecorder
@@ -52,6 +54,9 @@ from acp_tui.session.permissions import CANCELLED, PendingPermission
 from acp_tui.session.queue import PromptQueue, QueuedPrompt
 from acp_tui.session.roots import SessionRoots, dirs_to_send
 from acp_tui.store import SessionStore
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.schema import McpServer
 
 log = logging.getLogger(__name__)
 
@@ -162,7 +167,7 @@ class SessionController:
         self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
         self.configured_mcp_servers = list(mcp_servers or [])
         #: What session/new, load and resume carry: set after initialize.
-        self.mcp_servers: list[dict[str, Any]] = []
+        self.mcp_servers: list[McpServer] = []
         self.env = env
         # Each agent's stderr is kept in a file the crash banner names.
         self.log_dir = log_dir if log_dir is not None else locations.log_dir()
@@ -217,20 +222,20 @@ class SessionController:
         """What the client is built with: the agent->client request handlers, and what else
         it handles (the client capabilities sent at ``initialize`` are derived from these)."""
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
-            "session/request_permission": self._on_permission,
-            "fs/read_text_file": self._service(self.roots.read_text_file),
-            "fs/write_text_file": self._service(self.roots.write_text_file),
-            "terminal/create": self._service(self._create_terminal),
-            "terminal/output": self._service(self.terminals.output),
-            "terminal/wait_for_exit": self._service(self.terminals.wait_for_exit),
-            "terminal/kill": self._service(self.terminals.kill),
-            "terminal/release": self._service(self._release_terminal),
+            Method.SESSION_REQUEST_PERMISSION: self._on_permission,
+            Method.FS_READ_TEXT_FILE: self._service(self.roots.read_text_file),
+            Method.FS_WRITE_TEXT_FILE: self._service(self.roots.write_text_file),
+            Method.TERMINAL_CREATE: self._service(self._create_terminal),
+            Method.TERMINAL_OUTPUT: self._service(self.terminals.output),
+            Method.TERMINAL_WAIT_FOR_EXIT: self._service(self.terminals.wait_for_exit),
+            Method.TERMINAL_KILL: self._service(self.terminals.kill),
+            Method.TERMINAL_RELEASE: self._service(self._release_terminal),
         }
-        notifications = {"session/update"}
+        notifications = {Method.SESSION_UPDATE}
         abilities: set[str] = set()
         if self.elicitations is not None and self.elicitations.modes:
-            handlers["elicitation/create"] = self._on_elicitation
-            notifications.add("elicitation/complete")
+            handlers[Method.ELICITATION_CREATE] = self._on_elicitation
+            notifications.add(Method.ELICITATION_COMPLETE)
             abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
         if self.terminal_auth:
             abilities.add("auth.terminal")
@@ -393,13 +398,13 @@ class SessionController:
     # ------------------------------------------------------------------ incoming
 
     async def _on_notification(self, method: str, params: Any) -> None:
-        if method == "session/update":
+        if method == Method.SESSION_UPDATE:
             self.store.apply(params)
             # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.v2_lifecycle and isinstance(params, dict):
                 self._v2_state(params)
-        elif method == "elicitation/complete" and self.elicitations is not None:
+        elif method == Method.ELICITATION_COMPLETE and self.elicitations is not None:
             if isinstance(params, dict):
                 self.elicitations.complete(params.get("elicitationId"))
 
@@ -439,7 +444,9 @@ class SessionController:
         if self.v2_lifecycle:
             params, upsert = v2.permission_params(params)
             if upsert is not None and isinstance(session_id, str):
-                self.store.apply_update(session_id, {"sessionUpdate": "tool_call_update", **upsert})
+                self.store.apply_update(
+                    session_id, {"sessionUpdate": UpdateKind.TOOL_CALL_UPDATE, **upsert}
+                )
         params = self._with_known_tool_call(params)
         if self.v2_lifecycle:
             params = v2.with_prompt_title(params)
@@ -844,9 +851,9 @@ class SessionController:
     ) -> None:
         """Say why a turn ended, unless it simply ended (v1: the prompt's answer; v2: the
         idle ``state_update``, whose ``error`` object details an ``error`` stop)."""
-        if reason == "cancelled":
+        if reason == wire.CANCELLED:
             self.store.add_notice(session_id, "Cancelled", severity="warning")
-        elif reason in ("max_tokens", "max_turn_requests", "refusal"):
+        elif reason in (wire.MAX_TOKENS, wire.MAX_TURN_REQUESTS, wire.REFUSAL):
             self.store.add_notice(
                 session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
             )

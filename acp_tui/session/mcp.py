@@ -12,7 +12,10 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Callable, Mapping
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.schema import EnvVariable, McpServer
 
 __all__ = ["select_mcp_servers"]
 
@@ -35,7 +38,7 @@ def _supports(agent_caps: Any, transport: str) -> bool:
     return False
 
 
-def _pairs(value: Any) -> list[dict[str, str]]:
+def _pairs(value: Any) -> list[EnvVariable]:
     """A table ``{NAME = "value"}`` (or an already wire-shaped list) as ``[{name, value}]``."""
     if isinstance(value, Mapping):
         return [{"name": str(k), "value": str(v)} for k, v in value.items()]
@@ -59,7 +62,7 @@ def select_mcp_servers(
     servers: list[Any],
     agent_caps: _HasMcpCapability | Mapping[str, Any] | None,
     path_lookup: Callable[[str], str | None] = shutil.which,
-) -> tuple[list[dict[str, Any]], list[str]]:
+) -> tuple[list[McpServer], list[str]]:
     """The servers to send to this agent, wire-shaped, and a note for each one left out.
 
     ``servers``: config-shaped dicts (or the config models). ``agent_caps``: an ``AgentInfo``
@@ -68,7 +71,7 @@ def select_mcp_servers(
     asks for an absolute path; one that cannot be found is still sent (the agent may know
     better), with a note.
     """
-    kept: list[dict[str, Any]] = []
+    kept: list[McpServer] = []
     notes: list[str] = []
     for raw in servers:
         server = _dump(raw)
@@ -108,14 +111,11 @@ def select_mcp_servers(
                     f"servers (it does not advertise mcpCapabilities.{kind})."
                 )
                 continue
-            kept.append(
-                {
-                    "type": kind,
-                    "name": name,
-                    "url": url,
-                    "headers": _pairs(server.get("headers") or {}),
-                }
-            )
+            headers = _pairs(server.get("headers") or {})
+            if kind == "http":
+                kept.append({"type": "http", "name": name, "url": url, "headers": headers})
+            else:
+                kept.append({"type": "sse", "name": name, "url": url, "headers": headers})
         else:
             notes.append(
                 f"MCP server {name!r} skipped: unknown type {kind!r} (use stdio, http or sse)."

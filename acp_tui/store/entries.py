@@ -18,7 +18,19 @@ lazily (the joined text is cached until the next append).
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+import copy
+from collections.abc import Mapping
+from typing import Any, ClassVar, NamedTuple
+
+from acp_tui.store.tool_content import (
+    FileDiff,
+    FileLocation,
+    TerminalRef,
+    ToolOutput,
+    command_line,
+    file_locations,
+    tool_outputs,
+)
 
 __all__ = [
     "AgentMessage",
@@ -27,6 +39,7 @@ __all__ = [
     "Entry",
     "MessageEntry",
     "Notice",
+    "PlanItem",
     "PlanSnapshot",
     "ToolCall",
     "UnknownUpdate",
@@ -182,18 +195,79 @@ class ToolCall(Entry):
         self.raw_output: Any = None
         self.meta: dict[str, Any] | None = None
 
+    # -- typed views (see acp_tui.store.tool_content); none of them raises --
+
     @property
-    def diffs(self) -> list[dict[str, Any]]:
-        """The diff items: dicts with ``path``, ``oldText`` (``None`` for a new file), ``newText``."""
-        return [c for c in self.content if c.get("type") == "diff"]
+    def outputs(self) -> list[ToolOutput]:
+        """The ``content`` items in order, typed (unknown or malformed items left out)."""
+        return list(tool_outputs(self.content))
+
+    @property
+    def diffs(self) -> list[FileDiff]:
+        return [o for o in tool_outputs(self.content) if isinstance(o, FileDiff)]
 
     @property
     def terminal_ids(self) -> list[str]:
-        return [
-            c["terminalId"]
-            for c in self.content
-            if c.get("type") == "terminal" and isinstance(c.get("terminalId"), str)
-        ]
+        return [o.terminal_id for o in tool_outputs(self.content) if isinstance(o, TerminalRef)]
+
+    @property
+    def file_locations(self) -> list[FileLocation]:
+        """The ``locations`` that name a file."""
+        return file_locations(self.locations)
+
+    @property
+    def command(self) -> str | None:
+        """The command line the tool call runs, when its ``rawInput`` says (``execute`` tools
+        and others that send ``command``/``args``)."""
+        return command_line(self.raw_input, executes=self.tool_kind == "execute")
+
+    @property
+    def command_cwd(self) -> str | None:
+        """The directory the command runs in, when ``rawInput`` has a ``cwd``."""
+        raw = self.raw_input
+        cwd = raw.get("cwd") if isinstance(raw, Mapping) else None
+        return cwd if isinstance(cwd, str) and cwd else None
+
+    @property
+    def label(self) -> str:
+        """What a person calls it: the title, else the tool's name, else its id ("" if none)."""
+        for value in (self.title, self.name, self.tool_call_id):
+            if isinstance(value, str) and value.strip():
+                return value
+        return ""
+
+    def with_fields(self, fields: Any) -> ToolCall:
+        """A detached copy with the wire ``ToolCallUpdate`` ``fields`` over it (a permission
+        request's ``toolCall``): the fields present, not ``null`` and of the right type replace
+        the known ones; others are ignored. The entry itself is not changed."""
+        merged = copy.copy(self)
+        if not isinstance(fields, Mapping):
+            return merged
+        for key, attribute in (
+            ("title", "title"),
+            ("name", "name"),
+            ("kind", "tool_kind"),
+            ("status", "status"),
+        ):
+            value = fields.get(key)
+            if isinstance(value, str):
+                setattr(merged, attribute, value)
+        for key, attribute in (("content", "content"), ("locations", "locations")):
+            value = fields.get(key)
+            if isinstance(value, list):
+                setattr(merged, attribute, [item for item in value if isinstance(item, dict)])
+        for key, attribute in (("rawInput", "raw_input"), ("rawOutput", "raw_output")):
+            if fields.get(key) is not None:
+                setattr(merged, attribute, fields[key])
+        return merged
+
+    @classmethod
+    def from_fields(cls, fields: Any) -> ToolCall:
+        """A detached tool call made of wire ``ToolCall``/``ToolCallUpdate`` ``fields`` alone
+        (one the store never heard of)."""
+        tool_call_id = fields.get("toolCallId") if isinstance(fields, Mapping) else None
+        blank = cls(0, tool_call_id if isinstance(tool_call_id, str) else "")
+        return blank.with_fields(fields)
 
     @property
     def text(self) -> str:
@@ -221,6 +295,27 @@ class ToolCall(Entry):
             meta=self.meta,
         )
         return d
+
+
+class PlanItem(NamedTuple):
+    """One entry of a plan, typed: ``status`` is ``"pending"`` when missing or not a string (an
+    agent's own status string is kept), ``priority`` ``""`` when missing. Spec:
+    https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries"""
+
+    content: str
+    status: str = "pending"
+    priority: str = ""
+
+    @classmethod
+    def of(cls, raw: Mapping[str, Any]) -> PlanItem:
+        content = raw.get("content")
+        status = raw.get("status")
+        priority = raw.get("priority")
+        return cls(
+            content if isinstance(content, str) else "" if content is None else str(content),
+            status if isinstance(status, str) else "pending",
+            priority if isinstance(priority, str) else "",
+        )
 
 
 class PlanSnapshot(Entry):
@@ -252,6 +347,14 @@ class PlanSnapshot(Entry):
             value = raw.get(key)
             return value if isinstance(value, str) else None
         return None
+
+    @property
+    def items(self) -> list[PlanItem]:
+        """The structured entries, typed (entries that are not objects are left out)."""
+        entries = self.entries
+        if not isinstance(entries, list):
+            return []
+        return [PlanItem.of(item) for item in entries if isinstance(item, Mapping)]
 
     @property
     def markdown(self) -> str | None:

@@ -73,9 +73,9 @@ def transcript_markdown(state: SessionState) -> str:
                 f" — _{md_line(entry.status, 40)}_"
             )
             for diff in entry.diffs:
-                old = [f"-{line}" for line in split_lines(_text(diff.get("oldText")))]
-                new = [f"+{line}" for line in split_lines(_text(diff.get("newText")))]
-                body = "\n".join([f"# {one_line(_text(diff.get('path')), 1000)}", *old, *new])
+                old = [f"-{line}" for line in split_lines(diff.old_text)]
+                new = [f"+{line}" for line in split_lines(diff.new_text)]
+                body = "\n".join([f"# {one_line(diff.path, 1000)}", *old, *new])
                 lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
             if entry.text:
                 lines += ["", *fenced(sanitize_terminal_text(entry.text))]
@@ -87,10 +87,9 @@ def transcript_markdown(state: SessionState) -> str:
             elif entry.file_uri is not None:
                 lines.append(f"In {md_line(entry.file_uri, 2000)}")
             marks = {"completed": "x", "in_progress": "~"}
-            for item in entry.entries or []:
-                if isinstance(item, dict):
-                    mark = marks.get(str(item.get("status")), " ")
-                    lines.append(f"- [{mark}] {md_line(item.get('content', ''), 2000)}")
+            for item in entry.items:
+                mark = marks.get(item.status, " ")
+                lines.append(f"- [{mark}] {md_line(item.content, 2000)}")
             lines.append("")
         elif isinstance(entry, Notice):
             if entry.source == "agent":
@@ -109,10 +108,6 @@ def transcript_markdown(state: SessionState) -> str:
                 "",
             ]
     return "\n".join(lines).rstrip() + "\n"
-
-
-def _text(value: object) -> str:
-    return value if isinstance(value, str) else ""
 
 
 def write_export(directory: Path, state: SessionState, text: str) -> Path:

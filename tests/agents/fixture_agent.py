@@ -209,6 +209,8 @@ def main() -> None:
                         "title": "Delete build/",
                         "kind": "delete",
                         "status": "pending",
+                        "locations": [{"path": "/w/build", "line": 1}],
+                        "rawInput": {"command": "rm", "args": ["-rf", "build"]},
                     }
                 )
                 send(

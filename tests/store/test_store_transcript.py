@@ -16,6 +16,7 @@ from acp_tui.store import (
     UnknownUpdate,
     UserMessage,
 )
+from acp_tui.store.tool_content import FileDiff
 
 SID = "s1"
 
@@ -212,7 +213,7 @@ def test_tool_call_create_and_patch_only_present_fields(store: SessionStore) -> 
     assert tc.tool_kind == "edit"
     assert tc.raw_input == {"path": "src/app.py"}
     assert tc.locations == [{"path": "/w/src/app.py", "line": 3}]
-    assert tc.diffs == [diff]
+    assert tc.diffs == [FileDiff(path="/w/src/app.py", old_text="a", new_text="b")]
     assert tc.terminal_ids == ["term-1"]
     assert tc.version == v + 1
     store.apply(up("tool_call_update", toolCallId="t1", rawOutput={"ok": True}))

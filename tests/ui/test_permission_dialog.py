@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import time
+from pathlib import Path
 from typing import Any
 
 import anyio
@@ -17,14 +18,14 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.store import ToolCall
 from acp_tui.ui.screens.permission import (
     PermissionOptions,
     PermissionScreen,
-    command_of,
     present_permission,
 )
 from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
-from tests.ui.chat_helpers import wait_for
+from tests.ui.chat_helpers import fixture_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
@@ -378,7 +379,9 @@ async def test_request_fields_merge_over_known_tool_call_and_session_label() -> 
         "toolCall": {"toolCallId": "call-1", "title": "New title", "kind": None},
         "options": OPTIONS,
     }
-    app = DialogApp(params, tool_call=known, session_label="Refactor the parser")
+    app = DialogApp(
+        params, tool_call=ToolCall.from_fields(known), session_label="Refactor the parser"
+    )
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
         assert static_text(dialog.query_one("#title")) == "New title"
@@ -432,15 +435,6 @@ async def test_set_position_updates_the_count() -> None:
         assert dialog.query_one("#dialog").border_subtitle == "1 of 2"
         dialog.set_position(1, 3)
         assert dialog.query_one("#dialog").border_subtitle == "1 of 3"
-
-
-def test_command_of() -> None:
-    assert command_of({"command": "ls -la"}) == "ls -la"
-    assert command_of({"cmd": ["git", "commit", "-m", "a b"]}) == "git commit -m 'a b'"
-    assert command_of({"command": "git", "args": ["log", "--oneline"]}) == "git log --oneline"
-    assert command_of({"argv": ["rm", "-rf", "/"]}) == "rm -rf /"
-    assert command_of({"path": "x"}) is None
-    assert command_of("ls") is None
 
 
 def test_diff_lines_numbers_and_new_file() -> None:
@@ -626,3 +620,21 @@ def test_snapshot_not_armed_yet(snap_compare: Any) -> None:
     colour) reads "Keys arm in a moment; typing goes to the prompt  ·  Esc reject"."""
     app = DialogApp(edit_params(), arm_delay=30.0, position=2, total=2)
     assert snap_compare(app, terminal_size=(100, 32))
+
+
+async def test_the_chat_shows_what_the_store_knows_of_a_call_asked_by_id(tmp_path: Path) -> None:
+    """The agent asks by ``toolCallId`` alone: the dialog shows what the store heard in the
+    ``tool_call`` update, its command and locations too (the chat hands the dialog the store's
+    entry)."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(100, 32)) as pilot:
+        await wait_for_session(pilot)
+        await send(pilot, "permission-by-id")
+        await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), "the dialog")
+        dialog = app.screen
+        assert isinstance(dialog, PermissionScreen)
+        assert static_text(dialog.query_one("#title")) == "Delete build/"
+        assert "delete" in static_text(dialog.query_one("#kind"))
+        assert static_text(dialog.query_one("#command")) == "$ rm -rf build"
+        assert "/w/build:1" in static_text(dialog.query_one("#locations"))
+        dialog.close(None)

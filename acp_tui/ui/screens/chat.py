@@ -1565,21 +1565,13 @@ class ChatScreen(SessionOptionsMixin, SessionActions, Screen[None]):
     ) -> str | None:
         from acp_tui.ui.screens.permission import present_permission
 
-        tool_call: dict[str, Any] | None = None
+        tool_call: ToolCall | None = None
         session_label: str | None = None
         state = self.store.get(pending.session_id) if pending.session_id else None
         if state is not None:
             entry = state.tool_index.get(pending.tool_call_id or "")
             if isinstance(entry, ToolCall):
-                tool_call = {
-                    "toolCallId": entry.tool_call_id,
-                    "title": entry.title,
-                    "kind": entry.tool_kind,
-                    "status": entry.status,
-                    "content": entry.content,
-                    "locations": entry.locations,
-                    "rawInput": entry.raw_input,
-                }
+                tool_call = entry
             if pending.session_id != self.session_id:
                 session_label = display_title(state.display_title, 80)
         if not self.app.app_focus and self.settings.notify_when_unfocused:

@@ -1,9 +1,10 @@
 """The permission dialog: what the agent is about to do, and the agent's options.
 
 ``PermissionScreen(params, tool_call=..., session_label=..., position=k, total=n)`` is built from
-the ``session/request_permission`` params plus what the client knows of the tool call (a plain
-dict with the wire ``ToolCall`` camelCase keys; the request's own ``toolCall`` fields are merged
-over it). It dismisses with the chosen ``optionId``, or ``None`` for "cancelled".
+the ``session/request_permission`` params plus the store's entry for the tool call, when it has
+one (the request's own ``toolCall`` fields are laid over it by the store: see
+:meth:`acp_tui.store.ToolCall.with_fields`); what it shows comes from the entry's typed views.
+It dismisses with the chosen ``optionId``, or ``None`` for "cancelled".
 
 No key approves by accident. The dialog *arms* :attr:`PermissionScreen.ARM_DELAY` seconds after
 it is drawn, and again that long after the last key typed at it that was not an answer (someone
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shlex
 from collections.abc import Callable, Mapping
 from typing import Any, ClassVar
 
@@ -53,6 +53,8 @@ from acp_tui.session.permissions import (
     PendingPermission,
     PermissionChoice,
 )
+from acp_tui.store.entries import ToolCall
+from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.diff_view import DiffView
@@ -106,53 +108,10 @@ def _parse_action(action: str) -> tuple[str, tuple[Any, ...]]:
     return name, arguments
 
 
-def merge_tool_call(
-    known: Mapping[str, Any] | None, update: Mapping[str, Any] | None
-) -> dict[str, Any]:
-    """The tool call as the client knows it, with the request's own fields (not null) over it."""
-    merged: dict[str, Any] = dict(known) if isinstance(known, Mapping) else {}
-    if isinstance(update, Mapping):
-        for key, value in update.items():
-            if value is not None:
-                merged[key] = value
-    return merged
-
-
-def command_of(raw_input: Any) -> str | None:
-    """The full command line a raw input describes (``command``, ``cmd``, ``args``/``argv``)."""
-    if not isinstance(raw_input, Mapping):
-        return None
-    parts: list[str] = []
-    for key in ("command", "cmd"):
-        value = raw_input.get(key)
-        if isinstance(value, str) and value.strip():
-            parts.append(value)
-            break
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(shlex.join(value))
-            break
-    for key in ("args", "argv", "arguments"):
-        value = raw_input.get(key)
-        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
-            parts.append(shlex.join(value))
-            break
-    return " ".join(parts) if parts else None
-
-
 def _literal(text: str, limit: int) -> Text:
     text_block = agent_lines(text, limit)
     text_block.overflow = "fold"
     return text_block
-
-
-def _location_line(location: Any) -> str | None:
-    if not isinstance(location, Mapping):
-        return None
-    path = location.get("path")
-    if not isinstance(path, str) or not path:
-        return None
-    line = location.get("line")
-    return f"{path}:{line}" if isinstance(line, int) and not isinstance(line, bool) else path
 
 
 def option_prompt(index: int, choice: PermissionChoice) -> Content:
@@ -242,7 +201,7 @@ class PermissionScreen(ModalScreen[str | None]):
         self,
         params: Mapping[str, Any],
         *,
-        tool_call: Mapping[str, Any] | None = None,
+        tool_call: ToolCall | None = None,
         session_label: str | None = None,
         position: int = 1,
         total: int = 1,
@@ -254,7 +213,12 @@ class PermissionScreen(ModalScreen[str | None]):
     ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.request = PendingPermission.from_params(params)
-        self.tool_call = merge_tool_call(tool_call, self.request.tool_call)
+        #: The tool call as the client knows it, with the request's own fields over it.
+        self.tool_call = (
+            tool_call.with_fields(self.request.tool_call)
+            if tool_call is not None
+            else ToolCall.from_fields(self.request.tool_call)
+        )
         self.options: list[PermissionChoice] = self.request.options
         self.session_label = session_label
         self.position = position
@@ -277,30 +241,20 @@ class PermissionScreen(ModalScreen[str | None]):
 
     @property
     def title_text(self) -> str:
-        for key in ("title", "name", "toolCallId"):
-            value = self.tool_call.get(key)
-            if isinstance(value, str) and value.strip():
-                return line_of(value, TITLE_LIMIT)
-        return "Tool call"
+        label = self.tool_call.label
+        return line_of(label, TITLE_LIMIT) if label else "Tool call"
 
     @property
     def kind(self) -> str:
-        kind = self.tool_call.get("kind")
-        return kind if isinstance(kind, str) and kind else "other"
+        return self.tool_call.tool_kind or "other"
 
     @property
     def raw_input(self) -> Any:
-        return self.tool_call.get("rawInput")
+        return self.tool_call.raw_input
 
     @property
     def has_raw_input(self) -> bool:
         return self.raw_input is not None
-
-    def _content_items(self) -> list[Mapping[str, Any]]:
-        content = self.tool_call.get("content")
-        if not isinstance(content, list):
-            return []
-        return [c for c in content if isinstance(c, Mapping)]
 
     # -- layout --
 
@@ -336,43 +290,32 @@ class PermissionScreen(ModalScreen[str | None]):
             yield Static(self._hint_text(), id="hint")
 
     def _compose_details(self) -> ComposeResult:
-        command = command_of(self.raw_input)
-        if command is None and self.kind == "execute" and isinstance(self.raw_input, str):
-            command = self.raw_input
+        tool_call = self.tool_call
+        command = tool_call.command
         if command:
             text = Text()
             text.append("$ ", style="bold")
             text.append_text(_literal(command, COMMAND_LIMIT))
             yield Static(text, id="command", classes="section")
-            cwd = self.raw_input.get("cwd") if isinstance(self.raw_input, Mapping) else None
-            if isinstance(cwd, str) and cwd:
+            cwd = tool_call.command_cwd
+            if cwd:
                 yield Static(Text.assemble("in ", agent_line(cwd, 500)), classes="section muted")
         diffs = 0
-        for item in self._content_items():
-            kind = item.get("type")
-            if kind == "diff":
+        for output in tool_call.outputs:
+            if isinstance(output, FileDiff):
                 diffs += 1
                 if diffs <= MAX_DIFFS:
-                    yield DiffView.from_content(item, classes="section")
-            elif kind == "terminal":
-                terminal_id = item.get("terminalId")
-                if isinstance(terminal_id, str):
-                    yield Static(
-                        Text.assemble("Terminal ", agent_line(terminal_id, 100)),
-                        classes="section muted",
-                    )
-            elif kind == "content":
-                block = item.get("content")
-                if isinstance(block, Mapping) and isinstance(block.get("text"), str):
-                    yield Static(_literal(block["text"], TEXT_LIMIT), classes="section")
+                    yield DiffView.from_diff(output, classes="section")
+            elif isinstance(output, TerminalRef):
+                yield Static(
+                    Text.assemble("Terminal ", agent_line(output.terminal_id, 100)),
+                    classes="section muted",
+                )
+            elif isinstance(output, ContentPart) and output.text is not None:
+                yield Static(_literal(output.text, TEXT_LIMIT), classes="section")
         if diffs > MAX_DIFFS:
             yield Static(Text(f"… {diffs - MAX_DIFFS} more diffs"), classes="section muted")
-        locations = self.tool_call.get("locations")
-        lines = (
-            [line for line in (_location_line(loc) for loc in locations or []) if line is not None]
-            if isinstance(locations, list)
-            else []
-        )
+        lines = [location.label for location in tool_call.file_locations]
         if lines:
             text = Text()
             text.append("Locations: ", style="bold")
@@ -686,7 +629,7 @@ async def present_permission(
     position: int,
     total: int,
     *,
-    tool_call: Mapping[str, Any] | None = None,
+    tool_call: ToolCall | None = None,
     session_label: str | None = None,
     forward_typing: TypingForwarder | None = None,
 ) -> str | None:
@@ -696,7 +639,7 @@ async def present_permission(
 
         async def present(pending, position, total):
             return await present_permission(app, pending, position, total,
-                                            tool_call=known_tool_call(pending), ...)
+                                            tool_call=state.tool_index.get(pending.tool_call_id), ...)
     """
     screen = PermissionScreen(
         pending.params,

@@ -3,7 +3,7 @@
 Usage::
 
     DiffView(path, old_text, new_text)          # old_text None: a new file, all additions
-    DiffView.from_content(tool_call_content_item)
+    DiffView.from_diff(tool_call.diffs[0])     # a store entry's typed diff
 
 The diff is computed once (``difflib``) into :class:`DiffLine` rows by :func:`diff_lines`
 (pure, testable without a terminal), and rendered as a grid with old/new line numbers, so a
@@ -16,7 +16,6 @@ after ``max_lines`` rows with a "… N more lines" row; a very long line is cut 
 from __future__ import annotations
 
 import difflib
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -25,6 +24,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
+from acp_tui.store.tool_content import FileDiff
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
 LineKind = Literal["context", "added", "removed", "hunk"]
@@ -168,17 +168,9 @@ class DiffView(Widget):
         self.rows = diff_lines(old_text, new_text, context)
 
     @classmethod
-    def from_content(cls, item: Mapping[str, Any], **kwargs: Any) -> DiffView:
-        """Build from a ``ToolCallContent`` diff item; tolerant of missing or odd fields."""
-        path = item.get("path")
-        old = item.get("oldText")
-        new = item.get("newText")
-        return cls(
-            path if isinstance(path, str) else "(unknown file)",
-            old if isinstance(old, str) else None,
-            new if isinstance(new, str) else "",
-            **kwargs,
-        )
+    def from_diff(cls, diff: FileDiff, **kwargs: Any) -> DiffView:
+        """Build from a tool call's diff (:attr:`acp_tui.store.ToolCall.diffs`)."""
+        return cls(diff.path or "(unknown file)", diff.old_text, diff.new_text, **kwargs)
 
     @property
     def is_new_file(self) -> bool:

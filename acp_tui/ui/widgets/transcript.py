@@ -40,6 +40,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
+from acp_tui.store.tool_content import FileDiff, TerminalRef
 from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
@@ -306,12 +307,7 @@ class ToolCallView(EntryView):
         header.append(line_of(entry.title or entry.tool_call_id, TITLE_LIMIT))
         header.append(f"  [{STATUS_LABELS.get(status) or line_of(status, 40)}]", style="dim")
         self.query_one(".header", Static).update(header)
-        locations = [
-            line_of(loc.get("path", ""), 300)
-            + (f":{loc['line']}" if isinstance(loc.get("line"), int) else "")
-            for loc in entry.locations or []
-            if isinstance(loc, dict)
-        ]
+        locations = [line_of(location.label, 300) for location in entry.file_locations]
         location_view = self.query_one(".locations", Static)
         location_view.update(Text("  ".join(locations)))
         location_view.display = bool(locations)
@@ -321,23 +317,17 @@ class ToolCallView(EntryView):
         body = self.query_one(".body", Vertical)
         await body.remove_children()
         widgets: list[Widget] = []
-        for item in entry.content or []:
-            if not isinstance(item, dict):
-                continue
-            kind = item.get("type")
-            if kind == "diff":
-                widgets.append(make_diff_widget(item))
-            elif kind == "terminal":
-                terminal_id = item.get("terminalId")
-                widgets.append(Static(self._terminal_text(terminal_id), classes="terminal"))
-            elif kind == "content":
-                block = item.get("content")
-                if isinstance(block, dict) and block.get("type") == "text":
-                    widgets.append(Static(Text(safe(block.get("text", ""), RAW_LIMIT))))
-                elif isinstance(block, dict):
-                    widgets.append(
-                        Static(Text(f"[{line_of(block.get('type'), 40)} content]", style="dim"))
-                    )
+        for output in entry.outputs:
+            if isinstance(output, FileDiff):
+                widgets.append(make_diff_widget(output))
+            elif isinstance(output, TerminalRef):
+                widgets.append(Static(self._terminal_text(output.terminal_id), classes="terminal"))
+            elif output.block_type == "text":
+                widgets.append(Static(Text(safe(output.text or "", RAW_LIMIT))))
+            else:
+                widgets.append(
+                    Static(Text(f"[{line_of(output.block_type, 40)} content]", style="dim"))
+                )
         if entry.raw_output is not None:
             raw = Collapsible(
                 Static(Text(pretty_json(entry.raw_output))),
@@ -364,26 +354,16 @@ class ToolCallView(EntryView):
     def refresh_terminal(self) -> None:
         entry = self.entry
         assert isinstance(entry, ToolCall)
-        terminals = [
-            item.get("terminalId")
-            for item in entry.content or []
-            if isinstance(item, dict) and item.get("type") == "terminal"
-        ]
+        terminals = entry.terminal_ids
         views = list(self.query(".terminal").results(Static))
         for view, terminal_id in zip(views, terminals, strict=False):
             view.update(self._terminal_text(terminal_id))
 
 
-def make_diff_widget(item: dict[str, Any]) -> Widget:
-    try:
-        from acp_tui.ui.widgets.diff_view import DiffView
-    except ImportError:  # pragma: no cover - the diff view ships with the package
-        return Static(Text(line_of(item.get("path", "diff"), 500)))
-    return DiffView(
-        path=line_of(item.get("path", ""), 500),
-        old_text=item.get("oldText") if isinstance(item.get("oldText"), str) else None,
-        new_text=item.get("newText") if isinstance(item.get("newText"), str) else "",
-    )
+def make_diff_widget(diff: FileDiff) -> Widget:
+    from acp_tui.ui.widgets.diff_view import DiffView
+
+    return DiffView(path=line_of(diff.path, 500), old_text=diff.old_text, new_text=diff.new_text)
 
 
 class PlanView(EntryView):
@@ -408,18 +388,16 @@ class PlanView(EntryView):
         elif entry.file_uri is not None:
             text.append(" in ", style="italic")
             text.append(line_of(entry.file_uri, TITLE_LIMIT), style="underline")
-        for item in entry.entries or []:
-            if not isinstance(item, dict):
-                continue
-            status = item.get("status", "pending")
-            mark = PLAN_MARKS.get(status, "○") if isinstance(status, str) else "○"
+        for item in entry.items:
+            status = item.status
+            mark = PLAN_MARKS.get(status, "○")
             style = (
                 "dim strike"
                 if status == "completed"
                 else ("bold" if status == "in_progress" else "")
             )
             text.append(f"\n {mark} ")
-            text.append(safe(item.get("content", ""), 1000), style=style)
+            text.append(safe(item.content, 1000), style=style)
         self.query_one(Static).update(text)
 
 

@@ -1,0 +1,150 @@
+"""What a tool call carries, read once: typed views of its ``content`` items, ``locations`` and
+``rawInput``, for everything that shows a tool call (the transcript, the permission dialog,
+the export, headless).
+
+The store keeps a tool call's wire lists as received (``ToolCall.content``, ``.locations``,
+``.raw_input``); these functions turn them into small frozen values, skipping what is not
+well-formed, and never raise, whatever the agent sent. Spec:
+https://agentclientprotocol.com/protocol/v1/tool-calls
+"""
+
+from __future__ import annotations
+
+import shlex
+from collections.abc import Iterator, Mapping
+from typing import Any, NamedTuple
+
+__all__ = [
+    "ContentPart",
+    "FileDiff",
+    "FileLocation",
+    "TerminalRef",
+    "ToolOutput",
+    "command_line",
+    "file_locations",
+    "tool_outputs",
+]
+
+
+class FileDiff(NamedTuple):
+    """A ``diff`` item: a file's text before (``None`` for a new file) and after. ``path`` is
+    ``""`` when the agent sent none. Spec:
+    https://agentclientprotocol.com/protocol/v1/tool-calls#content"""
+
+    path: str
+    old_text: str | None
+    new_text: str
+
+    @property
+    def is_new_file(self) -> bool:
+        return self.old_text is None
+
+
+class TerminalRef(NamedTuple):
+    """A ``terminal`` item: a terminal (``terminal/create``) shown in the tool call. Spec:
+    https://agentclientprotocol.com/protocol/v1/terminals"""
+
+    terminal_id: str
+
+
+class ContentPart(NamedTuple):
+    """A ``content`` item: a content block the tool produced. ``block_type`` is the block's
+    ``type`` (``""`` when missing or not a string); ``text`` its text, for a text block. Spec:
+    https://agentclientprotocol.com/protocol/v1/tool-calls#content"""
+
+    block_type: str
+    text: str | None
+
+
+ToolOutput = FileDiff | TerminalRef | ContentPart
+
+
+class FileLocation(NamedTuple):
+    """A file a tool call reads or changes (``line`` is 1-based, ``None`` when not given).
+    Spec: https://agentclientprotocol.com/protocol/v1/tool-calls#following-the-agent"""
+
+    path: str
+    line: int | None = None
+
+    @property
+    def label(self) -> str:
+        """``path:line``, or the path alone."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
+
+def _str(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def tool_outputs(content: Any) -> Iterator[ToolOutput]:
+    """The items of a tool call's ``content`` list in order, typed; items of an unknown type or
+    of the wrong shape (not an object, a terminal without an id) are left out."""
+    if not isinstance(content, list):
+        return
+    for item in content:
+        if not isinstance(item, Mapping):
+            continue
+        kind = item.get("type")
+        if kind == "diff":
+            yield FileDiff(
+                path=_str(item.get("path")) or "",
+                old_text=_str(item.get("oldText")),
+                new_text=_str(item.get("newText")) or "",
+            )
+        elif kind == "terminal":
+            terminal_id = _str(item.get("terminalId"))
+            if terminal_id is not None:
+                yield TerminalRef(terminal_id)
+        elif kind == "content":
+            block = item.get("content")
+            if isinstance(block, Mapping):
+                yield ContentPart(_str(block.get("type")) or "", _str(block.get("text")))
+
+
+def file_locations(locations: Any) -> list[FileLocation]:
+    """A tool call's ``locations``, typed; entries without a path are left out."""
+    if not isinstance(locations, list):
+        return []
+    out: list[FileLocation] = []
+    for location in locations:
+        if isinstance(location, Mapping):
+            path = _str(location.get("path"))
+            if path:
+                out.append(FileLocation(path, _int(location.get("line"))))
+    return out
+
+
+def _words(value: Any) -> str | None:
+    """A non-empty list of strings, joined as a shell would read it back."""
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return shlex.join(value)
+    return None
+
+
+def command_line(raw_input: Any, *, executes: bool = False) -> str | None:
+    """The whole command line a tool call's ``rawInput`` describes: ``command`` or ``cmd`` (a
+    string or a list of words), then ``args``, ``argv`` or ``arguments`` (a list of words).
+    ``rawInput`` is free-form in the spec; these are the spellings agents use. ``executes``:
+    the tool call is of kind ``execute``, where a bare string input is the command itself."""
+    if isinstance(raw_input, str):
+        return raw_input if executes and raw_input else None
+    if not isinstance(raw_input, Mapping):
+        return None
+    parts: list[str] = []
+    for key in ("command", "cmd"):
+        value = raw_input.get(key)
+        if isinstance(value, str) and value.strip():
+            parts.append(value)
+            break
+        if (words := _words(value)) is not None:
+            parts.append(words)
+            break
+    for key in ("args", "argv", "arguments"):
+        if (words := _words(raw_input.get(key))) is not None:
+            parts.append(words)
+            break
+    return " ".join(parts) if parts else None
