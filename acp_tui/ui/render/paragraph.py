@@ -211,7 +211,14 @@ class GrowingParagraph:
             self.plain = False
             return None
         frozen, tail = wrap.tail(open_text)
-        return self._frozen[:frozen] + self.renderer.text_lines(tail)
+        lines = self._frozen[:frozen] + self.renderer.text_lines(tail)
+        # As BlockRenderer.lines: no blank row at either end (inline HTML, which Rich drops,
+        # can leave one).
+        while lines and not lines[-1].text.strip():
+            lines.pop()
+        while lines and not lines[0].text.strip():
+            del lines[0]
+        return lines
 
     def wrap_to(self, width: int) -> GrowingWrap:
         """Wrap the settled pieces not wrapped yet at ``width`` (all of them again when the
