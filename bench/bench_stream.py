@@ -49,7 +49,7 @@ METRICS = [
     Metric("wire_chunks_per_s", "wire layer (Connection + store)", "chunks/s", (">", 100_000)),
     Metric("ui_over_wire", "ratio UI time / wire time", "x", digits=1),
     Metric("render_once_seconds", "show the finished reply once (fresh view)", "s"),
-    # No target here: a fresh view draws only the unfolded tail of 1 MB; DESIGN.md's "at most
+    # No target here: a fresh view draws only the rows on screen of 1 MB; DESIGN.md's "at most
     # twice rendering once" is measured on its own workloads in bench_bursts.
     Metric("stream_over_once", "ratio streaming / fresh view", "x", digits=1),
 ]

@@ -213,8 +213,7 @@ def screen_idle(screen: Any) -> bool:
 
 def last_reply_drawn(screen: Any, expected: int) -> bool:
     """The session's last entry is an agent reply of at least ``expected`` characters, all of
-    it handed to its view (the live part holds what is not folded) and drawn into lines at the
-    view's width, with no screen refresh pending."""
+    it handed to its view and laid out at the view's width, with no screen refresh pending."""
     from acp_tui.store.entries import AgentMessage
     from acp_tui.ui.widgets.markdown_lines import MarkdownLines
     from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
@@ -227,9 +226,7 @@ def last_reply_drawn(screen: Any, expected: int) -> bool:
     if not isinstance(view, AgentMessageView):
         return False
     live = view.query_one(".live", MarkdownLines)
-    return (
-        len(live.source) + view._folded_chars >= expected and live.is_drawn and screen_idle(screen)
-    )
+    return len(live.source) >= expected and live.is_drawn and screen_idle(screen)
 
 
 def submit(screen: Any, text: str) -> None:

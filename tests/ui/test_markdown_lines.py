@@ -9,13 +9,7 @@ from textual.app import App, ComposeResult
 
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.widgets.markdown_lines import FENCE_PIECE_LINES, MarkdownLines, markdown_blocks
-from acp_tui.ui.widgets.transcript import (
-    BURST_TAIL,
-    UNFOLD_CHARS,
-    AgentMessageView,
-    FoldedText,
-    Transcript,
-)
+from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
 
 pytestmark = pytest.mark.anyio
 
@@ -82,12 +76,12 @@ async def test_draws_blocks_and_streams_only_the_open_block() -> None:
         widget = app.query_one(MarkdownLines)
         await pilot.pause()
         assert screen_lines(widget)[:3] == ["Hello", "", "Some bold text."]
-        first = widget._lines_at(widget.size.width)[0]
+        first = widget._document.line(0)
         widget.append(" More")
         await pilot.pause()
         assert screen_lines(widget)[2] == "Some bold text. More"
         # The heading block was not drawn again: the very same line object is reused.
-        assert widget._lines_at(widget.size.width)[0] is first
+        assert widget._document.line(0) is first
         widget.append("\n\n```python\nprint('hi')\n```")
         await pilot.pause()
         assert widget.size.height == 5
@@ -109,7 +103,7 @@ async def test_width_change_rewraps_and_replaced_text_frees_old_blocks() -> None
         widget.update("only this")
         await pilot.pause()
         assert screen_lines(widget) == ["only this"]
-        assert list(widget._cache) == ["only this"]
+        assert widget._document.blocks == ["only this"]
 
 
 async def test_theme_change_redraws_with_the_new_colours() -> None:
@@ -144,35 +138,39 @@ def reply_text(n_sections: int) -> str:
     )
 
 
-async def test_a_burst_folds_and_unfolds_a_step_at_a_time() -> None:
-    """A long reply arriving at once draws only its tail; each unfold draws UNFOLD_CHARS more
-    (never all of it in one go), until nothing is folded; it then stays unfolded."""
+async def test_a_burst_is_all_readable_and_only_what_is_seen_is_drawn() -> None:
+    """A long reply arriving at once is not folded: its first section is on screen after
+    scrolling to the top, its last at the bottom; the view's height holds every block, and
+    only the blocks looked at (not thousands) were drawn."""
     entry = AgentMessage(1)
     entry.append_text(reply_text(2_000))
-    total = len(entry.text)
     app = ReplyApp(entry)
     async with app.run_test(size=(80, 30)) as pilot:
+        transcript = app.query_one(Transcript)
         view = app.query_one(AgentMessageView)
         live = view.query_one(".live", MarkdownLines)
-        fold_row = view.query_one(".fold", FoldedText)
         await pilot.pause()
-        assert view._folded_chars > total - BURST_TAIL - 200
-        assert fold_row.has_class("-folded") and len(live.source) <= BURST_TAIL + 200
-        assert entry.text[: view._folded_chars].endswith("\n\n")  # cut where a block starts
-        shown = len(live.source)
-        await view.unfold()
+        assert live.source == entry.text and live.is_drawn
+        document = live._document
+        assert len(document.blocks) == 6_000
+        assert live.size.height >= 6_000 * 2  # every block has rows, with a blank between
+        assert len(document._drawn) < 100
+        assert any("Section 1999" in line for line in visible_text(app))
+        transcript.to_top()
         await pilot.pause()
-        assert shown + UNFOLD_CHARS <= len(live.source) <= shown + UNFOLD_CHARS + 200
-        assert live.is_drawn and fold_row.has_class("-folded")
-        while view._folded_chars:
-            await view.unfold()
         await pilot.pause()
-        assert live.source == entry.text and not fold_row.has_class("-folded")
-        # More text after unfolding: drawn as it comes, nothing folds again.
-        entry.append_text(reply_text(600))
+        assert any("Section 0" in line for line in visible_text(app))
+        assert not app.query(".fold")
+        # More text: drawn as it comes, still nothing folded.
+        entry.append_text(reply_text(3))
         entry.version += 1
         await view.sync(entry)
-        assert view._folded_chars == 0 and live.source == entry.text
+        assert live.source == entry.text
+
+
+def visible_text(app: App[None]) -> list[str]:
+    """The rows of the screen as a person sees them."""
+    return [strip.text for strip in app.screen._compositor.render_strips()]
 
 
 async def test_replaced_reply_starts_over_and_escape_codes_never_reach_the_screen() -> None:

@@ -1,202 +1,67 @@
-"""Markdown drawn through Textual's Line API, one cached render per top-level block.
+"""Markdown drawn through Textual's Line API, laid out lazily and drawn where it is seen.
 
 Textual's ``Markdown`` widget mounts a widget per block, which costs about 0.15 s per KB of
 dense Markdown here: a fast agent outruns it and every keystroke waits behind it. This widget
-keeps the reply as text, splits it into top-level blocks (cheap string work), renders each
-block once with Rich's Markdown and keeps the lines. While a reply streams only its last,
-still-open block is rendered again, so a frame costs what the new text costs, not what the
-reply so far costs. Colours come from the app theme's variables.
+keeps the reply as text and hands it to a :class:`~acp_tui.ui.render.document.Document`, which
+splits it into top-level blocks as it grows, gives every block a height (exact once drawn,
+estimated before) and draws a block only when a row of it is on screen (or it is one of the
+last ones, which a person following the reply sees). A growing paragraph is drawn a piece at a
+time. So a frame costs what the new text and the visible rows cost, however long the reply:
+nothing is folded away, a reply of 50 MB scrolls from its first word to its last.
 """
 
 from __future__ import annotations
 
 import asyncio
-import re
-import time
-from typing import ClassVar
 
-from markdown_it import MarkdownIt
-from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading, Markdown
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
-from rich.theme import Theme
-from textual.color import Color
-from textual.geometry import Size
+from textual.geometry import Region, Size
+from textual.message import Message
 from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
-#: An opening code fence: up to three spaces, then three or more backticks or tildes.
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-#: Lines of an open code fence rendered as one piece: a long code block streams in pieces,
-#: so only its last piece is drawn again as it grows.
-FENCE_PIECE_LINES = 40
-#: draw_ahead lets other tasks run after drawing for this long.
-DRAW_SLICE_SECONDS = 0.002
+from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
+from acp_tui.ui.render.document import Document
+from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
 
-
-def markdown_blocks(text: str) -> list[str]:
-    """Split Markdown into top-level blocks at blank lines, never inside a fenced code block
-    and never before an indented line (a list item's continuation stays with its item).
-    Long fenced blocks come in pieces of :data:`FENCE_PIECE_LINES` lines, each fenced."""
-    blocks: list[str] = []
-    lines = text.split("\n")
-    current: list[str] = []
-    fence: str | None = None
-    fence_opener = ""
-    fence_lines = 0
-    blank_seen = False
-    for line in lines:
-        if fence is not None:
-            stripped = line.strip()
-            if stripped.startswith(fence) and not stripped.strip(fence[0]):
-                fence = None
-                current.append(line)
-                continue
-            if fence_lines >= FENCE_PIECE_LINES:
-                # Close this piece and open the next one with the same info string.
-                current.append(fence)
-                blocks.append("\n".join(current))
-                current = [fence_opener]
-                fence_lines = 0
-            current.append(line)
-            fence_lines += 1
-            continue
-        if not line.strip():
-            if current:
-                blank_seen = True
-            continue
-        if blank_seen and not line.startswith((" ", "\t")):
-            blocks.append("\n".join(current))
-            current = []
-        elif blank_seen:
-            current.append("")
-        blank_seen = False
-        current.append(line)
-        opener = _FENCE.match(line)
-        if opener:
-            fence = opener.group(1)
-            fence_opener = line
-            fence_lines = 0
-    if current:
-        blocks.append("\n".join(current))
-    return blocks
-
-
-class _LeftHeading(Heading):
-    """Headings flush left, like the rest of a terminal transcript."""
-
-    LEVEL_ALIGN: ClassVar = dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), "left")
-
-
-class _FlatCodeBlock(CodeBlock):
-    """A code block without vertical padding, so the pieces of a long one join up."""
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Syntax(
-            str(self.text).rstrip(),
-            self.lexer_name,
-            theme=self.theme,
-            word_wrap=True,
-            padding=(0, 1),
-        )
-
-
-class _TerminalMarkdown(Markdown):
-    elements: ClassVar = {
-        **Markdown.elements,
-        "heading_open": _LeftHeading,
-        "fence": _FlatCodeBlock,
-        "code_block": _FlatCodeBlock,
-    }
-    #: One parser for every block: building a MarkdownIt costs more than parsing a short
-    #: block (Rich's own __init__ builds one per call). Configured as Rich configures its own.
-    _parser: ClassVar[MarkdownIt | None] = None
-
-    def __init__(self, markup: str, code_theme: str) -> None:
-        parser = _TerminalMarkdown._parser
-        if parser is None:
-            parser = _TerminalMarkdown._parser = (
-                MarkdownIt().enable("strikethrough").enable("table")
-            )
-        self.markup = markup
-        self.parsed = parser.parse(markup)
-        self.code_theme = code_theme
-        self.justify = None
-        self.style = "none"
-        self.hyperlinks = False
-        self.inline_code_lexer = None
-        self.inline_code_theme = code_theme
-
-
-def _blank(line: list[Segment]) -> bool:
-    return not "".join(segment.text for segment in line).strip()
-
-
-def _solid(variables: dict[str, str], name: str, fallback: str) -> str:
-    """A theme variable as an opaque hex colour (blended over the background)."""
-    value = variables.get(name, "")
-    try:
-        colour = Color.parse(value)
-    except Exception:
-        return fallback
-    background = Color.parse(variables.get("background", "#000000"))
-    return (background + colour).hex6
-
-
-def markdown_theme(variables: dict[str, str]) -> Theme:
-    """Rich styles for Markdown from a Textual theme's CSS variables."""
-    primary = _solid(variables, "text-primary", "blue")
-    muted = _solid(variables, "foreground-muted", "grey50")
-    accent = _solid(variables, "text-accent", "yellow")
-    surface = _solid(variables, "surface", "black")
-    styles: dict[str, str | Style] = {
-        "markdown.code": f"{accent} on {surface}",
-        "markdown.code_block": f"on {surface}",
-        "markdown.block_quote": muted,
-        "markdown.list": primary,
-        "markdown.item.bullet": f"bold {primary}",
-        "markdown.item.number": primary,
-        "markdown.hr": muted,
-        "markdown.link": f"underline {primary}",
-        "markdown.link_url": muted,
-        "markdown.table.border": muted,
-        "markdown.table.header": f"bold {primary}",
-        "markdown.h1.border": muted,
-    }
-    for level in range(1, 7):
-        colour = _solid(variables, f"markdown-h{level}-color", primary)
-        text_style = variables.get(f"markdown-h{level}-text-style", "bold")
-        if text_style.strip() in ("", "none"):
-            text_style = ""
-        styles[f"markdown.h{level}"] = f"{text_style} {colour}".strip()
-    return Theme(styles, inherit=True)
+#: Characters of new text taken per step while streaming; other tasks (a keystroke's echo,
+#: a paint) run between steps, so one huge chunk never holds the loop for long.
+FEED_SLICE = 256_000
+#: Characters of a growing paragraph taken in and laid out per step (a few milliseconds).
+CATCH_UP_CHARS = 8_192
+#: Rows at the end of the reply drawn exactly at each layout (what a person following sees).
+TAIL_ROWS = 80
 
 
 class MarkdownLines(Widget):
-    """Markdown as lines: the whole text is kept; each top-level block is rendered once per
-    width and cached by its text."""
+    """Markdown as lines: the whole text is kept; blocks are drawn where they are seen."""
 
     DEFAULT_CSS = """
     MarkdownLines { height: auto; }
     """
 
+    class Shifted(Message):
+        """Rows above the ones on screen changed height as they were drawn (estimates became
+        exact): the scrolling container may move by ``rows`` to keep the view still."""
+
+        def __init__(self, lines: MarkdownLines, rows: int) -> None:
+            super().__init__()
+            self.lines = lines
+            self.rows = rows
+
     def __init__(self, source: str = "", *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
-        self._source = source
-        self._blocks = markdown_blocks(source)
-        self._split_source, self._split_blocks = source, self._blocks
-        self._cache: dict[str, list[Strip]] = {}
-        #: Blocks drawn by draw_ahead for a text not shown yet (same width as the cache).
-        self._ahead: dict[str, list[Strip]] = {}
-        self._cache_width = 0
-        self._lines: list[Strip] = []
-        self._lines_width = -1
-        self._rich_theme: Theme | None = None
+        self._source = ""
+        self._document = Document()
+        self._renderer: BlockRenderer | None = None
         #: ``rich_style`` walks every ancestor; it changes only when styles do.
         self._base_style: Style | None = None
+        #: Calls of :meth:`stream` under way (they take the text in and lay it out).
+        self._streaming = 0
+        if source:
+            self.update(source)
 
     @property
     def source(self) -> str:
@@ -204,8 +69,13 @@ class MarkdownLines(Widget):
 
     @property
     def is_drawn(self) -> bool:
-        """The current text is drawn into lines at the widget's width."""
-        return self._lines_width == max(1, self.size.width)
+        """The current text is all taken in and laid out at the widget's width."""
+        document = self._document
+        return (
+            document.fed == len(self._source)
+            and not document.behind
+            and document.width == max(1, self.size.width)
+        )
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
@@ -215,119 +85,143 @@ class MarkdownLines(Widget):
         self._base_style = None
 
     def _theme_changed(self, _theme: object) -> None:
-        self._rich_theme = None
-        self._cache.clear()
-        self._lines_width = -1
+        self._renderer = None
         self.refresh(layout=True)
+
+    def _take(self, source: str) -> bool:
+        """Make ``source`` the text; False when it is the text already."""
+        if source is self._source or source == self._source:
+            return False
+        if not source.startswith(self._source) or self._document.fed > len(source):
+            self._document = Document()  # replaced, not grown (a v2 upsert): start over
+        self._source = source
+        return True
+
+    def _feed_step(self) -> bool:
+        """Feed the document one slice of the text it lacks; True while more remains."""
+        document = self._document
+        fed = document.fed
+        source = self._source
+        if fed >= len(source):
+            return False
+        document.feed(source[fed : fed + FEED_SLICE])
+        return document.fed < len(source)
 
     def update(self, source: str) -> None:
-        """Show ``source``; only blocks not seen before at this width are rendered."""
-        if source == self._source:
+        """Show ``source``: all of it taken in now; blocks are drawn when seen."""
+        if not self._take(source):
             return
-        self._source = source
-        self._blocks = self._split(source)
-        self._lines_width = -1
-        if self.size.width:
-            # Draw now rather than in the next layout pass: the screen's layout and paint
-            # then stay short, and a keystroke's echo can slip in between the two.
-            self._lines_at(self.size.width)
+        while self._feed_step():
+            pass
+        self._attach_renderer()
+        while self._document.catch_up(1 << 20):
+            pass
         self.refresh(layout=True)
 
-    async def draw_ahead(self, source: str, width: int | None = None) -> None:
-        """Render the blocks of ``source`` not drawn yet, giving the event loop a turn between
-        blocks, so that a following :meth:`update` finds them all ready. Keystrokes and paints
-        slip in between blocks instead of waiting for the whole batch. ``width`` is for a
-        widget not laid out yet (the width its container will give it)."""
-        width = self.size.width or width or 0
-        if width <= 0 or source == self._source:
+    async def stream(self, source: str, width: int | None = None) -> None:
+        """Show ``source`` like :meth:`update`, a bounded step at a time: huge new text is
+        taken in a slice at a time, a growing paragraph laid out a piece at a time, and other
+        tasks (a keystroke's echo, a paint) run between steps. ``width`` is for a widget not laid out yet: the width it is expected to get (so
+        that heights are estimated as the text arrives, not all at once at the first layout)."""
+        if not self._take(source):
             return
-        if self._cache_width != width:
-            if self._cache:
-                return  # being resized: the layout pass draws at the new width
-            self._cache_width = width
-        started = time.perf_counter()
-        for block in self._split(source):
-            if self._cache_width != width or (self.size.width and self.size.width != width):
-                return  # resized meanwhile: the layout pass draws at the new width
-            if block in self._cache or block in self._ahead:
-                continue
-            self._ahead[block] = self._render_block(block, width)
-            if time.perf_counter() - started > DRAW_SLICE_SECONDS:
-                await asyncio.sleep(0)
-                started = time.perf_counter()
+        self._streaming += 1
+        try:
+            await self._stream(width)
+        finally:
+            self._streaming -= 1
+            self.refresh(layout=True)
 
-    def _split(self, source: str) -> list[str]:
-        """:func:`markdown_blocks` of ``source``, split once for draw_ahead and update."""
-        if self._split_source is not source:
-            self._split_source, self._split_blocks = source, markdown_blocks(source)
-        return self._split_blocks
+    async def _stream(self, width: int | None) -> None:
+        document = self._document
+        if not self.size.width and width and self._attach_renderer():
+            document.layout(width, self._renderer_now())
+        # One layout at the end (see stream), not one per step: a layout costs in proportion
+        # to the transcript's height (Textual files every widget's region in a grid of 20-row
+        # squares), so a 50 MB reply laid out per slice would cost seconds.
+        while True:
+            more = self._feed_step()
+            self._attach_renderer()
+            behind = True
+            while behind:
+                behind = document.catch_up(CATCH_UP_CHARS) and document is self._document
+                if behind:
+                    await asyncio.sleep(0)  # a turn for the other tasks
+            if not more or document is not self._document:
+                return
+            await asyncio.sleep(0)
+
+    def _attach_renderer(self) -> bool:
+        """Give the document the renderer it draws paragraphs with (once mounted)."""
+        if not self.is_attached:
+            return False
+        self._document.use(self._renderer_now())
+        return True
+
+    def _continue_catching_up(self) -> None:
+        """A layout found the paragraph behind (text came in through :meth:`update` before
+        the widget could draw, or the theme changed): another bounded step, until it caught
+        up. Not while :meth:`stream` runs: it catches up itself, with one layout at its end."""
+        if self._streaming:
+            return
+        if self._document.catch_up(CATCH_UP_CHARS):
+            self.call_later(self._continue_catching_up)
+        self.refresh(layout=True)
 
     def append(self, text: str) -> None:
         self.update(self._source + text)
 
-    # ------------------------------------------------------------------ rendering
+    # ------------------------------------------------------------------ layout
 
-    def _theme(self) -> Theme:
-        if self._rich_theme is None:
-            self._rich_theme = markdown_theme(self.app.get_css_variables())
-        return self._rich_theme
+    def _renderer_now(self) -> BlockRenderer:
+        renderer = self._renderer
+        if renderer is None:
+            renderer = self._renderer = BlockRenderer(
+                self.app.console,
+                markdown_theme(self.app.get_css_variables()),
+                dark=getattr(self.app.current_theme, "dark", True),
+            )
+        return renderer
 
-    def _render_block(self, block: str, width: int) -> list[Strip]:
-        console = self.app.console
-        dark = getattr(self.app.current_theme, "dark", True)
-        markdown = _TerminalMarkdown(block, code_theme="monokai" if dark else "friendly")
-        options = console.options.update(width=width, height=None, highlight=False)
-        with console.use_theme(self._theme()):
-            rendered = console.render_lines(markdown, options, pad=False)
-        # Blocks are joined with one blank line; drop the ones Rich puts around a block.
-        drawn = list(rendered)
-        while drawn and _blank(drawn[-1]):
-            drawn.pop()
-        first = 0
-        while first < len(drawn) and _blank(drawn[first]):
-            first += 1
-        return [Strip(line) for line in drawn[first:]]
-
-    def _lines_at(self, width: int) -> list[Strip]:
-        width = max(1, width)
-        if self._lines_width == width:
-            return self._lines
-        if self._cache_width != width:
-            self._cache = {}
-            self._ahead = {}
-            self._cache_width = width
-        cache = self._cache
-        fresh: dict[str, list[Strip]] = {}
-        lines: list[Strip] = []
-        blank = Strip([])
-        ahead = self._ahead if self._cache_width == width else {}
-        for index, block in enumerate(self._blocks):
-            strips = fresh.get(block) or cache.get(block) or ahead.get(block)
-            if strips is None:
-                strips = self._render_block(block, width)
-            fresh[block] = strips
-            if index:
-                lines.append(blank)
-            lines.extend(strips)
-        # Keep only what the text still has: a folded or replaced reply frees its lines.
-        self._cache = fresh
-        self._ahead = {}
-        self._lines = lines
-        self._lines_width = width
-        return lines
+    def _laid_out(self, width: int, catch_up: int = 0) -> Document:
+        document = self._document
+        document.layout(width, self._renderer_now(), catch_up)
+        return document
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
-        return len(self._lines_at(width))
+        # A paragraph left behind is taken in a step at a time, here and after (see
+        # _continue_catching_up), unless stream() is doing it.
+        document = self._laid_out(width, 0 if self._streaming else CATCH_UP_CHARS)
+        # The last rows exactly (a person following the reply looks there); drawing them may
+        # change heights, and so which blocks are last: a few rounds at most.
+        rows = max(TAIL_ROWS, viewport.height)
+        for _ in range(3):
+            height = document.height
+            if document.draw_rows(max(0, height - rows), height) is None:
+                break
+        if document.behind and not self._streaming:
+            self.call_later(self._continue_catching_up)
+        return document.height
+
+    def render_lines(self, crop: Region) -> list[Strip]:
+        document = self._laid_out(self.size.width)
+        shift = document.draw_rows(crop.y, crop.bottom)
+        # While stream() runs, its own layout at the end follows (one per update).
+        if shift is not None and not self._streaming:
+            self.refresh(layout=True)
+            if shift:
+                self.post_message(self.Shifted(self, shift))
+        return super().render_lines(crop)
 
     def render_line(self, y: int) -> Strip:
         width = self.size.width
-        lines = self._lines_at(width)
+        document = self._document  # laid out by render_lines, which asks for these lines
         base = self._base_style
         if base is None:
             base = self._base_style = self.rich_style
-        if y >= len(lines):
+        if y >= document.height:
             return Strip.blank(width, base)
-        strip = lines[y].crop_extend(0, width, base).apply_style(base)
+        strip = document.line(y).crop_extend(0, width, base).apply_style(base)
         selection = self.text_selection
         if selection is not None and (span := selection.get_span(y)) is not None:
             start, end = span
@@ -350,8 +244,12 @@ class MarkdownLines(Widget):
         return strip.apply_offsets(0, y)
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        """The selected part of the reply as drawn (Markdown markers resolved)."""
-        text = "\n".join(line.text.rstrip() for line in self._lines_at(self.size.width))
+        """The selected part of the reply as drawn (Markdown markers resolved); only the
+        selected rows are drawn."""
+        document = self._laid_out(self.size.width)
+        first = selection.start.y if selection.start is not None else 0
+        last = selection.end.y if selection.end is not None else document.height - 1
+        text = "\n" * first + "\n".join(document.text_rows(first, last))
         return selection.extract(text), "\n"
 
     def selection_updated(self, selection: Selection | None) -> None:

@@ -5,11 +5,11 @@ entry's ``version`` with the one it drew and only then re-renders. Agent message
 :class:`~acp_tui.ui.widgets.markdown_lines.MarkdownLines`, which renders each top-level block
 once, so a streamed reply costs about what rendering it once costs.
 
-Long sessions and huge replies stay cheap because the widget tree stays bounded: the transcript
-mounts views for the last :data:`WINDOW` entries only (older ones fold into a "show earlier" row,
-and a session that keeps growing while followed at the bottom drops its oldest views), and a
-streamed reply keeps at most :data:`LIVE_CHARS` characters drawn (the earlier part folds into
-a row that draws it on request).
+Long sessions and huge replies stay cheap because the widget tree stays bounded and only what
+is on screen is drawn: the transcript mounts views for the last :data:`WINDOW` entries only
+(older ones wait behind a "show earlier" row, and a session that keeps growing while followed at
+the bottom drops its oldest views), and a reply of any size is laid out as it arrives and drawn
+where it is seen (:class:`MarkdownLines`). Nothing of a reply is ever folded away.
 
 Every string from the agent is shown literally (``rich.text.Text``, never markup) after
 :func:`acp_tui.text.safety.sanitize_terminal_text` removes escape sequences.
@@ -42,7 +42,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.tool_content import FileDiff, TerminalRef
-from acp_tui.text.safety import GrowingSanitizer, sanitize_terminal_text, truncate
+from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
@@ -71,6 +71,8 @@ STATUS_LABELS: dict[str, str] = {
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
+#: Characters of a reply's new text sanitised per step (a few milliseconds each).
+SANITIZE_SLICE = 256_000
 RAW_LIMIT = 20_000
 #: Entries with a mounted view at most, while the person follows the bottom.
 WINDOW = 60
@@ -79,33 +81,6 @@ WINDOW = 60
 WINDOW_SLACK = 40
 #: Entries a "show earlier" press mounts.
 EARLIER_STEP = 50
-#: Characters of one agent message kept drawn; earlier text folds away (at a block start).
-#: Drawing costs about 8 ms per KB of dense Markdown, paid again when the width changes.
-LIVE_CHARS = 32_000
-#: More new text than this in one frame is a burst (a flood, a fast agent): only its last
-#: :data:`BURST_TAIL` characters are drawn; the text before folds at once, so one frame
-#: never draws more than a few KB and keystrokes stay responsive.
-BURST_CHARS = 4_000
-BURST_TAIL = 1_000
-#: Characters of folded text one "show" request draws.
-UNFOLD_CHARS = 32_000
-
-
-def block_cut(text: str, target: int) -> int:
-    """A position at or before ``target`` where a top-level Markdown block starts (after a
-    blank line, never inside a fenced code block); 0 when there is none."""
-    if target <= 0:
-        return 0
-    cut = text.rfind("\n\n", 0, target)
-    if cut < 0:
-        return 0
-    cut += 2
-    fences = text.count("\n```", 0, cut) + text.startswith("```")
-    if fences % 2:
-        # Inside a code block: cut where that block starts instead.
-        opener = text.rfind("\n```", 0, cut)
-        cut = opener + 1 if opener >= 0 else 0
-    return cut
 
 
 def safe(text: Any, limit: int | None = None) -> str:
@@ -197,69 +172,60 @@ class FoldedText(Static, can_focus=True):
 
 
 class AgentMessageView(EntryView):
-    """Markdown that grows. Drawn by :class:`MarkdownLines`, which renders a block once and
-    then only the reply's open last block as text arrives. A very long reply keeps its last
-    :data:`LIVE_CHARS` characters live; the text before them folds into a row that renders it
-    when asked."""
+    """Markdown that grows, every word of it: drawn by :class:`MarkdownLines`, which lays the
+    reply out as it arrives and draws only the rows on screen (and the last ones), so a reply
+    of any size, however fast it came, is readable from its first word to its last."""
 
     DEFAULT_CSS = """
     AgentMessageView { margin: 1 0 0 0; padding: 0 1; }
-    AgentMessageView > FoldedText { display: none; }
-    AgentMessageView > FoldedText.-folded { display: block; }
     """
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
-        self._rendered = ""
-        #: Characters of ``_rendered`` folded away (not drawn unless the person asks).
-        self._folded_chars = 0
-        #: False once the person unfolded: from then on everything stays drawn.
-        self._may_fold = True
-        #: The fold the fold row shows (its line count is only counted when this moves).
-        self._fold_row_for = 0
-        self._sanitizer = GrowingSanitizer()
-        #: A redraw (from the screen's sync task) and an unfold (from a click) draw one at
-        #: a time: both await between blocks.
-        self._drawing = asyncio.Lock()
+        #: The raw text last shown, and how much of it is known to hold no control
+        #: character (so it is its own sanitised form).
+        self._raw = ""
+        self._plain_chars = 0
 
     def compose(self) -> ComposeResult:
-        yield FoldedText(classes="fold")
         yield MarkdownLines(classes="live")
 
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, AgentMessage | AgentThought)
         text = entry.text
-        await self.render_text(self._sanitizer.feed(text if isinstance(text, str) else str(text)))
+        await self.render_text(text if isinstance(text, str) else str(text))
 
     async def render_text(self, text: str) -> None:
-        async with self._drawing:
-            await self._render_text(text)
+        """Show ``text`` (the agent's, made inert here)."""
+        await self.query_one(".live", MarkdownLines).stream(
+            await self._sanitized(text), self._expected_width()
+        )
 
-    async def _render_text(self, text: str) -> None:
-        previous = self._rendered
-        if not text.startswith(previous):
-            # The agent replaced the message (a v2 upsert): start over.
-            self._folded_chars = 0
-            self._fold_row_for = -1
-            previous = ""
-        if self._may_fold:
-            delta = len(text) - len(previous)
-            if delta > BURST_CHARS:
-                self._fold_to(text, len(text) - BURST_TAIL)
-            elif len(text) - self._folded_chars > LIVE_CHARS:
-                # Fold in steps of a quarter, so this is not paid on every frame.
-                self._fold_to(text, len(text) - LIVE_CHARS * 3 // 4)
-        self._rendered = text
-        live = self.query_one(".live", MarkdownLines)
-        shown = text[self._folded_chars :]
-        await live.draw_ahead(shown, self._expected_width())
-        live.update(shown)
-        self._show_fold_row()
+    async def _sanitized(self, text: str) -> str:
+        """:func:`sanitize_terminal_text` of ``text``, scanning only what is new, a slice at a
+        time (other tasks run between slices). Text with no control character is its own
+        sanitised form and ends no escape sequence, so the known-plain start is never scanned
+        again, and never copied: a reply of 50 MB costs one scan, not one per frame."""
+        if not text.startswith(self._raw):
+            self._plain_chars = 0  # replaced, not grown
+        self._raw = text
+        plain = self._plain_chars
+        while plain < len(text):
+            piece = text[plain : plain + SANITIZE_SLICE]
+            if sanitize_terminal_text(piece) is not piece:
+                break  # a control character: from here on, scanned whole each time
+            plain += len(piece)
+            if plain < len(text):
+                await asyncio.sleep(0)
+        self._plain_chars = plain
+        if plain == len(text):
+            return text
+        return text[:plain] + sanitize_terminal_text(text[plain:])
 
     def _expected_width(self) -> int | None:
         """The width the text will get, for a view not laid out yet: its container's width
-        less its own padding and border (a wrong guess only costs a redraw at layout)."""
+        less its own padding and border (a wrong guess only costs estimates again)."""
         if self.size.width:
             return self.size.width
         container = self.parent
@@ -267,48 +233,6 @@ class AgentMessageView(EntryView):
             return None
         available = container.scrollable_content_region.width
         return available - self.styles.gutter.width if available > 0 else None
-
-    def _fold_to(self, text: str, target: int) -> None:
-        cut = block_cut(text, target)
-        if cut > self._folded_chars:
-            self._folded_chars = cut
-
-    def _show_fold_row(self) -> None:
-        if self._fold_row_for == self._folded_chars:
-            return  # counting the folded lines of a megabyte is not for every frame
-        self._fold_row_for = self._folded_chars
-        row = self.query_one(".fold", FoldedText)
-        folded = self._folded_chars > 0
-        if folded:
-            lines = self._rendered.count("\n", 0, self._folded_chars)
-            row.update(
-                Text(
-                    f"⋯ {lines:,} earlier lines of this reply are folded: "
-                    f"{key_label(row, 'show-folded', owner=FoldedText)} or click to show more"
-                )
-            )
-        row.set_class(folded, "-folded")
-
-    async def unfold(self) -> None:
-        """Show up to :data:`UNFOLD_CHARS` more of the folded part (a step at a time: drawing
-        a megabyte at once would hold the screen for seconds). From then on this reply no
-        longer folds by itself: the person asked to see it."""
-        async with self._drawing:
-            if not self._folded_chars:
-                return
-            self._may_fold = False
-            text = self._rendered
-            target = self._folded_chars - UNFOLD_CHARS
-            self._folded_chars = block_cut(text, target) if target > 0 else 0
-            live = self.query_one(".live", MarkdownLines)
-            shown = text[self._folded_chars :]
-            await live.draw_ahead(shown, self._expected_width())
-            live.update(shown)
-            self._show_fold_row()
-
-    async def on_folded_text_unfold(self, event: FoldedText.Unfold) -> None:
-        event.stop()
-        await self.unfold()
 
 
 class ThoughtView(EntryView):
@@ -700,6 +624,15 @@ class Transcript(VerticalScroll):
         self.anchor()
         self._set_behind(False)
 
+    def action_scroll_home(self) -> None:
+        """Home: the top at once (Textual animates Home for a second, through every row of a
+        reply of megabytes on the way)."""
+        self.to_top()
+
+    def action_scroll_end(self) -> None:
+        """End: the newest output at once, followed again."""
+        self.to_bottom()
+
     def toggle_latest(self, kind: type[ThoughtView] | type[ToolCallView]) -> bool | None:
         """Expand the latest thought (or tool call's output) if collapsed, else collapse it.
         Returns whether it is now expanded; None when there is none."""
@@ -810,6 +743,23 @@ class Transcript(VerticalScroll):
         if event.row is self._earlier:
             event.stop()
             await self.show_earlier()
+
+    def on_markdown_lines_shifted(self, event: MarkdownLines.Shifted) -> None:
+        """Rows above the view became exact as they were drawn: move by as much, so what
+        the person is reading stays where it is (at the bottom, the anchor does that)."""
+        event.stop()
+        if self.following or self._scrolling():
+            return  # an animated scroll (Home, PgUp) goes where it was sent
+        rows = event.rows
+
+        def keep_still() -> None:
+            if not self._scrolling():
+                self.scroll_to(y=self.scroll_y + rows, animate=False, immediate=True)
+
+        self.call_after_refresh(keep_still)
+
+    def _scrolling(self) -> bool:
+        return self.app.animator.is_being_animated(self, "scroll_y")
 
     def refresh_terminals(self) -> None:
         for view in self._views.values():
