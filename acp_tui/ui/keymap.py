@@ -100,7 +100,7 @@ DESCRIPTIONS: dict[str, str] = {
     "filter-clear": "clear the filter (when empty: back to the list)",
     "prompt-send": "send the prompt (or queue it while the agent works)",
     "prompt-newline": "a new line in the prompt",
-    "show-folded": 'show folded text (on a focused "⋯ earlier" row)',
+    "show-folded": 'show the earlier entries (on a focused "⋯ earlier entries" row)',
 }
 
 #: Places inside others (a widget in a screen): their keys are live at the same time, the
