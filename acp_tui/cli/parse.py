@@ -28,6 +28,7 @@ examples:
   acp-tui --demo                              the built-in demo agent
   acp-tui --agent claude                      an agent from the config file
   acp-tui -- claude-agent-acp                 any ACP agent: its command after --
+  acp-tui --agent claude --agent codex        several agents at once (Ctrl+G switches)
   acp-tui -- gemini --experimental-acp
   acp-tui --continue -- claude-agent-acp      carry on with the last conversation here
   acp-tui ask "explain this repo" -- codex-acp
@@ -111,7 +112,14 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="working directory of the session (default: the current directory)",
     )
-    parser.add_argument("--agent", metavar="NAME", help="start the agent NAME from the config file")
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        action="append",
+        dest="agents",
+        help="start the agent NAME from the config file (repeatable in the app: each one runs "
+        "beside the others, with --demo and an agent command after -- too)",
+    )
     parser.add_argument(
         "--protocol",
         type=int,
@@ -131,7 +139,7 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
+        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -253,16 +261,21 @@ def parse(argv: Sequence[str]) -> Invocation:
         command = "tui"
         parser = build_parser()
         options = parser.parse_args(ours)
+    names: list[str] = list(getattr(options, "agents", None) or [])
+    #: The first ``--agent NAME``: what a command that runs one agent uses.
+    options.agent = names[0] if names else None
     chosen = [
         flag
         for flag, given in (
             ("--demo", getattr(options, "demo", False)),
-            ("--agent", getattr(options, "agent", None) is not None),
+            ("--agent", bool(names)),
             ("an agent command after --", bool(agent_argv)),
         )
         if given
     ]
-    if len(chosen) > 1:
+    if command == "tui":
+        options.agent_specs = agent_specs(ours, names, bool(options.demo), agent_argv)
+    elif len(chosen) > 1 or len(names) > 1:
         parser.error(f"give only one of {', '.join(chosen)}")
     if options.cwd is not None:
         options.cwd = os.path.abspath(options.cwd)
@@ -279,6 +292,38 @@ def parse(argv: Sequence[str]) -> Invocation:
             add_dirs.append(path)
     options.add_dirs = add_dirs
     return Invocation(command, options, agent_argv, list(argv))
+
+
+#: One agent of ``acp-tui --agent A --demo -- CMD``: ``("config", NAME)``, ``("demo", "")`` or
+#: ``("command", ARGV)``.
+AgentSpec = tuple[str, Any]
+
+
+def agent_specs(
+    ours: Sequence[str], names: Sequence[str], demo: bool, command: Sequence[str]
+) -> list[AgentSpec]:
+    """The agents to run, in the order given (the first is shown first), each once: ``--agent
+    NAME`` and ``--demo`` as they come on the command line, then the command after ``--``."""
+    specs: list[AgentSpec] = []
+    for index, token in enumerate(ours):
+        if token == "--demo":
+            specs.append(("demo", ""))
+        elif token == "--agent" and index + 1 < len(ours):
+            specs.append(("config", ours[index + 1]))
+        elif token.startswith("--agent="):
+            specs.append(("config", token.split("=", 1)[1]))
+    # What a scan of the tokens missed (an abbreviated option): after the rest, still run.
+    specs += [("config", name) for name in names if ("config", name) not in specs]
+    if demo and ("demo", "") not in specs:
+        specs.append(("demo", ""))
+    specs = [spec for spec in specs if spec[0] != "config" or spec[1] in names]
+    if command:
+        specs.append(("command", list(command)))
+    unique: list[AgentSpec] = []
+    for spec in specs:
+        if spec not in unique:
+            unique.append(spec)
+    return unique
 
 
 def unknown_agent_message(name: str, config: Config) -> str:

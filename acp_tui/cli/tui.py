@@ -3,7 +3,9 @@ exit code."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import dataclasses
 import logging
 import os
 import sys
@@ -98,6 +100,37 @@ def settings_from_invocation(
     return settings
 
 
+def agent_settings(
+    invocation: Invocation, config: Config | None = None, problems: list[str] | None = None
+) -> list[AppSettings]:
+    """The settings of each agent to run (``--agent A --agent B --demo -- CMD``), the one shown
+    first first; one agent (or none: the launcher) as :func:`settings_from_invocation` makes
+    it. ``--resume`` and ``--continue`` apply to the first agent only: a session id belongs to
+    one agent."""
+    specs = list(getattr(invocation.options, "agent_specs", None) or [])
+    if len(specs) <= 1:
+        return [settings_from_invocation(invocation, config, problems)]
+    from acp_tui.demo_agent import demo_agent_argv
+
+    made: list[AppSettings] = []
+    for kind, value in specs:
+        options = argparse.Namespace(**vars(invocation.options))
+        options.demo = kind == "demo"
+        options.agent = value if kind == "config" else None
+        if made:
+            options.resume, options.continue_ = None, False
+        argv = demo_agent_argv() if kind == "demo" else list(value) if kind == "command" else []
+        one = dataclasses.replace(invocation, options=options, agent_argv=argv)
+        found: list[str] = []
+        settings = settings_from_invocation(one, config, found)
+        if problems is not None:
+            problems += [problem for problem in found if problem not in problems]
+        if all(settings.agent_key != other.agent_key for other in made):
+            # The same command line twice is one agent (its process runs many sessions).
+            made.append(settings)
+    return made
+
+
 def setup_logging() -> Path | None:
     """Client logs go to a file: the terminal belongs to the app."""
     try:
@@ -121,44 +154,56 @@ def run_tui(invocation: Invocation) -> int:
         print(config_path())
         return 0
     config, problems = _load_config()
-    name = getattr(options, "agent", None)
-    if name is not None and config is None:
+    names = list(getattr(options, "agents", None) or [])
+    if names and config is None:
         config = _default_config()
-    if name is not None and config is not None and name not in config.agents:
+    unknown = [name for name in names if config is not None and name not in config.agents]
+    if unknown and config is not None:
         for problem in problems:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
-        print(unknown_agent_message(name, config), file=sys.stderr)
+        print(unknown_agent_message(unknown[0], config), file=sys.stderr)
         return 2
     setup_logging()
-    settings = settings_from_invocation(invocation, config, problems)
-    return asyncio.run(_run_app(settings, config, problems, bool(options.cwd)))
+    settings, *more = agent_settings(invocation, config, problems)
+    return asyncio.run(_run_app(settings, config, problems, bool(options.cwd), more))
 
 
 async def _run_app(
-    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+    settings: AppSettings,
+    config: Config | None,
+    problems: list[str],
+    cwd_given: bool,
+    more: list[AppSettings] | None = None,
 ) -> int:
-    """Start the agent, then import and run the app: the agent boots while the UI loads."""
-    early = None
-    if settings.agent_argv:
-        from acp_tui.session.prestart import PrestartedAgent
+    """Start the agents, then import and run the app: the agents boot while the UI loads."""
+    from acp_tui.session.prestart import PrestartedAgent
 
-        early = await PrestartedAgent.start(
-            settings.agent_argv,
-            cwd=settings.cwd,
-            env=settings.env,
-            log_dir=settings.log_dir if settings.log_dir is not None else locations.log_dir(),
+    early: list[PrestartedAgent] = []
+    for each in [settings, *(more or [])]:
+        if not each.agent_argv:
+            continue
+        started = await PrestartedAgent.start(
+            each.agent_argv,
+            cwd=each.cwd,
+            env=each.env,
+            log_dir=each.log_dir if each.log_dir is not None else locations.log_dir(),
         )
-        if early is not None:
-            settings.process_factory = early.factory
+        if started is not None:
+            each.process_factory = started.factory
+            early.append(started)
     try:
-        return await _run_loaded_app(settings, config, problems, cwd_given)
+        return await _run_loaded_app(settings, config, problems, cwd_given, more or [])
     finally:
-        if early is not None:
-            await early.discard()
+        for started in early:
+            await started.discard()
 
 
 async def _run_loaded_app(
-    settings: AppSettings, config: Config | None, problems: list[str], cwd_given: bool
+    settings: AppSettings,
+    config: Config | None,
+    problems: list[str],
+    cwd_given: bool,
+    more: list[AppSettings] | None = None,
 ) -> int:
     from acp_tui.config.recent import RecentAgents
     from acp_tui.ui.app import make_app
@@ -187,11 +232,16 @@ async def _run_loaded_app(
         recent=recent,
         remember_theme=True,
         config_location=_home_relative(config_path()),
+        more_agents=more or [],
+        config=config,
     )
     settle_long_lived_objects()
     result = await app.run_async()
-    if app.start_failure:
-        print(app.start_failure, file=sys.stderr)
+    failures = app.workspace.start_failures
+    if failures:
+        # Every agent that could not start, one line each; exit 1 if any did not.
+        for failure in failures:
+            print(failure, file=sys.stderr)
         return 1
     return result or 0
 

@@ -129,3 +129,9 @@ class Workspace:
         """Why the agent last reported could not start: printed after the app exits, which
         then exits 1. Kept after a successful restart, as the command line always did."""
         return next(reversed(self._start_failures.values()), None)
+
+    @property
+    def start_failures(self) -> list[str]:
+        """Why each agent that could not start did not, oldest first (one per agent key): with
+        several agents, every one is printed after the app exits."""
+        return list(self._start_failures.values())

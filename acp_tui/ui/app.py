@@ -21,11 +21,14 @@ from acp_tui.config.recent import RecentAgents
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.themes import register_themes
 
 if TYPE_CHECKING:
+    from acp_tui.config.load import Config
+
     # The launcher screen is imported when shown: not on the way to the chat screen.
     from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 
@@ -36,8 +39,9 @@ NOTIFY_LIMIT = 2_000
 NOTIFY_TITLE_LIMIT = 120
 
 
-class AcpTuiApp(App[int]):
-    """acp-tui: chat with any ACP agent."""
+class AcpTuiApp(AgentViews, App[int]):
+    """acp-tui: chat with any ACP agent, or several at once (one view each: see
+    :mod:`acp_tui.ui.agent_views`)."""
 
     TITLE = "acp-tui"
     # Toasts under the header, on the right, on every screen: never over the prompt, the gauge
@@ -57,6 +61,7 @@ class AcpTuiApp(App[int]):
             tooltip="Open the command palette",
             id="command-palette",
         ),
+        Binding("ctrl+g", "next_agent", "Next agent", show=False, priority=True, id="next-agent"),
     ]
 
     def __init__(
@@ -69,9 +74,16 @@ class AcpTuiApp(App[int]):
         remember_theme: bool = False,
         config_location: str = "",
         workspace: Workspace | None = None,
+        more_agents: Sequence[AppSettings] = (),
+        config: Config | None = None,
     ) -> None:
         super().__init__()
+        self._init_agent_views()
         self.settings = settings
+        #: Agents started beside the first one (``--agent A --agent B``), in order.
+        self.more_agents = list(more_agents)
+        #: The config file's agents, offered by "Start agent…".
+        self.config = config
         #: The running agents, one controller each: the screens show them.
         self.workspace = workspace if workspace is not None else Workspace()
         #: Shown as notifications once the app runs (config and theme file problems).
@@ -103,7 +115,9 @@ class AcpTuiApp(App[int]):
 
     def on_mount(self) -> None:
         if self.settings.agent_argv:
-            self.push_screen(ChatScreen(self.settings, self.workspace))
+            self.open_agent(self.settings)
+            for settings in self.more_agents:
+                self.open_agent(settings, show=False)
         else:
             from acp_tui.ui.screens.launcher import LauncherScreen
 
@@ -157,17 +171,15 @@ class AcpTuiApp(App[int]):
         from acp_tui.ui.screens.launcher import build_choices
 
         keys = self.recent.keys() if self.recent is not None else []
-        return build_choices(Config(), detect_agents(), demo_agent_argv(), keys)
+        config = self.config if self.config is not None else Config()
+        return build_choices(config, detect_agents(), demo_agent_argv(), keys)
 
     def on_launcher_screen_chosen(self, event: LauncherScreen.Chosen) -> None:
         choice = event.choice
         if self.recent is not None:
             # Key, label and command line only: never the agent's env.
             self.recent.record(choice.key, choice.label, list(choice.argv))
-        from acp_tui.ui.screens.launcher import settings_for_choice
-
-        self.settings = settings_for_choice(self.settings, choice)
-        self.switch_screen(ChatScreen(self.settings, self.workspace))
+        self.start_chosen_agent(event)
 
     def _on_theme_changed(self, theme: Theme) -> None:
         """Remember a theme picked in the palette (only for the real app, not in tests)."""
@@ -184,6 +196,12 @@ class AcpTuiApp(App[int]):
         yield from super().get_system_commands(screen)
         if isinstance(screen, ChatScreen):
             yield from screen.palette_commands()
+            yield from self.agent_system_commands()
+
+    async def on_exit_app(self) -> None:
+        """Quitting stops every agent, all at once (before the views go, which would stop
+        them one after the other: a hung agent each taking its grace)."""
+        await self.workspace.stop_all()
 
 
 def make_app(
@@ -195,10 +213,13 @@ def make_app(
     remember_theme: bool = False,
     config_location: str = "",
     workspace: Workspace | None = None,
+    more_agents: Sequence[AppSettings] = (),
+    config: Config | None = None,
 ) -> AcpTuiApp:
     """The app. An empty ``settings.agent_argv`` opens the launcher with ``choices`` (default:
     the detected agents and the demo agent). The app owns ``workspace`` (default: a new one),
-    where the chat screen finds its agent's controller."""
+    where the chat screen finds its agent's controller. ``more_agents`` run beside the first
+    one, each in its own view; ``config`` lists its agents in "Start agent…"."""
     return AcpTuiApp(
         settings,
         choices=choices,
@@ -207,4 +228,6 @@ def make_app(
         remember_theme=remember_theme,
         config_location=config_location,
         workspace=workspace,
+        more_agents=more_agents,
+        config=config,
     )

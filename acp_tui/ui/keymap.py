@@ -69,6 +69,9 @@ DESCRIPTIONS: dict[str, str] = {
     "transcript-bottom": "bottom of the transcript, following new output again",
     "inspector-save": "save the traffic as a recording",
     "launcher-start": "start the highlighted agent",
+    "launcher-back": 'back to the agent\'s view (a launcher opened by "Start agent…")',
+    "next-agent": "the next running agent's view (with several agents; none is stopped or "
+    "cancelled)",
     "permission-reject": "reject (at any time: a key that types only once the dialog is armed)",
     "permission-up": "highlight the option above",
     "permission-down": "highlight the option below",

@@ -215,9 +215,15 @@ def test_config_path_option(tmp_path: Path) -> None:
     assert result.returncode == 0 and result.stdout.strip() == str(tmp_path / "c.toml")
 
 
-def test_agent_and_demo_conflict(tmp_path: Path) -> None:
-    result = _cli("--agent", "x", "--demo", config=tmp_path / "c.toml")
+def test_agent_and_demo_conflict_in_a_command_of_one_agent(tmp_path: Path) -> None:
+    result = _cli("ask", "hi", "--agent", "x", "--demo", config=tmp_path / "c.toml")
     assert result.returncode == 2 and "give only one of" in result.stderr
+
+
+def test_several_agents_in_the_app_name_each_unknown_one(tmp_path: Path) -> None:
+    """The app runs --agent and --demo together; a name not in the config stops it (exit 2)."""
+    result = _cli("--demo", "--agent", "x", config=tmp_path / "c.toml")
+    assert result.returncode == 2 and "no agent named 'x'" in result.stderr
 
 
 def test_snapshot_launcher(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]

@@ -157,6 +157,7 @@ class LauncherScreen(Screen[None]):
     CSS_PATH = "launcher.tcss"
     BINDINGS = [
         Binding("enter", "start", "Start", priority=True, id="launcher-start"),
+        Binding("escape", "back", "Back", id="launcher-back"),
     ]
 
     class Chosen(Message):
@@ -166,10 +167,14 @@ class LauncherScreen(Screen[None]):
             super().__init__()
             self.choice = choice
 
-    def __init__(self, choices: Sequence[LaunchChoice], config_location: str = "") -> None:
+    def __init__(
+        self, choices: Sequence[LaunchChoice], config_location: str = "", *, closable: bool = False
+    ) -> None:
         super().__init__()
         self.choices = list(choices)
         self.config_location = config_location
+        #: Opened over a running agent's view ("Start agent…"): Escape goes back to it.
+        self.closable = closable
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="launcher-header"):
@@ -193,6 +198,14 @@ class LauncherScreen(Screen[None]):
         agents = self.query_one("#agents", OptionList)
         agents.highlighted = 0 if self.choices else None
         agents.focus()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "back":
+            return self.closable
+        return True
+
+    def action_back(self) -> None:
+        self.dismiss()
 
     def choice(self, key: str) -> LaunchChoice | None:
         return next((choice for choice in self.choices if choice.key == key), None)

@@ -23,13 +23,16 @@ def additional_dirs_label(dirs: list[str]) -> str:
 
 
 class ChatHeader(Horizontal):
-    """Agent name and version, the session title, and the permission policy badge."""
+    """Agent name and version (with several agents: which one of how many), the session title,
+    and the permission policy badge."""
 
     DEFAULT_CSS = """
     ChatHeader { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     ChatHeader > #agent { width: auto; text-style: bold; color: $accent; }
     ChatHeader > #title { width: 1fr; padding: 0 2; text-overflow: ellipsis; text-wrap: nowrap; }
     ChatHeader > #dirs { width: auto; max-width: 40; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
+    ChatHeader > #agents { width: auto; color: $text-muted; padding: 0 0 0 1; display: none; }
+    ChatHeader > #agents.-several { display: block; }
     ChatHeader > #badge { width: auto; }
     ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
     ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
@@ -37,12 +40,20 @@ class ChatHeader(Horizontal):
 
     def compose(self) -> ComposeResult:
         yield Label("starting…", id="agent")
+        yield Label("", id="agents")
         yield Label("", id="title")
         yield Label("", id="dirs")
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
         self.query_one("#agent", Label).update(Text(text))
+
+    def set_agents(self, position: int, total: int, switch_key: str) -> None:
+        """Which of the app's running agents this view shows ("2/3 · Ctrl+G"); nothing when it
+        runs one."""
+        label = self.query_one("#agents", Label)
+        label.set_class(total > 1, "-several")
+        label.update(Text(f"{position}/{total} · {switch_key}" if total > 1 else ""))
 
     def set_title(self, text: str) -> None:
         self.query_one("#title", Label).update(Text(text))

@@ -238,6 +238,14 @@ class AgentLifecycle(ChatHost):
         row = max(20, main_width - banner.styles.gutter.width - 2)
         banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
         self._set_status("")
+        if self not in self.app.screen_stack:
+            # Several agents, this one not on screen: the others go on; say which one stopped.
+            self.notify(
+                f"{info.description}. Its view offers {self._restart_key()} to restart it.",
+                title="exited" if not info.start_failed else "could not start",
+                severity="error",
+                timeout=10,
+            )
         if not self.app.app_focus:
             self.app.bell()
 

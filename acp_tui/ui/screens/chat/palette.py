@@ -93,3 +93,7 @@ class ChatPalette(ChatHost):
     def agent_commands(self) -> Iterable[AgentCommand]:
         """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`."""
         yield from self.option_commands()
+        # "Switch to AGENT" for the app's other running agents (their names are agent text).
+        switches = getattr(self.app, "agent_switch_commands", None)
+        if callable(switches):
+            yield from switches()

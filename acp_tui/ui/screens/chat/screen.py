@@ -297,9 +297,16 @@ class ChatScreen(
         markup: bool = False,
     ) -> None:
         """A toast of one or two lines (see acp_tui.ui.toasts), never markup unless asked:
-        what is shown here often quotes the agent."""
+        what is shown here often quotes the agent. From a view not on screen (several agents),
+        the title names its agent."""
+        from acp_tui.ui.agent_views import background_title
+
         super().notify(
-            toast_text(message), title=title, severity=severity, timeout=timeout, markup=markup
+            toast_text(message),
+            title=background_title(self, title),
+            severity=severity,
+            timeout=timeout,
+            markup=markup,
         )
 
     def on_resize(self, event: events.Resize) -> None:

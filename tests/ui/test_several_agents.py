@@ -1,0 +1,308 @@
+"""Several agents in one app (issue 19): each its own process, controller and view (a Textual
+mode), started together or one more from the palette, switched with a key or the palette,
+never cancelling anything; one crashing leaves the others alone and Ctrl+R restarts it alone;
+quitting stops them all. Real agent processes: the demo agent and the fixture agent."""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import signal
+from pathlib import Path
+
+import pytest
+from textual.pilot import Pilot
+
+from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.settings import AppSettings
+from acp_tui.store.entries import AgentMessage
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.chat import AgentBanner, ChatScreen
+from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
+from acp_tui.ui.widgets.chat_header import ChatHeader
+from tests.ui.chat_helpers import (
+    FIXTURE_AGENT,
+    chat,
+    record_notifications,
+    run_palette_command,
+    send,
+    wait_for,
+)
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 40)
+
+
+def demo_settings(tmp_path: Path) -> AppSettings:
+    return AppSettings(
+        agent_argv=demo_agent_argv(state_dir=str(tmp_path / "demo-state"), chunk_delay=0),
+        cwd=str(tmp_path),
+        data_dir=tmp_path / ".data",
+        theme="textual-dark",
+        agent_label="demo agent",
+    )
+
+
+def fixture_settings(tmp_path: Path) -> AppSettings:
+    return AppSettings(
+        agent_argv=list(FIXTURE_AGENT),
+        cwd=str(tmp_path),
+        data_dir=tmp_path / ".data",
+        theme="textual-dark",
+    )
+
+
+def two_agents(tmp_path: Path) -> AcpTuiApp:
+    return make_app(demo_settings(tmp_path), more_agents=[fixture_settings(tmp_path)])
+
+
+def views(app: AcpTuiApp) -> list[ChatScreen]:
+    return list(app.agent_views.values())
+
+
+def header_text(screen: ChatScreen, part: str) -> str:
+    return str(screen.query_one(ChatHeader).query_one(f"#{part}").render())
+
+
+def replies(screen: ChatScreen, session_id: str | None = None) -> list[str]:
+    state = screen.store.get(session_id or screen.session_id or "")
+    return [e.text for e in state.transcript if isinstance(e, AgentMessage)] if state else []
+
+
+def pid(screen: ChatScreen) -> int:
+    link = screen.link
+    assert link is not None and link.process is not None and link.process.pid is not None
+    return link.process.pid
+
+
+async def both_ready(pilot: Pilot) -> tuple[ChatScreen, ChatScreen]:
+    app = pilot.app
+    assert isinstance(app, AcpTuiApp)
+    await wait_for(
+        pilot,
+        lambda: len(app.agent_views) == 2 and all(view.agent_alive for view in views(app)),
+        "both agents to be ready",
+    )
+    first, second = views(app)
+    return first, second
+
+
+async def chat_in(pilot: Pilot, screen: ChatScreen, text: str, reply: str) -> None:
+    """Send ``text`` from ``screen`` (on screen) and wait for ``reply`` in its session."""
+    assert pilot.app.screen is screen
+    await send(pilot, text)
+    await wait_for(pilot, lambda: any(reply in r for r in replies(screen)), repr(reply))
+
+
+async def test_two_agents_each_run_in_their_own_view_named_in_the_header(
+    tmp_path: Path,
+) -> None:
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        # Two processes, two controllers, in the app's workspace by agent key.
+        assert pid(demo) != pid(fixture)
+        assert app.workspace.get(demo.settings.agent_key) is demo.link
+        assert app.workspace.get(fixture.settings.agent_key) is fixture.link
+        # The first one given is on screen; the other runs behind it.
+        assert app.screen is demo
+        await wait_for(pilot, lambda: "1/2" in header_text(demo, "agents"), "the position")
+        assert header_text(demo, "agent").startswith("demo agent")
+        assert "Ctrl+G" in header_text(demo, "agents")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the second agent's view")
+        assert "2/2" in header_text(fixture, "agents")
+        # Named by what the agent said at initialize, not by the first view's label.
+        assert "demo" not in header_text(fixture, "agent")
+        assert header_text(fixture, "agent").strip()
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is demo, "round to the first again")
+
+
+async def test_one_agent_shows_no_position_and_the_switch_key_does_nothing(
+    tmp_path: Path,
+) -> None:
+    app = make_app(fixture_settings(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: chat(app).agent_alive, "the agent")
+        screen = chat(app)
+        assert not screen.query_one(ChatHeader).query_one("#agents").display
+        assert app.check_action("next_agent", ()) is False
+        await pilot.press("ctrl+g")
+        await pilot.pause()
+        assert app.screen is screen
+
+
+async def test_switching_agents_never_cancels_a_running_turn(tmp_path: Path) -> None:
+    """A slow turn in the demo agent goes on while the person chats with the other agent, and
+    ends normally, its whole reply in its view."""
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        await send(pilot, "/slow 2")
+        await wait_for(pilot, lambda: demo.busy, "the slow turn to run")
+        slow_session = demo.session_id
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
+        await chat_in(pilot, fixture, "hello there", "You said: hello there")
+        assert demo.busy or any("Finished the slow turn" in r for r in replies(demo))
+        await wait_for(
+            pilot,
+            lambda: any("Finished the slow turn" in r for r in replies(demo, slow_session)),
+            "the slow turn to finish behind",
+        )
+        state = demo.store.get(slow_session or "")
+        assert state is not None and state.stop_reason == "end_turn"
+        # Back: drawn with everything that came while away.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is demo and not demo.busy, "back, idle")
+        assert demo.session_id == slow_session
+
+
+async def test_a_crash_touches_only_its_agent_and_ctrl_r_restarts_it_alone(
+    tmp_path: Path,
+) -> None:
+    app = two_agents(tmp_path)
+    seen = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        demo_pid = pid(demo)
+        os.kill(pid(fixture), signal.SIGKILL)
+        await wait_for(pilot, lambda: not fixture.agent_alive, "the fixture agent to be gone")
+        # Said on the view on screen, naming the agent that is gone.
+        await wait_for(pilot, lambda: any("restart" in text for text in seen), "a toast")
+        assert demo.agent_alive and pid(demo) == demo_pid
+        await chat_in(pilot, demo, "/help", "")
+        # Its own view shows the banner and restarts it with Ctrl+R; the demo is untouched.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the crashed agent's view")
+        assert fixture.query_one(AgentBanner).display
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: fixture.agent_alive, "the fixture agent restarted")
+        await chat_in(pilot, fixture, "again", "You said: again")
+        assert demo.agent_alive and pid(demo) == demo_pid and not demo.busy
+
+
+async def test_show_session_switches_agent_and_opens_that_session(tmp_path: Path) -> None:
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        await chat_in(pilot, demo, "first words", "")
+        first_session = demo.session_id
+        demo.action_new_session()
+        await wait_for(
+            pilot,
+            lambda: demo.session_id not in (None, first_session),
+            "a second session",
+        )
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the other agent")
+        # None: that agent's view, with the session it shows.
+        second_session = demo.session_id
+        app.show_session(demo.settings.agent_key, None)
+        await wait_for(pilot, lambda: app.screen is demo, "the demo agent's view")
+        assert demo.session_id == second_session
+        app.show_session(fixture.settings.agent_key, None)
+        await wait_for(pilot, lambda: app.screen is fixture, "the fixture agent's view")
+        # An id: that session, opened in its agent's view.
+        app.show_session(demo.settings.agent_key, first_session)
+        await wait_for(
+            pilot,
+            lambda: app.screen is demo and demo.session_id == first_session,
+            "the first session of the demo agent",
+        )
+        # An agent that is not running: said, nothing switched.
+        seen = record_notifications(app)
+        app.show_session("no such agent", None)
+        await pilot.pause()
+        assert app.screen is demo and any("not running" in text for text in seen)
+
+
+async def test_start_agent_from_the_palette_never_stops_the_running_one(
+    tmp_path: Path,
+) -> None:
+    fixture_choice = LaunchChoice(
+        key="config:fixture",
+        label="Fixture",
+        argv=tuple(FIXTURE_AGENT),
+        kind="config",
+        detail="the fixture agent",
+    )
+    settings = demo_settings(tmp_path)
+    demo_choice = LaunchChoice(
+        key="demo",
+        label="Demo agent",
+        argv=tuple(settings.agent_argv),
+        kind="demo",
+        detail="demo",
+    )
+    app = make_app(settings, choices=[fixture_choice, demo_choice])
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: chat(app).agent_alive, "the demo agent")
+        demo = chat(app)
+        demo_pid = pid(demo)
+        await send(pilot, "/slow 2")
+        await wait_for(pilot, lambda: demo.busy, "a turn running")
+        await run_palette_command(pilot, "Start agent…")
+        await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        # Escape goes back to the view it was opened from.
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: app.screen is demo, "back to the demo agent")
+        await run_palette_command(pilot, "Start agent…")
+        await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        await pilot.press("enter")  # the fixture agent, first in the list
+        await wait_for(
+            pilot,
+            lambda: len(app.agent_views) == 2 and chat(app) is not demo and chat(app).agent_alive,
+            "the fixture agent in a view of its own",
+        )
+        fixture = chat(app)
+        assert fixture.settings.agent_argv == FIXTURE_AGENT
+        assert fixture.settings.resume is None and fixture.settings.process_factory is None
+        assert demo.agent_alive and pid(demo) == demo_pid
+        await chat_in(pilot, fixture, "hi", "You said: hi")
+        await wait_for(
+            pilot,
+            lambda: any("Finished the slow turn" in r for r in replies(demo)),
+            "the demo's turn to finish, not cancelled",
+        )
+        # The palette switches too, by the agent's name.
+        await run_palette_command(pilot, "Switch to demo agent")
+        await wait_for(pilot, lambda: app.screen is demo, "the demo agent again")
+        # Picking an agent that runs already shows it: one process per command line.
+        seen = record_notifications(app)
+        await run_palette_command(pilot, "Start agent…")
+        await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is fixture, "the running fixture agent")
+        assert len(app.agent_views) == 2 and len(app.workspace.running()) == 2
+        assert any("running already" in text for text in seen)
+
+
+async def test_quitting_stops_every_agent(tmp_path: Path) -> None:
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        processes = [demo.link.process, fixture.link.process]  # type: ignore[union-attr]
+        await pilot.press("ctrl+q")
+    assert all(process is not None and process.returncode is not None for process in processes)
+    assert app.workspace.running() == []
+
+
+async def test_one_of_two_agents_that_cannot_start_is_reported_the_other_works(
+    tmp_path: Path,
+) -> None:
+    broken = dataclasses.replace(
+        fixture_settings(tmp_path), agent_argv=[str(tmp_path / "no-such-agent")]
+    )
+    app = make_app(demo_settings(tmp_path), more_agents=[broken])
+    seen = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        demo = chat(app)
+        await wait_for(pilot, lambda: bool(app.workspace.start_failures), "the failure")
+        await wait_for(pilot, lambda: demo.agent_alive, "the demo agent")
+        await chat_in(pilot, demo, "/help", "")
+        assert any("could not start" in text or "no-such-agent" in text for text in seen)
+    failures = app.workspace.start_failures
+    assert len(failures) == 1 and "no-such-agent" in failures[0]
