@@ -49,11 +49,11 @@ class ChatHeader(Horizontal):
         self.query_one("#agent", Label).update(Text(text))
 
     def set_agents(self, position: int, total: int, switch_key: str) -> None:
-        """Which of the app's running agents this view shows ("2/3 · Ctrl+G"); nothing when it
-        runs one."""
+        """Which of the app's running agents this view shows ("(2/3, Ctrl+G next)"); nothing
+        when it runs one."""
         label = self.query_one("#agents", Label)
         label.set_class(total > 1, "-several")
-        label.update(Text(f"{position}/{total} · {switch_key}" if total > 1 else ""))
+        label.update(Text(f"({position}/{total}, {switch_key} next)" if total > 1 else ""))
 
     def set_title(self, text: str) -> None:
         self.query_one("#title", Label).update(Text(text))

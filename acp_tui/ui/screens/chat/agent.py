@@ -241,7 +241,8 @@ class AgentLifecycle(ChatHost):
         if self not in self.app.screen_stack:
             # Several agents, this one not on screen: the others go on; say which one stopped.
             self.notify(
-                f"{info.description}. Its view offers {self._restart_key()} to restart it.",
+                f"{info.description}. {key_label(self, 'next-agent', 'The palette')} goes "
+                f"to its view; {self._restart_key()} there restarts it.",
                 title="exited" if not info.start_failed else "could not start",
                 severity="error",
                 timeout=10,
