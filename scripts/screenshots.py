@@ -72,6 +72,19 @@ def demo_chat_app(theme: str = "textual-dark") -> AcpTuiApp:
     return make_app(settings)
 
 
+def two_agents_app() -> AcpTuiApp:
+    """The demo agent and the official-SDK test agent, side by side (issue 19)."""
+    demo = demo_chat_app()
+    sdk = AppSettings(
+        agent_argv=[sys.executable, str(ROOT / "tests" / "agents" / "sdk_agent.py")],
+        cwd=str(PROJECT),
+        data_dir=SCRATCH / "data",
+        theme="textual-dark",
+        agent_label="sdk agent",
+    )
+    return make_app(demo.settings, more_agents=[sdk])
+
+
 def launcher_app() -> AcpTuiApp:
     config = Config.model_validate(
         {
@@ -128,12 +141,38 @@ async def _conversation(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def shot_several_agents(pilot: Pilot) -> None:
+    """A slow turn runs in the demo agent while the person chats with the other agent; back in
+    the demo agent's view (still working), the palette offers the other agent."""
+    app = pilot.app
+    assert isinstance(app, AcpTuiApp)
+    await wait_for(
+        pilot,
+        lambda: len(app.agent_views) == 2 and all(v.agent_alive for v in app.agent_views.values()),
+        "both agents",
+    )
+    demo, sdk = app.agent_views.values()
+    await send(pilot, "/slow 60")
+    await wait_for(pilot, lambda: demo.busy, "the slow turn")
+    await pilot.press("ctrl+g")
+    await wait_for(pilot, lambda: app.screen is sdk, "the other agent")
+    await send(pilot, "Meanwhile: what does greeting.py do?")
+    await turn_done(pilot, sdk)
+    # Back to the demo agent, still working; the palette lists the other agent.
+    await pilot.press("ctrl+g")
+    await wait_for(pilot, lambda: app.screen is demo and demo.busy, "the demo agent, working")
+    await pilot.press("ctrl+p", *"agent")
+    await pilot.pause(0.5)
+    await settle(pilot)
+
+
 SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None]]]] = {
     "launcher": (launcher_app, lambda pilot: settle(pilot)),
     "new-session": (demo_chat_app, shot_new_session),
     "permission": (demo_chat_app, shot_permission),
     "conversation": (demo_chat_app, _conversation),
     "conversation-paper": (lambda: demo_chat_app("acp-paper"), _conversation),
+    "several-agents": (two_agents_app, shot_several_agents),
 }
 
 
