@@ -55,7 +55,7 @@ def background_title(screen: ChatScreen, title: str) -> str:
     "The agent exited" must say which one."""
     app = screen.app
     views = getattr(app, "agent_views", None)
-    if not views or len(views) < 2 or screen in app.screen_stack:
+    if not views or len(views) < 2 or screen in app.screen_stack:  # see AgentViews.is_shown
         return title
     label = agent_label(screen)
     return f"{label}: {title}" if title else label
@@ -124,6 +124,18 @@ class AgentViews(App[int]):
             view.open_session(session_id)
         elif view.is_mounted:
             view.focus_prompt()
+
+    @property
+    def shown_view(self) -> ChatScreen | None:
+        """The view of the agent on screen (under any dialog of its own), or None (the
+        launcher)."""
+        key = self._shown_agent_key()
+        return self.agent_views.get(key) if key is not None else None
+
+    def is_shown(self, view: ChatScreen) -> bool:
+        """Whether ``view`` is the agent view on screen: a view behind another agent's keeps
+        running, and what it would show (a dialog, a toast) must say whose it is or wait."""
+        return view in self.screen_stack
 
     def _label_views(self) -> None:
         """Each view's header says which agent of how many it is (nothing when there is one)."""

@@ -306,3 +306,13 @@ async def test_one_of_two_agents_that_cannot_start_is_reported_the_other_works(
         assert any("command not found" in text for text in seen), seen
     failures = app.workspace.start_failures
     assert len(failures) == 1 and "no-such-agent" in failures[0]
+
+
+async def test_the_view_on_screen_is_known(tmp_path: Path) -> None:
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        assert app.shown_view is demo and app.is_shown(demo) and not app.is_shown(fixture)
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.shown_view is fixture, "the other view")
+        assert app.is_shown(fixture) and not app.is_shown(demo)
