@@ -16,7 +16,6 @@ sessions already).
 from __future__ import annotations
 
 import dataclasses
-import os
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
@@ -29,36 +28,16 @@ from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.widgets.chat_header import ChatHeader
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 
-__all__ = ["AgentViews", "agent_label", "background_title"]
+__all__ = ["AgentViews"]
 
 #: Mode names of the agents' views: ``agent-1``, ``agent-2``… (never reused in a run).
 MODE_PREFIX = "agent-"
-
-
-def agent_label(screen: ChatScreen) -> str:
-    """What the person calls the screen's agent: its configured label, else the name it gave
-    at initialize, else its program's name. One line, literal."""
-    link = screen.link
-    name = screen.settings.agent_label or (link.agent.display_name if link and link.agent else "")
-    if not name and screen.settings.agent_argv:
-        name = os.path.basename(screen.settings.agent_argv[0])
-    return line_of(name or "agent", 60)
-
-
-def background_title(screen: ChatScreen, title: str) -> str:
-    """A toast's title from a view that is not on screen names its agent: with several agents,
-    "The agent exited" must say which one."""
-    app = screen.app
-    views = getattr(app, "agent_views", None)
-    if not views or len(views) < 2 or screen in app.screen_stack:  # see AgentViews.is_shown
-        return title
-    label = agent_label(screen)
-    return f"{label}: {title}" if title else label
 
 
 class AgentViews(App[int]):

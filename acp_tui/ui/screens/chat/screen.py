@@ -57,6 +57,7 @@ from acp_tui.text.usage import format_percent
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
+from acp_tui.ui.screens.chat.agent_name import background_title
 from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
 from acp_tui.ui.screens.chat.modals import ChatModals
@@ -299,8 +300,6 @@ class ChatScreen(
         """A toast of one or two lines (see acp_tui.ui.toasts), never markup unless asked:
         what is shown here often quotes the agent. From a view not on screen (several agents),
         the title names its agent."""
-        from acp_tui.ui.agent_views import background_title
-
         super().notify(
             toast_text(message),
             title=background_title(self, title),
