@@ -324,3 +324,33 @@ async def test_the_view_on_screen_is_known(tmp_path: Path) -> None:
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.shown_view is fixture, "the other view")
         assert app.is_shown(fixture) and not app.is_shown(demo)
+
+
+async def test_from_the_launcher_then_one_more_agent(tmp_path: Path) -> None:
+    """``acp-tui`` with no agent: the launcher starts the first; "Start agent…" a second."""
+    demo = demo_settings(tmp_path)
+    choices = [
+        LaunchChoice("demo", "Demo agent", tuple(demo.agent_argv), "demo", "demo"),
+        LaunchChoice("config:fixture", "Fixture", tuple(FIXTURE_AGENT), "config", "fixture"),
+    ]
+    app = make_app(dataclasses.replace(demo, agent_argv=[]), choices=choices)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        assert not app.screen.check_action("back", ())  # nothing to go back to
+        await pilot.press("enter")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ChatScreen) and chat(app).agent_alive,
+            "the demo agent",
+        )
+        first = chat(app)
+        await run_palette_command(pilot, "Start agent…")
+        await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        await pilot.press("down", "enter")
+        await wait_for(
+            pilot,
+            lambda: len(app.agent_views) == 2 and chat(app) is not first and chat(app).agent_alive,
+            "the fixture agent beside it",
+        )
+        assert first.agent_alive and chat(app).settings.agent_argv == FIXTURE_AGENT
+        assert app.settings is first.settings  # the first agent's settings stay the app's
