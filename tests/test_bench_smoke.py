@@ -23,8 +23,9 @@ from bench.blackbox.terminal import PtyTerminal
 from bench.common import Metric
 
 FOLDING_CLIENT = Path(__file__).parent / "fake_clients" / "folding_client.py"
+#: The black-box ones (bench.screen, bench.screen_agents) launch the app: not here.
 PROFILING_AND_WIRE = [
-    name for name in BENCHMARKS if not BENCHMARKS[name].startswith("bench.screen:")
+    name for name in BENCHMARKS if not BENCHMARKS[name].startswith("bench.screen")
 ]
 
 
