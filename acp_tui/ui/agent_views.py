@@ -177,9 +177,13 @@ class AgentViews(App[int]):
         others (one already running is shown instead)."""
         from acp_tui.ui.screens.launcher import LauncherScreen
 
-        self.push_screen(
-            LauncherScreen(self._launcher_choices(), self.config_location, closable=True)
-        )
+        choices = [
+            dataclasses.replace(choice, running=True)
+            if " ".join(choice.argv) in self.agent_views
+            else choice
+            for choice in self._launcher_choices()
+        ]
+        self.push_screen(LauncherScreen(choices, self.config_location, closable=True))
 
     def _launcher_choices(self) -> list[LaunchChoice]:
         raise NotImplementedError  # the app's

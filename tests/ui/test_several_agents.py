@@ -254,6 +254,8 @@ async def test_start_agent_from_the_palette_never_stops_the_running_one(
         await wait_for(pilot, lambda: slow_turn_seen(demo), "a turn running")
         await run_palette_command(pilot, "Start agent…")
         await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        # The running one is marked: picking it shows it.
+        assert [c.running for c in app.screen.choices] == [False, True]  # type: ignore[attr-defined]
         # Escape goes back to the view it was opened from.
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is demo, "back to the demo agent")
@@ -282,6 +284,9 @@ async def test_start_agent_from_the_palette_never_stops_the_running_one(
         seen = record_notifications(app)
         await run_palette_command(pilot, "Start agent…")
         await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        launcher = app.screen
+        assert isinstance(launcher, LauncherScreen)
+        assert [choice.running for choice in launcher.choices] == [True, True]
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.screen is fixture, "the running fixture agent")
         assert len(app.agent_views) == 2 and len(app.workspace.running()) == 2

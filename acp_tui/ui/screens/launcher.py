@@ -59,6 +59,8 @@ class LaunchChoice:
     #: The agent's ``additional_directories`` (as written: resolved when it is started).
     additional_dirs: tuple[str, ...] = ()
     recent: bool = False
+    #: Running already in this app ("Start agent…"): picking it shows it.
+    running: bool = False
 
 
 def build_choices(
@@ -143,7 +145,9 @@ def settings_for_choice(base: AppSettings, choice: LaunchChoice) -> AppSettings:
 
 def _prompt(choice: LaunchChoice) -> Text:
     text = Text(sanitize_terminal_text(choice.label)[:60], style="bold")
-    if choice.recent:
+    if choice.running:
+        text.append("  · running", style="italic")
+    elif choice.recent:
         text.append("  · recent", style="italic")
     text.append("\n  ")
     text.append(sanitize_terminal_text(choice.detail)[:200], style="dim")
