@@ -81,7 +81,7 @@ class ChangeTracker:
     A ``shadow`` session (a replay built apart, see ``SessionStore.begin_replay``) is nobody's
     to draw: its changes are not recorded."""
 
-    __slots__ = ("_wakes", "changes", "dirty", "last_marked")
+    __slots__ = ("_wakes", "changes", "dirty", "last_marked", "version")
 
     def __init__(self) -> None:
         self._wakes: list[Callable[[], None]] = []
@@ -89,6 +89,9 @@ class ChangeTracker:
         self.changes = Changes()
         #: The entry marked last: a stream of chunks into one entry records it once.
         self.last_marked: Entry | None = None
+        #: Counts the changes to sessions and the catalog: a reader that does not own the
+        #: change feed (the session browser across agents) sees that something changed.
+        self.version = 0
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         self._wakes.append(wake)
@@ -120,6 +123,7 @@ class ChangeTracker:
         """``part`` of session ``s`` (a :class:`SessionState`) changed."""
         if s.shadow:
             return
+        self.version += 1
         if not self.dirty:
             self.wake()
         parts = self.changes.sessions.get(s.id)
@@ -139,6 +143,7 @@ class ChangeTracker:
         ids.add(e.id)
 
     def touch_catalog(self) -> None:
+        self.version += 1
         if not self.dirty:
             self.wake()
         self.changes.catalog_changed = True
