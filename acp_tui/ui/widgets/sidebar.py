@@ -857,7 +857,9 @@ class SessionsSidebar(Widget):
         to_top, self._new_view = self._new_view, False
         lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error, to_top=to_top)
         highlighted = lst.highlighted
-        if highlighted is not None:
+        if highlighted is not None and (keep is None or highlighted.id == keep):
+            # A session to keep that is not listed yet (a new one just opened) stays the one
+            # to keep: the highlight goes to it once it is listed.
             self._cursor_id = highlighted.id
         self._update_header(store, scope, len(rows))
         self._maybe_load_more()
