@@ -148,7 +148,8 @@ class SessionDirectory:
 
     ``names``: configured short names by agent key (``[agents.NAME]``); an agent without one
     is named by :func:`short_agent_name`. ``primary``: the key of the agent the view belongs
-    to; it comes first among agents (ties in the order, colour slot 0)."""
+    to; it comes first among agents (ties in the order, colour slot 0). ``index_records``:
+    see :meth:`use_index` (applied to each agent's store as it appears)."""
 
     def __init__(
         self,
@@ -156,8 +157,12 @@ class SessionDirectory:
         *,
         names: Mapping[str, str] | None = None,
         primary: str | None = None,
+        index_records: Callable[[str], Iterable[Any]] | None = None,
     ) -> None:
         self.workspace = workspace
+        #: Each agent's rows of the local index (see :meth:`use_index`), merged into its
+        #: store the first time the directory sees that store.
+        self.index_records = index_records
         self.names: dict[str, str] = dict(names or {})
         self.primary = primary
         #: Slots by key, kept for the life of the directory: an agent keeps its colour when
@@ -186,6 +191,8 @@ class SessionDirectory:
             if slot is None:
                 slot = self._slots[key] = len(self._slots)
             found.append(AgentSource(key, self.name_of(key), controller.store, slot))
+            if self.index_records is not None and id(controller.store) not in self._indexed:
+                self._apply_index(key, controller.store, self.index_records)
         return found
 
     def name_of(self, key: str) -> str:
@@ -220,11 +227,14 @@ class SessionDirectory:
         :meth:`~acp_tui.store.local_index.LocalIndex.sessions` rows) into its store, once per
         store: agents that cannot list still show the sessions started here."""
         for source in self.sources():
-            marker = id(source.store)
-            if marker in self._indexed:
-                continue
-            self._indexed.add(marker)
-            source.store.apply_index_records(records_of(source.key))
+            if id(source.store) not in self._indexed:
+                self._apply_index(source.key, source.store, records_of)
+
+    def _apply_index(
+        self, key: str, store: SessionStore, records_of: Callable[[str], Iterable[Any]]
+    ) -> None:
+        self._indexed.add(id(store))
+        store.apply_index_records(records_of(key))
 
     # ------------------------------------------------------------------ rows
     def rows(self, cwd: str | None, *, archived: bool = False, text: str = "") -> DirectoryRows:
