@@ -257,3 +257,28 @@ def test_hostile_agent_names_and_titles_are_one_short_plain_line() -> None:
     assert [s.id for s in rows.sessions] == ["x"]
     # The title is the agent's data as stored: the row drawing sanitises it (row_title).
     assert rows.sessions[0].title is not None
+
+
+def test_a_streamed_reply_does_not_change_the_rows_version() -> None:
+    """The merged list is rebuilt when an agent's rows change, not for every reply chunk of
+    a session in the background (that would cost a merge per frame)."""
+    workspace = Workspace()
+    a = _agent(workspace, "alpha")
+    _agent(workspace, "beta")
+    a.register_session("live", cwd="/w")
+    directory = SessionDirectory(workspace)
+    before = directory.version()
+    for n in range(3):
+        a.take_changes()  # another view owns the change feed and takes it each frame
+        a.apply(
+            {
+                "sessionId": "live",
+                "update": {
+                    "sessionUpdate": "agent_message_chunk",
+                    "content": {"type": "text", "text": f"chunk {n} "},
+                },
+            }
+        )
+    assert directory.version() == before
+    a.pin_title("live", "named")
+    assert directory.version() != before

@@ -19,10 +19,10 @@ they are folded to one line and cut short, never interpreted.
 
 from __future__ import annotations
 
-import heapq
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
+from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.store import SessionState, SessionStore
@@ -247,7 +247,7 @@ class SessionDirectory:
         if cache_key == self._cache_key and self._cache is not None:
             return self._cache
         sources = [s for s in self.sources() if s.matches(agent_words)]
-        lists: list[Iterator[tuple[tuple[bool, float, int, int], int, SessionState, str]]] = []
+        pairs: list[tuple[SessionState, str]] = []
         complete = True
         stopped: str | None = None
         for source in sources:
@@ -257,23 +257,20 @@ class SessionDirectory:
                 if needle.strip()
                 else store.catalog(cwd, archived=archived)
             )
-            lists.append(_keyed(found, source))
+            pairs.extend(zip(found, repeat(source.key)))
             if store.can_list:
                 state = store.list_state(cwd, archived=archived)
                 complete = complete and state.complete
                 if state.stopped and stopped is None:
                     many = len(sources) > 1
                     stopped = f"{source.name}: {state.stopped}" if many else state.stopped
-        sessions: list[SessionState] = []
-        keys: list[str] = []
-        if len(lists) == 1:
-            for _, _, s, key in lists[0]:
-                sessions.append(s)
-                keys.append(key)
-        else:
-            for _, _, s, key in heapq.merge(*lists):
-                sessions.append(s)
-                keys.append(key)
+        if len(sources) > 1:
+            # Each agent's rows are in order already: a stable sort on the time alone merges
+            # the runs (timsort finds them) and leaves ties in the agents' order, the primary's
+            # first, each agent's own order within.
+            pairs.sort(key=_by_time)
+        sessions = [pair[0] for pair in pairs]
+        keys = [pair[1] for pair in pairs]
         result = DirectoryRows(sessions, keys, complete, stopped)
         self._cache_key, self._cache = cache_key, result
         return result
@@ -309,13 +306,7 @@ class SessionDirectory:
         return wanted
 
 
-def _keyed(
-    sessions: list[SessionState], source: AgentSource
-) -> Iterator[tuple[tuple[bool, float, int, int], int, SessionState, str]]:
-    """One agent's sessions (already in its order) with the merge key: last update, then the
-    agent's slot, then its own order (never compares two sessions)."""
-    slot = source.slot
-    key = source.key
-    for position, s in enumerate(sessions):
-        missing, newest, _ = s.order_key()
-        yield (missing, newest, slot, position), position, s, key
+def _by_time(pair: tuple[SessionState, str]) -> tuple[bool, float]:
+    """Newest update first, sessions without one last (as each agent's own order)."""
+    missing, newest, _ = pair[0].order_key()
+    return missing, newest

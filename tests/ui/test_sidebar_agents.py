@@ -322,3 +322,38 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
         assert chat(app).session_id == sidebar.rows[0].id
         assert shown_sessions == [("sdk", "pre-3")]
     assert link.finished.is_set()  # quitting stopped the agent started to list
+
+
+async def test_show_sessions_of_a_configured_agent_from_the_palette(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """ "Show sessions of: sdk" starts the configured agent in the background (not at
+    start-up) through the workspace, and its sessions join the sidebar under its name."""
+    import json
+
+    from tests.ui.chat_helpers import demo_app, run_palette_command, wait_for_ready
+
+    config = tmp_path / "config.toml"
+    config.write_text(
+        f"[agents.sdk]\ncommand = {json.dumps(SDK_AGENT[0])}\nargs = {json.dumps(SDK_AGENT[1:])}\n"
+    )
+    monkeypatch.setenv("ACP_TUI_CONFIG", str(config))
+    app = demo_app(tmp_path, tmp_path / "demo-state", show_sidebar=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        key = " ".join(SDK_AGENT)
+        assert key not in app.workspace  # never at start-up
+        await run_palette_command(pilot, "Show sessions of: sdk")
+        sidebar = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: len(sidebar.rows) == 3, "the SDK agent's sessions")
+        assert sidebar.session_list.row_agents == [key] * 3
+        assert [s.id for s in sidebar.rows] == ["pre-3", "pre-2", "pre-1"]
+        lst = sidebar.session_list
+        assert lst.render_line(1).text.split()[0] == "sdk"  # its configured name
+        link = app.workspace.get(key)
+        assert link is not None and not link.finished.is_set()
+        # Running now: the palette offers it no more.
+        from acp_tui.ui.screens.chat.other_agents import show_sessions_commands
+
+        assert not any("sdk" in str(c.title) for c in show_sessions_commands(screen))
+    assert link.finished.is_set()
