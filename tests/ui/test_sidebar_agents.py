@@ -357,3 +357,39 @@ async def test_show_sessions_of_a_configured_agent_from_the_palette(
 
         assert not any("sdk" in str(c.title) for c in show_sessions_commands(screen))
     assert link.finished.is_set()
+
+
+# -- the look ----------------------------------------------------------------------------------
+
+
+async def _three_agents(pilot: Pilot[None]) -> None:
+    app = pilot.app
+    assert isinstance(app, AgentsApp)
+    await settle(pilot)
+    app.sidebar.current_session_id = "c-0"
+    app.sidebar.session_list.focus()
+    await pilot.press("down", "down")
+    await settle(pilot)
+
+
+def test_snapshot_three_agents(snap_compare: Any) -> None:
+    """Three agents' sessions merged newest first. Each row's second line starts with its
+    agent's name in its colour (claude: accent, codex: green, the third: blue), then the
+    time. `c-0` is the current session (bar, bold); the third row (`t task 0`) is
+    highlighted. The third agent's name is long and hostile (an escape sequence and markup in
+    the config): cut to 12 characters, shown literally (`[bold]local…`), no style of its own."""
+    app = AgentsApp(
+        {
+            "claude": catalog("c", 3, 10),
+            "codex": catalog("x", 3, 7),
+            "third": catalog("t", 2, 13),
+        }
+    )
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        directory = app.sidebar.directory
+        assert directory is not None
+        directory.names["third"] = "\x1b[31m[bold]local-llama[/bold] model"
+        await _three_agents(pilot)
+
+    assert snap_compare(app, terminal_size=(60, 24), run_before=run_before)

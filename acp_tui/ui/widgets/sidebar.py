@@ -157,10 +157,10 @@ class SessionList(ScrollView, can_focus=True):
         & > .sessions-list--error { color: $text-error; }
         & > .sessions-list--agent-0 { color: $text-accent; }
         & > .sessions-list--agent-1 { color: $text-success; }
-        & > .sessions-list--agent-2 { color: $text-warning; }
-        & > .sessions-list--agent-3 { color: $text-secondary; }
-        & > .sessions-list--agent-4 { color: $text-primary; }
-        & > .sessions-list--agent-5 { color: $text-error; }
+        & > .sessions-list--agent-2 { color: $text-primary; }
+        & > .sessions-list--agent-3 { color: $text-error; }
+        & > .sessions-list--agent-4 { color: $text-secondary; }
+        & > .sessions-list--agent-5 { color: $text-warning; }
     }
     """
 
