@@ -130,6 +130,17 @@ def test_one_agent_and_usage_errors(configured: Path, capsys: pytest.CaptureFixt
     assert "give only one of --demo, --all-agents" in capsys.readouterr().err
 
 
+def test_all_agents_with_one_configured_still_has_the_agent_column(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    config = tmp_path / "one.toml"
+    config.write_text(_toml_agent("sdk", SDK_AGENT))
+    monkeypatch.setenv("ACP_TUI_CONFIG", str(config))
+    code, out, err = _sessions(capsys, "--all-agents", "--cwd", str(tmp_path), "--json")
+    assert code == 0, err
+    assert [row["agent"] for row in json.loads(out)] == ["sdk"] * 3
+
+
 def test_all_agents_without_any_configured(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

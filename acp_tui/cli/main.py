@@ -134,7 +134,8 @@ def _run(invocation: Invocation) -> int:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
         if invocation.command == "sessions":
             names = _agents_to_list(options, config)
-            if names is not None and len(names) != 1:
+            if names is not None and (len(names) != 1 or options.all_agents):
+                # --all-agents always prints the agent column (a script gets one shape).
                 return _sessions_of_agents(invocation, config, names)
             options.agent = names[0] if names else None
         if options.agent is not None:
