@@ -324,6 +324,47 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
     assert link.finished.is_set()  # quitting stopped the agent started to list
 
 
+async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
+    tmp_path: Path,
+) -> None:
+    """A second agent without session/list: its rows come from the local index (sessions
+    started here with it earlier), merged with the demo agent's, marked with its name."""
+    from acp_tui.config import locations
+    from acp_tui.session.controller import LinkEvents
+    from acp_tui.store.local_index import LocalIndex
+    from tests.ui.chat_helpers import demo_app, wait_for_ready
+
+    key = " ".join(SDK_AGENT) + " --no-list"
+    with LocalIndex(locations.local_index_file(tmp_path / ".data"), key) as index:
+        index.remember(
+            "remembered-1",
+            cwd=str(tmp_path),
+            title="Started here \x1b[31mlast week",
+            updated=NOW,
+        )
+    app = demo_app(tmp_path, tmp_path / "demo-state", show_sidebar=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        link = start_for_listing(
+            app.workspace,
+            key,
+            SDK_AGENT,
+            cwd=str(tmp_path),
+            events=LinkEvents(),
+            env={"SDK_AGENT_NO_LIST": "1"},
+        )
+        app.run_worker(run_for_listing(link), exit_on_error=False)
+        await wait_for(pilot, lambda: link.store.capabilities_known, "the agent ready")
+        sidebar = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: len(sidebar.rows) == 1, "the remembered session")
+        assert sidebar.session_list.row_agents == [key]
+        assert sidebar.rows[0].id == "remembered-1"
+        lst = sidebar.session_list
+        assert "Started here last week" in lst.render_line(0).text
+        assert lst.render_line(1).text.split()[0] == "sdk-test-ag…"
+        assert not link.store.can_list
+
+
 async def test_show_sessions_of_a_configured_agent_from_the_palette(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
