@@ -227,6 +227,19 @@ async def test_loading_and_a_failed_agent_say_which() -> None:
         assert len(shown(app)) == 6
 
 
+async def test_reload_asks_every_agent_for_its_first_page_again() -> None:
+    """Ctrl+B (the screen calls reload): sessions made elsewhere appear, for every agent."""
+    app = AgentsApp({"claude": catalog("c", 3, 10), "codex": catalog("x", 3, 7)})
+    async with app.run_test(size=(80, 30)) as pilot:
+        await settle(pilot)
+        app.requests.clear()
+        app.catalogs["codex"].insert(0, {"sessionId": "x-new", "cwd": CWD, "updatedAt": iso(NOW)})
+        app.sidebar.reload()
+        await settle(pilot)
+        assert sorted(app.requests, key=str) == [("codex", CWD, None), (None, CWD, None)]
+        assert shown(app)[0] == ("codex", "x-new")
+
+
 async def test_open_carries_the_agent_of_the_row_and_own_actions_stay_own() -> None:
     app = AgentsApp({"claude": catalog("c", 2, 10), "codex": catalog("c", 2, 7)})
     async with app.run_test(size=(80, 30)) as pilot:
