@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from acp_tui.session.directory import SessionDirectory
 from acp_tui.session.listing import run_for_listing, start_for_listing
@@ -159,6 +160,9 @@ async def test_rows_of_every_agent_merge_by_time_each_marked_with_its_agent() ->
         assert lines[3].split()[:2] == ["codex", "1"]
         header = str(app.sidebar.query_one("#sidebar-header").render())
         assert "(6)" in header
+        assert app.sidebar.query_one("#sidebar-filter", Input).placeholder == (
+            "Filter sessions… (@agent)"
+        )
 
 
 async def test_agent_and_text_filters() -> None:
@@ -281,6 +285,7 @@ async def test_one_agent_in_the_workspace_looks_as_before() -> None:
         assert not app.sidebar.several_agents
         assert app.sidebar.session_list.row_agents == []
         assert "claude" not in visible_text(app)
+        assert app.sidebar.query_one("#sidebar-filter", Input).placeholder == "Filter sessions…"
         assert app.requests == [(None, CWD, None)]  # the screen's own LoadMore, as ever
         app.sidebar.session_list.focus()
         await pilot.press("enter")

@@ -75,6 +75,9 @@ CURRENT_BAR = "▎"
 AGENT_COLOURS = 6
 #: How often the rows of agents whose changes this screen does not take are looked at.
 OTHER_AGENTS_POLL = 0.5
+FILTER_PLACEHOLDER = "Filter sessions…"
+#: With several agents the filter also takes ``@name`` (see acp_tui.session.directory).
+AGENTS_FILTER_PLACEHOLDER = "Filter sessions… (@agent)"
 
 
 def row_title(session: SessionState) -> str:
@@ -635,7 +638,7 @@ class SessionsSidebar(Widget):
         self._seen_version: object = None
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
-            self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
+            self, placeholder=FILTER_PLACEHOLDER, id="sidebar-filter", compact=True
         )
         self._header = Static("", id="sidebar-header", markup=False)
         self._hint = Static(NO_LIST_HINT, id="sidebar-hint", markup=False)
@@ -925,7 +928,11 @@ class SessionsSidebar(Widget):
 
     def _rebuild(self) -> None:
         self._refresh_scheduled = False
-        if self.several_agents:
+        several = self.several_agents
+        placeholder = AGENTS_FILTER_PLACEHOLDER if several else FILTER_PLACEHOLDER
+        if self._filter_input.placeholder != placeholder:
+            self._filter_input.placeholder = placeholder
+        if several:
             self._rebuild_merged()
             return
         store = self._store
