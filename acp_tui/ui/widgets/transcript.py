@@ -47,6 +47,7 @@ from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+from acp_tui.ui.widgets.tall import CoarseGrid, lean_dirty_rows
 
 #: A terminal's state by its id (live, or its last state once released); None if unknown.
 TerminalLookup = Callable[[str], Any]
@@ -101,8 +102,9 @@ def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
     return safe(text)
 
 
-class EntryView(Widget):
-    """Base: a view of one store entry that redraws when the entry's version moves."""
+class EntryView(CoarseGrid):
+    """Base: a view of one store entry that redraws when the entry's version moves. As tall as
+    its entry (a reply of megabytes): see :mod:`~acp_tui.ui.widgets.tall`."""
 
     DEFAULT_CSS = """
     EntryView { height: auto; }
@@ -110,6 +112,7 @@ class EntryView(Widget):
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(classes=f"entry -{entry.kind.replace('_', '-')}")
+        lean_dirty_rows(self)
         self.entry = entry
         self.drawn_version = -1
 
@@ -534,7 +537,7 @@ def view_for(entry: Entry, terminal_lookup: TerminalLookup | None = None) -> Ent
     return UnknownView(UnknownUpdate(entry.id, {"sessionUpdate": entry.kind}, None))
 
 
-class Transcript(VerticalScroll):
+class Transcript(CoarseGrid, VerticalScroll):
     """The conversation of one session. Follows the bottom unless the person scrolled up.
 
     Only the last :data:`WINDOW` entries have views when a session is shown; a "show earlier"
