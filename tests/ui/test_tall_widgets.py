@@ -66,6 +66,8 @@ async def test_a_tall_reply_costs_its_containers_a_bounded_grid_and_no_set_of_ro
         assert lines.size.height > 10_000  # tall indeed: 20-row squares would be 500+
         for container in (transcript, view):
             assert squares(container) <= GRID_SQUARES + 2, type(container).__name__
+        # Nothing else of the widgets changed: the transcript still takes the focus (Home).
+        assert transcript.can_focus
         for widget in (view, lines):
             dirty = len(widget._styles_cache._dirty_lines)
             assert dirty <= app.size.height, f"{type(widget).__name__}: {dirty} dirty rows"

@@ -10,7 +10,7 @@ needed to draw the forty rows on screen:
 - a widget whose size changes marks every one of its rows dirty in a set (``StylesCache``): a
   set of 400,000 integers per layout, 64 MB of the 50 MB reply's peak memory.
 
-:class:`CoarseGrid` files regions in squares sized to the arrangement instead (a bounded number
+:func:`with_coarse_grid` files regions in squares sized to the arrangement instead (a bounded number
 per child, however tall); :func:`lean_dirty_rows` keeps only the rows that matter dirty (rows
 not drawn yet are drawn anyway). Both use Textual's own classes, with its own results: only the
 bookkeeping is smaller. Where a Textual version lacks what they rely on, they step aside.
@@ -19,7 +19,7 @@ bookkeeping is smaller. Where a Textual version lacks what they rely on, they st
 from __future__ import annotations
 
 from textual._spatial_map import SpatialMap
-from textual.geometry import Region, Size
+from textual.geometry import Region
 from textual.layout import DockArrangeResult, WidgetPlacement
 from textual.widget import Widget
 
@@ -28,7 +28,7 @@ try:  # Textual's private module: without it, widgets keep Textual's own cache.
 except ImportError:  # pragma: no cover - depends on the Textual version
     StylesCache = None  # type: ignore[assignment,misc]
 
-__all__ = ["GRID_SQUARES", "CoarseGrid", "coarse_spatial_map", "lean_dirty_rows"]
+__all__ = ["GRID_SQUARES", "coarse_spatial_map", "lean_dirty_rows", "with_coarse_grid"]
 
 #: At most about this many grid squares per column of an arrangement, however tall.
 GRID_SQUARES = 64
@@ -58,15 +58,14 @@ def coarse_spatial_map(placements: list[WidgetPlacement]) -> SpatialMap[WidgetPl
     return spatial_map
 
 
-class CoarseGrid(Widget):
-    """A container whose arrangement files its children in :func:`coarse_spatial_map`."""
-
-    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        result = super().arrange(size, optimal)
-        # Textual builds the map lazily on first use: build ours first, once per arrangement.
-        if getattr(result, "_spatial_map", False) is None:
-            result._spatial_map = coarse_spatial_map(result.placements)
-        return result
+def with_coarse_grid(arrangement: DockArrangeResult) -> DockArrangeResult:
+    """``arrangement`` with its spatial map built by :func:`coarse_spatial_map` (Textual builds
+    it lazily on first use: this builds ours first). For a container's ``arrange``, as a
+    function rather than a base class: a Widget base class placed before Textual's own would
+    reset what they set up (a VerticalScroll would no longer take the focus)."""
+    if getattr(arrangement, "_spatial_map", False) is None:
+        arrangement._spatial_map = coarse_spatial_map(arrangement.placements)
+    return arrangement
 
 
 if StylesCache is not None:
