@@ -10,10 +10,11 @@ needed to draw the forty rows on screen:
 - a widget whose size changes marks every one of its rows dirty in a set (``StylesCache``): a
   set of 400,000 integers per layout, 64 MB of the 50 MB reply's peak memory.
 
-:func:`with_coarse_grid` files regions in squares sized to the arrangement instead (a bounded number
-per child, however tall); :func:`lean_dirty_rows` keeps only the rows that matter dirty (rows
-not drawn yet are drawn anyway). Both use Textual's own classes, with its own results: only the
-bookkeeping is smaller. Where a Textual version lacks what they rely on, they step aside.
+:func:`with_coarse_grid` files regions in squares sized to the arrangement instead (a bounded
+number per child, however tall); :func:`lean_dirty_rows` keeps only the rows that matter dirty
+(rows not drawn yet are drawn anyway). Both use Textual's own classes, with its own results:
+only the bookkeeping is smaller. Where a Textual version lacks what they rely on, they step
+aside.
 """
 
 from __future__ import annotations
