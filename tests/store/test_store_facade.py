@@ -222,6 +222,7 @@ READERS = {
     "snapshot",
     "subscribe",
     "take_changes",
+    "version",
     "unrouted",
     "update_kinds",
 }
