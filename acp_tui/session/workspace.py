@@ -109,6 +109,13 @@ class Workspace:
             for key in self:
                 group.start_soon(self.stop, key, grace)
 
+    def launch_of(self, key: str) -> tuple[list[str], dict[str, Any]] | None:
+        """How ``key``'s controller was made (its command line and keywords), or None: a view
+        that takes over an agent started elsewhere (to list its sessions) starts it the same
+        way."""
+        spec = self._specs.get(key)
+        return (list(spec.argv), dict(spec.options)) if spec is not None else None
+
     def forget(self, key: str) -> None:
         """Drop ``key``'s finished controller (a running one stays: stop it first)."""
         controller = self._controllers.get(key)

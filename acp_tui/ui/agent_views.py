@@ -95,6 +95,11 @@ class AgentViews(App[int]):
         you"."""
         view = self.show_agent(agent_key)
         if view is None:
+            link = self.workspace.get(agent_key)
+            if link is not None and not link.finished.is_set():
+                # Started only to list its sessions ("Show sessions of"): it gets a view now.
+                self.run_worker(self._adopt(agent_key, session_id), exit_on_error=False)
+                return
             self.notify(
                 f"That agent is not running ({line_of(agent_key, 80)}).", severity="warning"
             )
@@ -103,6 +108,39 @@ class AgentViews(App[int]):
             view.open_session(session_id)
         elif view.is_mounted:
             view.focus_prompt()
+
+    async def _adopt(self, agent_key: str, session_id: str | None) -> None:
+        """A view for an agent that runs without one (started to list its sessions): that
+        process is stopped and the view starts the agent as it was started, reopening
+        ``session_id`` (a view drives its own controller: its store, permissions, dialogs)."""
+        launch = self.workspace.launch_of(agent_key)
+        if launch is None:
+            return
+        argv, options = launch
+        settings = dataclasses.replace(
+            self.settings,
+            agent_argv=argv,
+            cwd=options.get("cwd") or self.settings.cwd,
+            env=options.get("env"),
+            mcp_servers=list(options.get("mcp_servers") or []),
+            protocol_version=options.get("protocol_version") or self.settings.protocol_version,
+            agent_label=self._configured_label(argv),
+            resume=session_id,
+            continue_latest=False,
+            process_factory=None,
+            replay=None,
+        )
+        await self.workspace.stop(agent_key)
+        if agent_key not in self.agent_views:
+            self.open_agent(settings)
+
+    def _configured_label(self, argv: list[str]) -> str:
+        """The label (else the name) of the configured agent with this command line."""
+        config = getattr(self, "config", None)
+        for name, agent in (config.agents if config is not None else {}).items():
+            if list(agent.argv) == argv:
+                return str(agent.label or name)
+        return ""
 
     @property
     def shown_view(self) -> ChatScreen | None:

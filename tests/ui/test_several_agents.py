@@ -359,3 +359,53 @@ async def test_from_the_launcher_then_one_more_agent(tmp_path: Path) -> None:
         )
         assert first.agent_alive and chat(app).settings.agent_argv == FIXTURE_AGENT
         assert app.settings is first.settings  # the first agent's settings stay the app's
+
+
+async def test_a_row_of_an_agent_started_to_list_opens_in_a_view_of_its_own(
+    tmp_path: Path,
+) -> None:
+    """An agent running without a view (started by "Show sessions of: NAME" to list its
+    sessions) gets one when one of its sessions is opened: that session, reopened there."""
+    from acp_tui.session.listing import run_for_listing, start_for_listing
+
+    app = make_app(fixture_settings(tmp_path))
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: chat(app).agent_alive, "the fixture agent")
+        fixture = chat(app)
+        demo = demo_settings(tmp_path)
+        key = demo.agent_key
+        listing = start_for_listing(app.workspace, key, demo.agent_argv, cwd=str(tmp_path))
+        app.run_worker(run_for_listing(listing), exit_on_error=False)
+        await wait_for(pilot, lambda: listing.ready.is_set(), "the listing agent")
+        session_id = ""
+
+        async def made() -> None:
+            nonlocal session_id
+            made_id = await listing.new_session(str(tmp_path))
+            listing.send_prompt(made_id, "remember this")
+            session_id = made_id
+
+        def answered() -> bool:
+            state = listing.store.get(session_id) if session_id else None
+            return (
+                state is not None
+                and any(isinstance(e, AgentMessage) for e in state.transcript)
+                and state.activity != "running"
+            )
+
+        app.run_worker(made(), exit_on_error=False)
+        await wait_for(pilot, answered, "a session of the listing agent, with a reply")
+        app.show_session(key, session_id)
+        await wait_for(
+            pilot,
+            lambda: key in app.agent_views and app.screen is app.agent_views[key],
+            "a view of its own",
+        )
+        view = app.agent_views[key]
+        await wait_for(
+            pilot,
+            lambda: view.agent_alive and view.session_id == session_id and bool(replies(view)),
+            "the session reopened in it, its transcript shown",
+        )
+        assert listing.finished.is_set() and view.link is not listing
+        assert fixture.agent_alive and len(app.workspace.running()) == 2
