@@ -12,7 +12,6 @@ No Textual here: the views ring, notify and write the title.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
@@ -41,12 +40,10 @@ class Waiting:
 class AttentionBoard:
     """Live states by (agent key, session id); read by the views of every agent."""
 
-    def __init__(self, on_change: Callable[[], None] | None = None) -> None:
+    def __init__(self) -> None:
         self._live: dict[tuple[str, str], str] = {}
         self._waiting: dict[tuple[str, str], Waiting] = {}
         self._order = itertools.count()
-        #: Called after every change of what the title would say.
-        self.on_change = on_change
 
     def note(self, agent_key: str, session_id: str, live: str | None) -> Event | None:
         """The session's live state is now ``live``: the event this change is, if any."""
@@ -61,8 +58,6 @@ class AttentionBoard:
                 self._waiting[key] = Waiting(agent_key, session_id, next(self._order))
         else:
             self._waiting.pop(key, None)
-        if before != live and self.on_change is not None:
-            self.on_change()
         if before == live:
             return None
         if live == LIVE_WAITING:
@@ -78,8 +73,6 @@ class AttentionBoard:
         for key in [k for k in self._live if k[0] == agent_key]:
             self._live.pop(key, None)
             self._waiting.pop(key, None)
-        if self.on_change is not None:
-            self.on_change()
 
     def waiting(self) -> list[Waiting]:
         """Every session that waits for the person, the one that waited longest first."""
@@ -104,7 +97,4 @@ class AttentionBoard:
         unread = self.count(LIVE_UNREAD)
         if unread:
             parts.append(f"{unread} done")
-        failed = self.count(LIVE_ERROR)
-        if failed:
-            parts.append(f"{failed} failed")
         return " · ".join(parts)

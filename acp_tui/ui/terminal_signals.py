@@ -8,6 +8,7 @@ would have been written by setting :attr:`TerminalSignals.writer`.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable
 
 from textual.app import App
@@ -20,7 +21,17 @@ from acp_tui.text.osc import (
     window_title,
 )
 
-__all__ = ["TerminalSignals"]
+__all__ = ["TerminalSignals", "signals_of"]
+
+_SIGNALS: weakref.WeakKeyDictionary[App[object], TerminalSignals] = weakref.WeakKeyDictionary()
+
+
+def signals_of(app: App[object]) -> TerminalSignals:
+    """The signals of ``app``: one per app, so every view writes the same title."""
+    signals = _SIGNALS.get(app)
+    if signals is None:
+        signals = _SIGNALS[app] = TerminalSignals(app)
+    return signals
 
 
 class TerminalSignals:
@@ -51,6 +62,11 @@ class TerminalSignals:
     def desktop(self, title: str, body: str, protocol: DesktopProtocol) -> None:
         if protocol != "off":
             self._write(desktop_notification(title, body, protocol))
+
+    @property
+    def title_written(self) -> bool:
+        """Whether the app has set the window title (and will restore the terminal's)."""
+        return self._title is not None
 
     def set_title(self, title: str) -> None:
         if title == self._title:

@@ -1,0 +1,190 @@
+"""Parallel sessions of one agent (issue 19), against the demo agent over real pipes: switching
+never cancels anything; a permission of a session that is not on screen waits for the person
+(its row says so, a toast and a desktop notification name it, the window title counts it, one
+key goes there and the dialog shows, armed afresh); each session's own gauge, mode and queue
+are shown."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from acp_tui.store import LIVE_UNREAD, LIVE_WAITING, AgentMessage, Notice, live_state
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.terminal_signals import signals_of
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
+from tests.ui.chat_helpers import (
+    answer_permission,
+    chat,
+    demo_app,
+    record_notifications,
+    send,
+    settle,
+    wait_for,
+    wait_for_session,
+)
+
+pytestmark = pytest.mark.anyio
+
+
+def replies(screen: ChatScreen, session_id: str) -> str:
+    state = screen.store.get(session_id)
+    assert state is not None
+    return "\n".join(e.text for e in state.transcript if isinstance(e, AgentMessage))
+
+
+def notices(screen: ChatScreen, session_id: str) -> list[str]:
+    state = screen.store.get(session_id)
+    assert state is not None
+    return [e.title for e in state.transcript if isinstance(e, Notice)]
+
+
+def sidebar_text(screen: ChatScreen) -> str:
+    sidebar = screen.query_one(SessionsSidebar)
+    lines = sidebar.session_list.render_lines(sidebar.session_list.region.reset_offset)
+    return "\n".join(strip.text for strip in lines)
+
+
+async def new_session_beside(pilot, screen: ChatScreen, first: str) -> str:  # type: ignore[no-untyped-def]
+    """Ctrl+N's action while session 1's turn runs: a second session, shown; returns its id.
+    (The action, not the key: a key press waits for the app to be idle, and on a busy machine
+    a short turn may be over by then.)"""
+    screen.action_new_session()
+    # The view leaves session 1 at once (the new session is made meanwhile).
+    await wait_for(pilot, lambda: screen.session_id != first, "session 1 to leave the screen")
+    one = screen.store.get(first)
+    assert one is not None and one.activity != "idle", "the switch came after the turn ended"
+    await wait_for(pilot, lambda: screen.session_id is not None, "the second session to open")
+    assert screen.session_id is not None
+    return screen.session_id
+
+
+async def test_switching_sessions_never_cancels_a_running_turn(tmp_path: Path) -> None:
+    """A turn runs in session 1 while the person opens session 2, sends there and comes back:
+    session 1's reply is complete and both turns ended normally."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/slow 5")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        second = await new_session_beside(pilot, screen, first)
+        await send(pilot, "hello there")
+        await wait_for(
+            pilot,
+            lambda: (s := screen.store.get(second)) is not None and s.stop_reason == "end_turn",
+            "session 2's turn to end",
+        )
+        one = screen.store.get(first)
+        assert one is not None
+        screen.open_session(first)
+        await wait_for(pilot, lambda: screen.session_id == first, "back in session 1")
+        await wait_for(pilot, lambda: one.stop_reason == "end_turn", "session 1's turn to end")
+        await settle(pilot)
+        assert "Finished the slow turn." in replies(screen, first)
+        assert "(1/" in replies(screen, first)  # every tick, from the first
+        assert replies(screen, second)
+        for sid in (first, second):
+            assert not any("Cancel" in title for title in notices(screen, sid)), notices(
+                screen, sid
+            )
+        link = screen.link
+        assert link is not None and not link.is_busy(first) and not link.is_busy(second)
+        # Shown now: nothing unread in it.
+        assert live_state(one) is None
+
+
+async def test_a_permission_of_a_session_not_on_screen_waits_and_one_key_goes_there(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(
+        tmp_path,
+        tmp_path / "state",
+        desktop_notifications="osc9",
+        terminal_title=True,
+        show_sidebar=True,
+    )
+    written: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        signals_of(app).writer = written.append
+        toasts = record_notifications(app)
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        # The edit (and its permission) comes once the slow turn is over: by then the person
+        # is in another session.
+        await send(pilot, "/slow 5")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        await send(pilot, "/edit notes.txt")
+        second = await new_session_beside(pilot, screen, first)
+        one = screen.store.get(first)
+        assert one is not None
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: live_state(one) == LIVE_WAITING, "session 1 to wait")
+        await settle(pilot)
+        # It did not take the screen.
+        assert not any(isinstance(s, PermissionScreen) for s in app.screen_stack)
+        assert chat(app).session_id == second
+        # Its row says so; a toast names it and the key; the bell, a desktop notification
+        # and the title tell the person outside the app.
+        await wait_for(
+            pilot, lambda: "waiting for you" in sidebar_text(screen), "the row to say it"
+        )
+        assert any("needs you" in t and "ctrl+g" in t.lower() for t in toasts), toasts
+        assert "\x07" in written
+        assert any(w.startswith("\x1b]9;acp-tui: ") and "needs you" in w for w in written)
+        assert "\x1b]2;acp-tui · 1 waiting\x07" in written
+        assert not (tmp_path / "notes.txt").exists()
+        # Typing in session 2 goes on undisturbed meanwhile.
+        await pilot.press(*"still here")
+        assert "still here" in screen.query_one("#prompt").draft  # type: ignore[attr-defined]
+        # One key: session 1, and its dialog, armed afresh.
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: screen.session_id == first, "session 1 on screen")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: (tmp_path / "notes.txt").exists(), "the file written")
+        await wait_for(pilot, lambda: one.stop_reason == "end_turn", "the edit's turn to end")
+        await settle(pilot)
+        assert written[-1] == "\x1b]2;acp-tui\x07"  # nothing needs the person any more
+        assert any(t.startswith("Allowed once") for t in notices(screen, first))
+        # What was typed in session 2 is still session 2's.
+        screen.open_session(second)
+        await wait_for(pilot, lambda: screen.session_id == second, "back in session 2")
+        assert "still here" in screen.query_one("#prompt").draft  # type: ignore[attr-defined]
+
+
+async def test_a_permission_of_the_session_on_screen_shows_at_once(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state", desktop_notifications="osc9")
+    written: list[str] = []
+    async with app.run_test(size=(120, 40)) as pilot:
+        signals_of(app).writer = written.append
+        toasts = record_notifications(app)
+        await wait_for_session(pilot)
+        await send(pilot, "/edit notes.txt")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: (tmp_path / "notes.txt").exists(), "the file written")
+        # The person saw it happen (the app has the focus): no toast, bell or notification.
+        assert not any("needs you" in t for t in toasts)
+        assert not written
+
+
+async def test_unread_output_of_a_background_turn_is_read_when_shown(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state", show_sidebar=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/slow 5")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        await new_session_beside(pilot, screen, first)
+        one = screen.store.get(first)
+        assert one is not None
+        await wait_for(pilot, lambda: live_state(one) == LIVE_UNREAD, "session 1 done, unread")
+        await wait_for(pilot, lambda: "done · unread" in sidebar_text(screen), "the row")
+        screen.open_session(first)
+        await wait_for(pilot, lambda: screen.session_id == first, "session 1 shown")
+        assert live_state(one) is None
+        await wait_for(pilot, lambda: "unread" not in sidebar_text(screen), "the row read")
