@@ -11,9 +11,13 @@ from pathlib import Path
 import pytest
 
 from acp_tui.store import LIVE_UNREAD, LIVE_WAITING, AgentMessage, Notice, live_state
+from acp_tui.store.options import session_options
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.terminal_signals import signals_of
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.ui.chat_helpers import (
     answer_permission,
@@ -188,3 +192,66 @@ async def test_unread_output_of_a_background_turn_is_read_when_shown(tmp_path: P
         await wait_for(pilot, lambda: screen.session_id == first, "session 1 shown")
         assert live_state(one) is None
         await wait_for(pilot, lambda: "unread" not in sidebar_text(screen), "the row read")
+
+
+def mode_shown(screen: ChatScreen) -> object:
+    bar = screen.query_one(ChatBar)
+    control = next(c for c in bar.controls.values() if c.option.category == "mode")
+    return control.value
+
+
+def mode_of(screen: ChatScreen, session_id: str) -> str | None:
+    state = screen.store.get(session_id)
+    assert state is not None
+    option = next(o for o in session_options(state) if o.category == "mode")
+    return option.current  # type: ignore[return-value]
+
+
+async def test_the_gauge_mode_and_queue_shown_are_those_of_the_session_on_screen(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/fill 80")
+        one = screen.store.get(first)
+        assert one is not None
+        await wait_for(
+            pilot,
+            lambda: one.context is not None and (one.context.used or 0) > 150_000,
+            "session 1 to fill",
+        )
+        await wait_for(pilot, lambda: not screen.busy, "session 1's turn to end")
+        # Session 2: another mode, a small context, and a message queued behind a slow turn.
+        await send(pilot, "/slow 5")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        await send(pilot, "queued in session 1")
+        await wait_for(pilot, lambda: len(screen.prompts.items(first)) == 1, "the queued one")
+        second = await new_session_beside(pilot, screen, first)
+        two = screen.store.get(second)
+        assert two is not None
+        await settle(pilot)
+        if screen.prompts.items(first):  # still queued: not shown in session 2
+            assert not screen.query_one(QueueView).query(QueuedItem)
+        before = mode_of(screen, second)
+        screen.action_cycle_mode()
+        await wait_for(pilot, lambda: mode_of(screen, second) != before, "session 2's mode")
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: two.context is not None, "session 2's usage")
+        await wait_for(pilot, lambda: not screen.busy, "session 2's turn to end")
+        assert mode_of(screen, first) != mode_of(screen, second)
+        screen.open_session(first)
+        await wait_for(pilot, lambda: screen.session_id == first, "session 1 shown")
+        for sid, state in ((first, one), (second, two), (first, one)):
+            if screen.session_id != sid:
+                screen.open_session(sid)
+                await wait_for(pilot, lambda sid=sid: screen.session_id == sid, "the switch")
+            await settle(pilot)
+            gauge = screen.query_one(ContextGauge)
+            assert state.context is not None
+            assert gauge.used == state.context.used, sid
+            assert mode_shown(screen) == mode_of(screen, sid), sid
+            queue = screen.query_one(QueueView)
+            assert len(queue.query(QueuedItem)) == len(screen.prompts.items(sid)), sid
