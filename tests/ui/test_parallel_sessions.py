@@ -13,6 +13,7 @@ import pytest
 from acp_tui.store import LIVE_UNREAD, LIVE_WAITING, AgentMessage, Notice, live_state
 from acp_tui.store.options import session_options
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.terminal_signals import signals_of
 from acp_tui.ui.widgets.chat_bar import ChatBar
@@ -255,3 +256,43 @@ async def test_the_gauge_mode_and_queue_shown_are_those_of_the_session_on_screen
             assert mode_shown(screen) == mode_of(screen, sid), sid
             queue = screen.query_one(QueueView)
             assert len(queue.query(QueuedItem)) == len(screen.prompts.items(sid)), sid
+
+
+async def test_a_form_of_a_session_not_on_screen_waits_too(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        toasts = record_notifications(app)
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/slow 5")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        await send(pilot, "/ask")
+        await new_session_beside(pilot, screen, first)
+        one = screen.store.get(first)
+        assert one is not None
+        await wait_for(pilot, lambda: live_state(one) == LIVE_WAITING, "session 1 to wait")
+        await settle(pilot)
+        assert not any(isinstance(s, ElicitationScreen) for s in app.screen_stack)
+        assert any("needs you" in t for t in toasts), toasts
+        await pilot.press("ctrl+g")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ElicitationScreen) and app.screen.armed,
+            "the form, armed",
+        )
+        assert screen.session_id == first
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "You **cancelled**" in replies(screen, first), "the answer")
+        await wait_for(pilot, lambda: live_state(one) is None, "nothing waits any more")
+
+
+async def test_the_jump_key_says_so_when_nothing_waits(tmp_path: Path) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        toasts = record_notifications(app)
+        screen = await wait_for_session(pilot)
+        before = screen.session_id
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: "No session is waiting for you." in toasts, "the answer")
+        assert screen.session_id == before
