@@ -296,3 +296,16 @@ async def test_the_jump_key_says_so_when_nothing_waits(tmp_path: Path) -> None:
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: "No session is waiting for you." in toasts, "the answer")
         assert screen.session_id == before
+
+
+async def test_a_request_of_a_session_nobody_can_go_to_is_shown_as_ever(tmp_path: Path) -> None:
+    """An agent asking for a session this view does not have open (a bug, or no session
+    named): waiting for a jump that can never come would hang the agent; it is shown."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        assert screen.session_id is not None
+        assert screen.shows_session(screen.session_id)
+        assert screen.shows_session("never-heard-of") and screen.shows_session("")
+        screen.store.set_activity("listed-only", "requires_action")  # known, not open here
+        assert screen.shows_session("listed-only")

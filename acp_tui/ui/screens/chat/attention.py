@@ -58,8 +58,9 @@ class ChatAttention(ChatHost):
 
     def shows_session(self, session_id: str) -> bool:
         """Whether a request of ``session_id`` may take the screen now. One that names no
-        session is shown as ever (nobody could go to it)."""
-        if not session_id:
+        session, or one not open here, is shown as ever: nobody could go to it."""
+        state = self.store.get(session_id) if session_id else None
+        if state is None or not state.live:
             return True
         return session_id == self.session_id and self._view_in_front()
 
