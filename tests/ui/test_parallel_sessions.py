@@ -147,8 +147,15 @@ async def test_a_permission_of_a_session_not_on_screen_waits_and_one_key_goes_th
         await pilot.press(*"still here")
         assert "still here" in screen.query_one("#prompt").draft  # type: ignore[attr-defined]
         # One key: session 1, and its dialog, armed afresh.
+        assert any("needs you" in n.message for n in app._notifications)
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: screen.session_id == first, "session 1 on screen")
+        # Gone to: the toast that sent the person there goes.
+        await wait_for(
+            pilot,
+            lambda: not any("needs you" in n.message for n in app._notifications),
+            "the toast to go",
+        )
         await answer_permission(pilot, "1")
         await wait_for(pilot, lambda: (tmp_path / "notes.txt").exists(), "the file written")
         await wait_for(pilot, lambda: one.stop_reason == "end_turn", "the edit's turn to end")

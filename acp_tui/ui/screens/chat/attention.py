@@ -22,18 +22,21 @@ import os
 from typing import TYPE_CHECKING
 
 from acp_tui.session.attention import APP_TITLE, Event
-from acp_tui.store import live_state
+from acp_tui.store import LIVE_WAITING, live_state
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.terminal_signals import TerminalSignals, signals_of
+from acp_tui.ui.toasts import toast_text
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.chat.host import ChatHost
 else:
     ChatHost = object
 
-#: How long the toast of a background session stays (seconds).
+#: How long the toast of a background session that finished stays (seconds).
 TOAST_SECONDS = 10
+#: A "needs you" toast stays until the session waits no more or is shown (then it goes).
+WAITING_TOAST_SECONDS = 120
 
 
 class ChatAttention(ChatHost):
@@ -67,7 +70,10 @@ class ChatAttention(ChatHost):
     def _viewing_changed(self) -> None:
         """Another session is on screen (or this view came to the front, or left it): its
         unread output is read, and what waited for it may show now."""
-        self.store.set_viewing(self.session_id if self._view_in_front() else None)
+        in_front = self._view_in_front()
+        self.store.set_viewing(self.session_id if in_front else None)
+        if in_front and self.session_id is not None:
+            self._withdraw_toast(self.session_id)  # seen now
         self.broker.reconsider()
         self.elicitations.reconsider()
 
@@ -95,6 +101,8 @@ class ChatAttention(ChatHost):
         event = board.note(self.settings.agent_key, session_id, live)
         if event is not None and state is not None:
             self._tell(event, session_id, display_title(state.display_title, 60))
+        if live != LIVE_WAITING:
+            self._withdraw_toast(session_id)
         self._write_title()
 
     def _tell(self, event: Event, session_id: str, title: str) -> None:
@@ -118,11 +126,31 @@ class ChatAttention(ChatHost):
                 what + hint,
                 title="Waiting for you" if event == "waiting" else "",
                 severity="warning" if event != "finished" else "information",
-                timeout=TOAST_SECONDS,
+                timeout=WAITING_TOAST_SECONDS if event == "waiting" else TOAST_SECONDS,
             )
+            if event == "waiting":
+                self._waiting_toasts()[session_id] = what + hint
         if self.settings.notify_when_unfocused:
             self.signals.bell()
         self.signals.desktop(APP_TITLE, what, self.settings.desktop_notifications)
+
+    def _waiting_toasts(self) -> dict[str, str]:
+        """The text of the "needs you" toast shown for each session, while it is up."""
+        toasts: dict[str, str] | None = getattr(self, "_attention_toasts", None)
+        if toasts is None:
+            toasts = self._attention_toasts = {}
+        return toasts
+
+    def _withdraw_toast(self, session_id: str) -> None:
+        """The session waits no more (answered, cancelled, gone to): its "needs you" toast,
+        still up, would send the person to nothing."""
+        text = self._waiting_toasts().pop(session_id, None)
+        if text is None:
+            return
+        shown = toast_text(text)
+        for notification in list(self.app._notifications):
+            if notification.message == shown:
+                self.app._unnotify(notification)
 
     def _write_title(self) -> None:
         if not self.settings.terminal_title:
