@@ -42,6 +42,8 @@ WAITING_TOAST_SECONDS = 120
 class ChatAttention(ChatHost):
     """Hold what is not on screen, and tell the person about it."""
 
+    _attention_toasts: dict[str, str] | None = None
+
     @property
     def signals(self) -> TerminalSignals:
         """The app's bell, desktop notifications and window title."""
@@ -136,7 +138,7 @@ class ChatAttention(ChatHost):
 
     def _waiting_toasts(self) -> dict[str, str]:
         """The text of the "needs you" toast shown for each session, while it is up."""
-        toasts: dict[str, str] | None = getattr(self, "_attention_toasts", None)
+        toasts = self._attention_toasts
         if toasts is None:
             toasts = self._attention_toasts = {}
         return toasts
