@@ -10,7 +10,8 @@ intents; each other job is a module of this package, mixed in: the agent's lifec
 (:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
 local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
 (:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
-(:mod:`.session_actions`) and sign-out (:mod:`.auth_actions`).
+(:mod:`.session_actions`), sign-out (:mod:`.auth_actions`) and what needs the person in the
+sessions not on screen (:mod:`.attention`).
 """
 
 from __future__ import annotations
