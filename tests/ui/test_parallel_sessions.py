@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.store import LIVE_UNREAD, LIVE_WAITING, AgentMessage, Notice, live_state
+from acp_tui.store import LIVE_ERROR, LIVE_UNREAD, LIVE_WAITING, AgentMessage, Notice, live_state
 from acp_tui.store.options import session_options
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
@@ -316,3 +316,24 @@ async def test_a_request_of_a_session_nobody_can_go_to_is_shown_as_ever(tmp_path
         assert screen.shows_session("never-heard-of") and screen.shows_session("")
         screen.store.set_activity("listed-only", "requires_action")  # known, not open here
         assert screen.shows_session("listed-only")
+
+
+async def test_a_turn_running_off_screen_when_the_agent_crashes_shows_an_error(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tmp_path / "state", show_sidebar=True)
+    async with app.run_test(size=(120, 40)) as pilot:
+        toasts = record_notifications(app)
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/slow 30")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
+        await new_session_beside(pilot, screen, first)
+        await send(pilot, "/crash")
+        one = screen.store.get(first)
+        assert one is not None
+        await wait_for(pilot, lambda: live_state(one) == LIVE_ERROR, "session 1's error")
+        await wait_for(pilot, lambda: "✗" in sidebar_text(screen), "the row's error")
+        assert "error" in sidebar_text(screen)
+        assert any("ended in an error" in t for t in toasts), toasts
