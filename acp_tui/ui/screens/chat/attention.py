@@ -122,7 +122,7 @@ class ChatAttention(ChatHost):
             hint = (
                 f": {key_label(self, 'jump-waiting')} to go there"
                 if event == "waiting"
-                else ": open it in the sessions sidebar"
+                else f": open it from the sessions ({key_label(self, 'sessions-sidebar')})"
             )
             self.notify(
                 what + hint,
