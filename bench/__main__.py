@@ -44,6 +44,7 @@ BENCHMARKS: dict[str, str] = {
     "input": "bench.bench_input",
     "replay": "bench.bench_replay",
     "sessions": "bench.bench_sessions",
+    "browser": "bench.bench_browser",
     "startup": "bench.bench_startup",
     "memory": "bench.bench_memory",
     "store": "bench.bench_store",

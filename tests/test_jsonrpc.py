@@ -139,6 +139,39 @@ async def test_a_huge_line_is_held_at_most_twice_while_it_is_read_and_parsed() -
     assert peak < 2.6 * size, f"peak {peak / size:.2f}x the line"
 
 
+async def test_a_huge_line_is_let_go_once_handled() -> None:
+    """While the reader waits for the next line, nothing of the last long line is held but
+    what the handler kept: the app draws a 50 MB reply from the store's copy, and a second
+    50 MB of its wire text alive all that time took the peak over issue 20's 400 MB."""
+    import gc
+    import tracemalloc
+
+    got: list[int] = []
+
+    async def on_note(method: str, params: Any) -> None:
+        got.append(len(params["text"]))  # the handler keeps nothing of the line
+
+    size = 8 * 1024 * 1024
+    payload = line({"jsonrpc": "2.0", "method": "big", "params": {"text": "z" * size}})
+    pieces = [payload[start : start + 65_536] for start in range(0, len(payload), 65_536)]
+    del payload
+    async with raw_peer(notification_handler=on_note) as (_conn, send, _):
+        tracemalloc.start()
+        try:
+            for piece in pieces:
+                await send.send(piece)
+            with anyio.fail_after(30):
+                while not got:
+                    await anyio.sleep(0.01)
+            await anyio.sleep(0.05)  # the reader is back waiting for input
+            gc.collect()
+            current, _peak = tracemalloc.get_traced_memory()
+        finally:
+            tracemalloc.stop()
+    assert got == [size]
+    assert current < 0.5 * size, f"{current / size:.2f}x the line still held"
+
+
 async def test_line_over_the_limit_is_skipped_and_the_next_line_still_works() -> None:
     got: list[Any] = []
 

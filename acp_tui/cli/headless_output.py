@@ -148,10 +148,14 @@ def format_updated(value: Any, now: datetime | None = None) -> str:
     return when.strftime("%Y-%m-%d")
 
 
-def format_table(sessions: list[dict[str, Any]], now: datetime | None = None) -> str:
-    """A plain-text table: TITLE, UPDATED, CWD, ID; every cell sanitised and one line."""
+def format_table(
+    sessions: list[dict[str, Any]], now: datetime | None = None, *, agent_column: bool = False
+) -> str:
+    """A plain-text table: TITLE, UPDATED, CWD, ID (after AGENT, each row's ``agent``, with
+    ``agent_column``); every cell sanitised and one line."""
     rows = [
         (
+            *((_label(session.get("agent"), 40),) if agent_column else ()),
             _label(session.get("title"), TITLE_WIDTH) or "(untitled)",
             format_updated(session.get("updatedAt"), now),
             _label(session.get("cwd"), 200),
@@ -159,14 +163,15 @@ def format_table(sessions: list[dict[str, Any]], now: datetime | None = None) ->
         )
         for session in sessions
     ]
-    header = ("TITLE", "UPDATED", "CWD", "ID")
+    header = (*(("AGENT",) if agent_column else ()), "TITLE", "UPDATED", "CWD", "ID")
     if not rows:
         return ""
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    padded = len(header) - 1
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(padded)]
     lines = []
     for row in [header, *rows]:
-        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:3])]
-        lines.append("  ".join([*cells, row[3]]).rstrip())
+        cells = [cell.ljust(widths[i]) for i, cell in enumerate(row[:padded])]
+        lines.append("  ".join([*cells, row[padded]]).rstrip())
     return "\n".join(lines) + "\n"
 
 

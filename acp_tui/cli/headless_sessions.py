@@ -48,9 +48,13 @@ class HeadlessSessions(Headless):
         self.json = bool(getattr(options, "json", False))
         self.rows: list[dict[str, Any]] = []
 
-    async def run(self) -> int:
+    async def collect(self) -> int:
+        """List every page into :attr:`rows`; the exit code (errors said on stderr)."""
         await self.controller.run(lambda controller: self._list())
-        code = self.exit_code()
+        return self.exit_code()
+
+    async def run(self) -> int:
+        code = await self.collect()
         if code != EXIT_OK:
             return code
         if self.json:

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.cli.parse import Invocation, directory_problem, parse, unknown_agent_message
 
@@ -36,6 +37,47 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
             return 2
         invocation.options.cwd = cwd
     return None
+
+
+def _agents_to_list(options: Any, config: Config) -> list[str] | None:
+    """``acp-tui sessions``: the configured agents asked for (``--agent``, repeatable, each
+    once; ``--all-agents``: all of them), or None for none."""
+    if getattr(options, "all_agents", False):
+        return list(config.agents)
+    given = getattr(options, "agent", None)
+    if not given:
+        return None
+    return list(dict.fromkeys(given))
+
+
+def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]) -> int:
+    """``acp-tui sessions`` for several configured agents at once (one table)."""
+    from acp_tui.cli.headless_sessions_agents import AgentToList, run_sessions_of_agents
+
+    if not names:
+        from acp_tui.config.load import config_path
+
+        print(
+            f"acp-tui sessions: --all-agents: no agents in {config_path()}; "
+            "add one as [agents.NAME] with command = ...",
+            file=sys.stderr,
+        )
+        return 2
+    agents: list[AgentToList] = []
+    for name in names:
+        options = copy.copy(invocation.options)
+        options.agent = name
+        one = Invocation(invocation.command, options, [], invocation.argv, invocation.recorder)
+        code = _configured_agent(one, config)
+        if code is not None:
+            return code
+        agents.append(AgentToList(name, one))
+    return run_sessions_of_agents(
+        agents,
+        json_output=bool(invocation.options.json),
+        all_dirs=bool(invocation.options.all),
+        initialize_timeout=config.initialize_timeout,
+    )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -90,6 +132,12 @@ def _run(invocation: Invocation) -> int:
         config, problems = load_config()
         for problem in problems:
             print(f"acp-tui: config: {problem}", file=sys.stderr)
+        if invocation.command == "sessions":
+            names = _agents_to_list(options, config)
+            if names is not None and (len(names) != 1 or options.all_agents):
+                # --all-agents always prints the agent column (a script gets one shape).
+                return _sessions_of_agents(invocation, config, names)
+            options.agent = names[0] if names else None
         if options.agent is not None:
             code = _configured_agent(invocation, config)
             if code is not None:

@@ -224,10 +224,25 @@ def build_ask_parser() -> argparse.ArgumentParser:
 def build_sessions_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="acp-tui sessions",
-        usage="acp-tui sessions [--cwd DIR | --all] [--json] -- AGENT [ARGS...]",
+        usage="acp-tui sessions [--cwd DIR | --all] [--json] "
+        "[--agent NAME... | --all-agents | --demo | -- AGENT [ARGS...]]",
+        conflict_handler="resolve",
         description="List the agent's sessions (session/list, every page).",
     )
     _add_agent_options(parser)
+    # Several agents at once (issue 19): --agent is repeatable here, --all-agents lists
+    # every configured one; one table with an AGENT column, or an "agent" field in JSON.
+    parser.add_argument(
+        "--agent",
+        metavar="NAME",
+        action="append",
+        help="the agent NAME from the config file; repeat it to list several agents at once",
+    )
+    parser.add_argument(
+        "--all-agents",
+        action="store_true",
+        help="the sessions of every agent in the config file",
+    )
     parser.add_argument("--all", action="store_true", help="sessions of every directory")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     return parser
@@ -258,6 +273,7 @@ def parse(argv: Sequence[str]) -> Invocation:
         for flag, given in (
             ("--demo", getattr(options, "demo", False)),
             ("--agent", getattr(options, "agent", None) is not None),
+            ("--all-agents", getattr(options, "all_agents", False)),
             ("an agent command after --", bool(agent_argv)),
         )
         if given

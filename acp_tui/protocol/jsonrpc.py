@@ -86,6 +86,13 @@ def parse_line(text: str) -> Any:
     return value
 
 
+def _decode_and_clear(buffer: bytearray) -> str:
+    """The buffer's line as text; the buffer emptied (its bytes freed) before anything else."""
+    text = buffer.decode("utf-8", errors="replace")
+    buffer.clear()
+    return text
+
+
 def after_response(follow_up: FollowUp) -> None:
     """From inside a request handler: run ``follow_up`` once this request's successful
     response has been written.
@@ -346,17 +353,15 @@ class Connection:
                 elif buffer:
                     buffer += chunk[start:newline]
                     # Decoded straight from the buffer, which is freed before the parse: a
-                    # line of 50 MB is held twice at most, never three times.
-                    text = buffer.decode("utf-8", errors="replace")
-                    buffer.clear()
-                    await self._take_line(text)
+                    # line of 50 MB is held twice at most, never three times. No local
+                    # name keeps the text once it is handled: it would live on (50 MB) while
+                    # the reply is drawn, until the next long line replaced it.
+                    await self._take_line(_decode_and_clear(buffer))
                 else:
                     await self._take_line(chunk[start:newline])
                 start = newline + 1
         if buffer and not discarding:
-            text = buffer.decode("utf-8", errors="replace")
-            buffer.clear()
-            await self._take_line(text)
+            await self._take_line(_decode_and_clear(buffer))
 
     async def _take_line(self, line: bytes | str) -> None:
         """Handle one line; whatever goes wrong with it, the connection goes on."""

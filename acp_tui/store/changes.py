@@ -12,6 +12,7 @@ if TYPE_CHECKING:
     from acp_tui.store.session import SessionState
 
 __all__ = [
+    "LISTED_PARTS",
     "PART_COMMANDS",
     "PART_CONFIG",
     "PART_INFO",
@@ -44,6 +45,8 @@ PART_COMMANDS = "commands"
 PART_PLAN = "plan"
 #: Other metadata: cwd, updatedAt, live flag, resumable, first prompt.
 PART_INFO = "info"
+#: What a list of sessions shows of a session (title, state, usage, cwd and marks, _meta).
+LISTED_PARTS = frozenset({PART_TITLE, PART_META, PART_USAGE, PART_STATE, PART_INFO})
 
 
 @dataclass(slots=True)
@@ -81,7 +84,7 @@ class ChangeTracker:
     A ``shadow`` session (a replay built apart, see ``SessionStore.begin_replay``) is nobody's
     to draw: its changes are not recorded."""
 
-    __slots__ = ("_wakes", "changes", "dirty", "last_marked")
+    __slots__ = ("_wakes", "changes", "dirty", "last_marked", "version")
 
     def __init__(self) -> None:
         self._wakes: list[Callable[[], None]] = []
@@ -89,6 +92,10 @@ class ChangeTracker:
         self.changes = Changes()
         #: The entry marked last: a stream of chunks into one entry records it once.
         self.last_marked: Entry | None = None
+        #: Counts the changes to the catalog and to what a list of sessions shows of them
+        #: (:data:`LISTED_PARTS`, not a transcript): a reader that does not own the change
+        #: feed (the session browser across agents) sees that its rows changed.
+        self.version = 0
 
     def subscribe(self, wake: Callable[[], None]) -> Callable[[], None]:
         self._wakes.append(wake)
@@ -120,6 +127,8 @@ class ChangeTracker:
         """``part`` of session ``s`` (a :class:`SessionState`) changed."""
         if s.shadow:
             return
+        if part in LISTED_PARTS:
+            self.version += 1
         if not self.dirty:
             self.wake()
         parts = self.changes.sessions.get(s.id)
@@ -139,6 +148,7 @@ class ChangeTracker:
         ids.add(e.id)
 
     def touch_catalog(self) -> None:
+        self.version += 1
         if not self.dirty:
             self.wake()
         self.changes.catalog_changed = True

@@ -102,6 +102,12 @@ class SessionStore:
     def dirty(self) -> bool:
         return self._tracker.dirty
 
+    @property
+    def version(self) -> int:
+        """Grows with every change of a session or of the catalog (for readers that do not
+        take the changes: see :mod:`acp_tui.session.directory`)."""
+        return self._tracker.version
+
     def take_changes(self) -> Changes:
         """Return everything changed since the last call and mark the store clean."""
         return self._tracker.take()

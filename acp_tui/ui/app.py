@@ -118,6 +118,11 @@ class AcpTuiApp(App[int]):
             )
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
+    async def on_unmount(self) -> None:
+        # Every agent of the workspace stops with the app (those started in the background
+        # to list their sessions too), all at once, each within its grace.
+        await self.workspace.stop_all()
+
     def notify(
         self,
         message: str,

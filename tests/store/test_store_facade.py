@@ -223,6 +223,7 @@ READERS = {
     "snapshot",
     "subscribe",
     "take_changes",
+    "version",
     "unrouted",
     "update_kinds",
     "viewing",

@@ -366,6 +366,32 @@ async def test_highlight_stays_on_its_session_when_rows_move() -> None:
 
 
 @pytest.mark.anyio
+async def test_highlight_follows_the_current_session_once_it_is_listed() -> None:
+    """The session on screen changes to one not listed yet (a new session): the highlight
+    waits for it instead of adopting the row last left, so once it is listed it is the
+    highlighted row and Down moves from there (it used to stay on the row last left)."""
+    app = SidebarApp()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sidebar = app.sidebar
+        sidebar.session_list.focus()
+        await pilot.press("down", "down", "down")
+        assert sidebar.highlighted_session_id() == "sess-00004"  # 3 is elsewhere
+        sidebar.current_session_id = "new-1"
+        await settle(pilot)
+        # Any number of rebuilds before it is listed (titles, pages) change nothing.
+        app.answer_page(CWD, None)
+        await settle(pilot)
+        app.store.register_session("new-1", cwd=CWD)
+        app.store.prompt_sent("new-1", "hello there")
+        await settle(pilot)
+        assert sidebar.rows[0].id == "new-1"
+        assert sidebar.highlighted_session_id() == "new-1"
+        await pilot.press("down", "enter")
+        assert app.opened == ["sess-00000"]
+
+
+@pytest.mark.anyio
 async def test_busy_marker_and_context_percent() -> None:
     app = SidebarApp()
     async with app.run_test(size=(120, 40)) as pilot:

@@ -7,6 +7,7 @@ Colours come from the app theme's variables (:func:`markdown_theme`).
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import lru_cache
 from typing import Any, ClassVar
 
 from markdown_it import MarkdownIt
@@ -29,11 +30,29 @@ class _LeftHeading(Heading):
     LEVEL_ALIGN: ClassVar = dict.fromkeys(("h1", "h2", "h3", "h4", "h5", "h6"), "left")
 
 
+@lru_cache(maxsize=256)
+def _lexer_named(name: str, tab_size: int) -> Any:
+    """The Pygments lexer Rich finds for a fence's language (None: plain text), looked up once
+    per name: a name Pygments does not know costs a scan of every installed plugin (some 18 ms
+    here), and an open code block is drawn again at every frame while it streams."""
+    return Syntax("", name, tab_size=tab_size).lexer
+
+
+class _LexerOnceSyntax(Syntax):
+    """Rich's Syntax with its lexer looked up by :func:`_lexer_named` (Rich looks it up at
+    every draw): the same lexer, options and fallback as Rich's own."""
+
+    @property
+    def lexer(self) -> Any:
+        lexer = self._lexer
+        return _lexer_named(lexer, self.tab_size) if isinstance(lexer, str) else lexer
+
+
 class _FlatCodeBlock(CodeBlock):
     """A code block without vertical padding, so the pieces of a long one join up."""
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        yield Syntax(
+        yield _LexerOnceSyntax(
             str(self.text).rstrip(),
             self.lexer_name,
             theme=self.theme,

@@ -25,6 +25,7 @@ from textual.widget import Widget
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
 from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
+from acp_tui.ui.widgets.tall import lean_dirty_rows
 
 #: Characters of new text taken per step while streaming; other tasks (a keystroke's echo,
 #: a paint) run between steps, so one huge chunk never holds the loop for long.
@@ -53,6 +54,7 @@ class MarkdownLines(Widget):
 
     def __init__(self, source: str = "", *, classes: str | None = None) -> None:
         super().__init__(classes=classes)
+        lean_dirty_rows(self)  # a reply of megabytes is a widget of as many rows
         self._source = ""
         self._document = Document()
         self._renderer: BlockRenderer | None = None

@@ -36,6 +36,7 @@ from textual.strip import Strip
 from textual.widget import Widget
 from textual.widgets import Input, Static
 
+from acp_tui.session.directory import DirectoryRows, PageRequest, SessionDirectory
 from acp_tui.store import (
     PART_INFO,
     PART_META,
@@ -71,6 +72,13 @@ LOADING_TEXT = "loading more…"
 CONNECTING_TEXT = "connecting…"
 CLOSED_GLYPH = "⊘"
 CURRENT_BAR = "▎"
+#: Colours of the agents' marks (component classes ``sessions-list--agent-N``), by slot.
+AGENT_COLOURS = 6
+#: How often the rows of agents whose changes this screen does not take are looked at.
+OTHER_AGENTS_POLL = 0.5
+FILTER_PLACEHOLDER = "Filter sessions…"
+#: With several agents the filter also takes ``@name`` (see acp_tui.session.directory).
+AGENTS_FILTER_PLACEHOLDER = "Filter sessions… (@agent)"
 
 
 def row_title(session: SessionState) -> str:
@@ -130,6 +138,7 @@ class SessionList(ScrollView, can_focus=True):
         "sessions-list--footer",
         "sessions-list--error",
         *STATUS_COMPONENTS,
+        *(f"sessions-list--agent-{i}" for i in range(AGENT_COLOURS)),
     }
 
     DEFAULT_CSS = """
@@ -153,6 +162,12 @@ class SessionList(ScrollView, can_focus=True):
         & > .sessions-list--error { color: $text-error; }
         & > .sessions-list--unread { color: $text-success; text-style: bold; }
         & > .sessions-list--failed { color: $text-error; text-style: bold; }
+        & > .sessions-list--agent-0 { color: $text-accent; }
+        & > .sessions-list--agent-1 { color: $text-success; }
+        & > .sessions-list--agent-2 { color: $text-primary; }
+        & > .sessions-list--agent-3 { color: $text-error; }
+        & > .sessions-list--agent-4 { color: $text-secondary; }
+        & > .sessions-list--agent-5 { color: $text-warning; }
     }
     """
 
@@ -171,6 +186,8 @@ class SessionList(ScrollView, can_focus=True):
         super().__init__(id=id)
         self.sidebar = sidebar
         self.rows: list[SessionState] = []
+        #: The agent key of each row when the rows are of several agents (else empty).
+        self.row_agents: list[str] = []
         self.cursor = -1
         self.footer: str | None = None
         self.footer_is_error = False
@@ -188,6 +205,8 @@ class SessionList(ScrollView, can_focus=True):
         footer: str | None,
         footer_is_error: bool = False,
         to_top: bool = False,
+        agents: list[str] | None = None,
+        keep_agent: str | None = None,
     ) -> None:
         """Replace the rows; the cursor stays on ``keep_id`` when it is still there (and, unless
         the list is scrolled to the top, on the same screen line). ``to_top``: a new view
@@ -197,12 +216,15 @@ class SessionList(ScrollView, can_focus=True):
         old_screen_line = old_cursor * ROW_HEIGHT - round(self.scroll_y)
         was_visible = old_cursor >= 0 and 0 <= old_screen_line < max(1, self.size.height)
         self.rows = rows
+        self.row_agents = agents or []
         self.footer = footer
         self.footer_is_error = footer_is_error
         cursor = -1
         if keep_id is not None:
             for i, s in enumerate(rows):
-                if s.id == keep_id:
+                if s.id == keep_id and (
+                    keep_agent is None or not self.row_agents or self.row_agents[i] == keep_agent
+                ):
                     cursor = i
                     break
         if cursor < 0 and rows:
@@ -225,6 +247,12 @@ class SessionList(ScrollView, can_focus=True):
     def highlighted(self) -> SessionState | None:
         if 0 <= self.cursor < len(self.rows):
             return self.rows[self.cursor]
+        return None
+
+    def agent_of(self, row: int) -> str | None:
+        """The agent key of row ``row`` when the rows are of several agents, else None."""
+        if 0 <= row < len(self.row_agents):
+            return self.row_agents[row]
         return None
 
     def last_visible_row(self) -> int:
@@ -303,7 +331,9 @@ class SessionList(ScrollView, can_focus=True):
         base = self.rich_style
         row, sub = divmod(line, ROW_HEIGHT)
         if row < len(self.rows):
-            return self._render_row(self.rows[row], sub, width, row == self.cursor)
+            return self._render_row(
+                self.rows[row], sub, width, row == self.cursor, self.agent_of(row)
+            )
         if self.footer and line == len(self.rows) * ROW_HEIGHT:
             name = "sessions-list--error" if self.footer_is_error else "sessions-list--footer"
             text = Text("  ", style=base, end="")
@@ -316,7 +346,19 @@ class SessionList(ScrollView, can_focus=True):
         segments = [s for s in text.render(self.app.console) if s.text != "\n"]
         return Strip(segments).extend_cell_length(width, style).crop(0, width)
 
-    def _render_row(self, s: SessionState, sub: int, width: int, is_cursor: bool) -> Strip:
+    def _agent_mark(self, agent: str | None) -> Text | None:
+        """The row's agent, in its colour (a theme variable by slot), when the list shows
+        several agents: its short name is data, drawn as plain text."""
+        directory = self.sidebar.directory
+        if agent is None or directory is None:
+            return None
+        slot = directory.slot_of(agent) % AGENT_COLOURS
+        style = _fg(self.get_component_rich_style(f"sessions-list--agent-{slot}"))
+        return Text(directory.name_of(agent), style=style, end="", no_wrap=True)
+
+    def _render_row(
+        self, s: SessionState, sub: int, width: int, is_cursor: bool, agent: str | None = None
+    ) -> Strip:
         sidebar = self.sidebar
         style = self.get_component_rich_style
         base = self.rich_style
@@ -360,6 +402,10 @@ class SessionList(ScrollView, can_focus=True):
             right_style = _fg(style("sessions-list--closed"))
         avail = max(width - 3 - (cell_len(right) + 1 if right else 0), 0)
         status = row_status(s, sidebar.now())
+        mark = self._agent_mark(agent)
+        if mark is not None:
+            mark.truncate(avail, overflow="ellipsis")
+            avail = max(avail - mark.cell_len - 1, 0)
         left = relative_time(s.updated_ts, sidebar.now(), tz=sidebar.tz)
         if s.cwd and s.cwd != sidebar.cwd:
             room = avail - (cell_len(left) + 3 if left else 0)
@@ -374,9 +420,14 @@ class SessionList(ScrollView, can_focus=True):
                 meta.append(f" · {left}", style=_fg(style("sessions-list--meta")))
         meta.truncate(avail, overflow="ellipsis")
         text.append("   ")
+        if mark is not None:
+            text.append_text(mark)
+            text.append(" ")
         text.append_text(meta)
         if right:
             pad = width - 3 - meta.cell_len - cell_len(right)
+            if mark is not None:
+                pad -= mark.cell_len + 1
             if pad >= 1:
                 text.append(" " * pad)
                 text.append(right, style=right_style)
@@ -423,11 +474,13 @@ class SessionsSidebar(Widget):
     """
 
     class Open(Message):
-        """Enter or a click on a row: open this session."""
+        """Enter or a click on a row: open this session, of the agent ``agent_key`` (the
+        sidebar's :attr:`agent_key`, i.e. the screen's agent, unless the row is another's)."""
 
-        def __init__(self, session_id: str) -> None:
+        def __init__(self, session_id: str, agent_key: str | None = None) -> None:
             super().__init__()
             self.session_id = session_id
+            self.agent_key = agent_key
 
     class NewSession(Message):
         """The person asked for a new session (``n``)."""
@@ -440,13 +493,22 @@ class SessionsSidebar(Widget):
         ``cursor`` (``None`` = first page), of the archived sessions with ``archived``,
         apply the result with ``store.apply_list_page(result, cwd=cwd, cursor=cursor,
         archived=archived)``, then set ``sidebar.loading = False`` (or
-        ``set_loading(False, error=...)``)."""
+        ``set_loading(False, error=...)``). ``agent_key``: the agent to ask when the list
+        shows several (``None``: the screen's own); answer with
+        ``set_loading(False, error=..., agent_key=agent_key)``."""
 
-        def __init__(self, cwd: str | None, cursor: str | None = None, archived: bool = False):
+        def __init__(
+            self,
+            cwd: str | None,
+            cursor: str | None = None,
+            archived: bool = False,
+            agent_key: str | None = None,
+        ):
             super().__init__()
             self.cwd = cwd
             self.cursor = cursor
             self.archived = archived
+            self.agent_key = agent_key
 
     class Branch(Message):
         """``b`` on a row: branch (fork) this session."""
@@ -571,9 +633,21 @@ class SessionsSidebar(Widget):
         self._requested: tuple[str | None, int, str | None, bool] | None = None
         self._new_view = False
         self._connecting = True
+        #: The sessions of every agent of the workspace (the screen sets it): shown merged
+        #: once there is more than one agent; with one, the rows are :attr:`store`'s as ever.
+        self.directory: SessionDirectory | None = None
+        #: The screen's agent (the key of :attr:`store`'s agent in the workspace).
+        self.agent_key: str | None = None
+        self._cursor_agent: str | None = None
+        #: Several agents: those with a page on its way, those whose last request failed,
+        #: and what was asked of each (never the same page twice for nothing).
+        self._loading_agents: set[str] = set()
+        self._agent_errors: dict[str, str] = {}
+        self._requested_of: dict[str, PageRequest] = {}
+        self._seen_version: object = None
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
-            self, placeholder="Filter sessions…", id="sidebar-filter", compact=True
+            self, placeholder=FILTER_PLACEHOLDER, id="sidebar-filter", compact=True
         )
         self._header = Static("", id="sidebar-header", markup=False)
         self._hint = Static(NO_LIST_HINT, id="sidebar-hint", markup=False)
@@ -610,20 +684,27 @@ class SessionsSidebar(Widget):
             self._current_session_id = session_id
             if session_id is not None:
                 self._cursor_id = session_id
+                self._cursor_agent = self.agent_key
             self.refresh_rows()
 
     @property
     def loading(self) -> bool:
         """True while a :class:`LoadMore` is outstanding (shows the "loading more…" row)."""
-        return self._loading
+        return self._loading or bool(self._loading_agents)
 
     @loading.setter
     def loading(self, value: bool) -> None:
         self.set_loading(value)
 
-    def set_loading(self, loading: bool, error: str | None = None) -> None:
+    def set_loading(
+        self, loading: bool, error: str | None = None, *, agent_key: str | None = None
+    ) -> None:
         """The screen answers a :class:`LoadMore`: ``False`` once the page was applied, with
-        ``error`` when the request failed (shown in the list; ``r`` retries)."""
+        ``error`` when the request failed (shown in the list; ``r`` retries); ``agent_key``:
+        that of the :class:`LoadMore` answered, when it had one."""
+        if agent_key is not None:
+            self._set_agent_loading(agent_key, loading, error)
+            return
         self._loading = loading
         self._error = None if loading else error
         self.refresh_rows()
@@ -669,9 +750,25 @@ class SessionsSidebar(Widget):
         return self.session_list.rows
 
     def highlighted_session_id(self) -> str | None:
-        """The id of the highlighted row (palette close / delete act on it), or ``None``."""
+        """The id of the highlighted row (palette close / delete act on it), or ``None``;
+        also ``None`` for a row of another agent than the screen's (not its to act on)."""
         s = self.session_list.highlighted
-        return s.id if s is not None else None
+        if s is None or not self._own_row(self.session_list.cursor):
+            return None
+        return s.id
+
+    def highlighted_agent_key(self) -> str | None:
+        """The agent of the highlighted row (the screen's agent unless it is another's)."""
+        return self.session_list.agent_of(self.session_list.cursor) or self.agent_key
+
+    def _own_row(self, row: int) -> bool:
+        agent = self.session_list.agent_of(row)
+        return agent is None or agent == self.agent_key
+
+    @property
+    def several_agents(self) -> bool:
+        """The list shows the sessions of more than one agent."""
+        return self.directory is not None and len(self.directory) > 1
 
     @staticmethod
     def wants(changes: Changes) -> bool:
@@ -691,6 +788,7 @@ class SessionsSidebar(Widget):
     def on_mount(self) -> None:
         self.set_interval(30, self.session_list.refresh)  # relative times age
         self.set_interval(1, self._tick_working)
+        self.set_interval(OTHER_AGENTS_POLL, self._check_other_agents)
         self._rebuild()
 
     def on_show(self) -> None:
@@ -727,8 +825,15 @@ class SessionsSidebar(Widget):
         self.toggle_archived()
 
     def _highlighted_id(self) -> str | None:
+        """The highlighted session, to branch / rename / archive: those go to the screen's
+        agent, so a row of another agent says to open it first."""
         s = self.session_list.highlighted
-        return s.id if s is not None else None
+        if s is None:
+            return None
+        if not self._own_row(self.session_list.cursor):
+            self.notify("Open the session first: this acts on the agent on screen.")
+            return None
+        return s.id
 
     def action_branch(self) -> None:
         session_id = self._highlighted_id()
@@ -768,12 +873,13 @@ class SessionsSidebar(Widget):
             self._requested = None
             self._new_view = True
             self._cursor_id = None
+            self._cursor_agent = None
             self.refresh_rows()
 
     def open_highlighted(self) -> None:
         s = self.session_list.highlighted
         if s is not None:
-            self.post_message(self.Open(s.id))
+            self.post_message(self.Open(s.id, self.highlighted_agent_key()))
 
     def action_toggle_scope(self) -> None:
         self.toggle_scope()
@@ -795,6 +901,8 @@ class SessionsSidebar(Widget):
         up. Rows already listed stay while the answer is on its way (live titles keep
         priority, see :meth:`SessionStore.apply_list_page`). Only while shown."""
         store = self._store
+        if self.several_agents and self.is_mounted and self.display:
+            self._reload_agents()
         if store is None or not store.can_list or self._loading:
             return
         if not self.is_mounted or not self.display:
@@ -808,6 +916,8 @@ class SessionsSidebar(Widget):
     def action_retry_load(self) -> None:
         self._requested = None
         self._error = None
+        self._agent_errors.clear()
+        self._requested_of.clear()
         self.refresh_rows()
 
     def on_input_changed(self, event: Input.Changed) -> None:
@@ -838,6 +948,13 @@ class SessionsSidebar(Widget):
 
     def _rebuild(self) -> None:
         self._refresh_scheduled = False
+        several = self.several_agents
+        placeholder = AGENTS_FILTER_PLACEHOLDER if several else FILTER_PLACEHOLDER
+        if self._filter_input.placeholder != placeholder:
+            self._filter_input.placeholder = placeholder
+        if several:
+            self._rebuild_merged()
+            return
         store = self._store
         scope = self.scope_cwd
         lst = self.session_list
@@ -876,17 +993,28 @@ class SessionsSidebar(Widget):
             keep = self._current_session_id
         to_top, self._new_view = self._new_view, False
         lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error, to_top=to_top)
+        self._seen_version = None
         highlighted = lst.highlighted
-        if highlighted is not None:
+        if highlighted is not None and (keep is None or highlighted.id == keep):
+            # A session to keep that is not listed yet (a new one just opened) stays the one
+            # to keep: the highlight goes to it once it is listed.
             self._cursor_id = highlighted.id
         self._update_header(store, scope, len(rows))
         self._maybe_load_more()
 
-    def _update_header(self, store: SessionStore | None, scope: str | None, count: int) -> None:
+    def _update_header(
+        self,
+        store: SessionStore | None,
+        scope: str | None,
+        count: int,
+        complete: bool | None = None,
+    ) -> None:
         where = "this folder" if self._scope == "cwd" else "all folders"
         more = ""
         archived = self._archived
-        if (
+        if complete is not None:
+            more = "" if complete else "+"
+        elif (
             store is not None
             and store.can_list
             and not store.list_state(scope, archived=archived).complete
@@ -901,6 +1029,7 @@ class SessionsSidebar(Widget):
         s = self.session_list.highlighted
         if s is not None:
             self._cursor_id = s.id
+            self._cursor_agent = self.highlighted_agent_key()
         self._maybe_load_more()
 
     def _scrolled(self) -> None:
@@ -910,6 +1039,9 @@ class SessionsSidebar(Widget):
         """Post :class:`LoadMore` for the next page when one is wanted and none is pending:
         the scope has no page yet, or the view is near the end, or a filter is active (so
         matches keep paging in), and the scope is not complete."""
+        if self.several_agents:
+            self._load_more_merged()
+            return
         store = self._store
         if store is None or not store.can_list or self._loading or self._error:
             return
@@ -932,3 +1064,131 @@ class SessionsSidebar(Widget):
         self._loading = True
         self.post_message(self.LoadMore(scope, st.next_cursor if st.pages else None, archived))
         self.refresh_rows()
+
+    # -- several agents (the session browser across agents) ------------------------------------
+    def _merged_rows(self) -> DirectoryRows:
+        assert self.directory is not None
+        return self.directory.rows(self.scope_cwd, archived=self._archived, text=self._filter)
+
+    def _rebuild_merged(self) -> None:
+        """The rows of every agent, merged (:class:`SessionDirectory`), each with its agent:
+        the same footers, header and highlight rules as one agent's list."""
+        directory = self.directory
+        assert directory is not None
+        store = self._store
+        lst = self.session_list
+        merged = self._merged_rows()
+        self._seen_version = directory.version()
+        sources = directory.sources()
+        known = all(source.store.capabilities_known for source in sources)
+        can_list = any(source.store.can_list for source in sources)
+        offered = (store.can_fork, store.can_archive, store.can_list) if store is not None else None
+        if offered != self._offered:
+            self._offered = offered
+            self.refresh_bindings()
+        self.set_class(known and not can_list, "-no-list")
+        footer: str | None = None
+        is_error = False
+        errors = [
+            f"{directory.name_of(key)}: {one_line(error, 200)}"
+            for key, error in self._agent_errors.items()
+        ]
+        if store is not None and not store.capabilities_known and self._connecting:
+            footer = CONNECTING_TEXT
+        elif self._loading_agents:
+            footer = LOADING_TEXT
+        elif errors:
+            footer, is_error = f"list failed (r: retry): {'; '.join(errors)}", True
+        elif merged.stopped:
+            footer = merged.stopped
+        elif not merged.sessions:
+            empty = "no archived sessions" if self._archived else "no sessions yet"
+            footer = "no matches" if self._filter.strip() else empty
+        keep, keep_agent = self._cursor_id, self._cursor_agent
+        if keep is None and not self._filter.strip():
+            keep, keep_agent = self._current_session_id, self.agent_key
+        to_top, self._new_view = self._new_view, False
+        lst.set_rows(
+            merged.sessions,
+            keep_id=keep,
+            footer=footer,
+            footer_is_error=is_error,
+            to_top=to_top,
+            agents=merged.keys,
+            keep_agent=keep_agent,
+        )
+        highlighted = lst.highlighted
+        if highlighted is not None and (keep is None or highlighted.id == keep):
+            self._cursor_id = highlighted.id
+            self._cursor_agent = lst.agent_of(lst.cursor)
+        self._update_header(store, self.scope_cwd, len(merged), merged.complete)
+        self._maybe_load_more()
+
+    def _load_more_merged(self) -> None:
+        """Ask for the pages the merged view needs (first pages of every agent, then the next
+        ones near the end), one :class:`LoadMore` per agent, never twice the same one."""
+        directory = self.directory
+        if directory is None or not self.is_mounted or not self.display:
+            return
+        wanted = directory.pages_wanted(
+            self.scope_cwd,
+            archived=self._archived,
+            text=self._filter,
+            near_end=self.session_list.near_end(),
+            busy=self._loading_agents | set(self._agent_errors),
+        )
+        asked = False
+        for request in wanted:
+            if self._requested_of.get(request.key) == request:
+                continue  # asked for exactly this page already and nothing came: no spin
+            self._requested_of[request.key] = request
+            self._loading_agents.add(request.key)
+            self.post_message(
+                self.LoadMore(request.cwd, request.cursor, request.archived, request.key)
+            )
+            asked = True
+        if asked:
+            self.refresh_rows()
+
+    def _reload_agents(self) -> None:
+        """Ctrl+B with several agents: every agent's first page again (see :meth:`reload`),
+        but the screen's own, which :meth:`reload` asks for as ever."""
+        directory = self.directory
+        if directory is None:
+            return
+        for source in directory.sources():
+            key = source.key
+            if key == self.agent_key or key in self._loading_agents:
+                continue
+            if not source.store.can_list:
+                continue
+            request = PageRequest(key, self.scope_cwd, None, self._archived)
+            self._agent_errors.pop(key, None)
+            self._requested_of[key] = request
+            self._loading_agents.add(key)
+            self.post_message(self.LoadMore(request.cwd, None, request.archived, key))
+        self.refresh_rows()
+
+    def _set_agent_loading(self, agent_key: str, loading: bool, error: str | None) -> None:
+        if loading:
+            self._loading_agents.add(agent_key)
+        else:
+            self._loading_agents.discard(agent_key)
+        if error:
+            self._agent_errors[agent_key] = error
+        else:
+            self._agent_errors.pop(agent_key, None)
+        self.refresh_rows()
+
+    def _check_other_agents(self) -> None:
+        """The stores of other agents change without this screen taking their changes (a
+        page, a title, a session of theirs): rebuild when any of them moved on."""
+        directory = self.directory
+        if directory is None or not self.display or self._refresh_scheduled:
+            return
+        if not self.several_agents:
+            if self._seen_version is not None:  # down to one agent: back to its own rows
+                self.refresh_rows()
+            return
+        if directory.version() != self._seen_version:
+            self.refresh_rows()

@@ -26,6 +26,8 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.layout import DockArrangeResult
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Collapsible, Static
@@ -47,6 +49,7 @@ from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+from acp_tui.ui.widgets.tall import lean_dirty_rows, with_coarse_grid
 
 #: A terminal's state by its id (live, or its last state once released); None if unknown.
 TerminalLookup = Callable[[str], Any]
@@ -102,7 +105,8 @@ def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
 
 
 class EntryView(Widget):
-    """Base: a view of one store entry that redraws when the entry's version moves."""
+    """Base: a view of one store entry that redraws when the entry's version moves. As tall as
+    its entry (a reply of megabytes): see :mod:`~acp_tui.ui.widgets.tall`."""
 
     DEFAULT_CSS = """
     EntryView { height: auto; }
@@ -110,8 +114,12 @@ class EntryView(Widget):
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(classes=f"entry -{entry.kind.replace('_', '-')}")
+        lean_dirty_rows(self)
         self.entry = entry
         self.drawn_version = -1
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        return with_coarse_grid(super().arrange(size, optimal))
 
     async def sync(self, entry: Entry) -> None:
         """Bring the view up to date with ``entry`` (the same object, or its replacement)."""
@@ -584,6 +592,10 @@ class Transcript(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield self._earlier
+
+    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
+        # As tall as every reply shown: see acp_tui.ui.widgets.tall.
+        return with_coarse_grid(super().arrange(size, optimal))
 
     def on_mount(self) -> None:
         self.anchor()

@@ -40,6 +40,16 @@ class LocalIndexGlue(ChatHost):
         self.apply_local_titles()
         self.new_choices.defaults = self.index.defaults()
 
+    def _index_records_of(self, agent_key: str) -> list[Any]:
+        """What the local index remembers of another agent of the workspace (the session
+        browser across agents shows it for agents that cannot list); this screen's own agent
+        has it already (:meth:`_open_index`)."""
+        if agent_key == self.settings.agent_key:
+            return []
+        path = locations.local_index_file(data_dir(self.settings))
+        with LocalIndex(path, agent_key) as index:
+            return list(index.sessions())
+
     def _remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
         # An archived one is not offered from the index (the agent lists it as archived).

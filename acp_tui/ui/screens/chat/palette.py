@@ -17,6 +17,7 @@ from textual.app import SystemCommand
 from acp_tui.ui.keymap import effective_keys, key_words
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
+from acp_tui.ui.screens.chat.other_agents import show_sessions_commands
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.chat.host import ChatHost
@@ -63,6 +64,7 @@ class ChatPalette(ChatHost):
             self.action_toggle_sidebar,
         )
         yield from self.session_palette_commands()
+        yield from show_sessions_commands(self)
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():
             if agent.can_close:

@@ -37,6 +37,7 @@ from textual.widgets import Footer, Select, TextArea
 from acp_tui.config.history import InputHistory
 from acp_tui.protocol.client import AcpError
 from acp_tui.session.controller import SessionController
+from acp_tui.session.directory import SessionDirectory
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PermissionBroker
 from acp_tui.session.queue import PromptQueue
@@ -346,7 +347,15 @@ class ChatScreen(
         show_sidebar = self.settings.show_sidebar
         if show_sidebar is None:
             show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
-        self.query_one(SessionsSidebar).display = show_sidebar
+        sidebar = self.query_one(SessionsSidebar)
+        sidebar.display = show_sidebar
+        sidebar.agent_key = self.settings.agent_key
+        sidebar.directory = SessionDirectory(
+            self.workspace,
+            primary=self.settings.agent_key,
+            names={self.settings.agent_key: self.settings.agent_label},
+            index_records=self._index_records_of,
+        )
         self.broker.set_presenter(self._present_permission)
         self.elicitations.set_presenter(self._present_elicitation)
         self._attention_ready()

@@ -196,6 +196,9 @@ class SessionSwitching(ChatHost):
 
     def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
         event.stop()
+        if event.agent_key is not None:
+            self._load_other_agent_page(event)
+            return
         link = self.link
         sidebar = self.query_one(SessionsSidebar)
         if link is None or link.agent is None or not self.agent_alive or not link.agent.can_list:
@@ -215,8 +218,35 @@ class SessionSwitching(ChatHost):
 
         link.spawn(load, "list sessions")
 
+    def _load_other_agent_page(self, event: SessionsSidebar.LoadMore) -> None:
+        """A page of one agent of the merged list (the screen's own or another's): through
+        that agent's controller; an agent not running (yet) answers nothing."""
+        key = event.agent_key
+        assert key is not None
+        link = self.workspace.get(key)
+        sidebar = self.query_one(SessionsSidebar)
+        agent = link.agent if link is not None else None
+        if link is None or agent is None or link.finished.is_set() or not agent.can_list:
+            sidebar.set_loading(False, agent_key=key)
+            return
+        cwd, cursor, archived = event.cwd, event.cursor, event.archived
+
+        async def load() -> None:
+            try:
+                await link.list_sessions(cwd, cursor, archived=archived)
+            except (AcpError, RpcError) as error:
+                sidebar.set_loading(False, error=str(error), agent_key=key)
+                return
+            sidebar.set_loading(False, agent_key=key)
+
+        link.spawn(load, "list sessions")
+
     def on_sessions_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
+        if event.agent_key is not None and event.agent_key != self.settings.agent_key:
+            # A session of another agent: the app shows it in that agent's view.
+            self.app.show_session(event.agent_key, event.session_id)  # type: ignore[attr-defined]
+            return
         self.open_session(event.session_id)
 
     def on_sessions_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:

@@ -1,0 +1,61 @@
+"""One session browser across agents (issue 19), in a real terminal: the demo agent on
+screen, a configured agent (the official-SDK test agent) asked for from the palette ("Show
+sessions of: sdk"), both agents' sessions in one list marked with their agent, the ``@agent``
+filter, and both agents stopped on quit."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+
+from tests.journeys.frame import assert_frame, frame_problems
+from tests.journeys.terminal import Terminal, agent_command
+
+
+def test_sessions_of_a_second_agent_join_the_list(terminal: Callable[..., Terminal]) -> None:
+    term = terminal(120, 40)
+    sdk = agent_command("sdk_agent.py")
+    config = term.home / "config" / "acp-tui" / "config.toml"
+    config.write_text(
+        f"[agents.sdk]\ncommand = {json.dumps(sdk[0])}\nargs = {json.dumps(sdk[1:])}\n"
+    )
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.send("hello from the journey")
+    term.wait_for("You said")
+    term.press("C-p")
+    term.type("Show sessions of")
+    term.wait_for("Show sessions of: sdk")
+    term.press("Enter")
+    # Its three sessions (2025) under the demo session (just now), each marked "sdk".
+    screen = term.wait_for(re.compile(r"Refactor the parser\s*▕"))
+    for title in ("Write docs", "Fix red bug␇ now", "Refactor the parser"):
+        assert title in screen
+    assert "sdk 3 Jan 2025" in screen
+    assert "demo agent just now" in screen
+    lines = term.lines()
+    order = [
+        next(i for i, line in enumerate(lines) if text in line)
+        for text in ("hello from the journey", "Write docs", "Fix red bug", "Refactor the parser")
+    ]
+    assert order == sorted(order)
+    assert "Sessions · this folder (4)" in screen
+    assert_frame(term, "with both agents listed")
+
+    term.press("C-b")
+    term.press("/")
+    term.type("@sdk")
+    term.wait_until(
+        lambda s: "Matches in this folder: 3" in s and "demo agent just now" not in s,
+        "only the SDK agent's sessions",
+    )
+    term.press("Escape")
+    term.wait_for("Sessions · this folder (4)")
+
+    term.resize(80, 24)
+    term.wait_until(lambda s: not frame_problems(term), "the 80x24 frame")
+    screen = term.wait_for("sdk 3 Jan 2025")
+    assert "demo agent just now" in screen
+    term.press("C-q")
+    assert term.wait_exit() == 0
