@@ -184,8 +184,11 @@ async def test_a_permission_of_the_session_on_screen_shows_at_once(tmp_path: Pat
 
 
 async def test_unread_output_of_a_background_turn_is_read_when_shown(tmp_path: Path) -> None:
-    app = demo_app(tmp_path, tmp_path / "state", show_sidebar=True)
+    app = demo_app(tmp_path, tmp_path / "state", show_sidebar=True, desktop_notifications="osc9")
+    written: list[str] = []
     async with app.run_test(size=(120, 40)) as pilot:
+        signals_of(app).writer = written.append
+        toasts = record_notifications(app)
         screen = await wait_for_session(pilot)
         first = screen.session_id
         assert first is not None
@@ -196,6 +199,11 @@ async def test_unread_output_of_a_background_turn_is_read_when_shown(tmp_path: P
         assert one is not None
         await wait_for(pilot, lambda: live_state(one) == LIVE_UNREAD, "session 1 done, unread")
         await wait_for(pilot, lambda: "done · unread" in sidebar_text(screen), "the row")
+        # Told outside the app (bell, desktop); inside, the row says it: no toast to bury
+        # the ones that ask something.
+        assert "\x07" in written
+        assert any(w.startswith("\x1b]9;") and "finished" in w for w in written), written
+        assert not any("finished" in t for t in toasts), toasts
         screen.open_session(first)
         await wait_for(pilot, lambda: screen.session_id == first, "session 1 shown")
         assert live_state(one) is None

@@ -33,7 +33,7 @@ if TYPE_CHECKING:
 else:
     ChatHost = object
 
-#: How long the toast of a background session that finished stays (seconds).
+#: How long the toast of a background session whose turn failed stays (seconds).
 TOAST_SECONDS = 10
 #: A "needs you" toast stays until the session waits no more or is shown (then it goes).
 WAITING_TOAST_SECONDS = 120
@@ -118,7 +118,9 @@ class ChatAttention(ChatHost):
             what = f"“{title}” ({agent}) ended in an error"
         else:
             what = f"“{title}” ({agent}) finished"
-        if background:
+        # A turn that simply finished has its row ("done · unread"), the bell and the title: a
+        # toast for each would bury the ones that ask something of the person.
+        if background and event != "finished":
             hint = (
                 f": {key_label(self, 'jump-waiting')} to go there"
                 if event == "waiting"
@@ -127,7 +129,7 @@ class ChatAttention(ChatHost):
             self.notify(
                 what + hint,
                 title="Waiting for you" if event == "waiting" else "",
-                severity="warning" if event != "finished" else "information",
+                severity="warning",
                 timeout=WAITING_TOAST_SECONDS if event == "waiting" else TOAST_SECONDS,
             )
             if event == "waiting":
