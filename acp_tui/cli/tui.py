@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
 from acp_tui.config import locations
 from acp_tui.config.defaults import (
+    DEFAULT_DESKTOP_NOTIFICATIONS,
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
@@ -57,6 +58,10 @@ def settings_from_invocation(
             config.notifications if config is not None else DEFAULT_NOTIFICATIONS
         )
         == "bell",
+        desktop_notifications=(
+            config.desktop_notifications if config is not None else DEFAULT_DESKTOP_NOTIFICATIONS
+        ),
+        terminal_title=config.terminal_title if config is not None else True,
         recorder=invocation.recorder,
         initialize_timeout=(
             config.initialize_timeout if config is not None else DEFAULT_INITIALIZE_TIMEOUT

@@ -9,6 +9,9 @@ from typing import Literal
 DEFAULT_PERMISSION_POLICY: Literal["ask", "yolo", "deny"] = "ask"
 #: How a finished turn is announced when the app is not in front: the terminal bell.
 DEFAULT_NOTIFICATIONS: Literal["bell", "off"] = "bell"
+#: How a background session that finished or needs the person asks the desktop: OSC 9 (the
+#: terminals that know OSC 777 mostly know it too).
+DEFAULT_DESKTOP_NOTIFICATIONS: Literal["off", "osc9", "osc777", "both"] = "osc9"
 #: How long the agent may take to answer ``initialize`` before the person is told it is not
 #: responding (it is still waited for; the person chooses to restart or quit).
 DEFAULT_INITIALIZE_TIMEOUT = 30.0

@@ -11,6 +11,8 @@ Example::
     sidebar = true
     permission_policy = "ask"      # "ask", "yolo" or "deny"
     notifications = "bell"         # "bell" or "off"
+    desktop_notifications = "osc9" # "osc9", "osc777", "both" or "off"
+    terminal_title = true          # the window title says what needs you
     initialize_timeout = 30        # seconds before an agent that does not answer is reported
     protocol = 1                   # ACP version to ask for: 1, or 2 (the draft)
 

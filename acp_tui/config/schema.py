@@ -11,6 +11,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag
 
 from acp_tui.config.defaults import (
+    DEFAULT_DESKTOP_NOTIFICATIONS,
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
@@ -152,7 +153,16 @@ class Config(_Strict):
     everything, ``"deny"`` rejects everything. ``--yolo`` / ``--deny-all`` win."""
     notifications: Literal["bell", "off"] = DEFAULT_NOTIFICATIONS
     """``"bell"`` rings the terminal bell when a turn ends or a permission is needed while
-    the terminal is not focused; ``"off"`` stays quiet."""
+    the terminal is not focused, or in a session that is not on screen; ``"off"`` stays
+    quiet."""
+    desktop_notifications: Literal["off", "osc9", "osc777", "both"] = DEFAULT_DESKTOP_NOTIFICATIONS
+    """A desktop notification, asked of the terminal, when a session that is not on screen
+    (or any, while the terminal is not focused) finishes a turn or needs you: ``"osc9"``
+    (iTerm2, WezTerm, Ghostty, kitty, Windows Terminal), ``"osc777"`` (foot, rxvt-unicode,
+    Ghostty, WezTerm), ``"both"``, or ``"off"``."""
+    terminal_title: bool = True
+    """Set the terminal's window title to what needs you (``acp-tui · 1 waiting · 2 done``),
+    back to ``acp-tui`` when nothing does; the terminal's own title comes back on exit."""
     keys: dict[str, KeySpec] = Field(default_factory=dict)
     """Key bindings: ``action = "key"`` (Textual's key syntax, e.g. ``"ctrl+k"``; several
     keys comma-separated or as a list). The actions are listed in the README; an unknown

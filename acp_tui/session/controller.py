@@ -18,7 +18,7 @@ import contextlib
 import functools
 import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -471,13 +471,9 @@ class SessionController:
                 severity="warning",
             )
             return dict(CANCELLED)
-        if isinstance(session_id, str):
-            previous = self.store.get(session_id)
-            before = previous.activity if previous else None
-            self.store.set_activity(session_id, "requires_action")
         scope = anyio.CancelScope()
         try:
-            with scope:
+            with self._waiting_for_person(session_id), scope:
                 if runtime is not None:
                     runtime.asking.add(scope)
                 return await self.permission_handler(params)
@@ -487,10 +483,6 @@ class SessionController:
         finally:
             if runtime is not None:
                 runtime.asking.discard(scope)
-            if isinstance(session_id, str):
-                state = self.store.get(session_id)
-                if state and state.activity == "requires_action" and before is not None:
-                    self.store.set_activity(session_id, before)
 
     async def _on_elicitation(self, params: Any) -> Any:
         """``elicitation/create``: queued for the person like a permission request. One that
@@ -503,7 +495,9 @@ class SessionController:
         if runtime is not None and runtime.cancelling:
             return answer(CANCEL)
         try:
-            return await self.elicitations.request(params)
+            # Waiting for the person, like a permission request: the session's row says so.
+            with self._waiting_for_person(session_id):
+                return await self.elicitations.request(params)
         except ElicitationError as error:
             if isinstance(session_id, str):
                 self.store.add_notice(
@@ -512,6 +506,23 @@ class SessionController:
                     severity="warning",
                 )
             raise RpcError(INVALID_PARAMS, str(error)) from None
+
+    @contextlib.contextmanager
+    def _waiting_for_person(self, session_id: Any) -> Iterator[None]:
+        """The session's activity is ``requires_action`` while the agent waits for the
+        person's answer, then what it was before."""
+        if not isinstance(session_id, str):
+            yield
+            return
+        previous = self.store.get(session_id)
+        before = previous.activity if previous else None
+        self.store.set_activity(session_id, "requires_action")
+        try:
+            yield
+        finally:
+            state = self.store.get(session_id)
+            if state and state.activity == "requires_action" and before is not None:
+                self.store.set_activity(session_id, before)
 
     def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
         """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the

@@ -115,6 +115,22 @@ class ElicitationQueue:
         self._shown: PendingElicitation | None = None
         self._burst_done = 0
         self._wakes: set[anyio.Event] = set()
+        #: Whether a request may be shown now (its session is on screen); None: any. Those
+        #: that may not wait, in order, until :meth:`reconsider` after the screen changed.
+        self.ready: Callable[[PendingElicitation], bool] | None = None
+
+    def reconsider(self) -> None:
+        """What :attr:`ready` says may have changed: the first request that may be shown now
+        is."""
+        self._wake_all()
+
+    def next_to_show(self) -> PendingElicitation | None:
+        """The oldest request that may be shown now."""
+        ready = self.ready
+        for pending in self._queue:
+            if ready is None or ready(pending):
+                return pending
+        return None
 
     def set_presenter(
         self, presenter: Presenter | None, modes: frozenset[str] = frozenset({FORM, URL})
@@ -149,7 +165,7 @@ class ElicitationQueue:
         try:
             while not pending.answered:
                 presenter = self._presenter
-                if presenter is not None and self._shown is None and self._queue[0] is pending:
+                if presenter is not None and self._shown is None and self.next_to_show() is pending:
                     await self._present(pending, presenter)
                 else:
                     wake = anyio.Event()

@@ -223,6 +223,9 @@ class PermissionBroker:
         # True while a presenter call runs, until it has returned (closed its dialog), so the
         # next request is never shown before the previous dialog is gone.
         self._busy = False
+        #: Whether a request may be shown now (its session is on screen); None: any. Those
+        #: that may not wait, in order, until :meth:`reconsider` after the screen changed.
+        self.ready: Callable[[PendingPermission], bool] | None = None
 
     # -- configuration --
 
@@ -258,6 +261,19 @@ class PermissionBroker:
         if not self._queue:
             return (0, 0)
         return (self._burst_done + 1, self._burst_done + len(self._queue))
+
+    def reconsider(self) -> None:
+        """What :attr:`ready` says may have changed (another session is on screen): the first
+        request that may be shown now is."""
+        self._wake_all()
+
+    def next_to_show(self) -> PendingPermission | None:
+        """The oldest request that may be shown now."""
+        ready = self.ready
+        for pending in self._queue:
+            if ready is None or ready(pending):
+                return pending
+        return None
 
     def pending_for(self, session_id: str) -> list[PendingPermission]:
         return [p for p in self._queue if p.session_id == session_id]
@@ -299,12 +315,7 @@ class PermissionBroker:
         try:
             while not pending.answered:
                 presenter = self._presenter
-                if (
-                    presenter is not None
-                    and not self._busy
-                    and self._queue
-                    and self._queue[0] is pending
-                ):
+                if presenter is not None and not self._busy and self.next_to_show() is pending:
                     await self._present(pending, presenter)
                 else:
                     pending._wake = anyio.Event()

@@ -35,6 +35,11 @@ class AppSettings:
     theme: str | None = None
     show_sidebar: bool | None = None
     notify_when_unfocused: bool = True
+    #: Desktop notifications through the terminal (``desktop_notifications`` in the config);
+    #: off unless the config (or its default) says so: tests and embedders stay quiet.
+    desktop_notifications: Literal["off", "osc9", "osc777", "both"] = "off"
+    #: The window title says what needs the person (``terminal_title``); off like the above.
+    terminal_title: bool = False
     #: ``--record FILE``: every connection's wire goes there.
     recorder: WireRecorder | None = None
     #: ``acp-tui replay FILE``: the agent is the recording.

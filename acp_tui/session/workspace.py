@@ -19,6 +19,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.session.attention import AttentionBoard
 from acp_tui.session.controller import SessionController
 
 __all__ = ["AgentRunning", "Workspace"]
@@ -49,6 +50,8 @@ class Workspace:
         #: Keys whose agent was asked to stop: a new run may replace it even if the old one
         #: has not finished within the grace (it is on its way out).
         self._stopping: set[str] = set()
+        #: What needs the person, in every agent's sessions (the views keep it up to date).
+        self.attention = AttentionBoard()
 
     # ------------------------------------------------------------------ finding
 

@@ -39,6 +39,9 @@ agent's ``initialize`` answer; on 1 a ``state_update`` only changes the activity
   applied and never restart a finished turn.
 - the client's own events: ``store.add_notice(sid, "Allowed once: Write src/app.py")``,
   ``store.set_current_mode``, ``store.set_config_options``, ``store.set_activity``.
+- the session on screen: ``store.set_viewing(sid)``; a turn that ends elsewhere leaves its
+  session ``unread`` until it is viewed (:func:`live_state` reads working / waiting /
+  unread / error for a session's row).
 - ``session/list`` pages: ``store.apply_list_page(result, cwd=scope_cwd, cursor=cursor_sent)``;
   the next cursor is ``store.list_state(scope_cwd).next_cursor`` (``None`` + ``complete`` when
   done). Local index rows: ``store.apply_index_records(index.sessions())``.
@@ -101,9 +104,14 @@ from acp_tui.store.session import (
     ACTIVITY_IDLE,
     ACTIVITY_REQUIRES_ACTION,
     ACTIVITY_RUNNING,
+    LIVE_ERROR,
+    LIVE_UNREAD,
+    LIVE_WAITING,
+    LIVE_WORKING,
     ContextUsage,
     SessionState,
     TurnUsage,
+    live_state,
     merge_meta,
     parse_iso,
 )
@@ -113,6 +121,10 @@ __all__ = [
     "ACTIVITY_IDLE",
     "ACTIVITY_REQUIRES_ACTION",
     "ACTIVITY_RUNNING",
+    "LIVE_ERROR",
+    "LIVE_UNREAD",
+    "LIVE_WAITING",
+    "LIVE_WORKING",
     "PART_COMMANDS",
     "PART_CONFIG",
     "PART_INFO",
@@ -142,6 +154,7 @@ __all__ = [
     "TurnUsage",
     "UnknownUpdate",
     "UserMessage",
+    "live_state",
     "merge_meta",
     "parse_iso",
 ]

@@ -274,16 +274,15 @@ class Reducer:
             # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
             # state update the agent sends anyway only changes the activity shown.
             if state in (ACTIVITY_RUNNING, ACTIVITY_IDLE, ACTIVITY_REQUIRES_ACTION):
-                s.activity = state
+                self._registry.set_activity(s, state)
             self._tracker.touch(s, PART_STATE)
             return
         if state == ACTIVITY_RUNNING:
             if s.activity == ACTIVITY_IDLE:
                 s.turn += 1
                 s.stop_reason = None
-            s.activity = ACTIVITY_RUNNING
+            self._registry.set_activity(s, ACTIVITY_RUNNING)
         elif state == ACTIVITY_IDLE:
-            s.activity = ACTIVITY_IDLE
             reason = u.get("stopReason")
             if reason is None:
                 reason = u.get("stop_reason")
@@ -296,6 +295,7 @@ class Reducer:
                     self._tracker.touch(s, PART_USAGE)
                 except (TypeError, ValueError):
                     pass  # a malformed usage is "not reported"; the state change still counts
+            self._registry.set_activity(s, ACTIVITY_IDLE)
         elif state == ACTIVITY_REQUIRES_ACTION:
-            s.activity = ACTIVITY_REQUIRES_ACTION
+            self._registry.set_activity(s, ACTIVITY_REQUIRES_ACTION)
         self._tracker.touch(s, PART_STATE)

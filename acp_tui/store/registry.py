@@ -13,9 +13,10 @@ from acp_tui.store.changes import (
     PART_CONFIG,
     PART_INFO,
     PART_MODES,
+    PART_STATE,
     ChangeTracker,
 )
-from acp_tui.store.session import SessionState
+from acp_tui.store.session import ACTIVITY_IDLE, SessionState
 
 __all__ = ["SessionRegistry", "now_iso"]
 
@@ -45,6 +46,7 @@ class SessionRegistry:
         "protocol_version",
         "sessions",
         "tracker",
+        "viewing",
     )
 
     def __init__(
@@ -69,6 +71,9 @@ class SessionRegistry:
         #: False until the agent answered ``initialize``: until then ``can_list`` and the
         #: others mean "not known yet", not "no".
         self.capabilities_known = False
+        #: The session on screen (see ``SessionStore.set_viewing``): a turn that ends there
+        #: is read as it ends; elsewhere it leaves the session unread.
+        self.viewing: str | None = None
 
     def next_id(self) -> int:
         """A transcript entry id, unique in the store."""
@@ -89,6 +94,23 @@ class SessionRegistry:
             self.ordered = None
             self.tracker.touch_catalog()
         return s
+
+    def set_activity(self, s: SessionState, activity: str, *, ended: bool = True) -> None:
+        """Every change of a session's activity: a turn that starts running is timed; one
+        that goes idle (``ended``: a turn really ended, not a replay starting) while the
+        session is not on screen leaves it unread."""
+        before = s.activity
+        if before == activity:
+            return
+        s.activity = activity
+        self.tracker.touch(s, PART_STATE)
+        if activity == ACTIVITY_IDLE:
+            if ended and s.turn_started is not None and s.id != self.viewing:
+                s.unread = True
+            s.turn_started = None
+        elif s.turn_started is None:
+            s.turn_started = self.clock()
+            s.unread = False
 
     def make_live(self, s: SessionState, cwd: str | None) -> None:
         touch = self.tracker.touch

@@ -13,9 +13,14 @@ __all__ = [
     "ACTIVITY_IDLE",
     "ACTIVITY_REQUIRES_ACTION",
     "ACTIVITY_RUNNING",
+    "LIVE_ERROR",
+    "LIVE_UNREAD",
+    "LIVE_WAITING",
+    "LIVE_WORKING",
     "ContextUsage",
     "SessionState",
     "TurnUsage",
+    "live_state",
     "merge_meta",
     "parse_iso",
     "wire_amount",
@@ -25,6 +30,14 @@ __all__ = [
 ACTIVITY_IDLE = "idle"
 ACTIVITY_RUNNING = "running"
 ACTIVITY_REQUIRES_ACTION = "requires_action"
+
+#: What a session's row says about it (see :func:`live_state`): a turn runs; the agent waits
+#: for the person (a permission or a form); a turn ended while the session was not on screen
+#: and nobody has looked since; the last turn ended in an error (or its agent died).
+LIVE_WORKING = "working"
+LIVE_WAITING = "waiting"
+LIVE_UNREAD = "unread"
+LIVE_ERROR = "error"
 
 _FRACTION = re.compile(r"(\.\d{1,6})\d+")
 
@@ -266,6 +279,8 @@ class SessionState:
         "tool_index",
         "transcript",
         "turn",
+        "turn_started",
+        "unread",
         "updated_at",
         "updated_ts",
     )
@@ -285,6 +300,10 @@ class SessionState:
         self.stop_reason: str | None = None
         self.state_detail: dict[str, Any] | None = None  # last raw state_update (v2)
         self.turn = 0
+        #: When the running turn started (the store's clock); None while idle.
+        self.turn_started: float | None = None
+        #: A turn ended while the session was not on screen, and it has not been shown since.
+        self.unread = False
         self.available_modes: list[dict[str, Any]] | None = None
         self.current_mode_id: str | None = None
         self.config_options: list[dict[str, Any]] | None = None
@@ -430,6 +449,8 @@ class SessionState:
             "activity": self.activity,
             "stop_reason": self.stop_reason,
             "turn": self.turn,
+            "turn_started": self.turn_started,
+            "unread": self.unread,
             "available_modes": self.available_modes,
             "current_mode_id": self.current_mode_id,
             "config_options": self.config_options,
@@ -451,3 +472,20 @@ class SessionState:
 
     def __repr__(self) -> str:
         return f"<SessionState {self.id!r} live={self.live} title={self.title!r}>"
+
+
+def live_state(s: SessionState) -> str | None:
+    """What the session's row says about it: one of the ``LIVE_*`` values, or None (nothing
+    going on). Waiting for the person wins over working; an error stays until the next turn;
+    output not seen yet until the session is shown."""
+    if s.replaying:
+        return None
+    if s.activity == ACTIVITY_REQUIRES_ACTION:
+        return LIVE_WAITING
+    if s.activity == ACTIVITY_RUNNING:
+        return LIVE_WORKING
+    if s.stop_reason == "error":
+        return LIVE_ERROR
+    if s.unread:
+        return LIVE_UNREAD
+    return None

@@ -24,7 +24,7 @@ from typing import Any
 
 from acp_tui.store.agent_terminals import AgentTerminal
 from acp_tui.store.catalog import MAX_STALE_PAGES, Catalog, ListState
-from acp_tui.store.changes import Changes, ChangeTracker
+from acp_tui.store.changes import PART_STATE, Changes, ChangeTracker
 from acp_tui.store.entries import Notice, UnknownUpdate
 from acp_tui.store.reducer import Reducer
 from acp_tui.store.registry import SessionRegistry
@@ -197,6 +197,7 @@ class SessionStore:
         """Plain-data view of the whole store, for equality checks (``==``) and debugging."""
         return {
             "sessions": {sid: s.snapshot() for sid, s in self._registry.sessions.items()},
+            "viewing": self._registry.viewing,
             "held": self._reducer.held_snapshot(),
             "catalog": [s.id for s in self.catalog()],
             "unrouted": [u.to_dict() for u in self._reducer.unrouted],
@@ -281,6 +282,26 @@ class SessionStore:
     def set_activity(self, session_id: str, activity: str) -> None:
         """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""
         self._turns.set_activity(session_id, activity)
+
+    @property
+    def viewing(self) -> str | None:
+        """The session on screen, as last told by :meth:`set_viewing`."""
+        return self._registry.viewing
+
+    def set_viewing(self, session_id: str | None) -> None:
+        """The person now sees ``session_id`` (None: no session): what it had unread is read,
+        and a turn that ends there from now on is read as it ends."""
+        sessions = self._registry.sessions
+        left, self._registry.viewing = self._registry.viewing, session_id
+        if left == session_id:
+            return
+        # Both rows change (which one is on screen), and what the shown one had unread is read.
+        for sid in (left, session_id):
+            s = sessions.get(sid) if sid is not None else None
+            if s is not None:
+                if sid == session_id:
+                    s.unread = False
+                self._tracker.touch(s, PART_STATE)
 
     def add_notice(
         self,

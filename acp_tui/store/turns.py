@@ -168,7 +168,7 @@ class Turns:
             replay.shadow = replay.live = True
             s._replay = replay
             s.replaying = True
-            s.activity = ACTIVITY_IDLE
+            self._registry.set_activity(s, ACTIVITY_IDLE, ended=False)
             self._tracker.touch(s, PART_STATE)
             self._kept_from[s.id] = len(s.transcript)
             self._reducer.flush_held(s)
@@ -179,7 +179,7 @@ class Turns:
         s.plan = None
         s._first_user = None
         s.replaying = True
-        s.activity = ACTIVITY_IDLE
+        self._registry.set_activity(s, ACTIVITY_IDLE, ended=False)
         self._tracker.reset_entries(s.id)
         for part in (PART_RESET, PART_TRANSCRIPT, PART_STATE, PART_PLAN):
             self._tracker.touch(s, part)
@@ -249,7 +249,7 @@ class Turns:
                     s._search_key = None
                     self._tracker.touch_catalog()
         s.turn += 1
-        s.activity = ACTIVITY_RUNNING
+        self._registry.set_activity(s, ACTIVITY_RUNNING)
         s.stop_reason = None
         self._registry.updated_now(s)
         self._tracker.touch(s, PART_STATE)
@@ -291,8 +291,8 @@ class Turns:
                         e.version += 1
                         self._tracker.touch_entry(s, e)
                 if current:
-                    s.activity = ACTIVITY_IDLE
                     s.stop_reason = reason
+                    self._registry.set_activity(s, ACTIVITY_IDLE)
                     self._tracker.touch(s, PART_STATE)
             else:
                 mid = response.get("messageId")
@@ -306,8 +306,8 @@ class Turns:
         if error is not None:
             self.add_notice(session_id, error, severity="error")
             if current:
-                s.activity = ACTIVITY_IDLE
                 s.stop_reason = "error"
+                self._registry.set_activity(s, ACTIVITY_IDLE)
                 self._tracker.touch(s, PART_STATE)
 
     def withdraw_prompt(self, session_id: str, turn: int | None = None) -> bool:
@@ -331,7 +331,7 @@ class Turns:
             self._tracker.touch(s, PART_RESET)
             self._tracker.touch(s, PART_TRANSCRIPT)
         if turn is None or turn == s.turn:
-            s.activity = ACTIVITY_IDLE
+            self._registry.set_activity(s, ACTIVITY_IDLE, ended=False)
             s.stop_reason = None
             self._tracker.touch(s, PART_STATE)
         return removed
@@ -339,9 +339,7 @@ class Turns:
     def set_activity(self, session_id: str, activity: str) -> None:
         """Client-side override (e.g. ``requires_action`` while a permission dialog is open)."""
         s = self._registry.ensure(session_id)
-        if s.activity != activity:
-            s.activity = activity
-            self._tracker.touch(s, PART_STATE)
+        self._registry.set_activity(s, activity)
 
     def add_notice(
         self,

@@ -59,6 +59,8 @@ DESCRIPTIONS: dict[str, str] = {
     "latest-output": "open or close the latest tool call's whole output",
     "restart-agent": "restart the agent after it exited (or stopped responding)",
     "copy-reply": "copy the agent's last reply",
+    "jump-waiting": "go to the session that has waited longest for you (a permission or a "
+    "question of a session not on screen); its dialog then shows",
     "cycle-mode": "the agent's next mode (from the prompt; elsewhere Shift+Tab moves the focus "
     "back)",
     "cycle-thought-level": "the agent's next thinking level",

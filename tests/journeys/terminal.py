@@ -156,6 +156,15 @@ class Terminal:
         rows = text.split("\n")
         return rows[: self.rows]
 
+    def title(self) -> str:
+        """The pane's title, as the program set it (OSC 2)."""
+        return self._tmux("display", "-p", "-t", self.target, "#{pane_title}").stdout.strip()
+
+    def rang(self) -> bool:
+        """Whether the program rang the bell (tmux keeps the flag until the window is seen)."""
+        flag = self._tmux("display", "-p", "-t", self.target, "#{window_bell_flag}").stdout
+        return flag.strip() == "1"
+
     def exited(self) -> int | None:
         """The program's exit status once it has exited, else None."""
         try:

@@ -181,6 +181,7 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
     "prompt_finished": lambda s, sid: s.prompt_finished(sid, {"stopReason": "end_turn"}),
     "withdraw_prompt": lambda s, sid: s.withdraw_prompt(sid),
     "set_activity": lambda s, sid: s.set_activity(sid, "requires_action"),
+    "set_viewing": lambda s, sid: s.set_viewing(sid),
     "add_notice": lambda s, sid: s.add_notice(sid, "Allowed once"),
     "set_current_mode": lambda s, sid: s.set_current_mode(sid, None),
     "set_config_options": lambda s, sid: s.set_config_options(sid, [{"id": "x", "type": "select"}]),
@@ -225,6 +226,7 @@ READERS = {
     "version",
     "unrouted",
     "update_kinds",
+    "viewing",
 }
 
 

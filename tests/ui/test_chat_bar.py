@@ -143,3 +143,23 @@ async def test_controls_follow_the_agent_without_reporting_a_choice() -> None:
         # Ids stay unique: the model select keeps #model-select, the newcomer gets another.
         assert bar.controls["config:model"].id == "model-select"
         assert bar.controls["config:extra"].id == "option-extra"
+
+
+async def test_a_control_shown_again_before_it_has_drawn_itself_takes_the_value() -> None:
+    """Switching sessions draws the options twice in a row (the new session's stand-in, then
+    the session): a control mounted by the first draw and not composed yet must take the
+    second draw's value, not fail (it used to raise NoMatches: "A display error occurred")."""
+    app = BarApp()
+    async with app.run_test(size=(200, 3)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(ChatBar)
+        fresh = select("effort", "model_config", "Effort", ["Low", "High"])
+        bar.show_options([*OPTIONS, fresh])
+        again = select("effort", "model_config", "Effort", ["High", "Low"])
+        bar.show_options([*OPTIONS, again])  # same turn of the loop: not composed yet
+        await pilot.pause()
+        await pilot.pause()
+        control = bar.controls["config:effort"]
+        assert isinstance(control, OptionSelect) and control.value == "high"
+        assert "Effort: High" in str(control.query_one("SelectCurrent #label").render())
+        assert app.chosen == []

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.ui.chat_helpers import chat, fixture_app, send, settle, wait_for, wait_for_session
 
 SIZE = (110, 36)
@@ -56,7 +57,8 @@ def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) 
 
 def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A turn in progress: the agent has said "Working on it…", the status line reads
-    "● working… 0 s (Esc to cancel)" (the screen's clock held still), and above the prompt the
+    "● working… 0 s (Esc to cancel)" (the screen's clock held still), the session's sidebar row
+    reads "working 0 s" in the busy colour (its clock held too), and above the prompt the
     queue shows one waiting message "and then this" with edit and remove buttons. The footer
     offers "esc Cancel"."""
 
@@ -72,6 +74,11 @@ def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> Non
             lambda: "Working on it" in str(screen.store.get(screen.session_id).transcript[-1].text),
             "text",
         )  # type: ignore[attr-defined]
+        # The sidebar's row reads "working 0 s": its clock held at the turn's start.
+        started = screen.store.get(screen.session_id).turn_started  # type: ignore[union-attr]
+        sidebar = screen.query_one(SessionsSidebar)
+        sidebar.now = lambda: started
+        sidebar.session_list.refresh()
         await _settle(pilot)
 
     assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)

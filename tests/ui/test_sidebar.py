@@ -19,8 +19,8 @@ from textual.pilot import Pilot
 from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.store import SessionStore
+from acp_tui.ui.widgets.session_status import BUSY_GLYPH
 from acp_tui.ui.widgets.sidebar import (
-    BUSY_GLYPH,
     CLOSED_GLYPH,
     LOADING_TEXT,
     NO_LIST_HINT,
@@ -586,8 +586,8 @@ async def _busy_and_current(pilot: Pilot[None]) -> None:
 
 def test_snapshot_titles_times_busy(snap_compare: Any) -> None:
     """All-folders scope, header `Sessions · all folders (45+)`. Row #0 has a yellow busy dot ●
-    (running: `just now`) and `31%` context at the right of its time line; #1 is the current
-    session (accent bar ▎, bold title); #2 reads `Live title [b]x` literally (no escape, no
+    (running: `working 0 s`, yellow) and `31%` context at the right of its time line; #1 is the
+    current session (accent bar ▎, bold title); #2 reads `Live title [b]x` literally (no escape, no
     markup); #3 is highlighted (primary background, the list has focus) and shows its other
     cwd `/srv/other-project`; #6 has no title and reads `Untitled`. Times step back by 37
     minutes: 47 min, 1 h, 2 h ago... (rsvg-convert drops leading spaces; browsers do not.)"""

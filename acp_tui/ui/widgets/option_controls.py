@@ -77,6 +77,10 @@ class OptionSelect(Select[str]):
             id=id,
         )
         self.tooltip = self._described(option)
+        #: Until the select has drawn itself once, Select cannot take new choices or a value
+        #: (its parts are not composed yet): the latest state waits here.
+        self._drawn = False
+        self._waiting: SessionOption | None = None
 
     @property
     def key(self) -> str:
@@ -116,10 +120,21 @@ class OptionSelect(Select[str]):
 
     def on_mount(self) -> None:
         # After Select's own mount, which draws the bare value.
-        self.call_after_refresh(lambda: self.watch_value(self.value))
+        self.call_after_refresh(self._first_drawn)
+
+    def _first_drawn(self) -> None:
+        self._drawn = True
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            self.show(waiting)
+        self.watch_value(self.value)
 
     def show(self, option: SessionOption) -> None:
         """Draw the agent's state of the option (no :class:`OptionChosen`)."""
+        if not self._drawn:
+            # Shown again before it drew itself (a session switch draws twice in a row).
+            self._waiting = option
+            return
         with self.prevent(Select.Changed):
             if option.choices != self.option.choices:
                 self.option = option

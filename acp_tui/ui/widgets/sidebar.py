@@ -38,8 +38,6 @@ from textual.widgets import Input, Static
 
 from acp_tui.session.directory import DirectoryRows, PageRequest, SessionDirectory
 from acp_tui.store import (
-    ACTIVITY_REQUIRES_ACTION,
-    ACTIVITY_RUNNING,
     PART_INFO,
     PART_META,
     PART_STATE,
@@ -51,6 +49,11 @@ from acp_tui.store import (
 )
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
+from acp_tui.ui.widgets.session_status import (
+    STATUS_COMPONENTS,
+    any_working,
+    row_status,
+)
 
 __all__ = ["SessionList", "SessionsSidebar", "row_title", "shorten_path"]
 
@@ -67,8 +70,6 @@ NO_LIST_HINT = "this agent cannot list sessions: showing sessions started here"
 LOADING_TEXT = "loading more…"
 #: Until the agent answers ``initialize`` nobody knows whether it can list sessions.
 CONNECTING_TEXT = "connecting…"
-BUSY_GLYPH = "●"
-ATTENTION_GLYPH = "▲"
 CLOSED_GLYPH = "⊘"
 CURRENT_BAR = "▎"
 #: Colours of the agents' marks (component classes ``sessions-list--agent-N``), by slot.
@@ -136,6 +137,7 @@ class SessionList(ScrollView, can_focus=True):
         "sessions-list--cursor-focused",
         "sessions-list--footer",
         "sessions-list--error",
+        *STATUS_COMPONENTS,
         *(f"sessions-list--agent-{i}" for i in range(AGENT_COLOURS)),
     }
 
@@ -158,6 +160,8 @@ class SessionList(ScrollView, can_focus=True):
         & > .sessions-list--cursor-focused { background: $primary 50%; }
         & > .sessions-list--footer { color: $text-muted; text-style: italic; }
         & > .sessions-list--error { color: $text-error; }
+        & > .sessions-list--unread { color: $text-success; text-style: bold; }
+        & > .sessions-list--failed { color: $text-error; text-style: bold; }
         & > .sessions-list--agent-0 { color: $text-accent; }
         & > .sessions-list--agent-1 { color: $text-success; }
         & > .sessions-list--agent-2 { color: $text-primary; }
@@ -369,10 +373,9 @@ class SessionList(ScrollView, can_focus=True):
         if sub == 0:
             current = s.id == sidebar.current_session_id
             text.append(CURRENT_BAR if current else " ", style=_fg(style("sessions-list--bar")))
-            if s.activity == ACTIVITY_RUNNING:
-                text.append(BUSY_GLYPH, style=_fg(style("sessions-list--busy")))
-            elif s.activity == ACTIVITY_REQUIRES_ACTION:
-                text.append(ATTENTION_GLYPH, style=_fg(style("sessions-list--attention")))
+            status = row_status(s, sidebar.now())
+            if status is not None:
+                text.append(status.glyph, style=_fg(style(status.component)))
             elif not reopenable:
                 text.append(CLOSED_GLYPH, style=_fg(style("sessions-list--closed")))
             else:
@@ -398,6 +401,7 @@ class SessionList(ScrollView, can_focus=True):
             right = "can't reopen"
             right_style = _fg(style("sessions-list--closed"))
         avail = max(width - 3 - (cell_len(right) + 1 if right else 0), 0)
+        status = row_status(s, sidebar.now())
         mark = self._agent_mark(agent)
         if mark is not None:
             mark.truncate(avail, overflow="ellipsis")
@@ -409,6 +413,11 @@ class SessionList(ScrollView, can_focus=True):
                 short = shorten_path(s.cwd, sidebar.home, room)
                 left = f"{left} · {short}" if left else short
         meta = Text(left, style=_fg(style("sessions-list--meta")), end="", no_wrap=True)
+        if status is not None:
+            # What goes on now before when it last changed.
+            meta = Text(status.text, style=_fg(style(status.component)), end="", no_wrap=True)
+            if left and status.with_time:
+                meta.append(f" · {left}", style=_fg(style("sessions-list--meta")))
         meta.truncate(avail, overflow="ellipsis")
         text.append("   ")
         if mark is not None:
@@ -778,11 +787,22 @@ class SessionsSidebar(Widget):
 
     def on_mount(self) -> None:
         self.set_interval(30, self.session_list.refresh)  # relative times age
+        self.set_interval(1, self._tick_working)
         self.set_interval(OTHER_AGENTS_POLL, self._check_other_agents)
         self._rebuild()
 
     def on_show(self) -> None:
         self.refresh_rows()
+
+    def _tick_working(self) -> None:
+        """A working row's clock moves: redraw when one is in view."""
+        lst = self.session_list
+        if not self.display or not lst.rows:
+            return
+        first = round(lst.scroll_y) // ROW_HEIGHT
+        shown = lst.rows[first : first + lst.size.height // ROW_HEIGHT + 2]
+        if any_working(shown):
+            lst.refresh()
 
     # -- actions -----------------------------------------------------------------------------
     def toggle_scope(self) -> None:

@@ -186,8 +186,7 @@ class AgentLifecycle(ChatHost):
         self._set_status("")
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
+        # The bell rang (see attention.py) as the store saw the turn end.
         if reason == "cancelled" and session_id == self.session_id:
             self._set_status("cancelled")
         # A question still open for a turn that is over can only be answered in vain.

@@ -107,6 +107,12 @@ class ChatHost(Screen[None]):
     def _on_session_opened(self, session_id: str) -> None:
         raise NotImplementedError  # sessions.py
 
+    def open_session(self, session_id: str) -> None:
+        raise NotImplementedError  # sessions.py
+
+    def _viewing_changed(self) -> None:
+        raise NotImplementedError  # attention.py
+
     def _queue_key(self) -> str | None:
         raise NotImplementedError  # queue.py
 

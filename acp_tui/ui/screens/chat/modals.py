@@ -54,8 +54,8 @@ class ChatModals(ChatHost):
                 tool_call = entry
             if pending.session_id != self.session_id:
                 session_label = display_title(state.display_title, 80)
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
+        # The bell (and a desktop notification) rang as the session started waiting (see
+        # attention.py).
         return await present_permission(
             self.app,
             pending,
@@ -88,8 +88,6 @@ class ChatModals(ChatHost):
         label = None
         if state is not None and pending.session_id != self.session_id:
             label = display_title(state.display_title, 80)
-        if not self.app.app_focus and self.settings.notify_when_unfocused:
-            self.app.bell()
         return await present_elicitation(
             self.app,
             pending,

@@ -10,7 +10,8 @@ intents; each other job is a module of this package, mixed in: the agent's lifec
 (:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
 local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
 (:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
-(:mod:`.session_actions`) and sign-out (:mod:`.auth_actions`).
+(:mod:`.session_actions`), sign-out (:mod:`.auth_actions`) and what needs the person in the
+sessions not on screen (:mod:`.attention`).
 """
 
 from __future__ import annotations
@@ -47,6 +48,7 @@ from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
+    PART_INFO,
     PART_MODES,
     PART_RESET,
     PART_STATE,
@@ -59,6 +61,7 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
 from acp_tui.ui.screens.chat.agent_name import background_title
+from acp_tui.ui.screens.chat.attention import ChatAttention
 from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
 from acp_tui.ui.screens.chat.modals import ChatModals
@@ -94,6 +97,8 @@ TYPING_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
 SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
+#: Changes that may change what a session's row says about it (working, waiting...).
+LIVE_PARTS = frozenset({PART_STATE, PART_INFO})
 FOOTER_COMPACT_WIDTH = 110
 
 
@@ -107,6 +112,7 @@ class ChatScreen(
     ChatTools,
     SessionOptionsMixin,
     SessionActions,
+    ChatAttention,
     Screen[None],
 ):
     """Talk to one agent process; several sessions can be live on it."""
@@ -127,6 +133,16 @@ class ChatScreen(
         Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
         Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
         Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
+        # Priority: the prompt has the focus when a toast says "ctrl+l to go there". Not Ctrl+G:
+        # that is the app's next agent.
+        Binding(
+            "ctrl+l",
+            "jump_waiting",
+            "Go to waiting",
+            show=False,
+            priority=True,
+            id="jump-waiting",
+        ),
         # Shift+Tab from the prompt, as in Claude Code (elsewhere it moves the focus back: the
         # last binding of the three). Priority: the prompt would type the "t" of Alt+T. Each
         # key has a twin not listed in the footer, which works where the footer has no room
@@ -349,6 +365,7 @@ class ChatScreen(
         )
         self.broker.set_presenter(self._present_permission)
         self.elicitations.set_presenter(self._present_elicitation)
+        self._attention_ready()
         self.set_interval(1.0, self._tick_elapsed)
         self._draw_new_session()
         self.start_agent()
@@ -356,6 +373,7 @@ class ChatScreen(
     async def on_unmount(self) -> None:
         for task in list(self._refresh_tasks):
             task.cancel()
+        self._leave_attention()
         await self.stop_agent()
 
     # ------------------------------------------------------------------ store -> screen
@@ -456,6 +474,9 @@ class ChatScreen(
             if PART_COMMANDS in changed_parts:
                 with self._step("session index"):
                     self._remember_commands(self.store.get(changed_id))
+            if not changed_parts.isdisjoint(LIVE_PARTS):
+                with self._step("attention"):
+                    self._note_live(changed_id)
         session_id = self.session_id
         transcript = self.query_one(Transcript)
         if session_id is None:

@@ -114,6 +114,7 @@ class SessionSwitching(ChatHost):
                 draft = self._drafts.pop(session_id, "")
         self.session_id = session_id
         self.query_one(SessionsSidebar).current_session_id = session_id
+        self._viewing_changed()
         prompt.set_draft(draft)
 
     async def _draw_view(self) -> None:
