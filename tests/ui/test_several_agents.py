@@ -409,3 +409,55 @@ async def test_a_row_of_an_agent_started_to_list_opens_in_a_view_of_its_own(
         )
         assert listing.finished.is_set() and view.link is not listing
         assert fixture.agent_alive and len(app.workspace.running()) == 2
+
+
+async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_there(
+    tmp_path: Path,
+) -> None:
+    """Issue 19's "Done when": the demo agent asks for a permission while the person chats with
+    the other agent. The dialog does not open over the other agent's view (nor behind it);
+    the row says so, a toast names the session, its agent and the key; Ctrl+L shows the demo
+    agent's view and the dialog there, answered, and the file is written."""
+    from acp_tui.store import LIVE_WAITING, live_state
+    from acp_tui.ui.screens.permission import PermissionScreen
+    from tests.ui.chat_helpers import answer_permission
+
+    app = two_agents(tmp_path)
+    seen = record_notifications(app)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        # The edit (and its permission) comes once the slow turn is over: by then the person
+        # is in the other agent's view.
+        await send(pilot, "/slow 3")
+        await wait_for(pilot, lambda: slow_turn_seen(demo), "the slow turn to run")
+        await send(pilot, "/edit notes.txt")
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
+        asking = demo.session_id
+        assert asking is not None
+        await wait_for(
+            pilot,
+            lambda: (
+                (state := demo.store.get(asking)) is not None and live_state(state) == LIVE_WAITING
+            ),
+            "the demo agent's session to wait for the person",
+        )
+        await chat_in(pilot, fixture, "meanwhile", "You said: meanwhile")
+        # Nowhere on screen, in no agent's stack: it waits for its session to be shown.
+        assert app.screen is fixture
+        assert not any(isinstance(s, PermissionScreen) for s in app.screen_stack)
+        assert not any(isinstance(s, PermissionScreen) for s in demo.app.screen_stack)
+        assert any("needs you" in text and "ctrl+l" in text.lower() for text in seen), seen
+        assert not (tmp_path / "notes.txt").exists()
+        await pilot.press("ctrl+l")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: (tmp_path / "notes.txt").exists(), "the file written")
+        assert app.screen is demo or isinstance(app.screen, ChatScreen)
+        await wait_for(
+            pilot,
+            lambda: (
+                (state := demo.store.get(asking)) is not None and live_state(state) != LIVE_WAITING
+            ),
+            "the session to wait no more",
+        )
+        assert fixture.agent_alive and not fixture.busy
