@@ -20,7 +20,7 @@ they are folded to one line and cut short, never interpreted.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
@@ -155,7 +155,7 @@ class SessionDirectory:
         self,
         workspace: Workspace,
         *,
-        names: Mapping[str, str] | None = None,
+        names: dict[str, str] | None = None,
         primary: str | None = None,
         index_records: Callable[[str], Iterable[Any]] | None = None,
     ) -> None:
@@ -163,7 +163,9 @@ class SessionDirectory:
         #: Each agent's rows of the local index (see :meth:`use_index`), merged into its
         #: store the first time the directory sees that store.
         self.index_records = index_records
-        self.names: dict[str, str] = dict(names or {})
+        #: Shared, not copied: the workspace's labels grow as agents start, and every view's
+        #: directory names an agent the same way.
+        self.names: dict[str, str] = names if names is not None else {}
         self.primary = primary
         #: Slots by key, kept for the life of the directory: an agent keeps its colour when
         #: another one stops.
@@ -179,6 +181,11 @@ class SessionDirectory:
         """Every agent with a controller (running or not: a crashed agent's rows stay, shown
         as they were), the primary first, then in the order they were started."""
         keys = list(self.workspace)
+        # Colours follow the order the agents were started, not the view's own agent first:
+        # an agent has the same colour in every agent's view.
+        for key in keys:
+            if key not in self._slots:
+                self._slots[key] = len(self._slots)
         if self.primary in keys:
             keys.remove(self.primary)
             keys.insert(0, self.primary)

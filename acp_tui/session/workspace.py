@@ -50,6 +50,9 @@ class Workspace:
         #: Keys whose agent was asked to stop: a new run may replace it even if the old one
         #: has not finished within the grace (it is on its way out).
         self._stopping: set[str] = set()
+        #: Each agent's label by key (``[agents.NAME]``, ``--demo``'s "demo agent"), set by
+        #: whoever starts it: every list of sessions names an agent the same way.
+        self.labels: dict[str, str] = {}
         #: What needs the person, in every agent's sessions (the views keep it up to date).
         self.attention = AttentionBoard()
 

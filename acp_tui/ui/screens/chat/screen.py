@@ -357,10 +357,12 @@ class ChatScreen(
         sidebar = self.query_one(SessionsSidebar)
         sidebar.display = show_sidebar
         sidebar.agent_key = self.settings.agent_key
+        if self.settings.agent_label:
+            self.workspace.labels[self.settings.agent_key] = self.settings.agent_label
         sidebar.directory = SessionDirectory(
             self.workspace,
             primary=self.settings.agent_key,
-            names={self.settings.agent_key: self.settings.agent_label},
+            names=self.workspace.labels,
             index_records=self._index_records_of,
         )
         self.broker.set_presenter(self._present_permission)
