@@ -10,6 +10,7 @@
   wrote a session's or an entry's attribute from outside ``acp_tui.store`` fails.
 - Hypothesis: no per-example deadline and no "too slow" health check; both measure the
   machine's speed, not the code.
+- Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
 """
 
 from __future__ import annotations
@@ -25,6 +26,11 @@ from hypothesis import HealthCheck, settings
 
 from tests import store_guard
 from tests.cpu_load import CpuLoad, requested_load
+from tests.slow_first import (  # noqa: F401  (hooks: pytest finds them by name here)
+    pytest_collection_modifyitems,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+)
 
 _ISOLATED_HOME = tempfile.mkdtemp(prefix="acp-tui-tests-")
 atexit.register(shutil.rmtree, _ISOLATED_HOME, ignore_errors=True)
