@@ -55,10 +55,28 @@ def worker_count(config: pytest.Config) -> int | None:
     return int(workerinput.get("workercount", 1))
 
 
+def share_sizes(count: int, hands: int) -> list[int]:
+    """The lengths of the contiguous shares xdist's worksteal gives ``hands`` workers at first
+    (each takes the pending tests divided by the workers still to serve, rounded down)."""
+    sizes = []
+    for hand in range(hands):
+        sizes.append(count // (hands - hand))
+        count -= sizes[-1]
+    return sizes
+
+
 def deal(items: list[pytest.Item], seconds: dict[str, float], hands: int) -> list[pytest.Item]:
-    """``items`` longest first, dealt into ``hands`` contiguous shares of about equal length."""
+    """``items`` longest first, dealt like cards into the ``hands`` shares, one after another."""
     ordered = sorted(items, key=lambda item: seconds[item.nodeid], reverse=True)
-    return [item for hand in range(hands) for item in ordered[hand::hands]]
+    sizes = share_sizes(len(ordered), hands)
+    dealt: list[list[pytest.Item]] = [[] for _ in range(hands)]
+    hand = 0
+    for item in ordered:
+        while len(dealt[hand]) >= sizes[hand]:
+            hand = (hand + 1) % hands
+        dealt[hand].append(item)
+        hand = (hand + 1) % hands
+    return [item for share in dealt for item in share]
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from tests.slow_first import CACHE_KEY, deal, estimate
+from tests.slow_first import CACHE_KEY, deal, estimate, share_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -31,6 +31,19 @@ def test_each_workers_share_starts_with_its_part_of_the_longest_tests() -> None:
     assert {share[0] for share in shares} == {"t11", "t10", "t9"}
     for share in shares:
         assert share == sorted(share, key=lambda nodeid: seconds[nodeid], reverse=True)
+
+
+@pytest.mark.parametrize("count", [10, 11, 12, 13, 1883])
+def test_each_share_starts_with_one_of_the_longest_whatever_the_count(count: int) -> None:
+    seconds = {f"t{n}": float(n) for n in range(count)}
+    dealt = [item.nodeid for item in deal([fake(nodeid) for nodeid in seconds], seconds, 3)]
+    assert sorted(dealt) == sorted(seconds)
+    starts, first = [], 0
+    for size in share_sizes(count, 3):  # what worksteal gives each worker at first
+        starts.append(dealt[first])
+        first += size
+    assert sorted(starts) == sorted(f"t{n}" for n in range(count - 3, count))
+    assert share_sizes(1883, 3) == [627, 628, 628]
 
 
 def test_a_test_never_timed_is_estimated_by_its_kind() -> None:
