@@ -18,7 +18,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Label, OptionList, Static
+from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.config.known_agents import KnownAgent
@@ -26,6 +26,7 @@ from acp_tui.session.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.settings import AppSettings
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.widgets.key_footer import KeyFooter
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -196,7 +197,7 @@ class LauncherScreen(Screen[None]):
                 hint.append(self.config_location, style="bold")
                 hint.append(".")
             yield Static(hint, id="launcher-hint")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         agents = self.query_one("#agents", OptionList)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
@@ -56,11 +57,18 @@ PIECES = st.lists(
     min_size=1,
     max_size=40,
 )
+#: 3,000 examples per property, run as shards of 500 (each shard its own random search): the
+#: same search in all, spread over the xdist workers instead of one long test that ends last.
+SHARDS = pytest.mark.parametrize("shard", range(6))
+EXAMPLES_PER_SHARD = 3000 // 6
 
 
-@settings(max_examples=3000, deadline=None)
-@given(PIECES, st.integers(1, 40))
-def test_growing_wrap_equals_wrapping_the_whole(pieces: list[tuple[str, int]], width: int) -> None:
+@SHARDS
+@settings(max_examples=EXAMPLES_PER_SHARD, deadline=None)
+@given(pieces=PIECES, width=st.integers(1, 40))
+def test_growing_wrap_equals_wrapping_the_whole(
+    shard: int, pieces: list[tuple[str, int]], width: int
+) -> None:
     texts = styled(pieces)
     whole = Text(justify="left")
     for text in texts:
@@ -72,10 +80,11 @@ def test_growing_wrap_equals_wrapping_the_whole(pieces: list[tuple[str, int]], w
     assert cells(wrap.lines()) == cells(list(expected))
 
 
-@settings(max_examples=3000, deadline=None)
-@given(PIECES, PIECES, st.integers(1, 40))
+@SHARDS
+@settings(max_examples=EXAMPLES_PER_SHARD, deadline=None)
+@given(settled=PIECES, provisional=PIECES, width=st.integers(1, 40))
 def test_a_provisional_end_wraps_as_if_it_were_added(
-    settled: list[tuple[str, int]], provisional: list[tuple[str, int]], width: int
+    shard: int, settled: list[tuple[str, int]], provisional: list[tuple[str, int]], width: int
 ) -> None:
     """The open end shown each frame (text that may still change) wraps like the same text
     added for good, and adding it later changes nothing already frozen."""

@@ -77,6 +77,7 @@ from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.queue_view import QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -343,7 +344,7 @@ class ChatScreen(
                 yield QueueView(id="queue")
                 yield PromptEditor(id="prompt", history=InputHistory(history_path(self.settings)))
         yield ChatBar(id="bar")
-        yield Footer()
+        yield KeyFooter()
 
     def on_mount(self) -> None:
         # Subscribe before anything touches the store: the store wakes only on clean -> dirty.

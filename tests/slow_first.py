@@ -1,0 +1,110 @@
+"""The longest tests start first, spread over the xdist workers (hooks used by tests/conftest.py).
+
+Under xdist the run ends when the last worker ends: a long test that starts late ends last,
+while the other workers have nothing left to do. So the tests are ordered longest first, by
+the time each took in earlier runs (kept in pytest's cache, .pytest_cache) or, for a test not
+seen yet (a fresh clone, a new test), by an estimate from its kind. With ``--dist worksteal``
+each worker first gets a contiguous share of the list, so the list is dealt like cards: each
+worker's share starts with its part of the longest tests, and what the others steal from its
+end are short ones.
+
+The order changes no test's outcome (tests are independent; see tests/conftest.py); running
+without xdist (``-n0``) keeps the file order.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+CACHE_KEY = "acp-tui/test-seconds"
+
+#: Estimates in seconds for a test with no recorded time, by what it runs.
+SLOW_FILES = {
+    "tests/test_code_checks.py": 10.0,  # ruff and mypy over the whole tree
+    "tests/test_packaging.py": 10.0,  # builds a wheel, installs it with pipx and uv
+    "tests/test_web.py": 8.0,  # a browser
+    "tests/test_bench_smoke.py": 5.0,  # benchmark runs
+}
+JOURNEY = 5.0  # the installed app in tmux, on an agent process
+APP = 2.0  # a Textual app on an agent process (most of tests/ui)
+PROPERTY = 2.0  # a Hypothesis search
+OTHER = 0.1
+
+_recorded: dict[str, float] = {}
+
+
+def estimate(item: pytest.Item) -> float:
+    path = item.nodeid.split("::", 1)[0]
+    if path in SLOW_FILES:
+        return SLOW_FILES[path]
+    if path.startswith("tests/journeys/"):
+        return JOURNEY
+    function = getattr(item, "function", None)
+    if getattr(function, "is_hypothesis_test", False):
+        return PROPERTY
+    if path.startswith("tests/ui/") and not path.startswith("tests/ui/render/"):
+        return APP
+    return OTHER
+
+
+def worker_count(config: pytest.Config) -> int | None:
+    """How many xdist workers share the run, in a worker; None elsewhere."""
+    workerinput = getattr(config, "workerinput", None)
+    if workerinput is None:
+        return None
+    return int(workerinput.get("workercount", 1))
+
+
+def share_sizes(count: int, hands: int) -> list[int]:
+    """The lengths of the contiguous shares xdist's worksteal gives ``hands`` workers at first
+    (each takes the pending tests divided by the workers still to serve, rounded down)."""
+    sizes = []
+    for hand in range(hands):
+        sizes.append(count // (hands - hand))
+        count -= sizes[-1]
+    return sizes
+
+
+def deal(items: list[pytest.Item], seconds: dict[str, float], hands: int) -> list[pytest.Item]:
+    """``items`` longest first, dealt like cards into the ``hands`` shares, one after another."""
+    ordered = sorted(items, key=lambda item: seconds[item.nodeid], reverse=True)
+    sizes = share_sizes(len(ordered), hands)
+    dealt: list[list[pytest.Item]] = [[] for _ in range(hands)]
+    hand = 0
+    for item in ordered:
+        while len(dealt[hand]) >= sizes[hand]:
+            hand = (hand + 1) % hands
+        dealt[hand].append(item)
+        hand = (hand + 1) % hands
+    return [item for share in dealt for item in share]
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    hands = worker_count(config)
+    if hands is None:
+        return
+    cache = getattr(config, "cache", None)
+    known = cache.get(CACHE_KEY, {}) if cache is not None else {}
+    if not isinstance(known, dict):
+        known = {}
+    # Every worker computes the same order from the same cache: xdist requires one collection.
+    seconds = {item.nodeid: float(known.get(item.nodeid) or estimate(item)) for item in items}
+    items[:] = deal(items, seconds, hands)
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.passed or report.failed:
+        _recorded[report.nodeid] = _recorded.get(report.nodeid, 0.0) + report.duration
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In the controller (the workers' reports reach it), add this run's times to the cache."""
+    config = session.config
+    cache = getattr(config, "cache", None)
+    if worker_count(config) is not None or cache is None or not _recorded:
+        return
+    known = cache.get(CACHE_KEY, {})
+    if not isinstance(known, dict):
+        known = {}
+    known.update({nodeid: round(seconds, 3) for nodeid, seconds in _recorded.items()})
+    cache.set(CACHE_KEY, known)

@@ -1,0 +1,112 @@
+"""Longest tests first, spread over the xdist workers (tests/slow_first.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any, cast
+
+import pytest
+
+from tests.slow_first import CACHE_KEY, deal, estimate, share_sizes
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def fake(nodeid: str) -> pytest.Item:
+    return cast(pytest.Item, SimpleNamespace(nodeid=nodeid, function=None))
+
+
+def test_each_workers_share_starts_with_its_part_of_the_longest_tests() -> None:
+    seconds = {f"t{n}": float(n) for n in range(12)}
+    items = [fake(nodeid) for nodeid in seconds]
+    dealt = [item.nodeid for item in deal(items, seconds, 3)]
+    assert sorted(dealt) == sorted(seconds)
+    # worksteal gives each of 3 workers a contiguous third: each starts with one of the 3 longest.
+    shares = [dealt[0:4], dealt[4:8], dealt[8:12]]
+    assert {share[0] for share in shares} == {"t11", "t10", "t9"}
+    for share in shares:
+        assert share == sorted(share, key=lambda nodeid: seconds[nodeid], reverse=True)
+
+
+@pytest.mark.parametrize("count", [10, 11, 12, 13, 1883])
+def test_each_share_starts_with_one_of_the_longest_whatever_the_count(count: int) -> None:
+    seconds = {f"t{n}": float(n) for n in range(count)}
+    dealt = [item.nodeid for item in deal([fake(nodeid) for nodeid in seconds], seconds, 3)]
+    assert sorted(dealt) == sorted(seconds)
+    starts, first = [], 0
+    for size in share_sizes(count, 3):  # what worksteal gives each worker at first
+        starts.append(dealt[first])
+        first += size
+    assert sorted(starts) == sorted(f"t{n}" for n in range(count - 3, count))
+    assert share_sizes(1883, 3) == [627, 628, 628]
+
+
+def test_a_test_never_timed_is_estimated_by_its_kind() -> None:
+    journey = estimate(fake("tests/journeys/test_keys.py::test_x"))
+    app = estimate(fake("tests/ui/test_chat.py::test_x"))
+    unit = estimate(fake("tests/store/test_store_session.py::test_x"))
+    mypy = estimate(fake("tests/test_code_checks.py::test_mypy_finds_nothing"))
+    assert mypy > journey > app > unit
+
+
+SUITE = """
+import os
+from pathlib import Path
+
+def run(name):
+    with open(Path(__file__).parent / "ran.jsonl", "a") as f:
+        f.write('{"worker": "%s", "test": "%s"}\\n' % (os.environ["PYTEST_XDIST_WORKER"], name))
+
+def test_a(): run("a")
+def test_b(): run("b")
+def test_c(): run("c")
+def test_d(): run("d")
+def test_e(): run("e")
+def test_f(): run("f")
+"""
+
+CONFTEST = """
+from tests.slow_first import (
+    pytest_collection_modifyitems,
+    pytest_runtest_logreport,
+    pytest_sessionfinish,
+)
+"""
+
+
+def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_suite.py").write_text(SUITE)
+    cache = tmp_path / ".pytest_cache" / "v" / CACHE_KEY
+    cache.parent.mkdir(parents=True)
+    # By file order e and f would run last; as recorded they are the two longest.
+    cache.write_text(json.dumps({"test_suite.py::test_e": 9.0, "test_suite.py::test_f": 8.0}))
+    environment: dict[str, Any] = {
+        key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")
+    }
+    environment.update(PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
+    command = ["-m", "pytest", "-q", "-p", "xdist.plugin", "-n", "2", "--dist", "worksteal", "."]
+    done = subprocess.run(
+        [sys.executable, *command],
+        cwd=tmp_path,
+        env=environment,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    ran = [json.loads(line) for line in (tmp_path / "ran.jsonl").read_text().splitlines()]
+    first = {}
+    for entry in ran:
+        first.setdefault(entry["worker"], entry["test"])
+    assert sorted(first.values()) == ["e", "f"], ran
+    recorded = json.loads(cache.read_text())
+    assert set(recorded) == {f"test_suite.py::test_{name}" for name in "abcdef"}
