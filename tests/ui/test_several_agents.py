@@ -447,7 +447,12 @@ async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_ther
         assert app.screen is fixture
         assert not any(isinstance(s, PermissionScreen) for s in app.screen_stack)
         assert not any(isinstance(s, PermissionScreen) for s in demo.app.screen_stack)
-        assert any("needs you" in text and "ctrl+l" in text.lower() for text in seen), seen
+        # The view behind tells as it takes its store's changes (a frame of its own, later).
+        await wait_for(
+            pilot,
+            lambda: any("needs you" in text and "ctrl+l" in text.lower() for text in seen),
+            "a toast naming the session and the key",
+        )
         assert not (tmp_path / "notes.txt").exists()
         await pilot.press("ctrl+l")
         await answer_permission(pilot, "1")
