@@ -41,7 +41,7 @@ def test_a_background_permission_waits_for_the_person_who_jumps_there(
         term.wait_for("working ")
     # The toast wraps (beside the sidebar's rows): look for its words.
     screen = term.wait_until(
-        lambda s: "“/slow 8” (acp-tui demo" in s and "needs" in s and "Ctrl+L to go" in s,
+        lambda s: "“/slow 8” (demo agent)" in s and "needs" in s and "Ctrl+L to go" in s,
         "a toast naming the session, its agent and the key",
         timeout=DEFAULT_TIMEOUT + 10,
     )

@@ -18,12 +18,12 @@ A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
 
 from __future__ import annotations
 
-import os
 from typing import TYPE_CHECKING
 
 from acp_tui.session.attention import APP_TITLE, Event
 from acp_tui.store import LIVE_WAITING, live_state
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.terminal_signals import TerminalSignals, signals_of
 from acp_tui.ui.toasts import toast_text
@@ -90,11 +90,8 @@ class ChatAttention(ChatHost):
     # -- telling ---------------------------------------------------------------------------
 
     def _agent_name(self) -> str:
-        link = self.link
-        if link is not None and link.agent is not None:
-            return link.agent.display_name
-        argv = self.settings.agent_argv
-        return self.settings.agent_label or (os.path.basename(argv[0]) if argv else "agent")
+        """Named as the header and the sidebar name it (its label first)."""
+        return agent_label(self)
 
     def _note_live(self, session_id: str) -> None:
         """The session's state changed: the board learns it; a change worth telling is told."""
