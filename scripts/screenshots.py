@@ -142,8 +142,10 @@ async def _conversation(pilot: Pilot) -> None:
 
 
 async def shot_several_agents(pilot: Pilot) -> None:
-    """A slow turn runs in the demo agent while the person chats with the other agent; back in
-    the demo agent's view (still working), the palette offers the other agent."""
+    """Two agents in one list: in the demo agent a slow turn works in one session and another
+    session waits for a permission, while the person chats with the other agent, whose view
+    is on screen: the rows say what each session is doing, a toast says which one needs the
+    person and the key that goes there."""
     app = pilot.app
     assert isinstance(app, AcpTuiApp)
     await wait_for(
@@ -154,15 +156,24 @@ async def shot_several_agents(pilot: Pilot) -> None:
     demo, sdk = app.agent_views.values()
     await send(pilot, "/slow 60")
     await wait_for(pilot, lambda: demo.busy, "the slow turn")
+    working = demo.session_id
+    demo.action_new_session()
+    await wait_for(pilot, lambda: demo.session_id not in (None, working), "a second session")
+    await send(pilot, "/slow 2")
+    await wait_for(pilot, lambda: demo.busy, "the short turn")
+    await send(pilot, "/edit greeting.py")
     await pilot.press("ctrl+g")
     await wait_for(pilot, lambda: app.screen is sdk, "the other agent")
     await send(pilot, "Meanwhile: what does greeting.py do?")
     await turn_done(pilot, sdk)
-    # Back to the demo agent, still working; the palette lists the other agent.
-    await pilot.press("ctrl+g")
-    await wait_for(pilot, lambda: app.screen is demo and demo.busy, "the demo agent, working")
-    await pilot.press("ctrl+p", *"agent")
-    await pilot.pause(0.5)
+    asking = demo.session_id or ""
+    await wait_for(
+        pilot,
+        lambda: any("needs you" in str(n.message) for n in app._notifications),
+        "the demo agent's session to wait for the person",
+    )
+    assert demo.store.get(asking) is not None
+    await pilot.pause(0.5)  # the toast slides in
     await settle(pilot)
 
 

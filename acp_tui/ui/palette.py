@@ -15,8 +15,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from textual.command import DiscoveryHit, Hit, Hits, Matcher, Provider
+from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
+from textual.style import Style
 
 from acp_tui.ui.agent_text import LINE_LIMIT, line_of
 
@@ -45,15 +46,24 @@ def highlighted(matcher: Matcher, title: str) -> Content:
     return content
 
 
-def entry(title: Content, help_text: str) -> Content:
-    """What the palette shows for an entry: its title, and its help line below."""
+def entry(title: Content, help_text: str, help_style: Style | str = HELP_STYLE) -> Content:
+    """What the palette shows for an entry: its title, and its help line below (in
+    ``help_style``: the palette's own help style, so it reads as Textual's commands' help)."""
     if not help_text:
         return title
-    return Content.assemble(title, "\n", Content(help_text).stylize(HELP_STYLE))
+    return Content.assemble(title, "\n", Content(help_text).stylize_before(help_style))
 
 
 class AgentCommands(Provider):
     """The palette's entries from the current screen's ``agent_commands()``."""
+
+    def _help_style(self) -> Style | str:
+        """The open palette's style for help lines (muted, not bold). Textual gives it to the
+        help of a ``Hit``, which it parses as markup: agent words cannot go there."""
+        palette = self.app.screen
+        if isinstance(palette, CommandPalette):
+            return Style.from_styles(palette.get_component_styles("command-palette--help-text"))
+        return HELP_STYLE
 
     def _commands(self) -> list[AgentCommand]:
         source = getattr(self.screen, "agent_commands", None)
@@ -65,19 +75,23 @@ class AgentCommands(Provider):
         ]
 
     async def discover(self) -> Hits:
+        help_style = self._help_style()
         for command in self._commands():
             yield DiscoveryHit(
-                entry(Content(command.title), command.help), command.callback, text=command.title
+                entry(Content(command.title), command.help, help_style),
+                command.callback,
+                text=command.title,
             )
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
+        help_style = self._help_style()
         for command in self._commands():
             score = matcher.match(command.title)
             if score > 0:
                 yield Hit(
                     score,
-                    entry(highlighted(matcher, command.title), command.help),
+                    entry(highlighted(matcher, command.title), command.help, help_style),
                     command.callback,
                     text=command.title,
                 )
