@@ -252,3 +252,34 @@ async def test_ctrl_c_says_how_to_quit_in_plain_words(tmp_path: Path) -> None:
         await pilot.pause()
         messages = [n.message for n in app._notifications]
         assert messages == ["Press ctrl+q to quit the app"]
+
+
+async def test_the_help_line_of_an_agent_worded_palette_entry_is_drawn_as_textuals_help(
+    tmp_path: Path,
+) -> None:
+    """A mode's description under its name in the palette is muted and not bold, as the help
+    of Textual's own commands is (it once inherited the entry's bold, in the text colour)."""
+    from textual.command import CommandList
+
+    from tests.ui.chat_helpers import demo_app
+
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(100, 30)) as pilot:
+        await wait_for_session(pilot)
+        await pilot.press("ctrl+p", *"mode: ask")
+        await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+        commands = app.screen.query_one(CommandList)
+        await wait_for(pilot, lambda: commands.option_count > 0, "the entries")
+        await pilot.pause(0.2)
+
+        def styles_of(words: str) -> list[Any]:
+            found = []
+            for y in range(commands.size.height):
+                for segment in commands.render_line(y):
+                    if words in segment.text and segment.style is not None:
+                        found.append(segment.style)
+            return found
+
+        helps = styles_of("changes still need")
+        assert helps
+        assert not any(style.bold for style in helps)
