@@ -291,3 +291,62 @@ async def test_the_first_session_opening_does_not_pull_the_focus_from_the_filter
         burst(app, "led")
         await wait_for(pilot, lambda: sidebar.filter_text == "untitled", "all of it filtered")
         assert sidebar.filter_has_focus and prompt_of(screen).text == ""
+
+
+@pytest.mark.parametrize("switch_key", ["ctrl+n", "ctrl+l"])
+async def test_enter_then_a_key_that_switches_the_session_sends_where_it_was_typed(
+    tmp_path: Path, switch_key: str
+) -> None:
+    """Enter then a key that switches the session (Ctrl+N; Ctrl+L, which goes to a waiting
+    session), as fast as a terminal delivers them: a key bound with priority runs as it
+    arrives, but the message goes to the session it was typed in, not to the next one."""
+    # Ctrl+L needs a permission that waits: the demo agent asks (not "yolo" here).
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        typed_in = screen.session_id
+        assert typed_in is not None
+        # Not an unused session any more (Ctrl+N in one stays there).
+        await send(pilot, "hello")
+        await wait_for(
+            pilot, lambda: not screen.busy and not screen.prompts.items(typed_in), "the reply"
+        )
+        if switch_key == "ctrl+l":
+            # Another session waits for the person: Ctrl+L goes there.
+            await send(pilot, "/slow 1")
+            await send(pilot, "/edit waiting.txt")
+            screen.action_new_session()
+            await wait_for(
+                pilot, lambda: screen.session_id not in (None, typed_in), "a second session"
+            )
+            await send(pilot, "here")
+            await wait_for(pilot, lambda: not screen.busy, "its reply")
+            waiting, typed_in = typed_in, screen.session_id
+            await wait_for(
+                pilot,
+                lambda: screen.workspace.attention.oldest_waiting(besides=(None, None)) is not None,
+                "the first session to wait",
+            )
+        burst(app, "for this one")
+        app.post_message(events.Key("enter", "\r"))
+        app.post_message(events.Key(switch_key, None))
+        await wait_for(pilot, lambda: screen.session_id != typed_in, "the switch")
+
+        def said_in(session_id: str | None) -> bool:
+            state = screen.store.get(session_id or "")
+            return state is not None and any(
+                "for this one" in getattr(entry, "text", "") for entry in state.transcript
+            )
+
+        await wait_for(pilot, lambda: said_in(typed_in), "the message where it was typed")
+        if switch_key == "ctrl+l":
+            # There, its dialog opens.
+            await wait_for(
+                pilot, lambda: type(app.screen).__name__ == "PermissionScreen", "the dialog"
+            )
+            assert screen.session_id == waiting
+        else:
+            await settle(pilot)
+        assert not said_in(screen.session_id)
+        assert screen.prompts.items(screen.session_id) == []
+        assert prompt_of(screen).text == ""

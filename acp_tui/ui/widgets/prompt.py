@@ -291,8 +291,9 @@ class PromptEditor(Vertical):
     """A multi-line prompt editor. See the module docstring for the keys.
 
     Attributes the screen sets: :attr:`commands` (the agent's available commands, dicts with
-    ``name``, ``description`` and optionally ``input: {"hint": ...}``) and :attr:`cwd` (the
-    directory ``@`` completes in and resolves against)."""
+    ``name``, ``description`` and optionally ``input: {"hint": ...}``), :attr:`cwd` (the
+    directory ``@`` completes in and resolves against) and :attr:`target` (the session the
+    text is typed in)."""
 
     DEFAULT_CSS = """
     PromptEditor {
@@ -341,6 +342,9 @@ class PromptEditor(Vertical):
             self.editor = editor
             self.text = text
             self.blocks = blocks
+            #: The session it was typed in (:attr:`PromptEditor.target` at Enter): a key
+            #: that switches the session after Enter must not carry it along.
+            self.target = editor.target
 
         @property
         def control(self) -> PromptEditor:
@@ -400,6 +404,8 @@ class PromptEditor(Vertical):
         self._scan_root: Path | None = None
         self._key_table: dict[str, str] = {}
         self._key_table_for: object = None
+        #: The session the text is typed in (set by the screen; None: a new session).
+        self.target: str | None = None
 
     def compose(self) -> ComposeResult:
         yield self._list

@@ -182,7 +182,11 @@ class ChatAttention(ChatHost):
     # -- going there -----------------------------------------------------------------------
 
     def action_jump_waiting(self) -> None:
-        """Go to the session that has waited longest for the person; its dialog shows."""
+        """Go to the session that has waited longest for the person; its dialog shows (after
+        the keys typed before it: see ``after_typed``)."""
+        self.after_typed(self._jump_waiting)
+
+    def _jump_waiting(self) -> None:
         here = (self.settings.agent_key, self.session_id)
         target = self.workspace.attention.oldest_waiting(besides=here)
         if target is None:

@@ -10,7 +10,7 @@ checked, and none imports the screen (no import cycle).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from textual.app import SystemCommand
@@ -177,6 +177,9 @@ class ChatHost(Screen[None]):
         raise NotImplementedError  # session_actions.py
 
     def focus_prompt(self) -> None:
+        raise NotImplementedError  # screen.py
+
+    def after_typed(self, switch: Callable[[], object]) -> None:
         raise NotImplementedError  # screen.py
 
     def notify(

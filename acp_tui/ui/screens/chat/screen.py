@@ -78,7 +78,7 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.key_footer import KeyFooter
-from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from acp_tui.ui.widgets.queue_view import QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
@@ -601,11 +601,28 @@ class ChatScreen(
         event.stop()
         # What is sent, and what comes back, is at the bottom: go there.
         self.query_one(Transcript).to_bottom()
-        self.send_text(event.text, event.blocks)
+        # Typed in a session: it goes there (a key that switched the view may have been
+        # handled since). Typed for a new session: wherever the view is now, as ever.
+        target = event.target
+        typed_in = target if target is not None and self.store.get(target) else None
+        self.send_text(event.text, event.blocks, target=typed_in)
 
-    def send_text(self, text: str, blocks: list[dict[str, Any]] | None = None) -> None:
-        """Send, or queue: nothing sent is ever lost, whatever the agent is doing."""
-        session_id = self._queue_key()
+    def after_typed(self, switch: Callable[[], object]) -> None:
+        """Run ``switch`` (a change of session) once the prompt has handled the keys typed
+        before it: a key bound with priority runs as it arrives, before the prompt has taken
+        an Enter typed just before it, whose message must go to the session it was typed in."""
+        focused = self.focused
+        if isinstance(focused, PromptTextArea):
+            focused.call_later(switch)
+        else:
+            switch()
+
+    def send_text(
+        self, text: str, blocks: list[dict[str, Any]] | None = None, *, target: str | None = None
+    ) -> None:
+        """Send, or queue: nothing sent is ever lost, whatever the agent is doing. ``target``:
+        the session it was typed in (default: the one on screen)."""
+        session_id = target if target is not None else self._queue_key()
         editing = self.prompts.editing(session_id)
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)

@@ -116,6 +116,7 @@ class SessionSwitching(ChatHost):
         self.query_one(SessionsSidebar).current_session_id = session_id
         self._viewing_changed()
         prompt.set_draft(draft)
+        prompt.target = self._queue_key()
 
     async def _draw_view(self) -> None:
         """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
@@ -151,7 +152,11 @@ class SessionSwitching(ChatHost):
 
     def action_new_session(self) -> None:
         """Show the new session and create it at once (the person asked for it: its modes,
-        models and commands become available). Not listed until its first prompt."""
+        models and commands become available). Not listed until its first prompt. After the
+        keys typed before it (see :meth:`after_typed`)."""
+        self.after_typed(self._new_session)
+
+    def _new_session(self) -> None:
         link = self.link
         if link is None or not self.agent_alive:
             if link is not None and not link.finished.is_set() and self.session_id is not None:
