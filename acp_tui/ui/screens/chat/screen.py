@@ -601,11 +601,16 @@ class ChatScreen(
         event.stop()
         # What is sent, and what comes back, is at the bottom: go there.
         self.query_one(Transcript).to_bottom()
-        # Typed in a session: it goes there (a key that switched the view may have been
-        # handled since). Typed for a new session: wherever the view is now, as ever.
+        # Typed in another session than the one on screen now (a key that switched the view
+        # was handled since): it goes where it was typed. Otherwise, as ever: the view's.
         target = event.target
-        typed_in = target if target is not None and self.store.get(target) else None
-        self.send_text(event.text, event.blocks, target=typed_in)
+        switched_since = (
+            target is not None
+            and target != self.session_id
+            and target not in self._unopenable
+            and self.store.get(target) is not None
+        )
+        self.send_text(event.text, event.blocks, target=target if switched_since else None)
 
     def after_typed(self, switch: Callable[[], object]) -> None:
         """Run ``switch`` (a change of session) once the prompt has handled the keys typed
