@@ -428,13 +428,17 @@ async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_ther
         demo, fixture = await both_ready(pilot)
         # The edit (and its permission) comes once the slow turn is over: by then the person
         # is in the other agent's view.
-        await send(pilot, "/slow 3")
-        await wait_for(pilot, lambda: slow_turn_seen(demo), "the slow turn to run")
+        # Long enough that the edit cannot come while the demo agent's view is still in
+        # front, even on a loaded machine (then its dialog would rightly open there).
+        await send(pilot, "/slow 8")
+        await wait_for(pilot, lambda: demo.busy, "the slow turn to run")
         await send(pilot, "/edit notes.txt")
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
         asking = demo.session_id
         assert asking is not None
+        state = demo.store.get(asking)
+        assert state is not None and live_state(state) != LIVE_WAITING, "asked too early"
         await wait_for(
             pilot,
             lambda: (
