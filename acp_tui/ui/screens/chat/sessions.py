@@ -200,51 +200,33 @@ class SessionSwitching(ChatHost):
         self.set_focus(sidebar.session_list)
 
     def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
+        """A page of this agent's list, or (``agent_key``) of one agent of the merged list,
+        through that agent's controller; an agent not running (yet) answers nothing."""
         event.stop()
-        if event.agent_key is not None:
-            self._load_other_agent_page(event)
-            return
-        link = self.link
-        sidebar = self.query_one(SessionsSidebar)
-        if link is None or link.agent is None or not self.agent_alive or not link.agent.can_list:
-            # Not yet: asked again once the agent is ready (see _on_agent_ready).
-            sidebar.set_loading(False)
-            return
-        cwd, cursor, archived = event.cwd, event.cursor, event.archived
-
-        async def load() -> None:
-            try:
-                await link.list_sessions(cwd, cursor, archived=archived)
-            except (AcpError, RpcError) as error:
-                sidebar.set_loading(False, error=str(error))
-                return
-            sidebar.set_loading(False)
-            sidebar.refresh_rows()
-
-        link.spawn(load, "list sessions")
-
-    def _load_other_agent_page(self, event: SessionsSidebar.LoadMore) -> None:
-        """A page of one agent of the merged list (the screen's own or another's): through
-        that agent's controller; an agent not running (yet) answers nothing."""
         key = event.agent_key
-        assert key is not None
-        link = self.workspace.get(key)
+        if key is None:
+            # Not yet: asked again once the agent is ready (see _on_agent_ready).
+            link, ready = self.link, self.agent_alive
+        else:
+            link = self.workspace.get(key)
+            ready = link is not None and not link.finished.is_set()
         sidebar = self.query_one(SessionsSidebar)
         agent = link.agent if link is not None else None
-        if link is None or agent is None or link.finished.is_set() or not agent.can_list:
+        if link is None or agent is None or not ready or not agent.can_list:
             sidebar.set_loading(False, agent_key=key)
             return
+        controller = link
         cwd, cursor, archived = event.cwd, event.cursor, event.archived
 
         async def load() -> None:
             try:
-                await link.list_sessions(cwd, cursor, archived=archived)
+                await controller.list_sessions(cwd, cursor, archived=archived)
             except (AcpError, RpcError) as error:
                 sidebar.set_loading(False, error=str(error), agent_key=key)
                 return
-            sidebar.set_loading(False, agent_key=key)
+            sidebar.set_loading(False, agent_key=key)  # redraws the rows
 
-        link.spawn(load, "list sessions")
+        controller.spawn(load, "list sessions")
 
     def on_sessions_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
