@@ -313,7 +313,9 @@ async def test_enter_then_a_key_that_switches_the_session_sends_where_it_was_typ
         )
         if switch_key == "ctrl+l":
             # Another session waits for the person: Ctrl+L goes there.
-            await send(pilot, "/slow 1")
+            # Long enough that the edit cannot ask while this session is still on screen.
+            await send(pilot, "/slow 6")
+            await wait_for(pilot, lambda: screen.busy, "the slow turn")
             await send(pilot, "/edit waiting.txt")
             screen.action_new_session()
             await wait_for(
