@@ -1,5 +1,6 @@
-"""The layer contract of issue 16: import-linter's contracts in pyproject.toml, and our own
-reading of the source that also forbids import cycles (every import, also those inside
+"""The layer contract of issue 16: import-linter's contracts in pyproject.toml (the one place
+the layers are stated), and our own reading of the source by the same rules, read from there,
+that also forbids import cycles (every import, also those inside
 functions; those under ``if TYPE_CHECKING:`` count for the layers but not for cycles).
 
 Layers, lowest first: ``text`` (agent text as data, formatting), ``protocol`` (JSON-RPC and
@@ -11,30 +12,72 @@ ACP over stdio), ``config`` (settings and paths), ``store`` (sessions and transc
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
+import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "acp_tui"
+PYPROJECT = PACKAGE.parent / "pyproject.toml"
 
-#: What each layer may import of acp_tui (besides itself and the package root's version).
-ALLOWED: dict[str, set[str]] = {
-    "text": set(),
-    "protocol": set(),
-    "config": {"text"},
-    "store": {"text", "protocol"},
-    "services": {"text", "protocol"},
-    "session": {"text", "protocol", "config", "store", "services"},
-    "demo_agent": {"protocol", "config"},
-    "ui": {"text", "protocol", "config", "store", "services", "session", "demo_agent"},
-    "cli": {"text", "protocol", "config", "store", "services", "session", "demo_agent", "ui"},
-    "__main__": {"cli"},
-}
-#: Screen libraries: only ui/ draws.
-SCREEN_LIBRARIES = {"textual", "rich"}
+
+def contracts() -> list[dict[str, Any]]:
+    """The import-linter contracts of pyproject.toml: the one statement of the layers."""
+    with PYPROJECT.open("rb") as file:
+        return list(tomllib.load(file)["tool"]["importlinter"]["contracts"])
+
+
+def is_ours(module: str) -> bool:
+    return module.split(".")[0] == "acp_tui"
+
+
+def short(module: str) -> str:
+    """``acp_tui.store`` → ``store``; anything outside the package keeps its name."""
+    return module.removeprefix("acp_tui.")
+
+
+def rules_of(
+    declared: list[dict[str, Any]],
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(what each layer may import of acp_tui, the outside packages each may not import),
+    read from the contracts: a layer may import those below it (and a sibling joined by
+    ``:``, never one joined by ``|``), less what a forbidden contract takes away."""
+    allowed: dict[str, set[str]] = {}
+    outside_forbidden: dict[str, set[str]] = {}
+    for contract in declared:
+        if contract["type"] != "layers":
+            continue
+        levels = [
+            (
+                [short(name.strip()) for name in re.split(r"[|:]", level)],
+                "|" not in level,
+            )
+            for level in contract["layers"]
+        ]
+        for position, (members, siblings_may_import) in enumerate(levels):
+            below = {name for lower, _ in levels[position + 1 :] for name in lower}
+            for member in members:
+                siblings = set(members) - {member} if siblings_may_import else set()
+                allowed.setdefault(member, set()).update(below | siblings)
+    for contract in declared:
+        if contract["type"] != "forbidden":
+            continue
+        inside = {short(name) for name in contract["forbidden_modules"] if is_ours(name)}
+        outside = {name for name in contract["forbidden_modules"] if not is_ours(name)}
+        for source in map(short, contract["source_modules"]):
+            allowed.setdefault(source, set()).difference_update(inside)
+            outside_forbidden.setdefault(source, set()).update(outside)
+    return allowed, outside_forbidden
+
+
+#: What each layer may import of acp_tui (besides itself and the package root's version),
+#: and the outside packages (Textual, Rich) each may not import.
+ALLOWED, FORBIDDEN_OUTSIDE = rules_of(contracts())
 
 
 def module_name(path: Path) -> str:
@@ -97,7 +140,7 @@ def layer_problems(path: Path, module: str) -> list[str]:
     wrong = set()
     for imported, _typing in imports_of(path, module):
         top = imported.split(".")[0]
-        if top in SCREEN_LIBRARIES and layer != "ui":
+        if top in FORBIDDEN_OUTSIDE.get(layer, set()):
             wrong.add(imported)
         if top == "acp_tui":
             target = layer_of(imported)
@@ -181,6 +224,49 @@ def test_the_cycle_finder_finds_a_cycle() -> None:
     assert cycles(graph) == [["a", "b", "c"]]
 
 
+def test_the_rules_are_read_from_the_contracts() -> None:
+    """Layers below are allowed, an independent sibling (``|``) is not, a ``:`` sibling is, and
+    a forbidden contract takes away both our modules and outside packages."""
+    declared = [
+        {
+            "type": "layers",
+            "layers": ["acp_tui.top", "acp_tui.a | acp_tui.b", "acp_tui.c : acp_tui.d"],
+        },
+        {
+            "type": "forbidden",
+            "source_modules": ["acp_tui.a"],
+            "forbidden_modules": ["acp_tui.d", "textual"],
+        },
+    ]
+    allowed, outside = rules_of(declared)
+    assert allowed == {
+        "top": {"a", "b", "c", "d"},
+        "a": {"c"},
+        "b": {"c", "d"},
+        "c": {"d"},
+        "d": {"c"},
+    }
+    assert outside == {"a": {"textual"}}
+
+
+def test_the_layer_check_catches_an_upward_import_declared_in_pyproject(tmp_path: Path) -> None:
+    """The rules of pyproject.toml as read: the store may not import the session or the ui,
+    the demo agent may not import the client, config may not import the protocol."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(
+        "from acp_tui.ui import app\nfrom acp_tui.protocol import jsonrpc\n", encoding="utf-8"
+    )
+    assert layer_problems(probe, "acp_tui.store.probe") == ["acp_tui.ui", "acp_tui.ui.app"]
+    assert layer_problems(probe, "acp_tui.demo_agent.probe") == ["acp_tui.ui", "acp_tui.ui.app"]
+    assert layer_problems(probe, "acp_tui.config.probe") == [
+        "acp_tui.protocol",
+        "acp_tui.protocol.jsonrpc",
+        "acp_tui.ui",
+        "acp_tui.ui.app",
+    ]
+    assert layer_problems(probe, "acp_tui.cli.probe") == []
+
+
 def test_the_layer_check_catches_a_screen_import_outside_ui(tmp_path: Path) -> None:
     """The checker itself: a store module importing Textual is reported."""
     probe = tmp_path / "probe.py"
@@ -219,7 +305,7 @@ def lint_imports(*args: str) -> subprocess.CompletedProcess[str]:
 def test_the_import_linter_contracts_of_pyproject_are_kept() -> None:
     result = lint_imports()
     assert result.returncode == 0, result.stdout + result.stderr
-    assert "3 kept, 0 broken" in result.stdout
+    assert f"{len(contracts())} kept, 0 broken" in result.stdout
 
 
 def test_import_linter_reports_a_broken_contract(tmp_path: Path) -> None:
