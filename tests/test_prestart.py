@@ -89,3 +89,29 @@ async def test_a_launch_connects_to_the_early_process(tmp_path: Path) -> None:
             assert client.process.pid == pid
             info = await client.initialize()
             assert info.name
+
+
+async def test_the_settings_log_dir_is_the_one_both_the_early_start_and_the_app_use(
+    tmp_path: Path,
+) -> None:
+    """The command line starts the agent with the settings' log dir and the app's controller
+    asks for the same one, so the early process is handed over (a default computed in two
+    places could differ and waste it). The default is the platform's log dir."""
+    from acp_tui.config import locations
+    from acp_tui.session.settings import AppSettings
+
+    settings = AppSettings(AGENT, cwd=str(tmp_path))
+    assert settings.log_dir == locations.log_dir()
+    settings.log_dir = tmp_path
+    early = await PrestartedAgent.start(
+        settings.agent_argv, cwd=settings.cwd, env=settings.env, log_dir=settings.log_dir
+    )
+    assert early is not None
+    made = early.factory(
+        settings.agent_argv, cwd=settings.cwd, env=settings.env, log_dir=settings.log_dir
+    )
+    try:
+        assert early.taken and made.pid is not None
+        assert made.log_path is not None and made.log_path.parent == tmp_path
+    finally:
+        await made.shutdown(grace=1)

@@ -191,7 +191,7 @@ async def _run_app(
             each.agent_argv,
             cwd=each.cwd,
             env=each.env,
-            log_dir=each.log_dir if each.log_dir is not None else locations.log_dir(),
+            log_dir=each.log_dir,
         )
         if started is not None:
             each.process_factory = started.factory

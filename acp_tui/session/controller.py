@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol import constants as wire
 from acp_tui.protocol import reaper, v2
@@ -169,8 +168,9 @@ class SessionController:
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[McpServer] = []
         self.env = env
-        # Each agent's stderr is kept in a file the crash banner names.
-        self.log_dir = log_dir if log_dir is not None else locations.log_dir()
+        # Each agent's stderr is kept in a file the crash banner names (None: only in memory);
+        # the default place is the settings' (AppSettings.log_dir).
+        self.log_dir = log_dir
         #: Recording and replay (``--record``, ``acp-tui replay``): passed to the launcher.
         self.recorder = recorder
         self.process_factory = process_factory

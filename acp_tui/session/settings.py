@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from acp_tui.config import locations
+
 if TYPE_CHECKING:
     from acp_tui.protocol.client import ProcessFactory
     from acp_tui.protocol.recording import WireRecorder
@@ -30,7 +32,8 @@ class AppSettings:
     continue_latest: bool = False
     env: dict[str, str] | None = None
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
-    log_dir: Path | None = None
+    #: Where each agent's stderr log goes; the prestarted agent and the controller both read it.
+    log_dir: Path = field(default_factory=locations.log_dir)
     data_dir: Path | None = None
     theme: str | None = None
     show_sidebar: bool | None = None
