@@ -253,3 +253,34 @@ async def test_the_dialog_counts_the_questions_waiting_behind_it() -> None:
         assert frame.border_subtitle == ""
         dialog.set_position(1, 3)  # what the chat does when the queue changes
         assert frame.border_subtitle == "1 of 3"
+
+
+async def wait_until_armed(pilot: Any, dialog: ElicitationScreen) -> None:
+    deadline = time.monotonic() + 10
+    while not dialog.armed:
+        assert time.monotonic() < deadline, "the dialog never armed"
+        await pilot.pause(0.05)
+
+
+async def test_a_form_uncovered_again_arms_afresh() -> None:
+    """The gate the permission dialog uses: covered and uncovered, the form is unarmed again
+    (its hint says so) and answers nothing until it has been on screen a moment."""
+    from textual.screen import ModalScreen
+
+    app = DialogApp(form_params(), arm_delay=2.0)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await opened(app, pilot)
+        await app.push_screen(ModalScreen[None]())
+        await pilot.pause()
+        assert not dialog.armed
+        app.pop_screen()
+        await pilot.pause()
+        assert app.screen is dialog and not dialog.armed and dialog.has_class("-unarmed")
+        assert "Keys arm in a moment" in str(dialog.query_one("#hint").render())
+        await pilot.click("#answer-decline")
+        await pilot.pause()
+        assert app.results == []
+        await wait_until_armed(pilot, dialog)
+        await pilot.click("#answer-decline")
+        await pilot.pause()
+        assert app.results == [answer(DECLINE)]

@@ -8,8 +8,8 @@ answers ``accept``, Decline ``decline``, Escape ``cancel``. A *url* request show
 as text, its host apart; it is opened in a browser only when the person presses Open (which
 answers ``accept``), or copied; the dialog then waits for ``elicitation/complete`` and closes.
 
-No answer comes by accident, as in the permission dialog (:mod:`acp_tui.ui.screens.permission`):
-the dialog *arms* :attr:`ElicitationScreen.ARM_DELAY` seconds after it is drawn and after the
+No answer comes by accident, by the gate the permission dialog uses too
+(:mod:`acp_tui.ui.screens.armed`): the dialog *arms* :attr:`ElicitationScreen.ARM_DELAY` seconds after it is drawn and after the
 last key typed at it before that; until then nothing in it has the focus and typing goes on to
 the prompt beneath (``forward_typing``). Every answer but Escape goes through one gate,
 :meth:`ElicitationScreen._person_answers`, which takes it only if the key or click happened
@@ -24,16 +24,13 @@ from __future__ import annotations
 import asyncio
 import webbrowser
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any
 
 from rich.text import Text
 from textual import events
-from textual._time import get_time
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen
-from textual.timer import Timer
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static
 
@@ -53,8 +50,7 @@ from acp_tui.session.elicitation import (
 )
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
-
-TypingForwarder = Callable[[str, str], None]
+from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
 
 MESSAGE_LIMIT = 4_000
 DESCRIPTION_LIMIT = 2_000
@@ -86,15 +82,13 @@ class AnswerButton(Button):
             screen._person_answers(self.answer_name, event.time)
 
 
-class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
+class ElicitationScreen(ArmedDialog[dict[str, Any]]):
     """A modal asking the person one elicitation."""
 
     CSS_PATH = "elicitation.tcss"
-    ARM_DELAY: ClassVar[float] = 0.5
     #: Nothing has the focus until the dialog arms: keys typed before go to the prompt.
     AUTO_FOCUS = ""
 
-    armed: reactive[bool] = reactive(False, init=False)
     #: A url request the person agreed to: waiting for ``elicitation/complete``.
     waiting: reactive[bool] = reactive(False, init=False)
 
@@ -109,25 +103,16 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         forward_typing: TypingForwarder | None = None,
         open_url: Callable[[str], Any] | None = None,
     ) -> None:
-        super().__init__()
+        super().__init__(arm_delay=arm_delay, forward_typing=forward_typing)
         self.pending = pending
         self.request = pending.request
         self.session_label = session_label
         self.position = position
         self.total = total
-        self.arm_delay = self.ARM_DELAY if arm_delay is None else arm_delay
-        self.forward_typing = forward_typing
         self.open_url = open_url or webbrowser.open
-        self.set_reactive(ElicitationScreen.armed, self.arm_delay <= 0)
-        self._shown_at: float | None = None
-        self._typed_at = float("-inf")
-        self._arm_timer: Timer | None = None
-        self._answer: dict[str, Any] | None = None
-        self._answer_event = asyncio.Event()
         self._fields: list[FormField] = list(self.request.fields)
         self._watch_task: asyncio.Task[None] | None = None
         self._leaving = False
-        self._close_when_active = False
 
     # -- layout --
 
@@ -288,27 +273,12 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         await self.pending.finished.wait()
         self.close()
 
-    # -- arming (as in the permission dialog) --
-
-    def on_screen_resume(self) -> None:
-        if self._close_when_active:
-            self._close_when_active = False
-            self.dismiss(self._answer)
-            return
-        self._shown_at = None
-        self._arm_later()
-        self.call_after_refresh(self._mark_shown)
-
-    def on_screen_suspend(self) -> None:
-        self._shown_at = None
-        self._arm_later()
+    # -- arming (the gate is ArmedDialog's) --
 
     def _mark_shown(self) -> None:
-        if self.is_active:
-            self._shown_at = get_time()
-            self._arm_later()
-            if self.armed:
-                self._focus_first()
+        super()._mark_shown()
+        if self.is_active and self.armed:
+            self._focus_first()
 
     def _focus_first(self) -> None:
         """Once armed, the first field takes the keys (unless the person chose one)."""
@@ -318,34 +288,8 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         if fields:
             fields.first().focus()
 
-    def _armed_from(self) -> float | None:
-        if self._shown_at is None:
-            return None
-        return max(self._shown_at, self._typed_at) + self.arm_delay
-
-    def accepts(self, at: float) -> bool:
-        """Whether an answer given at ``at`` (an input event's time) is taken."""
-        if self.arm_delay <= 0:
-            return True
-        armed_from = self._armed_from()
-        return armed_from is not None and at >= armed_from
-
-    def _arm_later(self) -> None:
-        if self.arm_delay <= 0:
-            return
-        if self._arm_timer is not None:
-            self._arm_timer.stop()
-            self._arm_timer = None
-        armed_from = self._armed_from()
-        now = get_time()
-        self.armed = armed_from is not None and now >= armed_from
-        if armed_from is not None and not self.armed:
-            self._arm_timer = self.set_timer(armed_from - now + 0.01, self._arm_later)
-
     def watch_armed(self, armed: bool) -> None:
-        self.set_class(not armed, "-unarmed")
-        for hint in self.query("#hint").results(Static):
-            hint.update(self._hint_text())
+        super().watch_armed(armed)
         if armed:
             self._focus_first()
 
@@ -413,12 +357,6 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
     def _stop(event: events.Key) -> None:
         event.stop()
         event.prevent_default()
-
-    def _pass_on(self, key: str, text: str, at: float) -> None:
-        self._typed_at = max(self._typed_at, at)
-        self._arm_later()
-        if self.forward_typing is not None:
-            self.forward_typing(key, text)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         event.stop()
@@ -529,24 +467,14 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
         if self._leaving:
             return
         self._leaving = True
-        if self._arm_timer is not None:
-            self._arm_timer.stop()
         if self._watch_task is not None and self._watch_task is not asyncio.current_task():
             self._watch_task.cancel()
         self.pending.mark_closed()
-        if self.is_active:
-            self.dismiss(self._answer)
-        else:
-            # Covered by another dialog (or not shown yet): it goes when uncovered.
-            self._close_when_active = True
+        self._leave()
 
     def on_unmount(self) -> None:
         if self._watch_task is not None:
             self._watch_task.cancel()
-
-    async def wait_for_answer(self) -> dict[str, Any] | None:
-        await self._answer_event.wait()
-        return self._answer
 
 
 async def present_elicitation(
@@ -567,9 +495,4 @@ async def present_elicitation(
         total=total,
         forward_typing=forward_typing,
     )
-    try:
-        await app.push_screen(screen)
-        return await screen.wait_for_answer()
-    finally:
-        if not screen.answered:
-            screen.close()
+    return await present_dialog(app, screen)

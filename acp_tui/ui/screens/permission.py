@@ -6,7 +6,8 @@ one (the request's own ``toolCall`` fields are laid over it by the store: see
 :meth:`acp_tui.store.ToolCall.with_fields`); what it shows comes from the entry's typed views.
 It dismisses with the chosen ``optionId``, or ``None`` for "cancelled".
 
-No key approves by accident. The dialog *arms* :attr:`PermissionScreen.ARM_DELAY` seconds after
+No key approves by accident (the gate is :class:`acp_tui.ui.screens.armed.ArmedDialog`, shared with
+the elicitation form). The dialog *arms* :attr:`PermissionScreen.ARM_DELAY` seconds after
 it is drawn, and again that long after the last key typed at it that was not an answer (someone
 still typing is not answering). Every answer the person gives (an option's number key 1-9, Enter
 or Space on the option highlighted with the arrows, a click) goes through one gate,
@@ -28,23 +29,19 @@ Everything the agent sent is shown literally, through :mod:`acp_tui.ui.agent_tex
 
 from __future__ import annotations
 
-import asyncio
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
 from rich.text import Text
 from textual import events
-from textual._time import get_time
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.screen import ModalScreen
-from textual.timer import Timer
 from textual.widgets import Label, OptionList, Static
 
 from acp_tui.session.permissions import (
@@ -57,11 +54,8 @@ from acp_tui.store.entries import ToolCall
 from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
 from acp_tui.ui.widgets.diff_view import DiffView
-
-#: Where typing that is not an answer goes: ``(key, text)``, ``text`` being what the key types
-#: ("" for Enter and Backspace; the whole text for a paste, whose key is ``"paste"``).
-TypingForwarder = Callable[[str, str], None]
 
 TITLE_LIMIT = 500
 OPTION_NAME_LIMIT = 200
@@ -167,11 +161,10 @@ class PermissionOptions(OptionList, can_focus=False):
             screen.answer_click(index, event.time)
 
 
-class PermissionScreen(ModalScreen[str | None]):
+class PermissionScreen(ArmedDialog[str]):
     """A modal asking the person to answer one permission request."""
 
     CSS_PATH = "permission.tcss"
-    ARM_DELAY: ClassVar[float] = 0.5
 
     #: The dialog's own keys (configurable by id), all handled in :meth:`on_key` with the
     #: answers, so that keys are taken in the order they were typed ("down" then "enter" never
@@ -194,8 +187,6 @@ class PermissionScreen(ModalScreen[str | None]):
 
     highlighted: reactive[int | None] = reactive(None, init=False)
     show_raw: reactive[bool] = reactive(False, init=False)
-    #: Whether an answer would be taken now (shown in the hint line; ``-unarmed`` when not).
-    armed: reactive[bool] = reactive(False, init=False)
 
     def __init__(
         self,
@@ -211,7 +202,9 @@ class PermissionScreen(ModalScreen[str | None]):
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
-        super().__init__(name=name, id=id, classes=classes)
+        super().__init__(
+            arm_delay=arm_delay, forward_typing=forward_typing, name=name, id=id, classes=classes
+        )
         self.request = PendingPermission.from_params(params)
         #: The tool call as the client knows it, with the request's own fields over it.
         self.tool_call = (
@@ -223,19 +216,7 @@ class PermissionScreen(ModalScreen[str | None]):
         self.session_label = session_label
         self.position = position
         self.total = total
-        self.arm_delay = self.ARM_DELAY if arm_delay is None else arm_delay
-        #: Where typing that is not an answer goes (the prompt beneath): ``(key, text)``.
-        self.forward_typing = forward_typing
-        self.set_reactive(PermissionScreen.armed, self.arm_delay <= 0)
-        #: When the dialog was last drawn on screen (None while it is not).
-        self._shown_at: float | None = None
-        #: When the last key typed at the dialog that was not an answer came.
-        self._typed_at = float("-inf")
-        self._arm_timer: Timer | None = None
         self._answered = False
-        self._answer: str | None = None
-        self._answer_event = asyncio.Event()
-        self._close_when_active = False
 
     # -- what the request is about --
 
@@ -402,60 +383,6 @@ class PermissionScreen(ModalScreen[str | None]):
         options.styles.max_height = options_height
         body.styles.max_height = max(3, available - options_height)
 
-    def on_screen_resume(self) -> None:
-        if self._close_when_active:
-            self._close_when_active = False
-            self.dismiss(self._answer)
-            return
-        # Shown (again): it arms afresh, counted from when it is on screen.
-        self._shown_at = None
-        self._arm_later()
-        self.call_after_refresh(self._mark_shown)
-
-    def on_screen_suspend(self) -> None:
-        # Covered by another screen: what the person sees is not this dialog any more.
-        self._shown_at = None
-        self._arm_later()
-
-    def _mark_shown(self) -> None:
-        if self.is_active:
-            self._shown_at = get_time()
-            self._arm_later()
-
-    # -- arming --
-
-    def _armed_from(self) -> float | None:
-        """From when an answer is taken: a moment after the dialog was shown and after the
-        last key typed at it (someone still typing is not answering); None while not shown."""
-        if self._shown_at is None:
-            return None
-        return max(self._shown_at, self._typed_at) + self.arm_delay
-
-    def accepts(self, at: float) -> bool:
-        """Whether an answer given at ``at`` (an input event's time) is taken."""
-        if self.arm_delay <= 0:
-            return True
-        armed_from = self._armed_from()
-        return armed_from is not None and at >= armed_from
-
-    def _arm_later(self) -> None:
-        """Bring :attr:`armed` up to date and, if not armed yet, check again when it should be."""
-        if self.arm_delay <= 0:
-            return
-        if self._arm_timer is not None:
-            self._arm_timer.stop()
-            self._arm_timer = None
-        armed_from = self._armed_from()
-        now = get_time()
-        self.armed = armed_from is not None and now >= armed_from
-        if armed_from is not None and not self.armed:
-            self._arm_timer = self.set_timer(armed_from - now + 0.01, self._arm_later)
-
-    def watch_armed(self, armed: bool) -> None:
-        self.set_class(not armed, "-unarmed")
-        for hint in self.query("#hint").results(Static):
-            hint.update(self._hint_text())
-
     # -- keys --
 
     def key_actions(self) -> dict[str, Binding]:
@@ -519,13 +446,6 @@ class PermissionScreen(ModalScreen[str | None]):
         # A paste never answers: it is typing.
         event.stop()
         self._pass_on("paste", event.text, event.time)
-
-    def _pass_on(self, key: str, text: str, at: float) -> None:
-        if not self._answered:
-            self._typed_at = max(self._typed_at, at)
-            self._arm_later()
-        if self.forward_typing is not None:
-            self.forward_typing(key, text)
 
     # -- reactive state --
 
@@ -604,23 +524,13 @@ class PermissionScreen(ModalScreen[str | None]):
         self._answered = True
         self._answer = option_id
         self._answer_event.set()
-        if self._arm_timer is not None:
-            self._arm_timer.stop()
-        if self.is_active:
-            self.dismiss(option_id)
-        else:
-            self._close_when_active = True
+        self._leave()
 
     def close(self, option_id: str | None = None) -> None:
         """Close from code (the request was cancelled elsewhere); dismisses with ``option_id``
         (``None``: cancelled). Safe to call more than once, and when another screen is on top
         (the dialog then closes as soon as it is uncovered)."""
         self._answer_with(option_id)
-
-    async def wait_for_answer(self) -> str | None:
-        """The chosen ``optionId`` (``None``: cancelled), once the person (or code) answered."""
-        await self._answer_event.wait()
-        return self._answer
 
 
 async def present_permission(
@@ -649,9 +559,4 @@ async def present_permission(
         total=total,
         forward_typing=forward_typing,
     )
-    try:
-        await app.push_screen(screen)
-        return await screen.wait_for_answer()
-    finally:
-        if not screen.answered:
-            screen.close(None)
+    return await present_dialog(app, screen)
