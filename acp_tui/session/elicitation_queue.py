@@ -1,6 +1,7 @@
 """The elicitation queue: requests shown one at a time, answered, cancelled, completed.
 
-Like the permission broker (:mod:`acp_tui.session.permissions`): each ``elicitation/create`` waits its
+A :class:`~acp_tui.session.dialog_queue.DialogQueue`, like the permission broker
+(:mod:`acp_tui.session.permissions`): each ``elicitation/create`` waits its
 turn (first in, first out) and is shown by the *presenter* the UI registers::
 
     async def present(pending: PendingElicitation, position: int, total: int) -> dict | None
@@ -24,6 +25,7 @@ from typing import Any
 
 import anyio
 
+from acp_tui.session.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
 from acp_tui.session.elicitation import (
     ACCEPT,
     CANCEL,
@@ -39,8 +41,6 @@ from acp_tui.text.safety import one_line
 log = logging.getLogger(__name__)
 
 Presenter = Callable[["PendingElicitation", int, int], Awaitable[dict[str, Any] | None]]
-AnsweredCallback = Callable[[str, str], None]
-QueueCallback = Callable[[int, int], None]
 
 ECHO_LIMIT = 200
 
@@ -97,8 +97,10 @@ class PendingElicitation:
         self._wake()
 
 
-class ElicitationQueue:
+class ElicitationQueue(DialogQueue[PendingElicitation, dict[str, Any] | None]):
     """Queues elicitation requests and shows them one at a time."""
+
+    kind = "elicitation"
 
     def __init__(
         self,
@@ -106,31 +108,8 @@ class ElicitationQueue:
         on_answered: AnsweredCallback | None = None,
         on_queue_changed: QueueCallback | None = None,
     ) -> None:
-        self.on_answered = on_answered
-        self.on_queue_changed = on_queue_changed
-        self._presenter: Presenter | None = None
+        super().__init__(on_answered=on_answered, on_queue_changed=on_queue_changed)
         self.modes: frozenset[str] = frozenset()
-        self._queue: list[PendingElicitation] = []
-        #: The request whose dialog is on screen (answered or not) until the dialog closes.
-        self._shown: PendingElicitation | None = None
-        self._burst_done = 0
-        self._wakes: set[anyio.Event] = set()
-        #: Whether a request may be shown now (its session is on screen); None: any. Those
-        #: that may not wait, in order, until :meth:`reconsider` after the screen changed.
-        self.ready: Callable[[PendingElicitation], bool] | None = None
-
-    def reconsider(self) -> None:
-        """What :attr:`ready` says may have changed: the first request that may be shown now
-        is."""
-        self._wake_all()
-
-    def next_to_show(self) -> PendingElicitation | None:
-        """The oldest request that may be shown now."""
-        ready = self.ready
-        for pending in self._queue:
-            if ready is None or ready(pending):
-                return pending
-        return None
 
     def set_presenter(
         self, presenter: Presenter | None, modes: frozenset[str] = frozenset({FORM, URL})
@@ -140,40 +119,14 @@ class ElicitationQueue:
         self.modes = modes if presenter is not None else frozenset()
         self._wake_all()
 
-    @property
-    def pending(self) -> list[PendingElicitation]:
-        return list(self._queue)
-
-    @property
-    def shown(self) -> PendingElicitation | None:
-        return self._shown
-
-    @property
-    def position(self) -> tuple[int, int]:
-        if not self._queue:
-            return (0, 0)
-        return (self._burst_done + 1, self._burst_done + len(self._queue))
-
     # -- the entry point --
 
     async def request(self, params: Any) -> dict[str, Any]:
         """Answer one ``elicitation/create``; raises ElicitationError when it cannot be shown."""
         request = parse_request(params, self.modes)
         pending = PendingElicitation(request, self._wake_all)
-        self._queue.append(pending)
-        self._queue_changed()
         try:
-            while not pending.answered:
-                presenter = self._presenter
-                if presenter is not None and self._shown is None and self.next_to_show() is pending:
-                    await self._present(pending, presenter)
-                else:
-                    wake = anyio.Event()
-                    self._wakes.add(wake)
-                    try:
-                        await wake.wait()
-                    finally:
-                        self._wakes.discard(wake)
+            await self._wait_for_answer(pending)
         finally:
             # Our task was cancelled ($/cancel_request, the turn cancelled, the agent gone).
             self._finish(pending, answer(CANCEL))
@@ -181,21 +134,12 @@ class ElicitationQueue:
         assert pending.result is not None
         return pending.result
 
-    async def _present(self, pending: PendingElicitation, presenter: Presenter) -> None:
-        position, total = self.position
-        self._shown = pending
-        result: dict[str, Any] | None = None
-        try:
-            with anyio.CancelScope() as scope:
-                pending._scope = scope
-                try:
-                    result = await presenter(pending, position, total)
-                except Exception:
-                    log.exception("elicitation presenter failed; answering cancel")
-        finally:
-            pending._scope = None
-            self._finish(pending, result if isinstance(result, dict) else answer(CANCEL))
-            self._wake_all()
+    def _answer_shown(self, pending: PendingElicitation, result: dict[str, Any] | None) -> None:
+        self._finish(pending, result if isinstance(result, dict) else answer(CANCEL))
+
+    def _still_on_screen(self, pending: PendingElicitation) -> bool:
+        # A url request the person agreed to stays up, waiting for elicitation/complete.
+        return not pending.finished.is_set()
 
     # -- the agent and the person --
 
@@ -248,42 +192,6 @@ class ElicitationQueue:
         session_id = pending.session_id
         if session_id:
             self._echo(session_id, _echo_text(pending, result))
-
-    def _echo(self, session_id: str, text: str) -> None:
-        if self.on_answered is None:
-            return
-        try:
-            self.on_answered(session_id, text)
-        except Exception:
-            log.exception("on_answered callback failed")
-
-    def _remove(self, pending: PendingElicitation) -> None:
-        if pending not in self._queue:
-            return
-        was_head = self._queue[0] is pending
-        self._queue.remove(pending)
-        if was_head:
-            self._burst_done += 1
-        if not self._queue:
-            self._burst_done = 0
-        self._queue_changed()
-        self._wake_all()
-
-    def _wake_all(self) -> None:
-        shown = self._shown
-        if shown is not None and shown.finished.is_set():
-            self._shown = None
-        for wake in tuple(self._wakes):
-            wake.set()
-
-    def _queue_changed(self) -> None:
-        if self.on_queue_changed is None:
-            return
-        position, total = self.position
-        try:
-            self.on_queue_changed(position, total)
-        except Exception:
-            log.exception("on_queue_changed callback failed")
 
 
 def _label(pending: PendingElicitation) -> str:

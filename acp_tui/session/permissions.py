@@ -43,6 +43,7 @@ from typing import Any, Literal
 
 import anyio
 
+from acp_tui.session.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
 from acp_tui.text.safety import one_line
 
 log = logging.getLogger(__name__)
@@ -76,8 +77,6 @@ ECHO_LABEL_LIMIT = 200
 CANCELLED: dict[str, Any] = {"outcome": {"outcome": "cancelled"}}
 
 Presenter = Callable[["PendingPermission", int, int], Awaitable[str | None]]
-AnsweredCallback = Callable[[str, str], None]
-QueueCallback = Callable[[int, int], None]
 
 
 # --- the request ----------------------------------------------------------------------------
@@ -115,7 +114,6 @@ class PendingPermission:
     serial: int = field(default_factory=lambda: next(_ids))
     result: dict[str, Any] | None = None
     _done: anyio.Event = field(default_factory=anyio.Event)
-    _wake: anyio.Event = field(default_factory=anyio.Event)
     _scope: anyio.CancelScope | None = None
 
     @classmethod
@@ -204,8 +202,10 @@ class PendingPermission:
 # --- the broker -----------------------------------------------------------------------------
 
 
-class PermissionBroker:
+class PermissionBroker(DialogQueue[PendingPermission, str | None]):
     """Queues permission requests, applies the policy, and echoes every answer."""
+
+    kind = "permission"
 
     def __init__(
         self,
@@ -214,18 +214,8 @@ class PermissionBroker:
         on_answered: AnsweredCallback | None = None,
         on_queue_changed: QueueCallback | None = None,
     ) -> None:
+        super().__init__(on_answered=on_answered, on_queue_changed=on_queue_changed)
         self.policy = policy
-        self.on_answered = on_answered
-        self.on_queue_changed = on_queue_changed
-        self._presenter: Presenter | None = None
-        self._queue: list[PendingPermission] = []
-        self._burst_done = 0  # answered since the queue was last empty: "k of n"
-        # True while a presenter call runs, until it has returned (closed its dialog), so the
-        # next request is never shown before the previous dialog is gone.
-        self._busy = False
-        #: Whether a request may be shown now (its session is on screen); None: any. Those
-        #: that may not wait, in order, until :meth:`reconsider` after the screen changed.
-        self.ready: Callable[[PendingPermission], bool] | None = None
 
     # -- configuration --
 
@@ -247,33 +237,8 @@ class PermissionBroker:
     # -- state --
 
     @property
-    def pending(self) -> list[PendingPermission]:
-        """Requests waiting for a person, the one on screen first."""
-        return list(self._queue)
-
-    @property
     def queue_length(self) -> int:
         return len(self._queue)
-
-    @property
-    def position(self) -> tuple[int, int]:
-        """``(k, n)`` for the request at the head of the queue: "k of n"; ``(0, 0)`` if none."""
-        if not self._queue:
-            return (0, 0)
-        return (self._burst_done + 1, self._burst_done + len(self._queue))
-
-    def reconsider(self) -> None:
-        """What :attr:`ready` says may have changed (another session is on screen): the first
-        request that may be shown now is."""
-        self._wake_all()
-
-    def next_to_show(self) -> PendingPermission | None:
-        """The oldest request that may be shown now."""
-        ready = self.ready
-        for pending in self._queue:
-            if ready is None or ready(pending):
-                return pending
-        return None
 
     def pending_for(self, session_id: str) -> list[PendingPermission]:
         return [p for p in self._queue if p.session_id == session_id]
@@ -310,41 +275,19 @@ class PermissionBroker:
         return await self._ask(pending)
 
     async def _ask(self, pending: PendingPermission) -> dict[str, Any]:
-        self._queue.append(pending)
-        self._queue_changed()
         try:
-            while not pending.answered:
-                presenter = self._presenter
-                if presenter is not None and not self._busy and self.next_to_show() is pending:
-                    await self._present(pending, presenter)
-                else:
-                    pending._wake = anyio.Event()
-                    await pending._wake.wait()
+            await self._wait_for_answer(pending)
         finally:
             if not pending.answered:  # our own task was cancelled (e.g. the connection closed)
                 self._finish(pending, None, f"Cancelled: {pending.label}")
             self._remove(pending)
         return pending.result or CANCELLED
 
-    async def _present(self, pending: PendingPermission, presenter: Presenter) -> None:
-        position, total = self.position
-        option_id: str | None = None
-        self._busy = True
-        try:
-            with anyio.CancelScope() as scope:
-                pending._scope = scope
-                try:
-                    option_id = await presenter(pending, position, total)
-                except Exception:
-                    log.exception("permission presenter failed; answering cancelled")
-        finally:
-            pending._scope = None
-            self._busy = False
-            self._wake_all()
+    def _answer_shown(self, pending: PendingPermission, answer: str | None) -> None:
         if pending.answered:  # cancel_session / cancel_all got there first
             return
-        choice = pending.option(option_id) if isinstance(option_id, str) else None
-        self._finish(pending, choice, self._echo(choice, pending))
+        choice = pending.option(answer) if isinstance(answer, str) else None
+        self._finish(pending, choice, self._echo_text(choice, pending))
 
     # -- cancellation --
 
@@ -369,7 +312,7 @@ class PermissionBroker:
     # -- internals --
 
     @staticmethod
-    def _echo(choice: PermissionChoice | None, pending: PendingPermission) -> str:
+    def _echo_text(choice: PermissionChoice | None, pending: PendingPermission) -> str:
         if choice is None:
             return f"Cancelled: {pending.label}"
         verb = _ECHO_VERBS.get(choice.kind)
@@ -388,38 +331,9 @@ class PermissionBroker:
             else {"outcome": {"outcome": "cancelled"}}
         )
         pending._done.set()
-        pending._wake.set()
         if pending._scope is not None:
             pending._scope.cancel()  # closes the dialog on screen
         if pending in self._queue:
             self._remove(pending)
-        if self.on_answered is not None:
-            try:
-                self.on_answered(pending.session_id, echo)
-            except Exception:
-                log.exception("on_answered callback failed")
-
-    def _remove(self, pending: PendingPermission) -> None:
-        if pending not in self._queue:
-            return
-        was_head = self._queue[0] is pending
-        self._queue.remove(pending)
-        if was_head:
-            self._burst_done += 1
-        if not self._queue:
-            self._burst_done = 0
-        self._queue_changed()
         self._wake_all()
-
-    def _wake_all(self) -> None:
-        for pending in self._queue:
-            pending._wake.set()
-
-    def _queue_changed(self) -> None:
-        if self.on_queue_changed is None:
-            return
-        position, total = self.position
-        try:
-            self.on_queue_changed(position, total)
-        except Exception:
-            log.exception("on_queue_changed callback failed")
+        self._echo(pending.session_id, echo)
