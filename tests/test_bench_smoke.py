@@ -91,3 +91,22 @@ def test_check_exits_1_on_a_missed_target(
 
     monkeypatch.setattr(runner, "run_once", lambda *a: {"launch_s": 0.5, "resume_s": 0.5})
     assert main(["launch", "--runs", "1", "--check"]) == 0
+
+
+def test_both_harnesses_run_the_app_isolated_and_told_the_truth_about_its_terminal(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The benchmarks and the journeys share one home and environment (bench.blackbox.home):
+    nothing of the real user's, and no inherited size or Textual setting that would lie."""
+    from bench.blackbox.home import isolated_env
+    from tests.journeys.terminal import Terminal, server_environment
+
+    for name, value in {"COLUMNS": "80", "LINES": "24", "TEXTUAL_DRIVER": "x", "TMUX": "t"}.items():
+        monkeypatch.setenv(name, value)
+    journey = Terminal(tmp_path / "journey")
+    bench_env = {**drive.base_env(), **drive.app_env(tmp_path / "bench")}
+    for environment, home in ((journey.env, tmp_path / "journey"), (bench_env, tmp_path / "bench")):
+        assert {name: environment[name] for name in isolated_env(home)} == isolated_env(home)
+    for environment in (bench_env, journey.env, server_environment()):
+        assert not {"COLUMNS", "LINES", "TEXTUAL_DRIVER", "TMUX"} & set(environment)
+    assert (tmp_path / "journey" / "config" / "acp-tui").is_dir()

@@ -12,7 +12,6 @@ can be driven by the same code with its own profile.
 from __future__ import annotations
 
 import json
-import os
 import random
 import shutil
 import string
@@ -25,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bench.blackbox.home import honest_environment, installed_acp_tui, isolated_env, prepare_home
 from bench.blackbox.terminal import Condition, PtyTerminal, ScreenTimeout, visible
 from bench.blackbox.workloads import BEGIN, END, marker
 
@@ -34,17 +34,6 @@ COLS, ROWS = 120, 40
 #: them): without it, ``PYTHONDONTWRITEBYTECODE=1`` (set in some sandboxes) would compile every
 #: module at each launch.
 PYCACHE = Path(tempfile.gettempdir()) / "acp-tui-bench-pycache"
-
-
-def installed_acp_tui() -> str:
-    """The ``acp-tui`` console script beside this interpreter, else the one on PATH."""
-    beside = Path(sys.executable).parent / "acp-tui"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("acp-tui")
-    if found is None:
-        raise RuntimeError("acp-tui is not installed in this environment (pip install -e .)")
-    return found
 
 
 @dataclass(frozen=True)
@@ -84,33 +73,16 @@ ACP_TUI = AppProfile()
 
 def fresh_home() -> Path:
     """An empty home: XDG dirs and a project directory, all under a new temporary dir."""
-    home = Path(tempfile.mkdtemp(prefix="acp-tui-bb-"))
-    for name in ("config/acp-tui", "data", "state", "cache", "project"):
-        (home / name).mkdir(parents=True, exist_ok=True)
-    return home
+    return prepare_home(Path(tempfile.mkdtemp(prefix="acp-tui-bb-")), "project")
 
 
 def app_env(home: Path) -> dict[str, str]:
-    env = {
-        "XDG_CONFIG_HOME": str(home / "config"),
-        "XDG_DATA_HOME": str(home / "data"),
-        "XDG_STATE_HOME": str(home / "state"),
-        "XDG_CACHE_HOME": str(home / "cache"),
-        "ACP_TUI_CONFIG": str(home / "config" / "acp-tui" / "config.toml"),
-        "TERM": "xterm-256color",
-        "COLORTERM": "truecolor",
-        "LANG": "C.UTF-8",
-        "LC_ALL": "C.UTF-8",
-        "PYTHONPYCACHEPREFIX": str(PYCACHE),
-    }
-    return env
+    return {**isolated_env(home), "PYTHONPYCACHEPREFIX": str(PYCACHE)}
 
 
 def base_env() -> dict[str, str]:
-    env = dict(os.environ)
+    env = honest_environment()
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    for name in ("COLUMNS", "LINES", "TEXTUAL", "TEXTUAL_DRIVER"):
-        env.pop(name, None)
     return env
 
 

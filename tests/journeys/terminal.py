@@ -12,7 +12,6 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -20,22 +19,12 @@ import uuid
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
+from bench.blackbox.home import honest_environment, installed_acp_tui, isolated_env, prepare_home
+
 #: How long a wait may take before it fails. Generous: journeys must pass on a loaded machine.
 DEFAULT_TIMEOUT = 30.0
 POLL_SECONDS = 0.05
 AGENTS = Path(__file__).resolve().parent.parent / "agents"
-
-
-def installed_acp_tui() -> str:
-    """The ``acp-tui`` console script installed beside this interpreter (as the README's
-    ``pip install`` makes it), else the one on PATH."""
-    beside = Path(sys.executable).parent / "acp-tui"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("acp-tui")
-    if found is None:
-        raise RuntimeError("acp-tui is not installed in this environment")
-    return found
 
 
 def agent_command(script: str, *args: str) -> list[str]:
@@ -44,15 +33,9 @@ def agent_command(script: str, *args: str) -> list[str]:
 
 
 def server_environment() -> dict[str, str]:
-    """This process's environment, less what would lie to the program about its terminal:
-    the tmux server passes its environment on to the pane, and a test run can have
-    ``COLUMNS=80 LINES=24`` set (Textual reads them before asking the terminal), which made
-    a 120x40 journey draw at 80x24 in the top-left corner."""
-    return {
-        name: value
-        for name, value in os.environ.items()
-        if name not in ("COLUMNS", "LINES", "TMUX", "TMUX_PANE") and not name.startswith("TEXTUAL")
-    }
+    """The tmux server passes its environment on to the pane: it gets one that does not lie
+    about the terminal."""
+    return honest_environment()
 
 
 class Terminal:
@@ -64,19 +47,7 @@ class Terminal:
         self.rows = rows
         self.socket = f"acp-journey-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         self.target = "journey"
-        self.env = {
-            "XDG_CONFIG_HOME": str(home / "config"),
-            "XDG_DATA_HOME": str(home / "data"),
-            "XDG_STATE_HOME": str(home / "state"),
-            "XDG_CACHE_HOME": str(home / "cache"),
-            "ACP_TUI_CONFIG": str(home / "config" / "acp-tui" / "config.toml"),
-            "TERM": "xterm-256color",
-            "COLORTERM": "truecolor",
-            "LANG": "C.UTF-8",
-            "LC_ALL": "C.UTF-8",
-        }
-        for path in ("config/acp-tui", "data", "state", "cache"):
-            (home / path).mkdir(parents=True, exist_ok=True)
+        self.env = isolated_env(prepare_home(home))
         self.started = False
         self.status_file = home / "exit-status"
 
