@@ -71,6 +71,9 @@ class AgentProcess:
         self.stderr_tail: deque[str] = deque(maxlen=stderr_lines)
         self.log_dir = log_dir
         self.log_path: Path | None = None
+        #: Whether what the agent left behind was ended: its sweep of /proc (every process's
+        #: environment, some 20 ms) is done once, at the exit or at the shutdown that came first.
+        self._leftovers_ended = False
         self._log_file: IO[str] | None = None
         self._process: Process | None = None
         self.started_at: float | None = None
@@ -235,6 +238,9 @@ class AgentProcess:
     def _end_leftovers(self) -> None:
         """The agent is gone; so must be what it started: its children (orphaned if it
         crashed) and anything that left its process group."""
+        if self._leftovers_ended:
+            return
+        self._leftovers_ended = True
         if reaper.supported():
             reaper.sweep(self.tag)
         elif self._process is not None and hasattr(os, "killpg"):

@@ -102,10 +102,12 @@ class Workspace:
         """Ask ``key``'s agent to stop (EOF, TERM, KILL) and wait up to ``grace`` seconds for
         its controller to finish, so quitting never leaves a process or a terminal behind."""
         controller = self._controllers.get(key)
-        if controller is None:
+        if controller is None or controller.finished.is_set():
             return
-        self._stopping.add(key)
-        controller.request_stop()
+        # Quitting reaches here from the app and from each view: the agent is asked once.
+        if key not in self._stopping:
+            self._stopping.add(key)
+            controller.request_stop()
         with anyio.move_on_after(grace):
             await controller.finished.wait()
 
