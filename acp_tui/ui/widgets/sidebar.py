@@ -965,29 +965,18 @@ class SessionsSidebar(Widget):
             rows = store.search(self._filter, scope, archived=archived)
         else:
             rows = store.catalog(scope, archived=archived)
-        can_list = store is not None and store.can_list
-        known = store is not None and store.capabilities_known
-        offered = (store.can_fork, store.can_archive, can_list) if store is not None else None
-        if offered != self._offered:
-            # The keys shown follow what the agent turned out to support.
-            self._offered = offered
-            self.refresh_bindings()
-        self.set_class(known and not can_list, "-no-list")
-        footer: str | None = None
-        is_error = False
-        if store is not None and not known and self._connecting:
-            footer = CONNECTING_TEXT
-        elif self._loading:
-            footer = LOADING_TEXT
-        elif self._error:
-            footer, is_error = f"list failed (r: retry): {one_line(self._error, 200)}", True
-        elif store is not None and store.list_state(scope, archived=archived).stopped:
-            # Why the list ended early, even when nothing of it is a row (an unused new session
-            # is not listed): more use than "no sessions yet".
-            footer = store.list_state(scope, archived=archived).stopped
-        elif not rows and store is not None:
-            empty = "no archived sessions" if archived else "no sessions yet"
-            footer = "no matches" if self._filter.strip() else empty
+        self._show_capabilities(
+            known=store is not None and store.capabilities_known,
+            can_list=store is not None and store.can_list,
+        )
+        footer, is_error = self._footer(
+            loading=self._loading,
+            errors=[one_line(self._error, 200)] if self._error else [],
+            stopped=store.list_state(scope, archived=archived).stopped
+            if store is not None
+            else None,
+            empty=not rows and store is not None,
+        )
         keep = self._cursor_id
         if keep is None and not self._filter.strip():
             keep = self._current_session_id
@@ -1001,6 +990,37 @@ class SessionsSidebar(Widget):
             self._cursor_id = highlighted.id
         self._update_header(store, scope, len(rows))
         self._maybe_load_more()
+
+    def _show_capabilities(self, *, known: bool, can_list: bool) -> None:
+        """The keys shown follow what the screen's agent turned out to support; the hint says
+        when no agent shown can list (``known``, ``can_list``: of every agent shown)."""
+        store = self._store
+        offered = (store.can_fork, store.can_archive, store.can_list) if store is not None else None
+        if offered != self._offered:
+            self._offered = offered
+            self.refresh_bindings()
+        self.set_class(known and not can_list, "-no-list")
+
+    def _footer(
+        self, *, loading: bool, errors: list[str], stopped: str | None, empty: bool
+    ) -> tuple[str | None, bool]:
+        """The list's last row, and whether it is an error: one agent's or several agents'."""
+        store = self._store
+        if store is not None and not store.capabilities_known and self._connecting:
+            return CONNECTING_TEXT, False
+        if loading:
+            return LOADING_TEXT, False
+        if errors:
+            return f"list failed (r: retry): {'; '.join(errors)}", True
+        if stopped:
+            # Why the list ended early, even when nothing of it is a row (an unused new session
+            # is not listed): more use than "no sessions yet".
+            return stopped, False
+        if empty:
+            if self._filter.strip():
+                return "no matches", False
+            return ("no archived sessions" if self._archived else "no sessions yet"), False
+        return None, False
 
     def _update_header(
         self,
@@ -1080,30 +1100,19 @@ class SessionsSidebar(Widget):
         merged = self._merged_rows()
         self._seen_version = directory.version()
         sources = directory.sources()
-        known = all(source.store.capabilities_known for source in sources)
-        can_list = any(source.store.can_list for source in sources)
-        offered = (store.can_fork, store.can_archive, store.can_list) if store is not None else None
-        if offered != self._offered:
-            self._offered = offered
-            self.refresh_bindings()
-        self.set_class(known and not can_list, "-no-list")
-        footer: str | None = None
-        is_error = False
-        errors = [
-            f"{directory.name_of(key)}: {one_line(error, 200)}"
-            for key, error in self._agent_errors.items()
-        ]
-        if store is not None and not store.capabilities_known and self._connecting:
-            footer = CONNECTING_TEXT
-        elif self._loading_agents:
-            footer = LOADING_TEXT
-        elif errors:
-            footer, is_error = f"list failed (r: retry): {'; '.join(errors)}", True
-        elif merged.stopped:
-            footer = merged.stopped
-        elif not merged.sessions:
-            empty = "no archived sessions" if self._archived else "no sessions yet"
-            footer = "no matches" if self._filter.strip() else empty
+        self._show_capabilities(
+            known=all(source.store.capabilities_known for source in sources),
+            can_list=any(source.store.can_list for source in sources),
+        )
+        footer, is_error = self._footer(
+            loading=bool(self._loading_agents),
+            errors=[
+                f"{directory.name_of(key)}: {one_line(error, 200)}"
+                for key, error in self._agent_errors.items()
+            ],
+            stopped=merged.stopped,
+            empty=not merged.sessions,
+        )
         keep, keep_agent = self._cursor_id, self._cursor_agent
         if keep is None and not self._filter.strip():
             keep, keep_agent = self._current_session_id, self.agent_key
