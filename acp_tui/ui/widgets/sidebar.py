@@ -645,6 +645,9 @@ class SessionsSidebar(Widget):
         self._agent_errors: dict[str, str] = {}
         self._requested_of: dict[str, PageRequest] = {}
         self._seen_version: object = None
+        #: What the rows were last built from (:meth:`_shown_state`): a refresh that would
+        #: build the same rows is skipped (a start asked for seven rebuilds; three show news).
+        self._built_from: object = None
         self.session_list = SessionList(self, id="sidebar-list")
         self._filter_input = _FilterInput(
             self, placeholder=FILTER_PLACEHOLDER, id="sidebar-filter", compact=True
@@ -789,7 +792,10 @@ class SessionsSidebar(Widget):
         self.set_interval(30, self.session_list.refresh)  # relative times age
         self.set_interval(1, self._tick_working)
         self.set_interval(OTHER_AGENTS_POLL, self._check_other_agents)
-        self._rebuild()
+        # Built after the first refresh, not now: the screen sets what the list shows (its
+        # agent, the sessions remembered here) in its own on_mount, which runs after this one.
+        self._refresh_scheduled = True
+        self.call_after_refresh(self._rebuild)
 
     def on_show(self) -> None:
         self.refresh_rows()
@@ -944,10 +950,43 @@ class SessionsSidebar(Widget):
 
     def rebuild_now(self) -> None:
         """Rebuild synchronously (tests, or right after a scope change)."""
+        self._built_from = None
         self._rebuild()
+
+    def _shown_state(self) -> tuple[object, ...]:
+        """Everything the rows, footer and header are built from: the stores' versions (which
+        grow with every change a list shows) and the sidebar's own state."""
+        store = self._store
+        directory = self.directory
+        return (
+            id(store),
+            store.version if store is not None else None,
+            (store.capabilities_known, store.can_list) if store is not None else None,
+            directory.version() if self.several_agents and directory is not None else None,
+            self._scope,
+            self._archived,
+            self._filter,
+            self._cwd,
+            self._current_session_id,
+            self._cursor_id,
+            self._cursor_agent,
+            self.agent_key,
+            self._connecting,
+            self._loading,
+            self._error,
+            self._new_view,
+            frozenset(self._loading_agents),
+            tuple(self._agent_errors.items()),
+        )
 
     def _rebuild(self) -> None:
         self._refresh_scheduled = False
+        shown = self._shown_state()
+        if shown == self._built_from:
+            # Nothing shown changed; a page may still be wanted (the list was just shown).
+            self._maybe_load_more()
+            return
+        self._built_from = shown
         several = self.several_agents
         placeholder = AGENTS_FILTER_PLACEHOLDER if several else FILTER_PLACEHOLDER
         if self._filter_input.placeholder != placeholder:
