@@ -1,0 +1,192 @@
+"""What the agent sends a :class:`~acp_tui.session.controller.SessionController` and asks of
+it: session updates (v2: the turn's state), permission requests and elicitations (queued for
+the person, answered ``cancelled`` while the turn is being cancelled), files and terminals
+(the services, within the session's directories)."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Awaitable, Callable, Iterator
+from typing import Any
+
+import anyio
+
+from acp_tui.protocol import v2
+from acp_tui.protocol.constants import Method, UpdateKind
+from acp_tui.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from acp_tui.services.errors import ServiceError
+from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.session.link_state import LinkState
+from acp_tui.session.permissions import CANCELLED, PendingPermission
+
+
+class AgentRequests(LinkState):
+    """The agent -> client half of the link."""
+
+    async def _on_notification(self, method: str, params: Any) -> None:
+        if method == Method.SESSION_UPDATE:
+            self.store.apply(params)
+            # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
+            # shown (the store's activity) and the prompt's answer ends the turn.
+            if self.v2_lifecycle and isinstance(params, dict):
+                self._v2_state(params)
+        elif method == Method.ELICITATION_COMPLETE and self.elicitations is not None:
+            if isinstance(params, dict):
+                self.elicitations.complete(params.get("elicitationId"))
+
+    def _v2_state(self, params: dict[str, Any]) -> None:
+        """v2: the agent's ``state_update`` is the turn: running (after a prompt, or work of
+        the agent's own) until idle, which ends it (its stop reason and usage go to the store)
+        and lets what waits go."""
+        update = params.get("update")
+        session_id = params.get("sessionId")
+        if not (
+            isinstance(update, dict)
+            and update.get("sessionUpdate") in ("state_update", "state_change")
+            and isinstance(session_id, str)
+            and session_id in self._runtime
+        ):
+            return
+        runtime = self._runtime[session_id]
+        state = update.get("state")
+        if state in ("running", "requires_action"):
+            runtime.turn_running = True
+        elif state == "idle":
+            if not runtime.turn_running:
+                self.flush(session_id)  # an idle that ended no turn of ours
+                return
+            reason = update.get("stopReason")
+            error = update.get("error")
+            self._note_stop(
+                session_id,
+                reason if isinstance(reason, str) else None,
+                error if isinstance(error, dict) else None,
+            )
+            self._turn_idle(session_id)
+
+    async def _on_permission(self, params: Any) -> Any:
+        params = params if isinstance(params, dict) else {}
+        session_id = params.get("sessionId")
+        if self.v2_lifecycle:
+            params, upsert = v2.permission_params(params)
+            if upsert is not None and isinstance(session_id, str):
+                self.store.apply_update(
+                    session_id, {"sessionUpdate": UpdateKind.TOOL_CALL_UPDATE, **upsert}
+                )
+        params = self._with_known_tool_call(params)
+        if self.v2_lifecycle:
+            params = v2.with_prompt_title(params)
+        if self.permission_handler is None:
+            return dict(CANCELLED)
+        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        if runtime is not None and runtime.cancelling:
+            self.store.add_notice(
+                str(session_id),
+                "Cancelled (the turn is being cancelled): "
+                + PendingPermission.from_params(params).label,
+                severity="warning",
+            )
+            return dict(CANCELLED)
+        scope = anyio.CancelScope()
+        try:
+            with self._waiting_for_person(session_id), scope:
+                if runtime is not None:
+                    runtime.asking.add(scope)
+                return await self.permission_handler(params)
+            # Cancelled through runtime.stop_asking: the handler answered (and echoed) the
+            # request as cancelled; so does the agent's answer.
+            return dict(CANCELLED)
+        finally:
+            if runtime is not None:
+                runtime.asking.discard(scope)
+
+    async def _on_elicitation(self, params: Any) -> Any:
+        """``elicitation/create``: queued for the person like a permission request. One that
+        comes while the turn is being cancelled is answered ``cancel`` at once; those open
+        when the turn is cancelled or ends are cancelled by the queue's owner
+        (:meth:`ElicitationQueue.cancel_session`), after ``session/cancel`` went out."""
+        assert self.elicitations is not None
+        session_id = params.get("sessionId") if isinstance(params, dict) else None
+        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        if runtime is not None and runtime.cancelling:
+            return answer(CANCEL)
+        try:
+            # Waiting for the person, like a permission request: the session's row says so.
+            with self._waiting_for_person(session_id):
+                return await self.elicitations.request(params)
+        except ElicitationError as error:
+            if isinstance(session_id, str):
+                self.store.add_notice(
+                    session_id,
+                    f"The agent asked something acp-tui cannot show: {error}",
+                    severity="warning",
+                )
+            raise RpcError(INVALID_PARAMS, str(error)) from None
+
+    @contextlib.contextmanager
+    def _waiting_for_person(self, session_id: Any) -> Iterator[None]:
+        """The session's activity is ``requires_action`` while the agent waits for the
+        person's answer, then what it was before."""
+        if not isinstance(session_id, str):
+            yield
+            return
+        previous = self.store.get(session_id)
+        before = previous.activity if previous else None
+        self.store.set_activity(session_id, "requires_action")
+        try:
+            yield
+        finally:
+            state = self.store.get(session_id)
+            if state and state.activity == "requires_action" and before is not None:
+                self.store.set_activity(session_id, before)
+
+    def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the
+        title and kind the tool call already has in the store, so the dialog and the record
+        line ("Allowed once: …") name the tool call, not its id."""
+        tool_call = params.get("toolCall")
+        session_id = params.get("sessionId")
+        if not isinstance(tool_call, dict) or not isinstance(session_id, str):
+            return params
+        tool_call_id = tool_call.get("toolCallId")
+        state = self.store.get(session_id)
+        known = (
+            state.tool_index.get(tool_call_id) if state and isinstance(tool_call_id, str) else None
+        )
+        if known is None:
+            return params
+        filled = dict(tool_call)
+        kind = known.tool_kind if known.tool_kind != "other" else ""
+        for key, value in (("title", known.title), ("kind", kind)):
+            current = filled.get(key)
+            if (not isinstance(current, str) or not current.strip()) and value:
+                filled[key] = value
+        return {**params, "toolCall": filled}
+
+    def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+        async def call(params: Any) -> Any:
+            try:
+                return await method(params if isinstance(params, dict) else {})
+            except ServiceError as error:
+                raise RpcError(error.code, error.message, error.data) from None
+
+        return call
+
+    async def _release_terminal(self, params: dict[str, Any]) -> Any:
+        # The tool call that embeds a terminal stays on screen after the agent releases it:
+        # keep its last output for the transcript.
+        terminal_id = params.get("terminalId")
+        if isinstance(terminal_id, str) and terminal_id in self.terminals:
+            self.released_terminals[terminal_id] = self.terminals.get(terminal_id)
+        return await self.terminals.release(params)
+
+    async def _create_terminal(self, params: Any) -> Any:
+        return await self.terminals.create(params, guard=self.roots.guard_for(params))
+
+    def terminal_state(self, terminal_id: str) -> Any:
+        """The live state of a terminal, or its last state once released; None if unknown."""
+        if terminal_id in self.terminals:
+            return self.terminals.get(terminal_id)
+        if terminal_id in self.released_terminals:
+            return self.released_terminals[terminal_id]
+        return self.store.agent_terminal(terminal_id)  # v2: the agent's own terminals

@@ -1,0 +1,56 @@
+"""How a :class:`~acp_tui.session.controller.SessionController` talks back to whoever drives it
+(the Textual app, headless, a test): the callbacks, and what they are told."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from acp_tui.protocol.client import (
+    AgentInfo,
+)
+
+PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+@dataclass(slots=True)
+class NotResponding:
+    """The agent has not answered ``initialize`` in time: what it did print, for the banner."""
+
+    seconds: float
+    #: The first lines it printed on stdout that were not ACP (JSON-RPC) messages.
+    printed: list[str]
+    #: How many such lines there were in all.
+    printed_count: int
+    stderr_tail: list[str]
+
+
+@dataclass(slots=True)
+class LinkEvents:
+    """How the link talks back to whoever drives it (the Textual app, or a test)."""
+
+    on_ready: Callable[[AgentInfo], None] = lambda agent: None
+    on_status: Callable[[str], None] = lambda text: None
+    on_error: Callable[[str], None] = lambda text: None
+    on_session_opened: Callable[[str], None] = lambda session_id: None
+    #: A ``session/new`` answered (its raw answer): what a new session of this agent offers.
+    on_session_created: Callable[[str, Any], None] = lambda session_id, response: None
+    on_turn_ended: Callable[[str, str | None], None] = lambda session_id, reason: None
+    on_exit: Callable[[AgentExit], None] = lambda exit_info: None
+    on_terminal_output: Callable[[str], None] = lambda terminal_id: None
+    on_not_responding: Callable[[NotResponding], None] = lambda report: None
+
+
+@dataclass(slots=True)
+class AgentExit:
+    """Why the agent is gone, for the banner."""
+
+    description: str
+    returncode: int | None
+    stderr_tail: list[str]
+    expected: bool
+    start_failed: bool = False
+    log_path: str | None = None
+    #: Lines it printed on stdout that were not ACP messages (the first few).
+    printed: list[str] = field(default_factory=list)

@@ -1,0 +1,185 @@
+"""What a :class:`~acp_tui.session.controller.SessionController` holds, and the few helpers
+each of its parts uses: one agent process's client, the sessions open in it (their turn state),
+the queue of messages, the services the agent may call.
+
+The controller is made of parts by job, each a class over :class:`LinkState`:
+:class:`~acp_tui.session.agent_requests.AgentRequests` (what the agent sends and asks),
+:class:`~acp_tui.session.session_calls.SessionCalls` (sign-in, new, open, list, options, close),
+:class:`~acp_tui.session.turns.Turns` (prompts, the queue, cancel), and the controller itself
+(the process's life)."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.protocol.client import (
+    AcpClient,
+    AcpError,
+    AgentInfo,
+    ProcessFactory,
+)
+from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.protocol.recording import WireRecorder
+from acp_tui.services.paths import ApproveOutside
+from acp_tui.services.terminals import TerminalManager
+from acp_tui.session.auth import AuthChooser, SignIn, TerminalRunner
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.link_events import LinkEvents, PermissionHandler
+from acp_tui.session.queue import PromptQueue
+from acp_tui.session.roots import SessionRoots
+from acp_tui.store import SessionStore
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.schema import McpServer
+
+
+@dataclass(slots=True)
+class _SessionRuntime:
+    turn_running: bool = False
+    #: session/cancel was sent and the turn has not ended yet: a permission request that
+    #: arrives now is answered ``cancelled`` at once, as the spec requires after a cancel.
+    cancelling: bool = False
+    #: The permission requests of this session waiting for the person (their cancel scopes).
+    asking: set[anyio.CancelScope] = field(default_factory=set)
+    #: A prompt was refused for want of a sign-in the person did not give: what waits is
+    #: held until they send or edit a message, or sign in.
+    auth_blocked: bool = False
+
+    def stop_asking(self) -> None:
+        """Answer ``cancelled`` to every permission request still waiting (its dialog
+        closes): after a cancel, and when the turn has ended, nobody can use the answer."""
+        for scope in self.asking:
+            scope.cancel()
+
+
+class LinkState:
+    """The state of one agent link (see the module's docstring)."""
+
+    def __init__(
+        self,
+        argv: list[str],
+        *,
+        cwd: str,
+        store: SessionStore,
+        events: LinkEvents | None = None,
+        permission_handler: PermissionHandler | None = None,
+        approve_outside: ApproveOutside | None = None,
+        choose_auth: AuthChooser | None = None,
+        run_terminal_login: TerminalRunner | None = None,
+        mcp_servers: list[dict[str, Any]] | None = None,
+        env: dict[str, str] | None = None,
+        log_dir: Path | None = None,
+        recorder: WireRecorder | None = None,
+        process_factory: ProcessFactory | None = None,
+        prompts: PromptQueue | None = None,
+        initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
+        additional_dirs: list[str] | None = None,
+        protocol_version: int = 1,
+        terminal_auth: bool = True,
+        elicitations: ElicitationQueue | None = None,
+    ) -> None:
+        self.argv = list(argv)
+        #: Absolute directories every session of this run works in too (``--add-dir``).
+        self.additional_dirs = list(additional_dirs or [])
+        #: Where ``elicitation/create`` requests go (None: not offered to the agent).
+        self.elicitations = elicitations
+        self.cwd = os.path.abspath(cwd)
+        self.store = store
+        self.events = events or LinkEvents()
+        self.permission_handler = permission_handler
+        self.choose_auth = choose_auth
+        #: Authentication: methods, the chooser, and how a terminal method runs.
+        self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
+        self.configured_mcp_servers = list(mcp_servers or [])
+        #: What session/new, load and resume carry: set after initialize.
+        self.mcp_servers: list[McpServer] = []
+        self.env = env
+        # Each agent's stderr is kept in a file the crash banner names (None: only in memory);
+        # the default place is the settings' (AppSettings.log_dir).
+        self.log_dir = log_dir
+        #: Recording and replay (``--record``, ``acp-tui replay``): passed to the launcher.
+        self.recorder = recorder
+        self.process_factory = process_factory
+        self.client: AcpClient | None = None
+        self.agent: AgentInfo | None = None
+        #: Each session's directories: what its file reads, writes and terminals may touch.
+        self.roots = SessionRoots(self.cwd, approve_outside)
+        self.files = self.roots.default
+        self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
+        self.released_terminals: dict[str, Any] = {}
+        self.current_session_id: str | None = None
+        self.v2_lifecycle = False
+        #: The agent answered session/resume "method not found" although it advertises it:
+        #: its sessions are loaded instead.
+        self.resume_unsupported = False
+        self._runtime: dict[str, _SessionRuntime] = {}
+        #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
+        #: survive a restart of the agent.
+        self.prompts = prompts if prompts is not None else PromptQueue()
+        self.initialize_timeout = initialize_timeout
+        #: Asked for at initialize (``--protocol 2``); the agent's answer is what counts.
+        self.protocol_version = protocol_version
+        #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
+        self.terminal_auth = terminal_auth
+        self._task_group: anyio.abc.TaskGroup | None = None
+        self._stop = anyio.Event()
+        self._stopping = False
+        #: Why the agent never became usable (initialize failed), for the start-failure banner.
+        self._start_failure: str | None = None
+        self.ready = anyio.Event()
+        #: Set when :meth:`run` has returned: the agent and its terminals are gone.
+        self.finished = anyio.Event()
+
+    def _terminal_output(self, terminal_id: str) -> None:
+        self.events.on_terminal_output(terminal_id)
+
+    def _client(self) -> AcpClient:
+        if self.client is None or self.agent is None:
+            raise AcpError("the agent is not running")
+        return self.client
+
+    def is_open(self, session_id: str) -> bool:
+        """Whether this agent process has the session open (new, loaded or resumed here)."""
+        return session_id in self._runtime
+
+    def runtime(self, session_id: str) -> _SessionRuntime:
+        runtime = self._runtime.get(session_id)
+        if runtime is None:
+            runtime = self._runtime[session_id] = _SessionRuntime()
+        return runtime
+
+    def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
+        """Run an intent in the link's task group; failures become error events."""
+
+        async def guarded() -> None:
+            try:
+                await job()
+            except (AcpError, RpcError) as error:
+                self.events.on_error(f"{what}: {error}")
+
+        if self._task_group is None:
+            self.events.on_error(f"{what}: the agent is not running")
+            return
+        try:
+            self._task_group.start_soon(guarded)
+        except RuntimeError:  # the group is closing (the agent stops): never a traceback
+            self.events.on_error(f"{what}: the agent is not running")
+
+    if TYPE_CHECKING:
+        # Done by the other parts (the controller has them all).
+        def flush(self, session_id: str) -> None: ...
+
+        def _note_stop(
+            self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
+        ) -> None: ...
+
+        def _turn_idle(self, session_id: str, reason: str | None = None) -> None: ...
+
+        async def authenticate(self, reason: str) -> None: ...

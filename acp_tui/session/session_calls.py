@@ -1,0 +1,271 @@
+"""The calls about sessions a :class:`~acp_tui.session.controller.SessionController` makes:
+sign-in when the agent requires it, ``session/new`` (with the choices made before it existed),
+reopening a past session (resume, load, or v2's replaying resume), listing pages, a session's
+mode, model and options, close and delete."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from acp_tui.protocol.client import (
+    AcpError,
+    AgentExitedError,
+    NotSupportedError,
+)
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
+from acp_tui.session.link_state import LinkState
+from acp_tui.session.roots import dirs_to_send
+
+
+class SessionCalls(LinkState):
+    """Opening, listing and configuring sessions."""
+
+    async def _with_auth(self, call: Callable[[], Awaitable[Any]]) -> Any:
+        """Run a session call; on 'authentication required' pick a method and retry once."""
+        try:
+            return await call()
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            await self.authenticate(error.message)
+            return await call()
+
+    async def authenticate(self, reason: str) -> None:
+        """The agent needs a sign-in: the person picks a method, completed by its type (a
+        terminal method runs in the terminal, never through ``authenticate``). Raises
+        :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
+        client = self._client()
+        await self.sign_in.sign_in(client, reason, login_call=client.login_method)
+        for session_id, runtime in self._runtime.items():
+            if runtime.auth_blocked:
+                runtime.auth_blocked = False
+                self.flush(session_id)
+
+    @property
+    def can_logout(self) -> bool:
+        return self.client is not None and self.agent is not None and self.client.can_logout
+
+    async def logout(self) -> None:
+        """``logout``: the agent forgets the sign-in; the next call that needs it asks again."""
+        await self._client().logout()
+        self.sign_in.signed_out = True
+
+    async def new_session(
+        self,
+        cwd: str | None = None,
+        *,
+        adopt: bool = False,
+        mode: str | None = None,
+        config: dict[str, Any] | None = None,
+        model: str | None = None,
+    ) -> str:
+        """``session/new``. The session is a draft (not listed, not remembered) until its first
+        prompt. ``mode`` and ``config`` (config id -> value): choices the person made before
+        the session existed, applied before anything is sent. ``adopt``: the messages queued
+        for "the new session" (key ``None``) are this session's, and go out now."""
+        client = self._client()
+        cwd = cwd or self.cwd
+        self.events.on_status("starting a new session")
+        dirs = self.session_dirs(None)
+        result = await self._with_auth(
+            lambda: client.new_session(cwd, self.mcp_servers, **_dirs_param(dirs))
+        )
+        session_id = result.get("sessionId") if isinstance(result, dict) else None
+        if not isinstance(session_id, str):
+            raise AcpError("the agent answered session/new without a sessionId")
+        self.set_session_dirs(session_id, cwd, dirs)
+        state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
+        self.events.on_session_created(session_id, result)
+        if mode and state.current_mode_id != mode and not self.v2_lifecycle:  # v2: no modes
+            await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
+        if model and isinstance(state.models, dict) and state.models.get("currentModelId") != model:
+            await self._apply_choice(lambda: self.set_model(session_id, model), "set model")
+        for config_id, value in (config or {}).items():
+            option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
+            if option is not None and option.get("currentValue") != value:
+                await self._apply_choice(
+                    functools.partial(self.set_config_option, session_id, config_id, value),
+                    "set option",
+                )
+        if adopt:
+            self.prompts.rekey(None, session_id)
+        self._opened(session_id)
+        return session_id
+
+    async def _apply_choice(self, call: Callable[[], Awaitable[None]], what: str) -> None:
+        try:
+            await call()
+        except (AcpError, RpcError) as error:
+            if isinstance(error, AgentExitedError):
+                raise
+            self.events.on_error(f"{what}: {error}")
+
+    async def open_session(
+        self,
+        session_id: str,
+        cwd: str | None = None,
+        *,
+        adopt: bool = False,
+        history: bool = True,
+    ) -> str:
+        """Reopen a past session: resume when the agent can and we already have its
+        transcript, else load (replayed), else resume; else a clear error. ``adopt``: the
+        messages queued for "the new session" go to this one (a start-up ``--continue``).
+        ``history=False``: the caller does not show the past conversation (headless), so a
+        resume is preferred to a load. A resume the agent advertises but does not implement
+        (-32601) falls back to a load."""
+        client = self._client()
+        agent = self.agent
+        assert agent is not None
+        state = self.store.get(session_id)
+        cwd = cwd or (state.cwd if state and state.cwd else self.cwd)
+        if state is not None and state.live and session_id in self._runtime:
+            if adopt:
+                self.prompts.rekey(None, session_id)
+            self._opened(session_id)
+            return "switch"
+        have_transcript = state is not None and bool(state.transcript)
+        dirs = self.session_dirs(session_id)
+        extra = _dirs_param(dirs)
+        if state is not None:
+            # Only the agent's answer tells the session's mode now: one known from the local
+            # index or an earlier agent process must not hide that the agent reports none (the
+            # screen then re-applies the remembered choice).
+            self.store.set_current_mode(session_id, None)
+        if agent.can_resume and self.v2_lifecycle and not have_transcript:
+            # v2 has no session/load: a resume that replays the conversation from its start.
+            self.events.on_status("loading session")
+            self.store.begin_replay(session_id, cwd=cwd, keep=False)
+            try:
+                result = await self._with_auth(
+                    lambda: client.resume_session(
+                        session_id, cwd, self.mcp_servers, replay=True, **extra
+                    )
+                )
+                self.set_session_dirs(session_id, cwd, dirs)
+            except BaseException:
+                self.store.end_replay(session_id, None)
+                raise
+            self.store.end_replay(session_id, result)
+            method = "load"
+        elif (
+            agent.can_resume
+            and not self.resume_unsupported
+            and (have_transcript or not history or not agent.can_load)
+        ):
+            self.events.on_status("resuming session")
+            try:
+                result = await self._with_auth(
+                    lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
+                )
+            except RpcError as error:
+                if error.code != METHOD_NOT_FOUND or not agent.can_load:
+                    raise
+                # Advertised, not implemented (pydantic-acp, the TS SDK): load, now and later.
+                self.resume_unsupported = True
+                return await self.open_session(session_id, cwd, adopt=adopt, history=history)
+            self.set_session_dirs(session_id, cwd, dirs)
+            self.store.register_session(session_id, cwd=cwd, response=result)
+            method = "resume"
+        elif agent.can_load:
+            self.events.on_status("loading session")
+            # The transcript on screen stays unless the replay holds all of it.
+            self.store.begin_replay(session_id, cwd=cwd, keep=have_transcript)
+            try:
+                result = await self._with_auth(
+                    lambda: client.load_session(session_id, cwd, self.mcp_servers, **extra)
+                )
+                self.set_session_dirs(session_id, cwd, dirs)
+            except BaseException:
+                self.store.end_replay(session_id, None)
+                raise
+            self.store.end_replay(session_id, result)
+            method = "load"
+        else:
+            raise NotSupportedError(
+                f"{agent.display_name} cannot reopen past sessions (it supports neither "
+                "session/resume nor session/load)"
+            )
+        if adopt:
+            self.prompts.rekey(None, session_id)
+        self._opened(session_id)
+        return method
+
+    def session_dirs(self, session_id: str | None) -> list[str]:
+        """The additional directories a session call carries: the session's own, then this
+        run's; none when the agent does not take them (it was told so at start)."""
+        if self.agent is None or not self.agent.can_add_dirs:
+            return []
+        state = self.store.get(session_id) if session_id is not None else None
+        return dirs_to_send(state.additional_dirs if state else None, self.additional_dirs)
+
+    def set_session_dirs(self, session_id: str, cwd: str, dirs: list[str]) -> None:
+        """What a session was opened with: its containment, and the store (header, index)."""
+        self.roots.set(session_id, cwd, dirs)
+        self.store.set_additional_dirs(session_id, dirs)
+
+    def _opened(self, session_id: str) -> None:
+        self.current_session_id = session_id
+        self.runtime(session_id)
+        self.events.on_session_opened(session_id)
+        self.flush(session_id)
+
+    async def list_sessions(
+        self,
+        cwd: str | None,
+        cursor: str | None,
+        *,
+        archived: bool = False,
+        pages: list[Any] | None = None,
+    ) -> str | None:
+        """Fetch one page into the store (of the archived sessions with ``archived``);
+        returns the next cursor (None when done). ``pages``: the raw page is appended there
+        too (``acp-tui sessions --json`` prints the agent's rows as sent)."""
+        client = self._client()
+        page = await client.list_sessions(cwd, cursor, "only" if archived else None)
+        if pages is not None:
+            pages.append(page)
+        self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
+        state = self.store.list_state(cwd, archived=archived)
+        return None if state.complete else state.next_cursor
+
+    def adopt_session(self, session_id: str) -> None:
+        """A session the agent made by other means than session/new (a fork) is open here
+        now, and shown."""
+        self._opened(session_id)
+
+    def drop_session(self, session_id: str) -> None:
+        """The agent no longer has the session open (archived): reopened before use."""
+        self._runtime.pop(session_id, None)
+
+    async def set_mode(self, session_id: str, mode_id: str) -> None:
+        client = self._client()
+        await client.set_mode(session_id, mode_id)
+        self.store.set_current_mode(session_id, mode_id)
+
+    async def set_model(self, session_id: str, model_id: str) -> None:
+        """The legacy ``models`` state's model (agents without a model config option)."""
+        client = self._client()
+        await client.set_model(session_id, model_id)
+        self.store.set_current_model(session_id, model_id)
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
+        client = self._client()
+        result = await client.set_config_option(session_id, config_id, value)
+        options = result.get("configOptions") if isinstance(result, dict) else None
+        if isinstance(options, list):
+            self.store.set_config_options(session_id, options)
+
+    async def close_session(self, session_id: str) -> None:
+        await self._client().close_session(session_id)
+
+    async def delete_session(self, session_id: str) -> None:
+        await self._client().delete_session(session_id)
+        self.store.forget(session_id)
+
+
+def _dirs_param(dirs: list[str]) -> dict[str, Any]:
+    """``additionalDirectories`` for a session call (left out when there are none)."""
+    return {"additionalDirectories": list(dirs)} if dirs else {}

@@ -1,0 +1,213 @@
+"""The turns of a :class:`~acp_tui.session.controller.SessionController`'s sessions: a prompt
+sent now or queued (v1 agents take one turn at a time; what waits for a session not open yet
+goes when it opens), why a turn ended, a prompt refused for want of a sign-in kept unsent,
+cancel, and the queue's edits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from acp_tui.protocol import constants as wire
+from acp_tui.protocol.client import (
+    AcpClient,
+    AcpError,
+    AgentExitedError,
+)
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
+from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
+from acp_tui.session.auth import AuthNotDone
+from acp_tui.session.link_state import LinkState
+from acp_tui.session.queue import QueuedPrompt
+
+
+class Turns(LinkState):
+    """Prompts and turns."""
+
+    def send_prompt(
+        self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None
+    ) -> None:
+        """Send now, or queue when a turn is running (v1 agents take one turn at a time) or
+        when earlier messages still wait (they go first)."""
+        blocks = blocks or [{"type": "text", "text": text}]
+        runtime = self.runtime(session_id)
+        runtime.auth_blocked = False  # the person sends: what waited for a sign-in tries again
+        if (runtime.turn_running and not self.v2_lifecycle) or self.prompts.has(session_id):
+            self.prompts.add(session_id, text, blocks)
+            self.flush(session_id)
+            return
+        self._start_turn(session_id, blocks)
+
+    def can_send(self, session_id: str) -> bool:
+        """Whether a prompt for this session can go out now (open here, agent running)."""
+        return (
+            session_id in self._runtime
+            and self._task_group is not None
+            and self.client is not None
+            and not self.client.connection.closed
+        )
+
+    def flush(self, session_id: str) -> None:
+        """Send what waits for this session, if it is open and idle (all of it at once to a
+        v2 agent). An item being edited holds the queue."""
+        if not self.can_send(session_id):
+            return
+        runtime = self.runtime(session_id)
+        if runtime.auth_blocked:
+            return
+        while not runtime.turn_running or self.v2_lifecycle:
+            queued = self.prompts.take_next(session_id)
+            if queued is None:
+                return
+            self._start_turn(session_id, queued.blocks)
+
+    def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
+        if self._task_group is None:
+            raise AcpError("the agent is not running")
+        runtime = self.runtime(session_id)
+        runtime.turn_running = True
+        # Built before the agent said what it takes (or for another agent): what it cannot
+        # take goes as a link, and the person is told below their message.
+        notes: list[str] = []
+        if self.agent is not None:
+            caps = PromptCapabilities.from_agent(self.agent.capabilities)
+            blocks, notes = fit_to_capabilities(blocks, caps)
+        turn = self.store.prompt_sent(session_id, blocks)
+        for note in notes:
+            self.store.add_notice(session_id, note, severity="warning")
+        self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
+
+    async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:
+        client = self._client()
+        reason: str | None = None
+        try:
+            result = await self._prompt_signed_in(client, session_id, blocks)
+            self.store.prompt_finished(session_id, result, turn=turn)
+            reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
+            self._note_stop(session_id, reason)
+        except AuthNotDone as error:
+            self._keep_unsent(session_id, blocks, turn, str(error))
+            reason = "error"
+        except AgentExitedError as error:
+            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            reason = "error"
+        except RpcError as error:
+            self.store.prompt_finished(
+                session_id, None, error=f"The agent reported an error: {error}", turn=turn
+            )
+            reason = "error"
+        except AcpError as error:
+            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            reason = "error"
+        finally:
+            if not self.v2_lifecycle or reason == "error":
+                self._turn_idle(session_id, reason)
+
+    def _note_stop(
+        self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
+    ) -> None:
+        """Say why a turn ended, unless it simply ended (v1: the prompt's answer; v2: the
+        idle ``state_update``, whose ``error`` object details an ``error`` stop)."""
+        if reason == wire.CANCELLED:
+            self.store.add_notice(session_id, "Cancelled", severity="warning")
+        elif reason in (wire.MAX_TOKENS, wire.MAX_TURN_REQUESTS, wire.REFUSAL):
+            self.store.add_notice(
+                session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
+            )
+        elif reason == "error":
+            message = error.get("message") if isinstance(error, dict) else None
+            self.store.add_notice(
+                session_id,
+                "The agent reported an error"
+                + (f": {message}" if isinstance(message, str) and message else ""),
+                severity="error",
+            )
+
+    async def _prompt_signed_in(
+        self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """``session/prompt``; when the agent answers "authentication required" (-32000), sign
+        in and send it once more. :class:`AuthNotDone` when the sign-in did not happen."""
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            reason = error.message
+        await self.authenticate(reason)
+        try:
+            return await client.prompt(session_id, blocks)
+        except RpcError as error:
+            if error.code != AUTH_REQUIRED:
+                raise
+            raise AuthNotDone(
+                f"signed in, but the agent still requires authentication: {error.message}"
+            ) from error
+
+    def _keep_unsent(
+        self, session_id: str, blocks: list[dict[str, Any]], turn: int, why: str
+    ) -> None:
+        """A prompt the agent refused for want of a sign-in: it leaves the transcript (it was
+        not sent) and waits at the head of the queue, held until the person acts."""
+        self.store.withdraw_prompt(session_id, turn)
+        text = "\n".join(
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+        self.prompts.put_back(session_id, text, blocks)
+        self.runtime(session_id).auth_blocked = True
+        self.store.add_notice(
+            session_id,
+            "Not sent: the agent needs you to sign in",
+            severity="error",
+            description=f"{why.rstrip('.')}. Your message waits in the queue: send another "
+            "message, or edit it, to try again.",
+        )
+
+    def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
+        runtime = self.runtime(session_id)
+        runtime.turn_running = False
+        runtime.cancelling = False
+        # A dialog still open for a turn that is over can only be answered in vain.
+        runtime.stop_asking()
+        state = self.store.get(session_id)
+        self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
+        self.flush(session_id)
+
+    def begin_cancel(self, session_id: str) -> None:
+        """The person cancelled the turn: until it ends, every permission request of the
+        session is answered ``cancelled``, those waiting now and those still to come."""
+        runtime = self.runtime(session_id)
+        if runtime.turn_running:
+            runtime.cancelling = True
+        runtime.stop_asking()
+
+    def is_cancelling(self, session_id: str) -> bool:
+        """Whether the person cancelled the session's turn and it has not ended yet."""
+        runtime = self._runtime.get(session_id)
+        return runtime is not None and runtime.cancelling
+
+    async def cancel(self, session_id: str) -> None:
+        """session/cancel, after :meth:`begin_cancel` (the spec: pending permission requests
+        are answered ``cancelled``)."""
+        self.begin_cancel(session_id)
+        client = self._client()
+        await client.cancel(session_id)
+
+    def edit_saved(self, session_id: str) -> None:
+        """The person saved an edit of a queued message: it may go (again) now."""
+        self.runtime(session_id).auth_blocked = False
+        self.flush(session_id)
+
+    def queue(self, session_id: str | None) -> list[QueuedPrompt]:
+        return self.prompts.items(session_id)
+
+    def edit_queued(self, session_id: str, queue_id: int, text: str | None) -> None:
+        """Replace the text of a queued prompt, or remove it with ``text=None``."""
+        if text is None:
+            self.prompts.remove(session_id, queue_id)
+        else:
+            self.prompts.save_edit(session_id, queue_id, text)
+            self.runtime(session_id).auth_blocked = False
+        self.flush(session_id)
+
+    def is_busy(self, session_id: str) -> bool:
+        return self.runtime(session_id).turn_running
