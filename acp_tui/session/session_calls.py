@@ -136,19 +136,15 @@ class SessionCalls(LinkState):
             self.store.set_current_mode(session_id, None)
         if agent.can_resume and self.v2_lifecycle and not have_transcript:
             # v2 has no session/load: a resume that replays the conversation from its start.
-            self.events.on_status("loading session")
-            self.store.begin_replay(session_id, cwd=cwd, keep=False)
-            try:
-                result = await self._with_auth(
-                    lambda: client.resume_session(
-                        session_id, cwd, self.mcp_servers, replay=True, **extra
-                    )
-                )
-                self.set_session_dirs(session_id, cwd, dirs)
-            except BaseException:
-                self.store.end_replay(session_id, None)
-                raise
-            self.store.end_replay(session_id, result)
+            await self._replayed(
+                session_id,
+                cwd,
+                dirs,
+                lambda: client.resume_session(
+                    session_id, cwd, self.mcp_servers, replay=True, **extra
+                ),
+                keep=False,
+            )
             method = "load"
         elif (
             agent.can_resume
@@ -170,18 +166,14 @@ class SessionCalls(LinkState):
             self.store.register_session(session_id, cwd=cwd, response=result)
             method = "resume"
         elif agent.can_load:
-            self.events.on_status("loading session")
             # The transcript on screen stays unless the replay holds all of it.
-            self.store.begin_replay(session_id, cwd=cwd, keep=have_transcript)
-            try:
-                result = await self._with_auth(
-                    lambda: client.load_session(session_id, cwd, self.mcp_servers, **extra)
-                )
-                self.set_session_dirs(session_id, cwd, dirs)
-            except BaseException:
-                self.store.end_replay(session_id, None)
-                raise
-            self.store.end_replay(session_id, result)
+            await self._replayed(
+                session_id,
+                cwd,
+                dirs,
+                lambda: client.load_session(session_id, cwd, self.mcp_servers, **extra),
+                keep=have_transcript,
+            )
             method = "load"
         else:
             raise NotSupportedError(
@@ -192,6 +184,28 @@ class SessionCalls(LinkState):
             self.prompts.rekey(None, session_id)
         self._opened(session_id)
         return method
+
+    async def _replayed(
+        self,
+        session_id: str,
+        cwd: str,
+        dirs: list[str],
+        call: Callable[[], Awaitable[Any]],
+        *,
+        keep: bool,
+    ) -> None:
+        """A call that replays the session's conversation (``session/load``, v2's replaying
+        resume) into the store; ``keep``: the transcript already shown stays unless the
+        replay holds all of it."""
+        self.events.on_status("loading session")
+        self.store.begin_replay(session_id, cwd=cwd, keep=keep)
+        try:
+            result = await self._with_auth(call)
+            self.set_session_dirs(session_id, cwd, dirs)
+        except BaseException:
+            self.store.end_replay(session_id, None)
+            raise
+        self.store.end_replay(session_id, result)
 
     def session_dirs(self, session_id: str | None) -> list[str]:
         """The additional directories a session call carries: the session's own, then this
