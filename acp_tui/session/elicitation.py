@@ -21,6 +21,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp_tui.text.safety import one_line
+
 ACCEPT = "accept"
 DECLINE = "decline"
 CANCEL = "cancel"
@@ -41,6 +43,8 @@ UNSUPPORTED = "unsupported"
 #: Only these schemes are opened in a browser; anything else can only be copied.
 OPENABLE_SCHEMES = ("http", "https")
 
+#: How much of an agent's ``pattern`` the field's hint shows.
+PATTERN_HINT_LIMIT = 60
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
@@ -113,6 +117,8 @@ class FormField:
                         "uri": "a URL (https://…)",
                     }.get(self.format, self.format)
                 )
+            if self.pattern:
+                parts.append(f"matching {one_line(self.pattern, PATTERN_HINT_LIMIT)}")
             if self.min_length is not None and self.max_length is not None:
                 parts.append(f"{self.min_length}-{self.max_length} characters")
             elif self.min_length:
@@ -353,13 +359,9 @@ def check_text(form_field: FormField, text: str) -> str | None:
             datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             return "not a date and time (e.g. 2026-01-31T09:30:00Z)"
-    if form_field.pattern is not None:
-        try:
-            matches = re.search(form_field.pattern, text) is not None
-        except re.error:
-            matches = True  # a pattern Python cannot read is the agent's to check
-        if not matches:
-            return f"does not match the pattern {form_field.pattern}"
+    # ``pattern`` is not run here: the agent's regular expression is code, and one like
+    # "^(a+)+$" on the text it gave as the default would hold the event loop (every view, Ctrl+Q
+    # too) for ever. The hint shows it; the agent checks what it gets.
     return None
 
 

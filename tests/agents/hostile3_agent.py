@@ -38,7 +38,10 @@ Prompts (the text of the first text block; arguments after a space):
 Flags: ``--init-shape NAME`` answers ``initialize`` with hostile shapes (``wrong-types``:
 capabilities, agentInfo and authMethods of wrong types), ``--new-shape NAME`` answers
 ``session/new`` with hostile shapes (``wrong-types``: modes and configOptions of wrong types;
-``markup-id``: a session id full of markup, escapes and a newline).
+``markup-id``: a session id full of markup, escapes and a newline); ``--list-rows``:
+``session/list`` answers one page of :data:`HOSTILE_LIST_ROWS` (duplicate ids, a relative cwd,
+dates out of range or of wrong types, markup in titles and ids, rows that are not rows, and
+thousands of rows).
 
 Everything a test asserts on is a constant of this module.
 """
@@ -142,8 +145,45 @@ HOSTILE_BLOCKS: list[Any] = [
 ]
 
 
+LIST_ROW_COUNT = 3_000
+HOSTILE_LIST_ROWS: list[Any] = [
+    {"sessionId": "dup", "cwd": "/", "title": "First of a duplicate id"},
+    {"sessionId": "dup", "cwd": "/", "title": "Second of a duplicate id"},
+    {"sessionId": "rel", "cwd": "relative/dir\n\nSAFE", "title": "Relative cwd"},
+    {"sessionId": "date1", "cwd": "/", "title": "Bad date 1", "updatedAt": "9999-99-99T99:99:99Z"},
+    {"sessionId": "date2", "cwd": "/", "title": "Bad date 2", "updatedAt": 10**20},
+    {"sessionId": "date3", "cwd": "/", "title": "Bad date 3", "updatedAt": "-0001-01-01T00:00:00Z"},
+    {"sessionId": "date4", "cwd": "/", "title": "Far future", "updatedAt": "9999-12-31T23:59:59Z"},
+    {"sessionId": "date5", "cwd": "/", "title": "Far past", "updatedAt": "0001-01-01T00:00:00+14:00"},
+    {"sessionId": "markup", "cwd": "/", "title": ESC_MARKUP, "updatedAt": "2026-01-01T00:00:00Z"},
+    {"sessionId": ESC_MARKUP + "\nid", "cwd": "/", "title": None},
+    {"sessionId": None, "cwd": "/", "title": "No id"},
+    {"sessionId": 5, "cwd": 5, "title": 5},
+    {"cwd": "/"},
+    "not a row",
+    None,
+] + [{"sessionId": f"bulk-{n}", "cwd": "/", "title": f"Bulk {n}"} for n in range(LIST_ROW_COUNT)]
+
+
 class Agent(base.Agent):
     """The round 1+2 agent with round 3's prompts and flags."""
+
+    def more_capabilities(self) -> dict[str, Any]:
+        caps = super().more_capabilities()
+        if self.options.list_rows:
+            caps["sessionCapabilities"] = {"list": {}}
+        return caps
+
+    def handle_more(self, method: str, request_id: Any, params: dict[str, Any]) -> bool:
+        if method == "session/list" and self.options.list_rows:
+            here = os.getcwd()  # "/" stands for the agent's cwd: the rows of "this folder"
+            rows = [
+                {**row, "cwd": here} if isinstance(row, dict) and row.get("cwd") == "/" else row
+                for row in HOSTILE_LIST_ROWS
+            ]
+            respond(request_id, {"sessions": rows, "nextCursor": None})
+            return True
+        return super().handle_more(method, request_id, params)
 
     # -- start-up shapes ----------------------------------------------------------------------
 
@@ -490,6 +530,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--hostile-text", action="store_true")
     parser.add_argument("--init-shape", choices=["wrong-types"], default=None)
     parser.add_argument("--new-shape", choices=["wrong-types"], default=None)
+    parser.add_argument("--list-rows", action="store_true")
     base.HostileCore.add_arguments(parser)
     Agent(parser.parse_args(argv)).run()
 
