@@ -223,6 +223,15 @@ def test_a_mode_not_advertised_is_refused() -> None:
         ("https://example.com/a?b=c", True, "example.com"),
         ("HTTP://Example.com:8080", True, "Example.com:8080"),
         ("https://trusted.com@evil.example/login", True, "evil.example"),
+        # Round 3: what a browser does that a plain split did not (the dialog named the
+        # trusted host, or none, and the browser went to evil.example).
+        ("https://evil.example\\@trusted.com/", True, "evil.example"),
+        ("https:\\\\evil.example\\login", True, "evil.example"),
+        ("https:evil.example/login", True, "evil.example"),
+        ("https:///evil.example", True, "evil.example"),
+        ("  https://evil.exa\tmple/", True, "evil.example"),
+        ("https://evil.example\n/@trusted.com", True, "evil.example"),
+        ("https://\u0430pple.com/", True, "xn--pple-43d.com"),
         ("javascript:alert(1)", False, ""),
         ("file:///etc/passwd", False, ""),
         ("example.com/no-scheme", False, ""),

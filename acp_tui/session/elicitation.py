@@ -42,6 +42,10 @@ UNSUPPORTED = "unsupported"
 
 #: Only these schemes are opened in a browser; anything else can only be copied.
 OPENABLE_SCHEMES = ("http", "https")
+#: What a browser removes from anywhere in a URL (WHATWG URL: ASCII tab and newline), and
+#: around it (C0 controls and space).
+_BROWSER_DROPS = re.compile("[\t\n\r]")
+_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
 
 #: How much of an agent's ``pattern`` the field's hint shows.
 PATTERN_HINT_LIMIT = 60
@@ -180,12 +184,28 @@ class ElicitationRequest:
 
     @property
     def host(self) -> str:
-        """The URL's host, for the person to see where they would go ("" if none)."""
-        rest = (self.url or "")[len(self.url_scheme) + 1 :]
-        if not rest.startswith("//"):
+        """The URL's host as a browser reads it, for the person to see where they would go
+        ("" if none): a browser drops tabs and line breaks anywhere, takes ``\\`` for ``/``
+        and any run of slashes after ``https:``, so ``https://evil.example\\@trusted.com``
+        goes to evil.example. A host in other scripts is shown in its ASCII (punycode) form,
+        so a look-alike ("аpple.com", Cyrillic а) cannot pass for the real one."""
+        url = _BROWSER_DROPS.sub("", self.url or "").strip(_C0_AND_SPACE)
+        scheme = self.url_scheme
+        rest = url[len(scheme) + 1 :] if scheme else url
+        if scheme in OPENABLE_SCHEMES:
+            rest = rest.replace("\\", "/").lstrip("/")
+        elif rest.startswith("//"):
+            rest = rest[2:]
+        else:
             return ""
-        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
-        return authority.rsplit("@", 1)[-1]
+        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+        host = authority.rsplit("@", 1)[-1]
+        if host.isascii():
+            return host
+        try:
+            return host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return host
 
 
 def _text(value: Any) -> str | None:
