@@ -54,11 +54,15 @@ from acp_tui.session.permissions import CANCELLED, PendingPermission
 from acp_tui.session.queue import PromptQueue, QueuedPrompt
 from acp_tui.session.roots import SessionRoots, dirs_to_send
 from acp_tui.store import SessionStore
+from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
     from acp_tui.protocol.schema import McpServer
 
 log = logging.getLogger(__name__)
+
+#: The longest exit description shown (it may quote a whole error message of the agent's).
+EXIT_DESCRIPTION_LIMIT = 1000
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -106,6 +110,12 @@ class AgentExit:
     log_path: str | None = None
     #: Lines it printed on stdout that were not ACP messages (the first few).
     printed: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # The description quotes the agent (its initialize error, what it printed): shown in
+        # the banner and, for a start failure, printed on the real terminal after the app
+        # exits. One printable line, whoever reads it.
+        self.description = one_line(self.description, EXIT_DESCRIPTION_LIMIT)
 
 
 @dataclass(slots=True)

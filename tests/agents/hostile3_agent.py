@@ -36,7 +36,8 @@ Prompts (the text of the first text block; arguments after a space):
   (desktop notification) and DCS sequences, then a permission request (the person is needed).
 
 Flags: ``--init-shape NAME`` answers ``initialize`` with hostile shapes (``wrong-types``:
-capabilities, agentInfo and authMethods of wrong types), ``--new-shape NAME`` answers
+capabilities, agentInfo and authMethods of wrong types; ``error``: an error whose message is
+:data:`INIT_ERROR`), ``--new-shape NAME`` answers
 ``session/new`` with hostile shapes (``wrong-types``: modes and configOptions of wrong types;
 ``markup-id``: a session id full of markup, escapes and a newline); ``--list-rows``:
 ``session/list`` answers one page of :data:`HOSTILE_LIST_ROWS` (duplicate ids, a relative cwd,
@@ -93,6 +94,9 @@ OSC_TITLE = (
     "\x1b]777;notify;OWNED;body\x07\x1bPqDCS\x1b\\\x9d0;C1\x9c\u202eend"
 )
 OSC_SHOWN = "Oscend"
+#: The error ``--init-shape error`` answers initialize with: escapes that retitle the window,
+#: clear the screen and write the clipboard, a newline and a bidi override.
+INIT_ERROR = "Init failed\x1b]0;OWNED\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\nSAFE\u202eevil"
 
 
 def reply(text: str) -> None:
@@ -154,7 +158,12 @@ HOSTILE_LIST_ROWS: list[Any] = [
     {"sessionId": "date2", "cwd": "/", "title": "Bad date 2", "updatedAt": 10**20},
     {"sessionId": "date3", "cwd": "/", "title": "Bad date 3", "updatedAt": "-0001-01-01T00:00:00Z"},
     {"sessionId": "date4", "cwd": "/", "title": "Far future", "updatedAt": "9999-12-31T23:59:59Z"},
-    {"sessionId": "date5", "cwd": "/", "title": "Far past", "updatedAt": "0001-01-01T00:00:00+14:00"},
+    {
+        "sessionId": "date5",
+        "cwd": "/",
+        "title": "Far past",
+        "updatedAt": "0001-01-01T00:00:00+14:00",
+    },
     {"sessionId": "markup", "cwd": "/", "title": ESC_MARKUP, "updatedAt": "2026-01-01T00:00:00Z"},
     {"sessionId": ESC_MARKUP + "\nid", "cwd": "/", "title": None},
     {"sessionId": None, "cwd": "/", "title": "No id"},
@@ -188,6 +197,9 @@ class Agent(base.Agent):
     # -- start-up shapes ----------------------------------------------------------------------
 
     def initialize(self, request_id: Any) -> None:
+        if self.options.init_shape == "error":
+            base.error(request_id, -32603, INIT_ERROR)
+            return
         if self.options.init_shape != "wrong-types":
             super().initialize(request_id)
             return
@@ -528,7 +540,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--auth-required", action="store_true")
     parser.add_argument("--ignore-term", action="store_true")
     parser.add_argument("--hostile-text", action="store_true")
-    parser.add_argument("--init-shape", choices=["wrong-types"], default=None)
+    parser.add_argument("--init-shape", choices=["wrong-types", "error"], default=None)
     parser.add_argument("--new-shape", choices=["wrong-types"], default=None)
     parser.add_argument("--list-rows", action="store_true")
     base.HostileCore.add_arguments(parser)

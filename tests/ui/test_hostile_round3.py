@@ -1,0 +1,184 @@
+"""Hostile agents, round 3 (issue 17): a third independent attack, through the real app on the
+round 3 hostile agent (:mod:`tests.agents.hostile3_agent`), driven with Pilot.
+
+Each test is a class of defect the third attack found, seen where the person sees it: an
+initialize error whose escapes reached the banner and the real terminal at exit, an option id
+that names both Reject and Allow, transport lines whose text was lost, and the cases that held
+(content blocks of every type, every wrong shape of the session state updates) kept so that
+they go on holding.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from acp_tui.session.settings import AppSettings
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.permission import PermissionScreen
+from tests.agents import hostile3_agent as h3
+from tests.ui.chat_helpers import chat, send, settle, wait_for, wait_for_session
+from tests.ui.test_resilience import (
+    SIZE,
+    assert_inert,
+    banner_text,
+    last_reply,
+    replies,
+    screen_text,
+)
+
+pytestmark = pytest.mark.anyio
+
+AGENT = [sys.executable, str(Path(h3.__file__).resolve())]
+
+
+def round3_app(cwd: Path, *flags: str) -> AcpTuiApp:
+    cwd.mkdir(parents=True, exist_ok=True)
+    settings = AppSettings(
+        agent_argv=[*AGENT, *flags],
+        cwd=str(cwd),
+        data_dir=cwd / ".data",
+        log_dir=cwd / ".logs",
+        theme="textual-dark",
+        notify_when_unfocused=False,
+    )
+    return make_app(settings)
+
+
+async def finish(pilot: Any, text: str, expect: str) -> None:
+    screen = chat(pilot.app)
+    await send(pilot, text)
+    await wait_for(
+        pilot, lambda: expect in last_reply(screen) and not screen.busy, f"reply {expect!r}"
+    )
+    await settle(pilot)
+
+
+async def test_an_initialize_error_is_one_printable_line_on_screen_and_at_exit(
+    tmp_path: Path,
+) -> None:
+    """The agent's initialize error went raw into the "could not be started" banner (ESC and a
+    bidi override on screen) and into the line printed on the real terminal after the app
+    exits (a window title, a screen clear and a clipboard write, run by the terminal)."""
+    app = round3_app(tmp_path, "--init-shape", "error")
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(pilot, lambda: bool(app.workspace.start_failures), "the start failure")
+        await wait_for(pilot, lambda: "Init failed" in banner_text(chat(app)), "the banner")
+        await pilot.pause()
+        assert_inert(app)
+        assert "Init failed SAFEevil" in banner_text(chat(app))
+        (printed,) = app.workspace.start_failures
+        assert printed.isprintable() and "Init failed SAFEevil" in printed
+
+
+async def answer_shown_dialog(pilot: Any, seen: list[str]) -> None:
+    """Wait for the dialog on screen to be armed, keep what it shows, press Escape."""
+    app = pilot.app
+    dialog = app.screen
+    await wait_for(pilot, lambda: dialog.armed, "an armed dialog")
+    seen.append(screen_text(app))
+    await pilot.press("escape")
+    await wait_for(pilot, lambda: app.screen is not dialog, "the dialog to close")
+
+
+async def test_an_option_id_that_names_reject_and_allow_is_never_offered(
+    tmp_path: Path,
+) -> None:
+    """``x`` named "Reject" and "Allow": the dialog showed Reject, Escape answered ``x``, which
+    the agent may read as Allow. The request is answered ``cancelled`` without a dialog; the
+    others of the case are asked as before."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "permission-weird")
+        seen: list[str] = []
+        while h3.PERMISSION_DONE not in last_reply(screen):
+            await wait_for(
+                pilot,
+                lambda: (
+                    isinstance(app.screen, PermissionScreen)
+                    or h3.PERMISSION_DONE in last_reply(screen)
+                ),
+                "a dialog or the end",
+            )
+            if isinstance(app.screen, PermissionScreen):
+                await answer_shown_dialog(pilot, seen)
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        text = "\n".join(getattr(e, "text", "") for e in state.transcript)
+        assert 'dup-options: ok {"outcome": {"outcome": "cancelled"}}' in text
+        # Only the request without a tool call had a dialog: the duplicate-id one never did.
+        assert len(seen) == 1 and "Tool call" in seen[0]
+
+
+async def test_transport_lines_are_all_read_in_the_tui(tmp_path: Path) -> None:
+    """CRLF, a BOM, a batch and a notification with an id: every text reaches the reply, in
+    order (three of them were lost), and both requests with one id are answered."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_session(pilot)
+        screen = chat(app)
+        await send(pilot, "transport")
+        for _ in range(2):
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, PermissionScreen) and app.screen.armed,
+                "a dialog",
+            )
+            await pilot.press("escape")
+        await wait_for(
+            pilot,
+            lambda: h3.TRANSPORT_DONE in last_reply(screen) and not screen.busy,
+            "the end of the turn",
+        )
+        assert "".join(replies(screen)).startswith(
+            h3.CRLF_TEXT + h3.BOM_TEXT + h3.BATCH_TEXT * 2 + h3.ID_NOTIFICATION_TEXT
+        )
+
+
+@pytest.mark.parametrize(
+    ("prompt", "done"),
+    [
+        ("blocks", h3.BLOCKS_DONE),
+        ("tool-content", h3.TOOL_CONTENT_DONE),
+        ("plan-big", h3.PLAN_DONE),
+        ("commands", h3.COMMANDS_DONE),
+        ("config", h3.CONFIG_DONE),
+        ("info", h3.INFO_DONE),
+        ("title-osc", ""),
+    ],
+)
+async def test_every_update_kind_in_every_wrong_shape_leaves_the_app_usable(
+    tmp_path: Path, prompt: str, done: str
+) -> None:
+    """Content blocks of every type with hostile fields, tool content of every type, a plan of
+    5,000 entries, 3,000 commands, config options of every wrong shape, dates out of range,
+    OSC/DCS/C1 in a title: the turn ends, nothing on screen is an escape or an action, and the
+    next turn works."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_session(pilot)
+        screen = chat(app)
+        await send(pilot, prompt)
+        if prompt == "title-osc":
+            await wait_for(
+                pilot,
+                lambda: isinstance(app.screen, PermissionScreen) and app.screen.armed,
+                "the dialog",
+            )
+            assert_inert(app)
+            assert h3.OSC_SHOWN in screen_text(app)
+            await pilot.press("escape")
+            done = h3.OSC_SHOWN
+        await wait_for(
+            pilot,
+            lambda: not screen.busy and (done in last_reply(screen) or prompt == "title-osc"),
+            f"the end of {prompt}",
+        )
+        await settle(pilot)
+        assert_inert(app)
+        await finish(pilot, "after", "You said: after")
+        assert app.is_running
