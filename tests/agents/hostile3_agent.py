@@ -11,8 +11,9 @@ Prompts (the text of the first text block; arguments after a space):
   diff with ``null`` and huge texts and a hostile path, a terminal id that was never created.
 - ``plan-big``: a plan of 5,000 entries with unknown priorities and statuses, one entry 100,000
   characters long.
-- ``commands``: 3,000 available commands with spaces, slashes, newlines, escapes and duplicates
-  in their names, and hostile hints.
+- ``commands [objects]``: 3,000 available commands with spaces, slashes, newlines, escapes and
+  duplicates in their names, hostile hints, fields of wrong types and (without ``objects``) an
+  entry that is not an object.
 - ``config``: ``config_option_update`` with options of every wrong shape: a select whose
   current value is not among its options, no options, 2,000 options, grouped options with
   hostile group names, a boolean option, an unknown type, and duplicates; then
@@ -32,7 +33,7 @@ Prompts (the text of the first text block; arguments after a space):
   ids never created; each answer reported.
 - ``permission-weird``: permission requests with no options, options of duplicate ids, a missing
   tool call, options that are not objects; each answer reported.
-- ``title-osc``: a session title and a message full of OSC 0/2 (window title), OSC 9/777
+- ``title-osc [SECONDS]``: after SECONDS, a session title and a message full of OSC 0/2 (window title), OSC 9/777
   (desktop notification) and DCS sequences, then a permission request (the person is needed).
 
 Flags: ``--init-shape NAME`` answers ``initialize`` with hostile shapes (``wrong-types``:
@@ -318,8 +319,9 @@ class Agent(base.Agent):
             {"name": "dup", "description": "two"},
             {"name": "", "description": "empty"},
             {"name": None, "description": 5, "input": "x"},
-            "not a command",
         ]
+        if argument != "objects":  # "objects": every entry an object, so the list is taken
+            commands.append("not a command")
         update({"sessionUpdate": "available_commands_update", "availableCommands": commands})
         reply(COMMANDS_DONE)
         self.end_turn(request_id)
@@ -515,6 +517,8 @@ class Agent(base.Agent):
         self.end_turn(request_id)
 
     def do_title_osc(self, request_id: Any, argument: str) -> None:
+        """``title-osc [SECONDS]``: after SECONDS (the person may go elsewhere meanwhile)."""
+        time.sleep(float(argument or "0"))
         update({"sessionUpdate": "session_info_update", "title": OSC_TITLE})
         reply(OSC_TITLE)
         answer = self.request(

@@ -15,10 +15,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
+from textual.widgets import Input, TextArea
 
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.screens.rename import RenameScreen
 from tests.agents import hostile3_agent as h3
 from tests.ui.chat_helpers import chat, send, settle, wait_for, wait_for_session
 from tests.ui.test_resilience import (
@@ -182,3 +185,51 @@ async def test_every_update_kind_in_every_wrong_shape_leaves_the_app_usable(
         assert_inert(app)
         await finish(pilot, "after", "You said: after")
         assert app.is_running
+
+
+async def test_agent_text_that_enters_a_text_field_never_reaches_the_terminal(
+    tmp_path: Path,
+) -> None:
+    """A command name completed into the prompt (Tab) carried an OSC 0 and a screen clear into
+    the text area, which drew them raw: the window was retitled and the screen cleared. The
+    same for a pasted escape, and for a session title put in the rename field."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await finish(pilot, "commands objects", h3.COMMANDS_DONE)
+        editor = screen.query_one("#prompt")
+        editor.focus()
+        await pilot.press("slash", "c", "m")
+        await wait_for(pilot, lambda: editor.completion_open, "the completions")  # type: ignore[attr-defined]
+        await pilot.press("tab")
+        await wait_for(pilot, lambda: "cmd 0/x" in editor.draft, "the completed command")  # type: ignore[attr-defined]
+        await pilot.pause()
+        assert "\x1b" not in editor.draft and "\x07" not in editor.draft  # type: ignore[attr-defined]
+        assert_inert(app)
+        editor.set_draft("")  # type: ignore[attr-defined]
+        area = editor.query_one(TextArea)
+        area.focus()
+        await wait_for(pilot, lambda: screen.focused is area, "the focus on the prompt")
+        app.post_message(events.Paste("pasted\x1b]0;OWNED\x07\x1b[2J\u202eend"))
+        await wait_for(pilot, lambda: "pasted" in editor.draft, "the paste")  # type: ignore[attr-defined]
+        assert editor.draft == "pastedend"  # type: ignore[attr-defined]
+        assert_inert(app)
+        # The rename field, filled with a title full of escapes.
+        editor.set_draft("")  # type: ignore[attr-defined]
+        await send(pilot, "title-osc")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, PermissionScreen) and app.screen.armed,
+            "the dialog",
+        )
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the end of the turn")
+        screen.action_rename_session()
+        await wait_for(pilot, lambda: isinstance(app.screen, RenameScreen), "the rename field")
+        await pilot.pause()
+        assert app.screen.query_one(Input).value.startswith("Osc")
+        assert_inert(app)
+        await pilot.press("enter")  # unchanged: the title stays the agent's
+        await wait_for(pilot, lambda: app.screen is screen, "back")
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None and state.title == h3.OSC_TITLE

@@ -53,6 +53,7 @@ from acp_tui.session.elicitation import (
 )
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
+from acp_tui.ui.widgets.safe_input import SafeInput
 
 TypingForwarder = Callable[[str, str], None]
 
@@ -240,7 +241,7 @@ class ElicitationScreen(ModalScreen[dict[str, Any] | None]):
             note = f"acp-tui cannot ask for a value of type {what!r}"
             note += ": decline the form instead." if form_field.required else "; it is left out."
             return Static(Text(note), classes="note", id=widget_id)
-        return Input(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
+        return SafeInput(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
 
     def _hint_text(self) -> Text:
         if not self.armed:
