@@ -33,6 +33,8 @@ Prompts (the text of the first text block; arguments after a space):
   ids never created; each answer reported.
 - ``permission-weird``: permission requests with no options, options of duplicate ids, a missing
   tool call, options that are not objects; each answer reported.
+- ``elicit-escapes``: ``elicitation/create`` of a form whose field default is
+  :data:`ELICIT_DEFAULT` and whose pattern is :data:`CATASTROPHIC_PATTERN`; the answer reported.
 - ``title-osc [SECONDS]``: after SECONDS, a session title and a message full of OSC 0/2 (window title), OSC 9/777
   (desktop notification) and DCS sequences, then a permission request (the person is needed).
 
@@ -95,6 +97,11 @@ OSC_TITLE = (
     "\x1b]777;notify;OWNED;body\x07\x1bPqDCS\x1b\\\x9d0;C1\x9c\u202eend"
 )
 OSC_SHOWN = "Oscend"
+#: ``elicit-escapes``: a form field whose default carries escapes and a bidi override, with a
+#: pattern that backtracks for ever on it (nested repeats, then a character that fails).
+ELICIT_DEFAULT = "a" * 40 + "\x1b]0;OWNED\x07\x1b[2J\u202e!"
+CATASTROPHIC_PATTERN = "^(a+)+$"
+ELICIT_DONE = "form answered:"
 #: The error ``--init-shape error`` answers initialize with: escapes that retitle the window,
 #: clear the screen and write the clipboard, a newline and a bidi override.
 INIT_ERROR = "Init failed\x1b]0;OWNED\x07\x1b[2J\x1b]52;c;ZXZpbA==\x07\nSAFE\u202eevil"
@@ -514,6 +521,30 @@ class Agent(base.Agent):
             answer = self.request("session/request_permission", {"sessionId": SESSION_ID, **params})
             self._report(label, answer)
         reply(PERMISSION_DONE)
+        self.end_turn(request_id)
+
+    def do_elicit_escapes(self, request_id: Any, argument: str) -> None:
+        answer = self.request(
+            "elicitation/create",
+            {
+                "sessionId": SESSION_ID,
+                "mode": "form",
+                "message": "Form " + ESC_MARKUP,
+                "requestedSchema": {
+                    "type": "object",
+                    "properties": {
+                        "name": {
+                            "type": "string",
+                            "title": ESC_MARKUP,
+                            "default": ELICIT_DEFAULT,
+                            "pattern": CATASTROPHIC_PATTERN,
+                        },
+                    },
+                },
+            },
+        )
+        result = (answer or {}).get("result") or {}
+        reply(f"{ELICIT_DONE} {json.dumps(result, sort_keys=True)}")
         self.end_turn(request_id)
 
     def do_title_osc(self, request_id: Any, argument: str) -> None:

@@ -20,6 +20,7 @@ from textual.widgets import Input, TextArea
 
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
 from tests.agents import hostile3_agent as h3
@@ -233,3 +234,27 @@ async def test_agent_text_that_enters_a_text_field_never_reaches_the_terminal(
         await wait_for(pilot, lambda: app.screen is screen, "back")
         state = screen.store.get(screen.session_id or "")
         assert state is not None and state.title == h3.OSC_TITLE
+
+
+async def test_a_form_default_with_escapes_and_a_catastrophic_pattern(tmp_path: Path) -> None:
+    """The field's default (agent text) is shown without its escapes, and submitting it comes
+    back: the agent's pattern is not run (one with nested repeats froze the whole app)."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "elicit-escapes")
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, ElicitationScreen) and app.screen.armed,
+            "the armed form",
+        )
+        await pilot.pause()
+        assert_inert(app)
+        assert app.screen.query_one(Input).value == "a" * 40 + "!"
+        await pilot.press("ctrl+s")
+        await wait_for(
+            pilot,
+            lambda: h3.ELICIT_DONE in last_reply(screen) and not screen.busy,
+            "the answer",
+        )
+        assert '"action": "accept"' in last_reply(screen)
