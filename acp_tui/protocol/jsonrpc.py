@@ -499,7 +499,7 @@ class Connection:
     def _answer_empty(self, request_id: RequestId) -> None:
         if self._task_group is None or self._closed:
             return
-        response = {"jsonrpc": JSONRPC_VERSION, "id": request_id, "result": {}}
+        response: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id, "result": {}}
         self._task_group.start_soon(self._write_quietly, response)
 
     def _answer_invalid(self, request_id: RequestId | None, why: str) -> None:

@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp_tui.text.numbers import wire_number
 from acp_tui.text.safety import one_line
 
 ACCEPT = "accept"
@@ -213,13 +214,13 @@ def _text(value: Any) -> str | None:
 
 
 def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    number = wire_number(value, low=0)
+    return number if isinstance(number, int) else None
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
+    number = wire_number(value)
+    return None if number is None else float(number)
 
 
 def _number_text(value: float) -> str:

@@ -18,11 +18,14 @@ import pytest
 from textual import events
 from textual.widgets import Input, TextArea
 
+from acp_tui.session.attachments import describe_block, format_size
+from acp_tui.session.elicitation import parse_request
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
+from acp_tui.ui.widgets.transcript import ToolCallView
 from tests.agents import hostile3_agent as h3
 from tests.ui.chat_helpers import chat, send, settle, wait_for, wait_for_session
 from tests.ui.test_resilience import (
@@ -163,7 +166,7 @@ async def test_every_update_kind_in_every_wrong_shape_leaves_the_app_usable(
     OSC/DCS/C1 in a title: the turn ends, nothing on screen is an escape or an action, and the
     next turn works."""
     app = round3_app(tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
         await wait_for_session(pilot)
         screen = chat(app)
         await send(pilot, prompt)
@@ -184,6 +187,7 @@ async def test_every_update_kind_in_every_wrong_shape_leaves_the_app_usable(
         )
         await settle(pilot)
         assert_inert(app)
+        assert not any("display error" in n.message for n in app._notifications)
         await finish(pilot, "after", "You said: after")
         assert app.is_running
 
@@ -258,3 +262,54 @@ async def test_a_form_default_with_escapes_and_a_catastrophic_pattern(tmp_path: 
             "the answer",
         )
         assert '"action": "accept"' in last_reply(screen)
+
+
+async def test_an_entry_that_cannot_draw_leaves_the_rest_drawn(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A resource link of size 10**400 raised in its chip (OverflowError), and every entry
+    after it in the same refresh stayed blank: the reply after it was never drawn. Whatever
+    the next drawing bug is, the entries after it are drawn and the person is told once."""
+    real_redraw = ToolCallView.redraw
+
+    async def broken(self: ToolCallView) -> None:
+        raise RuntimeError("a drawing bug")
+
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await wait_for_session(pilot)
+        monkeypatch.setattr(ToolCallView, "redraw", broken)
+        await send(pilot, "escape-title")
+        await wait_for(pilot, lambda: not screen.busy and "Escapes" in last_reply(screen), "reply")
+        await settle(pilot)
+        assert "Escapes: cleared? red click" in screen_text(app)
+        assert any("display error" in n.message for n in app._notifications)
+        monkeypatch.setattr(ToolCallView, "redraw", real_redraw)
+        await finish(pilot, "after", "You said: after")
+        assert "You said: after" in screen_text(app)
+
+
+def test_sizes_and_bounds_out_of_any_range_are_unknown() -> None:
+    """10**400 is a valid JSON integer; ``float()`` of it raises OverflowError."""
+    link = {"type": "resource_link", "uri": "file:///x", "name": "x", "size": 10**400}
+    attachment = describe_block(link)
+    assert attachment is not None and attachment.size is None and attachment.label() == "x · link"
+    assert format_size(10**400) == "size unknown"
+    request = parse_request(
+        {
+            "sessionId": "s",
+            "mode": "form",
+            "message": "m",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "n": {"type": "number", "minimum": 10**400, "maximum": -(10**400)},
+                    "k": {"type": "string", "maxLength": 10**400, "minLength": -1},
+                },
+            },
+        }
+    )
+    assert [(f.minimum, f.maximum, f.max_length, f.min_length) for f in request.fields] == [
+        (None, None, None, None),
+        (None, None, None, None),
+    ]
