@@ -9,15 +9,16 @@ Prompts (the text of the first text block; arguments after a space):
   markup, escapes, newlines, negative, huge or strings, and a block of an unknown type.
 - ``tool-content``: a tool call whose content holds every type: image and resource blocks, a
   diff with ``null`` and huge texts and a hostile path, a terminal id that was never created.
-- ``plan-big``: a plan of 5,000 entries with unknown priorities and statuses, one entry 100,000
+- ``plan-big [objects]``: a plan of 5,000 entries with unknown priorities and statuses, one entry 100,000
   characters long.
 - ``commands [objects]``: 3,000 available commands with spaces, slashes, newlines, escapes and
   duplicates in their names, hostile hints, fields of wrong types and (without ``objects``) an
   entry that is not an object.
-- ``config``: ``config_option_update`` with options of every wrong shape: a select whose
+- ``config [objects]``: ``config_option_update`` with options of every wrong shape: a select whose
   current value is not among its options, no options, 2,000 options, grouped options with
   hostile group names, a boolean option, an unknown type, and duplicates; then
-  ``current_mode_update`` to a mode that was never offered.
+  ``current_mode_update`` to a mode that was never offered. With ``objects``, no entry of a
+  list is other than an object (so the store takes the lists: the UI meets every shape).
 - ``info``: ``session_info_update`` with ``updatedAt`` of wrong types and out of range, and a
   title of 200,000 characters with markup and escapes.
 - ``transport``: CRLF line ends, a line starting with a BOM, a JSON-RPC batch array of updates,
@@ -308,7 +309,8 @@ class Agent(base.Agent):
         ]
         entries[1] = {"content": "L" * 100_000, "priority": "high", "status": "in_progress"}
         entries[2] = {"content": None, "priority": 5, "status": None}
-        entries[3] = "not an entry"
+        if argument != "objects":
+            entries[3] = "not an entry"
         update({"sessionUpdate": "plan", "entries": entries})
         reply(PLAN_DONE)
         self.end_turn(request_id)
@@ -373,8 +375,9 @@ class Agent(base.Agent):
                 "currentValue": "a",
                 "options": [],
             },
-            None,
         ]
+        if argument != "objects":  # "objects": every entry an object, so the list is taken
+            options.append(None)
         update({"sessionUpdate": "config_option_update", "configOptions": options})
         update({"sessionUpdate": "config_option_update", "configOptions": "none"})
         update({"sessionUpdate": "current_mode_update", "currentModeId": "never-offered"})
