@@ -43,10 +43,12 @@ Flags: ``--init-shape NAME`` answers ``initialize`` with hostile shapes (``wrong
 capabilities, agentInfo and authMethods of wrong types; ``error``: an error whose message is
 :data:`INIT_ERROR`), ``--new-shape NAME`` answers
 ``session/new`` with hostile shapes (``wrong-types``: modes and configOptions of wrong types;
-``markup-id``: a session id full of markup, escapes and a newline); ``--list-rows``:
+``markup-id``: :data:`MARKUP_SESSION_ID`, a session id full of markup, escapes and a
+newline; ``huge-id``: a session id of a million characters); ``--list-rows``:
 ``session/list`` answers one page of :data:`HOSTILE_LIST_ROWS` (duplicate ids, a relative cwd,
 dates out of range or of wrong types, markup in titles and ids, rows that are not rows, and
-thousands of rows).
+thousands of rows); ``--load-shape NAME``: ``loadSession``, and ``session/load`` misbehaves
+(see ``Agent._load``).
 
 Everything a test asserts on is a constant of this module.
 """
@@ -159,7 +161,10 @@ HOSTILE_BLOCKS: list[Any] = [
 ]
 
 
+MARKUP_SESSION_ID = "[/]id\x1b]0;OWNED\x07\n\u202e[@click=app.quit]Q"
+HUGE_SESSION_ID = "h" * 1_000_000
 LIST_ROW_COUNT = 3_000
+LOAD_FLOOD = 20_000
 HOSTILE_LIST_ROWS: list[Any] = [
     {"sessionId": "dup", "cwd": "/", "title": "First of a duplicate id"},
     {"sessionId": "dup", "cwd": "/", "title": "Second of a duplicate id"},
@@ -191,9 +196,14 @@ class Agent(base.Agent):
         caps = super().more_capabilities()
         if self.options.list_rows:
             caps["sessionCapabilities"] = {"list": {}}
+        if self.options.load_shape:
+            caps["loadSession"] = True
         return caps
 
     def handle_more(self, method: str, request_id: Any, params: dict[str, Any]) -> bool:
+        if method == "session/load" and self.options.load_shape:
+            self._load(request_id, params)
+            return True
         if method == "session/list" and self.options.list_rows:
             here = os.getcwd()  # "/" stands for the agent's cwd: the rows of "this folder"
             rows = [
@@ -231,6 +241,17 @@ class Agent(base.Agent):
 
     def handle(self, message: dict[str, Any]) -> None:
         shape = self.options.new_shape
+        if shape in ("markup-id", "huge-id") and message.get("method") == "session/new":
+            session = MARKUP_SESSION_ID if shape == "markup-id" else HUGE_SESSION_ID
+            respond(message.get("id"), {"sessionId": session})
+            update({"sessionUpdate": "session_info_update", "title": "Odd id"}, session)
+            return
+        if shape in ("markup-id", "huge-id") and message.get("method") == "session/prompt":
+            params = message.get("params") or {}
+            blocks = params.get("prompt") or [{}]
+            say(f"You said: {blocks[0].get('text', '')}", params.get("sessionId", ""))
+            respond(message.get("id"), {"stopReason": "end_turn"})
+            return
         if message.get("method") == "session/new" and shape:
             request_id = message.get("id")
             if shape == "wrong-types":
@@ -249,6 +270,31 @@ class Agent(base.Agent):
                 )
             return
         super().handle(message)
+
+    def _load(self, request_id: Any, params: dict[str, Any]) -> None:
+        """``--load-shape``: ``hang`` never answers; ``error`` answers an error full of
+        escapes; ``other-session`` replays into a session that was not asked for, then
+        answers; ``flood`` replays LOAD_FLOOD messages, then answers."""
+        shape = self.options.load_shape
+        if shape == "hang":
+            return
+        if shape == "error":
+            base.error(request_id, -32603, INIT_ERROR)
+            return
+        if shape == "other-session":
+            say("replayed into another session", "someone-else")
+        elif shape == "flood":
+            asked = params.get("sessionId") if isinstance(params.get("sessionId"), str) else ""
+            for n in range(LOAD_FLOOD):
+                update(
+                    {
+                        "sessionUpdate": "user_message_chunk",
+                        "content": {"type": "text", "text": f"old question {n}"},
+                    },
+                    asked,
+                )
+                say(f"old answer {n}", asked)
+        respond(request_id, {})
 
     # -- prompts ------------------------------------------------------------------------------
 
@@ -580,8 +626,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--ignore-term", action="store_true")
     parser.add_argument("--hostile-text", action="store_true")
     parser.add_argument("--init-shape", choices=["wrong-types", "error"], default=None)
-    parser.add_argument("--new-shape", choices=["wrong-types"], default=None)
+    parser.add_argument(
+        "--new-shape", choices=["wrong-types", "markup-id", "huge-id"], default=None
+    )
     parser.add_argument("--list-rows", action="store_true")
+    parser.add_argument(
+        "--load-shape", choices=["hang", "error", "other-session", "flood"], default=None
+    )
     base.HostileCore.add_arguments(parser)
     Agent(parser.parse_args(argv)).run()
 
