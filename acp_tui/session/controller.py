@@ -472,6 +472,15 @@ class SessionController:
             params = v2.with_prompt_title(params)
         if self.permission_handler is None:
             return dict(CANCELLED)
+        if not isinstance(session_id, str) or self.store.get(session_id) is None:
+            # A question for a session this client never opened (or for none) has no place:
+            # shown, it would read as a question of whatever session is on screen.
+            label = PendingPermission.from_params(params).label
+            self.events.on_error(
+                f"The agent asked permission for a session it never opened ({label}): "
+                "answered cancelled."
+            )
+            return dict(CANCELLED)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             self.store.add_notice(

@@ -36,6 +36,8 @@ Prompts (the text of the first text block; arguments after a space):
   tool call, options that are not objects; each answer reported.
 - ``elicit-escapes``: ``elicitation/create`` of a form whose field default is
   :data:`ELICIT_DEFAULT` and whose pattern is :data:`CATASTROPHIC_PATTERN`; the answer reported.
+- ``ghost-permission [SESSION]``: permission requests for a session never opened and for no
+  session; the answers reported.
 - ``title-osc [SECONDS]``: after SECONDS, a session title and a message full of OSC 0/2 (window title), OSC 9/777
   (desktop notification) and DCS sequences, then a permission request (the person is needed).
 
@@ -100,6 +102,7 @@ OSC_TITLE = (
     "\x1b]777;notify;OWNED;body\x07\x1bPqDCS\x1b\\\x9d0;C1\x9c\u202eend"
 )
 OSC_SHOWN = "Oscend"
+GHOST_DONE = "ghost requests answered"
 #: ``elicit-escapes``: a form field whose default carries escapes and a bidi override, with a
 #: pattern that backtracks for ever on it (nested repeats, then a character that fails).
 ELICIT_DEFAULT = "a" * 40 + "\x1b]0;OWNED\x07\x1b[2J\u202e!"
@@ -595,6 +598,20 @@ class Agent(base.Agent):
         )
         result = (answer or {}).get("result") or {}
         reply(f"{ELICIT_DONE} {json.dumps(result, sort_keys=True)}")
+        self.end_turn(request_id)
+
+    def do_ghost_permission(self, request_id: Any, argument: str) -> None:
+        """A permission request for a session that was never opened (ARGUMENT, or a made-up
+        id), then one with no session id at all; the answers reported."""
+        for label, session in (("ghost", argument or base.UNKNOWN_SESSION_ID), ("none", None)):
+            params: dict[str, Any] = {
+                "toolCall": {"toolCallId": "ghost-1", "title": "Ghost request"},
+                "options": base.STORM_OPTIONS,
+            }
+            if session is not None:
+                params["sessionId"] = session
+            self._report(label, self.request("session/request_permission", params))
+        reply(GHOST_DONE)
         self.end_turn(request_id)
 
     def do_title_osc(self, request_id: Any, argument: str) -> None:

@@ -316,3 +316,25 @@ def test_sizes_and_bounds_out_of_any_range_are_unknown() -> None:
         (None, None, None, None),
         (None, None, None, None),
     ]
+
+
+async def test_a_permission_for_a_session_never_opened_is_not_asked_on_screen(
+    tmp_path: Path,
+) -> None:
+    """It was shown over the session on screen, as if that session asked; now it is answered
+    ``cancelled`` at once and the person is told why."""
+    app = round3_app(tmp_path)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "ghost-permission")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(app.screen, PermissionScreen)
+                or (h3.GHOST_DONE in last_reply(screen) and not screen.busy)
+            ),
+            "the end of the turn",
+        )
+        assert not isinstance(app.screen, PermissionScreen)
+        assert last_reply(screen).count('{"outcome": {"outcome": "cancelled"}}') == 2
+        assert any("never opened" in n.message for n in app._notifications)
