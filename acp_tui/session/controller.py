@@ -513,6 +513,13 @@ class SessionController:
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             return answer(CANCEL)
+        if isinstance(session_id, str) and self.store.get(session_id) is None:
+            # Session-scoped, for a session never opened: as with permissions, never shown
+            # as a question of the session on screen. (Request-scoped ones have no session.)
+            self.events.on_error(
+                "The agent asked a question for a session it never opened: answered cancel."
+            )
+            return answer(CANCEL)
         try:
             # Waiting for the person, like a permission request: the session's row says so.
             with self._waiting_for_person(session_id):

@@ -37,7 +37,7 @@ Prompts (the text of the first text block; arguments after a space):
 - ``elicit-escapes``: ``elicitation/create`` of a form whose field default is
   :data:`ELICIT_DEFAULT` and whose pattern is :data:`CATASTROPHIC_PATTERN`; the answer reported.
 - ``ghost-permission [SESSION]``: permission requests for a session never opened and for no
-  session; the answers reported.
+  session, and a form for the session never opened; the answers reported.
 - ``title-osc [SECONDS]``: after SECONDS, a session title and a message full of OSC 0/2 (window title), OSC 9/777
   (desktop notification) and DCS sequences, then a permission request (the person is needed).
 
@@ -611,6 +611,13 @@ class Agent(base.Agent):
             if session is not None:
                 params["sessionId"] = session
             self._report(label, self.request("session/request_permission", params))
+        form = {
+            "sessionId": argument or base.UNKNOWN_SESSION_ID,
+            "mode": "form",
+            "message": "Ghost form",
+            "requestedSchema": {"type": "object", "properties": {"x": {"type": "string"}}},
+        }
+        self._report("ghost-form", self.request("elicitation/create", form))
         reply(GHOST_DONE)
         self.end_turn(request_id)
 

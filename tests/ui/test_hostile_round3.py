@@ -322,7 +322,7 @@ async def test_a_permission_for_a_session_never_opened_is_not_asked_on_screen(
     tmp_path: Path,
 ) -> None:
     """It was shown over the session on screen, as if that session asked; now it is answered
-    ``cancelled`` at once and the person is told why."""
+    ``cancelled`` at once and the person is told why. A form for such a session likewise."""
     app = round3_app(tmp_path)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         screen = await wait_for_session(pilot)
@@ -335,6 +335,7 @@ async def test_a_permission_for_a_session_never_opened_is_not_asked_on_screen(
             ),
             "the end of the turn",
         )
-        assert not isinstance(app.screen, PermissionScreen)
+        assert not isinstance(app.screen, PermissionScreen | ElicitationScreen)
         assert last_reply(screen).count('{"outcome": {"outcome": "cancelled"}}') == 2
+        assert 'ghost-form: ok {"action": "cancel"}' in last_reply(screen)
         assert any("never opened" in n.message for n in app._notifications)
