@@ -7,7 +7,7 @@ Prompts (the text of the first text block; arguments after a space):
   ``mimeType`` is markup and whose ``data`` is not base64, audio, an embedded text resource full
   of escapes, a blob resource, resource links whose ``uri``/``name``/``title``/``size`` are
   markup, escapes, newlines, negative, huge or strings, and a block of an unknown type.
-- ``tool-content``: a tool call whose content holds every type: image and resource blocks, a
+- ``tool-content [objects]``: a tool call whose content holds every type: image and resource blocks, a
   diff with ``null`` and huge texts and a hostile path, a terminal id that was never created.
 - ``plan-big [objects]``: a plan of 5,000 entries with unknown priorities and statuses, one entry 100,000
   characters long.
@@ -329,14 +329,14 @@ class Agent(base.Agent):
                     {"type": "terminal", "terminalId": "never-created"},
                     {"type": "terminal", "terminalId": None},
                     {"type": "hostile", "x": 1},
-                    "a string",
-                ],
+                ]
+                + ([] if argument == "objects" else ["a string"]),
                 "locations": [
                     {"path": ESC_MARKUP, "line": -5},
                     {"path": "/x", "line": 10**30},
                     {"path": None, "line": "ten"},
-                    "not a location",
-                ],
+                ]
+                + ([] if argument == "objects" else ["not a location"]),
             }
         )
         update(
@@ -344,8 +344,11 @@ class Agent(base.Agent):
                 "sessionUpdate": "tool_call_update",
                 "toolCallId": "content-1",
                 "status": "completed",
-                "content": "not a list",
-                "locations": {"a": 1},
+                **(
+                    {}
+                    if argument == "objects"
+                    else {"content": "not a list", "locations": {"a": 1}}
+                ),
             }
         )
         reply(TOOL_CONTENT_DONE)

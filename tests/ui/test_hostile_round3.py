@@ -151,6 +151,7 @@ async def test_transport_lines_are_all_read_in_the_tui(tmp_path: Path) -> None:
     [
         ("blocks", h3.BLOCKS_DONE),
         ("tool-content", h3.TOOL_CONTENT_DONE),
+        ("tool-content objects", h3.TOOL_CONTENT_DONE),
         ("plan-big", h3.PLAN_DONE),
         ("commands", h3.COMMANDS_DONE),
         ("config", h3.CONFIG_DONE),
