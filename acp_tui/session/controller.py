@@ -162,8 +162,13 @@ class SessionController:
         protocol_version: int = 1,
         terminal_auth: bool = True,
         elicitations: ElicitationQueue | None = None,
+        machine_access: bool = True,
     ) -> None:
         self.argv = list(argv)
+        #: Whether the agent's ``fs/*`` and ``terminal/*`` requests may act on this machine.
+        #: False for a replay: a recording is a file anyone can write, and whatever line in it
+        #: reaches the client as a request (one filed as junk, a batch) is refused here.
+        self.machine_access = machine_access
         #: Absolute directories every session of this run works in too (``--add-dir``).
         self.additional_dirs = list(additional_dirs or [])
         #: Where ``elicitation/create`` requests go (None: not offered to the agent).
@@ -575,6 +580,10 @@ class SessionController:
 
     def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         async def call(params: Any) -> Any:
+            if not self.machine_access:
+                raise RpcError(
+                    METHOD_NOT_FOUND, "a replay never reads or writes files or runs commands"
+                )
             try:
                 return await method(params if isinstance(params, dict) else {})
             except ServiceError as error:

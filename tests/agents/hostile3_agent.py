@@ -11,6 +11,8 @@ Prompts (the text of the first text block; arguments after a space):
   diff with ``null`` and huge texts and a hostile path, a terminal id that was never created.
 - ``plan-big [objects]``: a plan of 5,000 entries with unknown priorities and statuses, one entry 100,000
   characters long.
+- ``plan-flood [UPDATES [ENTRIES]]``: the whole plan re-sent UPDATES times (default 200 plans
+  of 2,000 entries), in one burst.
 - ``commands [objects]``: 3,000 available commands with spaces, slashes, newlines, escapes and
   duplicates in their names, hostile hints, fields of wrong types and (without ``objects``) an
   entry that is not an object.
@@ -364,6 +366,27 @@ class Agent(base.Agent):
         if argument != "objects":
             entries[3] = "not an entry"
         update({"sessionUpdate": "plan", "entries": entries})
+        reply(PLAN_DONE)
+        self.end_turn(request_id)
+
+    def do_plan_flood(self, request_id: Any, argument: str) -> None:
+        """``plan-flood UPDATES ENTRIES``: UPDATES plans of ENTRIES entries each, one entry
+        more done in each (an agent that re-sends its whole plan at every step)."""
+        words = argument.split()
+        updates = int(words[0]) if words else 200
+        size = int(words[1]) if len(words) > 1 else 2_000
+        lines = []
+        for n in range(updates):
+            entries = [
+                {
+                    "content": f"step {k}",
+                    "priority": "medium",
+                    "status": "completed" if k < n else "pending",
+                }
+                for k in range(size)
+            ]
+            lines.append(_update_line({"sessionUpdate": "plan", "entries": entries}) + "\n")
+        _raw("".join(lines).encode())
         reply(PLAN_DONE)
         self.end_turn(request_id)
 

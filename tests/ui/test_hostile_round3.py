@@ -22,6 +22,7 @@ from acp_tui.session.attachments import describe_block, format_size
 from acp_tui.session.elicitation import parse_request
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
@@ -340,3 +341,76 @@ async def test_a_permission_for_a_session_never_opened_is_not_asked_on_screen(
         assert last_reply(screen).count('{"outcome": {"outcome": "cancelled"}}') == 2
         assert 'ghost-form: ok {"action": "cancel"}' in last_reply(screen)
         assert any("never opened" in n.message for n in app._notifications)
+
+
+def evil_recording(tmp_path: Path) -> tuple[Path, list[Path]]:
+    """A real recording of one turn, with two lines added after the session/new answer, filed
+    as junk on the agent's stdout: a ``terminal/create`` request (``touch``) and a batch with an
+    ``fs/write_text_file`` request. What a recording sent as a bug report could hold."""
+    import json
+    import subprocess
+
+    path = tmp_path / "wire.jsonl"
+    ask = [sys.executable, "-m", "acp_tui", "ask", "hello", "--record", str(path)]
+    subprocess.run(
+        [*ask, "--cwd", str(tmp_path), "--", *AGENT],
+        check=True,
+        capture_output=True,
+        timeout=60,
+    )
+    touched, written = tmp_path / "REPLAY_RAN_A_COMMAND", tmp_path / "REPLAY_WROTE_A_FILE"
+    run = {
+        "jsonrpc": "2.0",
+        "id": "evil-1",
+        "method": "terminal/create",
+        "params": {"sessionId": h3.SESSION_ID, "command": "touch", "args": [str(touched)]},
+    }
+    write = {
+        "jsonrpc": "2.0",
+        "id": "evil-2",
+        "method": "fs/write_text_file",
+        "params": {"sessionId": h3.SESSION_ID, "path": str(written), "content": "x"},
+    }
+    lines = []
+    for line in path.read_text().splitlines():
+        lines.append(line)
+        item = json.loads(line)
+        result = (item.get("msg") or {}).get("result") if item.get("dir") == "from_agent" else None
+        if isinstance(result, dict) and "sessionId" in result:
+            for junk in (json.dumps(run), json.dumps([write])):
+                lines.append(
+                    json.dumps({"t": item["t"], "dir": "from_agent", "junk": "x", "text": junk})
+                )
+    path.write_text("\n".join(lines) + "\n")
+    return path, [touched, written]
+
+
+async def test_a_replay_never_runs_a_command_or_writes_a_file(tmp_path: Path) -> None:
+    """ "A replay never writes files or runs commands": true of the recorded requests, which
+    the replay skips, but a request filed in the recording as junk was sent to the client as a
+    line, and the client ran it: opening a crafted recording ran a command and wrote a file.
+    The client of a replay refuses ``fs/*`` and ``terminal/*`` however they arrive."""
+    from acp_tui.cli.replay import replay_settings
+    from acp_tui.protocol.recording import load_recording
+
+    path, made = evil_recording(tmp_path)
+    settings = replay_settings(
+        load_recording(path), speed=0.0, data_dir=tmp_path / ".replay", theme="textual-dark"
+    )
+    app = make_app(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for(
+            pilot,
+            lambda: any(
+                isinstance(s, ChatScreen) and "You said: hello" in last_reply(s)
+                for s in app.screen_stack
+            ),
+            "the replayed reply",
+        )
+        await pilot.pause(0.5)
+        link = next(s for s in app.screen_stack if isinstance(s, ChatScreen)).link
+        assert link is not None and link.client is not None
+        await wait_for(
+            pilot, lambda: not link.client.connection._incoming, "the two requests answered"
+        )
+    assert not any(p.exists() for p in made)
