@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import subprocess
 from pathlib import Path
 
 from acp_tui.session.auth_methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
@@ -114,3 +115,25 @@ def test_an_id_advertised_with_two_types_is_never_sent_anywhere() -> None:
         ("x", "ambiguous", False),
         ("y", "agent", True),
     ]
+
+
+HOSTILE_WORD = "--x\x1b]0;OWNED\x07\x1b[2J\u202eevil\nnext 'q' \\ é 🙂"
+
+
+def test_a_command_line_with_escapes_is_printable_and_reads_back_the_same(
+    tmp_path: Path,
+) -> None:
+    """Round 3 of issue 17: the line "Running: …" is written to the real terminal while the TUI
+    is suspended, and the method's args and env are the agent's: shlex quoting left an escape
+    sequence (a window title, a screen clear) raw in it."""
+    (method,) = parse_auth_methods(
+        [{"id": "t", "type": "terminal", "args": [HOSTILE_WORD], "env": {"V": HOSTILE_WORD}}]
+    )
+    login = TerminalLogin.of(method, ["agent"], str(tmp_path))
+    line = login.command_line()
+    assert line.isprintable(), repr(line)
+    # What a person pasting it into bash runs: the same words, byte for byte ("agent" is a
+    # function here that prints what it got).
+    show = "agent() { printf '%s\\0' \"$@\"; printf '%s' \"$V\"; }; "
+    shown = subprocess.run(["bash", "-c", show + line], capture_output=True, check=True)
+    assert shown.stdout.decode() == f"{HOSTILE_WORD}\0{HOSTILE_WORD}"

@@ -4,6 +4,9 @@ checked field by field, and answers shaped as the schema says."""
 from __future__ import annotations
 
 import copy
+import json
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -104,27 +107,55 @@ def test_what_does_not_fit_is_said_at_its_field(name: str, typed: Any, message: 
     assert name not in content
 
 
-def test_a_pattern_and_a_date_time_are_checked() -> None:
+def test_a_date_time_is_checked_and_a_pattern_is_shown_not_run() -> None:
+    """Round 3 of issue 17: the agent's ``pattern`` is a regular expression, that is code; one
+    with nested repeats on the default text it gave held the event loop for ever (the whole
+    app, every agent's view and Ctrl+Q). The hint shows it as text; the agent checks it."""
     request = parse_request(
         form(
             {
                 "properties": {
                     "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
                     "when": {"type": "string", "format": "date-time"},
-                    "odd": {"type": "string", "pattern": "(unclosed"},
+                    "odd": {"type": "string", "pattern": "(unclosed\n[b]x\x1b[2J"},
                 }
             }
         )
     )
     _, problems = build_content(request.fields, {"code": "abc", "when": "tomorrow", "odd": "x"})
-    assert problems == {
-        "code": "does not match the pattern ^[A-Z]{3}$",
-        "when": "not a date and time (e.g. 2026-01-31T09:30:00Z)",
-    }
+    assert problems == {"when": "not a date and time (e.g. 2026-01-31T09:30:00Z)"}
     content, problems = build_content(
         request.fields, {"code": "ABC", "when": "2026-01-31T09:30:00Z", "odd": "x"}
     )
     assert problems == {} and content == {"code": "ABC", "when": "2026-01-31T09:30:00Z", "odd": "x"}
+    hints = [f.hint() for f in request.fields]
+    assert hints[0] == "matching ^[A-Z]{3}$"
+    assert hints[2] == "matching (unclosed [b]x"
+
+
+def test_a_catastrophic_pattern_on_its_own_default_does_not_hang() -> None:
+    """The form as a hostile agent sends it: submitting its default must come back (run in a
+    child process, so a regression fails here instead of hanging the suite)."""
+    script = (
+        "from acp_tui.session.elicitation import build_content, initial_values, parse_request\n"
+        "import json, sys\n"
+        "request = parse_request(json.loads(sys.argv[1]))\n"
+        "print(build_content(request.fields, initial_values(request.fields)))\n"
+    )
+    schema = {
+        "properties": {
+            "name": {"type": "string", "pattern": "^(a+)+$", "default": "a" * 64 + "!"},
+            "other": {"type": "string", "pattern": "^(a|aa)*b$", "default": "a" * 64},
+        }
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", script, json.dumps(form(schema))],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "'name': 'aaaa" in result.stdout
 
 
 def test_defaults_of_the_wrong_type_and_unknown_choices_are_not_trusted() -> None:
@@ -192,6 +223,15 @@ def test_a_mode_not_advertised_is_refused() -> None:
         ("https://example.com/a?b=c", True, "example.com"),
         ("HTTP://Example.com:8080", True, "Example.com:8080"),
         ("https://trusted.com@evil.example/login", True, "evil.example"),
+        # Round 3: what a browser does that a plain split did not (the dialog named the
+        # trusted host, or none, and the browser went to evil.example).
+        ("https://evil.example\\@trusted.com/", True, "evil.example"),
+        ("https:\\\\evil.example\\login", True, "evil.example"),
+        ("https:evil.example/login", True, "evil.example"),
+        ("https:///evil.example", True, "evil.example"),
+        ("  https://evil.exa\tmple/", True, "evil.example"),
+        ("https://evil.example\n/@trusted.com", True, "evil.example"),
+        ("https://\u0430pple.com/", True, "xn--pple-43d.com"),
         ("javascript:alert(1)", False, ""),
         ("file:///etc/passwd", False, ""),
         ("example.com/no-scheme", False, ""),

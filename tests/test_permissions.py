@@ -354,7 +354,7 @@ async def test_partly_malformed_options_keep_the_usable_ones() -> None:
             "options": [
                 {"optionId": "a", "kind": "allow_once"},  # no name: the id stands in
                 {"name": "no id", "kind": "allow_once"},
-                {"optionId": "a", "name": "dup", "kind": "reject_once"},
+                {"optionId": "a", "name": "dup", "kind": "allow_once"},  # the same option twice
                 {"optionId": "b", "name": "B", "kind": 3},
             ],
         }
@@ -375,3 +375,45 @@ async def test_echo_label_is_sanitised_and_cut() -> None:
     assert echoes[0].startswith("Auto-allowed (--yolo): Run evil xxx")
     assert echoes[0].endswith("…")
     assert len(echoes[0]) < 260
+
+
+@pytest.mark.parametrize(
+    "kinds",
+    [
+        ("reject_once", "allow_once"),
+        ("allow_once", "reject_always"),
+        ("allow_once", "allow_always"),
+        ("reject_once", None),
+    ],
+)
+async def test_an_option_id_shared_by_options_of_different_kinds_is_never_answered(
+    kinds: tuple[str | None, str | None],
+) -> None:
+    """Round 3: "x" named a Reject and an Allow. The dialog showed Reject; Escape (or 1)
+    answered "x", which the agent may read as Allow. Neither is offered; the rest are."""
+    first, second = kinds
+    pending = PendingPermission.from_params(
+        params(
+            options=[
+                {"optionId": "x", "name": "Reject", "kind": first},
+                {"optionId": "y", "name": "Other", "kind": "reject_once"},
+                {"optionId": "x", "name": "Allow", "kind": second},
+            ]
+        )
+    )
+    assert [c.option_id for c in pending.options] == ["y"]
+    only = PendingPermission.from_params(
+        params(
+            options=[
+                {"optionId": "x", "name": "Reject", "kind": first},
+                {"optionId": "x", "name": "Allow", "kind": second},
+            ]
+        )
+    )
+    assert only.options == [] and only.problem and "different kinds" in only.problem
+    echoes: list[str] = []
+    broker = PermissionBroker(on_answered=lambda _s, t: echoes.append(t))
+    presenter = Recorder()
+    broker.set_presenter(presenter)
+    assert await broker.request(only.params) == CANCELLED
+    assert presenter.shown == []

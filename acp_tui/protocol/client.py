@@ -343,6 +343,7 @@ class AcpClient:
             process.stdin,
             request_handler=self._handle_request,
             notification_handler=self._handle_notification,
+            notification_methods=self.notifications,
         )
 
     # ------------------------------------------------------------------ launching

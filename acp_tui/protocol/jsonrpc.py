@@ -18,7 +18,7 @@ import logging
 import math
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Collection, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, Literal, TypeGuard
@@ -70,6 +70,7 @@ _follow_ups: ContextVar[list[FollowUp] | None] = ContextVar("jsonrpc_follow_ups"
 _LINE_WHITESPACE = " \t\n\r\x0b\x0c"
 
 _scan_json = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
+_BOM = "\ufeff"
 
 
 def parse_line(text: str) -> Any:
@@ -84,6 +85,26 @@ def parse_line(text: str) -> Any:
     if end != len(text):
         return json.loads(text)
     return value
+
+
+def _huge_int(digits: str) -> int | float:
+    """An integer literal as Python reads it, or an infinity of its sign when it has more
+    digits than Python converts (4,300: the conversion limit is a ValueError): a number out
+    of any range the protocol uses, which every reader of numbers treats as unknown."""
+    try:
+        return int(digits)
+    except ValueError:
+        return float("-inf") if digits.startswith("-") else float("inf")
+
+
+_lenient_decoder = json.JSONDecoder(parse_int=_huge_int)
+
+
+def parse_line_lenient(text: str) -> Any:
+    """:func:`parse_line` for a line it refused with a ValueError: an integer of thousands of
+    digits (an id of 5,000 nines) is valid JSON but over Python's conversion limit, and the
+    line must still be read (a request must still be answered). Slower, so only a fallback."""
+    return _lenient_decoder.decode(text)
 
 
 def _decode_and_clear(buffer: bytearray) -> str:
@@ -205,8 +226,12 @@ class Connection:
         traffic_limit: int = 5000,
         max_line_bytes: int = DEFAULT_MAX_LINE_BYTES,
         record_traffic: bool = True,
+        notification_methods: Collection[str] = (),
     ) -> None:
         self._receive = receive
+        #: Methods that are notifications: sent with an id (as a request), they are still
+        #: handled as notifications, in arrival order, and answered with an empty result.
+        self._notification_methods = frozenset(notification_methods)
         self._send = send
         self.request_handler = request_handler
         self.notification_handler = notification_handler
@@ -387,22 +412,40 @@ class Connection:
             text = line.strip(_LINE_WHITESPACE)
         else:
             text = line.strip().decode("utf-8", errors="replace")
+        if text.startswith(_BOM):
+            # A byte order mark (an agent writing UTF-8 "with BOM", as some Windows tools
+            # do): RFC 8259 lets a reader ignore it, and the line behind it is the message.
+            text = text.lstrip(_BOM + _LINE_WHITESPACE)
         if not text:
             return
         self.stats.lines_in += 1
         try:
             message = parse_line(text)
         except ValueError:
-            self._skip(text, "not JSON")
-            return
+            try:
+                message = parse_line_lenient(text)
+            except (ValueError, RecursionError):
+                self._skip(text, "not JSON")
+                return
         except RecursionError:
             # '[' x 100,000 is a line, not a reason to drop the connection.
             self._skip(text, "JSON nested too deeply")
+            return
+        if isinstance(message, list) and message and all(isinstance(m, dict) for m in message):
+            # A JSON-RPC batch: each message in it is handled (and recorded) as if it came on
+            # its own line, in order; requests in it are answered one by one.
+            for item in message:
+                item_text = json.dumps(item, ensure_ascii=False, separators=(",", ":"))
+                self._record("in", item_text)
+                await self._handle_message(item, item_text)
             return
         if not isinstance(message, dict):
             self._skip(text, "not a JSON-RPC object")
             return
         self._record("in", text)
+        await self._handle_message(message, text)
+
+    async def _handle_message(self, message: dict[str, Any], text: str) -> None:
         method = message.get("method")
         if isinstance(method, str):
             if "id" in message:
@@ -417,6 +460,13 @@ class Connection:
                     )
                     return
                 if self._is_echo(request_id, method, message.get("params")):
+                    return
+                if method in self._notification_methods:
+                    # A notification sent as a request ("session/update" with an id): its
+                    # content is applied in order like any notification, never lost to a
+                    # "method not found", and the request gets the empty answer it asks for.
+                    await self._handle_notification(method, message.get("params"))
+                    self._answer_empty(request_id)
                     return
                 self._start_incoming(request_id, method, message.get("params"))
             else:
@@ -445,6 +495,12 @@ class Connection:
                 return
         self.stats.invalid_messages += 1
         self._note_last(f"invalid JSON-RPC message: {text[:200]}")
+
+    def _answer_empty(self, request_id: RequestId) -> None:
+        if self._task_group is None or self._closed:
+            return
+        response: dict[str, Any] = {"jsonrpc": JSONRPC_VERSION, "id": request_id, "result": {}}
+        self._task_group.start_soon(self._write_quietly, response)
 
     def _answer_invalid(self, request_id: RequestId | None, why: str) -> None:
         if self._task_group is None or self._closed:

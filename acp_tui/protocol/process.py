@@ -26,6 +26,8 @@ from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 from acp_tui.protocol import reaper
 
 STDERR_RING_LINES = 500
+#: The most of an agent's stderr kept in its log file (each start has its own file).
+LOG_LIMIT_BYTES = 16 * 1024 * 1024
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -62,6 +64,7 @@ class AgentProcess:
         env: Mapping[str, str] | None = None,
         log_dir: Path | None = None,
         stderr_lines: int = STDERR_RING_LINES,
+        log_limit: int = LOG_LIMIT_BYTES,
     ) -> None:
         if not argv:
             raise AgentStartError([], "no agent command given")
@@ -70,6 +73,10 @@ class AgentProcess:
         self.env = dict(env) if env is not None else None
         self.stderr_tail: deque[str] = deque(maxlen=stderr_lines)
         self.log_dir = log_dir
+        #: The most stderr written to the log file; the rest is counted, not written.
+        self.log_limit = log_limit
+        self._log_bytes = 0
+        self._log_dropped = 0
         self.log_path: Path | None = None
         #: Whether what the agent left behind was ended: its sweep of /proc (every process's
         #: environment, some 20 ms) is done once, at the exit or at the shutdown that came first.
@@ -189,9 +196,22 @@ class AgentProcess:
     def _add_stderr_line(self, raw: bytes) -> None:
         line = raw.decode("utf-8", errors="replace").rstrip("\r")
         self.stderr_tail.append(line)
-        if self._log_file is not None:
-            with contextlib.suppress(OSError, ValueError):
-                self._log_file.write(line + "\n")
+        if self._log_file is None:
+            return
+        self._log_bytes += len(raw) + 1
+        if self._log_bytes > self.log_limit:
+            # An agent that logs in a loop (or on purpose) must not fill the disk: the log
+            # keeps its first part, says so once, and counts what it left out.
+            self._log_dropped += 1
+            if self._log_dropped == 1:
+                with contextlib.suppress(OSError, ValueError):
+                    self._log_file.write(
+                        f"# the log is full ({self.log_limit:,} bytes): further stderr is "
+                        "not written (the last lines are in the crash banner)\n"
+                    )
+            return
+        with contextlib.suppress(OSError, ValueError):
+            self._log_file.write(line + "\n")
 
     async def wait(self) -> int:
         assert self._process is not None
@@ -231,6 +251,10 @@ class AgentProcess:
             _close_transport(process)
             if self._log_file is not None:
                 with contextlib.suppress(OSError):
+                    if self._log_dropped:
+                        self._log_file.write(
+                            f"# {self._log_dropped:,} lines of stderr were not written\n"
+                        )
                     self._log_file.write(f"# agent ended: {self.exit_description}\n")
                     self._log_file.close()
                 self._log_file = None

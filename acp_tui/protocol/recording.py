@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, BinaryIO
 
 from acp_tui import __version__
-from acp_tui.protocol.jsonrpc import Connection, Direction, TrafficRecord
+from acp_tui.protocol.jsonrpc import Connection, Direction, TrafficRecord, parse_line_lenient
 
 log = logging.getLogger(__name__)
 
@@ -267,7 +267,13 @@ def _read_line(recording: Recording, number: int, raw: bytes) -> None:
     try:
         item = json.loads(raw)
     except ValueError as error:
-        recording.problems.append((number, f"not JSON ({error})"))
+        try:  # a message with an integer of thousands of digits, read as the client read it
+            item = parse_line_lenient(raw.decode("utf-8", errors="replace"))
+        except (ValueError, RecursionError):
+            recording.problems.append((number, f"not JSON ({error})"))
+            return
+    except RecursionError:
+        recording.problems.append((number, "not JSON (nested too deeply)"))
         return
     t = item.get("t") if isinstance(item, dict) else None
     if not isinstance(t, int | float) or isinstance(t, bool):

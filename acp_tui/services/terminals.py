@@ -67,6 +67,10 @@ from acp_tui.services.paths import OutsideRequest, PathGuard, require_absolute, 
 log = logging.getLogger(__name__)
 
 DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
+#: The most output a terminal keeps, whatever ``outputByteLimit`` the agent asks for: a limit of
+#: 10**30 on ``yes`` would otherwise grow the client's memory until the machine runs out. The
+#: spec's truncation (from the beginning, ``truncated: true``) applies at this size.
+MAX_OUTPUT_LIMIT = 64 * 1024 * 1024
 READ_CHUNK = 64 * 1024
 _SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`\\\"'*?\[\]#~=%{}!]")
 
@@ -259,12 +263,14 @@ class TerminalManager:
         *,
         guard: PathGuard | None = None,
         default_output_limit: int = DEFAULT_OUTPUT_LIMIT,
+        max_output_limit: int = MAX_OUTPUT_LIMIT,
         kill_grace: float = 2.0,
         drain_timeout: float = 0.5,
     ) -> None:
         self.on_output = on_output
         self.guard = guard
-        self.default_output_limit = default_output_limit
+        self.default_output_limit = min(default_output_limit, max_output_limit)
+        self.max_output_limit = max_output_limit
         self.kill_grace = kill_grace
         self.drain_timeout = drain_timeout
         self._terminals: dict[str, _Terminal] = {}
@@ -362,6 +368,7 @@ class TerminalManager:
             raise invalid_params(
                 "'outputByteLimit' must be a non-negative integer", {"outputByteLimit": limit}
             )
+        limit = min(limit, self.max_output_limit)
         guard = guard or self.guard
         cwd, outside = self._cwd(params.get("cwd"), guard)
         risky = risky_env(overrides)

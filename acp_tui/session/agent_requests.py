@@ -13,7 +13,7 @@ import anyio
 
 from acp_tui.protocol import v2
 from acp_tui.protocol.constants import Method, UpdateKind
-from acp_tui.protocol.jsonrpc import INVALID_PARAMS, RpcError
+from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
@@ -78,6 +78,15 @@ class AgentRequests(LinkState):
             params = v2.with_prompt_title(params)
         if self.permission_handler is None:
             return dict(CANCELLED)
+        if not isinstance(session_id, str) or self.store.get(session_id) is None:
+            # A question for a session this client never opened (or for none) has no place:
+            # shown, it would read as a question of whatever session is on screen.
+            label = PendingPermission.from_params(params).label
+            self.events.on_error(
+                f"The agent asked permission for a session it never opened ({label}): "
+                "answered cancelled."
+            )
+            return dict(CANCELLED)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             self.store.add_notice(
@@ -109,6 +118,13 @@ class AgentRequests(LinkState):
         session_id = params.get("sessionId") if isinstance(params, dict) else None
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
+            return answer(CANCEL)
+        if isinstance(session_id, str) and self.store.get(session_id) is None:
+            # Session-scoped, for a session never opened: as with permissions, never shown
+            # as a question of the session on screen. (Request-scoped ones have no session.)
+            self.events.on_error(
+                "The agent asked a question for a session it never opened: answered cancel."
+            )
             return answer(CANCEL)
         try:
             # Waiting for the person, like a permission request: the session's row says so.
@@ -165,6 +181,10 @@ class AgentRequests(LinkState):
 
     def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         async def call(params: Any) -> Any:
+            if not self.machine_access:
+                raise RpcError(
+                    METHOD_NOT_FOUND, "a replay never reads or writes files or runs commands"
+                )
             try:
                 return await method(params if isinstance(params, dict) else {})
             except ServiceError as error:

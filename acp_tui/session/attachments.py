@@ -25,6 +25,8 @@ from pathlib import Path, PurePosixPath
 from typing import Any
 from urllib.parse import unquote, urlparse
 
+from acp_tui.text.numbers import wire_number
+
 __all__ = [
     "MAX_EMBED_BYTES",
     "MAX_IMAGE_BYTES",
@@ -423,9 +425,7 @@ def describe_block(block: Mapping[str, Any]) -> Attachment | None:
             else _name_from_uri(block.get("uri")) or "link",
             "link",
             link_mime if isinstance(link_mime, str) else None,
-            link_size
-            if isinstance(link_size, int) and not isinstance(link_size, bool) and link_size >= 0
-            else None,
+            link_size if isinstance(wire_number(link_size, low=0), int) else None,
         )
     if kind == "text":
         return None
@@ -436,6 +436,8 @@ def format_size(size: int) -> str:
     """``812 B``, ``12.5 KB``, ``3.1 MB`` (binary multiples, as file sizes are read)."""
     if size < 1024:
         return f"{size} B"
+    if wire_number(size) is None:
+        return "size unknown"
     value = float(size)
     for unit in ("KB", "MB", "GB", "TB"):
         value /= 1024

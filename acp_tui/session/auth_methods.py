@@ -35,6 +35,28 @@ ENV_VAR = "env_var"
 AMBIGUOUS = "ambiguous"
 
 
+def shell_word(word: str) -> str:
+    """``word`` quoted for a POSIX shell, printable: the method's args and env are the agent's,
+    and this line is written to the person's terminal (the TUI suspended) and to stderr. A word
+    with control characters (an escape sequence, a newline, a bidi override) is spelt in
+    ANSI-C quoting (``$'\\x1b]0;x\\x07'``), which bash and zsh read back as the same bytes."""
+    if word.isprintable():
+        return shlex.quote(word)
+    spelt = []
+    for char in word:
+        if char in "\\'":
+            spelt.append("\\" + char)
+        elif char.isprintable():
+            spelt.append(char)
+        elif ord(char) < 0x100:
+            spelt.append(f"\\x{ord(char):02x}")
+        elif ord(char) < 0x10000:
+            spelt.append(f"\\u{ord(char):04x}")
+        else:
+            spelt.append(f"\\U{ord(char):08x}")
+    return "$'" + "".join(spelt) + "'"
+
+
 def _text(value: Any) -> str:
     return value if isinstance(value, str) else ""
 
@@ -186,10 +208,10 @@ class TerminalLogin:
         """The command for a person to type (shlex-quoted). Values of the agent's configured
         environment are left out (they may be secrets); only the method's are spelt out."""
         method_env = dict(self.method.env)
-        prefix = [f"{name}={shlex.quote(value)}" for name, value in method_env.items()]
-        line = " ".join([*prefix, shlex.join(self.argv)])
+        prefix = [f"{shell_word(name)}={shell_word(value)}" for name, value in method_env.items()]
+        line = " ".join([*prefix, *(shell_word(word) for word in self.argv)])
         if os.path.abspath(self.cwd) != os.path.abspath(os.getcwd()):
-            line = f"cd {shlex.quote(self.cwd)} && {line}"
+            line = f"cd {shell_word(self.cwd)} && {line}"
         return line
 
     def hidden_env_names(self) -> list[str]:

@@ -21,6 +21,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp_tui.text.numbers import wire_number
+from acp_tui.text.safety import one_line
+
 ACCEPT = "accept"
 DECLINE = "decline"
 CANCEL = "cancel"
@@ -40,7 +43,13 @@ UNSUPPORTED = "unsupported"
 
 #: Only these schemes are opened in a browser; anything else can only be copied.
 OPENABLE_SCHEMES = ("http", "https")
+#: What a browser removes from anywhere in a URL (WHATWG URL: ASCII tab and newline), and
+#: around it (C0 controls and space).
+_BROWSER_DROPS = re.compile("[\t\n\r]")
+_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
 
+#: How much of an agent's ``pattern`` the field's hint shows.
+PATTERN_HINT_LIMIT = 60
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _URI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:\S+$")
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]*):")
@@ -113,6 +122,8 @@ class FormField:
                         "uri": "a URL (https://…)",
                     }.get(self.format, self.format)
                 )
+            if self.pattern:
+                parts.append(f"matching {one_line(self.pattern, PATTERN_HINT_LIMIT)}")
             if self.min_length is not None and self.max_length is not None:
                 parts.append(f"{self.min_length}-{self.max_length} characters")
             elif self.min_length:
@@ -174,12 +185,28 @@ class ElicitationRequest:
 
     @property
     def host(self) -> str:
-        """The URL's host, for the person to see where they would go ("" if none)."""
-        rest = (self.url or "")[len(self.url_scheme) + 1 :]
-        if not rest.startswith("//"):
+        """The URL's host as a browser reads it, for the person to see where they would go
+        ("" if none): a browser drops tabs and line breaks anywhere, takes ``\\`` for ``/``
+        and any run of slashes after ``https:``, so ``https://evil.example\\@trusted.com``
+        goes to evil.example. A host in other scripts is shown in its ASCII (punycode) form,
+        so a look-alike ("аpple.com", Cyrillic а) cannot pass for the real one."""
+        url = _BROWSER_DROPS.sub("", self.url or "").strip(_C0_AND_SPACE)
+        scheme = self.url_scheme
+        rest = url[len(scheme) + 1 :] if scheme else url
+        if scheme in OPENABLE_SCHEMES:
+            rest = rest.replace("\\", "/").lstrip("/")
+        elif rest.startswith("//"):
+            rest = rest[2:]
+        else:
             return ""
-        authority = re.split(r"[/?#]", rest[2:], maxsplit=1)[0]
-        return authority.rsplit("@", 1)[-1]
+        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
+        host = authority.rsplit("@", 1)[-1]
+        if host.isascii():
+            return host
+        try:
+            return host.encode("idna").decode("ascii")
+        except UnicodeError:
+            return host
 
 
 def _text(value: Any) -> str | None:
@@ -187,13 +214,13 @@ def _text(value: Any) -> str | None:
 
 
 def _count(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+    number = wire_number(value, low=0)
+    return number if isinstance(number, int) else None
 
 
 def _number(value: Any) -> float | None:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        return None
-    return float(value) if math.isfinite(value) else None
+    number = wire_number(value)
+    return None if number is None else float(number)
 
 
 def _number_text(value: float) -> str:
@@ -353,13 +380,9 @@ def check_text(form_field: FormField, text: str) -> str | None:
             datetime.datetime.fromisoformat(text.replace("Z", "+00:00"))
         except ValueError:
             return "not a date and time (e.g. 2026-01-31T09:30:00Z)"
-    if form_field.pattern is not None:
-        try:
-            matches = re.search(form_field.pattern, text) is not None
-        except re.error:
-            matches = True  # a pattern Python cannot read is the agent's to check
-        if not matches:
-            return f"does not match the pattern {form_field.pattern}"
+    # ``pattern`` is not run here: the agent's regular expression is code, and one like
+    # "^(a+)+$" on the text it gave as the default would hold the event loop (every view, Ctrl+Q
+    # too) for ever. The hint shows it; the agent checks what it gets.
     return None
 
 

@@ -10,8 +10,13 @@ from typing import Any
 from acp_tui.protocol.client import (
     AgentInfo,
 )
+from acp_tui.text.safety import one_line
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
+
+
+#: The longest exit description shown (it may quote a whole error message of the agent's).
+EXIT_DESCRIPTION_LIMIT = 1000
 
 
 @dataclass(slots=True)
@@ -54,3 +59,9 @@ class AgentExit:
     log_path: str | None = None
     #: Lines it printed on stdout that were not ACP messages (the first few).
     printed: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        # The description quotes the agent (its initialize error, what it printed): shown in
+        # the banner and, for a start failure, printed on the real terminal after the app
+        # exits. One printable line, whoever reads it.
+        self.description = one_line(self.description, EXIT_DESCRIPTION_LIMIT)

@@ -84,8 +84,13 @@ class LinkState:
         protocol_version: int = 1,
         terminal_auth: bool = True,
         elicitations: ElicitationQueue | None = None,
+        machine_access: bool = True,
     ) -> None:
         self.argv = list(argv)
+        #: Whether the agent's ``fs/*`` and ``terminal/*`` requests may act on this machine.
+        #: False for a replay: a recording is a file anyone can write, and whatever line in it
+        #: reaches the client as a request (one filed as junk, a batch) is refused here.
+        self.machine_access = machine_access
         #: Absolute directories every session of this run works in too (``--add-dir``).
         self.additional_dirs = list(additional_dirs or [])
         #: Where ``elicitation/create`` requests go (None: not offered to the agent).

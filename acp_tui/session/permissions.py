@@ -102,6 +102,18 @@ class PermissionChoice:
 _ids = itertools.count(1)
 
 
+def _ambiguous_ids(options: list[Any]) -> set[str]:
+    """Option ids the agent gave to options of different kinds ("x" for Reject and for Allow):
+    the answer names only the id, so whichever of them the person picks, the agent may read
+    the other. None of them is offered."""
+    kinds: dict[str, set[Any]] = {}
+    for item in options:
+        if isinstance(item, Mapping) and isinstance(item.get("optionId"), str):
+            kind = item.get("kind")
+            kinds.setdefault(item["optionId"], set()).add(kind if isinstance(kind, str) else "")
+    return {option_id for option_id, seen in kinds.items() if len(seen) > 1}
+
+
 @dataclass(eq=False, slots=True)
 class PendingPermission:
     """A request waiting for an answer. Built by the broker from the raw params, never raises."""
@@ -131,11 +143,17 @@ class PendingPermission:
             problem = "the agent sent no list of options"
         else:
             seen: set[str] = set()
+            ambiguous = _ambiguous_ids(options_raw)
             for item in options_raw:
                 if not isinstance(item, Mapping):
                     continue
                 option_id = item.get("optionId")
-                if not isinstance(option_id, str) or not option_id or option_id in seen:
+                if (
+                    not isinstance(option_id, str)
+                    or not option_id
+                    or option_id in seen
+                    or option_id in ambiguous
+                ):
                     continue
                 seen.add(option_id)
                 name = item.get("name")
@@ -151,6 +169,8 @@ class PendingPermission:
                 problem = (
                     "the agent offered no options"
                     if not options_raw
+                    else "one optionId named options of different kinds"
+                    if ambiguous
                     else "none of the agent's options had an optionId"
                 )
         return cls(

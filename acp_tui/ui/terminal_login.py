@@ -21,6 +21,7 @@ from textual.app import App, SuspendNotSupported
 
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.auth_methods import TerminalLogin
+from acp_tui.text.safety import one_line
 
 __all__ = ["run_terminal_login"]
 
@@ -29,8 +30,11 @@ NOT_STARTED = 127
 
 
 def _run(login: TerminalLogin, agent_name: str, write: Callable[[str], Any]) -> int:
+    # Written to the real terminal (the TUI is suspended): every agent string is one line of
+    # printable text here, the command's words are spelt by shell_word.
     write(
-        f"\nacp-tui: {agent_name} asks you to sign in here ({login.method.label}).\n"
+        f"\nacp-tui: {one_line(agent_name, 80)} asks you to sign in here "
+        f"({one_line(login.method.label, 80)}).\n"
         f"Running: {login.command_line()}\n\n"
     )
     # Ctrl-C belongs to the sign-in: acp-tui ignores it meanwhile. A Python handler (not

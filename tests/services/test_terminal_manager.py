@@ -163,6 +163,18 @@ async def test_default_limit_bounds_memory() -> None:
         assert result["output"] == "y" * 1000 and result["truncated"] is True
 
 
+@pytest.mark.parametrize("asked", [10**30, 2**63, 5000])
+async def test_an_agent_cannot_raise_the_output_limit_past_the_cap(asked: int) -> None:
+    """Round 3: ``outputByteLimit: 10**30`` on a chatty command kept every byte it wrote (the
+    client's memory grew without bound). The manager's cap holds whatever the agent asks."""
+    async with TerminalManager(max_output_limit=1000) as tm:
+        tid = await create(tm, PY, "-c", "print('y' * 100_000, end='')", outputByteLimit=asked)
+        await tm.wait_for_exit(ref(tid))
+        result = await tm.output(ref(tid))
+        assert result["output"] == "y" * 1000 and result["truncated"] is True
+        assert tm._terminals[tid].buffer.peak_bytes <= 1000
+
+
 async def test_kill_reports_signal_and_stays_queryable(manager: TerminalManager) -> None:
     tid = await create(manager, PY, "-u", "-c", "print('started'); import time; time.sleep(60)")
     await wait_output(manager, tid, "started")

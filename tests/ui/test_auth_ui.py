@@ -6,16 +6,18 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from acp_tui.session.auth_methods import TerminalLogin
+from acp_tui.session.auth_methods import TerminalLogin, parse_auth_methods
 from acp_tui.store.entries import AgentMessage, Notice, UserMessage
 from acp_tui.ui import terminal_login
 from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.confirm import ConfirmScreen
+from tests.test_auth_methods import HOSTILE_WORD
 from tests.ui.chat_helpers import (
     chat,
     demo_app,
@@ -142,3 +144,17 @@ async def test_log_out_from_the_palette_asks_first_then_says_so(tmp_path: Path) 
         )
         assert [m for m, _ in sent_methods(app) if m == "logout"] == ["logout"]
         assert screen.link is not None and screen.link.sign_in.signed_out
+
+
+def test_the_sign_in_banner_on_the_real_terminal_is_printable(tmp_path: Path) -> None:
+    """Round 3 of issue 17: the method's name went raw to the real terminal (TUI suspended)."""
+    hostile_word = HOSTILE_WORD
+    (method,) = parse_auth_methods(
+        [{"id": "t", "type": "terminal", "name": hostile_word, "args": [hostile_word]}]
+    )
+    login = TerminalLogin.of(method, [sys.executable, "-c", "pass"], str(tmp_path))
+    written: list[str] = []
+    assert terminal_login._run(login, "Agent\x1b]0;x\x07", written.append) == 0
+    text = "".join(written)
+    for bad in ("\x1b", "\x07", "\u202e"):
+        assert bad not in text

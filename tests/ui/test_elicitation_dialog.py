@@ -78,7 +78,7 @@ async def test_every_kind_of_field_is_built_with_its_default() -> None:
             dialog.query_one(f"#input-{i}") for i in range(len(demo.FORM_SCHEMA["properties"]))
         ]
         kinds = [type(w).__name__ for w in widgets]
-        assert kinds == ["Input"] * 6 + ["Checkbox", "Select", "Select"] + ["SelectionList"] * 2
+        assert kinds == ["SafeInput"] * 6 + ["Checkbox", "Select", "Select"] + ["SelectionList"] * 2
         values = dialog.entered()
         assert values["homepage"] == "https://agentclientprotocol.com"
         assert values["temperature"] == "21.5" and values["cups"] == "2"

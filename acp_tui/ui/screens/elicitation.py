@@ -51,6 +51,7 @@ from acp_tui.session.elicitation import (
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
 from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
+from acp_tui.ui.widgets.safe_input import SafeInput
 
 MESSAGE_LIMIT = 4_000
 DESCRIPTION_LIMIT = 2_000
@@ -225,7 +226,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             note = f"acp-tui cannot ask for a value of type {what!r}"
             note += ": decline the form instead." if form_field.required else "; it is left out."
             return Static(Text(note), classes="note", id=widget_id)
-        return Input(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
+        return SafeInput(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
 
     def _hint_text(self) -> Text:
         if not self.armed:

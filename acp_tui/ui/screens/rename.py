@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from acp_tui.session.ops import TITLE_LIMIT
+from acp_tui.ui.widgets.safe_input import SafeInput
 
 
 class RenameScreen(ModalScreen[str | None]):
@@ -36,7 +37,7 @@ class RenameScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(Text("Rename session"), classes="title")
-            yield Input(
+            yield SafeInput(
                 self._current,
                 placeholder="A title for this session",
                 max_length=TITLE_LIMIT,

@@ -52,6 +52,7 @@ from acp_tui.session.attachments import (
 )
 from acp_tui.text.safety import one_line
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
+from acp_tui.ui.widgets.safe_input import SafeTextArea
 
 __all__ = [
     "FileIndex",
@@ -245,7 +246,7 @@ class _Completion:
     exact_submit: list[bool]  # Enter on this item sends instead of completing
 
 
-class PromptTextArea(TextArea):
+class PromptTextArea(SafeTextArea):
     """The text area inside :class:`PromptEditor`. It asks the editor about each key first."""
 
     def __init__(self, editor: PromptEditor, **kwargs: Any) -> None:

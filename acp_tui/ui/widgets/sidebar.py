@@ -49,6 +49,7 @@ from acp_tui.store import (
 )
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
+from acp_tui.ui.widgets.safe_input import SafeInput
 from acp_tui.ui.widgets.session_status import (
     STATUS_COMPONENTS,
     any_working,
@@ -434,7 +435,7 @@ class SessionList(ScrollView, can_focus=True):
         return self._strip(text, width, base)
 
 
-class _FilterInput(Input):
+class _FilterInput(SafeInput):
     """The filter box: typing filters, up/down move the highlight, Enter opens it, Escape
     clears the filter (or, when already empty, moves to the list)."""
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -698,10 +698,11 @@ class Transcript(VerticalScroll):
             with self.app.batch_update():
                 await self.mount_all(new_views)
         fresh = set(new_views)
-        for entry in shown:
-            view = self._views[entry.id]
-            if view in fresh or changed is None or entry.id in changed:
-                await view.sync(entry)
+        failure = await _sync_each(
+            (entry, self._views[entry.id])
+            for entry in shown
+            if self._views[entry.id] in fresh or changed is None or entry.id in changed
+        )
         if fresh:
             self._apply_thought_state(fresh)
         if len(self._views) != len(shown):
@@ -709,6 +710,8 @@ class Transcript(VerticalScroll):
             gone = [key for key in self._views if key not in alive]
             await self.remove_children([self._views.pop(key) for key in gone])
         self._update_earlier()
+        if failure is not None:
+            raise failure
 
     async def show_earlier(self, count: int = EARLIER_STEP) -> None:
         """Mount views for up to ``count`` more of the entries before the first shown."""
@@ -734,10 +737,11 @@ class Transcript(VerticalScroll):
                 await self.mount_all(views, before=first)
             else:
                 await self.mount_all(views)
-        for entry, view in zip(entries, views, strict=True):
-            await view.sync(entry)
+        failure = await _sync_each(zip(entries, views, strict=True))
         self._apply_thought_state(set(views))
         self._update_earlier()
+        if failure is not None:
+            raise failure
 
     def _update_earlier(self) -> None:
         row = self._earlier
@@ -793,3 +797,16 @@ class Transcript(VerticalScroll):
         for view in views:
             if isinstance(view, ThoughtView):
                 view.set_expanded(self._thoughts_expanded)
+
+
+async def _sync_each(pairs: Iterable[tuple[Entry, EntryView]]) -> Exception | None:
+    """Draw each entry into its view; one that cannot draw (a bug, an input nobody foresaw)
+    never leaves the entries after it blank. The first failure is returned, for the caller to
+    raise once the rest is drawn (the screen logs it and tells the person)."""
+    failure: Exception | None = None
+    for entry, view in pairs:
+        try:
+            await view.sync(entry)
+        except Exception as error:
+            failure = failure or error
+    return failure

@@ -78,8 +78,10 @@ class AgentLifecycle(ChatHost):
             additional_dirs=self.settings.additional_dirs,
             protocol_version=self.settings.protocol_version,
             # A browser has no terminal to hand over to an agent's sign-in.
-            terminal_auth=not self.app.is_web,
+            # A replay neither: its "agent command" is whatever the recording says.
+            terminal_auth=not self.app.is_web and replay is None,
             elicitations=self.elicitations,
+            machine_access=replay is None,
         )
         if replay is not None:
             replay.bind(link, self._notify_replay, self.broker.cancel_session)

@@ -100,6 +100,7 @@ class SessionActions:
     def action_rename_session(self, session_id: str | None = None) -> None:
         screen = cast("ChatScreen", self)
         from acp_tui.ui.screens.rename import RenameScreen
+        from acp_tui.ui.widgets.safe_input import field_text
 
         target = session_id or screen.session_id
         if target is None:
@@ -112,7 +113,8 @@ class SessionActions:
         current = state.title if state is not None and state.title else ""
 
         def chosen(title: str | None) -> None:
-            if not title or title == current:
+            # The field shows the title as text (its escapes gone): unchanged is unchanged.
+            if not title or title in (current, field_text(current, one_line=True)):
                 return
             if not by_agent or link is None:
                 shown = session_ops.rename_locally(screen.store, target, title, index=screen.index)
