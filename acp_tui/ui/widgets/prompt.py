@@ -200,6 +200,12 @@ def _command_hint(command: Mapping[str, Any]) -> str:
     return ""
 
 
+def _bracketed(hint: str) -> str:
+    """The hint in angle brackets, unless the agent bracketed it itself (fast-agent sends
+    ``[summary|<tool-name>]``): brackets twice read as part of the syntax."""
+    return hint if hint.startswith(("<", "[", "(", "{")) else f"<{hint}>"
+
+
 def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Commands whose name starts with ``query`` (in the agent's order), then those whose
     name contains it. Case-insensitive."""
@@ -733,7 +739,7 @@ class PromptEditor(Vertical):
         hint = _command_hint(command)
         parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
         if hint:
-            parts.extend([" ", (f"<{one_line(hint, 40)}>", "italic $text-accent")])
+            parts.extend([" ", (_bracketed(one_line(hint, 40)), "italic $text-accent")])
         if isinstance(description, str) and description.strip():
             parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
         return Content.assemble(*parts)
