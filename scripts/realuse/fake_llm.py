@@ -6,6 +6,7 @@ against acp-tui with no model and no network. What it answers depends on the las
 - ``tools``: lists the names of the tools the agent offered, as text.
 - ``call NAME {json}``: asks for one call of tool NAME with those arguments; once the agent
   sends the tool's result back, the reply quotes its start.
+- ``after N COMMAND``: COMMAND's answer, N seconds late (time to look at another agent).
 - ``slow``: a reply streamed over about 20 seconds (to cancel, or to switch away meanwhile).
 - ``long N``: N numbered Markdown lines.
 - a request without tools that quotes a transcript (``user: ...``), as agents send to name a
@@ -59,6 +60,11 @@ def plan(body: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None, float]
         return chunks("Chat about " + first[:40]), None, 0.0
     # Agents often wrap the person's text in their own markup; the command is its last line.
     command = said.splitlines()[-1].strip() if said else ""
+    delayed = re.match(r"after\s+(\d+)\s+(.*)$", command, re.S)
+    if delayed:
+        # Time to switch away before the answer (and its tool call) comes.
+        time.sleep(int(delayed.group(1)))
+        command = delayed.group(2).strip()
     if command == "tools":
         names = tool_names(body)
         return chunks("Tools offered: " + (", ".join(names) or "none")), None, 0.02
