@@ -211,7 +211,9 @@ class Turns:
             return  # the load failed: the transcript on screen is all there is
         seen = _conversation(s.transcript[:start])
         replayed = _conversation(replay.transcript)
-        if resumed and not replayed:
+        if resumed and replayed in ([], seen):
+            # What a resume replayed adds nothing to what is shown, which may hold more (the
+            # live output of a terminal the agent has since released: kimi-cli).
             return
         if _covers(replayed, seen):
             # Notices added while the replay ran follow it.

@@ -132,6 +132,23 @@ def test_a_resume_that_replays_nothing_keeps_the_transcript_silently() -> None:
     assert not any(isinstance(e, Notice) for e in store.get(SID).transcript)  # type: ignore[union-attr]
 
 
+def test_a_resume_that_replays_exactly_what_is_shown_keeps_what_is_shown() -> None:
+    # kimi-cli replays on session/resume; its replayed tool calls name terminals it has
+    # released, where the shown ones hold their output: the shown entries stay.
+    store = SessionStore()
+    store.register_session(SID, cwd="/p", response={})
+    turn = store.prompt_sent(SID, "first")
+    store.apply(chunk("agent_message_chunk", "You said: first"))
+    store.prompt_finished(SID, {"stopReason": "end_turn"}, turn=turn)
+    before = [e.id for e in store.get(SID).transcript]  # type: ignore[union-attr]
+    store.begin_replay(SID, cwd="/p", keep=True)
+    store.apply(chunk("user_message_chunk", "first"))
+    store.apply(chunk("agent_message_chunk", "You said: first"))
+    store.end_replay(SID, {}, resumed=True)
+    state = store.get(SID)
+    assert state is not None and [e.id for e in state.transcript] == before
+
+
 def test_a_resume_that_replays_anyway_is_judged_as_a_load() -> None:
     # fast-agent replays on session/resume: what it replays is never added to what is shown.
     store = shown_then_crashed()
