@@ -1,4 +1,4 @@
-"""A scripted OpenAI-compatible chat server on 127.0.0.1, for driving real ACP agents offline.
+"""A scripted OpenAI-compatible (and Anthropic Messages) chat server on 127.0.0.1, for driving real ACP agents offline.
 
 Not part of the suite: it lets a person run third-party agents (fast-agent, Mistral Vibe, ...)
 against acp-tui with no model and no network. What it answers depends on the last user message:
@@ -83,6 +83,30 @@ def plan(body: dict[str, Any]) -> tuple[list[str], dict[str, Any] | None, float]
     return chunks(reply), None, 0.03
 
 
+def from_anthropic(body: dict[str, Any]) -> dict[str, Any]:
+    """An Anthropic Messages request read as the chat request :func:`plan` takes."""
+    messages: list[dict[str, Any]] = []
+    for message in body.get("messages") or []:
+        content = message.get("content")
+        if isinstance(content, str):
+            messages.append({"role": message.get("role"), "content": content})
+            continue
+        blocks = [b for b in content or [] if isinstance(b, dict)]
+        results = [b for b in blocks if b.get("type") == "tool_result"]
+        if results:
+            messages.append({"role": "tool", "content": text_of(results[-1].get("content"))})
+            continue
+        # Agents add their own reminders as text blocks: the person's text is the last other.
+        texts = [
+            b.get("text", "")
+            for b in blocks
+            if b.get("type") == "text" and not b.get("text", "").lstrip().startswith("<system")
+        ]
+        messages.append({"role": message.get("role"), "content": texts[-1] if texts else ""})
+    tools = [{"function": {"name": t.get("name")}} for t in body.get("tools") or []]
+    return {"messages": messages, "tools": tools, "stream": body.get("stream")}
+
+
 def chunks(text: str, size: int = 6) -> list[str]:
     return [text[i : i + size] for i in range(0, len(text), size)]
 
@@ -124,6 +148,12 @@ class Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         body = json.loads(self.rfile.read(length) or b"{}")
+        if self.path.split("?")[0].endswith("/messages/count_tokens"):
+            self.send_json(json.dumps({"input_tokens": 1200}))
+            return
+        if self.path.split("?")[0].endswith("/messages"):
+            self.anthropic(body)
+            return
         self.record(body)
         pieces, call, pause = plan(body)
         model = body.get("model") or "fake-model"
@@ -159,6 +189,92 @@ class Handler(BaseHTTPRequestHandler):
         except (BrokenPipeError, ConnectionResetError):
             return  # the agent cancelled: it closed the stream
         self.close_connection = True
+
+    def anthropic(self, raw: dict[str, Any]) -> None:
+        """The Anthropic Messages API (claude-agent-acp), streamed or not."""
+        body = from_anthropic(raw)
+        self.record(body)
+        if self.log_file:
+            with LOG_LOCK, open(self.log_file + ".last.json", "w", encoding="utf-8") as out:
+                json.dump(raw, out)
+        pieces, call, pause = plan(body)
+        model = raw.get("model") or "fake-model"
+        stop = "tool_use" if call else "end_turn"
+        tool = None
+        if call:
+            tool = {"type": "tool_use", "id": "toolu_" + call["id"][5:], "name": call["name"]}
+        if not raw.get("stream"):
+            content: list[dict[str, Any]] = [{"type": "text", "text": "".join(pieces)}]
+            if tool and call:
+                content.append({**tool, "input": json.loads(call["arguments"])})
+            message = {
+                "id": "msg_" + uuid.uuid4().hex[:16],
+                "type": "message",
+                "role": "assistant",
+                "model": model,
+                "content": content,
+                "stop_reason": stop,
+                "stop_sequence": None,
+                "usage": {"input_tokens": 1200, "output_tokens": 80},
+            }
+            self.send_json(json.dumps(message))
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        start = {
+            "id": "msg_" + uuid.uuid4().hex[:16],
+            "type": "message",
+            "role": "assistant",
+            "model": model,
+            "content": [],
+            "stop_reason": None,
+            "stop_sequence": None,
+            "usage": {"input_tokens": 1200, "output_tokens": 1},
+        }
+        try:
+            self.named("message_start", {"type": "message_start", "message": start})
+            block = {"type": "text", "text": ""}
+            self.named(
+                "content_block_start",
+                {"type": "content_block_start", "index": 0, "content_block": block},
+            )
+            for piece in pieces:
+                delta = {"type": "text_delta", "text": piece}
+                self.named(
+                    "content_block_delta",
+                    {"type": "content_block_delta", "index": 0, "delta": delta},
+                )
+                if pause:
+                    time.sleep(pause)
+            self.named("content_block_stop", {"type": "content_block_stop", "index": 0})
+            if tool and call:
+                block = {**tool, "input": {}}
+                self.named(
+                    "content_block_start",
+                    {"type": "content_block_start", "index": 1, "content_block": block},
+                )
+                delta = {"type": "input_json_delta", "partial_json": call["arguments"]}
+                self.named(
+                    "content_block_delta",
+                    {"type": "content_block_delta", "index": 1, "delta": delta},
+                )
+                self.named("content_block_stop", {"type": "content_block_stop", "index": 1})
+            end = {"stop_reason": stop, "stop_sequence": None}
+            self.named(
+                "message_delta",
+                {"type": "message_delta", "delta": end, "usage": {"output_tokens": 80}},
+            )
+            self.named("message_stop", {"type": "message_stop"})
+        except (BrokenPipeError, ConnectionResetError):
+            return
+        self.close_connection = True
+
+    def named(self, name: str, payload: dict[str, Any]) -> None:
+        self.wfile.write(f"event: {name}\ndata: ".encode() + json.dumps(payload).encode() + b"\n\n")
+        self.wfile.flush()
 
     def event(self, payload: dict[str, Any]) -> None:
         self.wfile.write(b"data: " + json.dumps(payload).encode() + b"\n\n")
