@@ -517,6 +517,10 @@ class PromptEditor(Vertical):
         # bindings.
         return action not in ("send", "newline")
 
+    def sends_or_breaks(self, key: str) -> bool:
+        """Whether ``key`` is one of this editor's send or new-line keys (the keymap's)."""
+        return self._key_action(key) in ("send", "newline")
+
     def _key_action(self, key: str) -> str | None:
         """The action of ``key`` among this editor's keys, as the app's keymap has them (built
         again only when the keymap changes: this runs for every key typed)."""
