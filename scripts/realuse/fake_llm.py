@@ -88,7 +88,11 @@ def from_anthropic(body: dict[str, Any]) -> dict[str, Any]:
     messages: list[dict[str, Any]] = []
     for message in body.get("messages") or []:
         content = message.get("content")
+        if message.get("role") not in ("user", "assistant"):
+            continue  # context an agent adds among the turns (claude's listings)
         if isinstance(content, str):
+            if message.get("role") == "user" and messages and messages[-1]["role"] == "user":
+                continue  # context an agent adds after the person's turn (claude's listings)
             messages.append({"role": message.get("role"), "content": content})
             continue
         blocks = [b for b in content or [] if isinstance(b, dict)]
@@ -100,7 +104,7 @@ def from_anthropic(body: dict[str, Any]) -> dict[str, Any]:
         texts = [
             b.get("text", "")
             for b in blocks
-            if b.get("type") == "text" and not b.get("text", "").lstrip().startswith("<system")
+            if b.get("type") == "text" and "system-reminder>" not in b.get("text", "")
         ]
         messages.append({"role": message.get("role"), "content": texts[-1] if texts else ""})
     tools = [{"function": {"name": t.get("name")}} for t in body.get("tools") or []]
@@ -195,7 +199,8 @@ class Handler(BaseHTTPRequestHandler):
         body = from_anthropic(raw)
         self.record(body)
         if self.log_file:
-            with LOG_LOCK, open(self.log_file + ".last.json", "w", encoding="utf-8") as out:
+            name = ".last-tools.json" if raw.get("tools") else ".last.json"
+            with LOG_LOCK, open(self.log_file + name, "w", encoding="utf-8") as out:
                 json.dump(raw, out)
         pieces, call, pause = plan(body)
         model = raw.get("model") or "fake-model"
