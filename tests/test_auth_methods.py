@@ -137,3 +137,42 @@ def test_a_command_line_with_escapes_is_printable_and_reads_back_the_same(
     show = "agent() { printf '%s\\0' \"$@\"; printf '%s' \"$V\"; }; "
     shown = subprocess.run(["bash", "-c", show + line], capture_output=True, check=True)
     assert shown.stdout.decode() == f"{HOSTILE_WORD}\0{HOSTILE_WORD}"
+
+
+# What kimi-cli 1.51 advertises (claude-agent-acp and Zed spell it the same): no type, so an
+# agent method, with the sign-in command in ``_meta["terminal-auth"]``. Its authenticate only
+# checks for a token that the command makes: sent there first, the person was stuck.
+KIMI_LOGIN = {
+    "id": "login",
+    "name": "Login with Kimi account",
+    "description": "Run `kimi login` command in the terminal, then follow the instructions.",
+    "_meta": {
+        "terminal-auth": {
+            "command": "/opt/kimi/bin/kimi",
+            "args": ["login"],
+            "label": "Kimi Code Login",
+            "env": {"KIMI_X": "1"},
+            "type": "terminal",
+        }
+    },
+}
+
+
+def test_a_terminal_auth_meta_makes_a_terminal_method_that_runs_its_command(
+    tmp_path: Path,
+) -> None:
+    (method,) = parse_auth_methods([KIMI_LOGIN])
+    assert method.kind == TERMINAL and not method.by_authenticate
+    assert method.command == "/opt/kimi/bin/kimi"
+    login = TerminalLogin.of(method, ["/opt/kimi/bin/kimi", "acp"], str(tmp_path), {"K": "v"})
+    assert login.argv == ["/opt/kimi/bin/kimi", "login"]
+    assert login.environment({}) == {"K": "v", "KIMI_X": "1"}
+
+
+def test_a_malformed_terminal_auth_meta_leaves_the_method_as_advertised() -> None:
+    for meta in ({"args": ["login"]}, {"command": ""}, {"command": 3}, "login", None):
+        (method,) = parse_auth_methods([{"id": "m", "_meta": {"terminal-auth": meta}}])
+        assert method.kind == AGENT and method.command == ""
+    # An explicit type is the protocol's word: the meta does not override it.
+    (method,) = parse_auth_methods([{**KIMI_LOGIN, "type": "env_var", "varName": "K"}])
+    assert method.kind == "env_var"

@@ -285,7 +285,9 @@ def _schema_node(path: tuple[str, ...]) -> dict[str, Any] | None:
     for key in path:
         properties = node.get("properties", {})
         if key not in properties:
-            return None
+            # ``_meta`` is the schema's open place for extensions: any key may be there.
+            extension = path[0] == "_meta" and node.get("additionalProperties") is True
+            return node if extension else None
         node = properties[key]
         refs = [node, *node.get("anyOf", []), *node.get("allOf", [])]
         target = next((r["$ref"] for r in refs if "$ref" in r), None)

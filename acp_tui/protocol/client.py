@@ -91,6 +91,9 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     # Unstable: the store keeps each plan by id, in each of its forms, and marks a removed one.
     ClientFeature(("plan",), {}, updates=("plan_update", "plan_removed")),
     ClientFeature(("auth", "terminal"), True, abilities=("auth.terminal",)),
+    # The same, as spelt before the protocol had it (Zed's): claude-agent-acp offers its
+    # terminal sign-in only to a client that says this (see session.auth_methods).
+    ClientFeature(("_meta", "terminal-auth"), True, abilities=("auth.terminal",)),
     # Boolean session config options shown as toggles (acp_tui.store.options, the chat bar).
     ClientFeature(
         ("session", "configOptions", "boolean"), {}, abilities=("config_options.boolean",)

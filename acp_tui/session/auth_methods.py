@@ -8,6 +8,11 @@ in the person's terminal; exit status 0 means signed in. Any other type (an env-
 an older draft, or a future one) is never sent to ``authenticate`` either: the person is told
 what it needs, and nothing is guessed.
 
+Before ``terminal`` methods were in the protocol, agents put the sign-in command of an agent
+method in ``_meta["terminal-auth"]`` (``command``, ``args``, ``env``: kimi-cli, claude-agent-acp,
+as Zed reads them). Such a method's ``authenticate`` only checks for what that command makes,
+so it is read as a terminal method running that command.
+
 Pure Python: the UI and the headless commands decide how to run or show what is here.
 """
 
@@ -91,6 +96,15 @@ def _variables(raw: dict[str, Any]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def _terminal_auth_meta(item: dict[str, Any]) -> dict[str, Any] | None:
+    """The ``_meta["terminal-auth"]`` of a method, when it names a command to run."""
+    meta = item.get("_meta")
+    spec = meta.get("terminal-auth") if isinstance(meta, dict) else None
+    if isinstance(spec, dict) and isinstance(spec.get("command"), str) and spec["command"]:
+        return spec
+    return None
+
+
 @dataclass(frozen=True, slots=True)
 class AuthMethod:
     """One advertised method, the same for both protocol versions."""
@@ -102,6 +116,9 @@ class AuthMethod:
     args: tuple[str, ...] = ()
     env: tuple[tuple[str, str], ...] = ()
     variables: tuple[str, ...] = ()
+    #: The program a terminal method runs, where the agent named one (``terminal-auth``
+    #: meta); empty: the agent's own command.
+    command: str = ""
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
 
     @property
@@ -156,7 +173,11 @@ def parse_auth_methods(raw: Any, *, v2: bool = False) -> list[AuthMethod]:
             kind = AGENT  # v1: no type means an agent method
         elif not isinstance(kind, str) or not kind:
             kind = "unknown"  # a type we cannot read is never taken for "agent"
-        args = item.get("args")
+        args, env, command = item.get("args"), item.get("env"), ""
+        legacy = _terminal_auth_meta(item) if kind == AGENT else None
+        if legacy is not None:
+            kind, command = TERMINAL, legacy["command"]
+            args, env = legacy.get("args"), legacy.get("env")
         earlier = next((i for i, m in enumerate(methods) if m.id == method_id), None)
         if earlier is not None:
             if methods[earlier].kind != kind:
@@ -169,8 +190,9 @@ def parse_auth_methods(raw: Any, *, v2: bool = False) -> list[AuthMethod]:
                 kind=kind,
                 description=_text(item.get("description")),
                 args=tuple(a for a in args if isinstance(a, str)) if isinstance(args, list) else (),
-                env=_env_pairs(item.get("env")),
+                env=_env_pairs(env),
                 variables=_variables(item),
+                command=command,
                 raw=item,
             )
         )
@@ -197,7 +219,8 @@ class TerminalLogin:
     ) -> TerminalLogin:
         overrides = dict(configured_env or {})
         overrides.update(dict(method.env))  # the method's values win, as the schema says
-        return cls([*agent_argv, *method.args], cwd, overrides, method)
+        program = [method.command] if method.command else list(agent_argv)
+        return cls([*program, *method.args], cwd, overrides, method)
 
     def environment(self, base: Mapping[str, str] | None = None) -> dict[str, str]:
         env = dict(os.environ if base is None else base)

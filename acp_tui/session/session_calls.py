@@ -152,16 +152,26 @@ class SessionCalls(LinkState):
             and (have_transcript or not history or not agent.can_load)
         ):
             self.events.on_status("resuming session")
+            if have_transcript:
+                # A resume replays nothing, yet some agents replay the whole conversation
+                # (fast-agent): built apart and judged as a load's is, it is never shown twice.
+                self.store.begin_replay(session_id, cwd=cwd, keep=True)
             try:
                 result = await self._with_auth(
                     lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
                 )
-            except RpcError as error:
-                if error.code != METHOD_NOT_FOUND or not agent.can_load:
+            except BaseException as error:
+                if have_transcript:
+                    self.store.end_replay(session_id, None)
+                if not isinstance(error, RpcError) or (
+                    error.code != METHOD_NOT_FOUND or not agent.can_load
+                ):
                     raise
                 # Advertised, not implemented (pydantic-acp, the TS SDK): load, now and later.
                 self.resume_unsupported = True
                 return await self.open_session(session_id, cwd, adopt=adopt, history=history)
+            if have_transcript:
+                self.store.end_replay(session_id, result, resumed=True)
             self.set_session_dirs(session_id, cwd, dirs)
             self.store.register_session(session_id, cwd=cwd, response=result)
             method = "resume"

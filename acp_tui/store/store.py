@@ -253,9 +253,12 @@ class SessionStore:
         built apart and taken only if it holds all that was shown)."""
         return self._turns.begin_replay(session_id, cwd=cwd, keep=keep)
 
-    def end_replay(self, session_id: str, response: Any = None) -> SessionState:
-        """The ``session/load`` response arrived (or failed: pass ``response=None``)."""
-        return self._turns.end_replay(session_id, response)
+    def end_replay(
+        self, session_id: str, response: Any = None, *, resumed: bool = False
+    ) -> SessionState:
+        """The ``session/load`` response arrived (or failed: pass ``response=None``).
+        ``resumed``: it was a ``session/resume``, which may rightly replay nothing."""
+        return self._turns.end_replay(session_id, response, resumed=resumed)
 
     def prompt_sent(self, session_id: str, prompt: list[dict[str, Any]] | str | None = None) -> int:
         """The client sent ``session/prompt``: records the user message, activity running.

@@ -186,25 +186,35 @@ class Turns:
         self._reducer.flush_held(s)
         return s
 
-    def end_replay(self, session_id: str, response: Any = None) -> SessionState:
-        """The ``session/load`` response arrived (or failed: pass ``response=None``)."""
+    def end_replay(
+        self, session_id: str, response: Any = None, *, resumed: bool = False
+    ) -> SessionState:
+        """The ``session/load`` response arrived (or failed: pass ``response=None``).
+        ``resumed``: a ``session/resume`` answered, which replays nothing unless the agent
+        does more than asked; nothing replayed then leaves the transcript as it was, unsaid."""
         s = self._registry.ensure(session_id)
         replay, s._replay = s._replay, None
         if replay is not None:
-            self._judge_replay(s, replay, response is not None)
+            self._judge_replay(s, replay, response is not None, resumed=resumed)
         s.replaying = False
         self._registry.apply_session_response(s, response)
         self._tracker.touch(s, PART_STATE)
         self._reducer.flush_held(s)
         return s
 
-    def _judge_replay(self, s: SessionState, replay: SessionState, loaded: bool) -> None:
+    def _judge_replay(
+        self, s: SessionState, replay: SessionState, loaded: bool, *, resumed: bool = False
+    ) -> None:
         """Take the replay if it holds all that was shown, else keep the shown transcript."""
         start = self._kept_from.pop(s.id, len(s.transcript))
         if not loaded:
             return  # the load failed: the transcript on screen is all there is
         seen = _conversation(s.transcript[:start])
         replayed = _conversation(replay.transcript)
+        if resumed and replayed in ([], seen):
+            # What a resume replayed adds nothing to what is shown, which may hold more (the
+            # live output of a terminal the agent has since released: kimi-cli).
+            return
         if _covers(replayed, seen):
             # Notices added while the replay ran follow it.
             s.transcript = replay.transcript + s.transcript[start:]

@@ -8,6 +8,10 @@ no use for it and be dropped, and the person sees their words vanish. So:
 - a printable key (or a paste) that reaches the screen unused, with no binding for it where the
   focus is, goes to the focused input, else to the prompt (which takes the focus); in the
   sidebar's list it goes to the sidebar's filter (type to filter);
+- the prompt's Enter (its send and new-line keys) that reaches the screen unused while the
+  prompt has the focus was delivered to where the focus was before typed characters moved it:
+  it goes to the prompt after them (else the message went out before its last characters, or
+  not at all, and the Enter was lost);
 - a click anywhere but on a place that takes typing gives the focus back to the prompt;
 - Tab from the prompt cycles through the controls under it, never into the sidebar (its filter
   would swallow what comes next); Ctrl+B goes to the sidebar.
@@ -52,10 +56,13 @@ class TypingRouter:
         screen: Screen[Any],
         prompt_area: Callable[[], TextArea],
         keeps_keys: tuple[type[Widget], ...] = (),
+        prompt_sends: Callable[[str], bool] = lambda key: False,
     ) -> None:
         self.screen = screen
         self.prompt_area = prompt_area
         self.keeps_keys = keeps_keys
+        #: Whether a key is one of the prompt's send or new-line keys.
+        self.prompt_sends = prompt_sends
 
     def takes_typing(self, node: DOMNode | None, *, clicked: bool = False) -> bool:
         """Whether ``node`` (or what it is inside) has a use for typed characters. A selector
@@ -82,7 +89,11 @@ class TypingRouter:
         The key may have been delivered before the focus last moved (keys come in bursts,
         and each goes to whatever had the focus when it was read), so the focus now decides,
         not the widget the key went through."""
-        if not event.is_printable or not event.character or isinstance(event, RoutedKey):
+        if isinstance(event, RoutedKey):
+            return False
+        if self.prompt_sends(event.key):
+            return self._route_send_key(event)
+        if not event.is_printable or not event.character:
             return False
         if event.key in self.screen.active_bindings:
             return False  # a key the focused widget (or one around it) is bound to
@@ -100,6 +111,19 @@ class TypingRouter:
             # At once, not later: the next key of a burst must find the prompt focused.
             self.screen.set_focus(target, scroll_visible=False)
         target.post_message(RoutedKey(event.key, event.character))
+        return True
+
+    def _route_send_key(self, event: events.Key) -> bool:
+        """A send or new-line key of the prompt that bubbled up while the prompt has the focus:
+        the prompt acts on those keys itself, so this one went through the widget that had the
+        focus when it was read (a burst: "hi" then Enter, typed on a selector). It goes to the
+        prompt's queue, behind the characters routed there before it."""
+        area = self.prompt_area()
+        if self.screen.focused is not area:
+            return False
+        event.stop()
+        event.prevent_default()
+        area.post_message(RoutedKey(event.key, event.character))
         return True
 
     def _own_target(self, focused: Widget | None) -> Widget | None:

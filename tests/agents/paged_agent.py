@@ -9,7 +9,8 @@ Run as ``python tests/agents/paged_agent.py [options]``:
 - capabilities: list + load + resume by default; ``--no-list`` drops session/list;
   ``--resume-only`` / ``--load-only`` / ``--neither`` choose how sessions can be reopened.
 - ``session/load`` replays a short transcript (:func:`transcript`: user and agent message
-  chunks with ``messageId``\\ s) before answering; ``session/resume`` just answers.
+  chunks with ``messageId``\\ s) before answering; ``session/resume`` just answers
+  (``--replay-on-resume``: it replays the same before answering, as fast-agent 0.10 does).
 - ``session/prompt`` with the text ``retitle <id> <title>`` sends a ``session_info_update``
   retitling session ``<id>`` (any session, not only the prompted one); any other text gets an
   ``ok: <text>`` reply. Both end the turn with ``end_turn``.
@@ -289,7 +290,11 @@ class PagedAgent:
         if method == "session/resume":
             if not self.can_resume:
                 raise RpcFailure(METHOD_NOT_FOUND, "method not found: session/resume")
-            return self._session_state(self._known(params))
+            sid = self._known(params)
+            if self.args.replay_on_resume:
+                for update in transcript(sid):
+                    self.notify_update(sid, update)
+            return self._session_state(sid)
         if method == "session/set_mode" and self.args.modes:
             sid = self._known(params)
             mode = params.get("modeId")
@@ -395,6 +400,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--no-list", action="store_true")
     parser.add_argument("--stale-titles", action="store_true")
     parser.add_argument("--modes", action="store_true")
+    parser.add_argument("--replay-on-resume", action="store_true")
     reopen = parser.add_mutually_exclusive_group()
     reopen.add_argument("--resume-only", action="store_true")
     reopen.add_argument("--load-only", action="store_true")

@@ -122,3 +122,49 @@ def test_without_a_shown_transcript_the_replay_is_the_transcript() -> None:
     store.apply(chunk("agent_message_chunk", "reply"))
     store.end_replay(SID, {})
     assert conversation(store) == [("UserMessage", "only"), ("AgentMessage", "reply")]
+
+
+def test_a_resume_that_replays_nothing_keeps_the_transcript_silently() -> None:
+    store = shown_then_crashed()
+    store.begin_replay(SID, cwd="/p", keep=True)
+    store.end_replay(SID, {}, resumed=True)
+    assert conversation(store) == SEEN
+    assert not any(isinstance(e, Notice) for e in store.get(SID).transcript)  # type: ignore[union-attr]
+
+
+def test_a_resume_that_replays_exactly_what_is_shown_keeps_what_is_shown() -> None:
+    # kimi-cli replays on session/resume; its replayed tool calls name terminals it has
+    # released, where the shown ones hold their output: the shown entries stay.
+    store = SessionStore()
+    store.register_session(SID, cwd="/p", response={})
+    turn = store.prompt_sent(SID, "first")
+    store.apply(chunk("agent_message_chunk", "You said: first"))
+    store.prompt_finished(SID, {"stopReason": "end_turn"}, turn=turn)
+    before = [e.id for e in store.get(SID).transcript]  # type: ignore[union-attr]
+    store.begin_replay(SID, cwd="/p", keep=True)
+    store.apply(chunk("user_message_chunk", "first"))
+    store.apply(chunk("agent_message_chunk", "You said: first"))
+    store.end_replay(SID, {}, resumed=True)
+    state = store.get(SID)
+    assert state is not None and [e.id for e in state.transcript] == before
+
+
+def test_a_resume_that_replays_anyway_is_judged_as_a_load() -> None:
+    # fast-agent replays on session/resume: what it replays is never added to what is shown.
+    store = shown_then_crashed()
+    store.begin_replay(SID, cwd="/p", keep=True)
+    for user, agent in (("first", "You said: first"), ("second", "You said: second")):
+        store.apply(chunk("user_message_chunk", user))
+        store.apply(chunk("agent_message_chunk", agent))
+    store.end_replay(SID, {}, resumed=True)
+    assert conversation(store) == [*SEEN[:3], ("AgentMessage", "You said: second")]
+    store = shown_then_crashed()
+    replay_shorter = [("first", "You said: first")]
+    store.begin_replay(SID, cwd="/p", keep=True)
+    for user, agent in replay_shorter:
+        store.apply(chunk("user_message_chunk", user))
+        store.apply(chunk("agent_message_chunk", agent))
+    store.end_replay(SID, {}, resumed=True)
+    assert conversation(store) == SEEN
+    notices = [e for e in store.get(SID).transcript if isinstance(e, Notice)]  # type: ignore[union-attr]
+    assert len(notices) == 1

@@ -352,3 +352,32 @@ async def test_enter_then_a_key_that_switches_the_session_sends_where_it_was_typ
         assert not said_in(screen.session_id)
         assert screen.prompts.items(screen.session_id) == []
         assert prompt_of(screen).text == ""
+
+
+@pytest.mark.parametrize("control", ["config:model", "config:confirm_tools"])
+async def test_a_message_typed_on_a_control_is_sent_by_its_enter(
+    tmp_path: Path, control: str
+) -> None:
+    """Seen with claude-agent-acp: a model chosen (the focus stays on its selector), then a
+    message typed at once and Enter. The characters went to the prompt; the Enter, read while
+    the selector still had the focus, was lost (or sent the message before its characters)."""
+    from acp_tui.store.entries import UserMessage
+    from acp_tui.ui.widgets.chat_bar import ChatBar
+
+    app = demo(tmp_path)
+    async with app.run_test(size=(200, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: control in bar.controls, "the control")
+        bar.controls[control].focus()
+        await pilot.pause()
+        burst(app, "hi there")
+        app.post_message(events.Key("enter", "\r"))
+
+        def sent() -> list[str]:
+            state = screen.store.get(screen.session_id or "")
+            return [e.text for e in state.transcript if isinstance(e, UserMessage)] if state else []
+
+        await wait_for(pilot, lambda: sent() == ["hi there"], "the message sent whole")
+        assert prompt_of(screen).text == ""
+        assert isinstance(screen.focused, PromptTextArea)

@@ -647,3 +647,20 @@ def test_snapshot_slash_command_list(snap_compare: Any) -> None:
         await pilot.pause()
 
     assert snap_compare(PromptApp(), terminal_size=(80, 20), run_before=run_before)
+
+
+@pytest.mark.parametrize(
+    ("hint", "shown"),
+    [
+        ("task", "<task>"),
+        # fast-agent's hints carry their own brackets: shown as they are, not doubled.
+        ("[summary|<tool-name>]", "[summary|<tool-name>]"),
+        ("<tool-name>", "<tool-name>"),
+        ("(optional) instructions", "(optional) instructions"),
+        ("  <path>", "<path>"),
+    ],
+)
+def test_a_command_hint_is_bracketed_once(hint: str, shown: str) -> None:
+    command = {"name": "tools", "description": "List tools", "input": {"hint": hint}}
+    row = prompt_module.PromptEditor._command_prompt(command).plain
+    assert row == f"/tools {shown}  List tools"

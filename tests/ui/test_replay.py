@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from acp_tui.cli.replay import replay_settings, run_check
 from acp_tui.protocol.recording import WireRecorder, load_recording
@@ -18,6 +19,7 @@ from acp_tui.ui.export import transcript_markdown
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.inspector import InspectorScreen
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.widgets.transcript import ToolCallView
 from tests.ui.chat_helpers import (
     AGENTS,
     agent_app,
@@ -347,3 +349,27 @@ async def test_a_session_resumed_at_start_replays_resumed(tmp_path: Path) -> Non
         )
         assert transcript_of(screen) == original
         assert not [n for n in replay._notifications if n.severity == "error"]
+
+
+async def test_claude_agent_acp_command_output_shows_without_its_fence(tmp_path: Path) -> None:
+    """claude-agent-acp sends a command's output as one fenced Markdown block; shown as plain
+    text, the ```console and ``` lines read as part of the output."""
+    app = replay_app(DATA / "claude-agent-acp-bash.jsonl", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await answer_permission(pilot, "2")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.stop_reason == "end_turn"
+                and any(isinstance(e, ToolCall) and e.status == "completed" for e in s.transcript)
+            ),
+            "the replayed turn",
+            LIMIT,
+        )
+        tool = screen.query(ToolCallView).first()
+        await wait_for(pilot, lambda: "cb.txt" in screen_text(app), "the output", LIMIT)
+        shown = "\n".join(str(static.render()) for static in tool.query(Static))
+        assert "bg.txt\ncb.txt\nfast.md" in shown
+        assert "```" not in shown

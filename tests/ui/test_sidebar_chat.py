@@ -17,7 +17,7 @@ from textual.widgets import Input
 
 from acp_tui.cli.parse import parse
 from acp_tui.cli.tui import settings_from_invocation
-from acp_tui.store.entries import AgentMessage
+from acp_tui.store.entries import AgentMessage, Notice
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -393,6 +393,8 @@ async def test_restart_reopens_with_resume_when_the_transcript_is_known(tmp_path
         assert requests(screen, "session/load") == []
         texts = shown_texts(screen)
         assert texts[:2] == [f"What happened in {target}?", "We fixed the parser and added a test."]
+        # A resume replays nothing, as it should: nothing to say about it.
+        assert kept_notices(screen) == []
         # The new agent process is asked for the list again, from its first page.
         await wait_for(
             pilot,
@@ -401,6 +403,55 @@ async def test_restart_reopens_with_resume_when_the_transcript_is_known(tmp_path
         )
         await send(pilot, "still here")
         await wait_for(pilot, lambda: last_reply(screen) == "ok: still here", "a reply")
+
+
+async def restart_after_exit(pilot: Pilot[None], screen: ChatScreen, target: str) -> None:
+    """The agent exits (prompt ``exit``); Ctrl+R restarts it and reopens ``target``."""
+    await send(pilot, "exit")
+    await wait_for(pilot, lambda: not screen.agent_alive, "the agent to exit")
+    old_link = screen.link
+    await pilot.press("ctrl+r")
+    await wait_for(
+        pilot,
+        lambda: (
+            screen.link is not old_link
+            and screen.agent_alive
+            and screen.link is not None
+            and screen.link.is_open(target)
+            and screen.session_id == target
+            and not screen.store.get(target).replaying  # type: ignore[union-attr]
+        ),
+        "the restart to reopen the session",
+        limit=15,
+    )
+
+
+def kept_notices(screen: ChatScreen) -> list[str]:
+    state = screen.store.get(screen.session_id or "")
+    assert state is not None
+    return [e.title for e in state.transcript if isinstance(e, Notice) and "Kept" in e.title]
+
+
+async def test_a_resume_that_replays_the_conversation_never_shows_it_twice(
+    tmp_path: Path,
+) -> None:
+    """fast-agent 0.10 replays the whole conversation on session/resume, which the protocol
+    says replays nothing: after Ctrl+R every message was on screen twice."""
+    app = paged_app(tmp_path, "--replay-on-resume")
+    async with app.run_test(size=SIZE) as pilot:
+        screen, sidebar = await start(pilot)
+        target = "sess-00001"
+        await open_and_wait(pilot, screen, sidebar, target)
+        await wait_for(pilot, lambda: len(shown_texts(screen)) == 2, "the replay")
+        await restart_after_exit(pilot, screen, target)
+        assert [p["sessionId"] for p in requests(screen, "session/resume")] == [target]
+        await send(pilot, "still here")
+        await wait_for(pilot, lambda: last_reply(screen) == "ok: still here", "a reply")
+        question, answer = f"What happened in {target}?", "We fixed the parser and added a test."
+        conversation = [t for t in shown_texts(screen) if t]
+        assert conversation == [question, answer, "exit", "still here", "ok: still here"]
+        # The replay lacks the "exit" the agent died on: the person is told which is kept.
+        assert len(kept_notices(screen)) == 1
 
 
 async def test_agent_that_can_neither_resume_nor_load_says_so(tmp_path: Path) -> None:

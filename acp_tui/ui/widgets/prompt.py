@@ -201,6 +201,12 @@ def _command_hint(command: Mapping[str, Any]) -> str:
     return ""
 
 
+def _bracketed(hint: str) -> str:
+    """The hint in angle brackets, unless the agent bracketed it itself (fast-agent sends
+    ``[summary|<tool-name>]``): brackets twice read as part of the syntax."""
+    return hint if hint.startswith(("<", "[", "(", "{")) else f"<{hint}>"
+
+
 def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """Commands whose name starts with ``query`` (in the agent's order), then those whose
     name contains it. Case-insensitive."""
@@ -512,6 +518,10 @@ class PromptEditor(Vertical):
         # bindings.
         return action not in ("send", "newline")
 
+    def sends_or_breaks(self, key: str) -> bool:
+        """Whether ``key`` is one of this editor's send or new-line keys (the keymap's)."""
+        return self._key_action(key) in ("send", "newline")
+
     def _key_action(self, key: str) -> str | None:
         """The action of ``key`` among this editor's keys, as the app's keymap has them (built
         again only when the keymap changes: this runs for every key typed)."""
@@ -734,7 +744,7 @@ class PromptEditor(Vertical):
         hint = _command_hint(command)
         parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
         if hint:
-            parts.extend([" ", (f"<{one_line(hint, 40)}>", "italic $text-accent")])
+            parts.extend([" ", (_bracketed(one_line(hint, 40)), "italic $text-accent")])
         if isinstance(description, str) and description.strip():
             parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
         return Content.assemble(*parts)

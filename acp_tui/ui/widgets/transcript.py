@@ -44,6 +44,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.tool_content import FileDiff, TerminalRef
+from acp_tui.text.fences import unfenced
 from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
@@ -338,7 +339,7 @@ class ToolCallView(EntryView):
             elif isinstance(output, TerminalRef):
                 widgets.append(Static(self._terminal_text(output.terminal_id), classes="terminal"))
             elif output.block_type == "text":
-                widgets.append(Static(Text(safe(output.text or "", RAW_LIMIT))))
+                widgets.append(Static(Text(safe(unfenced(output.text or ""), RAW_LIMIT))))
             else:
                 widgets.append(
                     Static(Text(f"[{line_of(output.block_type, 40)} content]", style="dim"))

@@ -258,7 +258,10 @@ class ChatScreen(
         #: The clock of those times (a test can hold it still).
         self.clock: Callable[[], float] = time.monotonic
         self._typing = TypingRouter(
-            self, lambda: self.query_one(PromptEditor).text_area, keeps_keys=(SessionsSidebar,)
+            self,
+            lambda: self.query_one(PromptEditor).text_area,
+            keeps_keys=(SessionsSidebar,),
+            prompt_sends=lambda key: self.query_one(PromptEditor).sends_or_breaks(key),
         )
 
     @property
