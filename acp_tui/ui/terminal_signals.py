@@ -39,7 +39,9 @@ class TerminalSignals:
     terminal had is restored by :meth:`restore_title`."""
 
     def __init__(self, app: App[object]) -> None:
-        self.app = app
+        # Weakly: this object is the value of a WeakKeyDictionary keyed by the app, and a value
+        # that held its key would keep every app (and all its widgets) alive for good.
+        self._app = weakref.ref(app)
         #: Takes what would be written instead of the terminal (tests).
         self.writer: Callable[[str], None] | None = None
         self._title: str | None = None
@@ -50,9 +52,9 @@ class TerminalSignals:
         if self.writer is not None:
             self.writer(data)
             return
-        app = self.app
-        driver = app._driver
-        if driver is None or app.is_headless or app.is_web:
+        app = self._app()
+        driver = app._driver if app is not None else None
+        if app is None or driver is None or app.is_headless or app.is_web:
             return
         driver.write(data)
 
