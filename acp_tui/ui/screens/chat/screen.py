@@ -384,6 +384,10 @@ class ChatScreen(
         # Not stopped: the prompt editor has its own use for it.
         self._pacer.typed()
 
+    def is_typing(self) -> bool:
+        """The person typed into the prompt a moment ago (see pacing.py)."""
+        return self._pacer.typing()
+
     def _typing_target(self) -> Widget | None:
         target = self._typing_widget
         if target is None or not target.is_attached:
