@@ -33,6 +33,9 @@ def test_a_key_counts_as_typing_for_a_moment() -> None:
     assert pace.typing()
     clock.now += TYPING_HOLD + 0.001
     assert not pace.typing()
+    pace.typed()
+    pace.stopped_typing()
+    assert not pace.typing(), "a message sent ends the typing at once"
 
 
 def test_while_typing_the_rest_of_the_screen_waits_for_its_gap_and_an_echo() -> None:

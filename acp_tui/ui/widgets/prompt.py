@@ -251,8 +251,12 @@ class PromptTextArea(TextArea):
     def __init__(self, editor: PromptEditor, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._editor = editor
+        #: When a key last reached this area (``time.perf_counter``): the screen tells the
+        #: person's typing from text set by the program (a queued message taken to edit).
+        self.key_at = 0.0
 
     async def _on_key(self, event: events.Key) -> None:
+        self.key_at = time.perf_counter()
         # Runs before TextArea._on_key (the dispatcher walks the MRO); prevent_default stops
         # TextArea's handler, stop() keeps the key from reaching the bindings further up.
         if self._editor._handle_key(event.key):

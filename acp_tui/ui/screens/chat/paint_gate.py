@@ -9,8 +9,7 @@ While the person types (see :class:`~acp_tui.ui.screens.chat.pacing.FramePacer`)
 frames are split:
 
 - a frame where the prompt changed paints **the prompt alone** (its place on screen does not
-  depend on the rest, so no layout is needed): a few milliseconds (this holds whether or not
-  the person is typing: the rest then follows on the next tick of Textual's update timer);
+  depend on the rest, so no layout is needed): a few milliseconds;
 - everything else that changed (transcript, sidebar, status, footer) is painted at most every
   :data:`~acp_tui.ui.screens.chat.pacing.TYPING_FRAME_GAP` seconds, on the frame right after
   an echo: the next key is then as far away as it gets;
@@ -63,11 +62,15 @@ class PromptFirstPainting(_Base):
         if not others:
             self._paint_whole()  # the prompt alone changed: the usual frame is just that
             return
+        pacer = self._pacer
+        if not pacer.typing() or pacer.overdue():
+            self._paint_whole()
+            return
         if prompt in self._dirty_widgets and not self._lays_out(prompt):
-            # A key's echo (or the cursor's blink) never waits for the rest of the screen.
+            # A key's echo never waits for the rest of the screen.
             self._paint_alone(prompt)
             return
-        if not self._pacer.typing() or self._pacer.paint_due():
+        if pacer.paint_due():
             self._paint_whole()
             return
         # Held: the rest stays dirty. The update timer comes back at the next idle (a key,

@@ -381,8 +381,14 @@ class ChatScreen(
 
     @on(TextArea.Changed)
     def _note_typing(self, event: TextArea.Changed) -> None:
-        # Not stopped: the prompt editor has its own use for it.
-        self._pacer.typed()
+        # Not stopped: the prompt editor has its own use for it. Typing is a key that changed
+        # the text; text set by the program (an edit taken from the queue) is not, and an
+        # emptied prompt (a message sent) ends the typing: what follows is drawn at once.
+        area = event.text_area
+        if not area.text:
+            self._pacer.stopped_typing()
+        elif isinstance(area, PromptTextArea) and self._pacer.key_just_now(area.key_at):
+            self._pacer.typed()
 
     def is_typing(self) -> bool:
         """The person typed into the prompt a moment ago (see pacing.py)."""
