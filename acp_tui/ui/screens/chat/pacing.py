@@ -31,9 +31,6 @@ MAX_FRAME_GAP = 0.25
 TYPING_HOLD = 0.1
 #: While the person types, the transcript still moves at least this often.
 TYPING_FRAME_GAP = 0.25
-#: A change of the prompt this soon after a key is that key's (the change message follows
-#: the key within one turn of the loop; generous for a busy machine).
-KEY_TO_CHANGE = 0.25
 #: What is held for the typing is painted after this long whatever the keys do.
 TYPING_FRAME_LIMIT = 0.5
 #: A frame this soon after a key's echo counts as "right after" it (a frame or two of
@@ -60,10 +57,6 @@ class FramePacer:
     def typed(self) -> None:
         """A key changed the prompt."""
         self.typing_until = self.clock() + TYPING_HOLD
-
-    def key_just_now(self, key_at: float) -> bool:
-        """Whether a key at ``key_at`` (same clock) is what just changed the prompt."""
-        return 0.0 <= self.clock() - key_at <= KEY_TO_CHANGE
 
     def stopped_typing(self) -> None:
         """The prompt was emptied (a message sent): nothing waits for the typing any more."""

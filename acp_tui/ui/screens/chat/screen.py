@@ -385,9 +385,10 @@ class ChatScreen(
         # the text; text set by the program (an edit taken from the queue) is not, and an
         # emptied prompt (a message sent) ends the typing: what follows is drawn at once.
         area = event.text_area
+        typed = isinstance(area, PromptTextArea) and area.change_was_typed()
         if not area.text:
             self._pacer.stopped_typing()
-        elif isinstance(area, PromptTextArea) and self._pacer.key_just_now(area.key_at):
+        elif typed:
             self._pacer.typed()
 
     def is_typing(self) -> bool:
