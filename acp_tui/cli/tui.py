@@ -212,6 +212,7 @@ async def _run_loaded_app(
 ) -> int:
     from acp_tui.config.recent import RecentAgents
     from acp_tui.ui.app import make_app
+    from acp_tui.ui.collector import IdleCollector
 
     choices = None
     recent = None
@@ -241,7 +242,11 @@ async def _run_loaded_app(
         config=config,
     )
     settle_long_lived_objects()
-    result = await app.run_async()
+    app.collector = IdleCollector()
+    try:
+        result = await app.run_async()
+    finally:
+        app.collector.uninstall()
     failures = app.workspace.start_failures
     if failures:
         # Every agent that could not start, one line each; exit 1 if any did not.

@@ -22,6 +22,7 @@ from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_views import AgentViews
+from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.themes import register_themes
@@ -92,6 +93,9 @@ class AcpTuiApp(AgentViews, App[int]):
         self.recent = recent
         self.remember_theme = remember_theme
         self.config_location = config_location
+        #: Set by the command line before the app runs: full garbage collections then wait
+        #: for the person to stop typing (see acp_tui.ui.collector).
+        self.collector: IdleCollector | None = None
         self.problems += register_themes(self)
         if settings.keymap:
             self.set_keymap(settings.keymap)
@@ -114,6 +118,9 @@ class AcpTuiApp(AgentViews, App[int]):
         return self.workspace.start_failure
 
     def on_mount(self) -> None:
+        if self.collector is not None:
+            self.collector.install()
+            self.set_interval(1.0, self._collect_garbage)
         if self.settings.agent_argv:
             self.open_agent(self.settings)
             for settings in self.more_agents:
@@ -136,6 +143,12 @@ class AcpTuiApp(AgentViews, App[int]):
         # Every agent of the workspace stops with the app (those started in the background
         # to list their sessions too), all at once, each within its grace.
         await self.workspace.stop_all()
+
+    def _collect_garbage(self) -> None:
+        screen = self.screen
+        typing = isinstance(screen, ChatScreen) and screen.is_typing()
+        assert self.collector is not None
+        self.collector.tick(typing)
 
     def notify(
         self,

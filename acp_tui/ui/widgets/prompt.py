@@ -258,13 +258,23 @@ class PromptTextArea(SafeTextArea):
     def __init__(self, editor: PromptEditor, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._editor = editor
+        #: A key reached this area since the text last changed: the screen tells the
+        #: person's typing from text set by the program (a queued message taken to edit).
+        self._keyed = False
 
     async def _on_key(self, event: events.Key) -> None:
+        self._keyed = True
         # Runs before TextArea._on_key (the dispatcher walks the MRO); prevent_default stops
         # TextArea's handler, stop() keeps the key from reaching the bindings further up.
         if self._editor._handle_key(event.key):
             event.stop()
             event.prevent_default()
+
+    def change_was_typed(self) -> bool:
+        """For the handler of a change of the text: whether a key made it (asked once per
+        change)."""
+        keyed, self._keyed = self._keyed, False
+        return keyed
 
     async def _on_paste(self, event: events.Paste) -> None:
         # A file dropped on the terminal pastes its path: an image's becomes a mention

@@ -791,7 +791,6 @@ class SessionsSidebar(Widget):
 
     def on_mount(self) -> None:
         self.set_interval(30, self.session_list.refresh)  # relative times age
-        self.set_interval(1, self._tick_working)
         self.set_interval(OTHER_AGENTS_POLL, self._check_other_agents)
         # Built after the first refresh, not now: the screen sets what the list shows (its
         # agent, the sessions remembered here) in its own on_mount, which runs after this one.
@@ -801,8 +800,9 @@ class SessionsSidebar(Widget):
     def on_show(self) -> None:
         self.refresh_rows()
 
-    def _tick_working(self) -> None:
-        """A working row's clock moves: redraw when one is in view."""
+    def tick_working(self) -> None:
+        """A working row's clock moves: redraw when one is in view (the screen calls this once
+        a second, when the person is not typing)."""
         lst = self.session_list
         if not self.display or not lst.rows:
             return

@@ -27,7 +27,7 @@ from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
-from textual.css.query import QueryType
+from textual.css.query import NoMatches, QueryType
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -66,6 +66,8 @@ from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
 from acp_tui.ui.screens.chat.modals import ChatModals
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.pacing import FramePacer
+from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.screens.chat.palette import ChatPalette
 from acp_tui.ui.screens.chat.queue import QueueGlue
 from acp_tui.ui.screens.chat.session_actions import SessionActions
@@ -86,15 +88,6 @@ from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
 
 log = logging.getLogger(__name__)
 
-FRAME_SECONDS = 1 / 30
-#: The pause after a frame, as a multiple of what the frame cost (see _schedule_refresh).
-PACING = 3.0
-#: The longest pause between frames however slow they get: the transcript still moves.
-MAX_FRAME_GAP = 0.25
-#: How long after a change in the prompt the transcript holds its next frame.
-TYPING_HOLD = 0.1
-#: While the person types, the transcript still moves at least this often.
-TYPING_FRAME_GAP = 0.25
 #: Changes worth writing to the local session index (never per streamed chunk).
 SIDEBAR_MIN_WIDTH = 100
 REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
@@ -104,6 +97,7 @@ FOOTER_COMPACT_WIDTH = 110
 
 
 class ChatScreen(
+    PromptFirstPainting,
     AgentLifecycle,
     SessionSwitching,
     QueueGlue,
@@ -241,11 +235,9 @@ class ChatScreen(
         #: Held while the transcript is synced or switched to another session: the sync runs
         #: in its own task and must never interleave with a switch.
         self._transcript_lock = asyncio.Lock()
-        #: Seconds from the start of the last store -> screen sync to its paint.
-        self._frame_cost = 0.0
-        self._frame_painted_at = 0.0
-        #: Until then the person is typing (see _note_typing).
-        self._typing_until = 0.0
+        #: When the transcript may paint: the prompt's echo first (see pacing.py).
+        self._pacer = FramePacer()
+        self._typing_widget: Widget | None = None
         self._drafts: dict[str | None, str] = {}
         self._restart_times: list[float] = []
         self._last_turn_notice: float = 0.0
@@ -388,29 +380,34 @@ class ChatScreen(
         if self._refresh_pending:
             return
         self._refresh_pending = True
-        # Adaptive pacing: a frame that cost c seconds (sync, layout and paint) is followed
-        # by at least PACING * c seconds off, so a flood can take at most about a quarter of
-        # the loop and a keystroke never waits long behind the transcript.
-        # Time already spent idle since that frame counts: after a pause the next frame
-        # comes at the usual rate.
-        owed = min(MAX_FRAME_GAP, PACING * self._frame_cost)
-        idle = time.perf_counter() - self._frame_painted_at
-        delay = max(FRAME_SECONDS, owed - idle)
-        self.set_timer(delay, self._start_refresh)
+        self.set_timer(self._pacer.delay(), self._start_refresh)
 
     @on(TextArea.Changed)
     def _note_typing(self, event: TextArea.Changed) -> None:
-        # Not stopped: the prompt editor has its own use for it.
-        self._typing_until = time.perf_counter() + TYPING_HOLD
+        # Not stopped: the prompt editor has its own use for it. Typing is a key that changed
+        # the text; text set by the program (an edit taken from the queue) is not, and an
+        # emptied prompt (a message sent) ends the typing: what follows is drawn at once.
+        area = event.text_area
+        typed = isinstance(area, PromptTextArea) and area.change_was_typed()
+        if not area.text:
+            self._pacer.stopped_typing()
+        elif typed:
+            self._pacer.typed()
+
+    def is_typing(self) -> bool:
+        """The person typed into the prompt a moment ago (see pacing.py)."""
+        return self._pacer.typing()
+
+    def _typing_target(self) -> Widget | None:
+        target = self._typing_widget
+        if target is None or not target.is_attached:
+            try:
+                target = self._typing_widget = self.query_one(PromptEditor).text_area
+            except NoMatches:
+                return None
+        return target
 
     def _start_refresh(self) -> None:
-        now = time.perf_counter()
-        if now < self._typing_until and now - self._frame_painted_at < TYPING_FRAME_GAP:
-            # Input first: while the person types, the transcript waits (never more than
-            # TYPING_FRAME_GAP between frames), so a keystroke's echo is painted on its own
-            # rather than together with a transcript frame.
-            self.set_timer(self._typing_until - now, self._start_refresh)
-            return
         # Off the screen's own message queue: Textual paints a screen only when its queue
         # goes idle, so a sync awaited here would hold every paint (the prompt's echo too)
         # for as long as an agent keeps the transcript busy.
@@ -426,7 +423,7 @@ class ChatScreen(
             self._refresh_again = True
             return
         self._refreshing = True
-        started = time.perf_counter()
+        started = self._pacer.frame_started()
         try:
             async with self._transcript_lock:
                 await self._apply_changes()
@@ -462,8 +459,7 @@ class ChatScreen(
             self._report_render_error()
 
     def _frame_painted(self, started: float) -> None:
-        self._frame_painted_at = time.perf_counter()
-        self._frame_cost = self._frame_painted_at - started
+        self._pacer.frame_painted(started)
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
@@ -593,6 +589,8 @@ class ChatScreen(
             self._turn_started.pop(session_id, None)
 
     def _tick_elapsed(self) -> None:
+        """Once a second: the clocks of working sessions move."""
+        self.query_one(SessionsSidebar).tick_working()
         state = self.store.get(self.session_id) if self.session_id else None
         if state is not None and state.activity == "running" and not state.replaying:
             self._draw_activity(state)

@@ -1,0 +1,82 @@
+"""The chat screen paints a changed prompt alone, and holds the rest of the screen while the
+person types (acp_tui/ui/screens/chat/paint_gate.py), against the installed Textual's own
+frame machinery: each step drives one tick of the screen's update timer by hand and looks at
+what the compositor was asked to draw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widget import Widget
+
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.chat.pacing import TYPING_FRAME_GAP, TYPING_FRAME_LIMIT
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.transcript import Transcript
+from tests.ui.chat_helpers import fixture_app, wait_for_session
+
+pytestmark = pytest.mark.anyio
+
+SIZE = (120, 40)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_key_is_painted_alone_and_the_rest_waits_for_the_typing(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        assert isinstance(screen, ChatScreen)
+        await pilot.pause()
+        prompt = screen.query_one(PromptEditor).text_area
+        transcript = screen.query_one(Transcript)
+        clock = Clock()
+        pacer = screen._pacer
+        pacer.clock = clock
+        pacer.whole_at = pacer.echoed_at = pacer.typing_until = 0.0
+        drawn: list[set[Widget]] = []
+        update_widgets = screen._compositor.update_widgets
+
+        def spy(widgets: set[Widget]) -> None:
+            drawn.append(set(widgets))
+            update_widgets(widgets)
+
+        screen._compositor.update_widgets = spy  # type: ignore[method-assign]
+
+        def tick(*dirty: Widget) -> set[Widget]:
+            """One frame with ``dirty`` changed: what it drew (empty: nothing)."""
+            screen._dirty_widgets.update(dirty)
+            drawn.clear()
+            screen._on_timer_update()
+            return set().union(*drawn)
+
+        # The whole screen was just painted; the person types while the transcript changes:
+        # the echo goes alone, the transcript waits.
+        pacer.painted_whole()
+        pacer.typed()
+        assert tick(prompt, transcript) == {prompt}
+        assert transcript in screen._dirty_widgets, "held, not dropped"
+        assert tick() == set(), "painted a moment ago: the transcript waits"
+        # Right after an echo, once its gap has passed, it goes.
+        clock.now += TYPING_FRAME_GAP
+        pacer.typed()
+        assert tick(prompt) == {prompt}
+        assert transcript in tick()
+        assert transcript not in screen._dirty_widgets
+        # Held again; at the limit it goes whatever the keys do.
+        clock.now += 0.05
+        pacer.typed()
+        assert tick(prompt, transcript) == {prompt}
+        clock.now += TYPING_FRAME_LIMIT
+        pacer.typed()
+        assert tick() >= {transcript}
+        # When the person stops typing, nothing is held and nothing is split.
+        clock.now += 5
+        assert tick(prompt, transcript) >= {prompt, transcript}
