@@ -155,8 +155,5 @@ def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> 
         app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
         settle_long_lived_objects()
         app.collector = IdleCollector()
-        try:
-            result = app.run()
-        finally:
-            app.collector.uninstall()
+        result = app.run()
     return result or 0

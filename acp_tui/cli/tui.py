@@ -243,10 +243,7 @@ async def _run_loaded_app(
     )
     settle_long_lived_objects()
     app.collector = IdleCollector()
-    try:
-        result = await app.run_async()
-    finally:
-        app.collector.uninstall()
+    result = await app.run_async()
     failures = app.workspace.start_failures
     if failures:
         # Every agent that could not start, one line each; exit 1 if any did not.

@@ -94,7 +94,7 @@ class AcpTuiApp(AgentViews, App[int]):
         self.remember_theme = remember_theme
         self.config_location = config_location
         #: Set by the command line before the app runs: full garbage collections then wait
-        #: for the person to stop typing (see acp_tui.ui.collector).
+        #: for the person to stop typing while the app runs (see acp_tui.ui.collector).
         self.collector: IdleCollector | None = None
         self.problems += register_themes(self)
         if settings.keymap:
@@ -143,6 +143,8 @@ class AcpTuiApp(AgentViews, App[int]):
         # Every agent of the workspace stops with the app (those started in the background
         # to list their sessions too), all at once, each within its grace.
         await self.workspace.stop_all()
+        if self.collector is not None:
+            self.collector.uninstall()
 
     def _collect_garbage(self) -> None:
         screen = self.screen

@@ -90,11 +90,10 @@ class FramePacer:
         """While typing: whether what is held may be painted now. It may when it has waited
         :data:`TYPING_FRAME_GAP` and an echo was just painted (the next key is then furthest
         away), or when it has waited :data:`TYPING_FRAME_LIMIT` whatever the keys do."""
-        now = self.clock()
-        waited = now - self.whole_at
-        if waited >= TYPING_FRAME_LIMIT:
+        if self.overdue():
             return True
-        return waited >= TYPING_FRAME_GAP and now - self.echoed_at <= AFTER_ECHO
+        now = self.clock()
+        return now - self.whole_at >= TYPING_FRAME_GAP and now - self.echoed_at <= AFTER_ECHO
 
     def overdue(self) -> bool:
         """What is held has waited :data:`TYPING_FRAME_LIMIT`: the next frame is whole."""

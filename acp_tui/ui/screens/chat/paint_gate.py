@@ -52,14 +52,7 @@ class PromptFirstPainting(_Base):
         if prompt is None or not self.is_current or self.app._batch_count:
             self._paint_whole()
             return
-        others = (
-            self._layout_required
-            or self._scroll_required
-            or self._repaint_required
-            or self._recompose_required
-            or any(widget is not prompt for widget in self._dirty_widgets)
-        )
-        if not others:
+        if not self._frame_wanted(besides=prompt):
             self._paint_whole()  # the prompt alone changed: the usual frame is just that
             return
         pacer = self._pacer
@@ -77,7 +70,7 @@ class PromptFirstPainting(_Base):
         # a change), or when the typing pauses (the typing may have stopped for good).
         self._update_timer.pause()
         if self._look_again is None:
-            self._look_again = self.set_timer(self._pacer.hold_delay(), self._looked_again)
+            self._look_again = self.set_timer(pacer.hold_delay(), self._looked_again)
 
     def _looked_again(self) -> None:
         self._look_again = None
@@ -90,13 +83,18 @@ class PromptFirstPainting(_Base):
             for ancestor, asked in self._layout_widgets.items()
         )
 
-    def _paint_whole(self) -> None:
-        painting = bool(
+    def _frame_wanted(self, besides: Widget | None = None) -> bool:
+        """Whether anything but ``besides`` waits to be laid out or painted."""
+        return bool(
             self._layout_required
             or self._scroll_required
             or self._repaint_required
-            or self._dirty_widgets
+            or self._recompose_required
+            or any(widget is not besides for widget in self._dirty_widgets)
         )
+
+    def _paint_whole(self) -> None:
+        painting = self._frame_wanted()
         super()._on_timer_update()  # type: ignore[misc]
         if painting:
             self._pacer.painted_whole()
