@@ -21,6 +21,7 @@ from bench.blackbox.drive import (
     fresh_home,
     launch,
     send_prompt,
+    type_while,
 )
 from bench.blackbox.terminal import ScreenTimeout, visible
 from bench.blackbox.workloads import END, marker
@@ -76,11 +77,7 @@ def streams_at_once(
         typist = Typist(run)
         latencies: list[float] = []
         deadline = time.monotonic() + limit
-        while len(latencies) < keys and not shown_last.done.is_set():
-            if time.monotonic() > deadline:
-                break
-            latencies.append(typist.key(key_limit))
-            time.sleep(gap)
+        type_while(typist, shown_last, latencies, keys, deadline, gap, key_limit)
         result: dict[str, Any] = {"latencies": latencies}
         try:
             result["shown_drawn_s"] = (
@@ -134,11 +131,9 @@ def _more_keys(
             _, last = send_prompt(run, f"/bench {workload} burst", on_view(name, marker(END, turn)))
         current = (current + len(NAMES) - 1) % len(NAMES)
         assert last is not None
-        while len(latencies) < keys and not last.done.is_set():
-            if time.monotonic() > deadline:
-                return
-            latencies.append(typist.key(key_limit))
-            time.sleep(gap)
+        type_while(typist, last, latencies, keys, deadline, gap, key_limit)
+        if time.monotonic() > deadline:
+            return
         term.settle(last, max(0.1, deadline - time.monotonic()), "the round's last word")
 
 

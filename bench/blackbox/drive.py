@@ -282,6 +282,22 @@ class Typist:
             return limit * 1000
 
 
+def type_while(
+    typist: Typist,
+    watch: Any,
+    latencies: list[float],
+    keys: int,
+    deadline: float,
+    gap: float,
+    key_limit: float,
+) -> None:
+    """Keys typed ``gap`` seconds apart, each timed into ``latencies`` (ms), until ``watch``
+    is done, ``keys`` keys are timed in all, or the ``deadline`` (``time.monotonic``)."""
+    while len(latencies) < keys and not watch.done.is_set() and time.monotonic() < deadline:
+        latencies.append(typist.key(key_limit))
+        time.sleep(gap)
+
+
 def keys_during(
     flood: str, keys: int, budget: float, gap: float = 0.05, key_limit: float = 5.0
 ) -> dict[str, Any]:
@@ -303,11 +319,7 @@ def keys_during(
             typist.clear()
             turn += 1
             _, last = send_prompt(run, f"/bench {flood}", visible(marker(END, turn)))
-            while len(latencies) < keys and time.monotonic() < deadline:
-                if last.done.is_set():
-                    break
-                latencies.append(typist.key(key_limit))
-                time.sleep(gap)
+            type_while(typist, last, latencies, keys, deadline, gap, key_limit)
             if not last.done.is_set():
                 break  # out of keys or time with this flood still streaming
             typist.clear()
