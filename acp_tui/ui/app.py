@@ -8,9 +8,11 @@ and switches to the chat screen for the agent picked there.
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -96,6 +98,8 @@ class AcpTuiApp(AgentViews, App[int]):
         #: Set by the command line before the app runs: full garbage collections then wait
         #: for the person to stop typing while the app runs (see acp_tui.ui.collector).
         self.collector: IdleCollector | None = None
+        #: When the person last pressed a key or pasted (``time.monotonic``).
+        self._last_key_at = 0.0
         self.problems += register_themes(self)
         if settings.keymap:
             self.set_keymap(settings.keymap)
@@ -146,11 +150,16 @@ class AcpTuiApp(AgentViews, App[int]):
         if self.collector is not None:
             self.collector.uninstall()
 
+    async def on_event(self, event: events.Event) -> None:
+        # Every key and paste, whatever screen or dialog takes it: the collector waits for a
+        # pause in them.
+        if isinstance(event, events.Key | events.Paste):
+            self._last_key_at = time.monotonic()
+        await super().on_event(event)
+
     def _collect_garbage(self) -> None:
-        screen = self.screen
-        typing = isinstance(screen, ChatScreen) and screen.is_typing()
         assert self.collector is not None
-        self.collector.tick(typing)
+        self.collector.tick(time.monotonic() - self._last_key_at)
 
     def notify(
         self,
