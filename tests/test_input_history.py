@@ -111,3 +111,19 @@ def test_in_memory_history_saves_nothing(tmp_path: Path) -> None:
     history.append("x")
     assert history.save()
     assert os.listdir(tmp_path) == []
+
+
+def test_saving_in_the_background_writes_the_newest_list(tmp_path: Path) -> None:
+    """The prompt saves on Enter without waiting for the disk; saves started one after the
+    other end with the newest entries on disk, and none is left half-written."""
+    path = tmp_path / "history.jsonl"
+    history = InputHistory(path)
+    threads = []
+    for number in range(20):
+        history.append(f"prompt {number}")
+        threads.append(history.save_in_background())
+    history.wait_saved(timeout=30)
+    for thread in threads:
+        thread.join(timeout=30)
+    assert InputHistory(path).entries == [f"prompt {number}" for number in range(20)]
+    assert [entry.name for entry in tmp_path.iterdir()] == ["history.jsonl"]

@@ -37,6 +37,7 @@ class InputHistory:
         self.limit = max(1, limit)
         self._entries: list[str] = []
         self._lock = threading.Lock()
+        self._saving: threading.Thread | None = None
         if path is not None:
             self._entries = self._load(path)[-self.limit :]
 
@@ -74,6 +75,24 @@ class InputHistory:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+
+    def save_in_background(self) -> threading.Thread:
+        """:meth:`save` in a thread of its own, so that the caller (the prompt, on Enter) never
+        waits for the disk: under another program's writes an ``fsync`` alone can take tens of
+        milliseconds, which the person's next key would wait for. Each save snapshots the
+        entries under the lock, so the last one to run writes the newest list. Not a daemon
+        thread: the interpreter waits for it at exit, so a quit right after Enter keeps the
+        prompt."""
+        thread = threading.Thread(target=self.save, name="input-history-save")
+        self._saving = thread
+        thread.start()
+        return thread
+
+    def wait_saved(self, timeout: float | None = None) -> None:
+        """Wait for the last :meth:`save_in_background` to end."""
+        thread = self._saving
+        if thread is not None:
+            thread.join(timeout)
 
     def save(self) -> bool:
         """Write the history atomically. Returns False (and logs) when it could not be written;

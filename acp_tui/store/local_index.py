@@ -128,6 +128,12 @@ class LocalIndex:
         conn = sqlite3.connect(self.path, timeout=5.0)
         try:
             conn.execute("PRAGMA journal_mode=WAL")
+            # Commits without an fsync (the write-ahead log is synced at checkpoints): the
+            # chat screen writes here at turn boundaries, on its event loop, and an fsync
+            # behind another program's writes takes tens of milliseconds that a key would
+            # wait for. In WAL mode the file stays consistent; a power cut may lose the last
+            # few remembered titles, which the agent's list gives back.
+            conn.execute("PRAGMA synchronous=NORMAL")
             row = conn.execute("PRAGMA quick_check").fetchone()
             if row is None or row[0] != "ok":
                 raise sqlite3.DatabaseError(f"integrity check failed: {row!r}")

@@ -104,3 +104,17 @@ def test_closed_index_does_not_raise(tmp_path: Path) -> None:
     assert idx.sessions() == []
     assert idx.forget("s") is False
     assert idx.warnings
+
+
+def test_a_write_does_not_wait_for_the_disk(tmp_path: Path) -> None:
+    """The chat screen remembers sessions on its event loop at every turn boundary: commits
+    go to the write-ahead log without an fsync (synchronous=NORMAL, consistent in WAL mode),
+    and what was written is there for the next run."""
+    path = tmp_path / "index.db"
+    with LocalIndex(path, "agent") as index:
+        assert index._conn is not None
+        assert index._conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert index._conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL
+        assert index.remember("s1", title="kept")
+    with LocalIndex(path, "agent") as index:
+        assert [session.title for session in index.sessions()] == ["kept"]

@@ -224,7 +224,8 @@ async def test_edits_to_a_recalled_prompt_are_kept_while_browsing() -> None:
 @pytest.mark.anyio
 async def test_up_on_empty_editor_recalls_and_sending_records_history(tmp_path: Path) -> None:
     path = tmp_path / "history.jsonl"
-    app = PromptApp(history=InputHistory(path))
+    history = InputHistory(path)
+    app = PromptApp(history=history)
     async with app.run_test(size=(80, 20)) as pilot:
         editor = _editor(app)
         await pilot.press("up")  # nothing to recall: nothing happens
@@ -234,6 +235,7 @@ async def test_up_on_empty_editor_recalls_and_sending_records_history(tmp_path: 
         await pilot.pause()
         await pilot.press("up")
         assert editor.text == "remember me"
+    history.wait_saved(timeout=30)
     assert InputHistory(path).entries == ["remember me"]
 
 

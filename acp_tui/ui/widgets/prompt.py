@@ -499,7 +499,7 @@ class PromptEditor(Vertical):
         for note in built.notes:
             self.screen.notify(note, severity="warning", timeout=8, markup=False)
         if self.history.append(text):
-            self.history.save()
+            self.history.save_in_background()
         self._reset_history_browsing()
         self._load("")
         self.post_message(self.Submitted(self, text, built.blocks))
