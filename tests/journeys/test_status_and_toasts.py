@@ -4,7 +4,9 @@ reads whole at 80 columns."""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
 from collections.abc import Callable
 
 from tests.journeys.terminal import Terminal
@@ -35,3 +37,29 @@ def test_a_cancel_and_a_crash_do_not_outlive_ctrl_r(terminal: Callable[..., Term
     term.send("after the restart")
     term.wait_for("AFTER THE RESTART")
     assert STALE.search(term.wait_gone("working…")) is None
+
+
+def test_a_needs_you_toast_reads_whole_at_80_columns(terminal: Callable[..., Terminal]) -> None:
+    """A long agent label and a long session title: the toast still says what happened and
+    the key to press, and names the session in words, not a word cut in its middle."""
+    term = terminal(cols=80, rows=24)
+    (term.home / "config" / "acp-tui" / "config.toml").write_text(
+        "sidebar = true\n[agents.vibe]\n"
+        f"command = {json.dumps(sys.executable)}\n"
+        'args = ["-m", "acp_tui.demo_agent"]\n'
+        'label = "Mistral Vibe coding agent (local models)"\n'
+    )
+    term.start(["--agent", "vibe"])
+    term.wait_for("New session")
+    term.send("Investigate the flaky payment gateway integration tests")
+    term.wait_for("Type /help")
+    term.send("/slow 3")
+    term.wait_for("working…")
+    term.send("/run ls")
+    term.wait_for("⏳ /run ls")
+    term.press("C-n")
+    screen = term.wait_for("Waiting for you", timeout=30)
+    screen = term.wait_still()
+    toast = " ".join(line.split("▌", 1)[1].strip() for line in screen.splitlines() if "▌" in line)
+    assert "Ctrl+L to go there" in toast, screen
+    assert "Investigate the flaky" in toast, screen
