@@ -63,3 +63,25 @@ def test_a_needs_you_toast_reads_whole_at_80_columns(terminal: Callable[..., Ter
     toast = " ".join(line.split("▌", 1)[1].strip() for line in screen.splitlines() if "▌" in line)
     assert "Ctrl+L to go there" in toast, screen
     assert "Investigate the flaky" in toast, screen
+
+
+def test_the_resume_chooser_says_its_keys_whole_at_80_columns(
+    terminal: Callable[..., Terminal],
+) -> None:
+    term = terminal(cols=80, rows=24)
+    term.start(["--demo"])
+    term.wait_for("demo agent")
+    term.send("a session to come back to")
+    term.wait_for("Type /help")
+    term.press("C-q")
+    assert term.wait_exit() == 0
+    chooser = terminal(cols=80, rows=24, name="resume")
+    chooser.home, chooser.env = term.home, term.env  # the same data and config
+    chooser.start(["--demo", "--resume"])
+    whole = "Choose a session to resume (↑ ↓ Enter), or Esc for a new one"
+    chooser.wait_until(
+        lambda s: whole in " ".join(s.replace("▕", " ").split()), "the whole status line"
+    )
+    chooser.press("Enter")
+    chooser.wait_gone("Choose a session to resume")
+    chooser.wait_header("a session to come back to")  # reopened
