@@ -147,8 +147,8 @@ class SessionRegistry:
         if not isinstance(response, dict):
             return
         touch = self.tracker.touch
-        # An answer is no update: nothing was there before it, so an array of bad items
-        # reads as an empty one.
+        # As ever, an answer's arrays are taken as they are, bad items left out (an array of
+        # bad items only reads as an empty one); what was left out is said now.
         left_out = self.left_out
 
         def objects(v: list[Any], name: str) -> list[dict[str, Any]]:
