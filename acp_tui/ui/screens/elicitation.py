@@ -51,6 +51,7 @@ from acp_tui.session.elicitation import (
 )
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
 from acp_tui.ui.widgets.safe_input import SafeInput
 
@@ -94,8 +95,17 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
     #: bubbled up unused from the field: by then the keys typed right after it ("Ada", Tab,
     #: "bob", typed fast) were already handed to the field it left.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("tab", "next_field(1)", "Next field", show=False, priority=True),
-        Binding("shift+tab", "next_field(-1)", "Previous field", show=False, priority=True),
+        Binding(
+            "tab", "next_field(1)", "Next field", show=False, priority=True, id="form-next-field"
+        ),
+        Binding(
+            "shift+tab",
+            "next_field(-1)",
+            "Previous field",
+            show=False,
+            priority=True,
+            id="form-previous-field",
+        ),
     ]
 
     #: A url request the person agreed to: waiting for ``elicitation/complete``.
@@ -245,7 +255,9 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             keys = ["o open"] if self.request.openable else []
             keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
             return Text("  ·  ".join(keys))
-        return Text("Tab next field  ·  Ctrl+S submit  ·  Esc cancel")
+        return Text(
+            f"{key_label(self, 'form-next-field')} next field  ·  Ctrl+S submit  ·  Esc cancel"
+        )
 
     def _position_text(self) -> str:
         return f"{self.position} of {self.total}" if self.total > 1 else ""
