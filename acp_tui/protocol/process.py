@@ -24,6 +24,7 @@ import anyio
 from anyio.abc import ByteReceiveStream, ByteSendStream, Process
 
 from acp_tui.protocol import reaper
+from acp_tui.text.safety import log_text
 
 STDERR_RING_LINES = 500
 #: The most of an agent's stderr kept in its log file (each start has its own file).
@@ -210,8 +211,11 @@ class AgentProcess:
                         "not written (the last lines are in the crash banner)\n"
                     )
             return
+        # Safe to cat: what would act on a terminal is written as its escape, and bytes
+        # that are no UTF-8 as \xNN (the tail above, for the screen, is sanitised there).
+        logged = log_text(raw.decode("utf-8", errors="backslashreplace").rstrip("\r"))
         with contextlib.suppress(OSError, ValueError):
-            self._log_file.write(line + "\n")
+            self._log_file.write(logged + "\n")
 
     async def wait(self) -> int:
         assert self._process is not None

@@ -182,6 +182,11 @@ class Catalog:
             st.next_cursor = None
         st.complete = st.next_cursor is None
         self._tracker.touch_catalog()
+        if warnings:
+            # The good rows are taken; what was left out is said once, in the log.
+            left_out = self._registry.left_out
+            left_out.items.extend(warnings)
+            left_out.report("session/list")
         return warnings
 
     def _merge_listed(self, item: Any) -> str | None:

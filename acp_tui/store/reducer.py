@@ -21,7 +21,7 @@ from acp_tui.store.changes import (
     ChangeTracker,
 )
 from acp_tui.store.entries import AgentMessage, UnknownUpdate
-from acp_tui.store.fields import MISSING, list_of_dicts, opt_str, req_str, type_error
+from acp_tui.store.fields import MISSING, opt_str, req_str, type_error
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import (
     ACTIVITY_IDLE,
@@ -34,6 +34,7 @@ from acp_tui.store.session import (
     parse_iso,
 )
 from acp_tui.store.transcript_updates import TranscriptUpdates
+from acp_tui.text.safety import escaped_line
 
 __all__ = ["Reducer"]
 
@@ -52,6 +53,10 @@ _SESSION_STATE_UPDATES = frozenset(
         "state_change",
     }
 )
+
+
+def line_of_kind(kind: Any) -> str:
+    return escaped_line(kind, 60) if isinstance(kind, str) else "?"
 
 
 class Reducer:
@@ -163,12 +168,19 @@ class Reducer:
         if handler is None:
             self._unknown(s, update, None)
             return
+        left_out = self._registry.left_out
         try:
             handler(s, update)
         except KeyError as exc:
+            left_out.items.clear()  # the update as a whole was not taken: said as such
             self._unknown(s, update, f"missing field {exc}")
         except Exception as exc:
+            left_out.items.clear()
             self._unknown(s, update, f"{type(exc).__name__}: {exc}")
+        else:
+            if left_out.items:
+                kind = line_of_kind(update.get("sessionUpdate"))
+                left_out.report(f"session/update {kind} of session {escaped_line(s.id, 80)}")
 
     def _unknown(self, s: SessionState, raw: Any, error: str | None) -> None:
         e = UnknownUpdate(self._registry.next_id(), raw, error)
@@ -211,7 +223,9 @@ class Reducer:
 
     # -- session state -------------------------------------------------------------------------
     def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.commands = list(list_of_dicts(u["availableCommands"], "availableCommands"))
+        s.commands = list(
+            self._registry.left_out.objects(u["availableCommands"], "availableCommands")
+        )
         self._tracker.touch(s, PART_COMMANDS)
 
     def _on_current_mode(self, s: SessionState, u: dict[str, Any]) -> None:
@@ -219,7 +233,9 @@ class Reducer:
         self._tracker.touch(s, PART_MODES)
 
     def _on_config_options(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.config_options = list(list_of_dicts(u["configOptions"], "configOptions"))
+        s.config_options = list(
+            self._registry.left_out.objects(u["configOptions"], "configOptions")
+        )
         self._tracker.touch(s, PART_CONFIG)
 
     def _on_usage(self, s: SessionState, u: dict[str, Any]) -> None:

@@ -16,7 +16,9 @@ from acp_tui.store.changes import (
     PART_STATE,
     ChangeTracker,
 )
+from acp_tui.store.fields import LeftOut
 from acp_tui.store.session import ACTIVITY_IDLE, SessionState
+from acp_tui.text.safety import escaped_line
 
 __all__ = ["SessionRegistry", "now_iso"]
 
@@ -41,6 +43,7 @@ class SessionRegistry:
         "can_set_title",
         "capabilities_known",
         "clock",
+        "left_out",
         "ordered",
         "pinned_titles",
         "protocol_version",
@@ -55,6 +58,8 @@ class SessionRegistry:
         self.tracker = tracker
         self.protocol_version = protocol_version
         self.clock = clock
+        #: Items of the agent's arrays left out (no objects) while the rest was taken.
+        self.left_out = LeftOut()
         self.sessions: dict[str, SessionState] = {}
         self._entry_seq = 0
         self._session_seq = 0
@@ -142,24 +147,35 @@ class SessionRegistry:
         if not isinstance(response, dict):
             return
         touch = self.tracker.touch
+        # As ever, an answer's arrays are taken as they are, bad items left out (an array of
+        # bad items only reads as an empty one); what was left out is said now.
+        left_out = self.left_out
+
+        def objects(v: list[Any], name: str) -> list[dict[str, Any]]:
+            return left_out.objects(v, name, some=False)
+
         modes = response.get("modes")
         if isinstance(modes, dict):
             available = modes.get("availableModes")
             if isinstance(available, list):
-                s.available_modes = [m for m in available if isinstance(m, dict)]
+                s.available_modes = list(objects(available, "modes.availableModes"))
             current = modes.get("currentModeId")
             if isinstance(current, str):
                 s.current_mode_id = current
             touch(s, PART_MODES)
         options = response.get("configOptions")
         if isinstance(options, list):
-            s.config_options = [o for o in options if isinstance(o, dict)]
+            s.config_options = list(objects(options, "configOptions"))
             touch(s, PART_CONFIG)
         models = response.get("models")
         if isinstance(models, dict):
             s.models = dict(models)
+            available_models = models.get("availableModels")
+            if isinstance(available_models, list):
+                objects(available_models, "models.availableModels")  # said; skipped when read
             touch(s, PART_CONFIG)
         commands = response.get("availableCommands")  # v2: in the response, not an update
         if isinstance(commands, list):
-            s.commands = [c for c in commands if isinstance(c, dict)]
+            s.commands = list(objects(commands, "availableCommands"))
             touch(s, PART_COMMANDS)
+        self.left_out.report(f"the answer opening session {escaped_line(s.id, 80)}")

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import time
 from collections import deque
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from acp_tui.store.agent_terminals import AgentTerminal
@@ -131,6 +131,13 @@ class SessionStore:
     def held_dropped(self) -> int:
         """Updates for unregistered sessions dropped over the limits."""
         return self._reducer.held_dropped
+
+    @property
+    def left_out(self) -> Sequence[str]:
+        """What was left out of the agent's arrays (items that are no objects) while the
+        rest of their update or answer was taken, one message per update, newest last (each
+        also said in the log)."""
+        return self._registry.left_out.said
 
     @property
     def unrouted(self) -> deque[UnknownUpdate]:

@@ -19,7 +19,7 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.store.fields import MISSING, list_of_dicts, opt_str, req_str, type_error
+from acp_tui.store.fields import MISSING, opt_str, req_str, type_error
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import SessionState
 
@@ -157,7 +157,7 @@ class TranscriptUpdates:
         mid = req_str(u, "messageId")
         content = u.get("content", MISSING)
         if content is not MISSING and content is not None:
-            list_of_dicts(content, "content")
+            content = self._registry.left_out.objects(content, "content")
         e = s.msg_index.get(mid)
         if e is not None and e.__class__ is not cls:
             e = None
@@ -191,12 +191,13 @@ class TranscriptUpdates:
         name = opt_str(u, "name")
         kind = opt_str(u, "kind")
         status = opt_str(u, "status")
+        objects = self._registry.left_out.objects
         content = u.get("content")
         if content is not None:
-            list_of_dicts(content, "content")
+            content = objects(content, "content")
         locations = u.get("locations")
         if locations is not None:
-            list_of_dicts(locations, "locations")
+            locations = objects(locations, "locations")
         meta = u.get("_meta")
         if meta is not None and not isinstance(meta, dict):
             raise type_error("_meta", "an object or null", meta)
@@ -263,7 +264,7 @@ class TranscriptUpdates:
 
     # -- plan --------------------------------------------------------------------------------
     def _on_plan(self, s: SessionState, u: dict[str, Any]) -> None:
-        entries = list_of_dicts(u["entries"], "entries")
+        entries = self._registry.left_out.objects(u["entries"], "entries")
         self._set_plan(s, list(entries), None)
 
     def _on_plan_update(self, s: SessionState, u: dict[str, Any]) -> None:
@@ -276,7 +277,7 @@ class TranscriptUpdates:
         kind = plan.get("type")
         entries: list[dict[str, Any]] = []
         if kind == "items":
-            entries = list(list_of_dicts(plan["entries"], "plan.entries"))
+            entries = list(self._registry.left_out.objects(plan["entries"], "plan.entries"))
         elif kind == "markdown":
             req_str(plan, "content")
         elif kind == "file":

@@ -163,6 +163,9 @@ class Turns:
         never takes what the person read away."""
         s = self._registry.ensure(session_id)
         self._registry.make_live(s, cwd)
+        # How the last turn ended belongs to the process that ran it (a cancel, a crash):
+        # the session reopened in this one has not ended a turn yet.
+        s.stop_reason = None
         if keep and s.transcript:
             replay = SessionState(s.id, s.seq)
             replay.shadow = replay.live = True

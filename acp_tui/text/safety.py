@@ -23,6 +23,7 @@ __all__ = [
     "GrowingSanitizer",
     "encodable",
     "escaped_line",
+    "log_text",
     "one_line",
     "sanitize_terminal_text",
     "strip_invisible",
@@ -234,3 +235,13 @@ def _escape(char: str) -> str:
     if code < 0x10000:
         return f"\\u{code:04x}"
     return f"\\U{code:08x}"
+
+
+def log_text(text: str) -> str:
+    """``text`` for a log file a person may ``cat`` in a terminal: every control, bidi and
+    lone surrogate character written as its escape (``\\x1b``, ``\\u202e``), so nothing in it
+    acts on the terminal, and nothing is lost either (unlike :func:`sanitize_terminal_text`,
+    which drops escape sequences). Newlines and tabs stay."""
+    if text.isprintable() or _CONTROLS_OR_SURROGATES.search(text) is None:
+        return text
+    return _CONTROLS_OR_SURROGATES.sub(lambda match: _escape(match.group()), text)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from acp_tui.text.safety import sanitize_terminal_text, truncate
 
-__all__ = ["TOAST_CHARS", "TOAST_LINES", "toast_text"]
+__all__ = ["TOAST_CHARS", "TOAST_LINES", "about_session", "shortened", "toast_text"]
 
 #: At most this many lines of text in a toast...
 TOAST_LINES = 2
@@ -25,3 +25,30 @@ def toast_text(message: str) -> str:
     if len(text) > TOAST_CHARS:
         return truncate(text, TOAST_CHARS)
     return text + "…" if cut else text
+
+
+def shortened(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters, cut at a word's end, with an ellipsis: a
+    name stays readable words, never a word broken in its middle (unless its first word alone
+    is too long)."""
+    if len(text) <= limit:
+        return text
+    head = text[: max(1, limit - 1)]
+    if text[len(head)] != " ":
+        space = head.rfind(" ")
+        if space > 0:
+            head = head[:space]
+    return head.rstrip(" ,;:-–—(") + "…"
+
+
+#: The most a session's title and its agent's name may take of a toast about the session.
+AGENT_IN_TOAST = 24
+
+
+def about_session(title: str, agent: str, tail: str) -> str:
+    """``“title” (agent) tail`` within :data:`TOAST_CHARS`, so that :func:`toast_text` never
+    cuts it: what happened and the key to press (``tail``) always read whole, and the title
+    and the agent's name are shortened at a word's end to fit beside it."""
+    agent = shortened(agent, AGENT_IN_TOAST)
+    room = TOAST_CHARS - len(tail) - len(agent) - len("“” () ")
+    return f"“{shortened(title, max(12, room))}” ({agent}) {tail}"

@@ -177,7 +177,9 @@ async def test_an_agent_cannot_raise_the_output_limit_past_the_cap(asked: int) -
 
 async def test_kill_reports_signal_and_stays_queryable(manager: TerminalManager) -> None:
     tid = await create(manager, PY, "-u", "-c", "print('started'); import time; time.sleep(60)")
-    await wait_output(manager, tid, "started")
+    # Unbuffered, print writes "started" and "\n" apart: a kill between the two (a loaded
+    # machine) would rightly leave "started" alone, so wait for the whole line.
+    await wait_output(manager, tid, "started\n")
     assert await manager.kill(ref(tid)) == {}
     with anyio.fail_after(60):
         status = await manager.wait_for_exit(ref(tid))

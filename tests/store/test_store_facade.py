@@ -225,6 +225,7 @@ READERS = {
     "take_changes",
     "version",
     "unrouted",
+    "left_out",
     "update_kinds",
     "viewing",
 }

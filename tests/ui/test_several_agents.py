@@ -470,3 +470,36 @@ async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_ther
             "the session to wait no more",
         )
         assert fixture.agent_alive and not fixture.busy
+
+
+async def test_a_row_of_another_agent_opens_with_the_list_still_beside_it(
+    tmp_path: Path,
+) -> None:
+    """The person picks another agent's session from the list of every agent's sessions:
+    that agent's view comes up with the list shown, as it was where they picked it (each
+    view has its own sidebar, and that one was hidden)."""
+    from acp_tui.ui.widgets.sidebar import SessionsSidebar
+
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the fixture agent's view")
+        await send(pilot, "hello fixture")
+        await wait_for(pilot, lambda: fixture.session_id is not None, "its session")
+        theirs = fixture.session_id
+        fixture.query_one(SessionsSidebar).display = False
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is demo, "the demo agent's view")
+        sidebar = demo.query_one(SessionsSidebar)
+        sidebar.display = True
+        sidebar.reload()
+        await wait_for(pilot, lambda: theirs in [s.id for s in sidebar.rows], "its row here")
+        row = [s.id for s in sidebar.rows].index(theirs)
+        lst = sidebar.session_list
+        lst.focus()
+        lst.move_cursor(row)
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.screen is fixture, "the fixture agent's view")
+        assert fixture.session_id == theirs
+        assert fixture.query_one(SessionsSidebar).display

@@ -24,11 +24,12 @@ from __future__ import annotations
 import asyncio
 import webbrowser
 from collections.abc import Callable
-from typing import Any
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.reactive import reactive
 from textual.widget import Widget
@@ -50,6 +51,7 @@ from acp_tui.session.elicitation import (
 )
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
+from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
 from acp_tui.ui.widgets.safe_input import SafeInput
 
@@ -89,6 +91,22 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
     CSS_PATH = "elicitation.tcss"
     #: Nothing has the focus until the dialog arms: keys typed before go to the prompt.
     AUTO_FOCUS = ""
+    #: Tab moves between the fields as the app reads it (a priority binding), not once it
+    #: bubbled up unused from the field: by then the keys typed right after it ("Ada", Tab,
+    #: "bob", typed fast) were already handed to the field it left.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding(
+            "tab", "next_field(1)", "Next field", show=False, priority=True, id="form-next-field"
+        ),
+        Binding(
+            "shift+tab",
+            "next_field(-1)",
+            "Previous field",
+            show=False,
+            priority=True,
+            id="form-previous-field",
+        ),
+    ]
 
     #: A url request the person agreed to: waiting for ``elicitation/complete``.
     waiting: reactive[bool] = reactive(False, init=False)
@@ -237,7 +255,9 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             keys = ["o open"] if self.request.openable else []
             keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
             return Text("  ·  ".join(keys))
-        return Text("Tab next field  ·  Ctrl+S submit  ·  Esc cancel")
+        return Text(
+            f"{key_label(self, 'form-next-field')} next field  ·  Ctrl+S submit  ·  Esc cancel"
+        )
 
     def _position_text(self) -> str:
         return f"{self.position} of {self.total}" if self.total > 1 else ""
@@ -319,8 +339,6 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
                 self._pass_on(
                     key, (event.character or "") if event.is_printable else "", event.time
                 )
-            elif key in ("tab", "shift+tab"):
-                self._stop(event)
             return
         if self.waiting:
             if key == "c":
@@ -348,6 +366,17 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         elif key == "enter" and isinstance(focused, Input):
             self._stop(event)
             self.focus_next()
+
+    def action_next_field(self, step: int) -> None:
+        """Tab / Shift+Tab. Before the dialog arms, nothing unless a field has the focus
+        (typing goes on to the prompt then, and Tab with it would be lost either way)."""
+        focused = self.focused
+        if not self.armed and not isinstance(focused, Input):
+            return
+        if step > 0:
+            self.focus_next()
+        else:
+            self.focus_previous()
 
     def on_paste(self, event: events.Paste) -> None:
         if self.focused is None:

@@ -53,6 +53,7 @@ class StatusLine(Horizontal):
         padding: 0 1;
         & > #status { width: 1fr; height: 0; color: $text-muted; }
         & > #status.-visible { height: 1; }
+        & > #status.-visible.-two-lines { height: 2; }
         & > #status.-busy { color: $warning; }
         & > NewOutputMarker {
             display: none;
@@ -76,6 +77,18 @@ class StatusLine(Horizontal):
         status = self.query_one("#status", Static)
         status.update(Text(text))
         status.set_class(bool(text), "-visible")
+        self._fit(status, text)
+
+    def on_resize(self, event: events.Resize) -> None:
+        status = self.query_one("#status", Static)
+        self._fit(status, str(status.render()))
+
+    def _fit(self, status: Static, text: str) -> None:
+        """A status too long for its row (a narrow terminal, the sidebar open) takes a
+        second row rather than being cut. Its height is fixed either way: the status that
+        changes every second ("working… 12 s") never asks for a layout."""
+        width = status.size.width or self.size.width - self.styles.gutter.width
+        status.set_class(width > 0 and Text(text).cell_len > width, "-two-lines")
 
     def set_busy(self, busy: bool) -> None:
         self.query_one("#status").set_class(busy, "-busy")

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
@@ -26,6 +27,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message
@@ -51,6 +53,8 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.tall import lean_dirty_rows, with_coarse_grid
+
+log = logging.getLogger(__name__)
 
 #: A terminal's state by its id (live, or its last state once released); None if unknown.
 TerminalLookup = Callable[[str], Any]
@@ -123,11 +127,41 @@ class EntryView(Widget):
         return with_coarse_grid(super().arrange(size, optimal))
 
     async def sync(self, entry: Entry) -> None:
-        """Bring the view up to date with ``entry`` (the same object, or its replacement)."""
+        """Bring the view up to date with ``entry`` (the same object, or its replacement).
+
+        A view draws into the children it composed. One asked before they exist (its mount
+        was skipped because the transcript is being removed) or after they are gone (removed
+        while a redraw awaited) has nothing to draw into: it keeps the entry and draws it
+        when it mounts, if it ever does."""
         self.entry = entry
-        if entry.version != self.drawn_version:
-            self.drawn_version = entry.version
+        if entry.version == self.drawn_version:
+            return
+        if not self._can_draw():
+            self._draw_on_mount = True
+            return
+        self.drawn_version = entry.version
+        try:
             await self.redraw()
+        except NoMatches:
+            if self._can_draw():
+                raise
+            self.drawn_version = -1
+
+    _draw_on_mount = False
+
+    def _can_draw(self) -> bool:
+        return self.is_mounted and self.is_attached and not (self._closing or self._pruning)
+
+    def on_mount(self) -> None:
+        if self._draw_on_mount:
+            self._draw_on_mount = False
+            self.call_after_refresh(self._draw_late)
+
+    async def _draw_late(self) -> None:
+        try:
+            await self.sync(self.entry)
+        except Exception:  # as _sync_each: a view that cannot draw never stops the app
+            log.exception("drawing a transcript entry failed")
 
     async def redraw(self) -> None:
         raise NotImplementedError
@@ -263,11 +297,12 @@ class ThoughtView(EntryView):
         self.query_one(".thought", Static).update(Text(safe(entry.text)))
 
     def set_expanded(self, expanded: bool) -> None:
-        self.query_one(Collapsible).collapsed = not expanded
+        for fold in self.query(Collapsible):  # none yet while the view mounts
+            fold.collapsed = not expanded
 
     @property
     def expanded(self) -> bool:
-        return not self.query_one(Collapsible).collapsed
+        return any(not fold.collapsed for fold in self.query(Collapsible))
 
 
 class ToolCallView(EntryView):
@@ -493,11 +528,12 @@ class CompactionView(EntryView):
         self.query_one(".summary", Static).update(Text(safe(summary, RAW_LIMIT)))
 
     def set_expanded(self, expanded: bool) -> None:
-        self.query_one(Collapsible).collapsed = not expanded
+        for fold in self.query(Collapsible):  # none yet while the view mounts
+            fold.collapsed = not expanded
 
     @property
     def expanded(self) -> bool:
-        return not self.query_one(Collapsible).collapsed
+        return any(not fold.collapsed for fold in self.query(Collapsible))
 
 
 class UnknownView(EntryView):

@@ -26,7 +26,7 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.terminal_signals import TerminalSignals, signals_of
-from acp_tui.ui.toasts import toast_text
+from acp_tui.ui.toasts import about_session, toast_text
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.chat.host import ChatHost
@@ -110,12 +110,8 @@ class ChatAttention(ChatHost):
         if not background and self.app.app_focus:
             return  # the person sees it happen
         agent = display_title(self._agent_name(), 40)
-        if event == "waiting":
-            what = f"“{title}” ({agent}) needs you"
-        elif event == "failed":
-            what = f"“{title}” ({agent}) ended in an error"
-        else:
-            what = f"“{title}” ({agent}) finished"
+        happened = {"waiting": "needs you", "failed": "ended in an error"}.get(event, "finished")
+        what = f"“{title}” ({agent}) {happened}"
         # A turn that simply finished has its row ("done · unread"), the bell and the title: a
         # toast for each would bury the ones that ask something of the person.
         if background and event != "finished":
@@ -124,14 +120,16 @@ class ChatAttention(ChatHost):
                 if event == "waiting"
                 else f": open it from the sessions ({key_label(self, 'sessions-sidebar')})"
             )
+            # Said whole, however long the names: the title and the agent give way.
+            told = about_session(title, agent, happened + hint)
             self.notify(
-                what + hint,
+                told,
                 title="Waiting for you" if event == "waiting" else "",
                 severity="warning",
                 timeout=WAITING_TOAST_SECONDS if event == "waiting" else TOAST_SECONDS,
             )
             if event == "waiting":
-                self._waiting_toasts()[session_id] = what + hint
+                self._waiting_toasts()[session_id] = told
         if self.settings.notify_when_unfocused:
             self.signals.bell()
         self.signals.desktop(APP_TITLE, what, self.settings.desktop_notifications)

@@ -194,10 +194,15 @@ class SessionSwitching(ChatHost):
             sidebar.display = False
             self.focus_prompt()
             return
+        self.reveal_sidebar()
+        self.set_focus(sidebar.session_list)
+
+    def reveal_sidebar(self) -> None:
+        """Show the sessions sidebar (reloaded) if hidden; the focus stays where it is."""
+        sidebar = self.query_one(SessionsSidebar)
         if not sidebar.display:
             sidebar.display = True
             sidebar.reload()
-        self.set_focus(sidebar.session_list)
 
     def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
         """A page of this agent's list, or (``agent_key``) of one agent of the merged list,
@@ -231,8 +236,13 @@ class SessionSwitching(ChatHost):
     def on_sessions_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
         if event.agent_key is not None and event.agent_key != self.settings.agent_key:
-            # A session of another agent: the app shows it in that agent's view.
+            # A session of another agent: the app shows it in that agent's view, with the
+            # list the person chose it from still beside it.
             self.app.show_session(event.agent_key, event.session_id)  # type: ignore[attr-defined]
+            views = getattr(self.app, "agent_views", None)
+            there = views.get(event.agent_key) if isinstance(views, dict) else None
+            if isinstance(there, SessionSwitching) and there is not self and there.is_mounted:
+                there.reveal_sidebar()
             return
         self.open_session(event.session_id)
 
