@@ -11,6 +11,7 @@
 - Hypothesis: no per-example deadline and no "too slow" health check; both measure the
   machine's speed, not the code.
 - Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
+- Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below).
 - The heap stays small: Python's collector scans all of it, so its cost grows with it (a
   quarter of a Pilot test's CPU). What is there after collection is frozen (never scanned
   again), and Textual's style cache, which keeps up to 1,024 widgets' drawn lines alive
