@@ -11,6 +11,7 @@
 - Hypothesis: no per-example deadline and no "too slow" health check; both measure the
   machine's speed, not the code.
 - Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
+- Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below).
 - The heap stays small: Python's collector scans all of it, so its cost grows with it (a
   quarter of a Pilot test's CPU). What is there after collection is frozen (never scanned
   again), and Textual's style cache, which keeps up to 1,024 widgets' drawn lines alive
@@ -38,6 +39,15 @@ from tests.slow_first import (  # noqa: F401  (hooks: pytest finds them by name 
     pytest_runtest_logreport,
     pytest_sessionfinish,
 )
+
+# Compiled bytecode is cached, as Python does by default, even where PYTHONDONTWRITEBYTECODE
+# is set (it is on the development machine): a run starts ~700 Python processes, and without
+# the cache each one compiled acp_tui from source (0.15 CPU s an `acp-tui` start) and each xdist
+# worker rewrote and compiled every test module again (~6 CPU s a worker). Done here, in the
+# first module pytest imports, so the workers and every agent and `acp-tui` they start inherit
+# it. The files go where Python puts them (``__pycache__``, ignored by git and by the wheel).
+if os.environ.pop("PYTHONDONTWRITEBYTECODE", None) is not None:
+    sys.dont_write_bytecode = False
 
 _ISOLATED_HOME = tempfile.mkdtemp(prefix="acp-tui-tests-")
 atexit.register(shutil.rmtree, _ISOLATED_HOME, ignore_errors=True)

@@ -312,17 +312,16 @@ async def test_enter_then_a_key_that_switches_the_session_sends_where_it_was_typ
             pilot, lambda: not screen.busy and not screen.prompts.items(typed_in), "the reply"
         )
         if switch_key == "ctrl+l":
-            # Another session waits for the person: Ctrl+L goes there.
-            # Long enough that the edit cannot ask while this session is still on screen.
-            await send(pilot, "/slow 6")
-            await wait_for(pilot, lambda: screen.busy, "the slow turn")
-            await send(pilot, "/edit waiting.txt")
+            # Another session waits for the person: Ctrl+L goes there. Its edit is sent once
+            # the second session is on screen, as a message queued in it would be: it asks
+            # from behind, whatever the machine's speed.
             screen.action_new_session()
             await wait_for(
                 pilot, lambda: screen.session_id not in (None, typed_in), "a second session"
             )
             await send(pilot, "here")
             await wait_for(pilot, lambda: not screen.busy, "its reply")
+            screen.send_text("/edit waiting.txt", target=typed_in)
             waiting, typed_in = typed_in, screen.session_id
             await wait_for(
                 pilot,

@@ -66,6 +66,24 @@ async def new_session_beside(pilot, screen: ChatScreen, first: str) -> str:  # t
     return screen.session_id
 
 
+async def asked_from_behind(pilot, screen: ChatScreen, prompt: str) -> tuple[str, str]:  # type: ignore[no-untyped-def]
+    """A turn in session 1 (so Ctrl+N leaves it), then session 2 shown, then ``prompt`` sent
+    to session 1, as a message queued there is: what it asks comes while session 2 is on
+    screen, whatever the machine's speed. Returns both ids."""
+    first = screen.session_id
+    assert first is not None
+    await send(pilot, "hello")
+    await wait_for(pilot, lambda: bool(replies(screen, first)) and not screen.busy, "a reply")
+    screen.action_new_session()
+    await wait_for(
+        pilot, lambda: screen.session_id not in (None, first), "the second session to open"
+    )
+    second = screen.session_id
+    assert second is not None
+    screen.send_text(prompt, target=first)
+    return first, second
+
+
 async def test_switching_sessions_never_cancels_a_running_turn(tmp_path: Path) -> None:
     """A turn runs in session 1 while the person opens session 2, sends there and comes back:
     session 1's reply is complete and both turns ended normally."""
@@ -117,14 +135,8 @@ async def test_a_permission_of_a_session_not_on_screen_waits_and_one_key_goes_th
         signals_of(app).writer = written.append
         toasts = record_notifications(app)
         screen = await wait_for_session(pilot)
-        first = screen.session_id
-        assert first is not None
-        # The edit (and its permission) comes once the slow turn is over: by then the person
-        # is in another session.
-        await send(pilot, "/slow 5")
-        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
-        await send(pilot, "/edit notes.txt")
-        second = await new_session_beside(pilot, screen, first)
+        # The edit (and its permission) comes while the person is in another session.
+        first, second = await asked_from_behind(pilot, screen, "/edit notes.txt")
         one = screen.store.get(first)
         assert one is not None
         await send(pilot, "hello")
@@ -278,12 +290,7 @@ async def test_a_form_of_a_session_not_on_screen_waits_too(tmp_path: Path) -> No
     async with app.run_test(size=(120, 40)) as pilot:
         toasts = record_notifications(app)
         screen = await wait_for_session(pilot)
-        first = screen.session_id
-        assert first is not None
-        await send(pilot, "/slow 5")
-        await wait_for(pilot, lambda: screen.busy, "the slow turn to run")
-        await send(pilot, "/ask")
-        await new_session_beside(pilot, screen, first)
+        first, _second = await asked_from_behind(pilot, screen, "/ask")
         one = screen.store.get(first)
         assert one is not None
         await wait_for(pilot, lambda: live_state(one) == LIVE_WAITING, "session 1 to wait")

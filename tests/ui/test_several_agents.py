@@ -426,19 +426,15 @@ async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_ther
     seen = record_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
         demo, fixture = await both_ready(pilot)
-        # The edit (and its permission) comes once the slow turn is over: by then the person
-        # is in the other agent's view.
-        # Long enough that the edit cannot come while the demo agent's view is still in
-        # front, even on a loaded machine (then its dialog would rightly open there).
-        await send(pilot, "/slow 8")
-        await wait_for(pilot, lambda: demo.busy, "the slow turn to run")
-        await send(pilot, "/edit notes.txt")
-        await pilot.press("ctrl+g")
-        await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: bool(replies(demo)) and not demo.busy, "the demo's reply")
         asking = demo.session_id
         assert asking is not None
-        state = demo.store.get(asking)
-        assert state is not None and live_state(state) != LIVE_WAITING, "asked too early"
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
+        # The edit (and its permission) starts once the person is in the other agent's view,
+        # as a message queued there would (no race with a timed turn on a loaded machine).
+        demo.send_text("/edit notes.txt", target=asking)
         await wait_for(
             pilot,
             lambda: (
