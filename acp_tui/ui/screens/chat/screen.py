@@ -394,10 +394,6 @@ class ChatScreen(
         elif typed:
             self._pacer.typed()
 
-    def is_typing(self) -> bool:
-        """The person typed into the prompt a moment ago (see pacing.py)."""
-        return self._pacer.typing()
-
     def _typing_target(self) -> Widget | None:
         target = self._typing_widget
         if target is None or not target.is_attached:
