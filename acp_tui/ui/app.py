@@ -28,6 +28,7 @@ from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.themes import register_themes
 
 if TYPE_CHECKING:
@@ -51,6 +52,15 @@ SWITCH_INTERVAL = 0.001
 #: The longest toast message, and title.
 NOTIFY_LIMIT = 2_000
 NOTIFY_TITLE_LIMIT = 120
+
+
+#: Keys that edit the prompt's text besides printable ones.
+_EDITING_KEYS = frozenset({"backspace", "delete"})
+
+
+def _for_the_prompt(event: events.Key) -> bool:
+    """Whether ``event`` is a key that, with the prompt focused, changes its text."""
+    return event.is_printable or event.key in _EDITING_KEYS
 
 
 class AcpTuiApp(AgentViews, App[int]):
@@ -170,6 +180,12 @@ class AcpTuiApp(AgentViews, App[int]):
         # pause in them.
         if isinstance(event, events.Key | events.Paste):
             self._last_key_at = time.monotonic()
+            if isinstance(event, events.Key) and _for_the_prompt(event):
+                screen = self.screen
+                if isinstance(screen, PromptFirstPainting):
+                    # Seen here, a hop or more before the prompt has it: the chat screen
+                    # starts no whole frame in its way meanwhile.
+                    screen.key_on_its_way()
         await super().on_event(event)
 
     def _collect_garbage(self) -> None:

@@ -14,11 +14,11 @@ from textual.app import App
 from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer
 
 import acp_tui.ui.screens
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.prompt import PromptEditor
 from tests.ui.chat_helpers import demo_app, fixture_app, send, wait_for, wait_for_session
 
@@ -75,7 +75,7 @@ def frame(screen: ChatScreen) -> dict[str, tuple[int, int, int, int]]:
         "prompt": screen.query_one(PromptEditor),
         "bar": screen.query_one("#bar"),
         "gauge": screen.query_one("#gauge"),
-        "footer": screen.query_one(Footer),
+        "footer": screen.query_one(KeyFooter),
     }
     return {name: tuple(widget.region) for name, widget in widgets.items()}  # type: ignore[misc]
 
@@ -142,27 +142,29 @@ async def test_after_a_permission_the_whole_frame_is_still_there(
 
 
 async def test_every_footer_key_fits_at_80_columns_while_a_turn_runs(tmp_path: Path) -> None:
-    """The busiest footer (Escape cancels a running turn) at 80 columns: nothing is cut."""
-    from textual.widgets._footer import FooterKey
-
+    """The busiest footer (Escape cancels a running turn) at 80 columns: every key is drawn
+    whole on the bottom row, the palette's key at its right end, nothing under it."""
     app = fixture_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_session(pilot)
         await send(pilot, "hang")
         await wait_for(pilot, lambda: screen.busy, "the turn to run")
         await pilot.pause()
-        keys = list(screen.query(FooterKey))
-        shown = {key.key_display for key in keys}
-        assert {"esc", "^n", "^b", "^t", "^o", "^q", "^p"} <= shown, shown
-        palette = next(key for key in keys if key.key_display == "^p")
-        assert palette.region.right <= 80
-        for key in keys:
-            if key is not palette:
-                # Left of the palette key, which is docked on the right over whatever is there.
-                assert key.region.width > 0 and key.region.right <= palette.region.x, (
-                    key.key_display,
-                    key.region,
-                    palette.region,
-                )
+        footer = screen.query_one(KeyFooter)
+        await wait_for(
+            pilot,
+            lambda: any(place.entry.action.endswith("cancel_turn") for place in footer.placed),
+            "Escape in the footer",
+        )
+        placed = {place.entry.key_display: place for place in footer.placed}
+        assert {"esc", "^n", "^b", "^t", "^o", "^q", "^p"} <= set(placed), placed
+        bottom = app.screen._compositor.render_strips()[-1].text
+        palette = placed.pop("^p")
+        assert palette.x + palette.width == 80
+        assert bottom.rstrip().endswith("^p palette")
+        for shown, place in placed.items():
+            assert place.x + place.width <= palette.x, (shown, place, palette)
+            key, description = footer._label(place.entry)
+            assert bottom[place.x : place.x + place.width] == key + description
         await pilot.press("escape")
         await wait_for(pilot, lambda: not screen.busy, "the cancel")

@@ -8,13 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Footer
-from textual.widgets._footer import FooterKey
 
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import StatusLine
 from tests.ui.chat_helpers import (
@@ -36,8 +35,8 @@ SIZE = (120, 40)
 
 def footer_keys(app: AcpTuiApp) -> dict[str, str]:
     """What the footer shows: key display -> description."""
-    footer = app.screen.query_one(Footer)
-    return {key.key_display: key.description for key in footer.query(FooterKey)}
+    footer = app.screen.query_one(KeyFooter)
+    return {key.key_display: key.description for key in footer.entries}
 
 
 def inside_sidebar(screen: ChatScreen) -> bool:

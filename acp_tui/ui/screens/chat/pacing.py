@@ -27,15 +27,22 @@ FRAME_SECONDS = 1 / 30
 PACING = 3.0
 #: The longest pause between frames however slow they get: the transcript still moves.
 MAX_FRAME_GAP = 0.25
-#: How long after a key the person counts as typing.
-TYPING_HOLD = 0.1
+#: How long after a key the person counts as typing. People type 3 to 10 keys a second, so a
+#: gap of 100-300 ms between keys is still typing: with 0.1 s the next key of most typists found
+#: the screen painting whole again (a 60-100 ms frame in its way).
+TYPING_HOLD = 0.5
 #: While the person types, the transcript still moves at least this often.
 TYPING_FRAME_GAP = 0.25
 #: What is held for the typing is painted after this long whatever the keys do.
 TYPING_FRAME_LIMIT = 0.5
-#: A frame this soon after a key's echo counts as "right after" it (a frame or two of
-#: Textual's update timer, which ticks 60 times a second).
-AFTER_ECHO = 0.04
+#: A frame this soon after a key's echo counts as "right after" it: the screen asks for it as
+#: the echo is painted, so it comes at once unless the loop is busy. A later frame (up to 40 ms
+#: was allowed) ran into the next key of a fast typist, 50-60 ms after the echo.
+AFTER_ECHO = 0.015
+#: A key seen by the app but not yet echoed holds the whole screen's frame for at most this
+#: long: it is on its way to the prompt, and a frame started now would be in its way. Keys that
+#: never reach the prompt (one a dialog or a binding takes) stop holding it after this.
+KEY_IN_FLIGHT = 0.05
 
 
 class FramePacer:
@@ -52,8 +59,15 @@ class FramePacer:
         #: When a key's echo was last painted alone, and when the whole screen last was.
         self.echoed_at = 0.0
         self.whole_at = 0.0
+        #: When a key on its way to the prompt arrived (0: none is).
+        self.key_arrived_at = 0.0
 
     # -- what happened ---------------------------------------------------------------------
+    def key_arrived(self) -> None:
+        """The app received a key that goes to the prompt (not yet handled nor echoed)."""
+        if not self.key_arrived_at:
+            self.key_arrived_at = self.clock()
+
     def typed(self) -> None:
         """A key changed the prompt."""
         self.typing_until = self.clock() + TYPING_HOLD
@@ -72,13 +86,21 @@ class FramePacer:
     def echoed(self) -> None:
         """The prompt was painted alone (the rest of the screen held)."""
         self.echoed_at = self.clock()
+        self.key_arrived_at = 0.0
 
     def painted_whole(self) -> None:
         self.whole_at = self.clock()
+        self.key_arrived_at = 0.0  # whatever key was on its way was painted with the rest
 
     # -- what to do ------------------------------------------------------------------------
     def typing(self) -> bool:
         return self.clock() < self.typing_until
+
+    def key_in_flight(self) -> float:
+        """Seconds a whole frame should still wait for a key on its way to its echo (0: none)."""
+        if not self.key_arrived_at:
+            return 0.0
+        return max(0.0, self.key_arrived_at + KEY_IN_FLIGHT - self.clock())
 
     def delay(self) -> float:
         """Seconds before the next store -> screen sync, for changes that just came."""
@@ -92,14 +114,22 @@ class FramePacer:
         away), or when it has waited :data:`TYPING_FRAME_LIMIT` whatever the keys do."""
         if self.overdue():
             return True
-        now = self.clock()
-        return now - self.whole_at >= TYPING_FRAME_GAP and now - self.echoed_at <= AFTER_ECHO
+        return self.gap_passed() and self.clock() - self.echoed_at <= AFTER_ECHO
 
     def overdue(self) -> bool:
         """What is held has waited :data:`TYPING_FRAME_LIMIT`: the next frame is whole."""
         return self.clock() - self.whole_at >= TYPING_FRAME_LIMIT
 
+    def gap_passed(self) -> bool:
+        """While typing: the rest of the screen has waited its :data:`TYPING_FRAME_GAP`."""
+        return self.clock() - self.whole_at >= TYPING_FRAME_GAP
+
     def hold_delay(self) -> float:
-        """When a held paint looks again by itself: when the typing pauses, or at the limit."""
+        """When a held paint looks again by itself: when the typing pauses, at the limit, or
+        when a key in flight stops holding it."""
         now = self.clock()
-        return max(0.005, min(self.typing_until - now, self.whole_at + TYPING_FRAME_LIMIT - now))
+        delay = min(self.typing_until - now, self.whole_at + TYPING_FRAME_LIMIT - now)
+        in_flight = self.key_in_flight()
+        if in_flight:
+            delay = min(delay, in_flight)
+        return max(0.005, delay)

@@ -22,6 +22,7 @@ drives Textual's private frame machinery (``Screen._on_timer_update``, ``_dirty_
 
 from __future__ import annotations
 
+import asyncio
 from typing import TYPE_CHECKING, Any
 
 from textual.screen import Screen
@@ -40,8 +41,9 @@ class PromptFirstPainting(_Base):
     """Mixin for the chat screen: see the module docstring."""
 
     _pacer: FramePacer
-    #: The timer that brings a held paint back if no key or change does first.
+    #: The timer that brings a held paint back if no key or change does first, and when.
     _look_again: Timer | None = None
+    _look_again_at: float = 0.0
 
     def _typing_target(self) -> Widget | None:
         """The widget the person types into (the screen says which)."""
@@ -56,21 +58,48 @@ class PromptFirstPainting(_Base):
             self._paint_whole()  # the prompt alone changed: the usual frame is just that
             return
         pacer = self._pacer
-        if not pacer.typing() or pacer.overdue():
-            self._paint_whole()
-            return
-        if prompt in self._dirty_widgets and not self._lays_out(prompt):
+        in_flight = pacer.key_in_flight()
+        if (
+            (pacer.typing() or in_flight)
+            and prompt in self._dirty_widgets
+            and not self._lays_out(prompt)
+        ):
             # A key's echo never waits for the rest of the screen.
             self._paint_alone(prompt)
             return
-        if pacer.paint_due():
+        if in_flight:
+            # A key is on its way to the prompt: its echo first, then the rest (see
+            # _paint_alone), rather than a whole frame in its way.
+            self._hold(in_flight)
+            return
+        if not pacer.typing() or pacer.overdue() or pacer.paint_due():
             self._paint_whole()
             return
         # Held: the rest stays dirty. The update timer comes back at the next idle (a key,
         # a change), or when the typing pauses (the typing may have stopped for good).
+        self._hold(pacer.hold_delay())
+
+    def _typing_elsewhere(self) -> bool:
+        """Whether typed keys go somewhere else than the prompt now (the screen says)."""
+        raise NotImplementedError
+
+    def key_on_its_way(self) -> None:
+        """The app received a key that edits text: if it goes to the prompt, a whole frame
+        waits for its echo (briefly: see
+        :data:`~acp_tui.ui.screens.chat.pacing.KEY_IN_FLIGHT`)."""
+        if self.is_current and not self._typing_elsewhere():
+            self._pacer.key_arrived()
+
+    def _hold(self, delay: float) -> None:
+        """Leave what changed dirty, and look again in ``delay`` seconds at the latest."""
         self._update_timer.pause()
-        if self._look_again is None:
-            self._look_again = self.set_timer(pacer.hold_delay(), self._looked_again)
+        due = self._pacer.clock() + delay
+        if self._look_again is not None:
+            if self._look_again_at <= due:
+                return
+            self._look_again.stop()
+        self._look_again_at = due
+        self._look_again = self.set_timer(max(0.005, delay), self._looked_again)
 
     def _looked_again(self) -> None:
         self._look_again = None
@@ -111,4 +140,15 @@ class PromptFirstPainting(_Base):
         self._pacer.echoed()
         if self._callbacks:
             self.call_next(self._invoke_and_clear_callbacks)
-        self.check_idle()  # the held rest: the next tick decides (see FramePacer.paint_due)
+        if self._frame_wanted() and self._pacer.paint_due():
+            # Right after the echo is when the next key is furthest away: the rest of the
+            # screen goes now (the next loop turn, once the echo is on its way out), not at
+            # the update timer's next tick up to 17 ms later, when a fast typist's next key
+            # may be close.
+            asyncio.get_running_loop().call_soon(self._after_echo)
+        else:
+            self.check_idle()  # the held rest: the next tick decides (see FramePacer.paint_due)
+
+    def _after_echo(self) -> None:
+        if self.is_attached and self.is_current and self._frame_wanted():
+            self._on_timer_update()

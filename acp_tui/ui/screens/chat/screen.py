@@ -32,7 +32,7 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer, Select, TextArea
+from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
 from acp_tui.protocol.client import AcpError
@@ -323,7 +323,7 @@ class ChatScreen(
 
     def on_resize(self, event: events.Resize) -> None:
         # Under this width the footer's keys lose their padding, so that they all fit.
-        self.query_one(Footer).compact = event.size.width < FOOTER_COMPACT_WIDTH
+        self.query_one(KeyFooter).compact = event.size.width < FOOTER_COMPACT_WIDTH
         self.refresh_bindings()  # the option keys are listed only when there is room
 
     # ------------------------------------------------------------------ layout
@@ -393,6 +393,10 @@ class ChatScreen(
             self._pacer.stopped_typing()
         elif typed:
             self._pacer.typed()
+
+    def _typing_elsewhere(self) -> bool:
+        focused = self.focused
+        return focused is not self._typing_target() and self._typing.takes_typing(focused)
 
     def _typing_target(self) -> Widget | None:
         target = self._typing_widget
