@@ -143,3 +143,56 @@ def test_row_status_follows_the_store() -> None:
     clock.now += 3725
     status = row_status(state, clock())
     assert status is not None and status.text == "working 1 h 02 min"
+
+
+async def test_a_change_repaints_only_the_rows_that_look_different() -> None:
+    """A running session's usage, its clock or its state: only its own lines are repainted,
+    not the whole list (which made every frame of a streaming reply redraw the whole height of
+    the screen beside the transcript); what is on screen is right either way."""
+    app = StatusApp()
+    async with app.run_test(size=(60, 20)) as pilot:
+        _sessions(app.store)
+        await wait_for(pilot, lambda: "waiting for you" in screen_text(app), "the rows")
+        await pilot.pause()
+        lst = app.query_one(SessionList)
+        work_row = next(i for i, row in enumerate(lst.rows) if row.id == "s-work")
+        repainted: list[tuple[int, int]] = []
+        refresh_lines = lst.refresh_lines
+
+        def spy(y_start: int, line_count: int = 1) -> None:
+            repainted.append((y_start, line_count))
+            refresh_lines(y_start, line_count)
+
+        lst.refresh_lines = spy  # type: ignore[method-assign]
+        full = 0
+        refresh = lst.refresh
+
+        def counting_refresh(*regions: Any, **flags: Any) -> Any:
+            nonlocal full
+            full += not regions
+            return refresh(*regions, **flags)
+
+        lst.refresh = counting_refresh  # type: ignore[method-assign]
+        # The clock of the working row moves: its second line only.
+        app.clock.now += 5
+        app.query_one(SessionsSidebar).tick_working()
+        await pilot.pause()
+        assert repainted == [(work_row * 2 + 1, 1)] and full == 0
+        assert "working 5 s" in screen_text(app)
+        # Its state changes (the turn ends): its own two lines only.
+        repainted.clear()
+        app.store.prompt_finished("s-work", {"stopReason": "end_turn"})
+        await wait_for(pilot, lambda: bool(repainted) or full > 0, "the repaint")
+        await pilot.pause()
+        assert full == 0
+        assert {line for start, count in repainted for line in range(start, start + count)} <= {
+            work_row * 2,
+            work_row * 2 + 1,
+        }, repainted
+        title, meta = _row(screen_text(app), "Working one")
+        assert UNREAD_GLYPH in title and "done · unread" in meta
+        # Nothing changes: nothing is repainted.
+        repainted.clear()
+        lst.refresh_changed()
+        await pilot.pause()
+        assert repainted == [] and full == 0

@@ -21,7 +21,7 @@ import os
 import time
 from collections.abc import Callable
 from datetime import tzinfo
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, Self
 
 from rich.cells import cell_len
 from rich.style import Style
@@ -62,6 +62,8 @@ Scope = Literal["cwd", "all"]
 
 #: Lines per session row: title line, then time / cwd / context line.
 ROW_HEIGHT = 2
+#: Lines of the list whose last drawing is kept to compare with (a few screens' worth).
+DRAWN_LINES_KEPT = 400
 #: Ask for the next page when the cursor or the viewport's last row is this close to the end.
 NEAR_END_ROWS = 10
 #: Session parts whose change alters a sidebar row.
@@ -192,6 +194,9 @@ class SessionList(ScrollView, can_focus=True):
         self.cursor = -1
         self.footer: str | None = None
         self.footer_is_error = False
+        #: What each line (by its number in the list, not on screen) looked like when last
+        #: drawn: a change repaints only the lines that now look different.
+        self._drawn: dict[int, Strip] = {}
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -213,6 +218,7 @@ class SessionList(ScrollView, can_focus=True):
         the list is scrolled to the top, on the same screen line). ``to_top``: a new view
         (filter or scope changed): when ``keep_id`` is gone, start at the first row."""
         prev_cursor = self.cursor
+        prev_scroll = round(self.scroll_y)
         old_cursor = 0 if to_top else prev_cursor
         old_screen_line = old_cursor * ROW_HEIGHT - round(self.scroll_y)
         was_visible = old_cursor >= 0 and 0 <= old_screen_line < max(1, self.size.height)
@@ -242,7 +248,32 @@ class SessionList(ScrollView, can_focus=True):
             self.scroll_to(
                 y=max(0, cursor * ROW_HEIGHT - old_screen_line), animate=False, immediate=True
             )
-        self.refresh()
+        if round(self.scroll_y) != prev_scroll:
+            self.refresh()
+        else:
+            self.refresh_changed()
+
+    def refresh_changed(self) -> None:
+        """Repaint the lines in view that would now be drawn differently, and only those.
+
+        The list changes at every store change that a row shows (a running session's usage,
+        its state, a title): repainting all of it made every frame of a streaming reply redraw
+        the whole height of the screen beside the transcript, the sidebar included."""
+        height = self.scrollable_content_region.height
+        if not self._drawn or height <= 0:
+            self.refresh()
+            return
+        top = round(self.scroll_y)
+        start = None  # the first of a run of changed lines
+        for line in range(top, top + height):
+            if self._drawn.get(line) != self._line(line):
+                if start is None:
+                    start = line
+            elif start is not None:
+                self.refresh_lines(start, line - start)
+                start = None
+        if start is not None:
+            self.refresh_lines(start, top + height - start)
 
     @property
     def highlighted(self) -> SessionState | None:
@@ -327,8 +358,27 @@ class SessionList(ScrollView, can_focus=True):
 
     # -- rendering ---------------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
-        width = self.scrollable_content_region.width
         line = round(self.scroll_y) + y
+        strip = self._line(line)
+        if len(self._drawn) > DRAWN_LINES_KEPT:
+            self._drawn.clear()
+        self._drawn[line] = strip
+        return strip
+
+    def refresh(
+        self,
+        *regions: Region,
+        repaint: bool = True,
+        layout: bool = False,
+        recompose: bool = False,
+    ) -> Self:
+        if not regions and repaint:
+            self._drawn.clear()  # all of it is drawn again: what it looked like is moot
+        return super().refresh(*regions, repaint=repaint, layout=layout, recompose=recompose)
+
+    def _line(self, line: int) -> Strip:
+        """Line ``line`` of the list (counted from its top, not the screen's)."""
+        width = self.scrollable_content_region.width
         base = self.rich_style
         row, sub = divmod(line, ROW_HEIGHT)
         if row < len(self.rows):
@@ -654,6 +704,7 @@ class SessionsSidebar(Widget):
             self, placeholder=FILTER_PLACEHOLDER, id="sidebar-filter", compact=True
         )
         self._header = Static("", id="sidebar-header", markup=False)
+        self._header_label = ""
         self._hint = Static(NO_LIST_HINT, id="sidebar-hint", markup=False)
 
     # -- attributes the screen sets ---------------------------------------------------------
@@ -790,7 +841,7 @@ class SessionsSidebar(Widget):
         yield self.session_list
 
     def on_mount(self) -> None:
-        self.set_interval(30, self.session_list.refresh)  # relative times age
+        self.set_interval(30, self.session_list.refresh_changed)  # relative times age
         self.set_interval(OTHER_AGENTS_POLL, self._check_other_agents)
         # Built after the first refresh, not now: the screen sets what the list shows (its
         # agent, the sessions remembered here) in its own on_mount, which runs after this one.
@@ -809,7 +860,7 @@ class SessionsSidebar(Widget):
         first = round(lst.scroll_y) // ROW_HEIGHT
         shown = lst.rows[first : first + lst.size.height // ROW_HEIGHT + 2]
         if any_working(shown):
-            lst.refresh()
+            lst.refresh_changed()
 
     # -- actions -----------------------------------------------------------------------------
     def toggle_scope(self) -> None:
@@ -1083,7 +1134,9 @@ class SessionsSidebar(Widget):
         label = f"{'Archived' if archived else 'Sessions'} · {where} ({count}{more})"
         if self._filter.strip():
             label = f"Matches in {where}: {count}{more}"
-        self._header.update(Text(label, no_wrap=True, overflow="ellipsis"))
+        if label != self._header_label:  # unchanged, it would still repaint its row
+            self._header_label = label
+            self._header.update(Text(label, no_wrap=True, overflow="ellipsis"))
 
     def _cursor_moved(self) -> None:
         s = self.session_list.highlighted

@@ -189,8 +189,8 @@ class ChatScreen(
         ),
     ]
 
-    busy: reactive[bool] = reactive(False)
-    agent_alive: reactive[bool] = reactive(False)
+    busy: reactive[bool] = reactive(False, repaint=False)
+    agent_alive: reactive[bool] = reactive(False, repaint=False)
 
     def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
         super().__init__()
