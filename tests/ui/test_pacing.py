@@ -5,6 +5,7 @@ from __future__ import annotations
 from acp_tui.ui.screens.chat.pacing import (
     AFTER_ECHO,
     FRAME_SECONDS,
+    KEY_IN_FLIGHT,
     MAX_FRAME_GAP,
     TYPING_FRAME_GAP,
     TYPING_FRAME_LIMIT,
@@ -86,3 +87,55 @@ def test_sync_delay_follows_what_the_last_frame_cost() -> None:
     clock.now += 1.0
     pace.frame_painted(started)
     assert pace.delay() == MAX_FRAME_GAP, "however slow the frames, the transcript moves"
+
+
+def test_typing_lasts_through_the_gaps_of_a_person_typing() -> None:
+    """People type 3-10 keys a second: 300 ms between two keys is still typing (with 0.1 s,
+    most typists' next key found a whole frame under way)."""
+    pace, clock = pacer()
+    pace.typed()
+    clock.now += 0.3
+    assert pace.typing()
+    assert TYPING_HOLD >= 0.3
+
+
+def test_a_key_in_flight_holds_whole_frames_until_its_echo_or_briefly() -> None:
+    pace, clock = pacer()
+    assert pace.key_in_flight() == 0.0
+    pace.key_arrived()
+    assert abs(pace.key_in_flight() - KEY_IN_FLIGHT) < 1e-9
+    clock.now += 0.01
+    pace.key_arrived()  # a second key on its way: the first one's wait is not extended
+    assert abs(pace.key_in_flight() - (KEY_IN_FLIGHT - 0.01)) < 1e-9
+    pace.echoed()
+    assert pace.key_in_flight() == 0.0, "echoed: nothing waits for it"
+    pace.key_arrived()
+    clock.now += KEY_IN_FLIGHT + 0.001
+    assert pace.key_in_flight() == 0.0, "a key that never reached the prompt stops holding"
+    pace.key_arrived()
+    pace.painted_whole()
+    assert pace.key_in_flight() == 0.0, "painted with the rest"
+
+
+def test_a_held_paint_looks_again_when_a_key_in_flight_stops_holding() -> None:
+    pace, _clock = pacer()
+    pace.painted_whole()
+    pace.typed()
+    pace.key_arrived()
+    assert abs(pace.hold_delay() - KEY_IN_FLIGHT) < 1e-9
+
+
+def test_right_after_an_echo_means_within_a_tick() -> None:
+    """The rest of the screen goes right after an echo, not 40 ms later when a fast typist's
+    next key may be close."""
+    pace, clock = pacer()
+    pace.painted_whole()
+    clock.now += TYPING_FRAME_GAP
+    pace.typed()
+    pace.echoed()
+    assert pace.gap_passed() and pace.paint_due()
+    clock.now += AFTER_ECHO / 2
+    assert pace.paint_due()
+    clock.now += AFTER_ECHO
+    assert not pace.paint_due()
+    assert AFTER_ECHO <= 0.02

@@ -5,14 +5,17 @@ what the compositor was asked to draw."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
 from textual.widget import Widget
+from textual.widgets import Input
 
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.pacing import TYPING_FRAME_GAP, TYPING_FRAME_LIMIT
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import Transcript
 from tests.ui.chat_helpers import fixture_app, wait_for_session
 
@@ -80,3 +83,55 @@ async def test_a_key_is_painted_alone_and_the_rest_waits_for_the_typing(tmp_path
         # When the person stops typing, nothing is held and nothing is split.
         clock.now += 5
         assert tick(prompt, transcript) >= {prompt, transcript}
+
+
+async def test_a_key_on_its_way_holds_the_rest_which_goes_right_after_its_echo(
+    tmp_path: Path,
+) -> None:
+    """The app has seen a key for the prompt: no whole frame starts in its way. Its echo is
+    painted alone, and the rest of the screen right after it (the next turn of the loop), not
+    at a later tick when the next key may be close. A key typed elsewhere (the sidebar's
+    filter) holds nothing."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        assert isinstance(screen, ChatScreen)
+        await pilot.pause()
+        prompt = screen.query_one(PromptEditor).text_area
+        transcript = screen.query_one(Transcript)
+        clock = Clock()
+        pacer = screen._pacer
+        pacer.clock = clock
+        pacer.whole_at = pacer.echoed_at = pacer.typing_until = 0.0
+        drawn: list[set[Widget]] = []
+        update_widgets = screen._compositor.update_widgets
+
+        def spy(widgets: set[Widget]) -> None:
+            drawn.append(set(widgets))
+            update_widgets(widgets)
+
+        screen._compositor.update_widgets = spy  # type: ignore[method-assign]
+
+        def tick(*dirty: Widget) -> set[Widget]:
+            screen._dirty_widgets.update(dirty)
+            drawn.clear()
+            screen._on_timer_update()
+            return set().union(*drawn)
+
+        pacer.painted_whole()
+        clock.now += TYPING_FRAME_GAP  # the transcript may go at the next echo
+        screen.key_on_its_way()
+        assert tick(transcript) == set(), "a key is on its way: the transcript waits for it"
+        assert transcript in screen._dirty_widgets
+        pacer.typed()
+        drawn.clear()
+        assert tick(prompt) == {prompt}, "the echo alone"
+        drawn.clear()
+        await asyncio.sleep(0)  # the next turn of the loop
+        assert transcript in set().union(*drawn), "the rest right after the echo"
+        assert transcript not in screen._dirty_widgets
+        # Typing into the sidebar's filter: the chat's frames wait for nothing.
+        screen.query_one(SessionsSidebar).query_one(Input).focus()
+        await pilot.pause()
+        screen.key_on_its_way()
+        assert pacer.key_in_flight() == 0.0

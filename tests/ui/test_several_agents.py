@@ -499,3 +499,42 @@ async def test_a_row_of_another_agent_opens_with_the_list_still_beside_it(
         await wait_for(pilot, lambda: app.screen is fixture, "the fixture agent's view")
         assert fixture.session_id == theirs
         assert fixture.query_one(SessionsSidebar).display
+
+
+def screen_text(app: AcpTuiApp) -> str:
+    return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
+
+
+async def test_a_view_behind_draws_nothing_until_shown_then_all_of_it(tmp_path: Path) -> None:
+    """A reply that comes into an agent's view while another agent's view is on screen is
+    kept (the store has it) but not drawn: no entry view is mounted and nothing is laid out
+    behind, where drawing three agents' replies at once kept the keys typed into the one
+    seen waiting. Shown again, the view draws all that came at once."""
+    from acp_tui.ui.widgets.transcript import AgentMessageView
+
+    app = two_agents(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        demo, fixture = await both_ready(pilot)
+        await chat_in(pilot, demo, "first words", "You said (2 words")
+        session = demo.session_id
+        await wait_for(pilot, lambda: not demo.busy, "the first turn's end")
+        drawn = len(demo.query(AgentMessageView))
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
+        demo.send_text("words said from behind", target=session)
+        await wait_for(
+            pilot,
+            lambda: any("You said (4 words" in reply for reply in replies(demo, session)),
+            "the reply, behind",
+        )
+        await wait_for(pilot, lambda: not demo.busy, "its turn's end")
+        await pilot.pause()
+        assert len(demo.query(AgentMessageView)) == drawn, "drawn behind"
+        await pilot.press("ctrl+g")
+        await wait_for(pilot, lambda: app.screen is demo, "back")
+        await wait_for(
+            pilot, lambda: len(demo.query(AgentMessageView)) == drawn + 1, "drawn in front"
+        )
+        await wait_for(
+            pilot, lambda: "You said (4 words, 22 characters)" in screen_text(app), "on screen"
+        )

@@ -195,7 +195,7 @@ class KeyFooter(Widget, can_focus=False):
         right = width
         palette = next((entry for entry in self.entries if entry.palette), None)
         if palette is not None:
-            palette_width = len(PALETTE_EDGE) + self._width(palette) + (0 if self.compact else 1)
+            palette_width = len(PALETTE_EDGE) + self._width(palette)
             if palette_width <= width:
                 right = width - palette_width
                 placed.append(PlacedKey(palette, right, palette_width))
@@ -232,8 +232,6 @@ class KeyFooter(Widget, can_focus=False):
             key, description = self._label(entry)
             line.append(key, key_style + over)
             line.append(description, description_style + over)
-            if entry.palette and not self.compact:
-                line.append(" ", over)
             x = place.x + place.width
         return line
 

@@ -21,6 +21,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual import events, on
@@ -94,6 +95,20 @@ REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 #: Changes that may change what a session's row says about it (working, waiting...).
 LIVE_PARTS = frozenset({PART_STATE, PART_INFO})
 FOOTER_COMPACT_WIDTH = 110
+
+
+@dataclass
+class NotDrawn:
+    """What changed in a view's session while the view was behind another agent's."""
+
+    session_id: str | None = None
+    parts: set[str] = field(default_factory=set)
+    entries: set[int] = field(default_factory=set)
+
+    def clear(self, session_id: str | None) -> None:
+        self.session_id = session_id
+        self.parts = set()
+        self.entries = set()
 
 
 class ChatScreen(
@@ -231,6 +246,9 @@ class ChatScreen(
         self._refresh_pending = False
         self._refreshing = False
         self._refresh_again = False
+        #: What changed while this view was behind another agent's, not drawn yet.
+        self._behind = NotDrawn()
+        self._sidebar_behind = False
         self._refresh_tasks: set[asyncio.Task[None]] = set()
         #: Held while the transcript is synced or switched to another session: the sync runs
         #: in its own task and must never interleave with a switch.
@@ -463,9 +481,18 @@ class ChatScreen(
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()
+        # A view behind another agent's is not drawn: what its transcript, header, gauge and
+        # list would show waits until it comes to the front (on_screen_resume), where it is
+        # drawn at once. Mounting and drawing three agents' replies at once where one is seen
+        # kept the keys typed into that one waiting (issue 19). What is remembered and told
+        # (the index, "needs you") goes on for every view.
+        in_front = self._view_in_front()
         if SessionsSidebar.wants(changes):
-            with self._step("sidebar"):
-                self.query_one(SessionsSidebar).refresh_rows()
+            if in_front:
+                with self._step("sidebar"):
+                    self.query_one(SessionsSidebar).refresh_rows()
+            else:
+                self._sidebar_behind = True
         for changed_id, changed_parts in changes.sessions.items():
             if changed_parts & REMEMBERED_PARTS:
                 changed = self.store.get(changed_id)
@@ -480,21 +507,39 @@ class ChatScreen(
                 with self._step("attention"):
                     self._note_live(changed_id)
         session_id = self.session_id
-        transcript = self.query_one(Transcript)
         if session_id is None:
             return
-        parts = changes.sessions.get(session_id, set())
+        parts = set(changes.sessions.get(session_id, ()))
+        entries = set(changes.entries.get(session_id, ()))
+        behind = self._behind
+        if behind.session_id == session_id:
+            parts |= behind.parts
+            entries |= behind.entries
+        behind.clear(session_id)
+        if not in_front:
+            behind.parts, behind.entries = parts, entries
+            return
         state = self.store.get(session_id)
         if state is None:
             return
+        transcript = self.query_one(Transcript)
         with self._step("transcript"):
             if PART_RESET in parts:
                 await transcript.show_session(session_id, list(state.transcript))
-            elif changes.entries.get(session_id):
-                await transcript.sync_entries(state.transcript, changes.entries[session_id])
+            elif entries:
+                await transcript.sync_entries(state.transcript, entries)
         with self._step("terminals"):
             transcript.refresh_terminals()
         self._draw_session_parts(state, parts)
+
+    @on(events.ScreenResume)
+    def _draw_what_waited(self) -> None:
+        """Back in front: what changed while another agent's view was shown is drawn now."""
+        if self._sidebar_behind:
+            self._sidebar_behind = False
+            self.query_one(SessionsSidebar).refresh_rows()
+        if self._behind.parts or self._behind.entries:
+            self._schedule_refresh()
 
     def _draw_session_parts(self, state: SessionState | None, parts: set[str]) -> None:
         if state is None:
