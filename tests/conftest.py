@@ -12,6 +12,7 @@
   machine's speed, not the code.
 - Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
 - Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below).
+- Each stylesheet is parsed once per test process, not once per app (tests/css_cache.py).
 - The heap stays small: Python's collector scans all of it, so its cost grows with it (a
   quarter of a Pilot test's CPU). What is there after collection is frozen (never scanned
   again), and Textual's style cache, which keeps up to 1,024 widgets' drawn lines alive
@@ -32,7 +33,7 @@ from collections.abc import Generator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests import store_guard
+from tests import css_cache, store_guard
 from tests.cpu_load import CpuLoad, requested_load
 from tests.slow_first import (  # noqa: F401  (hooks: pytest finds them by name here)
     pytest_collection_modifyitems,
@@ -59,6 +60,7 @@ settings.register_profile("acp-tui", deadline=None, suppress_health_check=[Healt
 settings.load_profile("acp-tui")
 
 store_guard.install()
+css_cache.install()
 
 _load: CpuLoad | None = None
 

@@ -516,10 +516,14 @@ class ChatScreen(
             parts |= behind.parts
             entries |= behind.entries
         behind.clear(session_id)
+        state = self.store.get(session_id)
         if not in_front:
             behind.parts, behind.entries = parts, entries
+            if state is not None and PART_STATE in parts:
+                # Whether a turn runs is state (the cancel key reads it), not only a drawing.
+                with self._step("activity"):
+                    self._draw_activity(state)
             return
-        state = self.store.get(session_id)
         if state is None:
             return
         transcript = self.query_one(Transcript)
