@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Regenerate ``screenshots/*.svg`` (and ``*.png`` when ``rsvg-convert`` is installed) from
+"""Regenerate ``screenshots/*.svg`` (and ``*.png`` when headless Chromium is installed) from
 scripted sessions with the built-in demo agent.
 
     python scripts/screenshots.py [--out screenshots] [--only NAME ...]
@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -197,12 +199,45 @@ async def take(name: str, out: Path) -> Path:
     return Path(path)
 
 
+def chromium() -> str | None:
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
 def to_png(svg: Path) -> Path | None:
-    converter = shutil.which("rsvg-convert")
-    if converter is None:
+    """``svg`` drawn by headless Chromium, at the size of its viewBox (Chromium draws Rich's
+    SVG as a browser shows it; rsvg-convert drops the leading spaces of each row)."""
+    browser = chromium()
+    if browser is None:
         return None
+    match = re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg.read_text(encoding="utf-8"))
+    width, height = (math.ceil(float(size)) for size in match.groups()) if match else (1400, 1000)
     png = svg.with_suffix(".png")
-    subprocess.run([converter, "-o", str(png), str(svg)], check=True)
+    with tempfile.TemporaryDirectory() as profile:
+        subprocess.run(
+            [
+                browser,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--hide-scrollbars",
+                "--default-background-color=00000000",
+                f"--user-data-dir={profile}",
+                f"--window-size={width},{height}",
+                f"--screenshot={png}",
+                svg.resolve().as_uri(),
+            ],
+            check=True,
+            capture_output=True,
+        )
     return png
 
 
@@ -212,8 +247,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", choices=sorted(SHOTS), help="these shots only")
     options = parser.parse_args(argv)
     options.out.mkdir(parents=True, exist_ok=True)
-    if shutil.which("rsvg-convert") is None:
-        print("rsvg-convert not found: writing SVG only (apt-get install librsvg2-bin)")
+    if chromium() is None:
+        print("Chromium not found: writing SVG only (apt-get install chromium)")
     for name in options.only or list(SHOTS):
         svg = asyncio.run(take(name, options.out))
         png = to_png(svg)
