@@ -27,6 +27,8 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream, TaskGroup
 
+from acp_tui.protocol.input_first import give_way, input_first
+
 log = logging.getLogger(__name__)
 
 JSONRPC_VERSION = "2.0"
@@ -353,12 +355,14 @@ class Connection:
             except (anyio.EndOfStream, anyio.ClosedResourceError, anyio.BrokenResourceError):
                 break
             start = 0
+            if input_first.pending():
+                await give_way()  # a key is on its way to the screen: it goes first
             slice_started = time.perf_counter()
             while True:
                 if time.perf_counter() - slice_started > READ_SLICE_SECONDS:
                     # One read can hold thousands of lines: let the UI (keystrokes, paints)
                     # run between slices of them.
-                    await anyio.lowlevel.checkpoint()
+                    await give_way()
                     slice_started = time.perf_counter()
                 newline = chunk.find(b"\n", start)
                 if newline < 0:

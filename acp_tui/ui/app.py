@@ -21,6 +21,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from acp_tui.config.recent import RecentAgents
+from acp_tui.protocol.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
@@ -146,6 +147,7 @@ class AcpTuiApp(AgentViews, App[int]):
     def on_mount(self) -> None:
         self._saved_switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
+        input_first.install(self._key_pending)
         if self.collector is not None:
             self.collector.install()
             self.set_interval(1.0, self._collect_garbage)
@@ -174,6 +176,13 @@ class AcpTuiApp(AgentViews, App[int]):
         if self.collector is not None:
             self.collector.uninstall()
         sys.setswitchinterval(self._saved_switch_interval)
+        input_first.uninstall(self._key_pending)
+
+    def _key_pending(self) -> float:
+        """Seconds the agents' readers and the transcript's steps should still give way to a
+        key on its way to the prompt (acp_tui.protocol.input_first)."""
+        screen = self.screen
+        return screen.key_pending() if isinstance(screen, PromptFirstPainting) else 0.0
 
     async def on_event(self, event: events.Event) -> None:
         # Every key and paste, whatever screen or dialog takes it: the collector waits for a

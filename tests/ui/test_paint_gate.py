@@ -12,6 +12,7 @@ import pytest
 from textual.widget import Widget
 from textual.widgets import Input
 
+from acp_tui.protocol.input_first import input_first
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.pacing import TYPING_FRAME_GAP, TYPING_FRAME_LIMIT
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -121,6 +122,8 @@ async def test_a_key_on_its_way_holds_the_rest_which_goes_right_after_its_echo(
         pacer.painted_whole()
         clock.now += TYPING_FRAME_GAP  # the transcript may go at the next echo
         screen.key_on_its_way()
+        # The agents' readers and the transcript's steps give way to it meanwhile.
+        assert input_first.pending() > 0
         assert tick(transcript) == set(), "a key is on its way: the transcript waits for it"
         assert transcript in screen._dirty_widgets
         pacer.typed()
@@ -135,3 +138,5 @@ async def test_a_key_on_its_way_holds_the_rest_which_goes_right_after_its_echo(
         await pilot.pause()
         screen.key_on_its_way()
         assert pacer.key_in_flight() == 0.0
+        assert input_first.pending() == 0.0
+    assert input_first.pending() == 0.0 and input_first._pending is None, "the app's exit"

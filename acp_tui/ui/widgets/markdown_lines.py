@@ -12,8 +12,6 @@ nothing is folded away, a reply of 50 MB scrolls from its first word to its last
 
 from __future__ import annotations
 
-import asyncio
-
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region, Size
@@ -22,6 +20,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
+from acp_tui.protocol.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
 from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
@@ -148,10 +147,10 @@ class MarkdownLines(Widget):
             while behind:
                 behind = document.catch_up(CATCH_UP_CHARS) and document is self._document
                 if behind:
-                    await asyncio.sleep(0)  # a turn for the other tasks
+                    await give_way()  # a turn for the other tasks (a key's first)
             if not more or document is not self._document:
                 return
-            await asyncio.sleep(0)
+            await give_way()
 
     def _attach_renderer(self) -> bool:
         """Give the document the renderer it draws paragraphs with (once mounted)."""

@@ -90,6 +90,10 @@ class PromptFirstPainting(_Base):
         if self.is_current and not self._typing_elsewhere():
             self._pacer.key_arrived()
 
+    def key_pending(self) -> float:
+        """Seconds a key seen by the app may still be on its way to its echo (0: none is)."""
+        return self._pacer.key_in_flight()
+
     def _hold(self, delay: float) -> None:
         """Leave what changed dirty, and look again in ``delay`` seconds at the latest."""
         self._update_timer.pause()

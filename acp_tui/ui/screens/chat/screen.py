@@ -37,6 +37,7 @@ from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
 from acp_tui.protocol.client import AcpError
+from acp_tui.protocol.input_first import give_way
 from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
 from acp_tui.session.elicitation_queue import ElicitationQueue
@@ -441,6 +442,7 @@ class ChatScreen(
             self._refresh_again = True
             return
         self._refreshing = True
+        await give_way()  # a key on its way to the prompt is echoed first
         started = self._pacer.frame_started()
         try:
             async with self._transcript_lock:
