@@ -223,6 +223,15 @@ def main(argv: list[str] | None = None) -> int:
     mode += " · SMOKE (tiny inputs)" if options.smoke else ""
     mode += f" · targets loosened {margin:g}x" if margin != 1.0 else ""
     print(f"{runs_wanted} run(s) each, medians{mode}; a shared machine: numbers are noisy")
+    from bench.bench_wire import REFERENCE_LOADS_PER_S, machine_speed
+
+    speed = machine_speed()
+    info["json_loads_per_s"] = f"{speed:.0f}"
+    print(
+        f"this machine parses {speed:,.0f} wire lines/s with bare json.loads; issue 20's targets"
+        f" were set on one doing {REFERENCE_LOADS_PER_S:,}/s"
+        f" ({REFERENCE_LOADS_PER_S / speed:.1f}x this one's speed)"
+    )
 
     rows: list[Row] = []
     sections: list[tuple[str, int]] = []

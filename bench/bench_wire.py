@@ -45,6 +45,18 @@ def loads_seconds(data: bytes) -> float:
     return time.perf_counter() - started
 
 
+#: Bare ``json.loads`` of the wire lines on the machine issue 20 was written on (lines/s).
+REFERENCE_LOADS_PER_S = 466_000
+
+
+def machine_speed(lines: int = 20_000, rounds: int = 3) -> float:
+    """This machine's speed, as lines of the wire parsed by bare ``json.loads`` a second
+    (best of ``rounds``): the time targets were set on a machine doing
+    :data:`REFERENCE_LOADS_PER_S`, so a slower one reads them in that light."""
+    data, _text = flood_lines(lines, CHUNK_BYTES)
+    return lines / min(loads_seconds(data) for _ in range(rounds))
+
+
 def measure(smoke: bool = False, quick: bool = False) -> dict[str, float]:
     chunks = SMOKE_CHUNKS if smoke else CHUNKS
     data, text = flood_lines(chunks, CHUNK_BYTES)
