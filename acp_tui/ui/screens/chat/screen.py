@@ -59,6 +59,7 @@ from acp_tui.store.changes import (
 )
 from acp_tui.store.session import SessionState
 from acp_tui.text.usage import format_percent
+from acp_tui.ui.compositor import covered_skipping
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
@@ -210,6 +211,9 @@ class ChatScreen(
 
     def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
         super().__init__()
+        compositor = covered_skipping()
+        if compositor is not None:
+            self._compositor = compositor  # what is covered is not drawn (ui/compositor.py)
         self.settings = settings
         #: Where the controller of this screen's agent lives (the app's: it outlives the
         #: screen's widgets and knows every agent to stop). A screen on its own makes one.
