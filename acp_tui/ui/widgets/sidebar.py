@@ -197,6 +197,20 @@ class SessionList(ScrollView, can_focus=True):
         #: What each line (by its number in the list, not on screen) looked like when last
         #: drawn: a change repaints only the lines that now look different.
         self._drawn: dict[int, Strip] = {}
+        #: ``rich_style`` walks every ancestor (a third of drawing a row); it changes only
+        #: when styles do.
+        self._base_style: Style | None = None
+
+    def notify_style_update(self) -> None:
+        super().notify_style_update()
+        self._base_style = None
+
+    @property
+    def base_style(self) -> Style:
+        base = self._base_style
+        if base is None:
+            base = self._base_style = self.rich_style
+        return base
 
     # -- data --------------------------------------------------------------------------------
     @property
@@ -379,7 +393,7 @@ class SessionList(ScrollView, can_focus=True):
     def _line(self, line: int) -> Strip:
         """Line ``line`` of the list (counted from its top, not the screen's)."""
         width = self.scrollable_content_region.width
-        base = self.rich_style
+        base = self.base_style
         row, sub = divmod(line, ROW_HEIGHT)
         if row < len(self.rows):
             return self._render_row(
@@ -412,7 +426,7 @@ class SessionList(ScrollView, can_focus=True):
     ) -> Strip:
         sidebar = self.sidebar
         style = self.get_component_rich_style
-        base = self.rich_style
+        base = self.base_style
         if is_cursor:
             focused = self.has_focus or sidebar.filter_has_focus
             name = "sessions-list--cursor-focused" if focused else "sessions-list--cursor"
