@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 import pytest
+from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -33,33 +34,52 @@ class Clock:
         return self.now
 
 
-async def test_a_key_is_painted_alone_and_the_rest_waits_for_the_typing(tmp_path: Path) -> None:
-    app = fixture_app(tmp_path)
-    async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
-        assert isinstance(screen, ChatScreen)
-        await pilot.pause()
-        prompt = screen.query_one(PromptEditor).text_area
-        transcript = screen.query_one(Transcript)
-        clock = Clock()
-        pacer = screen._pacer
-        pacer.clock = clock
-        pacer.whole_at = pacer.echoed_at = pacer.typing_until = 0.0
-        drawn: list[set[Widget]] = []
+class Frames:
+    """The chat screen's frames driven by hand: its pacer on a held clock, and what each
+    tick of its update timer drew."""
+
+    def __init__(self, screen: ChatScreen) -> None:
+        self.screen = screen
+        self.prompt = screen.query_one(PromptEditor).text_area
+        self.transcript = screen.query_one(Transcript)
+        self.clock = Clock()
+        self.pacer = screen._pacer
+        self.pacer.clock = self.clock
+        self.pacer.whole_at = self.pacer.echoed_at = self.pacer.typing_until = 0.0
+        self.drawn: list[set[Widget]] = []
         update_widgets = screen._compositor.update_widgets
 
         def spy(widgets: set[Widget]) -> None:
-            drawn.append(set(widgets))
+            self.drawn.append(set(widgets))
             update_widgets(widgets)
 
         screen._compositor.update_widgets = spy  # type: ignore[method-assign]
 
-        def tick(*dirty: Widget) -> set[Widget]:
-            """One frame with ``dirty`` changed: what it drew (empty: nothing)."""
-            screen._dirty_widgets.update(dirty)
-            drawn.clear()
-            screen._on_timer_update()
-            return set().union(*drawn)
+    def tick(self, *dirty: Widget) -> set[Widget]:
+        """One frame with ``dirty`` changed: what it drew (empty: nothing)."""
+        self.screen._dirty_widgets.update(dirty)
+        self.drawn.clear()
+        self.screen._on_timer_update()
+        return self.since()
+
+    def since(self) -> set[Widget]:
+        """What was drawn since the last tick."""
+        return set().union(*self.drawn)
+
+
+async def frames_of(pilot: Pilot[None]) -> Frames:
+    screen = await wait_for_session(pilot)
+    assert isinstance(screen, ChatScreen)
+    await pilot.pause()
+    return Frames(screen)
+
+
+async def test_a_key_is_painted_alone_and_the_rest_waits_for_the_typing(tmp_path: Path) -> None:
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        frames = await frames_of(pilot)
+        screen, prompt, transcript = frames.screen, frames.prompt, frames.transcript
+        clock, pacer, tick = frames.clock, frames.pacer, frames.tick
 
         # The whole screen was just painted; the person types while the transcript changes:
         # the echo goes alone, the transcript waits.
@@ -95,29 +115,9 @@ async def test_a_key_on_its_way_holds_the_rest_which_goes_right_after_its_echo(
     filter) holds nothing."""
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
-        assert isinstance(screen, ChatScreen)
-        await pilot.pause()
-        prompt = screen.query_one(PromptEditor).text_area
-        transcript = screen.query_one(Transcript)
-        clock = Clock()
-        pacer = screen._pacer
-        pacer.clock = clock
-        pacer.whole_at = pacer.echoed_at = pacer.typing_until = 0.0
-        drawn: list[set[Widget]] = []
-        update_widgets = screen._compositor.update_widgets
-
-        def spy(widgets: set[Widget]) -> None:
-            drawn.append(set(widgets))
-            update_widgets(widgets)
-
-        screen._compositor.update_widgets = spy  # type: ignore[method-assign]
-
-        def tick(*dirty: Widget) -> set[Widget]:
-            screen._dirty_widgets.update(dirty)
-            drawn.clear()
-            screen._on_timer_update()
-            return set().union(*drawn)
+        frames = await frames_of(pilot)
+        screen, prompt, transcript = frames.screen, frames.prompt, frames.transcript
+        clock, pacer, drawn, tick = frames.clock, frames.pacer, frames.drawn, frames.tick
 
         pacer.painted_whole()
         clock.now += TYPING_FRAME_GAP  # the transcript may go at the next echo

@@ -25,6 +25,7 @@ from rich.cells import cell_len
 from rich.style import Style
 from rich.text import Text
 from textual import events
+from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widget import Widget
@@ -141,37 +142,31 @@ class KeyFooter(Widget, can_focus=False):
         first key), then the palette's key."""
         app = self.app
         active = self.screen.active_bindings
+
+        def entry(
+            binding: Binding, enabled: bool, tooltip: str, palette: bool = False
+        ) -> FooterEntry:
+            return FooterEntry(
+                binding.key,
+                app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                enabled,
+                tooltip or binding.tooltip or (binding.description if palette else ""),
+                palette=palette,
+            )
+
         entries: list[FooterEntry] = []
         actions: set[str] = set()
         for _node, binding, enabled, tooltip in active.values():
-            if not binding.show or binding.action in actions:
-                continue
-            actions.add(binding.action)
-            entries.append(
-                FooterEntry(
-                    binding.key,
-                    app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    enabled,
-                    tooltip or binding.tooltip,
-                )
-            )
+            if binding.show and binding.action not in actions:
+                actions.add(binding.action)
+                entries.append(entry(binding, enabled, tooltip))
         palette = active.get(app.COMMAND_PALETTE_BINDING)
         if self.show_command_palette and app.ENABLE_COMMAND_PALETTE and palette is not None:
             _node, binding, enabled, tooltip = palette
-            entries = [entry for entry in entries if entry.action != binding.action]
-            entries.append(
-                FooterEntry(
-                    binding.key,
-                    app.get_key_display(binding),
-                    binding.description,
-                    binding.action,
-                    enabled,
-                    tooltip or binding.tooltip or binding.description,
-                    palette=True,
-                )
-            )
+            entries = [shown for shown in entries if shown.action != binding.action]
+            entries.append(entry(binding, enabled, tooltip, palette=True))
         return tuple(entries)
 
     # ------------------------------------------------------------------ drawing
