@@ -116,11 +116,9 @@ class KeyFooter(Widget, can_focus=False):
 
     def on_mount(self) -> None:
         # The keys come with the screen's first bindings signal: asked now, the screen's
-        # checks of its actions would look for widgets not mounted yet.
+        # checks of its actions would look for widgets not mounted yet. (The signal holds its
+        # subscribers weakly: nothing to undo at unmount.)
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
-
-    def on_unmount(self) -> None:
-        self.screen.bindings_updated_signal.unsubscribe(self)
 
     def bindings_changed(self, screen: Screen[object]) -> None:
         if self.is_attached and screen is self.screen:
