@@ -70,3 +70,41 @@ def test_probe_would_notice_rich() -> None:
     """The probe itself works: importing Rich is detected."""
     result = _probe([], ["rich.text"])
     assert "rich" in result["forbidden"]
+
+
+#: Loaded with the first Markdown drawn, not on the way to a ready prompt (about a sixth of
+#: that way on a 2-core machine: bench/README.md, "Start-up").
+MARKDOWN_MACHINERY = ["markdown_it", "rich.markdown", "rich.syntax", "pygments"]
+
+_STARTUP_PROBE = """
+import json, sys
+import acp_tui.cli.main, acp_tui.cli.tui, acp_tui.ui.app
+print(json.dumps(sorted(m for m in sys.modules if m in json.loads(sys.argv[1]))))
+"""
+
+
+def test_the_app_loads_no_markdown_machinery_before_it_draws_markdown() -> None:
+    completed = subprocess.run(
+        [sys.executable, "-c", _STARTUP_PROBE, json.dumps(MARKDOWN_MACHINERY)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert json.loads(completed.stdout.strip().splitlines()[-1]) == []
+
+
+def test_the_startup_probe_would_notice_markdown_machinery() -> None:
+    probe = _STARTUP_PROBE.replace(
+        "acp_tui.ui.app\n", "acp_tui.ui.app, acp_tui.ui.render.markdown\n"
+    )
+    completed = subprocess.run(
+        [sys.executable, "-c", probe, json.dumps(MARKDOWN_MACHINERY)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    assert "markdown_it" in json.loads(completed.stdout.strip().splitlines()[-1])

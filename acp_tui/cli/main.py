@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import gc
 import os
 import sys
 from collections.abc import Sequence
@@ -154,6 +155,16 @@ def _run(invocation: Invocation) -> int:
             return headless.run_ask(invocation, initialize_timeout=timeout)
         return headless.run_sessions(invocation, initialize_timeout=timeout)
 
-    from acp_tui.cli import tui as launch
+    # No collection while the UI loads: its some 45,000 objects are made to live as long as
+    # the app (a collection then finds a handful of garbage in ~30 ms), and the automatic
+    # collections of the import took another ~40 ms of the way to a ready prompt. The app
+    # turns collection back on as it starts (settle_long_lived_objects).
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        from acp_tui.cli import tui as launch
 
-    return launch.run_tui(invocation)
+        return launch.run_tui(invocation)
+    finally:
+        if collecting:
+            gc.enable()

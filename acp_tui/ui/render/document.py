@@ -17,12 +17,15 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections import OrderedDict
 from itertools import accumulate
+from typing import TYPE_CHECKING
 
 from textual.strip import Strip
 
 from acp_tui.ui.render.blocks import BlockSplitter
-from acp_tui.ui.render.markdown import BlockRenderer
 from acp_tui.ui.render.paragraph import GrowingParagraph, is_plain_paragraph
+
+if TYPE_CHECKING:
+    from acp_tui.ui.render.markdown import BlockRenderer
 
 __all__ = ["KEEP_LINES", "Document", "estimate_height"]
 

@@ -27,12 +27,15 @@ says no, and the caller draws it whole, as Rich does.
 from __future__ import annotations
 
 import re
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.strip import Strip
 
-from acp_tui.ui.render.markdown import BlockRenderer
 from acp_tui.ui.render.wrap import GrowingWrap
+
+if TYPE_CHECKING:
+    from acp_tui.ui.render.markdown import BlockRenderer
 
 __all__ = ["FORCE_CHARS", "GrowingParagraph", "is_plain_paragraph"]
 

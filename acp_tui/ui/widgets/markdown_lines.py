@@ -12,6 +12,8 @@ nothing is folded away, a reply of 50 MB scrolls from its first word to its last
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from rich.segment import Segment
 from rich.style import Style
 from textual.geometry import Region, Size
@@ -23,8 +25,10 @@ from textual.widget import Widget
 from acp_tui.protocol.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
-from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
 from acp_tui.ui.widgets.tall import lean_dirty_rows
+
+if TYPE_CHECKING:
+    from acp_tui.ui.render.markdown import BlockRenderer
 
 #: Characters of new text taken per step while streaming; other tasks (a keystroke's echo,
 #: a paint) run between steps, so one huge chunk never holds the loop for long.
@@ -177,6 +181,10 @@ class MarkdownLines(Widget):
     def _renderer_now(self) -> BlockRenderer:
         renderer = self._renderer
         if renderer is None:
+            # Rich's Markdown, markdown-it and Pygments are loaded with the first text drawn,
+            # not at start-up: about a sixth of the way to a ready prompt.
+            from acp_tui.ui.render.markdown import BlockRenderer, markdown_theme
+
             renderer = self._renderer = BlockRenderer(
                 self.app.console,
                 markdown_theme(self.app.get_css_variables()),
@@ -261,5 +269,4 @@ __all__ = [
     "FENCE_PIECE_LINES",
     "MarkdownLines",
     "markdown_blocks",
-    "markdown_theme",
 ]
