@@ -155,5 +155,6 @@ def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> 
         app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
         settle_long_lived_objects()
         app.collector = IdleCollector()
+        app.warm_up = True
         result = app.run()
     return result or 0

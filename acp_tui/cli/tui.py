@@ -243,6 +243,7 @@ async def _run_loaded_app(
     )
     settle_long_lived_objects()
     app.collector = IdleCollector()
+    app.warm_up = True
     result = await app.run_async()
     failures = app.workspace.start_failures
     if failures:

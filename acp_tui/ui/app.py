@@ -31,6 +31,7 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.themes import register_themes
+from acp_tui.ui.warm_up import WARM_UP_AFTER, warm_up_in_background
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -120,6 +121,9 @@ class AcpTuiApp(AgentViews, App[int]):
         #: Set by the command line before the app runs: full garbage collections then wait
         #: for the person to stop typing while the app runs (see acp_tui.ui.collector).
         self.collector: IdleCollector | None = None
+        #: Set by the command line: load what the first reply needs in the background soon
+        #: after start-up (acp_tui.ui.warm_up).
+        self.warm_up = False
         #: When the person last pressed a key or pasted (``time.monotonic``).
         self._last_key_at = 0.0
         self._saved_switch_interval = sys.getswitchinterval()
@@ -151,6 +155,8 @@ class AcpTuiApp(AgentViews, App[int]):
         if self.collector is not None:
             self.collector.install()
             self.set_interval(1.0, self._collect_garbage)
+        if self.warm_up:
+            self.set_timer(WARM_UP_AFTER, warm_up_in_background)
         if self.settings.agent_argv:
             self.open_agent(self.settings)
             for settings in self.more_agents:
