@@ -25,6 +25,7 @@ from acp_tui.protocol.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
+from acp_tui.ui import css_cache
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
@@ -295,6 +296,7 @@ def make_app(
     the detected agents and the demo agent). The app owns ``workspace`` (default: a new one),
     where the chat screen finds its agent's controller. ``more_agents`` run beside the first
     one, each in its own view; ``config`` lists its agents in "Start agent…"."""
+    css_cache.install()
     return AcpTuiApp(
         settings,
         choices=choices,
