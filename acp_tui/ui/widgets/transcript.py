@@ -89,6 +89,13 @@ WINDOW = 60
 WINDOW_SLACK = 40
 #: Entries a "show earlier" press mounts.
 EARLIER_STEP = 50
+#: Entries with a view when a session is first shown: a screen's worth and more. The rest
+#: of the window is mounted above them after the first frame, :data:`FILL_STEP` at a time, so
+#: a resumed session of thousands of entries shows its last ones at once (mounting and laying
+#: out all :data:`WINDOW` first took half a second on a 2-core machine).
+FIRST_SHOWN = 12
+#: Entries mounted per frame while the rest of the window fills in above.
+FILL_STEP = 12
 
 
 def safe(text: Any, limit: int | None = None) -> str:
@@ -626,6 +633,10 @@ class Transcript(VerticalScroll):
         self._lock = asyncio.Lock()
         #: Output arrived while the person was reading further up.
         self._behind = False
+        #: Entries still to mount above, after a session was shown (see FIRST_SHOWN), and
+        #: which showing they belong to (another one stops them).
+        self._to_fill = 0
+        self._shown_count = 0
 
     def compose(self) -> ComposeResult:
         yield self._earlier
@@ -704,9 +715,34 @@ class Transcript(VerticalScroll):
         self.to_bottom()  # another session: nothing of it was read yet
         self._views.clear()
         await self.remove_children([c for c in self.children if c is not self._earlier])
-        self._hidden = max(0, len(entries) - WINDOW)
+        self._shown_count += 1
+        self._hidden = max(0, len(entries) - FIRST_SHOWN)
         await self._sync_entries(entries, set())
         self.to_bottom()
+        self._to_fill = min(self._hidden, WINDOW - FIRST_SHOWN)
+        if self._to_fill:
+            self.call_after_refresh(self._fill_step, self._shown_count)
+
+    @property
+    def filling(self) -> bool:
+        """Whether views are still being mounted above those shown first."""
+        return bool(self._to_fill)
+
+    async def _fill_step(self, shown: int) -> None:
+        """Mount up to :data:`FILL_STEP` more views above, while the person follows the
+        bottom (content added above would move what someone reading further up sees: the
+        rest stays behind the "earlier entries" row then)."""
+        async with self._lock:
+            if shown != self._shown_count:
+                return  # another session (or this one again) was shown since: its own fill
+            if not self.following or not self._hidden:
+                self._to_fill = 0
+                return
+            step = min(FILL_STEP, self._to_fill)
+            await self._show_earlier(step, follow=True)
+            self._to_fill -= step
+        if self._to_fill:
+            self.call_after_refresh(self._fill_step, shown)
 
     async def sync_entries(self, entries: list[Entry], changed: set[int] | None) -> None:
         """Mount views for new entries and redraw changed ones (``None``: check all)."""
@@ -755,10 +791,14 @@ class Transcript(VerticalScroll):
         async with self._lock:
             await self._show_earlier(count)
 
-    async def _show_earlier(self, count: int) -> None:
+    async def _show_earlier(self, count: int, follow: bool = False) -> None:
+        """``follow``: keep following the bottom (views added above, out of sight), else the
+        view stays where it is (at the top, where "show earlier" was pressed)."""
         if not self._hidden:
             return
-        self.release_anchor()
+        if not follow:
+            self._to_fill = 0
+            self.release_anchor()
         start = max(0, self._hidden - count)
         entries = self._entries[start : self._hidden]
         views = [view_for(entry, self.terminal_lookup) for entry in entries]
