@@ -25,6 +25,7 @@ from textual.widget import Widget
 from acp_tui.protocol.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
+from acp_tui.ui.widgets.base_style import CachedBaseStyle
 from acp_tui.ui.widgets.tall import lean_dirty_rows
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ CATCH_UP_CHARS = 8_192
 TAIL_ROWS = 80
 
 
-class MarkdownLines(Widget):
+class MarkdownLines(CachedBaseStyle, Widget):
     """Markdown as lines: the whole text is kept; blocks are drawn where they are seen."""
 
     DEFAULT_CSS = """
@@ -61,8 +62,6 @@ class MarkdownLines(Widget):
         self._source = ""
         self._document = Document()
         self._renderer: BlockRenderer | None = None
-        #: ``rich_style`` walks every ancestor; it changes only when styles do.
-        self._base_style: Style | None = None
         #: Calls of :meth:`stream` under way (they take the text in and lay it out).
         self._streaming = 0
         if source:
@@ -84,10 +83,6 @@ class MarkdownLines(Widget):
 
     def on_mount(self) -> None:
         self.app.theme_changed_signal.subscribe(self, self._theme_changed)
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._base_style = None
 
     def _theme_changed(self, _theme: object) -> None:
         self._renderer = None
@@ -225,9 +220,7 @@ class MarkdownLines(Widget):
     def render_line(self, y: int) -> Strip:
         width = self.size.width
         document = self._document  # laid out by render_lines, which asks for these lines
-        base = self._base_style
-        if base is None:
-            base = self._base_style = self.rich_style
+        base = self.base_style
         if y >= document.height:
             return Strip.blank(width, base)
         strip = document.line(y).crop_extend(0, width, base).apply_style(base)

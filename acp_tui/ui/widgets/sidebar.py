@@ -49,6 +49,7 @@ from acp_tui.store import (
 )
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
+from acp_tui.ui.widgets.base_style import CachedBaseStyle
 from acp_tui.ui.widgets.safe_input import SafeInput
 from acp_tui.ui.widgets.session_status import (
     STATUS_COMPONENTS,
@@ -123,7 +124,7 @@ def _fg(style: Style) -> Style:
     )
 
 
-class SessionList(ScrollView, can_focus=True):
+class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
     """The virtualised rows of a :class:`SessionsSidebar` (Line API: ``render_line`` draws only
     what is visible). Owned by the sidebar; use the sidebar's API."""
 
@@ -197,20 +198,6 @@ class SessionList(ScrollView, can_focus=True):
         #: What each line (by its number in the list, not on screen) looked like when last
         #: drawn: a change repaints only the lines that now look different.
         self._drawn: dict[int, Strip] = {}
-        #: ``rich_style`` walks every ancestor (a third of drawing a row); it changes only
-        #: when styles do.
-        self._base_style: Style | None = None
-
-    def notify_style_update(self) -> None:
-        super().notify_style_update()
-        self._base_style = None
-
-    @property
-    def base_style(self) -> Style:
-        base = self._base_style
-        if base is None:
-            base = self._base_style = self.rich_style
-        return base
 
     # -- data --------------------------------------------------------------------------------
     @property
