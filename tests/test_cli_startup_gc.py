@@ -67,3 +67,20 @@ def test_the_app_start_turns_collection_on_with_the_start_up_objects_frozen(
     tui.settle_long_lived_objects()
     assert gc.isenabled()
     assert gc.get_freeze_count() >= frozen_before + len(kept)
+
+
+def test_the_command_line_prepares_the_app_it_runs(collector_on: None) -> None:
+    """The TUI and a replay both run their app so: collection on with the start-up objects
+    frozen, full collections kept for the person's pauses, the first reply's modules warmed
+    up in the background."""
+    from acp_tui.session.settings import AppSettings
+    from acp_tui.ui.app import make_app
+    from acp_tui.ui.collector import IdleCollector
+
+    app = make_app(AppSettings(agent_argv=["true"]))
+    assert app.collector is None and not app.warm_up
+    gc.disable()
+    tui.prepare_to_run(app)
+    assert gc.isenabled()
+    assert isinstance(app.collector, IdleCollector)
+    assert app.warm_up

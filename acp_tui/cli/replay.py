@@ -146,15 +146,12 @@ def replay_settings(
 
 
 def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
-    from acp_tui.cli.tui import settle_long_lived_objects, setup_logging
+    from acp_tui.cli.tui import prepare_to_run, setup_logging
     from acp_tui.ui.app import make_app
-    from acp_tui.ui.collector import IdleCollector
 
     setup_logging()
     with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
         app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
-        settle_long_lived_objects()
-        app.collector = IdleCollector()
-        app.warm_up = True
+        prepare_to_run(app)
         result = app.run()
     return result or 0

@@ -26,6 +26,7 @@ from acp_tui.session.settings import AppSettings, PermissionPolicy
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
+    from acp_tui.ui.app import AcpTuiApp
 
 
 def settings_from_invocation(
@@ -212,7 +213,6 @@ async def _run_loaded_app(
 ) -> int:
     from acp_tui.config.recent import RecentAgents
     from acp_tui.ui.app import make_app
-    from acp_tui.ui.collector import IdleCollector
 
     choices = None
     recent = None
@@ -241,9 +241,7 @@ async def _run_loaded_app(
         more_agents=more or [],
         config=config,
     )
-    settle_long_lived_objects()
-    app.collector = IdleCollector()
-    app.warm_up = True
+    prepare_to_run(app)
     result = await app.run_async()
     failures = app.workspace.start_failures
     if failures:
@@ -252,6 +250,17 @@ async def _run_loaded_app(
             print(failure, file=sys.stderr)
         return 1
     return result or 0
+
+
+def prepare_to_run(app: AcpTuiApp) -> None:
+    """What the command line does to an app just before it runs it (the TUI and a replay):
+    the start-up objects settled, full collections kept for the person's pauses, and the
+    first reply's modules loaded in the background soon after start."""
+    from acp_tui.ui.collector import IdleCollector
+
+    settle_long_lived_objects()
+    app.collector = IdleCollector()
+    app.warm_up = True
 
 
 def settle_long_lived_objects() -> None:
