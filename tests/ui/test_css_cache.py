@@ -56,6 +56,20 @@ def test_another_theme_or_other_css_is_parsed_anew(
         _stylesheet("#ff0000", css="Widget { color: blue; }").parse()
 
 
+def test_new_variables_set_on_a_stylesheet_are_a_new_theme(
+    fresh_cache: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Textual replaces a stylesheet's variables (set_variables) when the theme changes: the
+    cache's key, worked out once per variables, follows."""
+    sheet = _stylesheet("#ff0000")
+    sheet.parse()
+    monkeypatch.setattr(textual_stylesheet, "parse", _parser_that_fails)
+    sheet.reparse()  # the same variables: nothing parsed
+    sheet.set_variables({"accent": "#0000ff"})
+    with pytest.raises(Exception, match="parsed again"):
+        sheet.reparse()
+
+
 def test_only_the_last_themes_are_kept(fresh_cache: None, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(css_cache, "_limit", [2])
     for accent in ("#000001", "#000002", "#000001", "#000003"):
