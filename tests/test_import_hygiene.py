@@ -7,10 +7,10 @@ later is covered without touching this test.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 
 import pytest
+
+from tests.python_probe import run_python
 
 PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
 PURE_MODULES = [
@@ -42,15 +42,7 @@ print(json.dumps({"imported": imported, "forbidden": loaded}))
 
 
 def _probe(packages: list[str], modules: list[str]) -> dict[str, list[str]]:
-    completed = subprocess.run(
-        [sys.executable, "-c", _PROBE, json.dumps(packages), json.dumps(modules)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    return json.loads(completed.stdout.strip().splitlines()[-1])
+    return json.loads(run_python(_PROBE, json.dumps(packages), json.dumps(modules), timeout=60))
 
 
 @pytest.mark.parametrize("package", PURE_PACKAGES)
@@ -83,28 +75,17 @@ print(json.dumps(sorted(m for m in sys.modules if m in json.loads(sys.argv[1])))
 """
 
 
+def _startup_probe(probe: str = _STARTUP_PROBE) -> list[str]:
+    """Which of MARKDOWN_MACHINERY ``probe`` left loaded."""
+    return json.loads(run_python(probe, json.dumps(MARKDOWN_MACHINERY), timeout=60))
+
+
 def test_the_app_loads_no_markdown_machinery_before_it_draws_markdown() -> None:
-    completed = subprocess.run(
-        [sys.executable, "-c", _STARTUP_PROBE, json.dumps(MARKDOWN_MACHINERY)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert json.loads(completed.stdout.strip().splitlines()[-1]) == []
+    assert _startup_probe() == []
 
 
 def test_the_startup_probe_would_notice_markdown_machinery() -> None:
     probe = _STARTUP_PROBE.replace(
         "acp_tui.ui.app\n", "acp_tui.ui.app, acp_tui.ui.render.markdown\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", probe, json.dumps(MARKDOWN_MACHINERY)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert "markdown_it" in json.loads(completed.stdout.strip().splitlines()[-1])
+    assert "markdown_it" in _startup_probe(probe)

@@ -4,8 +4,6 @@ only the last few themes are kept; a Textual whose parser changed shape is left 
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from collections import OrderedDict
 
 import pytest
@@ -13,6 +11,7 @@ import textual.css.stylesheet as textual_stylesheet
 from textual.css.stylesheet import Stylesheet
 
 from acp_tui.ui import css_cache
+from tests.python_probe import run_python
 
 CSS = "Widget { background: $accent; color: red; }"
 
@@ -87,11 +86,7 @@ def test_the_app_installs_it() -> None:
         "make_app(AppSettings(agent_argv=['true']))\n"
         "print(before, css_cache.installed())\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=90, check=False
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["False", "True"]
+    assert run_python(probe).split() == ["False", "True"]
 
 
 def test_a_textual_whose_parser_changed_shape_is_left_alone() -> None:
@@ -103,8 +98,4 @@ def test_a_textual_whose_parser_changed_shape_is_left_alone() -> None:
         "from acp_tui.ui import css_cache\n"
         "print(css_cache.install(), Stylesheet._parse_rules is changed)\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=90, check=False
-    )
-    assert completed.returncode == 0, completed.stderr
-    assert completed.stdout.split() == ["False", "True"]
+    assert run_python(probe).split() == ["False", "True"]

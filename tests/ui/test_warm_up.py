@@ -4,7 +4,6 @@ it starts (acp_tui.ui.warm_up); apps made otherwise (the tests') do not."""
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -12,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.ui.warm_up import WARM_UP_MODULES, warm_up_in_background
+from tests.python_probe import run_python
 from tests.ui.chat_helpers import fixture_app, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
@@ -56,11 +56,7 @@ def test_the_warm_up_loads_what_the_first_markdown_drawn_needs() -> None:
         "warm_up_in_background().join(timeout=60)\n"
         "print(json.dumps([before, [n for n in names if n in sys.modules]]))\n"
     )
-    completed = subprocess.run(
-        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=90, check=False
-    )
-    assert completed.returncode == 0, completed.stderr
-    before, after = json.loads(completed.stdout.strip().splitlines()[-1])
+    before, after = json.loads(run_python(probe))
     assert before == []
     assert after == ["markdown_it", "rich.markdown", "rich.syntax", "acp_tui.ui.render.markdown"]
     assert "acp_tui.ui.render.markdown" in WARM_UP_MODULES
