@@ -43,6 +43,7 @@ from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
 from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
 from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
 from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
+from tests.chromium import HEADLESS_FLAGS, find_chromium  # noqa: E402
 from tests.ui.chat_helpers import send, wait_for, wait_for_session  # noqa: E402
 
 SIZE = (120, 38)
@@ -199,18 +200,10 @@ async def take(name: str, out: Path) -> Path:
     return Path(path)
 
 
-def chromium() -> str | None:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
-
-
 def to_png(svg: Path) -> Path | None:
     """``svg`` drawn by headless Chromium, at the size of its viewBox (Chromium draws Rich's
     SVG as a browser shows it; rsvg-convert drops the leading spaces of each row)."""
-    browser = chromium()
+    browser = find_chromium()
     if browser is None:
         return None
     match = re.search(r'viewBox="0 0 ([0-9.]+) ([0-9.]+)"', svg.read_text(encoding="utf-8"))
@@ -220,14 +213,7 @@ def to_png(svg: Path) -> Path | None:
         subprocess.run(
             [
                 browser,
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
+                *HEADLESS_FLAGS,
                 "--hide-scrollbars",
                 "--default-background-color=00000000",
                 f"--user-data-dir={profile}",
@@ -247,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", choices=sorted(SHOTS), help="these shots only")
     options = parser.parse_args(argv)
     options.out.mkdir(parents=True, exist_ok=True)
-    if chromium() is None:
+    if find_chromium() is None:
         print("Chromium not found: writing SVG only (apt-get install chromium)")
     for name in options.only or list(SHOTS):
         svg = asyncio.run(take(name, options.out))

@@ -29,19 +29,9 @@ from pathlib import Path
 import pytest
 
 from acp_tui.cli.web import app_command, strip_serve_options
+from tests.chromium import HEADLESS_FLAGS, find_chromium
 
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-CHROMIUM_FLAGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--window-size=1200,800",
-]
+CHROMIUM_FLAGS = [*HEADLESS_FLAGS, "--window-size=1200,800"]
 
 
 #: How long a start or a page may take before the test fails: only a hang needs this long, so it
@@ -131,14 +121,6 @@ def test_page_is_served_over_http(server: str) -> None:
     assert "acp-tui" in html  # the page title
     status, script = get(server + "static/js/textual.js")
     assert status == 200 and "WebSocket" in script
-
-
-def find_chromium() -> str | None:
-    for name in BROWSERS:
-        found = shutil.which(name)
-        if found:
-            return found
-    return "/usr/bin/chromium" if os.path.exists("/usr/bin/chromium") else None
 
 
 async def _drive(
