@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
@@ -153,6 +154,7 @@ class AcpTuiApp(AgentViews, App[int]):
         self._saved_switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         input_first.install(self._key_pending)
+        self._hear_keys_first()
         if self.collector is not None:
             self.collector.install()
             self.set_interval(1.0, self._collect_garbage)
@@ -184,6 +186,29 @@ class AcpTuiApp(AgentViews, App[int]):
             self.collector.uninstall()
         sys.setswitchinterval(self._saved_switch_interval)
         input_first.uninstall(self._key_pending)
+
+    def _hear_keys_first(self) -> None:
+        """Tell the chat screen of a key for the prompt as the terminal's input thread reads
+        it, not turns of the loop later when the app's queue hands it on: meanwhile no whole
+        frame starts and the agents' readers give way (they ran 15-60 ms of steps ahead of a
+        key during three floods at once). The thread only stamps a time: what the key does
+        is still decided on the loop (see PromptFirstPainting.key_on_its_way)."""
+        driver = self._driver
+        if driver is None:
+            return
+        forward = driver.process_message
+
+        def process_message(message: Message) -> None:  # runs in the driver's input thread
+            if isinstance(message, events.Key) and _for_the_prompt(message):
+                try:
+                    screen = self.screen
+                except Exception:  # no screen yet, or the app is closing
+                    screen = None
+                if isinstance(screen, PromptFirstPainting):
+                    screen.key_heard()
+            forward(message)
+
+        driver.process_message = process_message  # type: ignore[method-assign]
 
     def _key_pending(self) -> float:
         """Seconds the agents' readers and the transcript's steps should still give way to a

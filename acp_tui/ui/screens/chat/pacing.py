@@ -68,6 +68,10 @@ class FramePacer:
         if not self.key_arrived_at:
             self.key_arrived_at = self.clock()
 
+    def key_not_for_the_prompt(self) -> None:
+        """The key on its way goes somewhere else (a dialog, the sidebar's filter)."""
+        self.key_arrived_at = 0.0
+
     def typed(self) -> None:
         """A key changed the prompt."""
         self.typing_until = self.clock() + TYPING_HOLD

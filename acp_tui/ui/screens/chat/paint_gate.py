@@ -15,6 +15,13 @@ frames are split:
   an echo: the next key is then as far away as it gets;
 - when the typing pauses, or the prompt needs a layout (it grew a row), frames are whole again.
 
+A whole frame that needs a layout is itself split in two while the person types: the layout
+(Textual's reflow: the transcript's new blocks measured) in one turn of the event loop, the
+drawing of what moved in the next. Each half is 15-40 ms during a flood here, the whole 50-90
+ms: a key that lands meanwhile waits for the half in progress only, and a key that arrives
+before the drawing has its echo painted first (the drawing waits for it, as a whole frame
+does).
+
 Nothing is dropped: what is held stays dirty and is painted by a later frame. This reads and
 drives Textual's private frame machinery (``Screen._on_timer_update``, ``_dirty_widgets``,
 ``_compositor``) and is tested against the installed Textual (tests/ui/test_paint_gate.py).
@@ -25,6 +32,7 @@ from __future__ import annotations
 import asyncio
 from typing import TYPE_CHECKING, Any
 
+from textual import events
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widget import Widget
@@ -44,6 +52,10 @@ class PromptFirstPainting(_Base):
     #: The timer that brings a held paint back if no key or change does first, and when.
     _look_again: Timer | None = None
     _look_again_at: float = 0.0
+    #: Laid out, not drawn yet: the drawing of a split frame (see the module docstring).
+    _drawing_owed: bool = False
+    #: While a split frame lays out: Textual's call to draw is turned into a debt.
+    _laying_out_only: bool = False
 
     def _typing_target(self) -> Widget | None:
         """The widget the person types into (the screen says which)."""
@@ -79,6 +91,23 @@ class PromptFirstPainting(_Base):
         # a change), or when the typing pauses (the typing may have stopped for good).
         self._hold(pacer.hold_delay())
 
+    async def _on_idle(self, event: events.Idle) -> None:
+        # Textual paints at the update timer's next tick, up to a frame period away from the
+        # last one (17 ms at 60 frames a second, and up to twice that was seen in a flood). A
+        # key's echo does not wait for it: the prompt is painted as soon as it has changed.
+        prompt = self._typing_target()
+        pacer = self._pacer
+        if (
+            prompt is not None
+            and prompt in self._dirty_widgets
+            and (pacer.key_in_flight() or pacer.typing())
+            and self.is_current
+            and not self.app._batch_count
+            and not self._lays_out(prompt)
+        ):
+            self._on_timer_update()
+        await super()._on_idle(event)  # type: ignore[misc]
+
     def _typing_elsewhere(self) -> bool:
         """Whether typed keys go somewhere else than the prompt now (the screen says)."""
         raise NotImplementedError
@@ -89,6 +118,13 @@ class PromptFirstPainting(_Base):
         :data:`~acp_tui.ui.screens.chat.pacing.KEY_IN_FLIGHT`)."""
         if self.is_current and not self._typing_elsewhere():
             self._pacer.key_arrived()
+        else:
+            self._pacer.key_not_for_the_prompt()  # heard early (key_heard), going elsewhere
+
+    def key_heard(self) -> None:
+        """The terminal's input thread read a key that may be for the prompt (called from
+        that thread: only a time is stamped; :meth:`key_on_its_way` decides on the loop)."""
+        self._pacer.key_arrived()
 
     def key_pending(self) -> float:
         """Seconds a key seen by the app may still be on its way to its echo (0: none is)."""
@@ -120,6 +156,7 @@ class PromptFirstPainting(_Base):
         """Whether anything but ``besides`` waits to be laid out or painted."""
         return bool(
             self._layout_required
+            or self._drawing_owed
             or self._scroll_required
             or self._repaint_required
             or self._recompose_required
@@ -128,9 +165,53 @@ class PromptFirstPainting(_Base):
 
     def _paint_whole(self) -> None:
         painting = self._frame_wanted()
+        pacer = self._pacer
+        if (
+            painting
+            and self._layout_required
+            and (pacer.typing() or pacer.key_in_flight())
+            and self.is_current
+            and not self.app._batch_count
+        ):
+            self._lay_out_now_draw_next()
+            return
         super()._on_timer_update()  # type: ignore[misc]
+        if self._drawing_owed:
+            self._compositor_refresh()  # an earlier split frame's drawing, with this one's
         if painting:
+            pacer.painted_whole()
+
+    def _lay_out_now_draw_next(self) -> None:
+        """The layout of a whole frame now; its drawing on the next turn of the loop."""
+        self._laying_out_only = True
+        try:
+            super()._on_timer_update()  # type: ignore[misc]
+        finally:
+            self._laying_out_only = False
+        if self._drawing_owed:
+            asyncio.get_running_loop().call_soon(self._draw_owed)
+        else:
             self._pacer.painted_whole()
+
+    def _compositor_refresh(self) -> None:
+        if self._laying_out_only:
+            # What the layout moved stays in the compositor's dirty regions for _draw_owed.
+            self._drawing_owed = True
+            return
+        super()._compositor_refresh()  # type: ignore[misc]
+        self._drawing_owed = False
+
+    def _draw_owed(self) -> None:
+        """Draw what a split frame laid out, unless a key is on its way to the prompt: its
+        echo goes first (it calls this again once painted), for at most the key's time."""
+        if not self._drawing_owed or not self.is_attached:
+            return
+        in_flight = self._pacer.key_in_flight()
+        if in_flight and self.is_current:
+            asyncio.get_running_loop().call_later(in_flight, self._draw_owed)
+            return
+        self._compositor_refresh()
+        self._pacer.painted_whole()
 
     def _paint_alone(self, prompt: Widget) -> None:
         """Paint ``prompt``'s own rows now; everything else stays dirty for a later frame."""
@@ -138,13 +219,24 @@ class PromptFirstPainting(_Base):
         held = self._dirty_widgets - {prompt}
         self._dirty_widgets.clear()
         self._dirty_widgets.add(prompt)
-        self._compositor.update_widgets(self._dirty_widgets)
+        compositor = self._compositor
+        owed = self._drawing_owed
+        # A split frame's drawing waits: only the prompt's rows are drawn now.
+        moved = set(compositor._dirty_regions) if owed else set()
+        if owed:
+            compositor._dirty_regions.clear()
+        compositor.update_widgets(self._dirty_widgets)
         self._compositor_refresh()  # draws the compositor's dirty regions: the prompt's
+        if owed:
+            compositor._dirty_regions.update(moved)
+            self._drawing_owed = True
         self._dirty_widgets.update(held)
         self._pacer.echoed()
         if self._callbacks:
             self.call_next(self._invoke_and_clear_callbacks)
-        if self._frame_wanted() and self._pacer.paint_due():
+        if owed:
+            asyncio.get_running_loop().call_soon(self._draw_owed)
+        elif self._frame_wanted() and self._pacer.paint_due():
             # Right after the echo is when the next key is furthest away: the rest of the
             # screen goes now (the next loop turn, once the echo is on its way out), not at
             # the update timer's next tick up to 17 ms later, when a fast typist's next key
