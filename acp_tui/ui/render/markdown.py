@@ -38,6 +38,17 @@ def _lexer_named(name: str, tab_size: int) -> Any:
     return Syntax("", name, tab_size=tab_size).lexer
 
 
+#: The tab size of a fence's code (Rich's default): the lexers are made and kept per tab size.
+FENCE_TAB_SIZE = 4
+
+
+def lexer_for_fence(language: str) -> Any:
+    """The lexer a fence of ``language`` is drawn with (None: plain text). Pygments compiles a
+    lexer's rules when the first one of its class is made (Python's: 110 ms on a 2-core
+    machine), so :mod:`acp_tui.ui.warm_up` makes the usual ones ahead."""
+    return _lexer_named(language, FENCE_TAB_SIZE)
+
+
 class _LexerOnceSyntax(Syntax):
     """Rich's Syntax with its lexer looked up by :func:`_lexer_named` (Rich looks it up at
     every draw): the same lexer, options and fallback as Rich's own."""
@@ -58,6 +69,7 @@ class _FlatCodeBlock(CodeBlock):
             theme=self.theme,
             word_wrap=True,
             padding=(0, 1),
+            tab_size=FENCE_TAB_SIZE,
         )
 
 
