@@ -29,9 +29,11 @@ def test_a_form_a_page_a_notice_and_a_compaction(
     assert_frame(term, "after the form")
 
     term.send("/ask url 1")
+    # Armed is read from the armed hint itself: the unarmed one missing is not enough, since
+    # a capture can catch the dialog's frame half drawn, before its hint row (an Enter sent
+    # then is typing, not an answer, and the page waits for ever).
     term.wait_until(
-        lambda s: "example.com" in s and "I'll open it myself" in s and "Keys arm" not in s,
-        "the page to visit, armed",
+        lambda s: "example.com" in s and "Enter I'll open it" in s, "the page to visit, armed"
     )
     term.press("Enter")
     term.wait_for("The site reported back")
