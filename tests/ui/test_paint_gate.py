@@ -161,7 +161,7 @@ async def test_a_frame_with_a_layout_is_laid_out_now_and_drawn_after_a_key_echo(
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         frames = await frames_of(pilot)
-        screen, prompt = frames.screen, frames.prompt
+        screen, prompt, transcript = frames.screen, frames.prompt, frames.transcript
         clock, pacer = frames.clock, frames.pacer
         compositor = screen._compositor
         drawn_regions: list[set[Region]] = []
@@ -182,16 +182,18 @@ async def test_a_frame_with_a_layout_is_laid_out_now_and_drawn_after_a_key_echo(
         # What the layout moved (a row of the transcript, say) waits in the compositor.
         moved = Region(40, 5, 60, 1)
         compositor._dirty_regions.add(moved)
-        # A key lands before the drawing: its echo is drawn alone.
+        # A key lands before the drawing, and the transcript changes meanwhile: the echo is
+        # drawn alone.
         pacer.typed()
         prompt.refresh()
-        frames.tick(prompt)
+        frames.tick(prompt, transcript)
         assert len(drawn_regions) == 1 and drawn_regions[0], "the echo was drawn"
         assert moved not in drawn_regions[0], "alone"
         assert screen._drawing_owed and moved in compositor._dirty_regions, "the rest waits"
         await asyncio.sleep(0)  # the next turn of the loop
         assert len(drawn_regions) == 2 and moved in drawn_regions[1], "drawn right after"
         assert not screen._drawing_owed and not compositor._dirty_regions
+        assert transcript in screen._dirty_widgets, "what changed since is held, not dropped"
 
 
 async def test_a_split_frame_is_drawn_on_the_next_turn_without_a_key(tmp_path: Path) -> None:

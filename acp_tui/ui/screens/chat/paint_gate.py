@@ -177,7 +177,7 @@ class PromptFirstPainting(_Base):
             return
         super()._on_timer_update()  # type: ignore[misc]
         if self._drawing_owed:
-            self._compositor_refresh()  # an earlier split frame's drawing, with this one's
+            self._draw_what_moved()  # an earlier split frame's drawing, if this one had none
         if painting:
             pacer.painted_whole()
 
@@ -210,8 +210,18 @@ class PromptFirstPainting(_Base):
         if in_flight and self.is_current:
             asyncio.get_running_loop().call_later(in_flight, self._draw_owed)
             return
-        self._compositor_refresh()
+        self._draw_what_moved()
         self._pacer.painted_whole()
+
+    def _draw_what_moved(self) -> None:
+        """Draw the compositor's dirty regions (a split frame's layout) only. Textual forgets
+        the dirty widgets once it has drawn: those that changed since the layout (held while
+        the person types) stay dirty for the next frame."""
+        held = set(self._dirty_widgets)
+        self._compositor_refresh()
+        if held:
+            self._dirty_widgets.update(held)
+            self.check_idle()
 
     def _paint_alone(self, prompt: Widget) -> None:
         """Paint ``prompt``'s own rows now; everything else stays dirty for a later frame."""
