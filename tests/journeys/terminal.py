@@ -147,15 +147,30 @@ class Terminal:
     # ------------------------------------------------------------------ waiting
 
     def wait_until(
-        self, condition: Callable[[str], bool], what: str, timeout: float = DEFAULT_TIMEOUT
+        self,
+        condition: Callable[[str], bool],
+        what: str,
+        timeout: float = DEFAULT_TIMEOUT,
+        *,
+        twice: bool = False,
     ) -> str:
         """Poll the screen until ``condition(screen)`` holds; return that screen. Exceptions from
-        the condition are not swallowed: a broken condition fails as itself."""
+        the condition are not swallowed: a broken condition fails as itself.
+
+        ``twice``: it must hold on two captures in a row. For a condition that something is
+        *not* on screen: tmux (3.3) keeps no frame whole, so a capture can catch one half
+        drawn, without the row that would have said no."""
         deadline = time.monotonic() + timeout
+        held_once = False
         while True:
             screen = self.screen()
             if condition(screen):
-                return screen
+                if held_once or not twice:
+                    return screen
+                held_once = True
+                time.sleep(POLL_SECONDS)
+                continue
+            held_once = False
             if time.monotonic() > deadline:
                 raise AssertionError(
                     f"timed out after {timeout:.0f} s waiting for {what}; the screen:\n{screen}"
@@ -179,7 +194,7 @@ class Terminal:
         )
 
     def wait_gone(self, text: str, timeout: float = DEFAULT_TIMEOUT) -> str:
-        return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout)
+        return self.wait_until(lambda s: text not in s, f"{text!r} to go", timeout, twice=True)
 
     def wait_still(self, quiet: float = 0.5, timeout: float = DEFAULT_TIMEOUT) -> str:
         """Wait until the screen has not changed for ``quiet`` seconds (before a click: what is

@@ -21,7 +21,7 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     term.wait_header("New session")
     term.send("/login")
     term.wait_for("I require authentication")
-    term.wait_until(lambda s: "working" not in s, "the /login turn to end")
+    term.wait_until(lambda s: "working" not in s, "the /login turn to end", twice=True)
     term.send("hello from the journey")
     term.wait_for("needs you to sign in")
     term.wait_for("Sign in in the terminal")
@@ -34,7 +34,7 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     # Back in the TUI, the message that needed the sign-in is answered.
     term.wait_for("Signed in (Sign in in the terminal)")
     term.wait_for("HELLO FROM THE JOURNEY")
-    term.wait_until(lambda s: "working" not in s, "the turn to end")
+    term.wait_until(lambda s: "working" not in s, "the turn to end", twice=True)
     assert_frame(term, "back from the sign-in")
     term.send("/login status")
     term.wait_for("signed in as Journey Person")

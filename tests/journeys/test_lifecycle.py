@@ -75,12 +75,12 @@ def test_queue_edit_while_the_turn_ends_remove_and_cancel(
     term.type(" and edited")
     # The turn ends while the edit goes on: nothing is sent behind the person's back.
     screen = term.wait_for("Finished the slow turn.", timeout=30)
-    screen = term.wait_until(lambda s: "working…" not in s, "the turn to end")
+    screen = term.wait_until(lambda s: "working…" not in s, "the turn to end", twice=True)
     assert "✎ editing" in screen and "You said" not in screen
     term.press("Enter")
     screen = term.wait_for("first queued and edited", timeout=30)
     term.wait_for("You said")
-    term.wait_until(lambda s: "✎" not in s and "⏳" not in s, "the queue to empty")
+    term.wait_until(lambda s: "✎" not in s and "⏳" not in s, "the queue to empty", twice=True)
     # Remove a queued message, then cancel the turn with Escape.
     term.send("/slow 30")
     term.wait_for("working…")
@@ -110,6 +110,7 @@ def test_switch_sessions_then_continue_and_resume_after_restarting_the_app(
     term.wait_until(
         lambda s: "alpha question" in s and "You said" in s and "beta question" not in s[200:],
         "the first session again",
+        twice=True,
     )
     term.press("C-q")
     assert term.wait_exit() == 0
@@ -177,7 +178,9 @@ def test_a_crash_keeps_the_transcript_and_ctrl_r_reopens_the_session(
     term.wait_gone("The agent exited")
     # Reopened (the demo agent loads it): the old lines, then what waited is answered.
     screen = term.wait_until(
-        lambda s: "SENT WHILE DOWN" in s and "⏳" not in s, "the queued message answered"
+        lambda s: "SENT WHILE DOWN" in s and "⏳" not in s,
+        "the queued message answered",
+        twice=True,
     )
     assert "Crashing in the middle of this turn" in screen  # the transcript before the crash
 

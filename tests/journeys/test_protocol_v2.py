@@ -25,11 +25,11 @@ def test_a_whole_v2_session_and_its_reopening(
     term.press("1")
     screen = term.wait_for("[exit 0]")
     assert "v2-journey-output" in screen
-    term.wait_until(lambda s: "working" not in s, "the turn to end")
+    term.wait_until(lambda s: "working" not in s, "the turn to end", twice=True)
     assert_frame(term, "after the v2 tool call")
     term.send("second v2 turn")
     term.wait_for("SECOND V2 TURN")
-    term.wait_until(lambda s: "working" not in s, "the second turn to end")
+    term.wait_until(lambda s: "working" not in s, "the second turn to end", twice=True)
     term.press("C-q")
     term.wait_exit()
     term.close()

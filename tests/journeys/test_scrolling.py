@@ -32,7 +32,7 @@ def test_page_up_during_a_stream_shows_the_marker_and_ctrl_end_jumps_down(
     term.wait_for("↓ new output")
     assert not at_the_stream(term)  # the view moved up
     term.press("PageUp")
-    term.wait_until(lambda s: "/slow 30" not in s.split("▔▔▔")[0], "further up")
+    term.wait_until(lambda s: "/slow 30" not in s.split("▔▔▔")[0], "further up", twice=True)
     # Typing still goes to the prompt while reading up there.
     term.type("draft")
     term.wait_until(lambda _: prompt_text(term) == "draft", "the draft")

@@ -49,6 +49,7 @@ def test_sessions_of_a_second_agent_join_the_list(terminal: Callable[..., Termin
     term.wait_until(
         lambda s: "Matches in this folder: 3" in s and "demo agent just now" not in s,
         "only the SDK agent's sessions",
+        twice=True,
     )
     term.press("Escape")
     term.wait_for("Sessions · this folder (4)")

@@ -34,7 +34,9 @@ def test_a_whole_session_at_80x24(terminal: Callable[..., Terminal]) -> None:
 
     term.press("C-n")
     term.wait_until(
-        lambda s: "New session" in s.split("\n", 1)[0] and "You said" not in s, "a new session"
+        lambda s: "New session" in s.split("\n", 1)[0] and "You said" not in s,
+        "a new session",
+        twice=True,
     )
     assert_frame(term, "in the new session")
     term.send("in the second session")  # its first message makes (and lists) the session
