@@ -88,7 +88,9 @@ def test_agent_markup_is_shown_as_written_and_never_acts(
     term.wait_for("Mode: mode2[/][@click=app.quit]Q")
     term.press("Enter")
     term.wait_for("error[/][@click=app.quit]Q")
-    # Clicking on the agent's action markup, wherever it shows, does nothing.
+    # Clicking on the agent's action markup, wherever it shows, does nothing (found on a
+    # still screen, so that the click lands on it).
+    term.wait_still()
     for needle in ("error[/][@click", "title[/][@click"):
         where = term.find(needle)
         assert where is not None, needle

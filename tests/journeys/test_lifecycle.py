@@ -103,7 +103,9 @@ def test_switch_sessions_then_continue_and_resume_after_restarting_the_app(
     term.press("C-n")
     term.send("beta question")  # at once: it goes to the new session, not the one left
     term.wait_until(lambda s: s.count("You said") == 1 and "beta question" in s, "the second reply")
-    # Both are in the sidebar; go back to the first one (a click on its row).
+    # Both are in the sidebar; go back to the first one (a click on its row). The list may
+    # still be moving (the new session's row goes on top): the row is found once it is still.
+    term.wait_still()
     where = term.find("alpha question")
     assert where is not None
     term.click(where[0] + 2, where[1])
