@@ -139,3 +139,16 @@ def test_right_after_an_echo_means_within_a_tick() -> None:
     clock.now += AFTER_ECHO
     assert not pace.paint_due()
     assert AFTER_ECHO <= 0.02
+
+
+def test_keys_are_coming_while_the_person_types_or_a_key_is_on_its_way() -> None:
+    pace, clock = pacer()
+    assert not pace.keys_coming()
+    pace.key_arrived()
+    assert pace.keys_coming()
+    pace.key_not_for_the_prompt()
+    assert not pace.keys_coming(), "a key going elsewhere (a dialog, the filter)"
+    pace.typed()
+    assert pace.keys_coming()
+    clock.now += TYPING_HOLD + 0.001
+    assert not pace.keys_coming()

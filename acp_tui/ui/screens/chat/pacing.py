@@ -100,6 +100,11 @@ class FramePacer:
     def typing(self) -> bool:
         return self.clock() < self.typing_until
 
+    def keys_coming(self) -> bool:
+        """The person is typing, or a key is on its way to the prompt: the prompt's changes
+        are painted at once, and whole frames are split around them."""
+        return self.typing() or bool(self.key_in_flight())
+
     def key_in_flight(self) -> float:
         """Seconds a whole frame should still wait for a key on its way to its echo (0: none)."""
         if not self.key_arrived_at:

@@ -69,16 +69,12 @@ class PromptFirstPainting(_Base):
         if not self._frame_wanted(besides=prompt):
             self._paint_whole()  # the prompt alone changed: the usual frame is just that
             return
-        pacer = self._pacer
-        in_flight = pacer.key_in_flight()
-        if (
-            (pacer.typing() or in_flight)
-            and prompt in self._dirty_widgets
-            and not self._lays_out(prompt)
-        ):
+        if self._echo_ready(prompt):
             # A key's echo never waits for the rest of the screen.
             self._paint_alone(prompt)
             return
+        pacer = self._pacer
+        in_flight = pacer.key_in_flight()
         if in_flight:
             # A key is on its way to the prompt: its echo first, then the rest (see
             # _paint_alone), rather than a whole frame in its way.
@@ -96,17 +92,23 @@ class PromptFirstPainting(_Base):
         # last one (17 ms at 60 frames a second, and up to twice that was seen in a flood). A
         # key's echo does not wait for it: the prompt is painted as soon as it has changed.
         prompt = self._typing_target()
-        pacer = self._pacer
         if (
             prompt is not None
-            and prompt in self._dirty_widgets
-            and (pacer.key_in_flight() or pacer.typing())
             and self.is_current
             and not self.app._batch_count
-            and not self._lays_out(prompt)
+            and self._echo_ready(prompt)
         ):
             self._on_timer_update()
         await super()._on_idle(event)  # type: ignore[misc]
+
+    def _echo_ready(self, prompt: Widget) -> bool:
+        """Whether ``prompt`` changed while keys are coming, and can be painted alone (it
+        asked for no layout)."""
+        return (
+            self._pacer.keys_coming()
+            and prompt in self._dirty_widgets
+            and not self._lays_out(prompt)
+        )
 
     def _typing_elsewhere(self) -> bool:
         """Whether typed keys go somewhere else than the prompt now (the screen says)."""
@@ -165,11 +167,10 @@ class PromptFirstPainting(_Base):
 
     def _paint_whole(self) -> None:
         painting = self._frame_wanted()
-        pacer = self._pacer
         if (
             painting
             and self._layout_required
-            and (pacer.typing() or pacer.key_in_flight())
+            and self._pacer.keys_coming()
             and self.is_current
             and not self.app._batch_count
         ):
@@ -179,7 +180,7 @@ class PromptFirstPainting(_Base):
         if self._drawing_owed:
             self._draw_what_moved()  # an earlier split frame's drawing, if this one had none
         if painting:
-            pacer.painted_whole()
+            self._pacer.painted_whole()
 
     def _lay_out_now_draw_next(self) -> None:
         """The layout of a whole frame now; its drawing on the next turn of the loop."""
