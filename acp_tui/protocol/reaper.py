@@ -36,6 +36,7 @@ import logging
 import os
 import signal
 import sys
+import time
 from collections.abc import Iterator, Mapping
 from itertools import count
 
@@ -46,6 +47,9 @@ SPARE_VAR = "ACP_TUI_SPARE"
 _PR_SET_CHILD_SUBREAPER = 36
 #: Passes of a sweep: each can find processes forked while the previous pass was killing.
 _SWEEP_PASSES = 5
+#: How long a sweep waits, at most, for processes caught in the middle of an exec to show
+#: their environment (an exec takes well under a millisecond; a busy machine can pause one).
+_SETTLE_SECONDS = 0.2
 
 _token = os.urandom(8).hex()  # not `secrets`: its import costs start-up time
 _tags = count(1)
@@ -126,14 +130,26 @@ def sweep(tag: str | None = None) -> int:
         return 0
     wanted = _owner_value(tag) if tag is not None else _owner_value("")
     killed = 0
-    for _ in range(_SWEEP_PASSES):
-        victims = [pid for pid in _processes() if _is_victim(pid, wanted, exact=tag is not None)]
-        if not victims:
-            break
+    passes = 0
+    settle_by = time.monotonic() + _SETTLE_SECONDS
+    while passes < _SWEEP_PASSES:
+        victims: list[int] = []
+        unsettled = False
+        for pid in _processes():
+            verdict = _is_victim(pid, wanted, exact=tag is not None)
+            unsettled = unsettled or verdict is None
+            if verdict:
+                victims.append(pid)
         for pid in victims:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
                 killed += 1
+        if victims:
+            passes += 1
+        elif not unsettled or time.monotonic() > settle_by:
+            break
+        else:
+            time.sleep(0.001)  # a process in the middle of an exec: look again once it is done
     reap()
     if killed:
         log.info("killed %d leftover process(es) of %s", killed, tag or "acp-tui's agents")
@@ -205,21 +221,33 @@ def _marker(environ: bytes | None) -> str | None:
     return None
 
 
-def _parent(pid: int) -> int | None:
+def _stat_fields(pid: int) -> list[bytes] | None:
+    """The fields of ``/proc/<pid>/stat`` after the command name (the state first)."""
     try:
         with open(f"/proc/{pid}/stat", "rb") as file:
             data = file.read()
     except OSError:
         return None
-    fields = data[data.rfind(b")") + 2 :].split()
+    return data[data.rfind(b")") + 2 :].split()
+
+
+def _parent(pid: int) -> int | None:
+    fields = _stat_fields(pid)
+    if fields is None:
+        return None
     try:
         return int(fields[1]) if fields[0] != b"Z" else None  # a zombie needs reaping only
     except (IndexError, ValueError):
         return None
 
 
-def _is_victim(pid: int, wanted: str, *, exact: bool) -> bool:
+def _is_victim(pid: int, wanted: str, *, exact: bool) -> bool | None:
+    """Whether to kill ``pid``; None when it cannot be told yet (in the middle of an exec)."""
     environ = _environ(pid)
+    if environ == b"":
+        environ = _empty_environ_confirmed(pid)
+        if environ is _UNSETTLED:
+            return None
     marker = _marker(environ)
     if marker is not None and (marker == wanted if exact else marker.startswith(wanted)):
         return True
@@ -228,6 +256,33 @@ def _is_victim(pid: int, wanted: str, *, exact: bool) -> bool:
     # An orphan re-parented to us: an agent's, unless acp-tui itself started it.
     spare = (SPARE_VAR + "=" + _spare_value()).encode()
     return environ is not None and spare not in environ.split(b"\0") and not _is_ours(marker)
+
+
+#: What :func:`_empty_environ_confirmed` says of a process in the middle of an exec.
+_UNSETTLED = b"unsettled"
+
+
+def _empty_environ_confirmed(pid: int) -> bytes | None:
+    """Read again an environment that read empty. During an exec, ``/proc`` shows the new
+    program's environment empty until it is laid out; taken at its word, a browser acp-tui
+    opened would look like an orphan that cleared its own. It is empty only if it stays so
+    while the environment's place in memory (ASLR puts it elsewhere on every exec, and it is 0
+    while one is under way) stays the same; else :data:`_UNSETTLED`."""
+    before = _environment_span(pid)
+    environ = _environ(pid)
+    if environ != b"":
+        return environ
+    after = _environment_span(pid)
+    if before is None or before != after or before[1] == b"0":
+        return None if after is None and before is None else _UNSETTLED
+    return environ
+
+
+def _environment_span(pid: int) -> tuple[bytes, bytes] | None:
+    """Where the process's environment lies in its memory: the start and end addresses, the
+    third and second last fields of ``/proc/<pid>/stat``."""
+    fields = _stat_fields(pid)
+    return (fields[-3], fields[-2]) if fields is not None and len(fields) > 3 else None
 
 
 def _is_ours(marker: str | None) -> bool:

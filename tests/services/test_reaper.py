@@ -4,10 +4,12 @@ kill and at shutdown; an agent's children, orphaned when it crashes, die with it
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import anyio
@@ -151,6 +153,105 @@ def test_what_acp_tui_itself_starts_is_never_swept(tmp_path: Path) -> None:
         assert alive(browser)
     finally:
         os.kill(browser, 9)
+
+
+def test_a_process_caught_in_the_middle_of_an_exec_is_not_swept_for_it() -> None:
+    """A browser acp-tui opens is still exec'ing when the shell that started it exits: its
+    environment reads empty for a moment. That is not an orphan that cleared its own; the
+    same sweep, seen through a stress of such starts, leaves every one alive."""
+    pids: list[int] = []
+    for _ in range(100):
+        completed = subprocess.run(
+            ["sh", "-c", "setsid sleep 300 >/dev/null 2>&1 & echo $!"],
+            check=True,
+            env=dict(os.environ),
+            capture_output=True,
+            text=True,
+        )
+        pids.append(int(completed.stdout))
+        reaper.sweep()  # at once: the sleep is orphaned to us, most likely mid-exec
+    try:
+        assert [pid for pid in pids if not alive(pid)] == []
+    finally:
+        for pid in pids:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, 9)
+
+
+class ScriptedProc:
+    """``/proc`` for one orphan of ours, read by read: each read of its environment or its
+    stat takes the next answer given."""
+
+    PID = 4_000_000
+
+    def __init__(self, environs: list[bytes], spans: list[tuple[int, int]]) -> None:
+        self.environs = environs
+        self.spans = spans
+        self.killed: list[int] = []
+
+    def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        monkeypatch.setattr(reaper, "_processes", lambda: [self.PID])
+        monkeypatch.setattr(reaper, "_environ", self.environ)
+        monkeypatch.setattr(reaper, "_stat_fields", self.stat)
+        monkeypatch.setattr(reaper.os, "kill", self.kill)
+
+    def environ(self, pid: int) -> bytes | None:
+        return self.environs.pop(0) if len(self.environs) > 1 else self.environs[0]
+
+    def stat(self, pid: int) -> list[bytes]:
+        start, end = self.spans.pop(0) if len(self.spans) > 1 else self.spans[0]
+        parent = str(os.getpid()).encode()
+        return [b"S", parent, *[b"0"] * 45, str(start).encode(), str(end).encode(), b"0"]
+
+    def kill(self, pid: int, sig: int) -> None:
+        self.killed.append(pid)
+
+
+def spare_environ() -> bytes:
+    return f"HOME=/root\0{reaper.SPARE_VAR}={os.environ[reaper.SPARE_VAR]}\0".encode()
+
+
+def test_an_environment_read_empty_mid_exec_is_read_again(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Empty while its place is 0 (the exec under way), then there, with our spare mark.
+    proc = ScriptedProc([b"", b"", spare_environ()], [(0, 0), (0, 0), (700, 900)])
+    proc.install(monkeypatch)
+    reaper.sweep()
+    assert proc.killed == []
+
+
+def test_an_exec_between_two_reads_is_not_taken_for_an_empty_environment(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The old program's place, an empty read, then the new program's place elsewhere.
+    proc = ScriptedProc([b"", b"", spare_environ()], [(100, 300), (700, 900)])
+    proc.install(monkeypatch)
+    reaper.sweep()
+    assert proc.killed == []
+
+
+def test_an_orphan_that_really_cleared_its_environment_is_swept(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Empty on every read, at one place that does not move: `env -i`, not an exec.
+    proc = ScriptedProc([b""], [(700, 700)])
+    proc.install(monkeypatch)
+    reaper.sweep()
+    assert proc.killed[:1] == [ScriptedProc.PID]
+
+
+def test_an_orphan_stuck_mid_exec_is_left_after_a_bounded_wait(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One that never settles (exiting, or paused by a busy machine) holds the sweep up only
+    briefly, and is not killed on a guess."""
+    proc = ScriptedProc([b""], [(0, 0)])
+    proc.install(monkeypatch)
+    started = time.monotonic()
+    reaper.sweep()
+    assert proc.killed == []
+    assert time.monotonic() - started < 2.0
 
 
 async def test_a_live_agents_processes_are_not_swept_with_another(tmp_path: Path) -> None:
