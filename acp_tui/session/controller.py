@@ -145,6 +145,8 @@ class SessionController(AgentRequests, SessionCalls, Turns):
                 AgentExit(error.reason, None, [], expected=False, start_failed=True)
             )
             return
+        if not self._stopping:
+            self.end_turns_of_a_gone_agent()
         self._report_exit()
 
     async def _start(

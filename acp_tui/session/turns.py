@@ -172,6 +172,19 @@ class Turns(LinkState):
         self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
         self.flush(session_id)
 
+    def end_turns_of_a_gone_agent(self) -> None:
+        """The agent exited on its own: a turn it was running can never end by its word. A v1
+        turn's prompt already failed with the connection; a v2 turn was answered at once and
+        waited for a state update that will not come. Each ends as an error, said once."""
+        for session_id, state in list(self.store.sessions.items()):
+            if state.activity != "idle":
+                self.store.prompt_finished(
+                    session_id, None, error="The agent exited during this turn"
+                )
+        for session_id, runtime in list(self._runtime.items()):
+            if runtime.turn_running:
+                self._turn_idle(session_id, "error")
+
     def begin_cancel(self, session_id: str) -> None:
         """The person cancelled the turn: until it ends, every permission request of the
         session is answered ``cancelled``, those waiting now and those still to come."""

@@ -4,6 +4,7 @@ restart (Ctrl+R) that reopened the session, or the next turn."""
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 import pytest
@@ -57,3 +58,49 @@ async def test_cancelled_and_error_do_not_outlive_a_restart_or_the_next_turn(
         await wait_for(pilot, lambda: "cancelled" not in status(screen), "the next turn")
         await wait_for(pilot, lambda: not screen.busy, "its end")
         assert status(screen) == ""
+
+
+#: The demo agent behind a parent that gives up its ends of the pipes, then outlives the
+#: agent by a moment: the connection closes well before the exit is known (an agent that
+#: flushes its logs, or a wrapper script), so the turn's error is drawn before the exit.
+LINGERING = (
+    "import os, subprocess, sys, time\n"
+    "agent = subprocess.Popen(sys.argv[1:])\n"
+    "os.close(0); os.close(1)\n"
+    "code = agent.wait()\n"
+    "time.sleep(0.6)\n"
+    "sys.exit(code)\n"
+)
+
+
+async def test_the_exit_reported_after_the_turns_error_does_not_wipe_the_status(
+    tmp_path: Path,
+) -> None:
+    from acp_tui.demo_agent import demo_agent_argv
+    from tests.ui.chat_helpers import agent_app
+
+    argv = [sys.executable, "-c", LINGERING, *demo_agent_argv(str(tmp_path / "state"), 0)]
+    app = agent_app(argv, tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/crash")
+        await wait_for(pilot, lambda: status(screen) == "stopped: error", "the turn's error")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the exit")
+        await pilot.pause()
+        assert status(screen) == "stopped: error"
+
+
+async def test_a_v2_turn_the_agent_dies_in_ends_as_an_error(tmp_path: Path) -> None:
+    """On v2 the prompt is answered at once and a state update ends the turn: an agent that
+    dies in between never sends it. The turn ends anyway, as an error, and says so; nothing
+    goes on saying "working"."""
+    app = demo_app(tmp_path, tmp_path / "state", protocol_version=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        session_id = screen.session_id
+        await send(pilot, "/crash")
+        await wait_for(pilot, lambda: not screen.agent_alive, "the crash")
+        await wait_for(pilot, lambda: status(screen) == "stopped: error", "stopped: error")
+        state = screen.store.get(session_id or "")
+        assert state is not None and state.activity == "idle" and not screen.busy
+        assert screen.link is not None and not screen.link.is_busy(session_id or "")

@@ -238,7 +238,12 @@ class AgentLifecycle(ChatHost):
         main_width = self.query_one("#main").size.width or self.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)
         banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
-        self._set_status("")
+        # How the turn ended ("stopped: error") stays said; it may have been drawn already.
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is not None:
+            self._draw_activity(state)
+        else:
+            self._set_status("")
         if self not in self.app.screen_stack:
             # Several agents, this one not on screen: the others go on; say which one stopped.
             self.notify(

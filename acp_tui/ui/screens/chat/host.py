@@ -134,6 +134,9 @@ class ChatHost(Screen[None]):
     def _set_status(self, text: str) -> None:
         raise NotImplementedError  # screen.py
 
+    def _draw_activity(self, state: SessionState) -> None:
+        raise NotImplementedError  # screen.py
+
     def _sidebar_target(self) -> str | None:
         raise NotImplementedError  # sessions.py
 
