@@ -88,6 +88,12 @@ async def test_the_exit_reported_after_the_turns_error_does_not_wipe_the_status(
         await wait_for(pilot, lambda: not screen.agent_alive, "the exit")
         await pilot.pause()
         assert status(screen) == "stopped: error"
+        # Asking the dead agent for something: a toast says it is not running; the status
+        # still says how the turn ended.
+        assert screen.link is not None
+        screen.link.spawn(lambda: pilot.pause(), "changing the mode")
+        await pilot.pause()
+        assert status(screen) == "stopped: error"
 
 
 async def test_a_v2_turn_the_agent_dies_in_ends_as_an_error(tmp_path: Path) -> None:

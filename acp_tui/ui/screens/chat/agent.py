@@ -119,7 +119,7 @@ class AgentLifecycle(ChatHost):
             self.index.forget(gone)
             self.store.forget(gone)
         if outcome.message:
-            self._set_status("")
+            self._draw_status()
             self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
         if outcome.opened is None and reopen is not None:
             # Its transcript stays on screen; what waited for it, and the next message, go to
@@ -160,7 +160,7 @@ class AgentLifecycle(ChatHost):
         self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
             agent.capabilities
         )
-        self._set_status("")
+        self._draw_status()
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
         # A (re)started agent: list again from the first page.
@@ -185,7 +185,7 @@ class AgentLifecycle(ChatHost):
                 severity="error",
                 description=lines[1][:20_000] if len(lines) > 1 else None,
             )
-        self._set_status("")
+        self._draw_status()
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         # The bell rang (see attention.py) as the store saw the turn end.
@@ -239,11 +239,7 @@ class AgentLifecycle(ChatHost):
         row = max(20, main_width - banner.styles.gutter.width - 2)
         banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
         # How the turn ended ("stopped: error") stays said; it may have been drawn already.
-        state = self.store.get(self.session_id) if self.session_id else None
-        if state is not None:
-            self._draw_activity(state)
-        else:
-            self._set_status("")
+        self._draw_status()
         if self not in self.app.screen_stack:
             # Several agents, this one not on screen: the others go on; say which one stopped.
             self.notify(

@@ -137,6 +137,9 @@ class ChatHost(Screen[None]):
     def _draw_activity(self, state: SessionState) -> None:
         raise NotImplementedError  # screen.py
 
+    def _draw_status(self) -> None:
+        raise NotImplementedError  # screen.py
+
     def _sidebar_target(self) -> str | None:
         raise NotImplementedError  # sessions.py
 

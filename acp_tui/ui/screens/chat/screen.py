@@ -626,6 +626,15 @@ class ChatScreen(
         else:
             self._set_status("")
 
+    def _draw_status(self) -> None:
+        """The status line from the session on screen (a notice of the moment, such as
+        "starting the agent…", is over): what its turn is doing, or how it ended."""
+        state = self.store.get(self.session_id) if self.session_id else None
+        if state is not None:
+            self._draw_activity(state)
+        else:
+            self._set_status("")
+
     def _set_status(self, text: str) -> None:
         self.query_one(StatusLine).set_text(text)
 
