@@ -16,6 +16,7 @@ CONFIG_ENV = "ACP_TUI_CONFIG"
 __all__ = [
     "APP_NAME",
     "CONFIG_ENV",
+    "cache_dir",
     "config_file",
     "data_dir",
     "demo_agent_state_dir",
@@ -49,6 +50,13 @@ def state_dir() -> Path:
     from platformdirs import user_state_dir
 
     return Path(user_state_dir(APP_NAME, appauthor=False))
+
+
+def cache_dir() -> Path:
+    """What acp-tui can make again, kept to start faster (the parsed stylesheets)."""
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir(APP_NAME, appauthor=False))
 
 
 def log_dir() -> Path:

@@ -11,19 +11,34 @@ sources, its scope and the theme's variables). The rules are only read after the
 
 Parsed rules are kept for the last :data:`KEEP_THEMES` sets of theme variables (a person
 trying every theme in turn does not grow the process for each).
+
+**Between runs** (the command line only, :func:`keep_on_disk`): the first parse of a launch
+cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is the same every
+launch. The rules of each theme are kept in the user's cache directory, one file per theme and
+per Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
+again when the app ends if a launch parsed something new. The file is a pickle in the person's
+own cache directory (whoever can write there can already change what their shell runs). Any
+file that cannot be read, or holds something else, is ignored and replaced: the parse then
+works as Textual's own.
 """
 
 from __future__ import annotations
 
+import hashlib
 import inspect
 import logging
+import os
+import pickle
+import sys
+import tempfile
 from collections import OrderedDict
+from pathlib import Path
 from typing import Any
 
 from textual.css.model import RuleSet
 from textual.css.stylesheet import Stylesheet
 
-__all__ = ["KEEP_THEMES", "install", "installed"]
+__all__ = ["KEEP_THEMES", "install", "installed", "keep_on_disk", "save_to_disk"]
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +64,80 @@ def _theme_of(variables: dict[str, str]) -> Theme:
     theme = tuple(sorted(variables.items()))
     _last_theme[:] = [(variables, theme)]
     return theme
+
+
+#: Where the rules are kept between runs (None: not kept), and the themes whose rules there
+#: were read (or found missing) this run, and whose rules were parsed anew since.
+_disk: list[Path | None] = [None]
+_read_from_disk: set[Theme] = set()
+_parsed_anew: set[Theme] = set()
+
+
+def keep_on_disk(directory: Path | None) -> None:
+    """Keep parsed rules in ``directory`` between runs (None: stop)."""
+    _disk[0] = directory
+    _read_from_disk.clear()
+
+
+def _disk_file(theme: Theme) -> Path | None:
+    directory = _disk[0]
+    if directory is None:
+        return None
+    from textual import __version__ as textual_version
+
+    from acp_tui import __version__
+
+    identity = repr((textual_version, sys.version, __version__, theme)).encode()
+    return directory / f"css-{hashlib.sha256(identity).hexdigest()[:24]}.pickle"
+
+
+def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:
+    """The rules kept on disk for ``theme`` (empty if none, or if the file is not ours)."""
+    _read_from_disk.add(theme)
+    path = _disk_file(theme)
+    if path is None:
+        return {}
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return {}
+    try:
+        rules = pickle.loads(data)
+        if not isinstance(rules, dict) or not all(
+            isinstance(key, tuple) and isinstance(value, list) for key, value in rules.items()
+        ):
+            raise TypeError(f"not a dict of rules: {type(rules).__name__}")
+        if not all(isinstance(rule, RuleSet) for value in rules.values() for rule in value):
+            raise TypeError("not rule sets")
+    except Exception as error:  # a bad cache is never worse than no cache
+        log.info("css cache: ignoring %s (%s)", path, error)
+        _parsed_anew.add(theme)  # written again, whole, when the app ends
+        return {}
+    return rules
+
+
+def save_to_disk() -> None:
+    """Write the rules of each theme that parsed something new this run (at the app's end)."""
+    for theme in list(_parsed_anew):
+        path = _disk_file(theme)
+        rules = _parsed.get(theme)
+        if path is None or rules is None:
+            continue
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            data = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
+            # Whole or not at all: another acp-tui may be reading it this very moment.
+            fd, temporary = tempfile.mkstemp(prefix=".css-", dir=path.parent)
+            try:
+                with os.fdopen(fd, "wb") as file:
+                    file.write(data)
+                os.replace(temporary, path)
+            except BaseException:
+                Path(temporary).unlink(missing_ok=True)
+                raise
+        except Exception as error:  # the next launch simply parses again
+            log.info("css cache: not written to %s (%s)", path, error)
+        _parsed_anew.discard(theme)
 
 
 def installed() -> bool:
@@ -86,10 +175,15 @@ def install(keep_themes: int = KEEP_THEMES) -> bool:
             _parsed.move_to_end(theme)
         key = (css, read_from, is_default_rules, tie_breaker, scope)
         rules = rules_of_theme.get(key)
+        if rules is None and _disk[0] is not None and theme not in _read_from_disk:
+            rules_of_theme.update(_load(theme))
+            rules = rules_of_theme.get(key)
         if rules is None:
             rules = rules_of_theme[key] = parse_rules(
                 self, css, read_from, is_default_rules, tie_breaker, scope
             )
+            if _disk[0] is not None:
+                _parsed_anew.add(theme)
         return rules
 
     shared_parse_rules._shared = True  # type: ignore[attr-defined]

@@ -34,6 +34,8 @@ COLS, ROWS = 120, 40
 #: them): without it, ``PYTHONDONTWRITEBYTECODE=1`` (set in some sandboxes) would compile every
 #: module at each launch.
 PYCACHE = Path(tempfile.gettempdir()) / "acp-tui-bench-pycache"
+#: The app's cache directory, shared by every run like the bytecode.
+APP_CACHE = Path(tempfile.gettempdir()) / "acp-tui-bench-cache"
 
 
 @dataclass(frozen=True)
@@ -77,7 +79,13 @@ def fresh_home() -> Path:
 
 
 def app_env(home: Path) -> dict[str, str]:
-    return {**isolated_env(home), "PYTHONPYCACHEPREFIX": str(PYCACHE)}
+    # What a person's second and later launches find: the bytecode, and the stylesheets
+    # parsed by an earlier run (acp_tui/ui/css_cache.py). Config, data and state stay fresh.
+    return {
+        **isolated_env(home),
+        "PYTHONPYCACHEPREFIX": str(PYCACHE),
+        "XDG_CACHE_HOME": str(APP_CACHE),
+    }
 
 
 def base_env() -> dict[str, str]:

@@ -4,11 +4,15 @@ only the last few themes are kept; a Textual whose parser changed shape is left 
 
 from __future__ import annotations
 
+import pickle
 from collections import OrderedDict
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 import textual.css.stylesheet as textual_stylesheet
 from textual.css.stylesheet import Stylesheet
+from textual.screen import Screen
 
 from acp_tui.ui import css_cache
 from tests.python_probe import run_python
@@ -99,3 +103,115 @@ def test_a_textual_whose_parser_changed_shape_is_left_alone() -> None:
         "print(css_cache.install(), Stylesheet._parse_rules is changed)\n"
     )
     assert run_python(probe).split() == ["False", "True"]
+
+
+# -- between runs (the command line's keep_on_disk) ----------------------------------------
+
+
+@pytest.fixture
+def on_disk(fresh_cache: None, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setattr(css_cache, "_read_from_disk", set())
+    monkeypatch.setattr(css_cache, "_parsed_anew", set())
+    css_cache.keep_on_disk(tmp_path / "cache")
+    yield tmp_path / "cache"
+    css_cache.keep_on_disk(None)
+
+
+def _next_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the next launch starts from: nothing parsed in the process."""
+    monkeypatch.setattr(css_cache, "_parsed", OrderedDict())
+    css_cache._read_from_disk.clear()
+
+
+def test_the_next_run_reads_what_this_one_parsed(
+    on_disk: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = _stylesheet("#ff0000")
+    first.parse()
+    css_cache.save_to_disk()
+    assert len(list(on_disk.glob("css-*.pickle"))) == 1
+    _next_run(monkeypatch)
+    monkeypatch.setattr(textual_stylesheet, "parse", _parser_that_fails)
+    second = _stylesheet("#ff0000")
+    second.parse()  # read from the disk
+    assert [rule.css for rule in second.rules] == [rule.css for rule in first.rules]
+    # Another theme is another file: parsed anew.
+    with pytest.raises(Exception, match="parsed again"):
+        _stylesheet("#00ff00").parse()
+
+
+def test_a_run_that_parsed_nothing_new_writes_nothing(
+    on_disk: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _stylesheet("#ff0000").parse()
+    css_cache.save_to_disk()
+    (kept,) = on_disk.glob("css-*.pickle")
+    kept.write_bytes(kept.read_bytes())  # the same, with a time to compare
+    written = kept.stat().st_mtime_ns
+    _next_run(monkeypatch)
+    _stylesheet("#ff0000").parse()
+    css_cache.save_to_disk()
+    assert kept.stat().st_mtime_ns == written
+
+
+@pytest.mark.parametrize(
+    "content",
+    [b"", b"not a pickle", pickle.dumps({"key": "not rules"}), pickle.dumps([1, 2])],
+    ids=["empty", "garbage", "not rule sets", "not a dict"],
+)
+def test_a_cache_file_that_is_not_ours_is_ignored_and_replaced(
+    on_disk: Path, monkeypatch: pytest.MonkeyPatch, content: bytes
+) -> None:
+    first = _stylesheet("#ff0000")
+    first.parse()
+    css_cache.save_to_disk()
+    (kept,) = on_disk.glob("css-*.pickle")
+    kept.write_bytes(content)
+    _next_run(monkeypatch)
+    second = _stylesheet("#ff0000")
+    second.parse()  # parsed, as without a cache
+    assert [rule.css for rule in second.rules] == [rule.css for rule in first.rules]
+    css_cache.save_to_disk()
+    _next_run(monkeypatch)
+    monkeypatch.setattr(textual_stylesheet, "parse", _parser_that_fails)
+    _stylesheet("#ff0000").parse()  # the file was written again, whole
+
+
+def test_a_cache_directory_that_cannot_be_written_costs_nothing(
+    on_disk: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    on_disk.parent.mkdir(exist_ok=True)
+    on_disk.write_text("a file where the directory should be")
+    _stylesheet("#ff0000").parse()
+    css_cache.save_to_disk()  # says so in the log, raises nothing
+    _next_run(monkeypatch)
+    _stylesheet("#ff0000").parse()
+
+
+def _styles_of(screen: Screen[object]) -> list[tuple[str, str | None, str]]:
+    return [
+        (type(node).__name__, node.id, node.styles.css)
+        for node in screen.walk_children(with_self=True)
+    ]
+
+
+@pytest.mark.anyio
+async def test_the_chat_screen_styled_from_the_disk_is_styled_as_parsed(
+    on_disk: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole app's CSS (every widget's, every screen's), parsed in one run and read back
+    in the next: every widget of the chat screen gets the very same styles."""
+    from tests.ui.chat_helpers import demo_app, wait_for_session
+
+    seen: list[list[tuple[str, str | None, str]]] = []
+    for run in ("parsed", "read"):
+        if run == "read":
+            css_cache.save_to_disk()
+            _next_run(monkeypatch)
+            monkeypatch.setattr(textual_stylesheet, "parse", _parser_that_fails)
+        app = demo_app(tmp_path / run, tmp_path / run / "state")
+        async with app.run_test(size=(120, 40)) as pilot:
+            screen = await wait_for_session(pilot)
+            await pilot.pause()
+            seen.append(_styles_of(screen))
+    assert len(seen[0]) > 30 and seen[1] == seen[0]
