@@ -44,6 +44,8 @@ log = logging.getLogger(__name__)
 
 #: Sets of theme variables whose parsed rules are kept (least recently used dropped first).
 KEEP_THEMES = 4
+#: Files kept on disk between runs (one per theme and versions; least recently used go).
+KEEP_FILES = 12
 #: The parameters of Textual's ``Stylesheet._parse_rules`` this wraps: another Textual that
 #: changed them is left alone (every parse then works as Textual's own).
 _EXPECTED = ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
@@ -99,6 +101,7 @@ def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:
         return {}
     try:
         data = path.read_bytes()
+        os.utime(path)  # used now: the last to be pruned
     except OSError:
         return {}
     try:
@@ -138,6 +141,20 @@ def save_to_disk() -> None:
         except Exception as error:  # the next launch simply parses again
             log.info("css cache: not written to %s (%s)", path, error)
         _parsed_anew.discard(theme)
+        _prune(path.parent)
+
+
+def _prune(directory: Path) -> None:
+    """Keep the :data:`KEEP_FILES` files used last: each theme tried, and each upgrade of
+    Textual or acp-tui, leaves one behind."""
+    try:
+        files = sorted(
+            directory.glob("css-*.pickle"), key=lambda file: file.stat().st_mtime, reverse=True
+        )
+        for old in files[KEEP_FILES:]:
+            old.unlink(missing_ok=True)
+    except OSError as error:
+        log.info("css cache: not pruned (%s)", error)
 
 
 def installed() -> bool:

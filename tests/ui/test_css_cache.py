@@ -4,6 +4,7 @@ only the last few themes are kept; a Textual whose parser changed shape is left 
 
 from __future__ import annotations
 
+import os
 import pickle
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -146,12 +147,11 @@ def test_a_run_that_parsed_nothing_new_writes_nothing(
     _stylesheet("#ff0000").parse()
     css_cache.save_to_disk()
     (kept,) = on_disk.glob("css-*.pickle")
-    kept.write_bytes(kept.read_bytes())  # the same, with a time to compare
-    written = kept.stat().st_mtime_ns
+    written = kept.stat().st_ino  # a file written again is a new file (replaced whole)
     _next_run(monkeypatch)
     _stylesheet("#ff0000").parse()
     css_cache.save_to_disk()
-    assert kept.stat().st_mtime_ns == written
+    assert kept.stat().st_ino == written
 
 
 @pytest.mark.parametrize(
@@ -215,3 +215,21 @@ async def test_the_chat_screen_styled_from_the_disk_is_styled_as_parsed(
             await pilot.pause()
             seen.append(_styles_of(screen))
     assert len(seen[0]) > 30 and seen[1] == seen[0]
+
+
+def test_only_the_files_used_last_are_kept(on_disk: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A person trying theme after theme (or upgrading) leaves one file each: the cache
+    directory keeps the last few used, a file just read counting as used."""
+    monkeypatch.setattr(css_cache, "KEEP_FILES", 2)
+    for accent in ("#000001", "#000002", "#000003"):
+        _next_run(monkeypatch)
+        _stylesheet(accent).parse()
+        css_cache.save_to_disk()
+        for file in on_disk.glob("css-*.pickle"):  # older than what comes next
+            os.utime(file, (file.stat().st_atime, file.stat().st_mtime - 10))
+    assert len(list(on_disk.glob("css-*.pickle"))) == 2
+    _next_run(monkeypatch)
+    monkeypatch.setattr(textual_stylesheet, "parse", _parser_that_fails)
+    _stylesheet("#000003").parse()  # kept: read from the disk
+    with pytest.raises(Exception, match="parsed again"):
+        _stylesheet("#000001").parse()  # the oldest went
