@@ -273,16 +273,31 @@ def _empty_environ_confirmed(pid: int) -> bytes | None:
     if environ != b"":
         return environ
     after = _environment_span(pid)
-    if before is None or before != after or before[1] == b"0":
-        return None if after is None and before is None else _UNSETTLED
+    if before is None or after is None:
+        return None  # gone, a zombie or a kernel thread: nothing of an agent's to kill
+    if before != after or before[1] == b"0":
+        return _UNSETTLED
     return environ
+
+
+#: ``PF_KTHREAD`` in the flags of ``/proc/<pid>/stat``: a kernel thread (no memory of its own,
+#: so no environment, ever; listed where acp-tui runs as root outside a container).
+_KERNEL_THREAD = 0x00200000
 
 
 def _environment_span(pid: int) -> tuple[bytes, bytes] | None:
     """Where the process's environment lies in its memory: the start and end addresses, the
-    third and second last fields of ``/proc/<pid>/stat``."""
+    third and second last fields of ``/proc/<pid>/stat``. None for a process that has none to
+    wait for: gone, a zombie (or dead) or a kernel thread."""
     fields = _stat_fields(pid)
-    return (fields[-3], fields[-2]) if fields is not None and len(fields) > 3 else None
+    if fields is None or len(fields) < 10 or fields[0] in (b"Z", b"X", b"x"):
+        return None
+    try:
+        if int(fields[6]) & _KERNEL_THREAD:
+            return None
+    except ValueError:
+        return None
+    return (fields[-3], fields[-2])
 
 
 def _is_ours(marker: str | None) -> bool:

@@ -184,9 +184,17 @@ class ScriptedProc:
 
     PID = 4_000_000
 
-    def __init__(self, environs: list[bytes], spans: list[tuple[int, int]]) -> None:
+    def __init__(
+        self,
+        environs: list[bytes],
+        spans: list[tuple[int, int]],
+        state: bytes = b"S",
+        flags: int = 0x400000,
+    ) -> None:
         self.environs = environs
         self.spans = spans
+        self.state = state
+        self.flags = flags
         self.killed: list[int] = []
 
     def install(self, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -201,7 +209,9 @@ class ScriptedProc:
     def stat(self, pid: int) -> list[bytes]:
         start, end = self.spans.pop(0) if len(self.spans) > 1 else self.spans[0]
         parent = str(os.getpid()).encode()
-        return [b"S", parent, *[b"0"] * 45, str(start).encode(), str(end).encode(), b"0"]
+        flags = str(self.flags).encode()
+        fields = [self.state, parent, b"1", b"1", b"0", b"-1", flags, *[b"0"] * 40]
+        return [*fields, str(start).encode(), str(end).encode(), b"0"]
 
     def kill(self, pid: int, sig: int) -> None:
         self.killed.append(pid)
@@ -252,6 +262,26 @@ def test_an_orphan_stuck_mid_exec_is_left_after_a_bounded_wait(
     reaper.sweep()
     assert proc.killed == []
     assert time.monotonic() - started < 2.0
+
+
+@pytest.mark.parametrize(
+    ("state", "flags"),
+    [(b"Z", 0x400000), (b"X", 0x400000), (b"S", 0x208040)],
+    ids=["zombie", "dead", "kernel thread"],
+)
+def test_what_never_shows_an_environment_does_not_hold_a_sweep_up(
+    monkeypatch: pytest.MonkeyPatch, state: bytes, flags: int
+) -> None:
+    """A zombie, or a kernel thread (listed where acp-tui runs as root on a host), reads an
+    empty environment at address 0 forever: not a process mid-exec to wait for, and nothing
+    to kill. Every sweep would otherwise wait its whole settling time."""
+    proc = ScriptedProc([b""], [(0, 0)], state=state, flags=flags)
+    proc.install(monkeypatch)
+    monkeypatch.setattr(reaper, "_SETTLE_SECONDS", 30.0)
+    started = time.monotonic()
+    reaper.sweep()
+    assert proc.killed == []
+    assert time.monotonic() - started < 5.0
 
 
 async def test_a_live_agents_processes_are_not_swept_with_another(tmp_path: Path) -> None:
