@@ -30,7 +30,6 @@ import logging
 import os
 import pickle
 import sys
-import tempfile
 from collections import OrderedDict
 from pathlib import Path
 from typing import Any
@@ -121,6 +120,10 @@ def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:
 
 def save_to_disk() -> None:
     """Write the rules of each theme that parsed something new this run (at the app's end)."""
+    if not _parsed_anew:
+        return
+    import tempfile  # not on the way to the first frame
+
     for theme in list(_parsed_anew):
         path = _disk_file(theme)
         rules = _parsed.get(theme)
