@@ -16,7 +16,8 @@ trying every theme in turn does not grow the process for each).
 cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is the same every
 launch. The rules of each theme are kept in the user's cache directory, one file per theme and
 per Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
-again when the app ends if a launch parsed something new. The file is a pickle in the person's
+again, if a launch parsed something new, by the warm-up thread a second after start and when the
+app ends. The file is a pickle in the person's
 own cache directory (whoever can write there can already change what their shell runs). Any
 file that cannot be read, or holds something else, is ignored and replaced: the parse then
 works as Textual's own.
@@ -119,7 +120,9 @@ def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:
 
 
 def save_to_disk() -> None:
-    """Write the rules of each theme that parsed something new this run (at the app's end)."""
+    """Write the rules of each theme that parsed something new this run (soon after start,
+    from the warm-up thread, so that a launch killed or crashed still leaves them; and at the
+    app's end, for what later views and themes parsed)."""
     if not _parsed_anew:
         return
     import tempfile  # not on the way to the first frame
@@ -131,7 +134,8 @@ def save_to_disk() -> None:
             continue
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            data = pickle.dumps(rules, protocol=pickle.HIGHEST_PROTOCOL)
+            # A copy: called from the warm-up thread too, while the loop may parse a new view.
+            data = pickle.dumps(dict(rules), protocol=pickle.HIGHEST_PROTOCOL)
             # Whole or not at all: another acp-tui may be reading it this very moment.
             fd, temporary = tempfile.mkstemp(prefix=".css-", dir=path.parent)
             try:

@@ -40,6 +40,11 @@ WARM_UP_LEXERS = ("python", "bash", "diff", "json", "typescript", "javascript")
 
 
 def _warm_up(modules: Sequence[str], lexers: Sequence[str]) -> None:
+    # First: the stylesheets this launch parsed, for the next one (acp_tui.ui.css_cache),
+    # kept even if this one is killed or crashes before it ends.
+    from acp_tui.ui import css_cache
+
+    css_cache.save_to_disk()
     for name in modules:
         try:
             importlib.import_module(name)

@@ -337,15 +337,21 @@ def keys_during(
 # ---------------------------------------------------------------------------- launch
 
 
-def launch_to_ready() -> float:
+def launch_to_ready(*, fill_caches: bool = False) -> float:
     """``acp-tui --demo``: spawn -> the demo agent ready and the prompt usable, in seconds;
-    then a typed key must show (else the prompt was not usable after all)."""
+    then a typed key must show (else the prompt was not usable after all). ``fill_caches``:
+    then wait (up to 15 s) for the app to keep its parsed stylesheets in its cache directory
+    (its warm-up thread does, a second after start), as a person's earlier launch did."""
     with launch(["--demo"]) as run:
         ready = wait_ready(run, "demo agent")
         run.term.type("q")
         run.term.wait_until(
             lambda rows: any("▊ q" in row for row in rows), 30, "a key in the prompt"
         )
+        if fill_caches:
+            deadline = time.monotonic() + 15
+            while time.monotonic() < deadline and not any(APP_CACHE.glob("*/css-*.pickle")):
+                time.sleep(0.05)
         return ready - run.started
 
 
