@@ -50,6 +50,8 @@ _SWEEP_PASSES = 5
 #: How long a sweep waits, at most, for processes caught in the middle of an exec to show
 #: their environment (an exec takes well under a millisecond; a busy machine can pause one).
 _SETTLE_SECONDS = 0.2
+#: The states in ``/proc/<pid>/stat`` of a process that has ended: a zombie, or dead.
+_ENDED = (b"Z", b"X", b"x")
 
 _token = os.urandom(8).hex()  # not `secrets`: its import costs start-up time
 _tags = count(1)
@@ -236,7 +238,8 @@ def _parent(pid: int) -> int | None:
     if fields is None:
         return None
     try:
-        return int(fields[1]) if fields[0] != b"Z" else None  # a zombie needs reaping only
+        # A zombie (or a dead process) needs reaping only.
+        return int(fields[1]) if fields[0] not in _ENDED else None
     except (IndexError, ValueError):
         return None
 
@@ -290,7 +293,7 @@ def _environment_span(pid: int) -> tuple[bytes, bytes] | None:
     third and second last fields of ``/proc/<pid>/stat``. None for a process that has none to
     wait for: gone, a zombie (or dead) or a kernel thread."""
     fields = _stat_fields(pid)
-    if fields is None or len(fields) < 10 or fields[0] in (b"Z", b"X", b"x"):
+    if fields is None or len(fields) < 10 or fields[0] in _ENDED:
         return None
     try:
         if int(fields[6]) & _KERNEL_THREAD:

@@ -18,6 +18,7 @@ from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.queue import QueuedPrompt
+from acp_tui.store import ACTIVITY_IDLE
 
 
 class Turns(LinkState):
@@ -177,7 +178,7 @@ class Turns(LinkState):
         turn's prompt already failed with the connection; a v2 turn was answered at once and
         waited for a state update that will not come. Each ends as an error, said once."""
         for session_id, state in list(self.store.sessions.items()):
-            if state.activity != "idle":
+            if state.activity != ACTIVITY_IDLE:
                 self.store.prompt_finished(
                     session_id, None, error="The agent exited during this turn"
                 )

@@ -17,10 +17,9 @@ cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is
 launch. The rules of each theme are kept in the user's cache directory, one file per theme and
 per Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
 again, if a launch parsed something new, by the warm-up thread a second after start and when the
-app ends. The file is a pickle in the person's
-own cache directory (whoever can write there can already change what their shell runs). Any
-file that cannot be read, or holds something else, is ignored and replaced: the parse then
-works as Textual's own.
+app ends. The file is a pickle in the person's own cache directory (whoever can write there can
+already change what their shell runs). Any file that cannot be read, or holds something else, is
+ignored and replaced: the parse then works as Textual's own.
 """
 
 from __future__ import annotations
@@ -113,8 +112,8 @@ def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:
         if not all(isinstance(rule, RuleSet) for value in rules.values() for rule in value):
             raise TypeError("not rule sets")
     except Exception as error:  # a bad cache is never worse than no cache
+        # Nothing read: what is parsed instead marks the theme to be written again, whole.
         log.info("css cache: ignoring %s (%s)", path, error)
-        _parsed_anew.add(theme)  # written again, whole, when the app ends
         return {}
     return rules
 
