@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 from textual.command import CommandPalette
 from textual.widgets import OptionList, Select
-from textual.widgets._select import SelectCurrent, SelectOverlay
+from textual.widgets._select import SelectOverlay
 from textual.widgets._toast import Toast
 
 from acp_tui.store.entries import Notice
@@ -27,6 +27,7 @@ from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.screens.permission import PermissionOptions, PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.option_controls import ClosedSelect
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import answer_permission, chat, send, wait_for, wait_for_session
@@ -71,12 +72,17 @@ async def test_names_at_session_start_are_literal_in_header_selects_palette_and_
         agent = rendered(screen.query_one(ChatHeader).query_one("#agent"))
         assert agent.startswith(literal("title")) and " v[/][@cl" in agent
         # The selects: the current label and every option, as written ("GPT-5 [beta]" whole).
-        assert literal("mode1") in rendered(
-            mode_select.query_one(SelectCurrent).query_one("#label")
-        )
-        assert literal("model1") in rendered(
-            model_select.query_one(SelectCurrent).query_one("#label")
-        )
+        # (The closed select holds the whole name and draws as much as its width allows.)
+        for select, tag in ((mode_select, "mode1"), (model_select, "model1")):
+            closed = select.query_one(ClosedSelect)
+            assert literal(tag) in str(closed.label)
+            assert rendered(closed).startswith(literal(tag)[:12])
+        for select in (mode_select, model_select):  # opened as a person does: the list shows
+            select.focus()
+            await pilot.press("enter")
+            await wait_for(pilot, lambda s=select: s.expanded, "the open list")  # type: ignore[misc]
+            await pilot.press("escape")
+            await wait_for(pilot, lambda s=select: not s.expanded, "the list closed")  # type: ignore[misc]
         modes = mode_select.query_one(SelectOverlay)
         models = model_select.query_one(SelectOverlay)
         mode_prompts = [str(modes.get_option_at_index(i).prompt) for i in range(modes.option_count)]

@@ -9,7 +9,13 @@ from textual.app import App, ComposeResult
 
 from acp_tui.store.options import Choice, SessionOption
 from acp_tui.ui.widgets.chat_bar import GAUGE_BAR_CELLS, ChatBar
-from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle
+from acp_tui.ui.widgets.option_controls import (
+    ClosedSelect,
+    OptionChosen,
+    OptionSelect,
+    OptionToggle,
+)
+from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -161,5 +167,50 @@ async def test_a_control_shown_again_before_it_has_drawn_itself_takes_the_value(
         await pilot.pause()
         control = bar.controls["config:effort"]
         assert isinstance(control, OptionSelect) and control.value == "high"
-        assert "Effort: High" in str(control.query_one("SelectCurrent #label").render())
+        assert "Effort: High" in str(control.query_one(ClosedSelect).render())
         assert app.chosen == []
+
+
+async def test_a_select_is_one_line_until_opened_then_chooses_by_key_and_by_mouse() -> None:
+    """Closed, an option select is itself and one line (no list of choices: a chat bar of
+    Textual's selects was a third of an app's start). Opened with Enter it is Textual's list:
+    Escape closes it choosing nothing, Down and Enter choose; a click opens it too, and a click
+    on a choice chooses. Each choice is reported once, and the closed line shows it."""
+    app = BarApp()
+    async with app.run_test(size=(160, 12)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(ChatBar)
+        mode, model = bar.controls["config:mode"], bar.controls["config:model"]
+        assert isinstance(mode, OptionSelect) and isinstance(model, OptionSelect)
+        for control in (mode, model):
+            assert [type(node) for node in control.walk_children()] == [ClosedSelect]
+            assert control.choices_list is None
+        line = str(mode.query_one(ClosedSelect).render())
+        assert line.startswith("Code") and line.rstrip().endswith("▼")
+
+        mode.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: mode.expanded and app.focused is mode.choices_list, "open")
+        assert str(mode.query_one(ClosedSelect).render()).rstrip().endswith("▲")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not mode.expanded and app.focused is mode, "closed")
+        assert app.chosen == [] and mode.value == "code"
+
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: mode.expanded, "open again")
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: app.chosen == [("config:mode", "ask")], "the choice")
+        assert not mode.expanded and mode.value == "ask"
+        assert str(mode.query_one(ClosedSelect).render()).startswith("Ask")
+
+        await pilot.click(model.query_one(ClosedSelect))
+        await wait_for(pilot, lambda: model.expanded and model.choices_list is not None, "open")
+        choices = model.choices_list
+        assert choices is not None
+        # Under the closed line, one row a choice (compact: no border); the second: "Demo Deep".
+        await wait_for(pilot, lambda: choices.region.height == 2, "the list on screen")
+        assert choices.region.y == model.region.y + 1
+        await pilot.click(choices, offset=(3, 1))
+        await wait_for(pilot, lambda: app.chosen[-1:] == [("config:model", "demo deep")], "it")
+        assert not model.expanded and len(app.chosen) == 2
+        assert str(model.query_one(ClosedSelect).render()).startswith("Demo Deep")

@@ -7,19 +7,28 @@ agent's, shown literally on one line.
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import Any
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widgets import Checkbox, Select
-from textual.widgets._select import SelectCurrent
+from textual.widgets._select import NoSelection, SelectCurrent, SelectOverlay
 
 from acp_tui.store.options import SessionOption
 from acp_tui.ui.agent_text import line_of
 
-__all__ = ["OptionChosen", "OptionSelect", "OptionToggle", "control_for", "widget_id"]
+__all__ = [
+    "ClosedSelect",
+    "OptionChosen",
+    "OptionSelect",
+    "OptionToggle",
+    "control_for",
+    "widget_id",
+]
 
 #: Option names and value names longer than this are cut.
 NAME_CELLS = 40
@@ -56,14 +65,61 @@ def _choice_label(option: SessionOption, name: str) -> Text:
     return Text(line_of(name, NAME_CELLS))
 
 
+class ClosedSelect(SelectCurrent):
+    """The closed select, one widget that draws its line itself: the label, then the arrow.
+
+    Textual's is a row of three widgets (the label and two arrows) under the select, with the
+    list of choices beside them from the start. A chat bar of five selects was 30 widgets, and
+    styling and laying them out was a third of the CPU of an app's start on the 2-core
+    development machine: an option select is now this widget alone until it is opened (the
+    list is mounted then; see :class:`OptionSelect`).
+    """
+
+    COMPONENT_CLASSES = {"closed-select--arrow"}
+
+    DEFAULT_CSS = """
+    ClosedSelect {
+        height: 1;
+        color: $foreground 50%;
+        &.-has-value { color: $foreground; }
+        & > .closed-select--arrow { color: $foreground 50%; }
+    }
+    """
+
+    def compose(self) -> ComposeResult:
+        return iter(())
+
+    def update(self, label: Any) -> None:
+        self.label = label
+        self.has_value = label is not Select.NULL
+        self.refresh()
+
+    def render(self) -> Text:
+        label = self.placeholder if isinstance(self.label, NoSelection) else self.label
+        line = label.copy() if isinstance(label, Text) else Text(str(label))
+        line.no_wrap = True
+        line.overflow = "ellipsis"
+        expanded = isinstance(self.parent, Select) and self.parent.expanded
+        room = max(0, self.content_size.width - 2)  # the arrow, one cell from the label
+        line.truncate(room, overflow="ellipsis", pad=True)
+        line.append(" ")
+        line.append("▲" if expanded else "▼", self.get_component_rich_style("closed-select--arrow"))
+        return line
+
+
 class OptionSelect(Select[str]):
     """A select of one option. The current value reads "Name: Value" (just "Value" for the
-    mode and the model), so a row of them says what each one is."""
+    mode and the model), so a row of them says what each one is.
+
+    Closed, it is two widgets (itself and a :class:`ClosedSelect`); the list of choices is
+    mounted when the person first opens it, and Select's own code runs from then on.
+    """
 
     def __init__(self, option: SessionOption, *, id: str | None = None, bare: bool = False) -> None:
         self.option = option
         #: Just the value (a row that names the option already).
         self.bare = bare
+        self._choices_list: SelectOverlay | None = None
         super().__init__(
             self._choices(option),
             # Fixed: Select shows its prompt as markup; the option's name is drawn below.
@@ -85,6 +141,46 @@ class OptionSelect(Select[str]):
     @property
     def key(self) -> str:
         return self.option.key
+
+    @property
+    def choices_list(self) -> SelectOverlay | None:
+        """The list of choices, once the select has been opened (None before)."""
+        return self._choices_list
+
+    def compose(self) -> ComposeResult:
+        yield ClosedSelect(self.prompt)
+
+    def _setup_options_renderables(self) -> None:
+        if self._choices_list is not None:
+            super()._setup_options_renderables()  # the list is filled when it is mounted
+
+    def _watch_value(self, value: Any) -> None:
+        if self._choices_list is not None:
+            super()._watch_value(value)  # Select's own: it highlights the value in the list
+            return
+        self._value = value
+        try:
+            current = self.query_one(ClosedSelect)
+        except NoMatches:
+            return
+        prompt = next((p for p, v in self._options if v == value), None)
+        current.update(Select.NULL if value == Select.NULL or prompt is None else prompt)
+        self.post_message(self.Changed(self, value))
+
+    def _watch_expanded(self, expanded: bool) -> None:
+        if expanded and self._choices_list is None:
+            self._choices_list = SelectOverlay(type_to_search=self._type_to_search).data_bind(
+                compact=Select.compact
+            )
+            self.mount(self._choices_list)  # in the DOM at once: Select's code finds it
+            super()._setup_options_renderables()
+        super()._watch_expanded(expanded)
+        with contextlib.suppress(NoMatches):
+            self.query_one(ClosedSelect).refresh()  # its arrow
+
+    def _watch_prompt(self, prompt: str) -> None:
+        with contextlib.suppress(NoMatches):  # the list's first entry, if there is a list
+            super()._watch_prompt(prompt)
 
     @staticmethod
     def _choices(option: SessionOption) -> list[tuple[Text, str]]:
@@ -114,7 +210,7 @@ class OptionSelect(Select[str]):
         # alone while the agent reports no value).
         label = line_of(self.option.name, NAME_CELLS) if value is Select.NULL else None
         try:
-            self.query_one(SelectCurrent).update(Text(label or self.label_text(value)))
+            self.query_one(ClosedSelect).update(Text(label or self.label_text(value)))
         except NoMatches:
             pass  # not composed yet: on_mount draws it
 
