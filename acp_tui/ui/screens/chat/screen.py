@@ -73,6 +73,7 @@ from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.screens.chat.palette import ChatPalette
 from acp_tui.ui.screens.chat.queue import QueueGlue
+from acp_tui.ui.screens.chat.restyle import RestyledWhenStale
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SessionSwitching
 from acp_tui.ui.screens.chat.tools import ChatTools
@@ -115,6 +116,7 @@ class NotDrawn:
 
 class ChatScreen(
     PromptFirstPainting,
+    RestyledWhenStale,
     AgentLifecycle,
     SessionSwitching,
     QueueGlue,
