@@ -87,6 +87,8 @@ class AgentProcess:
         self.started_at: float | None = None
         self.returncode: int | None = None
         self.exited = anyio.Event()
+        #: Set once stderr has closed and every line of it is in :attr:`stderr_tail`.
+        self.stderr_done = anyio.Event()
         #: The mark this agent and everything it starts carry (see acp_tui.protocol.reaper).
         self.tag = reaper.new_tag("agent")
 
@@ -175,6 +177,12 @@ class AgentProcess:
         self._end_leftovers()
 
     async def _read_stderr(self) -> None:
+        try:
+            await self._read_stderr_lines()
+        finally:
+            self.stderr_done.set()
+
+    async def _read_stderr_lines(self) -> None:
         assert self._process is not None
         stream = self._process.stderr
         pending = b""

@@ -514,3 +514,4 @@ class ReplayProcess(AgentProcess):
         self.returncode = returncode
         self._description = description
         self.exited.set()
+        self.stderr_done.set()  # its notes are in stderr_tail as they are made

@@ -215,9 +215,14 @@ class SessionController(AgentRequests, SessionCalls, Turns):
 
     async def _watch_exit(self, client: AcpClient) -> None:
         await client.connection.closed_event.wait()
-        # Give the exit status a moment to arrive so the banner can name it.
+        # Give the exit status a moment to arrive so the banner can name it, and the rest of
+        # stderr to be read: the banner shows the tail as it is when the exit is reported, and
+        # what an agent prints last is often why it stopped (stderr is read apart from stdout;
+        # long lines take several reads, and a busy machine lags behind).
         with anyio.move_on_after(1):
             await client.process.exited.wait()
+        with anyio.move_on_after(1):
+            await client.process.stderr_done.wait()
         self.stop()
 
     def _report_exit(self) -> None:

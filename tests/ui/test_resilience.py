@@ -13,9 +13,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from textual.strip import Strip
 
+from acp_tui.protocol.process import AgentProcess
 from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
 from acp_tui.ui.app import AcpTuiApp, make_app
@@ -851,3 +853,35 @@ async def test_huge_stderr_lines_never_hide_how_to_recover(
         rows_with_stderr = [row for row in text.split("\n") if ":EEEE" in row]
         assert 1 <= len(rows_with_stderr) <= 8
         assert all(row.rstrip().endswith("…") for row in rows_with_stderr)
+
+
+async def test_a_crash_banner_has_the_last_stderr_lines_however_late_they_are_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """stderr is read apart from stdout, and a busy machine reads it late (a CI run showed
+    the banner without the agent's last lines, and the banner is not redrawn as more are
+    read). The exit is reported once what the agent wrote to stderr has been read: here each
+    read of stderr comes 0.2 s late, so the last lines are still in the pipe when the agent
+    exits, and the banner, when it shows, has the last one."""
+    read_lines = AgentProcess._read_stderr_lines
+
+    async def slow(self: AgentProcess) -> None:
+        stream = self._process.stderr if self._process else None
+        if stream is not None:
+            receive = stream.receive
+
+            async def late_receive(max_bytes: int = 65536) -> bytes:
+                await anyio.sleep(0.2)
+                return await receive(max_bytes)
+
+            monkeypatch.setattr(stream, "receive", late_receive)
+        await read_lines(self)
+
+    monkeypatch.setattr(AgentProcess, "_read_stderr_lines", slow)
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "crash-long-stderr")
+        banner = screen.query_one(AgentBanner)
+        await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
+        assert "9:EEEE" in str(banner.render())
