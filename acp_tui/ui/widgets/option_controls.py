@@ -160,11 +160,10 @@ class OptionSelect(Select[str]):
             return
         self._value = value
         try:
-            current = self.query_one(ClosedSelect)
+            self.query_one(ClosedSelect)
         except NoMatches:
-            return
-        prompt = next((p for p, v in self._options if v == value), None)
-        current.update(Select.NULL if value == Select.NULL or prompt is None else prompt)
+            return  # not composed yet: Select reports a value once it can show it
+        # The closed line is drawn by watch_value, which Textual calls right after this.
         self.post_message(self.Changed(self, value))
 
     def _watch_expanded(self, expanded: bool) -> None:

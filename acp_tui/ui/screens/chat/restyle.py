@@ -34,9 +34,9 @@ class RestyledWhenStale(_Base):
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
         # Runs before Screen's own handler (Textual calls each class's, subclass first), which
         # restyles the screen when the event asks it to.
-        rules = self.app.stylesheet.rules
         if not event.refresh_styles:
             return
+        rules = self.app.stylesheet.rules
         if self._restyled_with is rules:
             event.refresh_styles = False
         else:
