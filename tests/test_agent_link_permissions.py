@@ -15,6 +15,7 @@ import pytest
 from acp_tui.session.controller import SessionController
 from acp_tui.store import AgentMessage, SessionStore
 from tests.agents import hostile_core as core
+from tests.waits import until
 
 pytestmark = pytest.mark.anyio
 HOSTILE = [sys.executable, str(Path(core.__file__).with_name("hostile_agent.py"))]
@@ -24,12 +25,6 @@ def last_reply(store: SessionStore) -> str:
     state = store.get(core.SESSION_ID)
     texts = [e.text for e in state.transcript if isinstance(e, AgentMessage)] if state else []
     return texts[-1] if texts else ""
-
-
-async def until(condition: Any, limit: float = 10) -> None:
-    with anyio.fail_after(limit):
-        while not condition():
-            await anyio.sleep(0.02)
 
 
 async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
@@ -45,17 +40,19 @@ async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
     link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
-        await until(lambda: link.current_session_id is not None)
+        await until(lambda: link.current_session_id is not None, "the session")
         link.send_prompt(core.SESSION_ID, "permission-after-cancel")
-        await until(lambda: "Working" in last_reply(store))
+        await until(lambda: "Working" in last_reply(store), "the turn to run")
         await link.cancel(core.SESSION_ID)
-        await until(lambda: core.LATE_PERMISSION in last_reply(store))
+        await until(
+            lambda: core.LATE_PERMISSION in last_reply(store), "the late permission's reply"
+        )
         assert last_reply(store).endswith('{"outcome": "cancelled"}')
         assert asked == []
-        await until(lambda: not link.is_busy(core.SESSION_ID))
+        await until(lambda: not link.is_busy(core.SESSION_ID), "the turn to end")
         # The next turn's requests are asked again.
         link.send_prompt(core.SESSION_ID, "permission-then-end")
-        await until(lambda: len(asked) == 1)
+        await until(lambda: len(asked) == 1, "one question asked")
         link.request_stop()
 
 
@@ -77,13 +74,13 @@ async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
     link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
-        await until(lambda: link.current_session_id is not None)
+        await until(lambda: link.current_session_id is not None, "the session")
         link.send_prompt(core.SESSION_ID, "permission-then-end")
         with anyio.fail_after(10):
             await presenting.wait()
             await closed.wait()
-        await until(lambda: not link.is_busy(core.SESSION_ID))
+        await until(lambda: not link.is_busy(core.SESSION_ID), "the turn to end")
         link.send_prompt(core.SESSION_ID, "last-answer")
-        await until(lambda: last_reply(store).startswith("last answer:"))
+        await until(lambda: last_reply(store).startswith("last answer:"), "the last answer")
         assert last_reply(store) == 'last answer: {"outcome": "cancelled"}'
         link.request_stop()

@@ -10,6 +10,7 @@ import pytest
 
 from acp_tui.session.elicitation import ACCEPT, CANCEL, DECLINE, ElicitationError, answer
 from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
+from tests.waits import until
 
 pytestmark = pytest.mark.anyio
 
@@ -56,12 +57,6 @@ class Screen:
     def answer(self, index: int, result: dict[str, Any] | None) -> None:
         self.results[index] = result
         self.answers[index].set()
-
-
-async def until(condition: Any, what: str) -> None:
-    with anyio.fail_after(10, shield=False):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 async def test_requests_are_shown_one_at_a_time_in_order_and_echoed() -> None:

@@ -5,7 +5,6 @@ pacing, the permission round trip, skipped requests, a recorded crash, the drive
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from acp_tui.protocol.recording import (
     message_line,
 )
 from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
+from tests.waits import until
 
 pytestmark = pytest.mark.anyio
 
@@ -87,15 +87,6 @@ class Replay:
             handlers=handlers or {},
             on_notification=self.on_notification,
         )
-
-
-async def taken_in(condition: Callable[[], bool]) -> None:
-    """Wait until the client has taken in what the peer wrote: the peer is finished once its
-    last line is written, and the client's reader may not have read it yet (a loaded machine
-    showed the last update missing)."""
-    with anyio.fail_after(20):
-        while not condition():
-            await anyio.sleep(0.01)
 
 
 async def test_answers_are_rekeyed_to_the_ids_the_client_uses_now(tmp_path: Path) -> None:
@@ -175,7 +166,9 @@ async def test_the_agents_messages_keep_their_recorded_pace(
         await client.new_session("/w")
         with anyio.fail_after(20):
             await replay.peer.finished.wait()
-        await taken_in(lambda: len(replay.updates) >= 2)
+        # The peer is finished once its last line is written; the client's reader may not have
+        # read it yet (a loaded machine showed the last update missing).
+        await until(lambda: len(replay.updates) >= 2, "the client to take in both", limit=20)
     # The opening's gaps (0.1 s each) come first; then the two updates' gaps.
     opening_gaps = [round(0.1 / speed, 6)] * 3 if speed else []
     assert slept == opening_gaps + expected
@@ -285,7 +278,7 @@ async def test_junk_the_agent_printed_reaches_the_client_again(tmp_path: Path) -
         await client.new_session("/w")
         with anyio.fail_after(20):
             await replay.peer.finished.wait()
-        await taken_in(lambda: client.connection.stats.skipped_lines >= 2)
+        await until(lambda: client.connection.stats.skipped_lines >= 2, "both junk lines", limit=20)
         assert client.connection.stats.skipped_lines == 2
         assert client.connection.stats.last_skipped == "not JSON: [debug] hello"
 
@@ -378,7 +371,7 @@ async def test_a_listing_the_client_does_not_ask_for_holds_nothing_up(tmp_path: 
         await client.new_session("/w")
         with anyio.fail_after(20):
             await replay.peer.finished.wait()
-        await taken_in(lambda: bool(replay.updates))
+        await until(lambda: bool(replay.updates), "the update taken in", limit=20)
         assert replay.updates == ["after the listing"]
         listing = await client.call("session/list", {})
     assert listing == {"sessions": [{"sessionId": "old"}]}
