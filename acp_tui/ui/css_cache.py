@@ -15,7 +15,7 @@ trying every theme in turn does not grow the process for each).
 **Between runs** (the command line only, :func:`keep_on_disk`): the first parse of a launch
 cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is the same every
 launch. The rules of each theme are kept in the user's cache directory, one file per theme and
-per Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
+per installed Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
 again, if a launch parsed something new, by the warm-up thread a second after start and when the
 app ends. The file is a pickle in the person's own cache directory (whoever can write there can
 already change what their shell runs). Any file that cannot be read, or holds something else, is
@@ -49,7 +49,22 @@ KEEP_FILES = 12
 #: changed them is left alone (every parse then works as Textual's own).
 _EXPECTED = ["self", "css", "read_from", "is_default_rules", "tie_breaker", "scope"]
 
-Theme = tuple[tuple[str, str], ...]
+
+class Theme(tuple[tuple[str, str], ...]):
+    """A theme's variables, sorted, as a dict key hashed once: a plain tuple of ~170 pairs is
+    hashed anew at each lookup (tuples keep no hash), and a parse looks its theme up twice per
+    source. Its repr is the tuple's (the name of the theme's file on disk is made from it)."""
+
+    _hash: int
+
+    def __new__(cls, variables: dict[str, str]) -> Theme:
+        theme = super().__new__(cls, sorted(variables.items()))
+        theme._hash = tuple.__hash__(theme)
+        return theme
+
+    def __hash__(self) -> int:
+        return self._hash
+
 
 _parsed: OrderedDict[Theme, dict[tuple[Any, ...], list[RuleSet]]] = OrderedDict()
 _limit = [KEEP_THEMES]
@@ -62,7 +77,10 @@ _last_theme: list[tuple[dict[str, str], Theme]] = []
 def _theme_of(variables: dict[str, str]) -> Theme:
     if _last_theme and _last_theme[0][0] is variables:
         return _last_theme[0][1]
-    theme = tuple(sorted(variables.items()))
+    theme = Theme(variables)
+    # The very key already in the cache, if any: an equal key that is another object is
+    # compared pair by pair at each lookup.
+    theme = next((known for known in _parsed if known == theme), theme)
     _last_theme[:] = [(variables, theme)]
     return theme
 
@@ -84,12 +102,29 @@ def _disk_file(theme: Theme) -> Path | None:
     directory = _disk[0]
     if directory is None:
         return None
-    from textual import __version__ as textual_version
-
     from acp_tui import __version__
 
-    identity = repr((textual_version, sys.version, __version__, theme)).encode()
+    identity = repr((_installed_textual(), sys.version, __version__, theme)).encode()
     return directory / f"css-{hashlib.sha256(identity).hexdigest()[:24]}.pickle"
+
+
+def _installed_textual() -> tuple[str, int, int]:
+    """Which Textual parsed the rules: where its CSS model and parser are, and when and how big
+    they were written (an upgrade or a reinstall writes them anew). Not ``textual.__version__``:
+    that reads the package metadata, some 30-50 ms of a launch here."""
+    import textual.css.model
+    import textual.css.parse
+
+    files = [Path(textual.css.model.__file__ or ""), Path(textual.css.parse.__file__ or "")]
+    try:
+        stats = [file.stat() for file in files]
+    except OSError:
+        return (str(files[0]), 0, 0)
+    return (
+        str(files[0].parent),
+        max(stat.st_mtime_ns for stat in stats),
+        sum(stat.st_size for stat in stats),
+    )
 
 
 def _load(theme: Theme) -> dict[tuple[Any, ...], list[RuleSet]]:

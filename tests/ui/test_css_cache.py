@@ -49,6 +49,19 @@ def test_a_second_stylesheet_of_the_same_sources_parses_nothing_again(
     second.reparse()  # Textual's re-parse: a fresh stylesheet, the same sources
 
 
+def test_stylesheets_of_one_theme_look_it_up_by_one_key(fresh_cache: None) -> None:
+    """Each stylesheet has its own variables (Textual makes them anew at each refresh); an
+    equal theme is the key already kept, not an equal one compared pair by pair at each of a
+    parse's lookups."""
+    first, second = _stylesheet("#ff0000"), _stylesheet("#ff0000")
+    assert first._variables is not second._variables
+    first.parse()
+    second.parse()
+    (kept,) = css_cache._parsed
+    assert css_cache._theme_of(dict(second._variables)) is kept
+    assert hash(kept) == hash(tuple(kept))
+
+
 def test_another_theme_or_other_css_is_parsed_anew(
     fresh_cache: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -233,3 +246,23 @@ def test_only_the_files_used_last_are_kept(on_disk: Path, monkeypatch: pytest.Mo
     _stylesheet("#000003").parse()  # kept: read from the disk
     with pytest.raises(Exception, match="parsed again"):
         _stylesheet("#000001").parse()  # the oldest went
+
+
+def test_the_cache_file_is_found_without_reading_package_metadata(tmp_path: Path) -> None:
+    """Naming the file per installed Textual must not ask for ``textual.__version__``: that
+    loads importlib.metadata and reads the installed packages' metadata, 30-50 ms of a launch."""
+    probe = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from textual.css.stylesheet import Stylesheet\n"
+        "from acp_tui.ui import css_cache\n"
+        "css_cache.install()\n"
+        f"css_cache.keep_on_disk(Path({str(tmp_path / 'cache')!r}))\n"
+        "sheet = Stylesheet(variables={'accent': '#ff0000'})\n"
+        "sheet.add_source('Widget { color: red; }', read_from=('probe', 'CSS'))\n"
+        "sheet.parse()\n"
+        "css_cache.save_to_disk()\n"
+        "print('importlib.metadata' in sys.modules)\n"
+    )
+    assert run_python(probe).split() == ["False"]
+    assert len(list((tmp_path / "cache").glob("css-*.pickle"))) == 1
