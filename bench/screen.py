@@ -265,7 +265,9 @@ KEYS = ScreenBench("keys", "Keystrokes during floods", _keys_metrics(), _keys)
 def _launch(smoke: bool, quick: bool) -> dict[str, float]:
     # Warm-up: fills the bytecode and the app's caches, as an installed app has them.
     drive.launch_to_ready(fill_caches=True)
-    launches = [drive.launch_to_ready() for _ in range(1 if smoke else 2 if quick else 3)]
+    # Three even in --quick: CI judges the median, and a median of two is their mean, which one
+    # launch slowed by a passing load can carry over the target.
+    launches = [drive.launch_to_ready() for _ in range(1 if smoke else 3)]
     messages, tools = (10, 2) if smoke else (2_000, 200)
     return {
         "launch_s": statistics.median(launches),
