@@ -1,6 +1,7 @@
 """The chat screen is restyled on coming to the front only when its styles may be stale
-(acp_tui/ui/screens/chat/restyle.py): once as a view opens, not twice, and again when it comes
-back from behind another view. Its styles are never left stale."""
+(acp_tui/ui/screens/chat/restyle.py): not as a view opens (its widgets were styled as they were
+mounted), and again when it comes back from behind another view. Its styles, its widgets'
+component classes included, are never left stale."""
 
 from __future__ import annotations
 
@@ -11,21 +12,27 @@ import pytest
 from textual.screen import Screen
 from textual.widget import Widget
 
+from acp_tui.ui.screens.chat.restyle import RestyledWhenStale
 from tests.ui.chat_helpers import demo_app, run_palette_command, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
 
 
-def styles_of(screen: Screen[Any]) -> dict[int, tuple[str, dict[str, object]]]:
-    """Every widget's own styles (the rules the stylesheet gave it), by widget."""
+def styles_of(screen: Screen[Any]) -> dict[int, tuple[str, dict[str, object], dict[str, object]]]:
+    """Every widget's own styles (the rules the stylesheet gave it) and those of its component
+    classes (the parts it draws itself: a list's cursor, an input's placeholder), by widget."""
     return {
-        id(node): (repr(node), dict(node.styles.base._rules))
+        id(node): (
+            repr(node),
+            dict(node.styles.base._rules),
+            {name: dict(styles.base._rules) for name, styles in node._component_styles.items()},
+        )
         for node in screen.walk_children(with_self=True)
         if isinstance(node, Widget)
     }
 
 
-async def test_a_view_is_restyled_once_as_it_opens_and_again_after_another_view(
+async def test_a_view_is_not_restyled_as_it_opens_but_is_after_another_view(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     restyled: list[str] = []
@@ -41,8 +48,8 @@ async def test_a_view_is_restyled_once_as_it_opens_and_again_after_another_view(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         await pilot.pause()
-        # Textual resumes a new view twice as it opens; the second found it styled already.
-        assert restyled.count("ChatScreen") == 1
+        # Textual resumes a new view twice as it opens; its widgets were styled as mounted.
+        assert restyled.count("ChatScreen") == 0
         # Nothing is stale: styling every widget again changes none of them.
         before = styles_of(screen)
         update_node_styles(screen, False)
@@ -70,3 +77,34 @@ async def test_a_view_is_restyled_once_as_it_opens_and_again_after_another_view(
         await wait_for(pilot, lambda: app.screen is screen, "the chat in front again")
         await pilot.pause()
         assert restyled.count("ChatScreen") == 1
+
+
+async def test_a_view_whose_theme_changed_as_it_opened_is_restyled(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The theme changed between the view's composing and its coming to the front: its widgets
+    were styled with the old one, so it is restyled, as Textual would."""
+    restyled: list[str] = []
+    update_node_styles = Widget.update_node_styles
+
+    def counted(self: Widget, animate: bool = True) -> None:
+        if isinstance(self, Screen):
+            restyled.append(type(self).__name__)
+        update_node_styles(self, animate)
+
+    remember = RestyledWhenStale._remember_css_update
+
+    def then_the_theme_changes(self: RestyledWhenStale) -> None:
+        remember(self)
+        self.app._invalidate_css()  # what a theme change does first
+
+    monkeypatch.setattr(Widget, "update_node_styles", counted)
+    monkeypatch.setattr(RestyledWhenStale, "_remember_css_update", then_the_theme_changes)
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        await pilot.pause()
+        assert restyled.count("ChatScreen") == 1
+        before = styles_of(screen)
+        update_node_styles(screen, False)
+        assert styles_of(screen) == before

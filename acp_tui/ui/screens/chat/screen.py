@@ -354,6 +354,7 @@ class ChatScreen(
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
+        self._remember_css_update()
         yield ChatHeader()
         with Horizontal(id="body"):
             yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
