@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import secrets
 import stat
 from collections.abc import Sequence
 from pathlib import Path
@@ -196,7 +195,7 @@ def _atomic_write(real: Path, data: bytes) -> None:
                 f"refused to write {real}: the file is read-only", {"path": str(real)}
             )
 
-    temp = parent / f".{real.name}.{secrets.token_hex(6)}.tmp"
+    temp = parent / f".{real.name}.{os.urandom(6).hex()}.tmp"
     try:
         # 0o666 is filtered by the umask, as for any new file.
         fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
