@@ -15,9 +15,9 @@ trying every theme in turn does not grow the process for each).
 **Between runs** (the command line only, :func:`keep_on_disk`): the first parse of a launch
 cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is the same every
 launch. The rules of each theme are kept in the user's cache directory, one file per theme and
-per installed Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and written
-again, if a launch parsed something new, by the warm-up thread a second after start and when the
-app ends. The file is a pickle in the person's own cache directory (whoever can write there can
+per installed Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and
+written again, if a launch parsed something new, by the warm-up thread a second after start and
+when the app ends. The file is a pickle in the person's own cache directory (whoever can write there can
 already change what their shell runs). Any file that cannot be read, or holds something else, is
 ignored and replaced: the parse then works as Textual's own.
 """
