@@ -90,7 +90,9 @@ class PtyTerminal:
         rows: int = 40,
     ) -> None:
         self.argv = list(argv)
-        self.env = {**os.environ, **(env or {})}
+        # The environment given is the whole of it: merged into this process's own, what a
+        # caller took out (PYTHONDONTWRITEBYTECODE, COLUMNS, TMUX...) came back.
+        self.env = dict(env) if env is not None else dict(os.environ)
         self.env.setdefault("TERM", "xterm-256color")
         self.env.setdefault("COLORTERM", "truecolor")
         self.cwd = str(cwd) if cwd is not None else None
