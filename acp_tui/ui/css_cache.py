@@ -17,9 +17,9 @@ cost some 100-200 ms of the way to a ready prompt on a 2-core machine, and it is
 launch. The rules of each theme are kept in the user's cache directory, one file per theme and
 per installed Textual, Python and acp-tui version, loaded on the first parse (some 10-20 ms) and
 written again, if a launch parsed something new, by the warm-up thread a second after start and
-when the app ends. The file is a pickle in the person's own cache directory (whoever can write there can
-already change what their shell runs). Any file that cannot be read, or holds something else, is
-ignored and replaced: the parse then works as Textual's own.
+when the app ends. The file is a pickle in the person's own cache directory (whoever can write
+there can already change what their shell runs). Any file that cannot be read, or holds
+something else, is ignored and replaced: the parse then works as Textual's own.
 """
 
 from __future__ import annotations

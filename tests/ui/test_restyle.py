@@ -32,28 +32,41 @@ def styles_of(screen: Screen[Any]) -> dict[int, tuple[str, dict[str, object], di
     }
 
 
-async def test_a_view_is_not_restyled_as_it_opens_but_is_after_another_view(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    restyled: list[str] = []
-    update_node_styles = Widget.update_node_styles
+#: Textual's own restyle of a node and its children (not the counting stand-in below).
+_restyle = Widget.update_node_styles
+
+
+def assert_nothing_stale(screen: Screen[Any]) -> None:
+    """Styling every widget of ``screen`` again changes none of them."""
+    before = styles_of(screen)
+    _restyle(screen, False)
+    assert styles_of(screen) == before
+
+
+@pytest.fixture
+def restyled(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The names of the screens Textual restyles from now on, one entry per restyle."""
+    names: list[str] = []
 
     def counted(self: Widget, animate: bool = True) -> None:
         if isinstance(self, Screen):
-            restyled.append(type(self).__name__)
-        update_node_styles(self, animate)
+            names.append(type(self).__name__)
+        _restyle(self, animate)
 
     monkeypatch.setattr(Widget, "update_node_styles", counted)
+    return names
+
+
+async def test_a_view_is_not_restyled_as_it_opens_but_is_after_another_view(
+    tmp_path: Path, restyled: list[str]
+) -> None:
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         await pilot.pause()
         # Textual resumes a new view twice as it opens; its widgets were styled as mounted.
         assert restyled.count("ChatScreen") == 0
-        # Nothing is stale: styling every widget again changes none of them.
-        before = styles_of(screen)
-        update_node_styles(screen, False)
-        assert styles_of(screen) == before
+        assert_nothing_stale(screen)
 
         # Under a dialog and back: Textual does not restyle a screen a modal dialog covered
         # (its classes and focus were kept up to date); nothing is stale there either.
@@ -62,9 +75,7 @@ async def test_a_view_is_not_restyled_as_it_opens_but_is_after_another_view(
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "back to the chat")
         await pilot.pause()
-        before = styles_of(screen)
-        update_node_styles(screen, False)
-        assert styles_of(screen) == before
+        assert_nothing_stale(screen)
 
         # Behind another view (a mode switch, as another agent's view is shown), then in front
         # again: restyled, as Textual does.
@@ -80,31 +91,20 @@ async def test_a_view_is_not_restyled_as_it_opens_but_is_after_another_view(
 
 
 async def test_a_view_whose_theme_changed_as_it_opened_is_restyled(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, restyled: list[str]
 ) -> None:
     """The theme changed between the view's composing and its coming to the front: its widgets
     were styled with the old one, so it is restyled, as Textual would."""
-    restyled: list[str] = []
-    update_node_styles = Widget.update_node_styles
-
-    def counted(self: Widget, animate: bool = True) -> None:
-        if isinstance(self, Screen):
-            restyled.append(type(self).__name__)
-        update_node_styles(self, animate)
-
     remember = RestyledWhenStale._remember_css_update
 
     def then_the_theme_changes(self: RestyledWhenStale) -> None:
         remember(self)
         self.app._invalidate_css()  # what a theme change does first
 
-    monkeypatch.setattr(Widget, "update_node_styles", counted)
     monkeypatch.setattr(RestyledWhenStale, "_remember_css_update", then_the_theme_changes)
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         await pilot.pause()
         assert restyled.count("ChatScreen") == 1
-        before = styles_of(screen)
-        update_node_styles(screen, False)
-        assert styles_of(screen) == before
+        assert_nothing_stale(screen)
