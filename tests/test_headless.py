@@ -197,8 +197,10 @@ def test_unknown_session_is_an_error_not_a_crash(tmp_path: Path) -> None:
 def test_scripted_agent_output_is_only_this_sessions_text(tmp_path: Path) -> None:
     code, out, err = ask(tmp_path, "go", agent=SCRIPTED_AGENT)
     assert code == 0, err
-    # Chunks + the v2 agent_message upsert; nothing from the other session; no junk.
-    assert out == "Hello, world!\n"
+    # Chunks + the v2 agent_message upsert; nothing from the other session; no junk. The
+    # tool call between "Hello" and ", world" ends the first message: two paragraphs
+    # (scripted_agent.HEADLESS_REPLY).
+    assert out == "Hello\n\n, world!\n"
     lines = err.splitlines()
     # The title carried an escape sequence: shown literally, without it.
     assert "[tool] Run tests (pending)" in lines
@@ -407,3 +409,57 @@ def test_an_agent_that_never_answers_initialize_is_reported_after_the_timeout(
     line = one_error_line(err)
     assert "not responding" in line and "1.5 s" in line
     assert "Welcome to my tool | type help" in line
+
+
+def _render_updates(updates: list[dict[str, Any]]) -> str:
+    store = SessionStore()
+    output = Output(io.StringIO(), io.StringIO())  # not a terminal: a script's stdout
+    renderer = TextRenderer(store, output)
+    store.register_session("s", new=True)
+    renderer.begin("s", replayed=False)
+    for update in updates:
+        store.apply({"sessionId": "s", "update": update})
+        renderer.render()
+    output.finish_text()
+    return output.out.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def _said(text: str, message_id: str | None = None) -> dict[str, Any]:
+    update: dict[str, Any] = {
+        "sessionUpdate": "agent_message_chunk",
+        "content": {"type": "text", "text": text},
+    }
+    if message_id is not None:
+        update["messageId"] = message_id
+    return update
+
+
+TOOL = {"sessionUpdate": "tool_call", "toolCallId": "t1", "title": "ls", "status": "completed"}
+
+
+@pytest.mark.parametrize(
+    ("updates", "expected"),
+    [
+        # Text, a tool call, text (mistral-vibe's way): two paragraphs, not "command.The".
+        (
+            [_said("I'll run a command.", "m1"), TOOL, _said("The tool finished.", "m2")],
+            "I'll run a command.\n\nThe tool finished.\n",
+        ),
+        # The same without message ids: the tool call splits the messages all the same.
+        (
+            [_said("I'll run"), _said(" a command."), TOOL, _said("Done.")],
+            "I'll run a command.\n\nDone.\n",
+        ),
+        # Two messages back to back, told apart by their ids only.
+        ([_said("First.", "m1"), _said("Second.", "m2")], "First.\n\nSecond.\n"),
+        # A message that already ends its paragraph gets no more blank lines.
+        ([_said("First.\n\n", "m1"), _said("Second.", "m2")], "First.\n\nSecond.\n"),
+        ([_said("First.\n", "m1"), _said("Second.", "m2")], "First.\n\nSecond.\n"),
+        # One message in many chunks stays one paragraph; nothing comes before the first.
+        ([_said("One ", "m1"), _said("message", "m1"), _said(".", "m1")], "One message.\n"),
+    ],
+)
+def test_each_agent_message_is_a_paragraph_of_its_own_on_stdout(
+    updates: list[dict[str, Any]], expected: str
+) -> None:
+    assert _render_updates(updates) == expected

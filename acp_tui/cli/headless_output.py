@@ -49,17 +49,35 @@ class Output:
 
     # The reader of stdout went away (`acp-tui ask ... | head -1`): stop writing there.
     broken: bool = False
+    #: How many line ends the reply written so far ends with (0 before any text).
+    trailing_newlines: int = 0
+    wrote_text: bool = False
 
     def text(self, text: str) -> None:
         text = sanitize_terminal_text(text)
         if text:
             self.write_raw(text)
+            self.wrote_text = True
             self.at_line_start = text.endswith("\n")
+            stripped = text.rstrip("\n")
+            ends = len(text) - len(stripped)
+            self.trailing_newlines = self.trailing_newlines + ends if not stripped else ends
 
     def finish_text(self) -> None:
         if not self.at_line_start:
             self.write_raw("\n")
             self.at_line_start = True
+            self.trailing_newlines = 1
+
+    def paragraph_break(self) -> None:
+        """Before another of the agent's messages: a blank line after the reply so far (none
+        before the first), so that two messages never run into one word or one paragraph,
+        whether stdout is a terminal or a file."""
+        if not self.wrote_text or self.trailing_newlines >= 2:
+            return
+        self.write_raw("\n" * (2 - self.trailing_newlines))
+        self.at_line_start = True
+        self.trailing_newlines = 2
 
     def write_raw(self, text: str) -> None:
         if self.broken:

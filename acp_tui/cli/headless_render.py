@@ -47,6 +47,7 @@ class _Sink:
 
     def text(self, text: str) -> None: ...
     def finish_text(self) -> None: ...
+    def paragraph_break(self) -> None: ...
     def write_raw(self, text: str) -> None: ...
     def break_line(self) -> None: ...
     def note(self, line: str) -> None: ...
@@ -210,9 +211,14 @@ class TextRenderer(Renderer):
 
     def entry(self, state: SessionState, entry: Entry, seen: _Seen, *, new: bool) -> None:
         if isinstance(entry, AgentMessage):
+            first = not seen.text
             delta, rewritten = _message_delta(entry, seen)
             if rewritten:  # show the new version on its own line
                 self.output.finish_text()
+            elif first and delta:
+                # Another message (a new messageId, or text after a tool call): the TUI shows
+                # it as its own block; here it is a paragraph of its own.
+                self.output.paragraph_break()
             self.output.text(delta)
             for block in _new_blocks(entry, seen):
                 self._note(f"[{_label(block.get('type'), 20) or 'content'}]")

@@ -133,9 +133,10 @@ PERMISSION_PARAMS: dict[str, Any] = {
 UNKNOWN_METHOD = "_vendor/unknown_request"
 
 # The text of the session's agent_message_chunks (text blocks only), in order, and what
-# `acp-tui ask` prints (chunks plus the v2 agent_message upsert, nothing from other sessions).
+# `acp-tui ask` prints: chunks plus the v2 agent_message upsert, nothing from other sessions.
+# The tool call between "Hello" and ", world" ends the first message, so each is a paragraph.
 CHUNK_TEXT = "Hello!"
-HEADLESS_REPLY = "Hello, world!"
+HEADLESS_REPLY = "Hello\n\n, world!"
 
 
 def send(message: dict[str, Any]) -> None:
