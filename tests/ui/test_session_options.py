@@ -9,13 +9,24 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import Checkbox
+from textual import events
+from textual.widgets import Checkbox, Static
 
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.option_controls import OptionSelect, OptionToggle
-from tests.ui.chat_helpers import agent_app, chat, demo_app, send, wait_for, wait_for_session
+from acp_tui.ui.widgets.prompt import PromptEditor
+from tests.ui.chat_helpers import (
+    agent_app,
+    chat,
+    demo_app,
+    fixture_app,
+    record_notifications,
+    send,
+    wait_for,
+    wait_for_session,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -221,3 +232,43 @@ async def test_an_agent_with_only_the_legacy_models_state_gets_a_model_picker(
         # The palette has it too.
         titles = [c.title for c in screen.agent_commands()]
         assert "Model: Small" in titles and "Session options" in titles
+
+
+async def test_the_thinking_key_without_a_thinking_level_says_so_and_types_nothing(
+    tmp_path: Path,
+) -> None:
+    """An agent with options but none of the thought_level category (mistral-vibe calls its
+    own "thinking"): Alt+T types no "t" into the draft, a toast says why, nothing goes to
+    the agent, and the options popup does not promise the key."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        editor = screen.query_one(PromptEditor)
+        await wait_for(pilot, lambda: screen.current_options() != [], "the agent's options")
+        toasts = record_notifications(app)
+        await pilot.press("a", "b")
+        # As a terminal's Alt+T arrives (ESC t): with its character, which a text area types.
+        app.post_message(events.Key("alt+t", "t"))
+        await pilot.press("c")
+        await wait_for(pilot, lambda: editor.text == "abc", "the draft, without a 't'")
+        await wait_for(pilot, lambda: any("no thinking level" in t for t in toasts), "the toast")
+        assert "Session options (Ctrl+P)" in next(t for t in toasts if "thinking" in t)
+        assert sent(screen, "session/set_config_option") == []
+        screen.action_session_options()
+        await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
+        help_text = str(app.screen.query_one("#options-help", Static).render())
+        assert "Alt+T" not in help_text and "thinking" not in help_text, help_text
+        assert "Shift+Tab cycles the mode." in help_text, help_text
+
+
+async def test_the_options_popup_names_both_cycling_keys_when_both_have_options(
+    tmp_path: Path,
+) -> None:
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await wait_for(pilot, lambda: len(screen.current_options()) > 2, "the agent's options")
+        screen.action_session_options()
+        await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
+        help_text = str(app.screen.query_one("#options-help", Static).render())
+        assert "Shift+Tab cycles the mode and Alt+T the thinking level." in help_text, help_text

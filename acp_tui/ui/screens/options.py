@@ -44,13 +44,14 @@ class OptionsScreen(ModalScreen[None]):
         options: list[SessionOption],
         choose: Callable[[str, str | bool], None],
         *,
-        mode_key: str = "(no key)",
-        thinking_key: str = "(no key)",
+        mode_key: str | None = None,
+        thinking_key: str | None = None,
     ) -> None:
         super().__init__()
         self.options = options
         self.choose = choose
-        # The chat screen's keys for these, as configured: named by the opener.
+        # The chat screen's keys for these, as configured, named by the opener; None where the
+        # session has no option for the key to cycle.
         self.mode_key = mode_key
         self.thinking_key = thinking_key
         self.controls: dict[str, OptionSelect | OptionToggle] = {}
@@ -72,10 +73,22 @@ class OptionsScreen(ModalScreen[None]):
 
     def _help(self) -> str:
         close = key_label(self, "close-dialog")
-        return (
-            f"Changes go to the agent at once. From the prompt, {self.mode_key} cycles the mode "
-            f"and {self.thinking_key} the thinking level. {close} closes."
-        )
+        # Only the keys that have something to cycle in this session.
+        keys = [
+            (key, what)
+            for key, what in (
+                (self.mode_key, "the mode"),
+                (self.thinking_key, "the thinking level"),
+            )
+            if key is not None
+        ]
+        cycling = ""
+        if keys:
+            (first_key, first_what), *others = keys
+            said = f"{first_key} cycles {first_what}"
+            said += "".join(f" and {key} {what}" for key, what in others)
+            cycling = f" From the prompt, {said}."
+        return f"Changes go to the agent at once.{cycling} {close} closes."
 
     @staticmethod
     def _row_name(option: SessionOption) -> str:

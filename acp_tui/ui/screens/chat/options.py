@@ -163,7 +163,12 @@ class SessionOptionsMixin(ChatHost):
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
         only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
         lists them only when it has room: the listed binding steps aside for its twin."""
-        if by_category(self.current_options(), CYCLE_ACTIONS[action]) is None:
+        nothing = by_category(self.current_options(), CYCLE_ACTIONS[action]) is None
+        if parameters == ("none",):
+            # The key's stand-in when there is nothing to cycle (only Alt+T has one: Shift+Tab
+            # then moves the focus back, as everywhere).
+            return nothing
+        if nothing:
             return False
         if action == "cycle_mode":
             focused = self.focused
@@ -175,6 +180,7 @@ class SessionOptionsMixin(ChatHost):
     def _cycle(self, category: str) -> None:
         option = by_category(self.current_options(), category)
         if option is None:
+            self._nothing_to_cycle(category)
             return
         value = cycled(option)
         if value is None:
@@ -193,13 +199,33 @@ class SessionOptionsMixin(ChatHost):
         """The next thinking level."""
         self._cycle("thought_level")
 
+    def _nothing_to_cycle(self, category: str) -> None:
+        """The cycling key of a category the session has no option of: said, never typed (an
+        Alt+T that reached the prompt typed a "t"). An agent may offer its thinking under a
+        category of its own (mistral-vibe's "thinking"): the popup has every option."""
+        what = {"thought_level": "thinking level", "mode": "mode"}.get(category, category)
+        where = ""
+        if self.current_options():
+            where = f" What it offers: Session options ({key_label(self, 'command-palette')})."
+        self.notify(f"This agent offers no {what} to cycle.{where}", timeout=4)
+
+    def _cycling_key(
+        self, options: list[SessionOption], action: str, binding_id: str
+    ) -> str | None:
+        """The key that cycles ``action``'s category, for the popup's help; None without one
+        of its options (the popup then does not promise it)."""
+        if by_category(options, CYCLE_ACTIONS[action]) is None:
+            return None
+        return key_label(self, binding_id)
+
     def action_session_options(self) -> None:
         """Every option of the session, in a popup."""
+        options = self.current_options()
         popup = OptionsScreen(
-            self.current_options(),
+            options,
             self.choose_option,
-            mode_key=key_label(self, "cycle-mode"),
-            thinking_key=key_label(self, "cycle-thought-level"),
+            mode_key=self._cycling_key(options, "cycle_mode", "cycle-mode"),
+            thinking_key=self._cycling_key(options, "cycle_thought_level", "cycle-thought-level"),
         )
         self._options_popup = popup
 

@@ -183,6 +183,15 @@ class ChatScreen(
             id="cycle-thought-level",
             priority=True,
         ),
+        # Without a thinking level to cycle, the key says so: it must not fall through to the
+        # prompt and type a "t". The same id, so a remapped key moves with it.
+        Binding(
+            "alt+t",
+            "cycle_thought_level('none')",
+            show=False,
+            id="cycle-thought-level",
+            priority=True,
+        ),
         # The transcript from the prompt: before the prompt's own PgUp/PgDn (see check_action).
         Binding(
             "pageup", "scroll_transcript(-1)", "Scroll up", show=False, priority=True, id="page-up"
