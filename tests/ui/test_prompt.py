@@ -666,3 +666,25 @@ def test_a_command_hint_is_bracketed_once(hint: str, shown: str) -> None:
     command = {"name": "tools", "description": "List tools", "input": {"hint": hint}}
     row = prompt_module.PromptEditor._command_prompt(command).plain
     assert row == f"/tools {shown}  List tools"
+
+
+@pytest.mark.parametrize(
+    ("columns", "expected"),
+    [
+        (120, "Message the agent · Enter to send · Shift+Enter or Ctrl+J for a new line"),
+        (60, "Message the agent · Enter to send"),
+        (30, "Message the agent"),
+        (12, "Message the agent"),  # the first phrase stays, cut by the area as before
+    ],
+)
+@pytest.mark.anyio
+async def test_the_placeholder_keeps_the_phrases_that_fit(columns: int, expected: str) -> None:
+    """At 80 columns beside the sidebar, it was cut mid-phrase ("Enter to send ·"). It follows
+    the width: a resize gives the longer one back."""
+    app = PromptApp()
+    async with app.run_test(size=(columns, 20)) as pilot:
+        area = _editor(app).text_area
+        await _wait_for(pilot, lambda: str(area.placeholder) == expected)
+        assert len(str(area.placeholder)) < area.content_size.width or columns == 12
+        await pilot.resize_terminal(120, 20)
+        await _wait_for(pilot, lambda: str(area.placeholder).endswith("for a new line"))

@@ -262,6 +262,9 @@ class PromptTextArea(SafeTextArea):
         #: person's typing from text set by the program (a queued message taken to edit).
         self._keyed = False
 
+    def on_resize(self, event: events.Resize) -> None:
+        self._editor.fit_placeholder(self.content_size.width - 1)  # the cursor's cell
+
     async def _on_key(self, event: events.Key) -> None:
         self._keyed = True
         # Runs before TextArea._on_key (the dispatcher walks the MRO); prevent_default stops
@@ -404,6 +407,8 @@ class PromptEditor(Vertical):
             highlight_cursor_line=False,
             placeholder=self._placeholder() if placeholder is None else placeholder,
         )
+        #: The placeholder as given (kept whole), or None: the default, cut to fit by phrases.
+        self._given_placeholder = placeholder
         self._list = _CompletionList()
         self._completion: _Completion | None = None
         #: The word whose list Escape closed: Enter on it sends rather than completes.
@@ -518,10 +523,22 @@ class PromptEditor(Vertical):
 
     # -- keys ------------------------------------------------------------------------------
 
-    def _placeholder(self) -> str:
+    def _placeholder(self, width: int | None = None) -> str:
+        """The default placeholder, or with ``width`` the most of it that fits, whole phrases
+        only (at 80 columns beside the sidebar it was cut at "Enter to send ·")."""
         newline = " or ".join(key_words(key) for key in effective_keys(self, "prompt-newline")[:2])
-        text = f"Message the agent · {key_label(self, 'prompt-send')} to send"
-        return f"{text} · {newline} for a new line" if newline else text
+        phrases = ["Message the agent", f"{key_label(self, 'prompt-send')} to send"]
+        if newline:
+            phrases.append(f"{newline} for a new line")
+        while width is not None and len(phrases) > 1 and len(" · ".join(phrases)) > width:
+            phrases.pop()
+        return " · ".join(phrases)
+
+    def fit_placeholder(self, width: int) -> None:
+        if self._given_placeholder is None:
+            text = self._placeholder(width)
+            if self._area.placeholder != text:
+                self._area.placeholder = text
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Sending and new lines go through _handle_key (with the completion list): never as
