@@ -208,3 +208,32 @@ async def test_a_mouse_drag_selects_reply_text_and_highlights_it() -> None:
         assert all(
             segment.style and highlight.bgcolor == segment.style.bgcolor for segment in chosen
         )
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+async def test_a_long_code_block_reads_as_one_block(streamed: bool) -> None:
+    """It is drawn in pieces of FENCE_PIECE_LINES lines (only the last one is drawn again as
+    it grows), but one under the other: no blank row after every 40th line (fast-agent's
+    `seq 1 127` showed one after 40, 80 and 120). Blocks around it keep their blank row."""
+    count = FENCE_PIECE_LINES * 3 + 7
+    text = "Before.\n\n```\n" + "\n".join(str(n) for n in range(1, count + 1)) + "\n```\n\nAfter."
+    app = LinesApp()
+    async with app.run_test(size=(40, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        if streamed:
+            widget.update("")
+            for start in range(0, len(text), 97):
+                widget.append(text[start : start + 97])
+                await pilot.pause()
+        else:
+            widget.update(text)
+        await pilot.pause()
+        document = widget._document
+        rows = [document.line(y).text.strip() for y in range(document.height)]
+        assert rows[:2] == ["Before.", ""]
+        assert rows[2 : 2 + count] == [str(n) for n in range(1, count + 1)]
+        assert rows[2 + count :] == ["", "After."]
+        # Heights were estimated where not drawn yet; every block is drawn now (above).
+        widget.refresh(layout=True)
+        await pilot.pause()
+        assert widget.size.height == document.height == count + 4

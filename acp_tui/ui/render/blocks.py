@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["FENCE_PIECE_LINES", "BlockSplitter", "markdown_blocks"]
+__all__ = ["FENCE_PIECE_LINES", "BlockSplitter", "FencePiece", "markdown_blocks"]
 
 #: An opening code fence: up to three spaces, then three or more backticks or tildes.
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
@@ -19,10 +19,17 @@ _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 FENCE_PIECE_LINES = 40
 
 
+class FencePiece(str):
+    """A block that goes on the code block before it (a long fence's next piece): drawn right
+    under it, with no blank row between, so that the code reads as one block."""
+
+    __slots__ = ()
+
+
 class _Scan:
     """The state of the line scanner between two lines (copied to look ahead)."""
 
-    __slots__ = ("blank_seen", "current", "fence", "fence_lines", "fence_opener")
+    __slots__ = ("blank_seen", "continued", "current", "fence", "fence_lines", "fence_opener")
 
     def __init__(self) -> None:
         self.current: list[str] = []
@@ -30,6 +37,8 @@ class _Scan:
         self.fence_opener = ""
         self.fence_lines = 0
         self.blank_seen = False
+        #: The block being gathered is a long fence's next piece.
+        self.continued = False
 
     def copy(self) -> _Scan:
         other = _Scan()
@@ -38,7 +47,14 @@ class _Scan:
         other.fence_opener = self.fence_opener
         other.fence_lines = self.fence_lines
         other.blank_seen = self.blank_seen
+        other.continued = self.continued
         return other
+
+    def _emit(self, blocks: list[str]) -> None:
+        """The block gathered so far, to ``blocks`` (it stays gathered: the caller starts the
+        next one, or is :meth:`finish`, which leaves the scan as it was)."""
+        text = "\n".join(self.current)
+        blocks.append(FencePiece(text) if self.continued else text)
 
     def line(self, line: str, blocks: list[str]) -> None:
         """Take one line; finished blocks go to ``blocks``."""
@@ -52,8 +68,9 @@ class _Scan:
             if self.fence_lines >= FENCE_PIECE_LINES:
                 # Close this piece and open the next one with the same info string.
                 current.append(self.fence)
-                blocks.append("\n".join(current))
+                self._emit(blocks)
                 current = self.current = [self.fence_opener]
+                self.continued = True
                 self.fence_lines = 0
             current.append(line)
             self.fence_lines += 1
@@ -63,8 +80,9 @@ class _Scan:
                 self.blank_seen = True
             return
         if self.blank_seen and not line.startswith((" ", "\t")):
-            blocks.append("\n".join(current))
+            self._emit(blocks)
             current = self.current = []
+            self.continued = False
         elif self.blank_seen:
             current.append("")
         self.blank_seen = False
@@ -77,13 +95,14 @@ class _Scan:
 
     def finish(self, blocks: list[str]) -> None:
         if self.current:
-            blocks.append("\n".join(self.current))
+            self._emit(blocks)
 
 
 def markdown_blocks(text: str) -> list[str]:
     """Split Markdown into top-level blocks at blank lines, never inside a fenced code block
     and never before an indented line (a list item's continuation stays with its item).
-    Long fenced blocks come in pieces of :data:`FENCE_PIECE_LINES` lines, each fenced."""
+    Long fenced blocks come in pieces of :data:`FENCE_PIECE_LINES` lines, each fenced; every
+    piece after the first is a :class:`FencePiece`."""
     blocks: list[str] = []
     scan = _Scan()
     for line in text.split("\n"):

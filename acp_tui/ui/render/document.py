@@ -9,7 +9,8 @@ time (:class:`~.paragraph.GrowingParagraph`). Drawn lines are kept for the most 
 blocks only (:data:`KEEP_LINES`): a reply of 50 MB keeps its text and one integer per block,
 not its millions of drawn lines.
 
-Blocks are joined by one blank line, as :class:`MarkdownLines` always drew them.
+Blocks are joined by one blank line, as :class:`MarkdownLines` always drew them, except the
+pieces of a long code block, drawn one under the other (:class:`~.blocks.FencePiece`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from typing import TYPE_CHECKING
 
 from textual.strip import Strip
 
-from acp_tui.ui.render.blocks import BlockSplitter
+from acp_tui.ui.render.blocks import BlockSplitter, FencePiece
 from acp_tui.ui.render.paragraph import GrowingParagraph, is_plain_paragraph
 
 if TYPE_CHECKING:
@@ -63,7 +64,8 @@ class Document:
         self._drawn_lines = 0
         #: Open block index -> (the text drawn, its lines): open blocks change every frame.
         self._open_lines: dict[int, tuple[str, list[Strip]]] = {}
-        #: Row where each block starts (a blank row comes before every block but the first),
+        #: Row where each block starts (a blank row comes before every block but the first and
+        #: a long fence's next pieces),
         #: valid for the first ``_starts_valid`` blocks.
         self._starts: list[int] = []
         self._starts_valid = 0
@@ -237,12 +239,21 @@ class Document:
         valid = min(self._starts_valid, count, len(starts))
         if valid < count or len(starts) != count:
             del starts[valid:]
-            first = starts[valid - 1] + heights[valid - 1] + 1 if valid else 0
-            starts.extend(accumulate((h + 1 for h in heights[valid : count - 1]), initial=first))
+            gap = self._gap_before
+            first = starts[valid - 1] + heights[valid - 1] + gap(valid) if valid else 0
+            starts.extend(
+                accumulate(
+                    (heights[i] + gap(i + 1) for i in range(valid, count - 1)), initial=first
+                )
+            )
             if not count:
                 starts.clear()
         self._starts_valid = count
         return starts
+
+    def _gap_before(self, index: int) -> int:
+        """Blank rows before block ``index``: one, but none before a long fence's next piece."""
+        return 0 if isinstance(self.blocks[index], FencePiece) else 1
 
     @property
     def height(self) -> int:
@@ -285,8 +296,8 @@ class Document:
                 changed = True
                 if row < top:
                     above += heights[index] - before
-            row += heights[index] + 1
             index += 1
+            row += heights[index - 1] + (self._gap_before(index) if index < len(self.blocks) else 1)
         return above if changed else None
 
     def text_rows(self, first: int, last: int) -> list[str]:
