@@ -79,6 +79,8 @@ STATUS_LABELS: dict[str, str] = {
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
+#: A tool call's command line, shown on one row under its title (the dialog shows it whole).
+COMMAND_LIMIT = 500
 #: Characters of a reply's new text sanitised per step (a few milliseconds each).
 SANITIZE_SLICE = 256_000
 RAW_LIMIT = 20_000
@@ -324,6 +326,7 @@ class ToolCallView(EntryView):
     }
     ToolCallView .header { text-style: bold; }
     ToolCallView .locations { color: $text-muted; }
+    ToolCallView .command { color: $text-muted; }
     ToolCallView .body { height: auto; }
     ToolCallView .terminal { background: $background; color: $text; padding: 0 1; max-height: 20; overflow-y: auto; }
     ToolCallView .status-pending .header { color: $text-muted; }
@@ -351,6 +354,7 @@ class ToolCallView(EntryView):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="header")
+        yield Static(classes="command")
         yield Static(classes="locations")
         yield Vertical(classes="body")
 
@@ -365,11 +369,27 @@ class ToolCallView(EntryView):
         header.append(line_of(entry.title or entry.tool_call_id, TITLE_LIMIT))
         header.append(f"  [{STATUS_LABELS.get(status) or line_of(status, 40)}]", style="dim")
         self.query_one(".header", Static).update(header)
+        command = self._command_shown(entry)
+        command_view = self.query_one(".command", Static)
+        command_view.update(Text(f"$ {line_of(command, COMMAND_LIMIT)}") if command else "")
+        command_view.display = command is not None
         locations = [line_of(location.label, 300) for location in entry.file_locations]
         location_view = self.query_one(".locations", Static)
         location_view.update(Text("  ".join(locations)))
         location_view.display = bool(locations)
         await self._draw_body(entry)
+
+    @staticmethod
+    def _command_shown(entry: ToolCall) -> str | None:
+        """The command the call runs (from its ``rawInput``), unless the title already says it
+        or a terminal below shows it: an agent may title an ``execute`` call "execute" only
+        (fast-agent), and the command was then in the permission dialog and nowhere else."""
+        command = entry.command
+        if not command or command in (entry.title or ""):
+            return None
+        if any(isinstance(output, TerminalRef) for output in entry.outputs):
+            return None
+        return command
 
     async def _draw_body(self, entry: ToolCall) -> None:
         body = self.query_one(".body", Vertical)
