@@ -15,6 +15,7 @@ from textual.widgets import Checkbox, Static
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.option_controls import OptionSelect, OptionToggle
 from acp_tui.ui.widgets.prompt import PromptEditor
 from tests.ui.chat_helpers import (
@@ -272,3 +273,31 @@ async def test_the_options_popup_names_both_cycling_keys_when_both_have_options(
         await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
         help_text = str(app.screen.query_one("#options-help", Static).render())
         assert "Shift+Tab cycles the mode and Alt+T the thinking level." in help_text, help_text
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+async def test_a_select_of_the_bar_opens_upward_and_leaves_the_footer_whole(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """The bar is the row above the footer: its lists open above it (opened downward, a list
+    covered the footer's keys and read "eCode  menu ^n New session")."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=size) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "config:model" in bar.controls, "the model select")
+        select = bar.controls["config:model"]
+        assert isinstance(select, OptionSelect)
+        select.expanded = True
+        await wait_for(pilot, lambda: select.choices_list is not None, "the list")
+        overlay = select.choices_list
+        assert overlay is not None
+        await wait_for(pilot, lambda: overlay.region.height > 1, "the list laid out")
+        await pilot.pause()
+        assert overlay.region.bottom == select.region.y, (overlay.region, select.region)
+        footer = screen.query_one(KeyFooter)
+        assert not overlay.region.overlaps(footer.region)
+        # Chosen from the list: it closes, and the value goes to the agent.
+        await pilot.press("down", "enter")
+        await wait_for(pilot, lambda: not select.expanded, "the list closed")
+        await wait_for(pilot, lambda: sent(screen, "session/set_config_option") != [], "sent")

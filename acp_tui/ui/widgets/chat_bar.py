@@ -105,6 +105,8 @@ class ChatBar(Horizontal):
                 used.discard(control.id)
                 control.remove()
             control = control_for(option, taken=used)
+            if isinstance(control, OptionSelect):
+                control.opens_upward = True  # the footer is below the bar
             used.add(control.id)
             self.controls[option.key] = control
             fresh.add(option.key)

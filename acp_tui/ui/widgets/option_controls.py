@@ -14,6 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.css.query import NoMatches
+from textual.css.scalar import Unit
 from textual.message import Message
 from textual.widgets import Checkbox, Select
 from textual.widgets._select import NoSelection, SelectCurrent, SelectOverlay
@@ -133,6 +134,10 @@ class OptionSelect(Select[str]):
             id=id,
         )
         self.tooltip = self._described(option)
+        #: Its list opens upward, ending on the row above it, where there is room (set by a
+        #: bar at the screen's foot: a list opened downward covered the footer's keys, their
+        #: words run into its own).
+        self.opens_upward = False
         #: Until the select has drawn itself once, Select cannot take new choices or a value
         #: (its parts are not composed yet): the latest state waits here.
         self._drawn = False
@@ -173,6 +178,16 @@ class OptionSelect(Select[str]):
             )
             self.mount(self._choices_list)  # in the DOM at once: Select's code finds it
             super()._setup_options_renderables()
+        if expanded and self.opens_upward and self._choices_list is not None:
+            # The list is laid out on the row under the select: up by its height and one, it
+            # ends on the row above, and the select stays in view. A compact list has no
+            # border: a row per entry, up to its max-height.
+            rows = len(self._options)
+            max_height = self._choices_list.styles.max_height
+            if max_height is not None and max_height.unit == Unit.CELLS:
+                rows = min(rows, int(max_height.value))
+            # Where there is no room above (a bar at the top), it opens downward as usual.
+            self._choices_list.styles.offset = (0, -(rows + 1) if self.region.y >= rows else 0)
         super()._watch_expanded(expanded)
         with contextlib.suppress(NoMatches):
             self.query_one(ClosedSelect).refresh()  # its arrow
