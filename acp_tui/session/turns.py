@@ -18,7 +18,7 @@ from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.queue import QueuedPrompt
-from acp_tui.store import ACTIVITY_IDLE
+from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED
 
 
 class Turns(LinkState):
@@ -89,19 +89,30 @@ class Turns(LinkState):
             self._keep_unsent(session_id, blocks, turn, str(error))
             reason = "error"
         except AgentExitedError as error:
+            self._interrupted(session_id, turn)
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         except RpcError as error:
+            self._interrupted(session_id, turn)
             self.store.prompt_finished(
                 session_id, None, error=f"The agent reported an error: {error}", turn=turn
             )
             reason = "error"
         except AcpError as error:
+            self._interrupted(session_id, turn)
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         finally:
             if not self.v2_lifecycle or reason == "error":
                 self._turn_idle(session_id, reason)
+
+    def _interrupted(self, session_id: str, turn: int) -> None:
+        """The turn failed (the agent exited, or answered it with an error): its tool calls
+        that had not finished never will, and say so (the notice below says why). Not for a
+        turn newer than this one, whose tool calls are still on their way."""
+        state = self.store.get(session_id)
+        if state is not None and state.turn == turn:
+            self.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
 
     def _note_stop(
         self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
@@ -179,6 +190,7 @@ class Turns(LinkState):
         waited for a state update that will not come. Each ends as an error, said once."""
         for session_id, state in list(self.store.sessions.items()):
             if state.activity != ACTIVITY_IDLE:
+                self.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
                 self.store.prompt_finished(
                     session_id, None, error="The agent exited during this turn"
                 )
@@ -192,6 +204,7 @@ class Turns(LinkState):
         runtime = self.runtime(session_id)
         if runtime.turn_running:
             runtime.cancelling = True
+            self.store.end_unfinished_tool_calls(session_id, TOOL_CANCELLED)
         runtime.stop_asking()
 
     def is_cancelling(self, session_id: str) -> bool:

@@ -88,6 +88,8 @@ from acp_tui.store.changes import (
     Changes,
 )
 from acp_tui.store.entries import (
+    TOOL_CANCELLED,
+    TOOL_INTERRUPTED,
     AgentMessage,
     AgentThought,
     Compaction,
@@ -136,6 +138,8 @@ __all__ = [
     "PART_TITLE",
     "PART_TRANSCRIPT",
     "PART_USAGE",
+    "TOOL_CANCELLED",
+    "TOOL_INTERRUPTED",
     "AgentMessage",
     "AgentThought",
     "Changes",

@@ -33,6 +33,8 @@ from acp_tui.store.tool_content import (
 )
 
 __all__ = [
+    "TOOL_CANCELLED",
+    "TOOL_INTERRUPTED",
     "AgentMessage",
     "AgentThought",
     "Compaction",
@@ -45,6 +47,12 @@ __all__ = [
     "UnknownUpdate",
     "UserMessage",
 ]
+
+#: Statuses the client gives a tool call the agent left unfinished: ``cancelled`` as the person
+#: cancels its turn (the spec's advice to clients), ``interrupted`` when the turn failed (the
+#: agent exited, or answered the prompt with an error). The agent's later updates replace them.
+TOOL_CANCELLED = "cancelled"
+TOOL_INTERRUPTED = "interrupted"
 
 
 class Entry:

@@ -325,6 +325,11 @@ class SessionStore:
         "Cancelled", an error...)."""
         return self._turns.add_notice(session_id, title, severity=severity, description=description)
 
+    def end_unfinished_tool_calls(self, session_id: str, status: str) -> int:
+        """Mark the last turn's unfinished tool calls ``status`` (``cancelled``,
+        ``interrupted``). See :meth:`Turns.end_unfinished_tool_calls`."""
+        return self._turns.end_unfinished_tool_calls(session_id, status)
+
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:
         """The client changed the mode (``session/set_mode`` succeeded); ``None``: not known
         until the agent says."""

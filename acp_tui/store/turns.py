@@ -370,6 +370,26 @@ class Turns:
         self._tracker.touch_entry(s, e)
         return e
 
+    def end_unfinished_tool_calls(self, session_id: str, status: str) -> int:
+        """Mark the tool calls of the session's last turn that are not finished (``pending``,
+        ``in_progress`` or no status) with ``status``: ``cancelled`` as the person cancels the
+        turn (the spec: the client SHOULD mark them so as it sends ``session/cancel``; the
+        agent's later updates still apply), ``interrupted`` when the agent exited during the
+        turn (they never finish). Returns how many were marked."""
+        s = self._registry.sessions.get(session_id)
+        if s is None:
+            return 0
+        marked = 0
+        for entry in reversed(s.transcript):
+            if entry.__class__ is UserMessage:
+                break  # the turn's start
+            if isinstance(entry, ToolCall) and entry.status in (None, "pending", "in_progress"):
+                entry.status = status
+                entry.version += 1
+                self._tracker.touch_entry(s, entry)
+                marked += 1
+        return marked
+
     # -- the client's edits of a live session ------------------------------------------------
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:
         """The client changed the mode (``session/set_mode`` succeeded); ``None``: not known

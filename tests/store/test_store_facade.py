@@ -197,6 +197,7 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
         [_record(f"{sid}-old", "Old", "hi")]
     ),
     "forget": lambda s, sid: s.forget(sid),
+    "end_unfinished_tool_calls": lambda s, sid: s.end_unfinished_tool_calls(sid, "cancelled"),
 }
 #: What reads (or, for take_changes/subscribe, consumes the changes): no state of its own.
 READERS = {
@@ -236,6 +237,13 @@ def _busy_store() -> SessionStore:
     store.register_session(SID, cwd="/w", response={"modes": {"currentModeId": "code"}})
     store.prompt_sent(SID, "hello")
     store.apply(_chunk(SID, "hi"))
+    # A tool call still running: what end_unfinished_tool_calls marks.
+    store.apply(
+        {
+            "sessionId": SID,
+            "update": {"sessionUpdate": "tool_call", "toolCallId": "t1", "status": "in_progress"},
+        }
+    )
     store.take_changes()
     return store
 

@@ -340,3 +340,42 @@ def test_unroutable_params_recorded_not_raised(store: SessionStore) -> None:
         store.apply(bad)
     assert len(store.unrouted) == 5
     assert store.take_changes().unrouted
+
+
+# -- tool calls a turn leaves unfinished ---------------------------------------------------------
+
+
+def test_a_cancel_marks_the_turns_unfinished_tool_calls_and_the_agent_still_has_its_say(
+    store: SessionStore,
+) -> None:
+    """The spec: the client SHOULD mark the turn's non-finished tool calls cancelled as it
+    sends session/cancel, and still take the agent's updates after it."""
+    store.apply(up("tool_call", toolCallId="old", title="earlier turn", status="pending"))
+    store.prompt_sent(SID, "do things")
+    store.apply(up("tool_call", toolCallId="a", title="pending one", status="pending"))
+    store.apply(up("tool_call", toolCallId="b", title="running one", status="in_progress"))
+    store.apply(up("tool_call", toolCallId="c", title="no status"))
+    store.apply(up("tool_call", toolCallId="d", title="finished", status="completed"))
+    store.apply(up("tool_call", toolCallId="e", title="failed", status="failed"))
+    store.take_changes()
+    assert store.end_unfinished_tool_calls(SID, "cancelled") == 3
+    calls = {e.tool_call_id: e for e in tr(store) if isinstance(e, ToolCall)}
+    assert {key: call.status for key, call in calls.items()} == {
+        "old": "pending",  # another turn's: not this cancel's business
+        "a": "cancelled",
+        "b": "cancelled",
+        "c": "cancelled",
+        "d": "completed",
+        "e": "failed",
+    }
+    # The views that show them hear of it.
+    changed = store.take_changes().entries.get(SID, set())
+    assert {calls[key].id for key in "abc"} <= changed
+    # The agent's own final word replaces the client's guess.
+    store.apply(up("tool_call_update", toolCallId="b", status="completed"))
+    assert calls["b"].status == "completed"
+
+
+def test_no_session_no_turn_nothing_marked(store: SessionStore) -> None:
+    assert store.end_unfinished_tool_calls("nobody", "interrupted") == 0
+    assert store.end_unfinished_tool_calls(SID, "interrupted") == 0

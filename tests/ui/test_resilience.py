@@ -444,6 +444,15 @@ async def test_a_pending_permission_dialog_closes_when_the_agent_dies(tmp_path: 
         assert f"exit code {hostile.PERMISSION_CRASH_EXIT_CODE}" in banner_text(screen)
         assert "dying while the permission dialog is open" in banner_text(screen)
         assert not screen.busy
+        # Its tool call will never finish: said so, not left "pending".
+        tool = next(e for e in state.transcript if isinstance(e, ToolCall))
+        assert tool.status == "interrupted"
+        view = screen.query(ToolCallView).first()
+        await wait_for(
+            pilot,
+            lambda: "[interrupted]" in str(view.query_one(".header").render()),
+            "the tool block's status",
+        )
         # The screen takes keys again.
         editor = screen.query_one("#prompt")
         editor.focus()

@@ -76,6 +76,8 @@ STATUS_LABELS: dict[str, str] = {
     "in_progress": "running",
     "completed": "done",
     "failed": "failed",
+    "cancelled": "cancelled",
+    "interrupted": "interrupted",
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
