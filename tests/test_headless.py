@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 import os
 import select
 import signal
@@ -20,7 +21,9 @@ from acp_tui.cli import headless
 from acp_tui.cli.headless import HeadlessAsk, Output, format_table, format_updated
 from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
+from acp_tui.config import locations
 from acp_tui.store import SessionStore
+from acp_tui.store.local_index import LocalIndex
 
 AGENTS = Path(__file__).parent / "agents"
 SDK_AGENT = [sys.executable, str(AGENTS / "sdk_agent.py")]
@@ -463,3 +466,36 @@ def test_each_agent_message_is_a_paragraph_of_its_own_on_stdout(
     updates: list[dict[str, Any]], expected: str
 ) -> None:
     assert _render_updates(updates) == expected
+
+
+def test_sessions_show_the_title_the_person_gave_here(tmp_path: Path) -> None:
+    """A rename kept locally (an agent that cannot store titles) wins in `acp-tui sessions`
+    as in the TUI; JSON keeps the agent's title beside it. Another agent's renames and
+    sessions the person did not rename are left as the agent has them."""
+    data = tmp_path / "data"
+    env = {"XDG_DATA_HOME": str(data)}
+    with _environ(env):
+        path = locations.local_index_file()
+        with LocalIndex(path, " ".join(SDK_AGENT)) as index:
+            assert index.set_local_title("pre-2", "Renamed by me")
+        with LocalIndex(path, "some other agent") as index:
+            assert index.set_local_title("pre-1", "Not this agent's")
+    code, out, err = sessions(tmp_path, env=env)
+    assert code == 0, err
+    rows = {line.split()[-1]: line for line in out.splitlines()[1:]}
+    assert "Renamed by me" in rows["pre-2"] and "Fix red bug" not in rows["pre-2"]
+    assert "Refactor the parser" in rows["pre-1"]
+    code, out, err = sessions(tmp_path, "--json", env=env)
+    assert code == 0, err
+    listed = {row["sessionId"]: row for row in json.loads(out)}
+    assert listed["pre-2"]["title"] == "Renamed by me"
+    assert listed["pre-2"]["agentTitle"] == "Fix \x1b[31mred\x1b[0m bug\x07 now"
+    assert listed["pre-1"]["title"] == "Refactor the parser" and "agentTitle" not in listed["pre-1"]
+
+
+def test_sessions_make_no_index_file_where_there_is_none(tmp_path: Path) -> None:
+    env = {"XDG_DATA_HOME": str(tmp_path / "data")}
+    code, _, err = sessions(tmp_path, env=env)
+    assert code == 0, err
+    with _environ(env):
+        assert not locations.local_index_file().exists()

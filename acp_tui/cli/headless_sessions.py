@@ -8,9 +8,11 @@ from typing import Any
 
 from acp_tui.cli.headless_base import Headless, _run
 from acp_tui.cli.headless_output import EXIT_OK, EXIT_UNSUPPORTED, Output, _label, format_table
+from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.store.local_index import LocalIndex
 
 #: Pages of session/list read at most (each page must bring new sessions, see the store).
 MAX_LIST_PAGES = 1000
@@ -43,6 +45,7 @@ class HeadlessSessions(Headless):
 
     def __init__(self, invocation: Any, output: Output, *, initialize_timeout: float) -> None:
         super().__init__(invocation, output, initialize_timeout=initialize_timeout)
+        self.invocation = invocation
         options = invocation.options
         self.all = bool(getattr(options, "all", False))
         self.json = bool(getattr(options, "json", False))
@@ -51,7 +54,23 @@ class HeadlessSessions(Headless):
     async def collect(self) -> int:
         """List every page into :attr:`rows`; the exit code (errors said on stderr)."""
         await self.controller.run(lambda controller: self._list())
+        self._apply_local_titles()
         return self.exit_code()
+
+    def _apply_local_titles(self) -> None:
+        """A title the person gave a session here (Rename, for an agent that cannot store
+        one) wins over the agent's, as in the TUI; JSON keeps the agent's as ``agentTitle``."""
+        path = locations.local_index_file()
+        if not path.exists():
+            return  # nothing renamed here yet (and a listing makes no file)
+        with LocalIndex(path, " ".join(self.invocation.agent_argv)) as index:
+            titles = index.local_titles() if index.ok else {}
+        if not titles:
+            return
+        for index_of_row, row in enumerate(self.rows):
+            title = titles.get(row["sessionId"])
+            if title is not None and title != row.get("title"):
+                self.rows[index_of_row] = {**row, "title": title, "agentTitle": row.get("title")}
 
     async def run(self) -> int:
         code = await self.collect()
