@@ -38,7 +38,9 @@ class TextLogScreen(ModalScreen[None]):
         self._lines = lines
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical() as panel:
+            # As the other panels say it: the agent's log had no word of how to leave it.
+            panel.border_subtitle = f"{key_label(self, 'close-dialog')} to close"
             yield Label(Text(self._title), classes="title")
             yield RichLog(wrap=True, markup=False, highlight=False, max_lines=10_000)
 
