@@ -46,9 +46,33 @@ def fenced(text: str, info: str = "") -> list[str]:
     return [fence + info, text, fence]
 
 
+_ATX_HEADING = re.compile(r"( {0,3})(#{1,6})(?=[ \t]|$)")
+_FENCE_OPENER = re.compile(r" {0,3}(`{3,}|~{3,})")
+
+
+def under_a_turn(markdown: str) -> str:
+    """A message's Markdown with its headings two levels down (``#`` -> ``###``, at most
+    ``######``), so that they nest under the export's ``## You`` / ``## Agent`` instead of
+    reading as turns of their own; nothing inside a code fence changes."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in markdown.split("\n"):
+        if fence is not None:
+            stripped = line.strip()
+            if stripped.startswith(fence) and not stripped.strip(fence[0]):
+                fence = None
+        elif opener := _FENCE_OPENER.match(line):
+            fence = opener.group(1)
+        elif heading := _ATX_HEADING.match(line):
+            indent, hashes = heading.groups()
+            line = indent + "#" * min(6, len(hashes) + 2) + line[heading.end() :]
+        out.append(line)
+    return "\n".join(out)
+
+
 def transcript_markdown(state: SessionState) -> str:
     """The whole conversation as Markdown: what a person would paste into an issue. Messages
-    are the agent's Markdown; every other agent string (titles, kinds, paths, plan entries,
+    are the agent's Markdown (their headings nested under the turn's); every other agent string (titles, kinds, paths, plan entries,
     notices) is escaped so it reads as written, and code blocks cannot be broken out of."""
     lines = [f"# {md_line(state.display_title)}", "", f"- session: {md_line(state.id, 200)}"]
     if state.cwd:
@@ -56,7 +80,7 @@ def transcript_markdown(state: SessionState) -> str:
     lines.append("")
     for entry in state.transcript:
         if isinstance(entry, UserMessage):
-            lines += ["## You", "", sanitize_terminal_text(entry.text), ""]
+            lines += ["## You", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
             attached = [describe_block(block) for block in entry.content]
             lines += [f"- attached: {md_line(a.label(), 500)}" for a in attached if a is not None]
             if any(attached):
@@ -66,12 +90,15 @@ def transcript_markdown(state: SessionState) -> str:
             quoted = "\n".join("> " + line for line in text.splitlines())
             lines += ["<details><summary>Thinking</summary>", "", quoted, "", "</details>", ""]
         elif isinstance(entry, AgentMessage):
-            lines += ["## Agent", "", sanitize_terminal_text(entry.text), ""]
+            lines += ["## Agent", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
         elif isinstance(entry, ToolCall):
             lines.append(
                 f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
                 f" — _{md_line(entry.status, 40)}_"
             )
+            command = entry.command
+            if command and command not in (entry.title or ""):
+                lines += ["", *fenced(sanitize_terminal_text(f"$ {command}"), "sh")]
             for diff in entry.diffs:
                 old = [f"-{line}" for line in split_lines(diff.old_text)]
                 new = [f"+{line}" for line in split_lines(diff.new_text)]

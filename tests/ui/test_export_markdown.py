@@ -1,0 +1,72 @@
+"""The exported Markdown's outline: the turns are its sections, the agent's headings nest
+under them, code stays as written; a tool call's command is in it."""
+
+from __future__ import annotations
+
+from acp_tui.store import SessionStore
+from acp_tui.ui.export import transcript_markdown, under_a_turn
+
+
+def test_headings_go_two_levels_down_and_code_is_left_alone() -> None:
+    text = "\n".join(
+        [
+            "# Title",
+            "## Section one",
+            "   ### indented",
+            "###### deepest",
+            "#not a heading",
+            "```python",
+            "# a comment, not a heading",
+            "```",
+            "~~~",
+            "## inside tildes",
+            "~~~",
+            "####",
+        ]
+    )
+    assert under_a_turn(text).split("\n") == [
+        "### Title",
+        "#### Section one",
+        "   ##### indented",
+        "###### deepest",
+        "#not a heading",
+        "```python",
+        "# a comment, not a heading",
+        "```",
+        "~~~",
+        "## inside tildes",
+        "~~~",
+        "######",
+    ]
+
+
+def test_the_export_nests_the_agents_sections_and_shows_the_command() -> None:
+    store = SessionStore(clock=lambda: 1000.0)
+    store.register_session("s", cwd="/w")
+    store.prompt_sent("s", "# my question")
+
+    def update(fields: dict[str, object]) -> None:
+        store.apply({"sessionId": "s", "update": fields})
+
+    update(
+        {
+            "sessionUpdate": "agent_message_chunk",
+            "content": {"type": "text", "text": "## Section one\n\ntext"},
+        }
+    )
+    update(
+        {
+            "sessionUpdate": "tool_call",
+            "toolCallId": "t",
+            "title": "execute",
+            "kind": "execute",
+            "status": "completed",
+            "rawInput": {"command": "ls -la /tmp"},
+        }
+    )
+    state = store.get("s")
+    assert state is not None
+    lines = transcript_markdown(state).split("\n")
+    assert [line for line in lines if line.startswith("## ")] == ["## You", "## Agent"]
+    assert "### my question" in lines and "#### Section one" in lines
+    assert "$ ls -la /tmp" in lines
