@@ -69,7 +69,11 @@ def only(problems: list[str], needle: str) -> str:
     return hits[0]
 
 
-@pytest.mark.parametrize("path", [DEMO, SDK], ids=["demo agent", "sdk agent"])
+@pytest.mark.parametrize(
+    "path",
+    [DEMO, SDK, DATA / "claude-agent-acp-bash.jsonl", DATA / "fast-agent-execute.jsonl"],
+    ids=["demo agent", "sdk agent", "claude-agent-acp", "fast-agent"],
+)
 def test_real_recordings_are_clean(path: Path) -> None:
     out = io.StringIO()
     assert run_check(load_recording(path), out) == 0

@@ -373,3 +373,28 @@ async def test_claude_agent_acp_command_output_shows_without_its_fence(tmp_path:
         shown = "\n".join(str(static.render()) for static in tool.query(Static))
         assert "bg.txt\ncb.txt\nfast.md" in shown
         assert "```" not in shown
+
+
+async def test_fast_agents_execute_call_shows_its_command(tmp_path: Path) -> None:
+    """fast-agent 0.10.48 (a real agent) titles a shell call "execute" and gives its command
+    only in rawInput: the tool block shows the command under the title (it was in the
+    permission dialog and nowhere else), and the replayed session ends as recorded."""
+    app = replay_app(DATA / "fast-agent-execute.jsonl", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await answer_permission(pilot, "1")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.turn == 2
+                and s.stop_reason == "end_turn"
+            ),
+            "the second turn",
+            LIMIT,
+        )
+        tool = screen.query(ToolCallView).first()
+        assert "execute" in str(tool.query_one(".header").render())
+        row = tool.query_one(".command", Static)
+        await wait_for(pilot, lambda: row.display, "the command row", LIMIT)
+        assert str(row.render()) == "$ echo hello-from-tool && ls /tmp/s14/fast/work"
