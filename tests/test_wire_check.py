@@ -71,8 +71,14 @@ def only(problems: list[str], needle: str) -> str:
 
 @pytest.mark.parametrize(
     "path",
-    [DEMO, SDK, DATA / "claude-agent-acp-bash.jsonl", DATA / "fast-agent-execute.jsonl"],
-    ids=["demo agent", "sdk agent", "claude-agent-acp", "fast-agent"],
+    [
+        DEMO,
+        SDK,
+        DATA / "claude-agent-acp-bash.jsonl",
+        DATA / "fast-agent-execute.jsonl",
+        DATA / "mistral-vibe-bash.jsonl",
+    ],
+    ids=["demo agent", "sdk agent", "claude-agent-acp", "fast-agent", "mistral-vibe"],
 )
 def test_real_recordings_are_clean(path: Path) -> None:
     out = io.StringIO()

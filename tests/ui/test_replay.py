@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual import events
 from textual.widgets import Static
 
 from acp_tui.cli.replay import replay_settings, run_check
@@ -19,12 +20,15 @@ from acp_tui.ui.export import transcript_markdown
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.inspector import InspectorScreen
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.transcript import ToolCallView
 from tests.ui.chat_helpers import (
     AGENTS,
     agent_app,
     chat,
     demo_app,
+    record_notifications,
     send,
     wait_for,
     wait_for_session,
@@ -398,3 +402,40 @@ async def test_fast_agents_execute_call_shows_its_command(tmp_path: Path) -> Non
         row = tool.query_one(".command", Static)
         await wait_for(pilot, lambda: row.display, "the command row", LIMIT)
         assert str(row.render()) == "$ echo hello-from-tool && ls /tmp/s14/fast/work"
+
+
+async def test_mistral_vibes_session_replays_and_its_own_thinking_option_is_not_alt_t(
+    tmp_path: Path,
+) -> None:
+    """mistral-vibe 3.0.2 (a real agent): its thinking option has a category of its own
+    ("thinking", not the spec's thought_level), so Alt+T has nothing to cycle: it types no
+    "t" and says so, while the option itself is in the bar. Its bash call and permission
+    replay as recorded, two turns, each message a block of its own."""
+    app = replay_app(DATA / "mistral-vibe-bash.jsonl", tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await replay_session(pilot)
+        await answer_permission(pilot, "1")
+        await wait_for(
+            pilot,
+            lambda: (
+                (s := screen.store.get(screen.session_id or "")) is not None
+                and s.turn == 2
+                and s.stop_reason == "end_turn"
+            ),
+            "the second turn",
+            LIMIT,
+        )
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "config:thinking" in bar.controls, "vibe's option")
+        toasts = record_notifications(app)
+        editor = screen.query_one(PromptEditor)
+        editor.focus()
+        app.post_message(events.Key("alt+t", "t"))
+        await wait_for(pilot, lambda: any("no thinking level" in t for t in toasts), "the toast")
+        assert editor.text == ""
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        (tool,) = [e for e in state.transcript if isinstance(e, ToolCall)]
+        assert tool.status == "completed" and tool.command == "touch created_by_vibe.txt && ls -la"
+        view = screen.query(ToolCallView).first()
+        assert not view.query_one(".command", Static).display  # its title says the command
