@@ -633,3 +633,31 @@ def test_snapshot_agent_without_list(snap_compare: Any) -> None:
     at the right."""
     app = SidebarApp(can_list=False, can_load=False, can_resume=False)
     assert snap_compare(app, terminal_size=SIZE, run_before=_no_list)
+
+
+@pytest.mark.anyio
+async def test_until_the_person_chooses_the_highlight_stays_on_the_most_recent_row() -> None:
+    """The local index is listed first (a session opened here before), the agent's list comes
+    after with newer sessions above it: the highlight goes to the newest, the row --resume
+    says it offers (it stuck to the first row it had, kimi-cli's tester got an older session
+    on Enter). Once the person moves it, it stays on their choice (the test above)."""
+    app = SidebarApp(answer=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(pilot)
+        sidebar = app.sidebar
+        sidebar.session_list.focus()
+        older = agent.BASE_TS - 3 * agent.STEP_SECONDS
+        app.store.apply_index_records([_indexed("sess-00003", "Opened here before", older)])
+        await settle(pilot)
+        assert sidebar.highlighted_session_id() == "sess-00003"  # the only row so far
+        app.answer_page(CWD, None)
+        await settle(pilot)
+        assert sidebar.rows[0].id == "sess-00000"
+        assert sidebar.highlighted_session_id() == "sess-00000"
+        await pilot.press("down", "down")
+        chosen = sidebar.highlighted_session_id()
+        app.store.register_session("new-1", cwd=CWD)
+        app.store.prompt_sent("new-1", "hello there")
+        await settle(pilot)
+        assert sidebar.rows[0].id == "new-1"
+        assert sidebar.highlighted_session_id() == chosen

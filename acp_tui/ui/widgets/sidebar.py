@@ -1076,9 +1076,12 @@ class SessionsSidebar(Widget):
         lst.set_rows(rows, keep_id=keep, footer=footer, footer_is_error=is_error, to_top=to_top)
         self._seen_version = None
         highlighted = lst.highlighted
-        if highlighted is not None and (keep is None or highlighted.id == keep):
+        if highlighted is not None and keep is not None and highlighted.id == keep:
             # A session to keep that is not listed yet (a new one just opened) stays the one
-            # to keep: the highlight goes to it once it is listed.
+            # to keep: the highlight goes to it once it is listed. Until the person moves the
+            # highlight or opens a session, none is kept: it stays on the first row, the most
+            # recent, as pages arrive (it stuck to the first row of the local index, listed
+            # first, and --resume offered that instead of the agent's newest session).
             self._cursor_id = highlighted.id
         self._update_header(store, scope, len(rows))
         self._maybe_load_more()
@@ -1221,7 +1224,8 @@ class SessionsSidebar(Widget):
             keep_agent=keep_agent,
         )
         highlighted = lst.highlighted
-        if highlighted is not None and (keep is None or highlighted.id == keep):
+        if highlighted is not None and keep is not None and highlighted.id == keep:
+            # As for one agent's list: nothing kept until the person chooses.
             self._cursor_id = highlighted.id
             self._cursor_agent = lst.agent_of(lst.cursor)
         self._update_header(store, self.scope_cwd, len(merged), merged.complete)
