@@ -21,7 +21,8 @@ serve session/resume), ``SDK_AGENT_RESUME_UNIMPLEMENTED`` (advertise session/res
 session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new);
 ``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` (a file path: answer initialize / session/new
 only once that file exists, so a test holds the agent in its slow start for as long as it needs,
-however loaded the machine).
+however loaded the machine); ``SDK_AGENT_NEW_FAILS_UNLESS`` (a file path: session/new answers an
+internal error until that file exists).
 """
 
 from __future__ import annotations
@@ -208,6 +209,10 @@ class SdkTestAgent(Agent):
         await _wait_for_gate("SDK_AGENT_NEW_GATE")
         if _flag("SDK_AGENT_AUTH"):
             raise RequestError.auth_required()
+        fails_unless = os.environ.get("SDK_AGENT_NEW_FAILS_UNLESS")
+        if fails_unless and not Path(fails_unless).exists():
+            # As claude-agent-acp answers when its Claude Code process will not start.
+            raise RequestError.internal_error({"details": "Claude Code process exited with code 1"})
         session_id = f"sess-{uuid.uuid4().hex[:8]}"
         self.sessions[session_id] = {
             "cwd": cwd,

@@ -558,3 +558,36 @@ async def test_a_message_sent_the_moment_the_new_session_opens_goes_to_it(
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: last_reply(screen) == "You said: right away", "the reply")
         assert len(sent(screen, "session/new")) == 1
+
+
+async def test_a_session_the_agent_will_not_start_is_said_to_fail_and_the_messages_wait(
+    tmp_path: Path,
+) -> None:
+    """session/new answered with an error (claude-agent-acp when its Claude Code process
+    will not start): the status line says so and that the messages wait, for as long as
+    nothing else is tried (a toast alone went, and the message sat "⏳" with no word why).
+    Another message tries again; once the agent starts a session, both go out, in order."""
+    works = tmp_path / "session-new-works"
+    app = agent_app(SDK_AGENT, tmp_path, env={"SDK_AGENT_NEW_FAILS_UNLESS": str(works)})
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.agent_alive, "the agent")
+        await send(pilot, "hello")
+        await wait_for(
+            pilot, lambda: "did not start a session" in status(screen), "the failure said"
+        )
+        said = status(screen)
+        assert "Claude Code process exited with code 1" in said
+        assert "Your messages wait" in said
+        assert "hello" in queue_text(screen)
+        assert screen.session_id is None
+        works.touch()
+        await send(pilot, "second try")
+        await wait_for(
+            pilot,
+            lambda: last_reply(screen) == "You said: second try" and not screen.busy,
+            "both answered",
+            limit=20,
+        )
+        assert prompts_sent(screen) == ["hello", "second try"]
+        assert "did not start" not in status(screen)

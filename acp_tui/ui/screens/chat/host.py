@@ -53,6 +53,7 @@ class ChatHost(Screen[None]):
     busy: reactive[bool]
     agent_alive: reactive[bool]
     _starting_new: bool
+    _new_session_error: str | None
     _explicit_open: str | None
     _unresponsive: bool
     _started_once: bool

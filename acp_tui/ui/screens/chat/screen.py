@@ -245,6 +245,10 @@ class ChatScreen(
         self.prompts = PromptQueue(on_change=self._on_queue_changed)
         #: A session/new for the new session is on its way.
         self._starting_new = False
+        #: Why the last session/new for the new session failed (said on the status line
+        #: until the next attempt: a toast alone went, and the messages waiting for the
+        #: session sat there with no word of why).
+        self._new_session_error: str | None = None
         #: The mode and model shown (and chosen) for the new session before it exists.
         self.new_choices = NewSessionChoices()
         #: The session the person asked to open (sidebar): what they typed stays with the
@@ -645,7 +649,7 @@ class ChatScreen(
         if state is not None:
             self._draw_activity(state)
         else:
-            self._set_status("")
+            self._set_status(self.new_session_status())
 
     def _set_status(self, text: str) -> None:
         self.query_one(StatusLine).set_text(text)

@@ -44,23 +44,44 @@ class SessionSwitching(ChatHost):
         if link is None or self._starting_new or link.agent is None or link.finished.is_set():
             return
         self._starting_new = True
+        self._new_session_error = None
         mode, config, model = self.new_choices.take()
 
         async def start() -> None:
             try:
                 await link.new_session(adopt=True, mode=mode, config=config, model=model)
-            except BaseException:
+            except BaseException as error:
                 # Not made: the choices still stand for the next attempt.
                 self.new_choices.mode = self.new_choices.mode or mode
                 self.new_choices.model = self.new_choices.model or model
                 self.new_choices.config = {**config, **self.new_choices.config}
+                if isinstance(error, AcpError | RpcError):
+                    self._new_session_error = str(error)
                 raise
             finally:
                 self._starting_new = False
+                if self.session_id is None:
+                    self._set_status(self.new_session_status())
 
         link.spawn(start, "new session")
 
+    def new_session_status(self) -> str:
+        """The status line of the new session's view: starting it, or why that failed and
+        what becomes of the messages waiting for it."""
+        if self._starting_new:
+            return "starting a new session…"
+        error = self._new_session_error
+        if error is None:
+            return ""
+        waiting = (
+            " Your messages wait: send another or edit one to try again."
+            if self.prompts.has(None)
+            else ""
+        )
+        return f"The agent did not start a session: {line_of(error, 160)}.{waiting}"
+
     def _on_session_opened(self, session_id: str) -> None:
+        self._new_session_error = None
         self._unopenable.discard(session_id)
         state = self.store.get(session_id)
         if state is not None:
@@ -128,7 +149,7 @@ class SessionSwitching(ChatHost):
             await transcript.show_session(session_id, list(state.transcript) if state else [])
         if state is None:
             self._draw_new_session()
-            self._set_status("starting a new session…" if self._starting_new else "")
+            self._set_status(self.new_session_status())
         else:
             # The session's own activity set the status line (a turn may run already: what
             # waited for the session went out as it opened).
