@@ -21,6 +21,7 @@ from acp_tui.store.entries import (
     UserMessage,
 )
 from acp_tui.store.session import SessionState
+from acp_tui.text.fences import unfenced
 from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
 from acp_tui.ui.widgets.diff_view import split_lines
 
@@ -105,7 +106,9 @@ def transcript_markdown(state: SessionState) -> str:
                 body = "\n".join([f"# {one_line(diff.path, 1000)}", *old, *new])
                 lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
             if entry.text:
-                lines += ["", *fenced(sanitize_terminal_text(entry.text))]
+                # Output the agent already fenced (claude-agent-acp's ```console) is fenced
+                # once, not shown with its own fence lines inside ours.
+                lines += ["", *fenced(sanitize_terminal_text(unfenced(entry.text)))]
             lines.append("")
         elif isinstance(entry, PlanSnapshot):
             lines.append("**Plan** (removed)" if entry.removed else "**Plan**")

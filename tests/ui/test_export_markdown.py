@@ -70,3 +70,34 @@ def test_the_export_nests_the_agents_sections_and_shows_the_command() -> None:
     assert [line for line in lines if line.startswith("## ")] == ["## You", "## Agent"]
     assert "### my question" in lines and "#### Section one" in lines
     assert "$ ls -la /tmp" in lines
+
+
+def test_output_the_agent_fenced_is_fenced_once() -> None:
+    """claude-agent-acp sends a command's output as one ```console block: the export had it
+    inside a fence of its own, so a viewer showed the ```console and ``` lines as output."""
+    store = SessionStore(clock=lambda: 1000.0)
+    store.register_session("s", cwd="/w")
+    store.prompt_sent("s", "list it")
+    store.apply(
+        {
+            "sessionId": "s",
+            "update": {
+                "sessionUpdate": "tool_call",
+                "toolCallId": "t",
+                "title": "ls -la",
+                "kind": "execute",
+                "status": "completed",
+                "content": [
+                    {
+                        "type": "content",
+                        "content": {"type": "text", "text": "```console\ntotal 12\nnotes.txt\n```"},
+                    }
+                ],
+            },
+        }
+    )
+    state = store.get("s")
+    assert state is not None
+    text = transcript_markdown(state)
+    assert "```\ntotal 12\nnotes.txt\n```" in text
+    assert "```console" not in text
