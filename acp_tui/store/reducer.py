@@ -239,7 +239,14 @@ class Reducer:
         self._tracker.touch(s, PART_CONFIG)
 
     def _on_usage(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.context = ContextUsage.from_update(u)
+        context = ContextUsage.from_update(u)
+        known = s.context
+        if "cost" not in u and known is not None:
+            # The cost is the session's so far and optional in each update: one that leaves
+            # it out does not make it unknown (claude-agent-acp sends it at a turn's end
+            # only, and the gauge lost its "$" during every turn); an explicit null does.
+            context.cost_amount, context.cost_currency = known.cost_amount, known.cost_currency
+        s.context = context
         self._tracker.touch(s, PART_USAGE)
 
     def _on_session_info(self, s: SessionState, u: dict[str, Any]) -> None:

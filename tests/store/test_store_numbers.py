@@ -174,3 +174,21 @@ def test_the_cases_that_broke_the_tui(raw: str, used: Any, size: Any, amount: An
     assert context is not None
     assert (context.used, context.size, context.cost_amount) == (used, size, amount)
     shown(context, None)
+
+
+def test_an_update_without_a_cost_keeps_the_cost_known_and_a_null_clears_it() -> None:
+    """The cost is the session's so far and optional in each usage_update: claude-agent-acp
+    leaves it out of the updates during a turn, and the gauge lost its "$" every turn."""
+    store = live_store()
+
+    def usage(**fields: Any) -> None:
+        store.apply({"sessionId": SID, "update": {"sessionUpdate": "usage_update", **fields}})
+
+    usage(used=1200, size=1_000_000, cost={"amount": 0.02, "currency": "USD"})
+    usage(used=1300, size=1_000_000)
+    context = store.get(SID).context  # type: ignore[union-attr]
+    assert context is not None and context.used == 1300
+    assert (context.cost_amount, context.cost_currency) == (0.02, "USD")
+    usage(used=1400, size=1_000_000, cost=None)
+    context = store.get(SID).context  # type: ignore[union-attr]
+    assert context is not None and context.cost_amount is None and context.cost_currency is None

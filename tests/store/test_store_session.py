@@ -91,7 +91,9 @@ def test_usage_update_replaces_context_usage(store: SessionStore) -> None:
     assert (s.context.cost_amount, s.context.cost_currency) == (0.045, "USD")
     assert s.context.fraction == pytest.approx(0.265)
     store.apply(up("usage_update", used=60_000, size=200_000))
-    assert s.context.cost_amount is None  # replaced, not merged
+    # The tokens are replaced; the cost, the session's so far, is kept when an update leaves
+    # it out (a null clears it: tests/store/test_store_numbers.py).
+    assert s.context.used == 60_000 and s.context.cost_amount == 0.045
 
 
 def test_prompt_response_usage_sets_last_turn_tokens(store: SessionStore) -> None:
