@@ -182,16 +182,28 @@ async def test_requests_wait_for_a_presenter() -> None:
     assert results == [selected("always")]
 
 
-async def test_yolo_selects_first_allow_option_in_agent_order() -> None:
+async def test_yolo_allows_once_before_always_as_deny_rejects_once() -> None:
+    """ "Always" would leave a rule in the agent's settings or switch its mode (claude-agent-acp
+    lists "bypass permissions" first when leaving plan mode): allow once when offered."""
     echoes: list[str] = []
     broker = PermissionBroker("yolo", on_answered=lambda _s, t: echoes.append(t))
     options = [
         {"optionId": "no", "name": "Reject", "kind": "reject_once"},
         {"optionId": "always", "name": "Always", "kind": "allow_always"},
         {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+        {"optionId": "yes-too", "name": "Allow too", "kind": "allow_once"},
+    ]
+    assert await broker.request(params(options=options)) == selected("yes")
+    assert echoes == ["Auto-allowed (--yolo): Write src/app.py"]
+
+
+async def test_yolo_takes_allow_always_when_it_is_the_only_allow() -> None:
+    broker = PermissionBroker("yolo")
+    options = [
+        {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+        {"optionId": "always", "name": "Always", "kind": "allow_always"},
     ]
     assert await broker.request(params(options=options)) == selected("always")
-    assert echoes == ["Auto-allowed (--yolo): Write src/app.py"]
 
 
 async def test_yolo_without_allow_option_cancels_when_nobody_can_ask() -> None:

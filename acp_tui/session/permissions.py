@@ -16,7 +16,7 @@ Policies:
   count the current burst of requests ("2 of 3"); when another request arrives while a dialog is
   open, ``on_queue_changed(position, total)`` fires so the dialog can update its count.
   Requests wait in the queue until a presenter is registered.
-- ``"yolo"``: the first ``allow_once``/``allow_always`` option is selected without asking (when
+- ``"yolo"``: ``allow_once``, else ``allow_always``, is selected without asking (when
   the agent offered none, the request is asked like in ``"ask"`` mode, or cancelled when no
   presenter is registered).
 - ``"deny"``: ``reject_once``, else ``reject_always``, else cancelled.
@@ -274,8 +274,12 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
             return pending.result or CANCELLED
 
         if self._policy == "yolo":
-            # The agent's order decides: the first allow option, whichever allow kind it is.
-            first = next((c for c in pending.options if c.is_allow), None)
+            # Allow this once, as --deny-all rejects once: "always" would leave a rule in the
+            # agent's settings (claude-agent-acp wrote one for `ask --allow`), or switch its
+            # mode (its plan's "bypass permissions"). Among one kind, the agent's order.
+            first = pending.first_of(ALLOW_ONCE, ALLOW_ALWAYS) or next(
+                (c for c in pending.options if c.is_allow), None
+            )
             if first is not None:
                 self._finish(pending, first, f"Auto-allowed (--yolo): {pending.label}")
                 return pending.result or CANCELLED
