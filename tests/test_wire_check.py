@@ -299,3 +299,31 @@ def test_a_request_id_reused_while_pending(tmp_path: Path) -> None:
     lines.insert(prompt + 1, again)
     problem = only(problems_of(tmp_path, lines), "reused while session/prompt")
     assert "session/set_mode: request id 3 reused" in problem
+
+
+@pytest.mark.parametrize("given_up", [True, False], ids=["given up", "just left"])
+def test_a_request_its_sender_gave_up_on_before_closing_is_not_an_error(
+    tmp_path: Path, given_up: bool
+) -> None:
+    """acp-tui quitting mid-turn sends $/cancel_request for the prompt and closes: the agent
+    never answering it is not the agent's fault (the check called acp-tui's own recording of
+    an ordinary quit faulty). Left without the cancel, it still is reported."""
+    lines = demo_lines()
+    index = answer_to(lines, "session/prompt", nth=1)
+    request_id = lines[index]["msg"]["id"]
+    t = lines[index]["t"]
+    del lines[index]
+    if given_up:
+        cancel = {
+            "jsonrpc": "2.0",
+            "method": "$/cancel_request",
+            "params": {"requestId": request_id},
+        }
+        lines.insert(index, {"t": t, "dir": "to_agent", "msg": cancel})
+    assert lines[-1].get("event") == "closed" and lines[-1]["by"] == "client"
+    problems = problems_of(tmp_path, lines)
+    unanswered = [p for p in problems if "never answered" in p]
+    if given_up:
+        assert unanswered == [], problems
+    else:
+        assert len(unanswered) == 1 and f"session/prompt (id {request_id})" in unanswered[0]

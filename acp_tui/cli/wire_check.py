@@ -21,12 +21,13 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp_tui.protocol.constants import Method
 from acp_tui.protocol.recording import FROM_AGENT, TO_AGENT, Recording, Segment, WireEntry
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UnknownUpdate
 from acp_tui.text.safety import one_line
 
-PERMISSION = "session/request_permission"
+PERMISSION = Method.SESSION_REQUEST_PERMISSION
 OPENING_METHODS = ("session/new", "session/load", "session/resume", "session/fork")
 
 
@@ -81,6 +82,9 @@ class _Request:
     method: str
     params: Any
     cancelled: bool = False  # a permission request pending when its session was cancelled
+    #: Its sender gave up on it (``$/cancel_request``): unanswered when the sender then closed
+    #: the connection, it is not the other side's fault (acp-tui quitting mid-turn).
+    given_up: bool = False
 
 
 @dataclass(slots=True)
@@ -226,6 +230,12 @@ class _SegmentCheck:
             if isinstance(params, dict):
                 self.sources[id(params.get("update"))] = entry
             self.store.apply(params)
+        elif method == Method.CANCEL_REQUEST:
+            request_id = params.get("requestId") if isinstance(params, dict) else None
+            if request_id is not None:
+                given_up = self.pending[entry.direction].get(_id_text(request_id))
+                if given_up is not None:
+                    given_up.given_up = True
         elif entry.direction == TO_AGENT and method == "session/cancel":
             session_id = params.get("sessionId") if isinstance(params, dict) else None
             for request in self.pending[FROM_AGENT].values():
@@ -281,8 +291,13 @@ class _SegmentCheck:
                 )
 
     def _unanswered(self) -> None:
+        closed = self.segment.closed or {}
+        closed_by = "client" if closed.get("by") == "client" else "agent" if closed else None
         for direction, waiting in self.pending.items():
+            sender = "client" if direction == TO_AGENT else "agent"
             for key, request in waiting.items():
+                if request.given_up and closed_by == sender:
+                    continue  # its sender gave up on it and left
                 if request.cancelled:
                     what = f"permission request (id {key}) left unanswered after session/cancel"
                 else:
