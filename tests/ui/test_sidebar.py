@@ -414,6 +414,17 @@ async def test_busy_marker_and_context_percent() -> None:
         store.prompt_finished("sess-00001", {"stopReason": "end_turn"}, turn=turn)
         await settle(pilot)
         assert BUSY_GLYPH not in visible_text(app)
+        # A little context reads as the gauge says it, "<1%", not "0%".
+        store.apply(
+            {
+                "sessionId": "sess-00001",
+                "update": {"sessionUpdate": "usage_update", "used": 1_280, "size": 1_000_000},
+            }
+        )
+        await settle(pilot)
+        lines = row_lines(app)
+        title_line = next(line for line in lines if "#1 Refactor" in line)
+        assert lines[lines.index(title_line) + 1].rstrip().endswith("<1%")
 
 
 @pytest.mark.anyio

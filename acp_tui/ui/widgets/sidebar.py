@@ -49,6 +49,7 @@ from acp_tui.store import (
 )
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
+from acp_tui.text.usage import format_percent
 from acp_tui.ui.widgets.base_style import CachedBaseStyle
 from acp_tui.ui.widgets.safe_input import SafeInput
 from acp_tui.ui.widgets.session_status import (
@@ -447,8 +448,9 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         right_style = _fg(style("sessions-list--context"))
         ctx = s.context
         fraction = ctx.fraction if (ctx is not None and s.live) else None
-        if fraction is not None:
-            right = f"{fraction * 100:.0f}%"
+        if fraction is not None and ctx is not None:
+            # As the gauge says it: "<1%" for a little, never rounded up to a threshold.
+            right = format_percent(ctx.used, ctx.size)
         elif not reopenable:
             right = "can't reopen"
             right_style = _fg(style("sessions-list--closed"))
