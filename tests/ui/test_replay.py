@@ -379,6 +379,22 @@ async def test_claude_agent_acp_command_output_shows_without_its_fence(tmp_path:
         assert "```" not in shown
 
 
+async def permission_then_second_turn(pilot: Any, screen: ChatScreen) -> None:
+    """A recorded real agent's session: its permission answered ``1``, then its second turn
+    replayed to its end."""
+    await answer_permission(pilot, "1")
+    await wait_for(
+        pilot,
+        lambda: (
+            (s := screen.store.get(screen.session_id or "")) is not None
+            and s.turn == 2
+            and s.stop_reason == "end_turn"
+        ),
+        "the second turn",
+        LIMIT,
+    )
+
+
 async def test_fast_agents_execute_call_shows_its_command(tmp_path: Path) -> None:
     """fast-agent 0.10.48 (a real agent) titles a shell call "execute" and gives its command
     only in rawInput: the tool block shows the command under the title (it was in the
@@ -386,17 +402,7 @@ async def test_fast_agents_execute_call_shows_its_command(tmp_path: Path) -> Non
     app = replay_app(DATA / "fast-agent-execute.jsonl", tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await replay_session(pilot)
-        await answer_permission(pilot, "1")
-        await wait_for(
-            pilot,
-            lambda: (
-                (s := screen.store.get(screen.session_id or "")) is not None
-                and s.turn == 2
-                and s.stop_reason == "end_turn"
-            ),
-            "the second turn",
-            LIMIT,
-        )
+        await permission_then_second_turn(pilot, screen)
         tool = screen.query(ToolCallView).first()
         assert "execute" in str(tool.query_one(".header").render())
         row = tool.query_one(".command", Static)
@@ -414,17 +420,7 @@ async def test_mistral_vibes_session_replays_and_its_own_thinking_option_is_not_
     app = replay_app(DATA / "mistral-vibe-bash.jsonl", tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await replay_session(pilot)
-        await answer_permission(pilot, "1")
-        await wait_for(
-            pilot,
-            lambda: (
-                (s := screen.store.get(screen.session_id or "")) is not None
-                and s.turn == 2
-                and s.stop_reason == "end_turn"
-            ),
-            "the second turn",
-            LIMIT,
-        )
+        await permission_then_second_turn(pilot, screen)
         bar = screen.query_one(ChatBar)
         await wait_for(pilot, lambda: "config:thinking" in bar.controls, "vibe's option")
         toasts = record_notifications(app)
