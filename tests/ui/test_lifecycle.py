@@ -17,6 +17,7 @@ from acp_tui.store.entries import AgentMessage, Notice
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import AgentBanner, ChatScreen
+from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import CONNECTING_TEXT, NO_LIST_HINT, SessionsSidebar
 from tests.ui.chat_helpers import (
@@ -591,3 +592,36 @@ async def test_a_session_the_agent_will_not_start_is_said_to_fail_and_the_messag
         )
         assert prompts_sent(screen) == ["hello", "second try"]
         assert "did not start" not in status(screen)
+
+
+async def test_a_session_reopened_at_start_is_not_shown_as_a_new_one_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """--continue: until the session is reopened the header says so, and the bar shows no
+    new session's mode and model (kimi-cli's tester saw "New session" and controls that went
+    once the session opened). Then the session's own title."""
+    env, init_gate, _new_gate = held_start(tmp_path)
+    app = agent_app(SDK_AGENT, tmp_path, env=env, resume="", continue_latest=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        title = screen.query_one("#title")
+        await wait_for(pilot, lambda: "initializing" in status(screen), "initializing")
+        assert str(title.render()) == "Reopening a session…"
+        assert screen.query_one(ChatBar).controls == {}
+        init_gate.touch()
+        # The most recent of the agent's first page (it lists two a page, oldest first).
+        await wait_for(pilot, lambda: screen.session_id == "pre-2", "the session reopened")
+        await wait_for(pilot, lambda: "Fix red bug" in str(title.render()), "its title")
+
+
+async def test_nothing_to_reopen_at_start_shows_the_new_session(tmp_path: Path) -> None:
+    env, init_gate, _new_gate = held_start(tmp_path)
+    init_gate.touch()
+    app = agent_app(
+        SDK_AGENT, tmp_path, env={**env, "SDK_AGENT_NO_LIST": "1"}, resume="", continue_latest=True
+    )
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await wait_for(pilot, lambda: screen.agent_alive, "the agent")
+        title = screen.query_one("#title")
+        await wait_for(pilot, lambda: str(title.render()) == "New session", "the new session")

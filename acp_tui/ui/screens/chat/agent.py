@@ -115,6 +115,10 @@ class AgentLifecycle(ChatHost):
     def _after_start(
         self, link: SessionController, outcome: StartOutcome, reopen: str | None
     ) -> None:
+        if self._reopening_at_start:
+            self._reopening_at_start = False
+            if self.session_id is None:
+                self._draw_new_session()  # none was reopened: the new session's view
         for gone in outcome.gone:
             self.index.forget(gone)
             self.store.forget(gone)
@@ -215,6 +219,11 @@ class AgentLifecycle(ChatHost):
         self._set_status("the agent is not responding")
 
     def _on_agent_exit(self, info: AgentExit) -> None:
+        if self._reopening_at_start:
+            # It ended before reopening anything: what is on screen is the new session.
+            self._reopening_at_start = False
+            if self.session_id is None:
+                self._draw_new_session()
         self.agent_alive = False
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = False

@@ -58,6 +58,7 @@ class ChatHost(Screen[None]):
     _unresponsive: bool
     _started_once: bool
     _offering_sessions: bool
+    _reopening_at_start: bool
     _unopenable: set[str]
     _transcript_lock: asyncio.Lock
     _drafts: dict[str | None, str]

@@ -259,6 +259,12 @@ class ChatScreen(
         self._started_once = False
         #: The sessions are offered for ``--resume`` (the status line says how to choose).
         self._offering_sessions = False
+        #: ``--continue`` or ``--resume ID``: a session is being reopened at start, so the
+        #: view is not the new session's (its title and last mode and model showed there
+        #: until the reopened session replaced them).
+        self._reopening_at_start = settings.resume is not None and (
+            bool(settings.resume) or settings.continue_latest
+        )
         #: Sessions on screen that this agent run could not reopen: a message sent there
         #: starts a new session.
         self._unopenable: set[str] = set()

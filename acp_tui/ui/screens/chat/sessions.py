@@ -23,6 +23,7 @@ from acp_tui.store.changes import (
     PART_USAGE,
 )
 from acp_tui.ui.agent_text import line_of
+from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.prompt import PromptEditor
@@ -164,9 +165,15 @@ class SessionSwitching(ChatHost):
         """The header and bar of the new session, before it exists: the mode, model and
         commands its agent offered last time (a choice is applied once it is made)."""
         self.busy = False
-        self.query_one(ChatHeader).set_title("New session")
         link = self.link
         self.query_one(ChatHeader).set_dirs(link.session_dirs(None) if link else [])
+        if self._reopening_at_start:
+            # Not the new session's view: the reopened session's own comes with it.
+            self.query_one(ChatHeader).set_title("Reopening a session…")
+            self.query_one(ChatBar).show_options([])
+            self.query_one(PromptEditor).commands = []
+            return
+        self.query_one(ChatHeader).set_title("New session")
         preview = self.new_choices.preview()
         self._draw_options(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
