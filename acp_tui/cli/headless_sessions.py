@@ -45,7 +45,6 @@ class HeadlessSessions(Headless):
 
     def __init__(self, invocation: Any, output: Output, *, initialize_timeout: float) -> None:
         super().__init__(invocation, output, initialize_timeout=initialize_timeout)
-        self.invocation = invocation
         options = invocation.options
         self.all = bool(getattr(options, "all", False))
         self.json = bool(getattr(options, "json", False))
@@ -63,7 +62,7 @@ class HeadlessSessions(Headless):
         path = locations.local_index_file()
         if not path.exists():
             return  # nothing renamed here yet (and a listing makes no file)
-        with LocalIndex(path, " ".join(self.invocation.agent_argv)) as index:
+        with LocalIndex(path, " ".join(self.controller.argv)) as index:
             titles = index.local_titles() if index.ok else {}
         if not titles:
             return

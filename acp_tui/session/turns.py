@@ -8,11 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.protocol import constants as wire
-from acp_tui.protocol.client import (
-    AcpClient,
-    AcpError,
-    AgentExitedError,
-)
+from acp_tui.protocol.client import AcpClient, AcpError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthNotDone
@@ -88,17 +84,13 @@ class Turns(LinkState):
         except AuthNotDone as error:
             self._keep_unsent(session_id, blocks, turn, str(error))
             reason = "error"
-        except AgentExitedError as error:
-            self._interrupted(session_id, turn)
-            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
-            reason = "error"
         except RpcError as error:
             self._interrupted(session_id, turn)
             self.store.prompt_finished(
                 session_id, None, error=f"The agent reported an error: {error}", turn=turn
             )
             reason = "error"
-        except AcpError as error:
+        except AcpError as error:  # the agent's exit (AgentExitedError) among them
             self._interrupted(session_id, turn)
             self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"

@@ -230,6 +230,15 @@ class ToolCall(Entry):
         return command_line(self.raw_input, executes=self.tool_kind == "execute")
 
     @property
+    def command_untitled(self) -> str | None:
+        """:attr:`command` when the title does not say it (fast-agent titles every shell call
+        "execute"): what a view shows beside the title; None when there is none to add."""
+        command = self.command
+        if not command or command in (self.title or ""):
+            return None
+        return command
+
+    @property
     def command_cwd(self) -> str | None:
         """The directory the command runs in, when ``rawInput`` has a ``cwd``."""
         raw = self.raw_input

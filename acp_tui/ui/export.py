@@ -73,8 +73,9 @@ def under_a_turn(markdown: str) -> str:
 
 def transcript_markdown(state: SessionState) -> str:
     """The whole conversation as Markdown: what a person would paste into an issue. Messages
-    are the agent's Markdown (their headings nested under the turn's); every other agent string (titles, kinds, paths, plan entries,
-    notices) is escaped so it reads as written, and code blocks cannot be broken out of."""
+    are the agent's Markdown (their headings nested under the turn's); every other agent
+    string (titles, kinds, paths, plan entries, notices) is escaped so it reads as written,
+    and code blocks cannot be broken out of."""
     lines = [f"# {md_line(state.display_title)}", "", f"- session: {md_line(state.id, 200)}"]
     if state.cwd:
         lines.append(f"- directory: {md_line(state.cwd, 1000)}")
@@ -97,8 +98,8 @@ def transcript_markdown(state: SessionState) -> str:
                 f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
                 f" — _{md_line(entry.status, 40)}_"
             )
-            command = entry.command
-            if command and command not in (entry.title or ""):
+            command = entry.command_untitled
+            if command:
                 lines += ["", *fenced(sanitize_terminal_text(f"$ {command}"), "sh")]
             for diff in entry.diffs:
                 old = [f"-{line}" for line in split_lines(diff.old_text)]

@@ -271,6 +271,7 @@ def read_everything(call: ToolCall) -> None:
     assert all(isinstance(t, str) for t in call.terminal_ids)
     assert all(isinstance(loc.label, str) and loc.path for loc in call.file_locations)
     assert call.command is None or isinstance(call.command, str)
+    assert call.command_untitled is None or isinstance(call.command_untitled, str)
     assert call.command_cwd is None or isinstance(call.command_cwd, str)
     assert isinstance(call.label, str) and isinstance(call.text, str)
 

@@ -92,6 +92,22 @@ async def answer_permission(pilot: Any, key: str) -> None:
     )
 
 
+async def permission_then_second_turn(pilot: Any, screen: ChatScreen, key: str = "1") -> None:
+    """A recorded session's permission answered with ``key``, then its second turn replayed to
+    its end."""
+    await answer_permission(pilot, key)
+    await wait_for(
+        pilot,
+        lambda: (
+            (s := screen.store.get(screen.session_id or "")) is not None
+            and s.turn == 2
+            and s.stop_reason == "end_turn"
+        ),
+        "the second turn",
+        LIMIT,
+    )
+
+
 async def test_a_replay_shows_the_transcript_the_recorded_session_showed(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
     path = tmp_path / "session.jsonl"
@@ -147,17 +163,7 @@ async def test_the_recorded_sdk_agent_session_replays_with_its_dialog(tmp_path: 
         screen = await replay_session(pilot)
         await wait_for(pilot, lambda: "replay · SDK Test Agent" in header_text(app), "the header")
         # The person answers otherwise than the recording did: the recording goes on as it was.
-        await answer_permission(pilot, "3")
-        await wait_for(
-            pilot,
-            lambda: (
-                (s := screen.store.get(screen.session_id or "")) is not None
-                and s.turn == 2
-                and s.stop_reason == "end_turn"
-            ),
-            "the second turn",
-            LIMIT,
-        )
+        await permission_then_second_turn(pilot, screen, "3")
         state = screen.store.get(screen.session_id or "")
         assert state is not None
         replies = [e.text for e in state.transcript if isinstance(e, AgentMessage)]
@@ -377,22 +383,6 @@ async def test_claude_agent_acp_command_output_shows_without_its_fence(tmp_path:
         shown = "\n".join(str(static.render()) for static in tool.query(Static))
         assert "bg.txt\ncb.txt\nfast.md" in shown
         assert "```" not in shown
-
-
-async def permission_then_second_turn(pilot: Any, screen: ChatScreen) -> None:
-    """A recorded real agent's session: its permission answered ``1``, then its second turn
-    replayed to its end."""
-    await answer_permission(pilot, "1")
-    await wait_for(
-        pilot,
-        lambda: (
-            (s := screen.store.get(screen.session_id or "")) is not None
-            and s.turn == 2
-            and s.stop_reason == "end_turn"
-        ),
-        "the second turn",
-        LIMIT,
-    )
 
 
 async def test_fast_agents_execute_call_shows_its_command(tmp_path: Path) -> None:

@@ -252,8 +252,10 @@ class Document:
         return starts
 
     def _gap_before(self, index: int) -> int:
-        """Blank rows before block ``index``: one, but none before a long fence's next piece."""
-        return 0 if isinstance(self.blocks[index], FencePiece) else 1
+        """Blank rows before block ``index`` (one past the last: after it): one, but none
+        before a long fence's next piece."""
+        blocks = self.blocks
+        return 0 if index < len(blocks) and isinstance(blocks[index], FencePiece) else 1
 
     @property
     def height(self) -> int:
@@ -296,8 +298,8 @@ class Document:
                 changed = True
                 if row < top:
                     above += heights[index] - before
+            row += heights[index] + self._gap_before(index + 1)
             index += 1
-            row += heights[index - 1] + (self._gap_before(index) if index < len(self.blocks) else 1)
         return above if changed else None
 
     def text_rows(self, first: int, last: int) -> list[str]:

@@ -447,8 +447,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         right = ""
         right_style = _fg(style("sessions-list--context"))
         ctx = s.context
-        fraction = ctx.fraction if (ctx is not None and s.live) else None
-        if fraction is not None and ctx is not None:
+        if ctx is not None and s.live and ctx.fraction is not None:
             # As the gauge says it: "<1%" for a little, never rounded up to a threshold.
             right = format_percent(ctx.used, ctx.size)
         elif not reopenable:

@@ -386,12 +386,9 @@ class ToolCallView(EntryView):
         """The command the call runs (from its ``rawInput``), unless the title already says it
         or a terminal below shows it: an agent may title an ``execute`` call "execute" only
         (fast-agent), and the command was then in the permission dialog and nowhere else."""
-        command = entry.command
-        if not command or command in (entry.title or ""):
-            return None
         if any(isinstance(output, TerminalRef) for output in entry.outputs):
             return None
-        return command
+        return entry.command_untitled
 
     async def _draw_body(self, entry: ToolCall) -> None:
         body = self.query_one(".body", Vertical)
