@@ -446,7 +446,8 @@ async def test_a_resume_that_replays_the_conversation_never_shows_it_twice(
         await restart_after_exit(pilot, screen, target)
         assert [p["sessionId"] for p in requests(screen, "session/resume")] == [target]
         await send(pilot, "still here")
-        await wait_for(pilot, lambda: last_reply(screen) == "ok: still here", "a reply")
+        # The views follow the store a frame later: wait for the reply's view, not its entry.
+        await wait_for(pilot, lambda: shown_texts(screen)[-1:] == ["ok: still here"], "a reply")
         question, answer = f"What happened in {target}?", "We fixed the parser and added a test."
         conversation = [t for t in shown_texts(screen) if t]
         assert conversation == [question, answer, "exit", "still here", "ok: still here"]
