@@ -26,11 +26,14 @@ from typing import Any
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
 from acp_tui.session.controller import SessionController
-from acp_tui.store.session import SessionState
+from acp_tui.store.session import SessionState, parse_iso
 from acp_tui.text.safety import one_line
 
 #: How many of the most recent sessions ``--continue`` tries when the agent no longer has them.
 CONTINUE_CANDIDATES = 5
+#: How many pages of ``session/list`` ``--continue`` and ``--resume`` read at most to find the
+#: most recent session, when the agent lists the oldest first (:func:`_list_to_the_newest`).
+CONTINUE_PAGES = 50
 
 __all__ = [
     "NewSessionChoices",
@@ -74,7 +77,7 @@ async def open_at_start(
     agent = link.agent
     if agent is not None and agent.can_list:
         try:
-            await link.list_sessions(cwd, None)
+            await _list_to_the_newest(link, cwd)
         except AgentExitedError:
             raise
         except (AcpError, RpcError) as error:
@@ -95,6 +98,40 @@ async def open_at_start(
             break
     outcome.gone = gone
     return outcome
+
+
+async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
+    """List the folder's sessions far enough to know its most recent one.
+
+    The spec leaves ``session/list``'s order to the agent. Most list the newest first, so one
+    page is enough; an agent that lists the oldest first would have ``--continue`` open the
+    newest of its first page. So pages are read on while the list runs towards newer sessions
+    (its last dated row newer than its first, :func:`_runs_towards_newer`), up to :data:`CONTINUE_PAGES`, and never from a
+    cursor already followed (an agent that hands the same cursor back would loop)."""
+    pages: list[Any] = []
+    cursor = await link.list_sessions(cwd, None, pages=pages)
+    followed: set[str] = set()
+    while (
+        cursor is not None
+        and cursor not in followed
+        and len(pages) < CONTINUE_PAGES
+        and _runs_towards_newer(pages)
+    ):
+        followed.add(cursor)
+        cursor = await link.list_sessions(cwd, cursor, pages=pages)
+
+
+def _runs_towards_newer(pages: list[Any]) -> bool:
+    """Whether the rows listed so far, in the agent's order, end newer than they began (or
+    there is one dated row yet: a page of one says nothing of the order)."""
+    stamps = [
+        stamp
+        for page in pages
+        if isinstance(page, dict) and isinstance(page.get("sessions"), list)
+        for row in page["sessions"]
+        if isinstance(row, dict) and (stamp := parse_iso(row.get("updatedAt"))) is not None
+    ]
+    return len(stamps) == 1 or (len(stamps) >= 2 and stamps[-1] > stamps[0])
 
 
 async def reopen_after_restart(link: SessionController, session_id: str) -> StartOutcome:

@@ -17,6 +17,8 @@ Run as ``python tests/agents/paged_agent.py [options]``:
 - ``--hold-lists PATH``: every session/list answer after the first waits until the file PATH
   exists, so a test can look at the client between its first and second page for as long as
   it needs (it creates PATH when done).
+- ``--oldest-first``: ``session/list`` gives the oldest sessions first (the spec leaves the
+  order to the agent).
 - ``--stale-titles``: a retitle changes only what the client is told live; session/list keeps
   answering the old title (an agent whose index lags behind), so a client that lets a list
   refresh overwrite a live title shows the old one again.
@@ -179,6 +181,8 @@ class PagedAgent:
         self.args = args
         self.cwd: str = args.cwd or os.getcwd()
         self.sessions = make_sessions(args.sessions, self.cwd)
+        if args.oldest_first:
+            self.sessions.reverse()
         self.by_id = {s["sessionId"]: s for s in self.sessions}
         self.can_list = not args.no_list
         self.can_load = not (args.resume_only or args.neither)
@@ -399,6 +403,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--hold-lists", metavar="PATH", default=None)
     parser.add_argument("--no-list", action="store_true")
     parser.add_argument("--stale-titles", action="store_true")
+    parser.add_argument("--oldest-first", action="store_true")
     parser.add_argument("--modes", action="store_true")
     parser.add_argument("--replay-on-resume", action="store_true")
     reopen = parser.add_mutually_exclusive_group()

@@ -609,9 +609,9 @@ async def test_a_session_reopened_at_start_is_not_shown_as_a_new_one_meanwhile(
         assert str(title.render()) == "Reopening a session…"
         assert screen.query_one(ChatBar).controls == {}
         init_gate.touch()
-        # The most recent of the agent's first page (it lists two a page, oldest first).
-        await wait_for(pilot, lambda: screen.session_id == "pre-2", "the session reopened")
-        await wait_for(pilot, lambda: "Fix red bug" in str(title.render()), "its title")
+        # The most recent, on the agent's second page (it lists two a page, oldest first).
+        await wait_for(pilot, lambda: screen.session_id == "pre-3", "the session reopened")
+        await wait_for(pilot, lambda: "Write docs" in str(title.render()), "its title")
 
 
 async def test_nothing_to_reopen_at_start_shows_the_new_session(tmp_path: Path) -> None:

@@ -617,17 +617,19 @@ def test_resume_and_continue_command_lines_become_settings() -> None:
 
 
 @pytest.mark.parametrize(
-    ("overrides", "expected"),
+    ("flags", "overrides", "expected"),
     [
-        ({"resume": "", "continue_latest": True}, "sess-00000"),
-        ({"resume": "sess-00005"}, "sess-00005"),
+        ((), {"resume": "", "continue_latest": True}, "sess-00000"),
+        # The newest session is on the last of the folder's ten pages.
+        (("--oldest-first",), {"resume": "", "continue_latest": True}, "sess-00000"),
+        ((), {"resume": "sess-00005"}, "sess-00005"),
     ],
-    ids=["continue", "resume-id"],
+    ids=["continue", "continue-oldest-listed-first", "resume-id"],
 )
 async def test_continue_and_resume_id_open_a_past_session_at_start(
-    tmp_path: Path, overrides: dict[str, Any], expected: str
+    tmp_path: Path, flags: tuple[str, ...], overrides: dict[str, Any], expected: str
 ) -> None:
-    app = paged_app(tmp_path, **overrides)
+    app = paged_app(tmp_path, *flags, **overrides)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         await wait_for(
