@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from acp_tui.protocol.jsonrpc import INTERNAL_ERROR, RpcError
 from acp_tui.session.start import CONTINUE_PAGES, open_at_start
 from acp_tui.store.store import SessionStore
 
@@ -131,3 +132,17 @@ async def test_one_row_a_page_newest_first_reads_a_second_page_only() -> None:
     link = PagedLink([row(n) for n in range(5, 0, -1)], page_size=1)
     assert await continue_latest(link) == ["s005"]
     assert len(link.cursors_asked) == 2
+
+
+@pytest.mark.anyio
+async def test_a_later_page_that_fails_leaves_the_pages_read() -> None:
+    class FailingSecondPage(PagedLink):
+        async def list_sessions(
+            self, cwd: str | None, cursor: str | None, *, pages: list[Any] | None = None
+        ) -> str | None:
+            if cursor is not None and len(self.cursors_asked) >= 2:
+                raise RpcError(INTERNAL_ERROR, "the index is locked")
+            return await super().list_sessions(cwd, cursor, pages=pages)
+
+    link = FailingSecondPage([row(n) for n in range(1, 10)])
+    assert await continue_latest(link) == ["s006"]  # the newest of the two pages read

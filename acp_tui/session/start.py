@@ -106,8 +106,9 @@ async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
     The spec leaves ``session/list``'s order to the agent. Most list the newest first, so one
     page is enough; an agent that lists the oldest first would have ``--continue`` open the
     newest of its first page. So pages are read on while the list runs towards newer sessions
-    (its last dated row newer than its first, :func:`_runs_towards_newer`), up to :data:`CONTINUE_PAGES`, and never from a
-    cursor already followed (an agent that hands the same cursor back would loop)."""
+    (:func:`_runs_towards_newer`), up to :data:`CONTINUE_PAGES`, and never from a cursor
+    already followed (an agent that hands the same cursor back would loop). A later page that
+    fails ends the reading: the pages read so far are what there is to choose from."""
     pages: list[Any] = []
     cursor = await link.list_sessions(cwd, None, pages=pages)
     followed: set[str] = set()
@@ -118,7 +119,12 @@ async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
         and _runs_towards_newer(pages)
     ):
         followed.add(cursor)
-        cursor = await link.list_sessions(cwd, cursor, pages=pages)
+        try:
+            cursor = await link.list_sessions(cwd, cursor, pages=pages)
+        except AgentExitedError:
+            raise
+        except (AcpError, RpcError):
+            return
 
 
 def _runs_towards_newer(pages: list[Any]) -> bool:
