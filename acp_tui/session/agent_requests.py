@@ -87,6 +87,7 @@ class AgentRequests(LinkState):
                 "answered cancelled."
             )
             return dict(CANCELLED)
+        self._announce_tool_call(session_id, params)
         runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             self.store.add_notice(
@@ -178,6 +179,24 @@ class AgentRequests(LinkState):
             if (not isinstance(current, str) or not current.strip()) and value:
                 filled[key] = value
         return {**params, "toolCall": filled}
+
+    def _announce_tool_call(self, session_id: str, params: dict[str, Any]) -> None:
+        """A permission asked for a tool call the agent never announced (Qwen Code sends no
+        ``tool_call`` before it asks, only updates after) becomes the tool
+        call, as the request describes it: otherwise the transcript's card, made later from
+        the bare updates, was named by its id. A tool call already known is left as it is
+        (the dialog shows the request's fields over it)."""
+        tool_call = params.get("toolCall")
+        if not isinstance(tool_call, dict):
+            return
+        tool_call_id = tool_call.get("toolCallId")
+        state = self.store.get(session_id)
+        if not isinstance(tool_call_id, str) or not tool_call_id or state is None:
+            return
+        if tool_call_id not in state.tool_index:
+            self.store.apply_update(
+                session_id, {**tool_call, "sessionUpdate": UpdateKind.TOOL_CALL}
+            )
 
     def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         async def call(params: Any) -> Any:

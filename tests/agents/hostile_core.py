@@ -15,6 +15,8 @@ stepping on each other). Prompts (the text of the first text block; arguments af
   ``-32600`` answers with a null id that came back.
 - ``permission-after-cancel``: a chunk, then waits for ``session/cancel``; only then asks a
   permission and reports its outcome before ending the turn ``cancelled``.
+- ``unannounced-tool``: asks permission for a tool call it never sent (``quiet-1``, titled
+  :data:`UNANNOUNCED_TITLE`), then ends it with a bare ``tool_call_update`` (Qwen Code's way).
 - ``permission-then-end``: asks a permission and ends the turn at once without waiting;
   ``last-answer`` reports what the client answered to it.
 - ``terminal-outside DIR``: ``terminal/create`` of ``pwd`` in DIR.
@@ -44,6 +46,8 @@ import time
 from typing import Any
 
 SESSION_ID = "hostile-1"
+
+UNANNOUNCED_TITLE = "touch made1.txt"
 
 SURROGATE_TITLE = "Title \ud800 lone"
 SURROGATE_TEXT = "Lone \udfff surrogate in a reply."
@@ -325,6 +329,38 @@ class HostileCore:
     def do_permission_then_end(self, request_id: Any, argument: str) -> None:
         self._ask_permission("orphan-permission")
         _say("Asked, and ended the turn without waiting.")
+        self.end_turn(request_id)
+
+    def do_unannounced_tool(self, request_id: Any, argument: str) -> None:
+        # As Qwen Code does: no tool_call first; the permission request is the first word of
+        # it, then bare updates (its own _meta, no title) follow.
+        answer = self.request(
+            "session/request_permission",
+            {
+                "sessionId": SESSION_ID,
+                "toolCall": {
+                    "toolCallId": "quiet-1",
+                    "title": UNANNOUNCED_TITLE,
+                    "kind": "execute",
+                    "status": "pending",
+                    "rawInput": {"command": "touch made1.txt"},
+                },
+                "options": [
+                    {"optionId": "yes", "name": "Allow", "kind": "allow_once"},
+                    {"optionId": "no", "name": "Reject", "kind": "reject_once"},
+                ],
+            },
+        )
+        outcome = ((answer or {}).get("result") or {}).get("outcome") or {}
+        _update(
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": "quiet-1",
+                "status": "completed" if outcome.get("optionId") == "yes" else "failed",
+                "_meta": {"toolName": "run_shell_command"},
+            }
+        )
+        _say("The quiet tool call is over.")
         self.end_turn(request_id)
 
     def do_last_answer(self, request_id: Any, argument: str) -> None:

@@ -26,7 +26,14 @@ from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import hostile_core as core
-from tests.ui.chat_helpers import record_notifications, send, settle, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    answer_permission,
+    record_notifications,
+    send,
+    settle,
+    wait_for,
+    wait_for_session,
+)
 from tests.ui.test_resilience import (
     SIZE,
     assert_inert,
@@ -439,3 +446,32 @@ async def test_a_step_that_fails_never_stops_the_others(tmp_path: Path) -> None:
             )
         assert screen._render_error_shown  # said once, in a toast
         assert sum("display error" in message for message in toasts) == 1
+
+
+@pytest.mark.parametrize("key", ["1", "2"], ids=["allowed", "rejected"])
+async def test_a_tool_call_first_heard_of_in_a_permission_is_named_by_it(
+    tmp_path: Path, key: str
+) -> None:
+    """Qwen Code asks permission for a tool call it never announced, then sends bare
+    updates: the transcript's card was named by its id ("call_0a4a762fa320"). The request's
+    title and kind now make the tool call."""
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "unannounced-tool")
+        await answer_permission(pilot, key)
+        await wait_for(
+            pilot, lambda: "quiet tool call is over" in last_reply(screen), "the turn's end"
+        )
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        tool_call = state.tool_index["quiet-1"]
+        assert (tool_call.title, tool_call.tool_kind) == (core.UNANNOUNCED_TITLE, "execute")
+        assert tool_call.status == ("completed" if key == "1" else "failed")
+        assert len([e for e in state.transcript if e is tool_call]) == 1
+        await wait_for(
+            pilot,
+            lambda: f"{core.UNANNOUNCED_TITLE}  [" in screen_text(app),
+            "the card named by the request's title",
+        )
+        assert "quiet-1" not in screen_text(app)
