@@ -19,8 +19,8 @@ serve session/resume), ``SDK_AGENT_RESUME_UNIMPLEMENTED`` (advertise session/res
 "method not found", as pydantic-acp and the TS SDK do), ``SDK_AGENT_AUTH`` (session/new answers auth_required),
 ``SDK_AGENT_INIT_DELAY`` / ``SDK_AGENT_NEW_DELAY`` (seconds to wait before answering initialize /
 session/new: an agent slow to start, as claude-agent-acp takes some 5 s for session/new);
-``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` (a file path: answer initialize / session/new
-only once that file exists, so a test holds the agent in its slow start for as long as it needs,
+``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` / ``SDK_AGENT_LOAD_GATE`` (a file path: answer
+initialize / session/new / session/load only once that file exists, so a test holds the agent in its slow start for as long as it needs,
 however loaded the machine); ``SDK_AGENT_NEW_FAILS_UNLESS`` (a file path: session/new answers an
 internal error until that file exists).
 """
@@ -229,6 +229,7 @@ class SdkTestAgent(Agent):
         session = self.sessions.get(session_id)
         if session is None:
             raise RequestError.resource_not_found(session_id)
+        await _wait_for_gate("SDK_AGENT_LOAD_GATE")
         for role, text in session["history"]:
             update = (
                 update_user_message_text(text)

@@ -26,6 +26,7 @@ from tests.ui.chat_helpers import (
     demo_app,
     fixture_app,
     send,
+    settle,
     wait_for,
     wait_for_ready,
     wait_for_session,
@@ -625,3 +626,41 @@ async def test_nothing_to_reopen_at_start_shows_the_new_session(tmp_path: Path) 
         await wait_for(pilot, lambda: screen.agent_alive, "the agent")
         title = screen.query_one("#title")
         await wait_for(pilot, lambda: str(title.render()) == "New session", "the new session")
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [{"resume": "pre-2"}, {"resume": "", "continue_latest": True}],
+    ids=["resume-id", "continue"],
+)
+async def test_a_message_sent_while_a_session_reopens_at_start_goes_to_that_session(
+    tmp_path: Path, overrides: dict[str, Any]
+) -> None:
+    """OpenCode takes some 4 s to load a session: a message sent meanwhile started a new
+    session of its own, hidden behind the reopened one and working there. It now waits for the
+    session being reopened, shown in its queue, and goes there."""
+    load_gate = tmp_path / "load-gate"
+    env = {"SDK_AGENT_LOAD_GATE": str(load_gate)}
+    app = agent_app(SDK_AGENT, tmp_path, env=env, **overrides)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = chat(app)
+        await wait_for(
+            pilot,
+            lambda: screen.agent_alive and sent(screen, "session/load"),
+            "the reopening under way",
+        )
+        await send(pilot, "sent while reopening")
+        await wait_for(pilot, lambda: "sent while reopening" in queue_text(screen), "queued")
+        await settle(pilot)  # the load is held: not every request can be answered
+        assert sent(screen, "session/new") == []
+        load_gate.touch()
+        expected = sent(screen, "session/load")[0]["sessionId"]
+        await wait_for(
+            pilot,
+            lambda: last_reply(screen) == "You said: sent while reopening" and not screen.busy,
+            "the reply in the reopened session",
+            limit=20,
+        )
+        assert screen.session_id == expected
+        assert [p["sessionId"] for p in sent(screen, "session/prompt")] == [expected]
+        assert sent(screen, "session/new") == []

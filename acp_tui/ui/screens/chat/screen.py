@@ -731,9 +731,10 @@ class ChatScreen(
                     self.notify(str(error), severity="error")
                 return
         # No session open to take it yet: it waits in the queue, shown, and goes out when
-        # the session opens (the new one is created now if the agent is ready).
+        # the session opens (the new one is created now if the agent is ready; while a
+        # session is reopened at start, it is that session's, unless none opens).
         self.prompts.add(session_id, text, blocks)
-        if session_id is None and self.agent_alive:
+        if session_id is None and self.agent_alive and not self._reopening_at_start:
             self._start_new_session()
         elif not self.agent_alive and (link is None or link.finished.is_set()):
             self.notify(
