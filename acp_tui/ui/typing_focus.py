@@ -7,7 +7,8 @@ no use for it and be dropped, and the person sees their words vanish. So:
 
 - a printable key (or a paste) that reaches the screen unused, with no binding for it where the
   focus is, goes to the focused input, else to the prompt (which takes the focus); in the
-  sidebar's list it goes to the sidebar's filter (type to filter);
+  sidebar's list it goes to the sidebar's filter (type to filter), and so do Backspace and
+  Delete (the filter is edited where it was typed);
 - the prompt's Enter (its send and new-line keys) that reaches the screen unused while the
   prompt has the focus was delivered to where the focus was before typed characters moved it:
   it goes to the prompt after them (else the message went out before its last characters, or
@@ -35,6 +36,9 @@ from textual.widgets import Input, Select, TextArea
 __all__ = ["TypingRouter"]
 
 TYPING_WIDGETS: tuple[type[Widget], ...] = (Input, TextArea)
+#: Keys that edit text without typing a character, and the action of each in an input (or a
+#: text area: both name them so).
+EDIT_KEYS = {"backspace": "delete_left", "delete": "delete_right"}
 
 
 class RoutedKey(events.Key):
@@ -93,6 +97,8 @@ class TypingRouter:
             return False
         if self.prompt_sends(event.key):
             return self._route_send_key(event)
+        if event.key in EDIT_KEYS:
+            return self._route_edit_key(event)
         if not event.is_printable or not event.character:
             return False
         if event.key in self.screen.active_bindings:
@@ -111,6 +117,24 @@ class TypingRouter:
             # At once, not later: the next key of a burst must find the prompt focused.
             self.screen.set_focus(target, scroll_visible=False)
         target.post_message(RoutedKey(event.key, event.character))
+        return True
+
+    def _route_edit_key(self, event: events.Key) -> bool:
+        """Backspace or Delete in a widget that keeps its keys goes to where its typing goes
+        (the sidebar's list: its filter, so a filter typed there can be edited there). Not to
+        the prompt: a person who did not type there would lose text they cannot see go."""
+        if event.key in self.screen.active_bindings:
+            return False
+        focused = self.screen.focused
+        target = self._own_target(focused)
+        if target is None or target is focused:
+            return False
+        event.stop()
+        event.prevent_default()
+        self.screen.set_focus(target, scroll_visible=False)
+        # The key's own binding there (an input's), after the keys routed there before it: a
+        # posted key reaches the widget's handler, not its bindings.
+        target.call_later(target.run_action, EDIT_KEYS[event.key])
         return True
 
     def _route_send_key(self, event: events.Key) -> bool:

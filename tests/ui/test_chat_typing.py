@@ -380,3 +380,26 @@ async def test_a_message_typed_on_a_control_is_sent_by_its_enter(
         await wait_for(pilot, lambda: sent() == ["hi there"], "the message sent whole")
         assert prompt_of(screen).text == ""
         assert isinstance(screen.focused, PromptTextArea)
+
+
+async def test_a_filter_typed_in_the_sidebar_list_is_edited_there(tmp_path: Path) -> None:
+    """OpenCode's tester: back in the list after opening a match, Backspace did nothing (the
+    list stayed filtered) and a letter replaced the whole filter ("Tools" became "x"). Now
+    Backspace edits the filter, and a letter goes on its end."""
+    app = fixture_app(tmp_path, show_sidebar=True)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        sidebar = screen.query_one(SessionsSidebar)
+
+        async def in_the_list(keys: list[tuple[str, str | None]], expected: str) -> None:
+            screen.set_focus(sidebar.session_list)  # as after opening a match, then Ctrl+B
+            await settle(pilot)
+            for key, character in keys:
+                app.post_message(events.Key(key, character))
+            await wait_for(pilot, lambda: sidebar.filter_text == expected, repr(expected))
+            assert sidebar.filter_has_focus and prompt_of(screen).text == ""
+
+        await in_the_list([("f", "f"), ("i", "i"), ("x", "x")], "fix")
+        await in_the_list([("backspace", None)], "fi")
+        await in_the_list([("z", "z")], "fiz")
+        await in_the_list([("backspace", None)] * 3, "")

@@ -702,8 +702,14 @@ class SessionsSidebar(Widget):
         #: build the same rows is skipped (a start asked for seven rebuilds; three show news).
         self._built_from: object = None
         self.session_list = SessionList(self, id="sidebar-list")
+        # Not selected on focus: a key typed in the list goes on the end of the filter; a
+        # selected filter was replaced by it ("Tools" became "x").
         self._filter_input = _FilterInput(
-            self, placeholder=FILTER_PLACEHOLDER, id="sidebar-filter", compact=True
+            self,
+            placeholder=FILTER_PLACEHOLDER,
+            id="sidebar-filter",
+            compact=True,
+            select_on_focus=False,
         )
         self._header = Static("", id="sidebar-header", markup=False)
         self._header_label = ""
