@@ -453,3 +453,27 @@ async def test_the_first_lines_that_are_not_json_rpc_are_kept_word_for_word() ->
                 await anyio.sleep(0.01)
         assert conn.stats.first_skipped == junk[:FIRST_SKIPPED_KEPT]
         assert conn.stats.skipped_lines == len(junk)
+
+
+@pytest.mark.parametrize(
+    ("data", "reason"),
+    [
+        (None, "Internal error"),
+        ("disk full", "Internal error: disk full"),
+        (
+            {"details": "Qwen OAuth credentials expired."},
+            "Internal error: Qwen OAuth credentials expired.",
+        ),
+        ({"message": "quota"}, "Internal error: quota"),
+        ({"values": ["a", "b"]}, 'Internal error: {"values": ["a", "b"]}'),
+        ({"details": "  "}, 'Internal error: {"details": "  "}'),
+        ("Internal error", "Internal error"),
+        ("", "Internal error"),
+    ],
+)
+def test_an_errors_reason_for_a_person_keeps_what_the_peer_put_in_data(
+    data: object, reason: str
+) -> None:
+    """Agents answer a generic message and say why in ``data`` (Qwen Code): a toast that read
+    only the message said "Internal error"."""
+    assert RpcError(-32603, "Internal error", data).reason == reason

@@ -145,6 +145,28 @@ class RpcError(Exception):
             error["data"] = self.data
         return error
 
+    @property
+    def reason(self) -> str:
+        """The message with the reason the peer gave in ``data``, for a person: agents often
+        answer a generic "Internal error" and put why in ``data`` (Qwen Code's
+        ``{"details": "Qwen OAuth credentials expired…"}``). No code, no JSON when a text
+        field says it."""
+        data = self.data
+        detail: Any = data
+        if isinstance(data, dict):
+            detail = next(
+                (
+                    data[key]
+                    for key in ("details", "detail", "message", "reason", "error")
+                    if isinstance(data.get(key), str) and data[key].strip()
+                ),
+                data,
+            )
+        if detail is None or detail == "" or detail == self.message:
+            return self.message
+        text = detail if isinstance(detail, str) else json.dumps(detail)
+        return f"{self.message}: {text[:500]}"
+
     def __str__(self) -> str:
         text = f"{self.message} (code {self.code})"
         if self.data is not None:

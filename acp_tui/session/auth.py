@@ -119,5 +119,5 @@ class SignIn:
             await client.call(login_call, {"methodId": method.id})
         except RpcError as error:
             raise AuthNotDone(
-                f"authentication with {method.label} failed: {error.message}"
+                f"authentication with {method.label} failed: {error.reason}"
             ) from error

@@ -29,7 +29,7 @@ class SessionCalls(LinkState):
         except RpcError as error:
             if error.code != AUTH_REQUIRED:
                 raise
-            await self.authenticate(error.message)
+            await self.authenticate(error.reason)
             return await call()
 
     async def authenticate(self, reason: str) -> None:

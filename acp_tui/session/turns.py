@@ -136,7 +136,7 @@ class Turns(LinkState):
         except RpcError as error:
             if error.code != AUTH_REQUIRED:
                 raise
-            reason = error.message
+            reason = error.reason
         await self.authenticate(reason)
         try:
             return await client.prompt(session_id, blocks)
@@ -144,7 +144,7 @@ class Turns(LinkState):
             if error.code != AUTH_REQUIRED:
                 raise
             raise AuthNotDone(
-                f"signed in, but the agent still requires authentication: {error.message}"
+                f"signed in, but the agent still requires authentication: {error.reason}"
             ) from error
 
     def _keep_unsent(

@@ -183,6 +183,9 @@ async def test_a_refused_change_is_said_and_the_control_shows_the_agents_value(
             lambda: any("Not set: Reply length = Epic" in n.message for n in app._notifications),
             "the refusal",
         )
+        # With the agent's reason, and what it put in the error's data (the values it has).
+        refusal = next(n.message for n in app._notifications if "Not set" in n.message)
+        assert "unknown value for verbosity: epic" in refusal and '"normal"' in refusal
         await wait_for(pilot, lambda: select.value == "normal", "the agent's value again")
         assert option_value(screen, "verbosity") == "normal"
 

@@ -145,7 +145,7 @@ class SessionOptionsMixin(ChatHost):
         value: str | bool,
         error: BaseException,
     ) -> None:
-        reason = error.message if isinstance(error, RpcError) else str(error)
+        reason = error.reason if isinstance(error, RpcError) else str(error)
         # Short names first: the agent's reason must still fit in the toast.
         self.notify(
             f"Not set: {one_line(option.name, 20)} = {one_line(option.value_name(value), 20)}\n"
