@@ -103,6 +103,13 @@ class MessageEntry(Entry):
         segs.append([text])
         self._text = None
 
+    @property
+    def last_text(self) -> str | None:
+        """The last text part, when the message ends with text (else None)."""
+        segs = self._segments
+        last = segs[-1] if segs else None
+        return last[-1] if last.__class__ is list and last else None  # type: ignore[index]
+
     def append_block(self, block: dict[str, Any]) -> None:
         if block.get("type") == "text":
             text = block.get("text")

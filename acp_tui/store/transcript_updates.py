@@ -95,6 +95,8 @@ class TranscriptUpdates:
             e = self._message_for(s, cls, mid)
         else:
             e.version += 1
+            if text and cls is UserMessage and mid is None and (s.replaying or s.shadow):
+                text = _apart_from(e.last_text, text)  # type: ignore[union-attr]
         if text is not None:
             e.append_text(text)  # type: ignore[union-attr]
         else:
@@ -403,6 +405,16 @@ class TranscriptUpdates:
         else:
             summary.append(content)
         self._tracker.touch_entry(s, e)
+
+
+def _apart_from(before: str | None, text: str) -> str:
+    """A replayed user text chunk that follows another with no message id: ``text``, set a
+    paragraph apart unless either side already breaks the line. A conversation's history
+    comes a whole block a chunk, and two prompts in a row (Codex replays a cancelled turn's
+    prompt with no reply after it) were glued into one: "slowsecond turn"."""
+    if not before or before.endswith("\n") or text.startswith("\n"):
+        return text
+    return "\n\n" + text
 
 
 def pending_local_user(s: SessionState) -> UserMessage | None:

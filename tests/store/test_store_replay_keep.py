@@ -168,3 +168,30 @@ def test_a_resume_that_replays_anyway_is_judged_as_a_load() -> None:
     assert conversation(store) == SEEN
     notices = [e for e in store.get(SID).transcript if isinstance(e, Notice)]  # type: ignore[union-attr]
     assert len(notices) == 1
+
+
+def test_two_prompts_replayed_in_a_row_are_set_apart_not_glued() -> None:
+    """Codex replays a cancelled turn's prompt with no reply after it, then the next prompt,
+    neither with a message id: they read "slowsecond turn after cancel". A replayed user chunk
+    is a whole block: the next one starts a paragraph, in a fresh load and in a kept one."""
+    for keep in (False, True):
+        store = SessionStore()
+        store.register_session(SID, cwd="/p", response={})
+        store.begin_replay(SID, cwd="/p", keep=keep)
+        store.apply(chunk("user_message_chunk", "slow"))
+        store.apply(chunk("user_message_chunk", "second turn after cancel"))
+        store.apply(chunk("user_message_chunk", "\nthird, already apart"))
+        store.apply(chunk("agent_message_chunk", "ok"))
+        store.end_replay(SID, {})
+        assert conversation(store) == [
+            ("UserMessage", "slow\n\nsecond turn after cancel\nthird, already apart"),
+            ("AgentMessage", "ok"),
+        ]
+
+
+def test_a_live_user_echo_in_pieces_is_still_joined_as_sent() -> None:
+    store = SessionStore()
+    store.register_session(SID, cwd="/p", response={})
+    store.apply(chunk("user_message_chunk", "hel"))
+    store.apply(chunk("user_message_chunk", "lo"))
+    assert conversation(store) == [("UserMessage", "hello")]
