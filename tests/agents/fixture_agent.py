@@ -76,6 +76,10 @@ def update(body: dict[str, Any]) -> None:
     )
 
 
+#: The ``think`` prompt's thought: Markdown, as agents write them (Codex: a bold title first).
+THOUGHT = "**Considering** the request: `think`, and [bold]nothing[/bold] else."
+
+
 def chunks(kind: str, text: str, size: int = 12) -> None:
     for start in range(0, len(text), size):
         update(
@@ -230,7 +234,7 @@ def main() -> None:
                 )
                 asking = request_id
             elif text == "think":
-                chunks("agent_thought_chunk", "The person wants me to think first.")
+                chunks("agent_thought_chunk", THOUGHT)
                 chunks("agent_message_chunk", "Thought about it.")
                 send({"jsonrpc": "2.0", "id": request_id, "result": {"stopReason": "end_turn"}})
             else:

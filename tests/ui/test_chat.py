@@ -20,6 +20,7 @@ from tests.ui.chat_helpers import (
     wait_for,
     wait_for_session,
 )
+from tests.ui.test_resilience import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -188,6 +189,17 @@ async def test_thoughts_can_be_hidden(tmp_path: Path) -> None:
         assert thought.display is False  # hidden by the transcript's CSS class
         await run_palette_command(pilot, "Toggle thoughts")
         assert thought.display is True
+        # Opened, it reads as Markdown (Codex's thoughts showed their asterisks), its
+        # markup-looking text literal.
+        thought.set_expanded(True)
+        await wait_for(
+            pilot,
+            lambda: (
+                "Considering the request: think, and [bold]nothing[/bold] else." in screen_text(app)
+            ),
+            "the thought drawn",
+        )
+        assert "**" not in screen_text(app) and "`" not in screen_text(app)
 
 
 async def test_export_writes_the_transcript_as_markdown(tmp_path: Path) -> None:

@@ -225,14 +225,11 @@ class FoldedText(Static, can_focus=True):
         self.post_message(self.Unfold(self))
 
 
-class AgentMessageView(EntryView):
-    """Markdown that grows, every word of it: drawn by :class:`MarkdownLines`, which lays the
-    reply out as it arrives and draws only the rows on screen (and the last ones), so a reply
-    of any size, however fast it came, is readable from its first word to its last."""
-
-    DEFAULT_CSS = """
-    AgentMessageView { margin: 1 0 0 0; padding: 0 1; }
-    """
+class GrowingMarkdownView(EntryView):
+    """Markdown that grows, every word of it: drawn by :class:`MarkdownLines` (the one with
+    the ``live`` class, which a subclass composes), which lays the text out as it arrives and
+    draws only the rows on screen (and the last ones), so a text of any size, however fast it
+    came, is readable from its first word to its last."""
 
     def __init__(self, entry: Entry) -> None:
         super().__init__(entry)
@@ -240,9 +237,6 @@ class AgentMessageView(EntryView):
         #: character (so it is its own sanitised form).
         self._raw = ""
         self._plain_chars = 0
-
-    def compose(self) -> ComposeResult:
-        yield MarkdownLines(classes="live")
 
     async def redraw(self) -> None:
         entry = self.entry
@@ -289,23 +283,30 @@ class AgentMessageView(EntryView):
         return available - self.styles.gutter.width if available > 0 else None
 
 
-class ThoughtView(EntryView):
-    """The agent's reasoning, collapsed by default."""
+class AgentMessageView(GrowingMarkdownView):
+    """A reply."""
 
     DEFAULT_CSS = """
-    ThoughtView { margin: 1 0 0 0; color: $text-muted; }
+    AgentMessageView { margin: 1 0 0 0; padding: 0 1; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield MarkdownLines(classes="live")
+
+
+class ThoughtView(GrowingMarkdownView):
+    """The agent's reasoning, collapsed by default: Markdown, drawn as a reply is (agents
+    write their thoughts in it: Codex starts each with a ``**bold**`` title), muted."""
+
+    DEFAULT_CSS = """
+    ThoughtView { margin: 1 0 0 0; padding: 0; color: $text-muted; }
     ThoughtView Collapsible { border: none; padding: 0; background: transparent; }
-    ThoughtView Static { color: $text-muted; padding: 0 0 0 2; }
+    ThoughtView MarkdownLines { color: $text-muted; padding: 0 0 0 2; }
     """
 
     def compose(self) -> ComposeResult:
         with Collapsible(title="💭 Thinking", collapsed=True):
-            yield Static(classes="thought")
-
-    async def redraw(self) -> None:
-        entry = self.entry
-        assert isinstance(entry, AgentThought)
-        self.query_one(".thought", Static).update(Text(safe(entry.text)))
+            yield MarkdownLines(classes="live thought")
 
     def set_expanded(self, expanded: bool) -> None:
         for fold in self.query(Collapsible):  # none yet while the view mounts
