@@ -5,6 +5,7 @@ cancel, and the queue's edits."""
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from acp_tui.protocol import constants as wire
@@ -198,6 +199,15 @@ class Turns(LinkState):
             runtime.cancelling = True
             self.store.end_unfinished_tool_calls(session_id, TOOL_CANCELLED)
         runtime.stop_asking()
+
+    async def cancel_running_turns(self) -> None:
+        """``session/cancel`` for every turn still running (quitting): the spec's way to end
+        a turn, before the agent's input closes (Codex answered a bare ``$/cancel_request``
+        for the prompt with an error and streamed on)."""
+        for session_id, runtime in list(self._runtime.items()):
+            if runtime.turn_running and not runtime.cancelling:
+                with contextlib.suppress(AcpError, RpcError):
+                    await self.cancel(session_id)
 
     def is_cancelling(self, session_id: str) -> bool:
         """Whether the person cancelled the session's turn and it has not ended yet."""

@@ -26,6 +26,8 @@ __all__ = ["AgentRunning", "Workspace"]
 
 #: How long :meth:`Workspace.stop` waits for an agent to exit (EOF, TERM, then KILL).
 STOP_GRACE = 6.0
+#: Seconds a stop waits to send ``session/cancel`` for the running turns (a write to a pipe).
+CANCEL_GRACE = 0.5
 
 
 class AgentRunning(RuntimeError):
@@ -107,6 +109,10 @@ class Workspace:
         # Quitting reaches here from the app and from each view: the agent is asked once.
         if key not in self._stopping:
             self._stopping.add(key)
+            # Its running turns are cancelled first, as the spec has a client do; briefly: an
+            # agent that reads nothing (a full pipe) must not hold the quit.
+            with anyio.move_on_after(CANCEL_GRACE):
+                await controller.cancel_running_turns()
             controller.request_stop()
         with anyio.move_on_after(grace):
             await controller.finished.wait()

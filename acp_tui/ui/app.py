@@ -301,6 +301,18 @@ class AcpTuiApp(AgentViews, App[int]):
             yield from screen.palette_commands()
             yield from self.agent_system_commands()
 
+    async def action_quit(self) -> None:
+        """Quit. Stopping the agents can take seconds (a turn's end, a grace before TERM),
+        and from the exit on Textual paints nothing: the chat says it is quitting first, and
+        the exit comes once that is on screen."""
+        chats = [screen for screen in self.screen_stack if isinstance(screen, ChatScreen)]
+        for chat in chats:
+            chat.show_quitting()
+        if chats and self.workspace.running():
+            self.call_after_refresh(self.exit)
+        else:
+            self.exit()
+
     async def on_exit_app(self) -> None:
         """Quitting stops every agent, all at once (before the views go, which would stop
         them one after the other: a hung agent each taking its grace)."""

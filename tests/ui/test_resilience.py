@@ -7,6 +7,7 @@ bounded in time.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sys
@@ -22,6 +23,7 @@ from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
+from acp_tui.ui.screens.chat.screen import QUITTING_STATUS
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import WAIT_LIMIT, chat, send, settle, wait_for, wait_for_session
@@ -894,3 +896,40 @@ async def test_a_crash_banner_has_the_last_stderr_lines_however_late_they_are_re
         banner = screen.query_one(AgentBanner)
         await wait_for(pilot, lambda: banner.has_class("-visible"), "the banner")
         assert "9:EEEE" in str(banner.render())
+
+
+async def test_quitting_mid_turn_says_so_and_cancels_the_turn_before_closing_the_agents_input(
+    tmp_path: Path,
+) -> None:
+    """Codex streamed on after Ctrl+Q, and the screen said "working… 1 s" for the 2-3 s the
+    quit took: acp-tui only gave up its prompt request ($/cancel_request), and Textual paints
+    nothing once the app exits. The status line now says it is quitting before the exit, and
+    the spec's session/cancel goes out for a running turn first."""
+    app = hostile_app(tmp_path, "--ignore-term")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        session_id = screen.session_id
+        client = screen.link.client  # type: ignore[union-attr]
+        assert client is not None
+        await send(pilot, "hang")
+        await wait_for(
+            pilot, lambda: screen.busy and "forever" in last_reply(screen), "the hanging turn"
+        )
+        on_screen_at_exit: list[str] = []
+        exit_app = app.exit
+
+        def exit_seen(*args: Any, **kwargs: Any) -> None:
+            on_screen_at_exit.append(screen_text(app))
+            exit_app(*args, **kwargs)
+
+        app.exit = exit_seen  # type: ignore[method-assign]
+        await pilot.press("ctrl+q")
+    assert on_screen_at_exit and QUITTING_STATUS in on_screen_at_exit[0]
+    sent = [json.loads(r.text) for r in client.connection.traffic if r.direction == "out"]
+    methods = [message.get("method") for message in sent]
+    assert "session/cancel" in methods
+    cancel = sent[methods.index("session/cancel")]
+    assert cancel["params"] == {"sessionId": session_id}
+    # Before the prompt request was given up on (which closing the connection does).
+    if "$/cancel_request" in methods:
+        assert methods.index("session/cancel") < methods.index("$/cancel_request")

@@ -114,6 +114,10 @@ class NotDrawn:
         self.entries = set()
 
 
+#: The status line while the app quits.
+QUITTING_STATUS = "quitting: stopping the agent…"
+
+
 class ChatScreen(
     PromptFirstPainting,
     RestyledWhenStale,
@@ -291,6 +295,8 @@ class ChatScreen(
         self._focus_prompt_on_open = False
         #: Per session: (turn number, when the screen saw it start running).
         self._turn_started: dict[str, tuple[int, float]] = {}
+        #: The app is quitting: the status line says so whatever else happens meanwhile.
+        self._quitting = False
         #: The clock of those times (a test can hold it still).
         self.clock: Callable[[], float] = time.monotonic
         self._typing = TypingRouter(
@@ -658,7 +664,13 @@ class ChatScreen(
             self._set_status(self.new_session_status())
 
     def _set_status(self, text: str) -> None:
-        self.query_one(StatusLine).set_text(text)
+        self.query_one(StatusLine).set_text(QUITTING_STATUS if self._quitting else text)
+
+    def show_quitting(self) -> None:
+        """The app is quitting: say so at once. Stopping an agent can take seconds (its
+        turn's end, its grace before TERM), and meanwhile "working… 1 s" read as a freeze."""
+        self._quitting = True
+        self._set_status(QUITTING_STATUS)
 
     def watch_busy(self, busy: bool) -> None:
         # On the status line only: a class on the screen would restyle every widget on it.
