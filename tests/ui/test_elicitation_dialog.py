@@ -276,7 +276,7 @@ async def test_a_form_uncovered_again_arms_afresh() -> None:
         app.pop_screen()
         await pilot.pause()
         assert app.screen is dialog and not dialog.armed and dialog.has_class("-unarmed")
-        assert "Keys arm in a moment" in str(dialog.query_one("#hint").render())
+        assert "Keys arm in a moment" in str(dialog.query_one("#hint", Static).content)
         await pilot.click("#answer-decline")
         await pilot.pause()
         assert app.results == []

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from textual.widgets import Static
 
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.keymap import key_label
@@ -158,7 +159,7 @@ def dialog_app(keymap: dict[str, str], arm_delay: float) -> DialogApp:
 
 
 def hint(dialog: PermissionScreen) -> str:
-    return str(dialog.query_one("#hint").render())
+    return str(dialog.query_one("#hint", Static).content)
 
 
 async def test_the_dialog_answers_with_its_configured_keys_through_the_gate() -> None:

@@ -194,12 +194,12 @@ async def test_a_dialog_uncovered_again_arms_afresh() -> None:
         await pilot.pause()
         assert app.screen is dialog and not dialog.armed
         assert dialog.has_class("-unarmed")
-        assert "Keys arm in a moment" in str(dialog.query_one("#hint").render())
+        assert "Keys arm in a moment" in str(dialog.query_one("#hint", Static).content)
         await pilot.press("1")
         await pilot.pause()
         assert app.results == []
         await wait_armed(pilot, dialog)
-        assert "1-4 choose" in str(dialog.query_one("#hint").render())
+        assert "1-4 choose" in str(dialog.query_one("#hint", Static).content)
 
 
 class QueueApp(App[None]):

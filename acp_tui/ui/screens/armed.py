@@ -19,8 +19,10 @@ import asyncio
 from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
+from textual import events
 from textual._time import get_time
 from textual.app import App
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
@@ -31,6 +33,17 @@ from textual.widgets import Static
 TypingForwarder = Callable[[str, str], None]
 
 AnswerT = TypeVar("AnswerT")
+
+
+class HintLine(Static):
+    """The dialog's line of key hints: says when its height changed (it wraps to its width,
+    and arming changes what it says), so the dialog shares its height again."""
+
+    class Resized(Message):
+        """The hint line's size changed."""
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.post_message(self.Resized())
 
 
 class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
@@ -145,6 +158,15 @@ class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
         self.set_class(not armed, "-unarmed")
         for hint in self.query("#hint").results(Static):
             hint.update(self._hint_text())
+
+    def on_hint_line_resized(self, event: HintLine.Resized) -> None:
+        # The armed hint may take more rows than the unarmed one: the height is shared again
+        # (else its last row was cut off under a full dialog).
+        event.stop()
+        self._fit()
+
+    def _fit(self) -> None:
+        """Share the dialog's height among its parts (the subclasses know them)."""
 
     def _pass_on(self, key: str, text: str, at: float) -> None:
         """Typing, not an answer: it puts arming off and goes on to the prompt."""

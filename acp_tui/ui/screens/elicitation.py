@@ -52,7 +52,8 @@ from acp_tui.session.elicitation import (
 from acp_tui.session.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
 from acp_tui.ui.keymap import key_label
-from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
+from acp_tui.ui.render.hints import KeyHints
+from acp_tui.ui.screens.armed import ArmedDialog, HintLine, TypingForwarder, present_dialog
 from acp_tui.ui.widgets.safe_input import SafeInput
 
 MESSAGE_LIMIT = 4_000
@@ -165,7 +166,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
                     yield AnswerButton("Submit", SUBMIT, variant="primary")
                     yield AnswerButton("Decline", DECLINE)
             yield Static(id="problems")
-            yield Static(self._hint_text(), id="hint")
+            yield HintLine(self._hint_text(), id="hint")
 
     def _compose_url(self) -> ComposeResult:
         host = self.request.host
@@ -246,17 +247,17 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             return Static(Text(note), classes="note", id=widget_id)
         return SafeInput(value=value if isinstance(value, str) else "", id=widget_id, compact=True)
 
-    def _hint_text(self) -> Text:
+    def _hint_text(self) -> KeyHints:
         if not self.armed:
-            return Text("Keys arm in a moment; typing goes to the prompt  ·  Esc cancel")
+            return KeyHints(["Keys arm in a moment; typing goes to the prompt", "Esc cancel"])
         if self.request.mode == URL:
             if self.waiting:
-                return Text("c copy the address  ·  Esc close")
+                return KeyHints(["c copy the address", "Esc close"])
             keys = ["o open"] if self.request.openable else []
             keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
-            return Text("  ·  ".join(keys))
-        return Text(
-            f"{key_label(self, 'form-next-field')} next field  ·  Ctrl+S submit  ·  Esc cancel"
+            return KeyHints(keys)
+        return KeyHints(
+            [f"{key_label(self, 'form-next-field')} next field", "Ctrl+S submit", "Esc cancel"]
         )
 
     def _position_text(self) -> str:

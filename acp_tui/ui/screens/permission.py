@@ -54,7 +54,8 @@ from acp_tui.store.entries import ToolCall
 from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.keymap import key_label
-from acp_tui.ui.screens.armed import ArmedDialog, TypingForwarder, present_dialog
+from acp_tui.ui.render.hints import KeyHints
+from acp_tui.ui.screens.armed import ArmedDialog, HintLine, TypingForwarder, present_dialog
 from acp_tui.ui.widgets.diff_view import DiffView
 
 TITLE_LIMIT = 500
@@ -268,7 +269,7 @@ class PermissionScreen(ArmedDialog[str]):
                     Text(f"The agent offered no usable options: {self._key('reject')} cancels."),
                     id="no-options",
                 )
-            yield Static(self._hint_text(), id="hint")
+            yield HintLine(self._hint_text(), id="hint")
 
     def _compose_details(self) -> ComposeResult:
         tool_call = self.tool_call
@@ -325,10 +326,10 @@ class PermissionScreen(ArmedDialog[str]):
         """The key of one of the dialog's actions, as the hints spell it."""
         return key_label(self, f"permission-{name}")
 
-    def _hint_text(self) -> Text:
+    def _hint_text(self) -> KeyHints:
         reject = f"{self._key('reject')} reject"
         if not self.armed:
-            return Text(f"Keys arm in a moment; typing goes to the prompt  ·  {reject}")
+            return KeyHints(["Keys arm in a moment; typing goes to the prompt", reject])
         count = min(len(self.options), 9)
         keys = f"1-{count}" if count > 1 else "1"
         move = f"{self._key('up')}{self._key('down')}"
@@ -340,7 +341,7 @@ class PermissionScreen(ArmedDialog[str]):
         if self.has_raw_input:
             parts.append(f"{self._key('raw')} raw input")
         parts.append(f"{self._key('scroll-up')}/{self._key('scroll-down')} scroll")
-        return Text("  ·  ".join(parts))
+        return KeyHints(parts)
 
     def _position_text(self) -> str:
         return f"{self.position} of {self.total}" if self.total > 1 else ""
