@@ -165,13 +165,25 @@ def test_a_request_of_the_agent_the_client_never_answered(tmp_path: Path) -> Non
     only(problems_of(tmp_path, lines), "fs/read_text_file (id 0) never answered by the client")
 
 
-def test_an_error_answer(tmp_path: Path) -> None:
+def test_an_error_answer_is_a_note_with_its_data_not_a_protocol_error(tmp_path: Path) -> None:
+    """An error answer is valid JSON-RPC: two testers' checks of real agents (Qwen Code's
+    refused option) exited 1 on one. It is listed apart, with the reason in its data."""
     lines = demo_lines()
     index = answer_to(lines, "session/prompt", 1)
     message = lines[index]["msg"]
     del message["result"]
-    message["error"] = {"code": -32603, "message": "model overloaded"}
-    only(problems_of(tmp_path, lines), "error answer to session/prompt: -32603 model overloaded")
+    message["error"] = {"code": -32603, "message": "model overloaded", "data": {"retry": 30}}
+    only(
+        problems_of(tmp_path, lines),
+        'error answer to session/prompt: -32603 model overloaded (data: {"retry": 30})',
+    )
+    path = tmp_path / "noted.jsonl"
+    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
+    out = io.StringIO()
+    assert run_check(load_recording(path), out) == 0
+    said = out.getvalue()
+    assert "no protocol errors" in said
+    assert "1 error answer (valid protocol):" in said and "model overloaded" in said
 
 
 def test_a_session_that_never_opened_gets_its_updates_reported(tmp_path: Path) -> None:

@@ -6,7 +6,8 @@ agent's messages arrive at their recorded times, the person's prompts are sent a
 permission dialogs come up and wait for an answer. The header says it is a replay.
 
 ``acp-tui replay --check FILE`` runs no screen at all (Textual is not even imported): it lists
-the protocol errors in the recording (:mod:`acp_tui.cli.wire_check`) and exits 1 if there are any.
+the protocol errors in the recording (:mod:`acp_tui.cli.wire_check`) and exits 1 if there are any;
+error answers are listed apart, as notes (valid protocol).
 """
 
 from __future__ import annotations
@@ -99,20 +100,28 @@ def run_check(recording: Recording, out: Any = None) -> int:
     from acp_tui.cli.wire_check import check_recording
 
     out = out or sys.stdout
-    problems = check_recording(recording)
+    found = check_recording(recording)
+    problems = [problem for problem in found if not problem.note]
+    notes = [problem for problem in found if problem.note]
     messages = sum(len(segment.entries) for segment in recording.segments)
     connections = len(recording.segments)
     summary = f"{messages} lines, {connections} connection{'s' if connections != 1 else ''}"
     if not problems:
         print(f"{recording.path}: no protocol errors ({summary})", file=out)
-        return 0
-    count = len(problems)
-    print(
-        f"{recording.path}: {count} protocol error{'s' if count != 1 else ''} ({summary})", file=out
-    )
-    for problem in problems:
-        print(problem.format(), file=out)
-    return 1
+    else:
+        count = len(problems)
+        print(
+            f"{recording.path}: {count} protocol error{'s' if count != 1 else ''} ({summary})",
+            file=out,
+        )
+        for problem in problems:
+            print(problem.format(), file=out)
+    if notes:
+        count = len(notes)
+        print(f"{count} error answer{'s' if count != 1 else ''} (valid protocol):", file=out)
+        for note in notes:
+            print(note.format(), file=out)
+    return 1 if problems else 0
 
 
 # ---------------------------------------------------------------------------------- TUI

@@ -4,7 +4,8 @@ Each connection of the recording is walked in order, as the client saw it:
 
 - every line must be a JSON-RPC 2.0 message (junk on the agent's stdout is reported);
 - every response must answer a request that is waiting, and every request must be answered;
-  an error answer is reported with its code and message;
+  an error answer is listed as a note (valid protocol, not an error) with its code, message
+  and data;
 - nothing but ``initialize`` may be sent before ``initialize`` is answered;
 - after ``session/cancel``, every permission request of that session that is still pending
   must be answered ``cancelled``;
@@ -33,12 +34,14 @@ OPENING_METHODS = ("session/new", "session/load", "session/resume", "session/for
 
 @dataclass(slots=True, frozen=True)
 class Problem:
-    """One protocol error: when, which way, what (and the recording's line)."""
+    """One protocol error: when, which way, what (and the recording's line). A ``note`` is
+    not an error: something valid a bug report wants to see (an error answer)."""
 
     t: float
     direction: str
     what: str
     line: int = 0
+    note: bool = False
 
     def format(self) -> str:
         stamp = f"{self.t:10.3f}s" if math.isfinite(self.t) else f"{'-':>11}"
@@ -101,8 +104,8 @@ class _SegmentCheck:
     # The update (or params) objects given to the store, to find where an unknown came from.
     sources: dict[int, WireEntry] = field(default_factory=dict)
 
-    def report(self, entry: WireEntry, what: str) -> None:
-        self.problems.append(Problem(entry.t, entry.direction, what, entry.line))
+    def report(self, entry: WireEntry, what: str, *, note: bool = False) -> None:
+        self.problems.append(Problem(entry.t, entry.direction, what, entry.line, note))
 
     def run(self) -> list[Problem]:
         for entry in self.segment.entries:
@@ -254,7 +257,11 @@ class _SegmentCheck:
                 self.report(entry, f"response to id {key}, which no request is waiting for")
             return
         if "error" in message:
-            self.report(entry, f"error answer to {request.method}: {_error_text(message)}")
+            # Valid JSON-RPC (Qwen Code refused an option so), and often why a session went
+            # wrong: noted, not counted as a protocol error.
+            self.report(
+                entry, f"error answer to {request.method}: {_error_text(message)}", note=True
+            )
         if request.cancelled:
             outcome = _outcome(message.get("result"))
             if outcome != "cancelled":
@@ -361,5 +368,8 @@ def _outcome(result: Any) -> Any:
 def _error_text(message: dict[str, Any]) -> str:
     error = message.get("error")
     if isinstance(error, dict):
-        return f"{error.get('code')} {_short(error.get('message'), 200)}"
+        text = f"{error.get('code')} {_short(error.get('message'), 200)}"
+        if error.get("data") is not None:
+            text += f" (data: {_short(error['data'], 200)})"
+        return text
     return _short(error, 200)
