@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 from markdown_it import MarkdownIt
 from rich.console import Console, ConsoleOptions, RenderResult
-from rich.markdown import CodeBlock, Heading, Markdown, Paragraph
+from rich.markdown import CodeBlock, Heading, ListItem, Markdown, Paragraph
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax
@@ -73,9 +73,30 @@ class _FlatCodeBlock(CodeBlock):
         )
 
 
+class _DottedListItem(ListItem):
+    """An item of a numbered list numbered ``1.``, as written: Rich's bare ``1`` read as part
+    of the text ("1 line number 1 of a long reply", OpenCode's tester)."""
+
+    def render_number(
+        self, console: Console, options: ConsoleOptions, number: int, last_number: int
+    ) -> RenderResult:
+        number_width = len(str(last_number)) + 3
+        lines = console.render_lines(
+            self.elements, options.update(width=options.max_width - number_width), style=self.style
+        )
+        number_style = console.get_style("markdown.item.number", default="none")
+        padding = Segment(" " * number_width, number_style)
+        numeral = Segment(f"{number}.".rjust(number_width - 1) + " ", number_style)
+        for index, line in enumerate(lines):
+            yield padding if index else numeral
+            yield from line
+            yield Segment.line()
+
+
 class _TerminalMarkdown(Markdown):
     elements: ClassVar = {
         **Markdown.elements,
+        "list_item_open": _DottedListItem,
         "heading_open": _LeftHeading,
         "fence": _FlatCodeBlock,
         "code_block": _FlatCodeBlock,
