@@ -17,6 +17,7 @@ from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.render.hints import KeyHints
 
 LINE_LIMIT = 4000
 
@@ -60,9 +61,9 @@ class InspectorScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     InspectorScreen { align: center middle; }
     InspectorScreen > Vertical { width: 95%; height: 90%; background: $panel; border: thick $accent; }
-    InspectorScreen .title { text-style: bold; padding: 0 1; }
+    InspectorScreen .title { text-style: bold; padding: 0 1; width: 100%; }
     InspectorScreen RichLog { height: 1fr; }
-    InspectorScreen .keys { color: $text-muted; padding: 0 1; }
+    InspectorScreen .keys { color: $text-muted; padding: 0 1; width: 100%; }
     """
     BINDINGS = [
         Binding("escape,q", "dismiss", "Close", id="close-dialog"),
@@ -88,17 +89,24 @@ class InspectorScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         stats = self.connection.stats
-        title = (
-            f"Protocol inspector — in {stats.lines_in:,} · out {stats.lines_out:,} · "
-            f"skipped {stats.skipped_lines:,} · invalid {stats.invalid_messages:,} · "
-            f"unknown responses {stats.unknown_responses:,}"
+        # Wrapped between counts at any width (at 80 columns the last was cut mid-word).
+        title = KeyHints(
+            [
+                f"Protocol inspector — in {stats.lines_in:,}",
+                f"out {stats.lines_out:,}",
+                f"skipped {stats.skipped_lines:,}",
+                f"invalid {stats.invalid_messages:,}",
+                f"unknown responses {stats.unknown_responses:,}",
+            ],
+            separator=" · ",
         )
         with Vertical():
-            yield Label(Text(title), classes="title")
+            yield Label(title, classes="title")
             yield RichLog(wrap=False, markup=False, highlight=False, max_lines=5_000)
             save, close = key_label(self, "inspector-save"), key_label(self, "close-dialog")
             yield Label(
-                f"{save} save as a recording (for acp-tui replay)  ·  {close} close", classes="keys"
+                KeyHints([f"{save} save as a recording (for acp-tui replay)", f"{close} close"]),
+                classes="keys",
             )
 
     def on_mount(self) -> None:

@@ -57,3 +57,20 @@ async def test_the_permission_dialogs_hints_at_80_columns_leave_no_separator_han
             assert any("PgUp/PgDn scroll" in row for row in rows)
             assert not [row for row in rows if row.endswith("·")]
             await pilot.press("escape")
+
+
+@pytest.mark.anyio
+async def test_the_protocol_inspectors_counts_are_whole_at_80_columns(tmp_path: Any) -> None:
+    """Codex's tester: "… invalid 0 · unknown resp" cut at the dialog's edge."""
+    from acp_tui.ui.screens.inspector import InspectorScreen
+    from tests.ui.chat_helpers import chat, demo_app, wait_for_session
+
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await wait_for_session(pilot)
+        chat(app).action_show_inspector()
+        await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
+        await wait_for(
+            pilot, lambda: "unknown responses 0" in screen_text(app), "every count, whole"
+        )
+        assert "save as a recording (for acp-tui replay)" in screen_text(app)
