@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import shlex
+import subprocess
+import time
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
-from tests.journeys.terminal import Terminal, agent_command
+from tests.journeys.terminal import Terminal, agent_command, installed_acp_tui
 
 
 @pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
@@ -41,3 +45,37 @@ def test_ctrl_q_quits_with_status_0(terminal: Callable[..., Terminal]) -> None:
     term.wait_for("Message the agent")
     term.press("C-q")
     assert term.wait_exit() == 0
+
+
+def test_a_message_sent_while_the_app_starts_is_sent(
+    terminal: Callable[..., Terminal], tmp_path: Path
+) -> None:
+    """OpenCode's tester typed and pressed Enter during the start: the text stayed in the
+    prompt and the Enter became a new line (the terminal, not yet the app's, turned it into
+    Ctrl+J). The keys go in as soon as acp-tui holds the terminal (its first moments: a key
+    typed before the process runs is read the cooked way), before the UI is drawn; and the
+    terminal's own settings are back once it has quit."""
+    settings = tmp_path / "stty.txt"
+    term = terminal(100, 24)
+    acp_tui = shlex.quote(installed_acp_tui())
+    term.start(["-c", f"{acp_tui} --demo; stty -a > {shlex.quote(str(settings))}"], program="sh")
+    tty = term._tmux("display", "-p", "-t", term.target, "#{pane_tty}").stdout.strip()
+    deadline = time.monotonic() + 30
+    while True:
+        modes = subprocess.run(
+            ["stty", "-F", tty, "-a"], capture_output=True, text=True, check=False
+        ).stdout.split()
+        # Held by acp-tui (Enter kept), not by Textual yet (its raw mode also drops isig).
+        if "-icrnl" in modes and "isig" in modes:
+            break
+        assert "-isig" not in modes, "Textual took the terminal before acp-tui held it"
+        assert time.monotonic() < deadline, "acp-tui never held the terminal"
+        time.sleep(0.002)
+    term.send("sent while starting")
+    screen = term.wait_for("You said (3 words")
+    assert "sent while starting" in screen
+    term.wait_for("Message the agent")  # the prompt is empty again
+    term.press("C-q")
+    assert term.wait_exit() == 0
+    modes = settings.read_text().split()
+    assert {"icrnl", "icanon", "echo"} <= set(modes), modes
