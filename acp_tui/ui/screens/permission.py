@@ -146,6 +146,12 @@ class PermissionOptions(OptionList, can_focus=False):
     }
     """
 
+    def on_resize(self, event: events.Resize) -> None:
+        # Made shorter (the hint grew as the dialog armed, maybe right after End), the list
+        # keeps its highlighted option in view.
+        if self.highlighted is not None:
+            self.scroll_to_highlight()
+
     def __init__(self, *options: Content, id: str | None = None) -> None:
         super().__init__(*options, id=id)
         # OptionList highlights its first option; here nothing is ever pre-selected.
