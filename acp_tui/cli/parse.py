@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
     policy.add_argument(
         "--yolo",
         action="store_true",
-        help="answer every permission request with its first allow option (shown in the header)",
+        help="allow every permission request, once where the agent offers that, else always "
+        "(shown in the header)",
     )
     policy.add_argument(
         "--deny-all", action="store_true", help="reject every permission request automatically"
@@ -209,7 +210,7 @@ def build_ask_parser() -> argparse.ArgumentParser:
     answer.add_argument(
         "--allow",
         action="store_true",
-        help="answer permission requests with the first allow option",
+        help="allow permission requests, once where the agent offers that, else always",
     )
     answer.add_argument(
         "--deny", action="store_true", help="reject permission requests (the default)"

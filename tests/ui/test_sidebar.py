@@ -67,6 +67,7 @@ class SidebarApp(App[None]):
         can_load: bool = True,
         can_resume: bool = True,
         answer: bool = True,
+        initialized: bool = True,
     ) -> None:
         super().__init__()
         self.store = SessionStore(clock=clock)
@@ -75,7 +76,9 @@ class SidebarApp(App[None]):
             caps["sessionCapabilities"]["list"] = {}
         if can_resume:
             caps["sessionCapabilities"]["resume"] = {}
-        self.store.set_agent_capabilities(caps)
+        self.caps = caps
+        if initialized:
+            self.store.set_agent_capabilities(caps)
         self.catalog = agent.make_sessions(n_sessions, CWD)
         self.answer = answer
         self.requests: list[tuple[str | None, str | None]] = []
@@ -445,6 +448,23 @@ async def test_agent_without_list_shows_local_sessions_and_hint() -> None:
         text = visible_text(app)
         assert "can't reopen" in text
         assert CLOSED_GLYPH in text
+
+
+@pytest.mark.anyio
+async def test_no_row_says_it_cannot_be_reopened_before_the_agent_says_what_it_can_do() -> None:
+    """OpenCode takes 5-9 s to answer initialize: meanwhile every row of the local index read
+    "can't reopen". Then the agent's word decides."""
+    app = SidebarApp(can_list=False, can_load=False, can_resume=False, initialized=False)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.store.apply_index_records([_indexed("local-1", "Indexed here", NOW - 7200)])
+        await settle(pilot)
+        assert [s.id for s in app.sidebar.rows] == ["local-1"]
+        text = visible_text(app)
+        assert "Indexed here" in text
+        assert "can't reopen" not in text and CLOSED_GLYPH not in text
+        app.store.set_agent_capabilities(app.caps)
+        await settle(pilot)
+        assert "can't reopen" in visible_text(app)
 
 
 def _indexed(sid: str, title: str, updated: float) -> Any:

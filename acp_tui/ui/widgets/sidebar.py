@@ -409,6 +409,16 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         style = _fg(self.get_component_rich_style(f"sessions-list--agent-{slot}"))
         return Text(directory.name_of(agent), style=style, end="", no_wrap=True)
 
+    def _abilities_known(self, agent: str | None) -> bool:
+        """Whether the row's agent has said what it can do (``initialize``): until then a
+        row says nothing of whether it can be reopened. Every row read "can't reopen" while
+        OpenCode took its 5-9 s to start."""
+        directory = self.sidebar.directory
+        store = directory.store_of(agent) if agent is not None and directory else None
+        if store is None:
+            store = self.sidebar.store
+        return store is None or store.capabilities_known
+
     def _render_row(
         self, s: SessionState, sub: int, width: int, is_cursor: bool, agent: str | None = None
     ) -> Strip:
@@ -421,7 +431,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
             cursor_bg = style(name).bgcolor
             if cursor_bg is not None:
                 base = base + Style(bgcolor=cursor_bg)
-        reopenable = s.live or s.resumable
+        reopenable = s.live or s.resumable or not self._abilities_known(agent)
         text = Text(style=base, end="", no_wrap=True)
         if sub == 0:
             current = s.id == sidebar.current_session_id
