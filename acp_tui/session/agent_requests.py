@@ -17,7 +17,8 @@ from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
-from acp_tui.session.permissions import CANCELLED, PendingPermission
+from acp_tui.session.permissions import CANCELLED, REJECT_ALWAYS, REJECT_ONCE, PendingPermission
+from acp_tui.store import TOOL_REJECTED
 
 
 class AgentRequests(LinkState):
@@ -102,7 +103,9 @@ class AgentRequests(LinkState):
             with self._waiting_for_person(session_id), scope:
                 if runtime is not None:
                     runtime.asking.add(scope)
-                return await self.permission_handler(params)
+                answer = await self.permission_handler(params)
+                self._note_rejection(session_id, params, answer)
+                return answer
             # Cancelled through runtime.stop_asking: the handler answered (and echoed) the
             # request as cancelled; so does the agent's answer.
             return dict(CANCELLED)
@@ -179,6 +182,31 @@ class AgentRequests(LinkState):
             if (not isinstance(current, str) or not current.strip()) and value:
                 filled[key] = value
         return {**params, "toolCall": filled}
+
+    def _note_rejection(self, session_id: str, params: dict[str, Any], answer: Any) -> None:
+        """A tool call whose permission was rejected is ``rejected`` until the agent says
+        otherwise: Qwen Code sends nothing more of it, and it stayed "pending" for good."""
+        outcome = answer.get("outcome") if isinstance(answer, dict) else None
+        chosen = outcome.get("optionId") if isinstance(outcome, dict) else None
+        tool_call = params.get("toolCall")
+        tool_call_id = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
+        if not isinstance(chosen, str) or not isinstance(tool_call_id, str):
+            return
+        options = params.get("options")
+        kind = (
+            next(
+                (
+                    option.get("kind")
+                    for option in options
+                    if isinstance(option, dict) and option.get("optionId") == chosen
+                ),
+                None,
+            )
+            if isinstance(options, list)
+            else None
+        )
+        if kind in (REJECT_ONCE, REJECT_ALWAYS):
+            self.store.end_tool_call(session_id, tool_call_id, TOOL_REJECTED)
 
     def _announce_tool_call(self, session_id: str, params: dict[str, Any]) -> None:
         """A permission asked for a tool call the agent never announced (Qwen Code sends no

@@ -15,7 +15,7 @@ from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.queue import QueuedPrompt
-from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED
+from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_NOT_RUN
 
 
 class Turns(LinkState):
@@ -79,8 +79,10 @@ class Turns(LinkState):
         reason: str | None = None
         try:
             result = await self._prompt_signed_in(client, session_id, blocks)
-            self.store.prompt_finished(session_id, result, turn=turn)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
+            if not self.v2_lifecycle:
+                self._left_unfinished(session_id, turn)
+            self.store.prompt_finished(session_id, result, turn=turn)
             self._note_stop(session_id, reason)
         except AuthNotDone as error:
             self._keep_unsent(session_id, blocks, turn, str(error))
@@ -98,6 +100,15 @@ class Turns(LinkState):
         finally:
             if not self.v2_lifecycle or reason == "error":
                 self._turn_idle(session_id, reason)
+
+    def _left_unfinished(self, session_id: str, turn: int) -> None:
+        """The agent answered the prompt: the turn is over, and a tool call of it still
+        pending never ran, or was never reported (it said "pending" for good). One reported
+        running may go on after the turn. Later updates, if any, still apply. A cancelled
+        turn's were marked ``cancelled`` already."""
+        state = self.store.get(session_id)
+        if state is not None and state.turn == turn:
+            self.store.end_unfinished_tool_calls(session_id, TOOL_NOT_RUN, only_pending=True)
 
     def _interrupted(self, session_id: str, turn: int) -> None:
         """The turn failed (the agent exited, or answered it with an error): its tool calls

@@ -90,6 +90,8 @@ from acp_tui.store.changes import (
 from acp_tui.store.entries import (
     TOOL_CANCELLED,
     TOOL_INTERRUPTED,
+    TOOL_NOT_RUN,
+    TOOL_REJECTED,
     AgentMessage,
     AgentThought,
     Compaction,
@@ -140,6 +142,8 @@ __all__ = [
     "PART_USAGE",
     "TOOL_CANCELLED",
     "TOOL_INTERRUPTED",
+    "TOOL_NOT_RUN",
+    "TOOL_REJECTED",
     "AgentMessage",
     "AgentThought",
     "Changes",

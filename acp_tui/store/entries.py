@@ -35,6 +35,8 @@ from acp_tui.store.tool_content import (
 __all__ = [
     "TOOL_CANCELLED",
     "TOOL_INTERRUPTED",
+    "TOOL_NOT_RUN",
+    "TOOL_REJECTED",
     "AgentMessage",
     "AgentThought",
     "Compaction",
@@ -53,6 +55,11 @@ __all__ = [
 #: agent exited, or answered the prompt with an error). The agent's later updates replace them.
 TOOL_CANCELLED = "cancelled"
 TOOL_INTERRUPTED = "interrupted"
+#: The person rejected the tool call's permission request (until the agent says otherwise).
+TOOL_REJECTED = "rejected"
+#: The turn ended (the agent answered the prompt) with the tool call not finished: it was
+#: never run, or never reported (Qwen Code sends no update after a rejection).
+TOOL_NOT_RUN = "not_run"
 
 
 class Entry:

@@ -325,10 +325,16 @@ class SessionStore:
         "Cancelled", an error...)."""
         return self._turns.add_notice(session_id, title, severity=severity, description=description)
 
-    def end_unfinished_tool_calls(self, session_id: str, status: str) -> int:
+    def end_unfinished_tool_calls(
+        self, session_id: str, status: str, *, only_pending: bool = False
+    ) -> int:
         """Mark the last turn's unfinished tool calls ``status`` (``cancelled``,
-        ``interrupted``). See :meth:`Turns.end_unfinished_tool_calls`."""
-        return self._turns.end_unfinished_tool_calls(session_id, status)
+        ``interrupted``, ``not_run``). See :meth:`Turns.end_unfinished_tool_calls`."""
+        return self._turns.end_unfinished_tool_calls(session_id, status, only_pending=only_pending)
+
+    def end_tool_call(self, session_id: str, tool_call_id: str, status: str) -> bool:
+        """Mark one unfinished tool call ``status``. See :meth:`Turns.end_tool_call`."""
+        return self._turns.end_tool_call(session_id, tool_call_id, status)
 
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:
         """The client changed the mode (``session/set_mode`` succeeded); ``None``: not known

@@ -370,25 +370,42 @@ class Turns:
         self._tracker.touch_entry(s, e)
         return e
 
-    def end_unfinished_tool_calls(self, session_id: str, status: str) -> int:
+    def end_unfinished_tool_calls(
+        self, session_id: str, status: str, *, only_pending: bool = False
+    ) -> int:
         """Mark the tool calls of the session's last turn that are not finished (``pending``,
         ``in_progress`` or no status) with ``status``: ``cancelled`` as the person cancels the
         turn (the spec: the client SHOULD mark them so as it sends ``session/cancel``; the
         agent's later updates still apply), ``interrupted`` when the agent exited during the
-        turn (they never finish). Returns how many were marked."""
+        turn (they never finish). ``only_pending``: leave those reported running (a turn
+        that ended may leave one running on). Returns how many were marked."""
         s = self._registry.sessions.get(session_id)
         if s is None:
             return 0
         marked = 0
+        unfinished = (None, "pending") if only_pending else (None, "pending", "in_progress")
         for entry in reversed(s.transcript):
             if entry.__class__ is UserMessage:
                 break  # the turn's start
-            if isinstance(entry, ToolCall) and entry.status in (None, "pending", "in_progress"):
+            if isinstance(entry, ToolCall) and entry.status in unfinished:
                 entry.status = status
                 entry.version += 1
                 self._tracker.touch_entry(s, entry)
                 marked += 1
         return marked
+
+    def end_tool_call(self, session_id: str, tool_call_id: str, status: str) -> bool:
+        """Mark one tool call ``status`` if it is not finished (``rejected``: the person
+        rejected its permission request; the agent's later updates still apply). Returns
+        whether it was marked."""
+        s = self._registry.sessions.get(session_id)
+        entry = s.tool_index.get(tool_call_id) if s is not None else None
+        if s is None or entry is None or entry.status not in (None, "pending", "in_progress"):
+            return False
+        entry.status = status
+        entry.version += 1
+        self._tracker.touch_entry(s, entry)
+        return True
 
     # -- the client's edits of a live session ------------------------------------------------
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:

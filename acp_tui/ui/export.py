@@ -96,7 +96,7 @@ def transcript_markdown(state: SessionState) -> str:
         elif isinstance(entry, ToolCall):
             lines.append(
                 f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
-                f" — _{md_line(entry.status, 40)}_"
+                f" — _{md_line((entry.status or 'pending').replace('_', ' '), 40)}_"
             )
             command = entry.command_untitled
             if command:

@@ -15,8 +15,10 @@ stepping on each other). Prompts (the text of the first text block; arguments af
   ``-32600`` answers with a null id that came back.
 - ``permission-after-cancel``: a chunk, then waits for ``session/cancel``; only then asks a
   permission and reports its outcome before ending the turn ``cancelled``.
-- ``unannounced-tool``: asks permission for a tool call it never sent (``quiet-1``, titled
-  :data:`UNANNOUNCED_TITLE`), then ends it with a bare ``tool_call_update`` (Qwen Code's way).
+- ``unannounced-tool [silent]``: asks permission for a tool call it never sent (``quiet-1``,
+  titled :data:`UNANNOUNCED_TITLE`), then ends it with a bare ``tool_call_update`` (Qwen
+  Code's way); ``silent``: sends nothing more of it, whatever the answer (Qwen Code after a
+  rejection), and ends the turn.
 - ``permission-then-end``: asks a permission and ends the turn at once without waiting;
   ``last-answer`` reports what the client answered to it.
 - ``terminal-outside DIR``: ``terminal/create`` of ``pwd`` in DIR.
@@ -352,14 +354,15 @@ class HostileCore:
             },
         )
         outcome = ((answer or {}).get("result") or {}).get("outcome") or {}
-        _update(
-            {
-                "sessionUpdate": "tool_call_update",
-                "toolCallId": "quiet-1",
-                "status": "completed" if outcome.get("optionId") == "yes" else "failed",
-                "_meta": {"toolName": "run_shell_command"},
-            }
-        )
+        if argument != "silent":
+            _update(
+                {
+                    "sessionUpdate": "tool_call_update",
+                    "toolCallId": "quiet-1",
+                    "status": "completed" if outcome.get("optionId") == "yes" else "failed",
+                    "_meta": {"toolName": "run_shell_command"},
+                }
+            )
         _say("The quiet tool call is over.")
         self.end_turn(request_id)
 

@@ -198,6 +198,7 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
     ),
     "forget": lambda s, sid: s.forget(sid),
     "end_unfinished_tool_calls": lambda s, sid: s.end_unfinished_tool_calls(sid, "cancelled"),
+    "end_tool_call": lambda s, sid: s.end_tool_call(sid, "t1", "rejected"),
 }
 #: What reads (or, for take_changes/subscribe, consumes the changes): no state of its own.
 READERS = {

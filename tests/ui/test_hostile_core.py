@@ -475,3 +475,32 @@ async def test_a_tool_call_first_heard_of_in_a_permission_is_named_by_it(
             "the card named by the request's title",
         )
         assert "quiet-1" not in screen_text(app)
+
+
+@pytest.mark.parametrize(
+    ("key", "status", "label"),
+    [("2", "rejected", "[rejected]"), ("1", "not_run", "[not run]")],
+    ids=["rejected", "allowed-then-never-reported"],
+)
+async def test_a_tool_call_the_agent_never_ends_is_not_left_pending(
+    tmp_path: Path, key: str, status: str, label: str
+) -> None:
+    """Qwen Code sends nothing more of a tool call whose permission was rejected: its card
+    said "[pending]" for good, and so did the export. A rejected one says so; one still
+    pending when the agent answers the prompt was not run."""
+    app = hostile_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "unannounced-tool silent")
+        await answer_permission(pilot, key)
+        await wait_for(
+            pilot,
+            lambda: "quiet tool call is over" in last_reply(screen) and not screen.busy,
+            "the turn's end",
+        )
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None
+        assert state.tool_index["quiet-1"].status == status
+        await wait_for(
+            pilot, lambda: f"{core.UNANNOUNCED_TITLE}  {label}" in screen_text(app), "the card"
+        )

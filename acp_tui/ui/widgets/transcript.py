@@ -78,6 +78,8 @@ STATUS_LABELS: dict[str, str] = {
     "failed": "failed",
     "cancelled": "cancelled",
     "interrupted": "interrupted",
+    "rejected": "rejected",
+    "not_run": "not run",
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
