@@ -12,6 +12,7 @@ import pytest
 from textual import events
 from textual.widgets import Checkbox, Static
 
+from acp_tui.store.entries import Notice
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
@@ -186,6 +187,13 @@ async def test_a_refused_change_is_said_and_the_control_shows_the_agents_value(
         # With the agent's reason, and what it put in the error's data (the values it has).
         refusal = next(n.message for n in app._notifications if "Not set" in n.message)
         assert "unknown value for verbosity: epic" in refusal and '"normal"' in refusal
+        # Whole in the transcript, where a toast's cut cannot lose it.
+        notices = [e.title for e in state.transcript if isinstance(e, Notice)]  # type: ignore[union-attr]
+        assert any(
+            n.startswith("Not set: Reply length = Epic: unknown value for verbosity: epic")
+            and '"values": [' in n
+            for n in notices
+        ), notices
         await wait_for(pilot, lambda: select.value == "normal", "the agent's value again")
         assert option_value(screen, "verbosity") == "normal"
 

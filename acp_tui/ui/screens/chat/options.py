@@ -146,6 +146,13 @@ class SessionOptionsMixin(ChatHost):
         error: BaseException,
     ) -> None:
         reason = error.reason if isinstance(error, RpcError) else str(error)
+        # Whole in the transcript (a toast keeps a line or two: Qwen Code's reason lost its
+        # remedy there), short in the toast.
+        self.store.add_notice(
+            session_id,
+            f"Not set: {option.name} = {option.value_name(value)}: {reason}",
+            severity="warning",
+        )
         # Short names first: the agent's reason must still fit in the toast.
         self.notify(
             f"Not set: {one_line(option.name, 20)} = {one_line(option.value_name(value), 20)}\n"
