@@ -20,6 +20,7 @@ from textual.widgets import Label, Static
 
 from acp_tui.protocol import reaper
 from acp_tui.store.entries import Notice
+from acp_tui.store.session import SessionState
 from acp_tui.ui.screens.chat import AgentBanner, ChatScreen
 from acp_tui.ui.screens.confirm import ConfirmScreen
 from acp_tui.ui.screens.permission import PermissionScreen
@@ -448,6 +449,22 @@ async def test_a_step_that_fails_never_stops_the_others(tmp_path: Path) -> None:
         assert sum("display error" in message for message in toasts) == 1
 
 
+async def unannounced_tool_answered(pilot: Any, prompt: str, key: str) -> SessionState:
+    """The hostile agent's ``unannounced-tool`` scenario: its permission answered with
+    ``key``, its turn over; the session."""
+    screen = await wait_for_session(pilot)
+    await send(pilot, prompt)
+    await answer_permission(pilot, key)
+    await wait_for(
+        pilot,
+        lambda: "quiet tool call is over" in last_reply(screen) and not screen.busy,
+        "the turn's end",
+    )
+    state = screen.store.get(screen.session_id or "")
+    assert state is not None
+    return state
+
+
 @pytest.mark.parametrize("key", ["1", "2"], ids=["allowed", "rejected"])
 async def test_a_tool_call_first_heard_of_in_a_permission_is_named_by_it(
     tmp_path: Path, key: str
@@ -457,14 +474,7 @@ async def test_a_tool_call_first_heard_of_in_a_permission_is_named_by_it(
     title and kind now make the tool call."""
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
-        await send(pilot, "unannounced-tool")
-        await answer_permission(pilot, key)
-        await wait_for(
-            pilot, lambda: "quiet tool call is over" in last_reply(screen), "the turn's end"
-        )
-        state = screen.store.get(screen.session_id or "")
-        assert state is not None
+        state = await unannounced_tool_answered(pilot, "unannounced-tool", key)
         tool_call = state.tool_index["quiet-1"]
         assert (tool_call.title, tool_call.tool_kind) == (core.UNANNOUNCED_TITLE, "execute")
         assert tool_call.status == ("completed" if key == "1" else "failed")
@@ -490,16 +500,7 @@ async def test_a_tool_call_the_agent_never_ends_is_not_left_pending(
     pending when the agent answers the prompt was not run."""
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
-        screen = await wait_for_session(pilot)
-        await send(pilot, "unannounced-tool silent")
-        await answer_permission(pilot, key)
-        await wait_for(
-            pilot,
-            lambda: "quiet tool call is over" in last_reply(screen) and not screen.busy,
-            "the turn's end",
-        )
-        state = screen.store.get(screen.session_id or "")
-        assert state is not None
+        state = await unannounced_tool_answered(pilot, "unannounced-tool silent", key)
         assert state.tool_index["quiet-1"].status == status
         await wait_for(
             pilot, lambda: f"{core.UNANNOUNCED_TITLE}  {label}" in screen_text(app), "the card"
