@@ -155,7 +155,7 @@ def _run(invocation: Invocation) -> int:
             return headless.run_ask(invocation, initialize_timeout=timeout)
         return headless.run_sessions(invocation, initialize_timeout=timeout)
 
-    from acp_tui.cli.early_keys import keep_keys_as_typed
+    from acp_tui.ui.early_keys import keep_keys_as_typed
 
     keep_keys_as_typed()  # an Enter typed while the UI loads must not become a new line
     # No collection while the UI loads: its some 45,000 objects are made to live as long as

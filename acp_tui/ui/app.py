@@ -26,7 +26,7 @@ from acp_tui.protocol.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
-from acp_tui.ui import css_cache
+from acp_tui.ui import css_cache, early_keys
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
@@ -151,6 +151,7 @@ class AcpTuiApp(AgentViews, App[int]):
         return self.workspace.start_failure
 
     def on_mount(self) -> None:
+        early_keys.hand_back(self._driver)
         self._saved_switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         input_first.install(self._key_pending)

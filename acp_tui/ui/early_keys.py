@@ -5,8 +5,10 @@ cooked mode: the line discipline turns Enter ("\\r") into a line feed as it is t
 Textual reads that line feed as Ctrl+J, the prompt's new-line key. A message typed and sent
 while the app started stayed in the prompt with a new line after it (OpenCode's tester, who
 typed during OpenCode's slow start). So a TUI run, from its first moment, has the terminal keep
-Enter as typed and stop echoing (the app shows what was typed); the terminal's own settings
-come back when the process ends, after Textual has put back the ones it found.
+Enter as typed and stop echoing (the app shows what was typed). Textual notes the settings it
+finds, to put them back when it suspends (an agent's sign-in runs in the terminal then) and
+when it ends: :func:`hand_back` gives it the terminal's own ones instead of the held ones (a
+sign-in that reads a line never saw its Enter). They come back when the process ends too.
 
 Only what is typed once the process runs is kept so: a key typed before that was already read
 the cooked way.
@@ -20,7 +22,10 @@ import os
 import sys
 from typing import Any
 
-__all__ = ["keep_keys_as_typed"]
+__all__ = ["hand_back", "keep_keys_as_typed"]
+
+#: The terminal's own settings, while they are held.
+_original: list[Any] | None = None
 
 
 def keep_keys_as_typed() -> None:
@@ -45,7 +50,16 @@ def keep_keys_as_typed() -> None:
         termios.tcsetattr(descriptor, termios.TCSANOW, mode)
     except termios.error:
         return
+    global _original
+    _original = original
     atexit.register(_restore, descriptor, original)
+
+
+def hand_back(driver: object) -> None:
+    """Textual's driver has taken the terminal and noted the settings it found (ours, held):
+    it gets the terminal's own instead, to restore when it suspends and when it ends."""
+    if _original is not None and getattr(driver, "attrs_before", None) is not None:
+        driver.attrs_before = _original  # type: ignore[attr-defined]
 
 
 def _restore(descriptor: int, original: list[Any]) -> None:
