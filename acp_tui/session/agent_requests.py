@@ -17,7 +17,7 @@ from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
-from acp_tui.session.permissions import CANCELLED, REJECT_ALWAYS, REJECT_ONCE, PendingPermission
+from acp_tui.session.permissions import CANCELLED, PendingPermission
 from acp_tui.store import TOOL_REJECTED
 
 
@@ -188,24 +188,12 @@ class AgentRequests(LinkState):
         otherwise: Qwen Code sends nothing more of it, and it stayed "pending" for good."""
         outcome = answer.get("outcome") if isinstance(answer, dict) else None
         chosen = outcome.get("optionId") if isinstance(outcome, dict) else None
-        tool_call = params.get("toolCall")
-        tool_call_id = tool_call.get("toolCallId") if isinstance(tool_call, dict) else None
-        if not isinstance(chosen, str) or not isinstance(tool_call_id, str):
+        if not isinstance(chosen, str):
             return
-        options = params.get("options")
-        kind = (
-            next(
-                (
-                    option.get("kind")
-                    for option in options
-                    if isinstance(option, dict) and option.get("optionId") == chosen
-                ),
-                None,
-            )
-            if isinstance(options, list)
-            else None
-        )
-        if kind in (REJECT_ONCE, REJECT_ALWAYS):
+        request = PendingPermission.from_params(params)
+        choice = request.option(chosen)
+        tool_call_id = request.tool_call.get("toolCallId")
+        if choice is not None and choice.is_reject and isinstance(tool_call_id, str):
             self.store.end_tool_call(session_id, tool_call_id, TOOL_REJECTED)
 
     def _announce_tool_call(self, session_id: str, params: dict[str, Any]) -> None:

@@ -70,6 +70,12 @@ def _copied_entry(entry: Entry, entry_id: int) -> Entry:
     return copy
 
 
+#: A tool call's statuses before it finished (none said counts as pending), and those of one
+#: not started yet.
+UNFINISHED = (None, "pending", "in_progress")
+NOT_STARTED = (None, "pending")
+
+
 class Turns:
     """Opens, replays and prompts sessions of a :class:`SessionRegistry`."""
 
@@ -383,14 +389,12 @@ class Turns:
         if s is None:
             return 0
         marked = 0
-        unfinished = (None, "pending") if only_pending else (None, "pending", "in_progress")
+        unfinished = NOT_STARTED if only_pending else UNFINISHED
         for entry in reversed(s.transcript):
             if entry.__class__ is UserMessage:
                 break  # the turn's start
             if isinstance(entry, ToolCall) and entry.status in unfinished:
-                entry.status = status
-                entry.version += 1
-                self._tracker.touch_entry(s, entry)
+                self._mark_tool_call(s, entry, status)
                 marked += 1
         return marked
 
@@ -400,12 +404,15 @@ class Turns:
         whether it was marked."""
         s = self._registry.sessions.get(session_id)
         entry = s.tool_index.get(tool_call_id) if s is not None else None
-        if s is None or entry is None or entry.status not in (None, "pending", "in_progress"):
+        if s is None or entry is None or entry.status not in UNFINISHED:
             return False
+        self._mark_tool_call(s, entry, status)
+        return True
+
+    def _mark_tool_call(self, s: SessionState, entry: ToolCall, status: str) -> None:
         entry.status = status
         entry.version += 1
         self._tracker.touch_entry(s, entry)
-        return True
 
     # -- the client's edits of a live session ------------------------------------------------
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:

@@ -138,18 +138,8 @@ async def test_a_replay_shows_the_transcript_the_recorded_session_showed(tmp_pat
         await wait_for(
             pilot, lambda: "replay · acp-tui demo agent" in header_text(replay), "the header"
         )
-        await answer_permission(pilot, "1")
-        await wait_for(
-            pilot,
-            lambda: (
-                (s := screen.store.get(screen.session_id or "")) is not None
-                and s.turn == 2
-                and s.stop_reason == "end_turn"
-                and not screen.busy
-            ),
-            "the replayed second turn to end",
-            LIMIT,
-        )
+        await permission_then_second_turn(pilot, screen)
+        await wait_for(pilot, lambda: not screen.busy, "the replayed second turn to end", LIMIT)
         replayed = transcript_of(screen)
         assert "a second turn" in screen_text(replay)
     assert replayed == original

@@ -360,10 +360,7 @@ async def test_highlight_stays_on_its_session_when_rows_move() -> None:
         await pilot.press("down", "down", "down")
         highlighted = sidebar.highlighted_session_id()
         # A brand-new session appears at the top.
-        app.store.register_session("new-1", cwd=CWD)
-        app.store.prompt_sent("new-1", "hello there")
-        await settle(pilot)
-        assert sidebar.rows[0].id == "new-1"
+        await a_new_session_on_top(app, pilot)
         assert sidebar.highlighted_session_id() == highlighted
         assert "hello there" in visible_text(app)  # first prompt as the title
 
@@ -401,33 +398,30 @@ async def test_busy_marker_and_context_percent() -> None:
         await settle(pilot)
         store = app.store
         store.register_session("sess-00001", cwd=CWD)
+
+        async def usage_shown(used: int, size: int) -> tuple[str, str]:
+            """The session's usage reported; its row's title and meta lines as shown."""
+            store.apply(
+                {
+                    "sessionId": "sess-00001",
+                    "update": {"sessionUpdate": "usage_update", "used": used, "size": size},
+                }
+            )
+            await settle(pilot)
+            lines = row_lines(app)
+            title_line = next(line for line in lines if "#1 Refactor" in line)
+            return title_line, lines[lines.index(title_line) + 1]
+
         turn = store.prompt_sent("sess-00001", "work hard")
-        store.apply(
-            {
-                "sessionId": "sess-00001",
-                "update": {"sessionUpdate": "usage_update", "used": 84_000, "size": 200_000},
-            }
-        )
-        await settle(pilot)
-        lines = row_lines(app)
-        title_line = next(line for line in lines if "#1 Refactor" in line)
+        title_line, meta_line = await usage_shown(84_000, 200_000)
         assert BUSY_GLYPH in title_line
-        meta_line = lines[lines.index(title_line) + 1]
         assert meta_line.rstrip().endswith("42%")
         store.prompt_finished("sess-00001", {"stopReason": "end_turn"}, turn=turn)
         await settle(pilot)
         assert BUSY_GLYPH not in visible_text(app)
         # A little context reads as the gauge says it, "<1%", not "0%".
-        store.apply(
-            {
-                "sessionId": "sess-00001",
-                "update": {"sessionUpdate": "usage_update", "used": 1_280, "size": 1_000_000},
-            }
-        )
-        await settle(pilot)
-        lines = row_lines(app)
-        title_line = next(line for line in lines if "#1 Refactor" in line)
-        assert lines[lines.index(title_line) + 1].rstrip().endswith("<1%")
+        _title_line, meta_line = await usage_shown(1_280, 1_000_000)
+        assert meta_line.rstrip().endswith("<1%")
 
 
 @pytest.mark.anyio
@@ -465,6 +459,14 @@ async def test_no_row_says_it_cannot_be_reopened_before_the_agent_says_what_it_c
         app.store.set_agent_capabilities(app.caps)
         await settle(pilot)
         assert "can't reopen" in visible_text(app)
+
+
+async def a_new_session_on_top(app: SidebarApp, pilot: Any) -> None:
+    """A brand-new session, prompted ("hello there"): it is the list's first row."""
+    app.store.register_session("new-1", cwd=CWD)
+    app.store.prompt_sent("new-1", "hello there")
+    await settle(pilot)
+    assert app.sidebar.rows[0].id == "new-1"
 
 
 def _indexed(sid: str, title: str, updated: float) -> Any:
@@ -687,8 +689,5 @@ async def test_until_the_person_chooses_the_highlight_stays_on_the_most_recent_r
         assert sidebar.highlighted_session_id() == "sess-00000"
         await pilot.press("down", "down")
         chosen = sidebar.highlighted_session_id()
-        app.store.register_session("new-1", cwd=CWD)
-        app.store.prompt_sent("new-1", "hello there")
-        await settle(pilot)
-        assert sidebar.rows[0].id == "new-1"
+        await a_new_session_on_top(app, pilot)
         assert sidebar.highlighted_session_id() == chosen

@@ -112,13 +112,18 @@ class AgentLifecycle(ChatHost):
 
         await link.run(opener)
 
-    def _after_start(
-        self, link: SessionController, outcome: StartOutcome, reopen: str | None
-    ) -> None:
+    def _reopening_over(self) -> None:
+        """The reopening at start is over (done, failed, or the agent ended): when no session
+        was opened, what is on screen is the new session, and its view is drawn."""
         if self._reopening_at_start:
             self._reopening_at_start = False
             if self.session_id is None:
-                self._draw_new_session()  # none was reopened: the new session's view
+                self._draw_new_session()
+
+    def _after_start(
+        self, link: SessionController, outcome: StartOutcome, reopen: str | None
+    ) -> None:
+        self._reopening_over()
         for gone in outcome.gone:
             self.index.forget(gone)
             self.store.forget(gone)
@@ -219,11 +224,7 @@ class AgentLifecycle(ChatHost):
         self._set_status("the agent is not responding")
 
     def _on_agent_exit(self, info: AgentExit) -> None:
-        if self._reopening_at_start:
-            # It ended before reopening anything: what is on screen is the new session.
-            self._reopening_at_start = False
-            if self.session_id is None:
-                self._draw_new_session()
+        self._reopening_over()  # it ended before reopening anything
         self.agent_alive = False
         self._unresponsive = False
         self.query_one(SessionsSidebar).connecting = False
