@@ -3,14 +3,18 @@ changes, and only then, never mounts anything, never cuts a key, and runs a clic
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.widgets import Input
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
 
+from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.key_footer import PALETTE_EDGE, KeyFooter
-from tests.ui.chat_helpers import wait_for
+from tests.ui.chat_helpers import answer_permission, demo_app, send, wait_for, wait_for_ready
 
 pytestmark = pytest.mark.anyio
 
@@ -56,6 +60,13 @@ class FooterApp(App[None]):
 
     def action_long(self) -> None:
         pass
+
+
+class Dialog(ModalScreen[None]):
+    BINDINGS = [Binding("f6", "app.pop_screen", "Close the dialog")]
+
+    def compose(self) -> ComposeResult:
+        yield Label("a dialog")
 
 
 def shown(app: FooterApp) -> dict[str, bool]:
@@ -180,3 +191,38 @@ async def test_keys_that_do_not_fit_are_left_out_whole_the_palette_stays_right(
             assert row[place.x : place.x + place.width] == key + description, "drawn whole"
         if width >= 100:
             assert len(left) == len(order), "room for every key"
+
+
+async def test_under_a_dialog_the_footer_shows_the_dialog_keys_not_its_screen() -> None:
+    """The screen's keys do nothing while a dialog is open over it: the footer shows the
+    dialog's, and its own again once the dialog is gone."""
+    app = FooterApp()
+    async with app.run_test() as pilot:
+        await wait_for(pilot, lambda: "Save" in shown(app), "the screen's keys")
+        app.push_screen(Dialog())
+        await wait_for(pilot, lambda: shown(app) == {"Close the dialog": True}, "the dialog's")
+        assert "Save" not in bottom_row(app)
+        await pilot.press("f6")
+        await wait_for(pilot, lambda: "Save" in shown(app), "the screen's keys again")
+        await pilot.press("f2")
+        assert app.saved == 1
+
+
+async def test_a_permission_dialog_over_the_chat_hides_the_chat_keys(tmp_path: Path) -> None:
+    """Ctrl+B (sessions) and the rest of the chat's keys are not offered under the permission
+    dialog, whose own line lists its keys; answered, the chat's keys are back."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await wait_for_ready(pilot)
+        footer = screen.query_one(KeyFooter)
+        await wait_for(pilot, lambda: "Sessions" in footer_descriptions(footer), "chat keys")
+        await send(pilot, "/run ls")
+        await wait_for(pilot, lambda: isinstance(app.screen, PermissionScreen), "the dialog")
+        await wait_for(pilot, lambda: not footer_descriptions(footer), "no chat keys")
+        await answer_permission(pilot, "1")
+        await wait_for(pilot, lambda: app.screen is screen, "the dialog answered")
+        await wait_for(pilot, lambda: "Sessions" in footer_descriptions(footer), "chat keys")
+
+
+def footer_descriptions(footer: KeyFooter) -> list[str]:
+    return [entry.description for entry in footer.entries if not entry.palette]

@@ -15,6 +15,10 @@ cut), the command palette's key on the right. A click (or a press) on a key runs
 would, a disabled key rings the bell; the key under the mouse is highlighted and its tooltip
 shown. The look follows Textual's footer (its theme variables, ``compact`` for narrow
 terminals).
+
+While a dialog is open over the footer's screen, the footer shows the dialog's keys (the app's
+own, such as Quit, as the dialog lists none in the footer): the screen's keys below do nothing
+then, and a footer offering them (Ctrl+B under a permission dialog) misleads.
 """
 
 from __future__ import annotations
@@ -27,7 +31,7 @@ from rich.text import Text
 from textual import events
 from textual.binding import Binding
 from textual.reactive import reactive
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widget import Widget
 
 __all__ = ["FooterEntry", "KeyFooter", "PlacedKey"]
@@ -111,6 +115,8 @@ class KeyFooter(Widget, can_focus=False):
         self.entries: tuple[FooterEntry, ...] = ()
         #: Where each shown key was drawn at the last paint; keys that did not fit are absent.
         self.placed: tuple[PlacedKey, ...] = ()
+        #: The dialog open over this footer's screen, whose keys it shows; None: its own.
+        self._dialog: Screen[object] | None = None
 
     # ------------------------------------------------------------------ what to show
 
@@ -119,9 +125,34 @@ class KeyFooter(Widget, can_focus=False):
         # checks of its actions would look for widgets not mounted yet. (The signal holds its
         # subscribers weakly: nothing to undo at unmount.)
         self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self.app.screen_change_signal.subscribe(self, self._screen_changed)
+
+    def _keys_screen(self) -> Screen[object]:
+        """The screen whose keys work now: a dialog open over this one, or this one."""
+        return self._dialog if self._dialog is not None else self.screen
+
+    def _screen_changed(self, top: Screen[object]) -> None:
+        if not self.is_attached:
+            return
+        stack = self.app.screen_stack
+        over_ours = (
+            isinstance(top, ModalScreen)
+            and top is not self.screen
+            and self.screen in stack
+            and top in stack
+        )
+        dialog = top if over_ours else None
+        if dialog is self._dialog:
+            return
+        if self._dialog is not None:
+            self._dialog.bindings_updated_signal.unsubscribe(self)
+        self._dialog = dialog
+        if dialog is not None:
+            dialog.bindings_updated_signal.subscribe(self, self.bindings_changed)
+        self._update_entries()
 
     def bindings_changed(self, screen: Screen[object]) -> None:
-        if self.is_attached and screen is self.screen:
+        if self.is_attached and screen is self._keys_screen():
             self._update_entries()
 
     def watch_show_command_palette(self) -> None:
@@ -139,7 +170,7 @@ class KeyFooter(Widget, can_focus=False):
         """The keys to show: the screen's active bindings marked ``show``, one per action (its
         first key), then the palette's key."""
         app = self.app
-        active = self.screen.active_bindings
+        active = self._keys_screen().active_bindings
 
         def entry(
             binding: Binding, enabled: bool, tooltip: str, palette: bool = False
