@@ -4,7 +4,9 @@ Codes (see ``ErrorCode`` in the ACP schema):
 
 - ``INVALID_PARAMS`` (-32602): a malformed request (relative path, bad ``line``, wrong types…).
 - ``RESOURCE_NOT_FOUND`` (-32002): a file, directory, command or terminal that does not exist
-  (or was released).
+  (or was released). Its message starts with the code's name, "Resource not found", as the
+  official SDKs write it: agents read the message, not the code (Gemini CLI creates a new file
+  only when a failed read's message says "Resource not found" or "does not exist").
 - ``INTERNAL_ERROR`` (-32603): an unexpected OS error while doing the work.
 - ``PERMISSION_DENIED`` (-32003): the client refuses the operation (a path outside the session's
   roots that the person did not allow). ACP predefines only -32000 (authentication required) and
@@ -45,8 +47,13 @@ def invalid_params(message: str, data: Any = None) -> ServiceError:
     return ServiceError(INVALID_PARAMS, message, data)
 
 
-def not_found(message: str, data: Any = None) -> ServiceError:
-    return ServiceError(RESOURCE_NOT_FOUND, message, data)
+#: The name of RESOURCE_NOT_FOUND in the schema, first in each of its messages.
+RESOURCE_NOT_FOUND_MESSAGE = "Resource not found"
+
+
+def not_found(detail: str, data: Any = None) -> ServiceError:
+    """RESOURCE_NOT_FOUND, its message "Resource not found: DETAIL"."""
+    return ServiceError(RESOURCE_NOT_FOUND, f"{RESOURCE_NOT_FOUND_MESSAGE}: {detail}", data)
 
 
 def internal_error(message: str, data: Any = None) -> ServiceError:

@@ -14,8 +14,10 @@ Reads
     ``max_read_bytes`` is refused with INVALID_PARAMS, asking for ``line``/``limit``.
 
 Writes
-    ``path`` must be absolute and inside the roots. The parent directory must exist (the client
-    does not create directories: a missing parent is RESOURCE_NOT_FOUND). The content goes to a
+    ``path`` must be absolute and inside the roots. Missing parent directories are made (with
+    the usual ``0o777 & ~umask``), as the agent's own write tool does when it runs without a
+    client: Gemini CLI writes ``src/new/module.py`` through the client and has no other way to
+    make the folder. A parent that is a file is INVALID_PARAMS. The content goes to a
     temporary file in the same directory, is fsynced, given the old file's permission bits (a new
     file gets the usual ``0o666 & ~umask``), and renamed over the target with ``os.replace``, so
     readers see the old or the new content, never a mix. A symlink inside the roots is written
@@ -93,7 +95,7 @@ class FileService:
             # there since the check is an attack, not a file to follow.
             fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
         except FileNotFoundError:
-            raise not_found(f"file not found: {real}", {"path": str(real)}) from None
+            raise not_found(f"no such file: {real}", {"path": str(real)}) from None
         except OSError as exc:
             raise _os_error("read", real, exc) from None
         try:
@@ -166,11 +168,8 @@ def _atomic_write(real: Path, data: bytes) -> None:
     parent = real.parent
     try:
         parent_info = os.stat(parent)
-    except FileNotFoundError:
-        raise not_found(
-            f"directory not found: {parent} (the client does not create directories)",
-            {"path": str(real)},
-        ) from None
+    except (FileNotFoundError, NotADirectoryError):
+        parent_info = _make_directories(parent, real)
     except OSError as exc:
         raise _os_error("write", real, exc) from None
     if not stat.S_ISDIR(parent_info.st_mode):
@@ -220,6 +219,19 @@ def _atomic_write(real: Path, data: bytes) -> None:
             raise _os_error("write", real, exc) from None
         raise
     _fsync_dir(parent)
+
+
+def _make_directories(directory: Path, real: Path) -> os.stat_result:
+    """Make ``directory`` and its missing parents for a write to ``real``; its stat."""
+    try:
+        os.makedirs(directory, exist_ok=True)
+        return os.stat(directory)
+    except (FileExistsError, NotADirectoryError):
+        raise invalid_params(
+            f"cannot make the directory {directory}: a file is in the way", {"path": str(real)}
+        ) from None
+    except OSError as exc:
+        raise _os_error("write", real, exc) from None
 
 
 def _fsync_dir(directory: Path) -> None:

@@ -271,13 +271,36 @@ async def test_write_read_only_file_refused(root: Path) -> None:
     assert sorted(p.name for p in root.iterdir()) == ["locked.txt"]
 
 
-async def test_write_missing_parent_not_found(root: Path) -> None:
+async def test_write_makes_missing_parent_directories(root: Path) -> None:
+    """As the agent's own write tool would: Gemini CLI writes a new module in a new folder
+    through the client and has no other way to make the folder."""
+    target = root / "no" / "dir" / "a.txt"
+    await FileService([root]).write_text_file(
+        {"sessionId": "s", "path": str(target), "content": "x"}
+    )
+    assert target.read_text() == "x"
+    assert sorted(p.name for p in target.parent.iterdir()) == ["a.txt"]
+
+
+async def test_write_under_a_file_is_refused_and_makes_nothing(root: Path) -> None:
+    (root / "plain").write_text("a file")
     with pytest.raises(ServiceError) as info:
         await FileService([root]).write_text_file(
-            {"sessionId": "s", "path": str(root / "no" / "dir" / "a.txt"), "content": "x"}
+            {"sessionId": "s", "path": str(root / "plain" / "sub" / "a.txt"), "content": "x"}
         )
+    assert info.value.code == INVALID_PARAMS
+    assert "a file is in the way" in info.value.message
+    assert (root / "plain").read_text() == "a file"
+
+
+async def test_a_missing_file_reads_as_resource_not_found_in_words_too(root: Path) -> None:
+    """The code and the SDKs' words: agents tell a new file by the message (Gemini CLI looks for
+    "Resource not found" and would refuse to create the file otherwise)."""
+    with pytest.raises(ServiceError) as info:
+        await FileService([root]).read_text_file({"sessionId": "s", "path": str(root / "new")})
     assert info.value.code == RESOURCE_NOT_FOUND
-    assert not (root / "no").exists()
+    assert info.value.message.startswith("Resource not found: ")
+    assert str(root / "new") in info.value.message
 
 
 async def test_write_over_directory_refused(root: Path) -> None:
