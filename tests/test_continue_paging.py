@@ -146,3 +146,25 @@ async def test_a_later_page_that_fails_leaves_the_pages_read() -> None:
 
     link = FailingSecondPage([row(n) for n in range(1, 10)])
     assert await continue_latest(link) == ["s006"]  # the newest of the two pages read
+
+
+@pytest.mark.anyio
+async def test_a_session_that_will_not_reopen_is_told_with_the_agents_reason_whole() -> None:
+    """Gemini CLI answers a failed load with "Internal error" and the reason in ``data``: the
+    message said "(Internal error (code -32603): {"details": …" and a toast cut the reason."""
+
+    class Refusing(PagedLink):
+        async def open_session(self, session_id: str, cwd: str | None, *, adopt: bool) -> None:
+            raise RpcError(
+                INTERNAL_ERROR,
+                "Internal error",
+                {"details": "No previous sessions found for this project."},
+            )
+
+    link = Refusing([row(1)])
+    outcome = await open_at_start(link, cwd=CWD, resume="s001", continue_latest=False)  # type: ignore[arg-type]
+    assert outcome.opened is None
+    assert outcome.message is not None
+    assert outcome.message.startswith(
+        "Could not reopen “s001”: Internal error: No previous sessions found for this project."
+    ), outcome.message

@@ -477,3 +477,11 @@ def test_an_errors_reason_for_a_person_keeps_what_the_peer_put_in_data(
     """Agents answer a generic message and say why in ``data`` (Qwen Code): a toast that read
     only the message said "Internal error"."""
     assert RpcError(-32603, "Internal error", data).reason == reason
+
+
+def test_an_error_as_text_says_why_before_its_code() -> None:
+    """A toast or a status line cut short still shows the reason (Gemini CLI's "No previous
+    sessions found" came after "Internal error (code -32603): {"details": …" and was cut)."""
+    error = RpcError(-32603, "Internal error", {"details": "No previous sessions found."})
+    assert str(error) == "Internal error: No previous sessions found. (code -32603)"
+    assert str(RpcError(-32601, "Method not found")) == "Method not found (code -32601)"

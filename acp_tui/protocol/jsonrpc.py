@@ -168,11 +168,9 @@ class RpcError(Exception):
         return f"{self.message}: {text[:500]}"
 
     def __str__(self) -> str:
-        text = f"{self.message} (code {self.code})"
-        if self.data is not None:
-            detail = self.data if isinstance(self.data, str) else json.dumps(self.data)
-            text += f": {detail[:500]}"
-        return text
+        # The reason first and the code last: a toast or a status line cut short still says
+        # why ("Internal error (code -32603): {"details": …" said nothing a person could use).
+        return f"{self.reason} (code {self.code})"
 
 
 class ConnectionClosed(Exception):

@@ -156,7 +156,7 @@ async def _open(link: SessionController, session_id: str, cwd: str | None) -> St
         name = one_line(state.display_title if state else session_id, 80)
         gone = session_is_gone(error) and not (state is not None and state.listed)
         return StartOutcome(
-            message=f"Could not reopen “{name}” ({error}): your next message starts a new session.",
+            message=f"Could not reopen “{name}”: {error}. Your next message starts a new session.",
             gone=[session_id] if gone else [],
         )
     return StartOutcome(opened=session_id)
