@@ -338,11 +338,47 @@ def test_sessions_table(tmp_path: Path) -> None:
     assert "Fix red bug␇ now" in out and "\x1b" not in out  # the lone BEL shown
 
 
-def test_sessions_on_an_agent_without_list(tmp_path: Path) -> None:
-    code, out, err = sessions(tmp_path, env={"SDK_AGENT_NO_LIST": "1"})
+def test_sessions_on_an_agent_that_can_neither_list_nor_reopen(tmp_path: Path) -> None:
+    code, out, err = sessions(tmp_path, env={"SDK_AGENT_NO_LIST": "1", "SDK_AGENT_NO_LOAD": "1"})
     assert code == 2
     assert out == ""
     assert "does not support listing sessions" in one_error_line(err)
+
+
+def test_ask_then_sessions_of_an_agent_that_cannot_list_shows_what_acp_tui_started(
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI reopens sessions but cannot list them: `acp-tui sessions` said "does not
+    support listing" while the TUI's sidebar listed them, and a session made by `ask` was
+    "Untitled" there. `ask` remembers its session as the TUI does (titled by its prompt), and
+    `sessions` shows the ones acp-tui started, saying where they come from; `ask --session`
+    goes on with one."""
+    env = {
+        "SDK_AGENT_NO_LIST": "1",
+        "SDK_AGENT_STATE_DIR": str(tmp_path / "agent-state"),
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+    }
+    (tmp_path / "agent-state").mkdir()
+    code, _, err = ask(tmp_path, "Refactor the lexer\nthen the parser", env=env)
+    assert code == 0, err
+    code, out, err = sessions(tmp_path, env=env)
+    assert code == 0, err
+    assert "cannot list its sessions: these are the ones acp-tui started with it here" in err
+    lines = out.splitlines()
+    assert lines[0].split() == ["TITLE", "UPDATED", "CWD", "ID"] and len(lines) == 2, out
+    assert lines[1].startswith("Refactor the lexer ") and "then the parser" not in lines[1]
+    session_id = lines[1].split()[-1]
+    code, out, err = sessions(tmp_path, "--json", env=env)
+    assert code == 0, err
+    assert [row["sessionId"] for row in json.loads(out)] == [session_id]
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    code, out, err = sessions(elsewhere, env=env)
+    assert code == 0 and out == "", (out, err)
+    code, out, err = sessions(elsewhere, "--all", env=env)
+    assert code == 0 and session_id in out, (out, err)
+    code, _, err = ask(tmp_path, "--session", session_id, "and the tests", env=env)
+    assert code == 0, err
 
 
 def test_sessions_agent_not_found(tmp_path: Path) -> None:

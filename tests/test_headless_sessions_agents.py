@@ -30,14 +30,16 @@ def _toml_agent(name: str, argv: list[str], env: dict[str, str] | None = None) -
 @pytest.fixture
 def configured(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """A config with the demo agent (one session made here by `ask`), the SDK agent (three
-    sessions here), an agent that cannot list, and one that does not exist."""
+    sessions here), an agent that can neither list nor reopen, and one that does not exist."""
     config = tmp_path / "config.toml"
     config.write_text(
         "\n".join(
             [
                 _toml_agent("demo", demo_agent_argv(state_dir=str(tmp_path / "demo-state"))),
                 _toml_agent("sdk", SDK_AGENT),
-                _toml_agent("nolist", SDK_AGENT, {"SDK_AGENT_NO_LIST": "1"}),
+                _toml_agent(
+                    "nolist", SDK_AGENT, {"SDK_AGENT_NO_LIST": "1", "SDK_AGENT_NO_LOAD": "1"}
+                ),
                 _toml_agent("gone", [str(tmp_path / "no-such-agent")]),
             ]
         )

@@ -49,6 +49,7 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
+from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
@@ -57,6 +58,7 @@ from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PendingPermission, PermissionBroker
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import Notice
+from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 
 # ---------------------------------------------------------------------------------- ask
@@ -174,7 +176,18 @@ class HeadlessAsk(Headless):
         controller.send_prompt(session_id, prompt_text)
         await self.turn_done.wait()
         self.renderer.render()
+        self._remember(session_id)
         self._turn_over(session_id)
+
+    def _remember(self, session_id: str) -> None:
+        """Into the local index, as the TUI would: titled by its first prompt in the sidebar
+        and in ``acp-tui sessions`` of an agent that cannot list (Gemini CLI's showed as
+        "Untitled", or not at all)."""
+        state = self.store.get(session_id)
+        if state is None:
+            return
+        with LocalIndex(locations.local_index_file(), " ".join(self.controller.argv)) as index:
+            index.remember_session(state)
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
         if session_id == self.session_id:

@@ -1,9 +1,12 @@
 """``acp-tui sessions``: every page of ``session/list`` through the controller, as a table
-or JSON."""
+or JSON. An agent that cannot list but can reopen sessions (Gemini CLI) gets what the TUI's
+sidebar shows for it: the sessions acp-tui started with it (its local index), said so on
+stderr."""
 
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from typing import Any
 
 from acp_tui.cli.headless_base import Headless, _run
@@ -88,6 +91,9 @@ class HeadlessSessions(Headless):
         agent = self.controller.agent
         assert agent is not None
         if not agent.can_list:
+            if agent.can_load or agent.can_resume:
+                self._list_remembered()
+                return
             self.finish(
                 EXIT_UNSUPPORTED,
                 f"{self.agent_name} does not support listing sessions "
@@ -116,6 +122,33 @@ class HeadlessSessions(Headless):
         if stopped:
             self.output.error(STOPS.get(stopped, f"{_label(stopped, 100)}: stopped listing"))
         self.finish(EXIT_OK)
+
+    def _list_remembered(self) -> None:
+        """The sessions acp-tui started with this agent (here, or anywhere with ``--all``),
+        most recent first, as the TUI's sidebar offers them for an agent that cannot list."""
+        path = locations.local_index_file()
+        remembered = []
+        if path.exists():
+            with LocalIndex(path, " ".join(self.controller.argv)) as index:
+                remembered = index.sessions(None if self.all else self.cwd) if index.ok else []
+        self.rows = [
+            {
+                "sessionId": session.session_id,
+                "cwd": session.cwd,
+                "title": session.title or _first_line(session.first_prompt),
+                "updatedAt": datetime.fromtimestamp(session.updated, UTC).isoformat(),
+            }
+            for session in remembered
+        ]
+        self.output.note(
+            f"{self.agent_name} cannot list its sessions: these are the ones acp-tui started "
+            f"with it{'' if self.all else ' here'} (its own record)"
+        )
+        self.finish(EXIT_OK)
+
+
+def _first_line(text: str | None) -> str | None:
+    return text.strip().split("\n", 1)[0] if text else None
 
 
 def _rows(page: Any) -> list[dict[str, Any]]:
