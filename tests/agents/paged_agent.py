@@ -29,6 +29,9 @@ Run as ``python tests/agents/paged_agent.py [options]``:
   ``session/set_config_option`` set them.
   They also have a thinking level (``effort``: low / high) and a boolean ``fast``, as config
   options, forgotten the same way (``current`` only when set in this process).
+- ``--defaults-on-reopen`` (with ``--modes``): ``session/load`` and ``session/resume`` report
+  the first mode, model and thinking level and ``fast`` off for what was not set in this
+  process, as Gemini CLI does (it forgets a choice and says its default), instead of nothing.
 - prompt ``whoami`` replies ``mode=<mode> model=<model>`` (``-`` when unset); ``options``
   replies ``effort=<effort> fast=<fast>``; prompt ``exit``
   makes the agent exit at once with status 3 (without answering), to test restarts.
@@ -364,6 +367,8 @@ class PagedAgent:
         }
         if sid in self.model:
             option["currentValue"] = self.model[sid]
+        elif self.args.defaults_on_reopen:
+            option["currentValue"] = MODELS[0][0]
         extra = self.extra.get(sid, {})
         effort: dict[str, Any] = {
             "id": "effort",
@@ -373,9 +378,11 @@ class PagedAgent:
             "options": [{"value": v, "name": n} for v, n in EFFORTS],
         }
         fast: dict[str, Any] = {"id": "fast", "name": "Fast", "type": "boolean"}
-        for config_option in (effort, fast):
+        for config_option, default in ((effort, EFFORTS[0][0]), (fast, False)):
             if config_option["id"] in extra:
                 config_option["currentValue"] = extra[config_option["id"]]
+            elif self.args.defaults_on_reopen:
+                config_option["currentValue"] = default
         return [option, effort, fast]
 
     def _session_state(self, sid: str) -> dict[str, Any]:
@@ -386,6 +393,8 @@ class PagedAgent:
         modes: dict[str, Any] = {"availableModes": [dict(m) for m in MODES]}
         if sid in self.mode:
             modes["currentModeId"] = self.mode[sid]
+        elif self.args.defaults_on_reopen:
+            modes["currentModeId"] = MODES[0]["id"]
         return {"modes": modes, "configOptions": self._config_options(sid)}
 
     def _known(self, params: dict[str, Any]) -> str:
@@ -405,6 +414,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--stale-titles", action="store_true")
     parser.add_argument("--oldest-first", action="store_true")
     parser.add_argument("--modes", action="store_true")
+    parser.add_argument("--defaults-on-reopen", action="store_true")
     parser.add_argument("--replay-on-resume", action="store_true")
     reopen = parser.add_mutually_exclusive_group()
     reopen.add_argument("--resume-only", action="store_true")

@@ -601,6 +601,54 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         assert len(requests(screen, "session/set_mode")) == 1
 
 
+async def test_a_model_the_agent_reset_to_its_default_on_reopen_is_chosen_again(
+    tmp_path: Path,
+) -> None:
+    """Gemini CLI forgets the model chosen in a session and reports its default when the
+    session is reopened: the model and the thinking level are set again to the person's; the
+    mode and the other options keep what the agent reports (never a mode put back unasked)."""
+    target = "sess-00001"
+    flags = ("--modes", "--defaults-on-reopen")
+    app = paged_app(tmp_path, *flags)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, sidebar = await start(pilot)
+        await open_and_wait(pilot, screen, sidebar, target)
+        state = screen.store.get(target)
+        await wait_for(pilot, lambda: state.current_model == "small", "the agent's default")
+        screen.choose_option("modes", "architect")
+        screen.choose_option("config:model", "large")
+        screen.choose_option("config:effort", "high")
+        screen.choose_option("config:fast", True)
+        await wait_for(
+            pilot,
+            lambda: (
+                (r := screen.index.get(target)) is not None
+                and (r.mode, r.model) == ("architect", "large")
+                and r.options.get("config:effort") == "high"
+                and r.options.get("config:fast") is True
+            ),
+            "the choices remembered",
+        )
+
+    app = paged_app(tmp_path, *flags)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, sidebar = await start(pilot)
+        await open_and_wait(pilot, screen, sidebar, target)
+        await wait_for(
+            pilot,
+            lambda: len(requests(screen, "session/set_config_option")) == 2,
+            "the model and the thinking level set again",
+        )
+        assert [
+            (p["configId"], p["value"]) for p in requests(screen, "session/set_config_option")
+        ] == [("model", "large"), ("effort", "high")]
+        await send(pilot, "whoami")
+        await wait_for(pilot, lambda: last_reply(screen) == "mode=- model=large", "who")
+        assert requests(screen, "session/set_mode") == []
+        state = screen.store.get(target)
+        assert state.current_mode_id == "ask"
+
+
 # -- --resume / --continue -------------------------------------------------------------------
 
 

@@ -33,6 +33,10 @@ from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.option_controls import OptionChosen
 
+#: Option categories set again on reopen even when the agent reports another value (see
+#: :meth:`SessionOptionsMixin.reapply_options`).
+RESTORED_OVER_THE_AGENT = frozenset({"model", "thought_level"})
+
 if TYPE_CHECKING:
     from acp_tui.ui.screens.chat.host import ChatHost
 else:
@@ -275,18 +279,28 @@ class SessionOptionsMixin(ChatHost):
     # ------------------------------------------------------------------ reopening
 
     def reapply_options(self, state: SessionState) -> None:
-        """Options the agent reports no value for, set again to what was chosen before (an
-        agent that does not keep choices across a restart); what it reports always wins."""
+        """The choices of a reopened session that the agent forgot, set again to what they
+        were here (an agent that does not keep them across a restart).
+
+        An option the agent reports no value for gets its value back. The model and the
+        thinking level get theirs back also when the agent reports another value: Gemini CLI
+        forgets the model chosen and reports its default, and a session reopened on another
+        model than the person picked is a surprise that costs. A mode or any other option the
+        agent reports keeps the agent's value: a mode may have been left by the agent itself
+        (a plan approved), and a reopen must never put a session back into a mode that skips
+        the permission questions unasked."""
         remembered = self.index.get(state.id)
         if remembered is None:
             return
         for option in session_options(state):
-            if option.current is not None:
-                continue
             value = remembered.options.get(option.key)
             if value is None and option.source == "modes":
                 value = remembered.mode
             elif value is None and option.category == "model":
                 value = remembered.model
+            if option.current is not None and (
+                option.category not in RESTORED_OVER_THE_AGENT or value == option.current
+            ):
+                continue
             if value is not None and valid_value(option, value):
                 self._send_option(state.id, option, value)
