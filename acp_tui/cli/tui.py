@@ -255,8 +255,9 @@ async def _run_loaded_app(
 def prepare_to_run(app: AcpTuiApp) -> None:
     """What the command line does to an app just before it runs it (the TUI and a replay):
     the start-up objects settled, full collections kept for the person's pauses, and the
-    first reply's modules loaded in the background soon after start, and the stylesheets
-    parsed by an earlier run read from the cache directory."""
+    first reply's modules loaded in the background soon after start, the stylesheets
+    parsed by an earlier run read from the cache directory, and SIGTERM / SIGHUP quitting as
+    Ctrl+Q does."""
     from acp_tui.config.locations import cache_dir
     from acp_tui.ui import css_cache
     from acp_tui.ui.collector import IdleCollector
@@ -266,6 +267,7 @@ def prepare_to_run(app: AcpTuiApp) -> None:
     settle_long_lived_objects()
     app.collector = IdleCollector()
     app.warm_up = True
+    app.quit_on_termination = True
 
 
 def settle_long_lived_objects() -> None:

@@ -7,7 +7,10 @@ and switches to the chat screen for the agent picked there.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
+import signal
 import sys
 import time
 from collections.abc import Iterable, Sequence
@@ -126,6 +129,10 @@ class AcpTuiApp(AgentViews, App[int]):
         #: Set by the command line: load what the first reply needs in the background soon
         #: after start-up (acp_tui.ui.warm_up).
         self.warm_up = False
+        #: Set by the command line: SIGTERM and SIGHUP quit as Ctrl+Q does (not in tests, which
+        #: run apps inside pytest's own process).
+        self.quit_on_termination = False
+        self._terminated = False
         #: When the person last pressed a key or pasted (``time.monotonic``).
         self._last_key_at = 0.0
         self._saved_switch_interval = sys.getswitchinterval()
@@ -161,6 +168,8 @@ class AcpTuiApp(AgentViews, App[int]):
             self.set_interval(1.0, self._collect_garbage)
         if self.warm_up:
             self.set_timer(WARM_UP_AFTER, warm_up_in_background)
+        if self.quit_on_termination:
+            self._quit_on_termination()
         if self.settings.agent_argv:
             self.open_agent(self.settings)
             for settings in self.more_agents:
@@ -179,6 +188,23 @@ class AcpTuiApp(AgentViews, App[int]):
             )
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
 
+    def _quit_on_termination(self) -> None:
+        """Python's default for SIGTERM ends the process where it stands: the terminal was
+        left in the alternate screen with mouse reporting on (the shell's prompt drawn over
+        the last frame, the mouse typing escape codes into it), and the agents were not
+        stopped. A signal now quits as Ctrl+Q does; a second one exits at once."""
+        loop = asyncio.get_running_loop()
+        for signal_number in (signal.SIGTERM, signal.SIGHUP):
+            with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                loop.add_signal_handler(signal_number, self._on_termination)
+
+    def _on_termination(self) -> None:
+        if self._terminated:
+            self.exit()
+            return
+        self._terminated = True
+        self.call_next(self.action_quit)
+
     async def on_unmount(self) -> None:
         # Every agent of the workspace stops with the app (those started in the background
         # to list their sessions too), all at once, each within its grace.
@@ -189,6 +215,10 @@ class AcpTuiApp(AgentViews, App[int]):
             self.collector.uninstall()
         sys.setswitchinterval(self._saved_switch_interval)
         input_first.uninstall(self._key_pending)
+        if self.quit_on_termination:
+            loop = asyncio.get_running_loop()
+            for signal_number in (signal.SIGTERM, signal.SIGHUP):
+                loop.remove_signal_handler(signal_number)
 
     def _hear_keys_first(self) -> None:
         """Tell the chat screen of a key for the prompt as the terminal's input thread reads

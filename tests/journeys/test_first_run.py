@@ -79,3 +79,36 @@ def test_a_message_sent_while_the_app_starts_is_sent(
     assert term.wait_exit() == 0
     modes = settings.read_text().split()
     assert {"icrnl", "icanon", "echo"} <= set(modes), modes
+
+
+@pytest.mark.parametrize("signal_name", ["TERM", "HUP"])
+def test_a_termination_signal_quits_as_ctrl_q_does(
+    terminal: Callable[..., Terminal], signal_name: str
+) -> None:
+    """`kill PID` (SIGTERM) ended the process where it stood: the shell's prompt came back
+    drawn over the last frame, in the alternate screen with mouse reporting on, and the agent
+    was not stopped. Now it quits as Ctrl+Q does: the terminal is back to normal, the exit
+    status is 0 and the agent is gone. SIGHUP (the terminal closed) the same."""
+    term = terminal(100, 24)
+    term.start(["--demo"])
+    term.wait_for("Message the agent")
+    term.send("hello")
+    term.wait_for("You said")
+    shell = term._tmux("display", "-p", "-t", term.target, "#{pane_pid}").stdout.strip()
+    (acp_tui,) = children(shell)
+    agents = children(acp_tui)
+    assert agents, "the demo agent runs as acp-tui's child"
+    subprocess.run(["kill", f"-{signal_name}", acp_tui], check=True)
+    assert term.wait_exit() == 0
+    modes = term._tmux(
+        "display", "-p", "-t", term.target, "#{alternate_on} #{mouse_any_flag}"
+    ).stdout.split()
+    assert modes == ["0", "0"], "the alternate screen and mouse reporting are left on"
+    for agent in agents:
+        assert not Path(f"/proc/{agent}").exists(), f"agent {agent} still runs"
+
+
+def children(pid: str) -> list[str]:
+    return subprocess.run(
+        ["pgrep", "-P", pid], capture_output=True, text=True, check=False
+    ).stdout.split()
