@@ -237,3 +237,31 @@ async def test_a_long_code_block_reads_as_one_block(streamed: bool) -> None:
         widget.refresh(layout=True)
         await pilot.pause()
         assert widget.size.height == document.height == count + 4
+
+
+HTML_REPLY = (
+    "In Java use List<String> or <b>bold</b> and Map<K, V>; also a<br>b\n\n"
+    "<div>\nsecret words here\n<ROLE>\n\n"
+    "* a bullet with <kbd>Ctrl</kbd>"
+)
+
+
+@pytest.mark.parametrize("streamed", [False, True], ids=["whole", "streamed"])
+async def test_html_in_a_reply_is_shown_as_written(streamed: bool) -> None:
+    """Rich draws no HTML token: ``List<String>`` read "List", ``a<br>b`` "ab", and a block
+    that starts with a tag vanished whole (OpenHands' replies, its ``<ROLE>`` sections)."""
+    app = LinesApp()
+    async with app.run_test(size=(100, 20)) as pilot:
+        widget = app.query_one(MarkdownLines)
+        if streamed:
+            widget.update("")
+            for start in range(0, len(HTML_REPLY), 3):
+                widget.append(HTML_REPLY[start : start + 3])
+                await pilot.pause()
+        else:
+            widget.update(HTML_REPLY)
+        await pilot.pause()
+        shown = "\n".join(screen_lines(widget))
+        assert "In Java use List<String> or <b>bold</b> and Map<K, V>; also a<br>b" in shown
+        assert "<div>" in shown and "secret words here" in shown and "<ROLE>" in shown
+        assert "a bullet with <kbd>Ctrl</kbd>" in shown

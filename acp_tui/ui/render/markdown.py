@@ -102,14 +102,17 @@ class _TerminalMarkdown(Markdown):
         "code_block": _FlatCodeBlock,
     }
     #: One parser for every block: building a MarkdownIt costs more than parsing a short
-    #: block (Rich's own __init__ builds one per call). Configured as Rich configures its own.
+    #: block (Rich's own __init__ builds one per call). Configured as Rich configures its own
+    #: but for HTML, which is text here: Rich draws no HTML token, so ``List<String>`` read
+    #: "List", ``a<br>b`` "ab", and a block starting with ``<div>`` vanished whole (OpenHands'
+    #: replies and its system prompt's ``<ROLE>`` sections). Agent text is shown, never run.
     _parser: ClassVar[MarkdownIt | None] = None
 
     def __init__(self, markup: str, code_theme: str) -> None:
         parser = _TerminalMarkdown._parser
         if parser is None:
             parser = _TerminalMarkdown._parser = (
-                MarkdownIt().enable("strikethrough").enable("table")
+                MarkdownIt("commonmark", {"html": False}).enable("strikethrough").enable("table")
             )
         self.markup = markup
         self.parsed = parser.parse(markup)
