@@ -7,8 +7,14 @@ from __future__ import annotations
 import pytest
 from textual.app import App, ComposeResult
 
-from acp_tui.store.entries import AgentMessage, Entry, UserMessage
-from acp_tui.ui.widgets.transcript import FIRST_SHOWN, WINDOW, EntryView, Transcript
+from acp_tui.store.entries import AgentMessage, Entry, ToolCall, UserMessage
+from acp_tui.ui.widgets.transcript import (
+    FIRST_SHOWN,
+    WINDOW,
+    EntryView,
+    ToolCallView,
+    Transcript,
+)
 from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio
@@ -83,3 +89,29 @@ async def test_another_session_shown_meanwhile_stops_the_first_ones_fill() -> No
         await transcript.show_session("b", second)
         await wait_for(pilot, lambda: not transcript.filling, "the window to fill in")
         assert shown_ids(transcript) == [entry.id for entry in second[-WINDOW:]]
+
+
+def tool_call(entry_id: int, title: str) -> ToolCall:
+    entry = ToolCall(entry_id, f"call-{entry_id}")
+    entry.title = title
+    entry.tool_kind = "execute"
+    entry.status = "completed"
+    entry.raw_output = {"output": title}
+    return entry
+
+
+async def test_ctrl_o_takes_the_latest_tool_call_after_the_window_filled_in_above() -> None:
+    """The views mounted above the first ones were taken for the latest: after a session was
+    loaded or switched to, Ctrl+O (and Ctrl+T) opened its first tool call (OpenHands)."""
+    entries: list[Entry] = [tool_call(0, "the first call")]
+    entries += history(WINDOW - 2, first_id=1)
+    entries.append(tool_call(WINDOW - 1, "the latest call"))
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", entries)
+        await wait_for(pilot, lambda: not transcript.filling, "the window to fill in")
+        assert shown_ids(transcript)[0] == 0
+        assert transcript.toggle_latest(ToolCallView) is True
+        expanded = [view.entry.id for view in transcript.query(ToolCallView) if view.expanded]
+        assert expanded == [WINDOW - 1]

@@ -828,8 +828,13 @@ class Transcript(VerticalScroll):
             (c for c in self.children if isinstance(c, EntryView)),
             None,
         )
+        # In the transcript's order (the earlier ones first): "the latest" of Ctrl+T and
+        # Ctrl+O is the last of them, and views added at the end would be taken for it.
+        later = dict(self._views)
+        self._views.clear()
         for entry, view in zip(entries, views, strict=True):
             self._views[entry.id] = view
+        self._views.update(later)
         self._hidden = start
         with self.app.batch_update():
             if first is not None:
