@@ -259,6 +259,7 @@ class Catalog:
                 s._search_key = None
             if s.first_prompt is None and r.first_prompt:
                 s.first_prompt = r.first_prompt
+                s._search_key = None
             if s.updated_ts is None and r.updated is not None:
                 self._registry.set_updated(s, now_iso(r.updated), r.updated)
             if s.current_mode_id is None and r.mode:
@@ -293,7 +294,8 @@ class Catalog:
     def search(
         self, text: str, cwd: str | None = None, *, archived: bool = False
     ) -> list[SessionState]:
-        """Case-insensitive substring filter over title, cwd and id, in catalog order."""
+        """Case-insensitive substring filter over what a row shows (its title, else its first
+        prompt), its cwd and id, in catalog order."""
         needle = text.casefold().strip()
         sessions = self.catalog(cwd, archived=archived)
         if not needle:

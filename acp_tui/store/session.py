@@ -423,9 +423,10 @@ class SessionState:
     def search_key(self) -> str:
         key = self._search_key
         if key is None:
-            key = self._search_key = "\n".join(
-                (self.title or "", self.cwd or "", self.id)
-            ).casefold()
+            # What the row shows: its title, else its first prompt (the filter found no
+            # untitled session by the words on its row, OpenHands' tester).
+            shown = self.title or self.first_prompt or ""
+            key = self._search_key = "\n".join((shown, self.cwd or "", self.id)).casefold()
         return key
 
     def order_key(self) -> tuple[bool, float, int]:

@@ -197,7 +197,8 @@ class SessionStore:
     def search(
         self, text: str, cwd: str | None = None, *, archived: bool = False
     ) -> list[SessionState]:
-        """Case-insensitive substring filter over title, cwd and id, in catalog order."""
+        """Case-insensitive substring filter over what a row shows (its title, else its first
+        prompt), its cwd and id, in catalog order."""
         return self._catalog.search(text, cwd, archived=archived)
 
     def snapshot(self) -> dict[str, Any]:

@@ -145,6 +145,7 @@ class Turns:
                 self._tracker.touch_entry(s, copy)
             s.plan = copy_module.deepcopy(source.plan)
             s.first_prompt = source._first_prompt
+            s._search_key = None
             s.available_modes = source.available_modes
             s.current_mode_id = source.current_mode_id
             s.config_options = source.config_options

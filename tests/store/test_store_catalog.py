@@ -235,3 +235,24 @@ def test_index_records_fill_gaps_only(tmp_path: Any) -> None:
     assert lo is not None and lo.indexed and lo.cwd == "/q" and lo.display_title == "hello there"
     assert ids(store) == ["listed", "local_only"]
     idx.close()
+
+
+def test_search_finds_an_untitled_session_by_the_first_prompt_its_row_shows() -> None:
+    """An untitled session's row shows its first prompt: the filter looked only at the title,
+    the folder and the id, and "hel" found no "hello there" row (OpenHands' tester)."""
+    from acp_tui.store.local_index import IndexedSession
+
+    store = SessionStore()
+    store.apply_list_page({"sessions": [info("titled", title="Refactor the parser")]})
+    store.apply_index_records(
+        [
+            IndexedSession(
+                "remembered", "/p", None, "hello there, what is here", 1.0, 2.0, None, None
+            )
+        ]
+    )
+    store.register_session("live", cwd="/p")
+    assert [s.id for s in store.search("HELLO")] == ["remembered"]
+    store.prompt_sent("live", "Fix the flaky test\nin CI")
+    assert [s.id for s in store.search("flaky")] == ["live"]
+    assert [s.id for s in store.search("parser")] == ["titled"]
