@@ -122,6 +122,25 @@ async def test_echo_text_per_kind(option_id: str | None, echo: str) -> None:
     assert echoes == [echo]
 
 
+async def test_echo_names_the_option_when_several_are_of_its_kind() -> None:
+    """Claude's plan approval offers three allow_always options that do different things: the
+    transcript said "Allowed always" whichever was picked."""
+    echoes: list[str] = []
+    broker = PermissionBroker(on_answered=lambda _s, t: echoes.append(t))
+
+    async def present(pending: PendingPermission, position: int, total: int) -> str | None:
+        return "acceptEdits"
+
+    broker.set_presenter(present)
+    options = [
+        {"optionId": "bypass", "name": "Yes, and bypass permissions", "kind": "allow_always"},
+        {"optionId": "acceptEdits", "name": "Yes, and auto-accept edits", "kind": "allow_always"},
+        {"optionId": "plan", "name": "No, keep planning", "kind": "reject_once"},
+    ]
+    await broker.request(params(title="Ready to code?", options=options))
+    assert echoes == ["Allowed always ('Yes, and auto-accept edits'): Ready to code?"]
+
+
 async def test_queue_is_fifo_one_at_a_time_with_counts() -> None:
     counts: list[tuple[int, int]] = []
     broker = PermissionBroker(on_queue_changed=lambda k, n: counts.append((k, n)))

@@ -342,6 +342,10 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
         verb = _ECHO_VERBS.get(choice.kind)
         if verb is None:
             return f"Chose {one_line(choice.name, 80)!r}: {pending.label}"
+        if sum(option.kind == choice.kind for option in pending.options) > 1:
+            # Options of one kind differ by what they do ("Yes, and auto-accept edits" or
+            # "Yes, and bypass permissions", all allow_always): the kind alone says neither.
+            return f"{verb} ({one_line(choice.name, 80)!r}): {pending.label}"
         return f"{verb}: {pending.label}"
 
     def _finish(
