@@ -7,11 +7,15 @@ Prompts it understands:
 - ``permission-by-id``: a tool call "Delete build/", then a permission request that names it
   by its toolCallId only (as Mistral Vibe does); the reply says which option was chosen.
 - anything else: ``You said: <text>``.
+
+``FIXTURE_AGENT_ONE_MODE=1`` in the environment: the session has one mode only (Kimi,
+fast-agent).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -31,6 +35,8 @@ MODEL_OPTION = {
     "currentValue": "fast",
     "options": [{"value": "fast", "name": "Fast"}, {"value": "deep", "name": "Deep"}],
 }
+if os.environ.get("FIXTURE_AGENT_ONE_MODE"):
+    MODES["availableModes"] = MODES["availableModes"][1:]
 COMMANDS = [
     {"name": "help", "description": "Show what I can do", "input": None},
     {"name": "title", "description": "Rename this session", "input": {"hint": "new title"}},

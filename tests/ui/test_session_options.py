@@ -27,6 +27,7 @@ from tests.ui.chat_helpers import (
     record_notifications,
     send,
     wait_for,
+    wait_for_ready,
     wait_for_session,
 )
 
@@ -129,6 +130,29 @@ async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) ->
         assert screen.focused is not select
         assert option_value(screen, "mode") == mode
         assert len(sent(screen, "session/set_config_option")) == 1
+
+
+async def test_one_mode_is_nothing_to_cycle(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Kimi and fast-agent offer one mode: the footer offered Shift+Tab "Mode", which did
+    nothing. It is not offered, and Shift+Tab sends nothing."""
+    monkeypatch.setenv("FIXTURE_AGENT_ONE_MODE", "1")
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: last_reply(screen) == "You said: hello", "the reply")
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None and [m["id"] for m in state.available_modes or []] == ["code"]
+        screen.focus_prompt()
+        await pilot.pause()
+        footer = screen.query_one(KeyFooter)
+        assert "Mode" not in [entry.description for entry in footer.entries]
+        await pilot.press("shift+tab")
+        await pilot.pause()
+        assert sent(screen, "session/set_mode") == []
+        assert sent(screen, "session/set_config_option") == []
 
 
 async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Path) -> None:

@@ -174,7 +174,10 @@ class SessionOptionsMixin(ChatHost):
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
         only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
         lists them only when it has room: the listed binding steps aside for its twin."""
-        nothing = by_category(self.current_options(), CYCLE_ACTIONS[action]) is None
+        option = by_category(self.current_options(), CYCLE_ACTIONS[action])
+        # One mode is nothing to cycle (Kimi, fast-agent): the footer offered Shift+Tab "Mode",
+        # which did nothing.
+        nothing = option is None or (option.kind != "boolean" and len(option.choices) < 2)
         if parameters == ("none",):
             # The key's stand-in when there is nothing to cycle (only Alt+T has one: Shift+Tab
             # then moves the focus back, as everywhere).
