@@ -24,7 +24,7 @@ from acp_tui.ui.screens.permission import (
     PermissionScreen,
     present_permission,
 )
-from acp_tui.ui.widgets.diff_view import DiffView, diff_lines
+from acp_tui.ui.widgets.diff_view import DiffView, diff_lines, first_line_in_file
 from tests.ui.chat_helpers import fixture_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
@@ -450,6 +450,48 @@ def test_diff_lines_numbers_and_new_file() -> None:
     new_file = diff_lines(None, "x\ny")
     assert [(r.kind, r.new_no) for r in new_file] == [("added", 1), ("added", 2)]
     assert diff_lines("same\n", "same\n") == []
+
+
+CALC = "def add(a, b):\n    return a + b\n\n\ndef sub(a, b):\n    return a - b\n"
+
+
+def test_a_diff_of_part_of_a_file_is_numbered_as_the_file_is(tmp_path: Path) -> None:
+    """Claude sends only the edited lines: numbered from 1, "return a - b" (line 6 of the
+    file) read as line 1. The part is found in the file: before the edit (old text) and after
+    it (new text); where it cannot be found once, no numbers rather than wrong ones."""
+    path = tmp_path / "calc.py"
+    path.write_text(CALC)
+    old, new = "    return a - b\n", "    # subtract\n    return a - b\n"
+    assert first_line_in_file(str(path), old, new) == 6
+    rows = diff_lines(old, new, first_line=first_line_in_file(str(path), old, new))
+    assert [(r.kind, r.old_no, r.new_no) for r in rows] == [
+        ("hunk", None, None),
+        ("added", None, 6),
+        ("context", 6, 7),
+    ]
+    assert rows[0].text == "@@ -6,1 +6,2 @@"
+    path.write_text(CALC.replace(old, new))  # the edit is applied: the new text is there
+    assert first_line_in_file(str(path), old, new) == 6
+    # The other way round (a line deleted): the new text is inside the old one.
+    assert first_line_in_file(str(path), new, old) == 6
+    # Twice in the file, not at a line's start, not in it, a relative path: unknown.
+    assert first_line_in_file(str(path), "return a", "x") is None
+    assert first_line_in_file(str(path), "a + b\n", "x") is None
+    assert first_line_in_file(str(path), "nowhere\n", "x") is None
+    assert first_line_in_file("calc.py", old, new) is None
+    assert first_line_in_file(str(tmp_path / "missing.py"), old, new) is None
+    assert first_line_in_file(str(tmp_path / "new.py"), None, "x\n") == 1
+    unknown = diff_lines(old, new, first_line=None)
+    assert all(r.old_no is None and r.new_no is None for r in unknown)
+    assert unknown[0].text == "@@ -1 +2 lines @@"
+
+
+async def test_a_diff_view_shows_the_files_own_line_numbers(tmp_path: Path) -> None:
+    path = tmp_path / "calc.py"
+    path.write_text(CALC)
+    view = DiffView(str(path), "    return a - b\n", "    return b - a\n")
+    assert view.first_line == 6
+    assert [(r.old_no, r.new_no) for r in view.rows if r.kind != "hunk"] == [(6, None), (None, 6)]
 
 
 @pytest.mark.parametrize("separator", ["\r", "\u2028", "\u2029", "\x0b", "\x0c", "\x1c", "\x85"])

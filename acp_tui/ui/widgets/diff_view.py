@@ -11,11 +11,18 @@ wrapped long line keeps its gutter. Styles come from component classes whose def
 variables (``$success``/``$error`` backgrounds), so the diff follows the theme. A big diff is cut
 after ``max_lines`` rows with a "… N more lines" row; a very long line is cut at
 ``MAX_LINE_CHARS``. All text is shown literally (terminal control characters stripped).
+
+Line numbers are the file's: an agent often sends only the part of the file it changes (Claude's
+edits: the edited lines), so numbers counted from that part's first line read as file lines
+and are wrong. :func:`first_line_in_file` finds where the part starts in the file on disk (the
+old text before the edit is applied, the new text after); where it cannot be found once, at
+the start of a line, no numbers are shown rather than wrong ones.
 """
 
 from __future__ import annotations
 
 import difflib
+import os
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -34,6 +41,8 @@ MAX_LINE_CHARS = 2_000
 #: Above this many lines on either side, no line matching is tried: the whole file is replaced.
 MAX_MATCH_LINES = 20_000
 TAB_SIZE = 4
+#: Larger files are not read to find where a diff's text is (its lines go unnumbered).
+MAX_LOCATE_BYTES = 4_000_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,16 +74,65 @@ def _clean_line(line: str) -> str:
     return truncate(sanitize_terminal_text(line), MAX_LINE_CHARS)
 
 
-def diff_lines(old_text: str | None, new_text: str | None, context: int = 3) -> list[DiffLine]:
+def _line_start_once(content: str, snippet: str) -> int | None:
+    """The 1-based line at which ``snippet`` starts in ``content``, if it occurs there exactly
+    once starting a line."""
+    if not snippet:
+        return None
+    found: int | None = None
+    index = content.find(snippet)
+    while index >= 0:
+        if index == 0 or content[index - 1] == "\n":
+            if found is not None:
+                return None  # twice: no telling which
+            found = index
+        index = content.find(snippet, index + 1)
+    return None if found is None else content.count("\n", 0, found) + 1
+
+
+def first_line_in_file(path: str | None, old_text: str | None, new_text: str | None) -> int | None:
+    """The line of the file at ``path`` where the diff's text starts, read from the file as it
+    is now (before the edit: it holds ``old_text``; after: ``new_text``). A new file starts at
+    line 1. None when that cannot be told (no such file, a relative path, text not found once)."""
+    if not old_text:
+        return 1
+    if not path or not os.path.isabs(path):
+        return None
+    try:
+        if os.path.getsize(path) > MAX_LOCATE_BYTES:
+            return None
+        with open(path, encoding="utf-8", errors="replace", newline="") as file:
+            content = file.read()
+    except (OSError, ValueError):
+        return None
+    # Both may be there: an edit that adds lines around the old ones leaves the old text
+    # inside the new, and a deletion finds the new text inside the old. The longer one found
+    # is the one the file holds.
+    found = [
+        (len(snippet), start)
+        for snippet in (old_text, new_text)
+        if snippet and (start := _line_start_once(content, snippet)) is not None
+    ]
+    return max(found)[1] if found else None
+
+
+def diff_lines(
+    old_text: str | None, new_text: str | None, context: int = 3, first_line: int | None = 1
+) -> list[DiffLine]:
     """The rows of a unified diff: hunk headers, context, removed and added lines, with the
-    line numbers of each side. ``old_text`` ``None`` (a new file) gives only additions."""
+    line numbers of each side counted from ``first_line`` (the file's line where the texts
+    start; None: unknown, no numbers). ``old_text`` ``None`` (a new file) gives only additions."""
     old = split_lines(old_text)
     new = split_lines(new_text)
     rows: list[DiffLine] = []
+
+    def number(index: int) -> int | None:
+        return None if first_line is None else first_line + index
+
     if not old:
-        return [DiffLine("added", _clean_line(t), None, i + 1) for i, t in enumerate(new)]
+        return [DiffLine("added", _clean_line(t), None, number(i)) for i, t in enumerate(new)]
     if not new:
-        return [DiffLine("removed", _clean_line(t), i + 1, None) for i, t in enumerate(old)]
+        return [DiffLine("removed", _clean_line(t), number(i), None) for i, t in enumerate(old)]
     if len(old) > MAX_MATCH_LINES or len(new) > MAX_MATCH_LINES:
         opcode_groups = [[("replace", 0, len(old), 0, len(new))]]
     else:
@@ -83,7 +141,11 @@ def diff_lines(old_text: str | None, new_text: str | None, context: int = 3) -> 
     for group in opcode_groups:
         first, last = group[0], group[-1]
         i1, i2, j1, j2 = first[1], last[2], first[3], last[4]
-        rows.append(DiffLine("hunk", f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@"))
+        if first_line is None:
+            header = f"@@ -{i2 - i1} +{j2 - j1} lines @@"
+        else:
+            header = f"@@ -{number(i1)},{i2 - i1} +{number(j1)},{j2 - j1} @@"
+        rows.append(DiffLine("hunk", header))
         for tag, a1, a2, b1, b2 in group:
             if tag == "equal":
                 for offset in range(a2 - a1):
@@ -91,17 +153,17 @@ def diff_lines(old_text: str | None, new_text: str | None, context: int = 3) -> 
                         DiffLine(
                             "context",
                             _clean_line(old[a1 + offset]),
-                            a1 + offset + 1,
-                            b1 + offset + 1,
+                            number(a1 + offset),
+                            number(b1 + offset),
                         )
                     )
                 continue
             if tag in ("replace", "delete"):
                 for a in range(a1, a2):
-                    rows.append(DiffLine("removed", _clean_line(old[a]), a + 1, None))
+                    rows.append(DiffLine("removed", _clean_line(old[a]), number(a), None))
             if tag in ("replace", "insert"):
                 for b in range(b1, b2):
-                    rows.append(DiffLine("added", _clean_line(new[b]), None, b + 1))
+                    rows.append(DiffLine("added", _clean_line(new[b]), None, number(b)))
     return rows
 
 
@@ -165,7 +227,8 @@ class DiffView(Widget):
         self.new_text = new_text
         self.max_lines = max(1, max_lines)
         self.show_header = show_header
-        self.rows = diff_lines(old_text, new_text, context)
+        self.first_line = first_line_in_file(path, old_text, new_text)
+        self.rows = diff_lines(old_text, new_text, context, self.first_line)
 
     @classmethod
     def from_diff(cls, diff: FileDiff, **kwargs: Any) -> DiffView:
