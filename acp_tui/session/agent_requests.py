@@ -18,7 +18,7 @@ from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.permissions import CANCELLED, PendingPermission
-from acp_tui.store import TOOL_REJECTED
+from acp_tui.store import TOOL_ALLOWED, TOOL_REJECTED
 
 
 class AgentRequests(LinkState):
@@ -104,7 +104,7 @@ class AgentRequests(LinkState):
                 if runtime is not None:
                     runtime.asking.add(scope)
                 answer = await self.permission_handler(params)
-                self._note_rejection(session_id, params, answer)
+                self._note_answer(session_id, params, answer)
                 return answer
             # Cancelled through runtime.stop_asking: the handler answered (and echoed) the
             # request as cancelled; so does the agent's answer.
@@ -183,9 +183,11 @@ class AgentRequests(LinkState):
                 filled[key] = value
         return {**params, "toolCall": filled}
 
-    def _note_rejection(self, session_id: str, params: dict[str, Any], answer: Any) -> None:
+    def _note_answer(self, session_id: str, params: dict[str, Any], answer: Any) -> None:
         """A tool call whose permission was rejected is ``rejected`` until the agent says
-        otherwise: Qwen Code sends nothing more of it, and it stayed "pending" for good."""
+        otherwise: Qwen Code sends nothing more of it, and it stayed "pending" for good. One
+        allowed and not started yet is ``allowed`` (OpenHands never updates the tool call it
+        asks for, and the turn's end read it "not run")."""
         outcome = answer.get("outcome") if isinstance(answer, dict) else None
         chosen = outcome.get("optionId") if isinstance(outcome, dict) else None
         if not isinstance(chosen, str):
@@ -193,8 +195,12 @@ class AgentRequests(LinkState):
         request = PendingPermission.from_params(params)
         choice = request.option(chosen)
         tool_call_id = request.tool_call.get("toolCallId")
-        if choice is not None and choice.is_reject and isinstance(tool_call_id, str):
+        if choice is None or not isinstance(tool_call_id, str):
+            return
+        if choice.is_reject:
             self.store.end_tool_call(session_id, tool_call_id, TOOL_REJECTED)
+        elif choice.is_allow:
+            self.store.end_tool_call(session_id, tool_call_id, TOOL_ALLOWED, only_pending=True)
 
     def _announce_tool_call(self, session_id: str, params: dict[str, Any]) -> None:
         """A permission asked for a tool call the agent never announced (Qwen Code sends no

@@ -88,6 +88,7 @@ from acp_tui.store.changes import (
     Changes,
 )
 from acp_tui.store.entries import (
+    TOOL_ALLOWED,
     TOOL_CANCELLED,
     TOOL_INTERRUPTED,
     TOOL_NOT_RUN,
@@ -140,6 +141,7 @@ __all__ = [
     "PART_TITLE",
     "PART_TRANSCRIPT",
     "PART_USAGE",
+    "TOOL_ALLOWED",
     "TOOL_CANCELLED",
     "TOOL_INTERRUPTED",
     "TOOL_NOT_RUN",

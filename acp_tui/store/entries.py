@@ -33,6 +33,7 @@ from acp_tui.store.tool_content import (
 )
 
 __all__ = [
+    "TOOL_ALLOWED",
     "TOOL_CANCELLED",
     "TOOL_INTERRUPTED",
     "TOOL_NOT_RUN",
@@ -57,6 +58,10 @@ TOOL_CANCELLED = "cancelled"
 TOOL_INTERRUPTED = "interrupted"
 #: The person rejected the tool call's permission request (until the agent says otherwise).
 TOOL_REJECTED = "rejected"
+#: The person allowed the permission request of a tool call not started yet, and the agent
+#: has said nothing of it since (OpenHands asks for a made-up tool call it never updates: it
+#: read "not run" at the turn's end though it ran).
+TOOL_ALLOWED = "allowed"
 #: The turn ended (the agent answered the prompt) with the tool call not finished: it was
 #: never run, or never reported (Qwen Code sends no update after a rejection).
 TOOL_NOT_RUN = "not_run"

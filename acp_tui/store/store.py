@@ -333,9 +333,13 @@ class SessionStore:
         ``interrupted``, ``not_run``). See :meth:`Turns.end_unfinished_tool_calls`."""
         return self._turns.end_unfinished_tool_calls(session_id, status, only_pending=only_pending)
 
-    def end_tool_call(self, session_id: str, tool_call_id: str, status: str) -> bool:
+    def end_tool_call(
+        self, session_id: str, tool_call_id: str, status: str, *, only_pending: bool = False
+    ) -> bool:
         """Mark one unfinished tool call ``status``. See :meth:`Turns.end_tool_call`."""
-        return self._turns.end_tool_call(session_id, tool_call_id, status)
+        return self._turns.end_tool_call(
+            session_id, tool_call_id, status, only_pending=only_pending
+        )
 
     def set_current_mode(self, session_id: str, mode_id: str | None) -> None:
         """The client changed the mode (``session/set_mode`` succeeded); ``None``: not known

@@ -399,13 +399,16 @@ class Turns:
                 marked += 1
         return marked
 
-    def end_tool_call(self, session_id: str, tool_call_id: str, status: str) -> bool:
-        """Mark one tool call ``status`` if it is not finished (``rejected``: the person
-        rejected its permission request; the agent's later updates still apply). Returns
-        whether it was marked."""
+    def end_tool_call(
+        self, session_id: str, tool_call_id: str, status: str, *, only_pending: bool = False
+    ) -> bool:
+        """Mark one tool call ``status`` if it is not finished (not started, with
+        ``only_pending``); ``rejected`` / ``allowed``: the person answered its permission
+        request; the agent's later updates still apply. Returns whether it was marked."""
         s = self._registry.sessions.get(session_id)
         entry = s.tool_index.get(tool_call_id) if s is not None else None
-        if s is None or entry is None or entry.status not in UNFINISHED:
+        unfinished = NOT_STARTED if only_pending else UNFINISHED
+        if s is None or entry is None or entry.status not in unfinished:
             return False
         self._mark_tool_call(s, entry, status)
         return True

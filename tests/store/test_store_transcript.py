@@ -353,12 +353,21 @@ def test_at_a_turns_end_only_pending_tool_calls_are_not_run_and_one_can_be_rejec
     store.apply(up("tool_call", toolCallId="b", title="running one", status="in_progress"))
     store.apply(up("tool_call", toolCallId="c", title="asked, rejected", status="pending"))
     store.apply(up("tool_call", toolCallId="d", title="finished", status="completed"))
+    store.apply(up("tool_call", toolCallId="e", title="asked, allowed", status="pending"))
     assert store.end_tool_call(SID, "c", "rejected")
     assert not store.end_tool_call(SID, "d", "rejected")  # finished: the agent's word stands
     assert not store.end_tool_call(SID, "nope", "rejected")
+    assert store.end_tool_call(SID, "e", "allowed", only_pending=True)
+    assert not store.end_tool_call(SID, "b", "allowed", only_pending=True)  # running already
     assert store.end_unfinished_tool_calls(SID, "not_run", only_pending=True) == 1
     calls = {e.tool_call_id: e.status for e in tr(store) if isinstance(e, ToolCall)}
-    assert calls == {"a": "not_run", "b": "in_progress", "c": "rejected", "d": "completed"}
+    assert calls == {
+        "a": "not_run",
+        "b": "in_progress",
+        "c": "rejected",
+        "d": "completed",
+        "e": "allowed",
+    }
     store.apply(up("tool_call_update", toolCallId="c", status="failed"))
     assert {e.tool_call_id: e.status for e in tr(store) if isinstance(e, ToolCall)}["c"] == "failed"
 

@@ -489,15 +489,16 @@ async def test_a_tool_call_first_heard_of_in_a_permission_is_named_by_it(
 
 @pytest.mark.parametrize(
     ("key", "status", "label"),
-    [("2", "rejected", "[rejected]"), ("1", "not_run", "[not run]")],
+    [("2", "rejected", "[rejected]"), ("1", "allowed", "[allowed]")],
     ids=["rejected", "allowed-then-never-reported"],
 )
 async def test_a_tool_call_the_agent_never_ends_is_not_left_pending(
     tmp_path: Path, key: str, status: str, label: str
 ) -> None:
     """Qwen Code sends nothing more of a tool call whose permission was rejected: its card
-    said "[pending]" for good, and so did the export. A rejected one says so; one still
-    pending when the agent answers the prompt was not run."""
+    said "[pending]" for good, and so did the export. A rejected one says so; an allowed one
+    the agent never reported says it was allowed (OpenHands: it read "not run", though it
+    ran)."""
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         state = await unannounced_tool_answered(pilot, "unannounced-tool silent", key)

@@ -79,6 +79,7 @@ STATUS_LABELS: dict[str, str] = {
     "cancelled": "cancelled",
     "interrupted": "interrupted",
     "rejected": "rejected",
+    "allowed": "allowed",
     "not_run": "not run",
 }
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
