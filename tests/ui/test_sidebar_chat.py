@@ -278,6 +278,29 @@ async def test_a_burst_of_keys_in_the_filter_filters_and_escape_clears(tmp_path:
         assert len(sidebar.rows) >= everything
 
 
+async def test_a_word_typed_in_the_list_goes_whole_to_the_filter(tmp_path: Path) -> None:
+    """The list's letter keys ate the letters of a filter typed there: "refactor" lost its r
+    to Retry (with nothing to retry), its a to All dirs, and "memory" opened Rename at its e.
+    Retry takes its key only when there is something to retry, and once the filter has text
+    the letters are the filter's."""
+    app = paged_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, sidebar = await start(pilot)
+        scope = sidebar.scope
+        await pilot.press("ctrl+b")
+        assert screen.focused is sidebar.session_list
+        await pilot.press(*"refactor")
+        await wait_for(pilot, lambda: sidebar.filter_text == "refactor", "the whole word")
+        assert sidebar.scope == scope and app.screen is screen
+        await wait_for(pilot, lambda: "Refactor the config loader" in list_text(sidebar), "row")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: sidebar.filter_text == "", "the filter cleared")
+        screen.set_focus(sidebar.session_list)
+        await pilot.press(*"memory")
+        await wait_for(pilot, lambda: sidebar.filter_text == "memory", "the whole word")
+        assert app.screen is screen, "a letter of the word opened a dialog"
+
+
 # -- open -----------------------------------------------------------------------------------
 
 

@@ -528,6 +528,13 @@ class _FilterInput(SafeInput):
         self.sidebar.session_list.refresh()
 
 
+#: The list's actions on letter keys: while a filter typed from the list has text, those
+#: letters go on the filter instead (see SessionsSidebar.check_action).
+LETTER_ACTIONS = frozenset(
+    {"toggle_scope", "new_session", "retry_load", "branch", "rename", "archive", "toggle_archived"}
+)
+
+
 class SessionsSidebar(Widget):
     """Sessions of this directory (or all, toggled with ``a``): filter, pages, open, new.
 
@@ -929,6 +936,13 @@ class SessionsSidebar(Widget):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         store = self._store
+        if action in LETTER_ACTIONS and self._filter_input.value:
+            # A filter being typed from the list: its letters are the filter's ("renamed"
+            # lost its r, e, n and a to Retry, Rename, New session and All dirs).
+            return False
+        if action == "retry_load":
+            # Nothing to retry: the letter is typing (it was eaten whatever the list showed).
+            return bool(self._error or self._agent_errors)
         if action == "branch":
             return store is not None and store.can_fork
         if action == "archive":
