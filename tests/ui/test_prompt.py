@@ -292,6 +292,35 @@ async def test_slash_lists_commands_with_descriptions_filters_and_tab_completes(
 
 
 @pytest.mark.anyio
+async def test_command_names_with_spaces_narrow_past_the_space() -> None:
+    """Gemini CLI's commands are named "memory show", "memory add"…: the list closed at the
+    space and ``/memory sh`` could not narrow it. It stays open while a name goes on, and
+    closes once the text is a command and its argument."""
+    commands = [
+        {"name": "memory show", "description": "Show the memory"},
+        {"name": "memory add", "description": "Add to the memory", "input": {"hint": "text"}},
+        {"name": "help", "description": "Help"},
+    ]
+    app = PromptApp(commands=commands)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/memory ")
+        assert editor.completion_open
+        assert [t.split("  ")[0] for t in _option_texts(editor)] == [
+            "/memory show",
+            "/memory add <text>",
+        ]
+        await _type(pilot, "sh")
+        assert [t.split("  ")[0] for t in _option_texts(editor)] == ["/memory show"]
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text == "/memory show "
+        editor.set_draft("")
+        await _type(pilot, "/memory add notes")
+        assert not editor.completion_open
+
+
+@pytest.mark.anyio
 async def test_slash_list_up_down_and_enter_completes() -> None:
     app = PromptApp()
     async with app.run_test(size=(80, 20)) as pilot:

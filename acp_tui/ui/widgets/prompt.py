@@ -707,7 +707,7 @@ class PromptEditor(Vertical):
         before = area.document[row][:column]
         if row == 0 and before.startswith("/"):
             query = before[1:]
-            if not any(char.isspace() for char in query):
+            if not any(char.isspace() for char in query) or self._a_name_goes_on(query):
                 return "command", query, 0, 0
             return None
         at = before.rfind("@")
@@ -719,6 +719,15 @@ class PromptEditor(Vertical):
         if query.startswith('"') or any(char.isspace() for char in query):
             return None
         return "path", query, row, at
+
+    def _a_name_goes_on(self, query: str) -> bool:
+        """Whether a command's name goes on past ``query`` (Gemini CLI's ``memory show``: the
+        completion closed at the space, and ``/memory sh`` could not narrow the list)."""
+        needle = query.lower()
+        return any(
+            len(name) > len(needle) and name.startswith(needle)
+            for name in (_command_name(command).lower() for command in self._commands)
+        )
 
     def _refresh_completion(self, *, may_open: bool, force: bool = False) -> None:
         trigger = self._trigger()
