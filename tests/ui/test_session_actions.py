@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
@@ -137,6 +138,20 @@ async def test_a_local_rename_from_the_sidebar_survives_a_restart(tmp_path: Path
         screen = await wait_for_ready(pilot)
         sidebar = sidebar_of(screen)
         await wait_for(pilot, lambda: "Greetings" in list_text(sidebar), "the title kept")
+
+
+async def test_renaming_an_untitled_session_starts_from_what_its_row_shows(
+    tmp_path: Path,
+) -> None:
+    """An untitled session's row shows its first prompt; the rename box opened empty."""
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        session_id = await first_turn(pilot, "hello there\nand more")
+        screen = chat(app)
+        assert screen.store.get(session_id).title is None
+        screen.action_rename_session()
+        await wait_for(pilot, lambda: isinstance(app.screen, RenameScreen), "the rename box")
+        assert app.screen.query_one(Input).value == "hello there"
 
 
 async def test_archive_from_the_sidebar_and_show_the_archived(tmp_path: Path) -> None:

@@ -110,7 +110,11 @@ class SessionActions:
         link = screen.link
         agent = link.agent if link is not None else None
         by_agent = agent is not None and agent.can_set_title and screen.agent_alive
-        current = state.title if state is not None and state.title else ""
+        # What its row and header show: its title, else its first prompt's first line (an
+        # untitled session's box opened empty from the palette, OpenHands' tester).
+        current = ""
+        if state is not None and (state.title or state.first_prompt):
+            current = state.display_title
 
         def chosen(title: str | None) -> None:
             # The field shows the title as text (its escapes gone): unchanged is unchanged.
