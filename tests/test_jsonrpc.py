@@ -465,6 +465,7 @@ async def test_the_first_lines_that_are_not_json_rpc_are_kept_word_for_word() ->
             "Internal error: Qwen OAuth credentials expired.",
         ),
         ({"message": "quota"}, "Internal error: quota"),
+        ({"details": "internal error in the model"}, "internal error in the model"),
         ({"values": ["a", "b"]}, 'Internal error: {"values": ["a", "b"]}'),
         ({"details": "  "}, 'Internal error: {"details": "  "}'),
         ("Internal error", "Internal error"),

@@ -165,6 +165,10 @@ class RpcError(Exception):
         if detail is None or detail == "" or detail == self.message:
             return self.message
         text = detail if isinstance(detail, str) else json.dumps(detail)
+        if self.message and text.casefold().startswith(self.message.casefold()):
+            # "Authentication required: Authentication required to create a session"
+            # (OpenHands) says it twice.
+            return text[:500]
         return f"{self.message}: {text[:500]}"
 
     def __str__(self) -> str:
