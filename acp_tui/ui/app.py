@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import signal
 import sys
 import time
@@ -196,14 +197,35 @@ class AcpTuiApp(AgentViews, App[int]):
         loop = asyncio.get_running_loop()
         for signal_number in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signal_number, self._on_termination)
+                loop.add_signal_handler(signal_number, self._on_termination, signal_number)
 
-    def _on_termination(self) -> None:
+    def _on_termination(self, signal_number: int) -> None:
+        if signal_number == signal.SIGHUP and not self._terminal_answers():
+            self._write_nothing_more()
         if self._terminated:
             self.exit()
             return
         self._terminated = True
         self.call_next(self.action_quit)
+
+    def _terminal_answers(self) -> bool:
+        """Whether the terminal is still there (a hang-up closes it; ``kill -HUP`` may not)."""
+        output = getattr(self._driver, "_file", None)
+        try:
+            os.write(output.fileno(), b"")  # type: ignore[union-attr]
+        except (AttributeError, OSError, ValueError):
+            return False
+        return True
+
+    def _write_nothing_more(self) -> None:
+        """The terminal is gone (tmux killed, the window closed): Textual's writer thread dies
+        at its first write, and once 30 frames wait for it every later write blocks for
+        good. The app stayed alive, agents and all, with nobody to see it. What would be
+        written is dropped, so the quit goes through and stops the agents."""
+        writer = getattr(self._driver, "_writer_thread", None)
+        if writer is not None:
+            writer.write = lambda text: None
+            writer.stop = lambda: None
 
     async def on_unmount(self) -> None:
         # Every agent of the workspace stops with the app (those started in the background

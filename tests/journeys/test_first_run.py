@@ -108,6 +108,36 @@ def test_a_termination_signal_quits_as_ctrl_q_does(
         assert not Path(f"/proc/{agent}").exists(), f"agent {agent} still runs"
 
 
+def test_a_closed_terminal_ends_acp_tui_and_its_agent(terminal: Callable[..., Terminal]) -> None:
+    """The terminal gone (tmux killed, the window closed): acp-tui's output thread died at its
+    first write and every later write blocked, so acp-tui stayed alive for good with its
+    agent, nobody to see it (a dozen were found after a test run). It now ends, and the agent
+    with it, also in the middle of a reply."""
+    term = terminal(100, 24)
+    term.start(["--demo"])
+    term.wait_for("Message the agent")
+    term.send("/think about a long answer")
+    shell = term._tmux("display", "-p", "-t", term.target, "#{pane_pid}").stdout.strip()
+    (acp_tui,) = children(shell)
+    agents = children(acp_tui)
+    assert agents, "the demo agent runs as acp-tui's child"
+    term.close()
+    deadline = time.monotonic() + 30
+    for pid in [acp_tui, *agents]:
+        while alive(pid):
+            assert time.monotonic() < deadline, f"process {pid} still runs"
+            time.sleep(0.05)
+
+
+def alive(pid: str) -> bool:
+    """Running (a zombie waiting for its parent to read its status has ended)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in ("Z", "X")
+
+
 def children(pid: str) -> list[str]:
     return subprocess.run(
         ["pgrep", "-P", pid], capture_output=True, text=True, check=False
