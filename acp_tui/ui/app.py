@@ -197,10 +197,10 @@ class AcpTuiApp(AgentViews, App[int]):
         loop = asyncio.get_running_loop()
         for signal_number in (signal.SIGTERM, signal.SIGHUP):
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                loop.add_signal_handler(signal_number, self._on_termination, signal_number)
+                loop.add_signal_handler(signal_number, self._on_termination)
 
-    def _on_termination(self, signal_number: int) -> None:
-        if signal_number == signal.SIGHUP and not self._terminal_answers():
+    def _on_termination(self) -> None:
+        if not self._terminal_answers():
             self._write_nothing_more()
         if self._terminated:
             self.exit()
@@ -209,7 +209,8 @@ class AcpTuiApp(AgentViews, App[int]):
         self.call_next(self.action_quit)
 
     def _terminal_answers(self) -> bool:
-        """Whether the terminal is still there (a hang-up closes it; ``kill -HUP`` may not)."""
+        """Whether the terminal is still there (a hang-up closes it; a SIGTERM may come after
+        the terminal went, or with it still there)."""
         output = getattr(self._driver, "_file", None)
         try:
             os.write(output.fileno(), b"")  # type: ignore[union-attr]
