@@ -90,14 +90,8 @@ def test_a_termination_signal_quits_as_ctrl_q_does(
     was not stopped. Now it quits as Ctrl+Q does: the terminal is back to normal, the exit
     status is 0 and the agent is gone. SIGHUP (the terminal closed) the same."""
     term = terminal(100, 24)
-    term.start(["--demo"])
-    term.wait_for("Message the agent")
-    term.send("hello")
+    acp_tui, agents = demo_and_its_agent(term, "hello")
     term.wait_for("You said")
-    shell = term._tmux("display", "-p", "-t", term.target, "#{pane_pid}").stdout.strip()
-    (acp_tui,) = children(shell)
-    agents = children(acp_tui)
-    assert agents, "the demo agent runs as acp-tui's child"
     subprocess.run(["kill", f"-{signal_name}", acp_tui], check=True)
     assert term.wait_exit() == 0
     modes = term._tmux(
@@ -114,19 +108,25 @@ def test_a_closed_terminal_ends_acp_tui_and_its_agent(terminal: Callable[..., Te
     agent, nobody to see it (a dozen were found after a test run). It now ends, and the agent
     with it, also in the middle of a reply."""
     term = terminal(100, 24)
-    term.start(["--demo"])
-    term.wait_for("Message the agent")
-    term.send("/think about a long answer")
-    shell = term._tmux("display", "-p", "-t", term.target, "#{pane_pid}").stdout.strip()
-    (acp_tui,) = children(shell)
-    agents = children(acp_tui)
-    assert agents, "the demo agent runs as acp-tui's child"
+    acp_tui, agents = demo_and_its_agent(term, "/think about a long answer")
     term.close()
     deadline = time.monotonic() + 30
     for pid in [acp_tui, *agents]:
         while alive(pid):
             assert time.monotonic() < deadline, f"process {pid} still runs"
             time.sleep(0.05)
+
+
+def demo_and_its_agent(term: Terminal, message: str) -> tuple[str, list[str]]:
+    """Start ``acp-tui --demo``, send ``message``; the pids of acp-tui and of its agent."""
+    term.start(["--demo"])
+    term.wait_for("Message the agent")
+    term.send(message)
+    shell = term._tmux("display", "-p", "-t", term.target, "#{pane_pid}").stdout.strip()
+    (acp_tui,) = children(shell)
+    agents = children(acp_tui)
+    assert agents, "the demo agent runs as acp-tui's child"
+    return acp_tui, agents
 
 
 def alive(pid: str) -> bool:

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.widgets.markdown_lines import FENCE_PIECE_LINES, MarkdownLines, markdown_blocks
@@ -64,6 +65,20 @@ def test_blocks_keep_every_line_in_order(lines: list[str]) -> None:
 class LinesApp(App[None]):
     def compose(self) -> ComposeResult:
         yield MarkdownLines("# Hello\n\nSome **bold** text.", classes="md")
+
+
+async def show(
+    pilot: Pilot[None], widget: MarkdownLines, text: str, streamed: bool, *, piece: int
+) -> None:
+    """``text`` in ``widget``: at once, or streamed ``piece`` characters a frame."""
+    if streamed:
+        widget.update("")
+        for start in range(0, len(text), piece):
+            widget.append(text[start : start + piece])
+            await pilot.pause()
+    else:
+        widget.update(text)
+    await pilot.pause()
 
 
 def screen_lines(widget: MarkdownLines) -> list[str]:
@@ -220,14 +235,7 @@ async def test_a_long_code_block_reads_as_one_block(streamed: bool) -> None:
     app = LinesApp()
     async with app.run_test(size=(40, 20)) as pilot:
         widget = app.query_one(MarkdownLines)
-        if streamed:
-            widget.update("")
-            for start in range(0, len(text), 97):
-                widget.append(text[start : start + 97])
-                await pilot.pause()
-        else:
-            widget.update(text)
-        await pilot.pause()
+        await show(pilot, widget, text, streamed, piece=97)
         document = widget._document
         rows = [document.line(y).text.strip() for y in range(document.height)]
         assert rows[:2] == ["Before.", ""]
@@ -253,14 +261,7 @@ async def test_html_in_a_reply_is_shown_as_written(streamed: bool) -> None:
     app = LinesApp()
     async with app.run_test(size=(100, 20)) as pilot:
         widget = app.query_one(MarkdownLines)
-        if streamed:
-            widget.update("")
-            for start in range(0, len(HTML_REPLY), 3):
-                widget.append(HTML_REPLY[start : start + 3])
-                await pilot.pause()
-        else:
-            widget.update(HTML_REPLY)
-        await pilot.pause()
+        await show(pilot, widget, HTML_REPLY, streamed, piece=3)
         shown = "\n".join(screen_lines(widget))
         assert "In Java use List<String> or <b>bold</b> and Map<K, V>; also a<br>b" in shown
         assert "<div>" in shown and "secret words here" in shown and "<ROLE>" in shown

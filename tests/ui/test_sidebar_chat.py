@@ -558,6 +558,20 @@ async def test_live_title_of_another_session_changes_its_row_and_survives_a_refr
 # -- mode / model re-applied on reopen --------------------------------------------------------
 
 
+async def remembered(pilot: Pilot[None], screen: ChatScreen, target: str, *, effort: str) -> None:
+    """Wait until the local index holds the choices the tests below make in ``target``."""
+    await wait_for(
+        pilot,
+        lambda: (
+            (r := screen.index.get(target)) is not None
+            and (r.mode, r.model) == ("architect", "large")
+            and r.options.get("config:effort") == effort
+            and r.options.get("config:fast") is True
+        ),
+        "the choices remembered",
+    )
+
+
 async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path) -> None:
     target = "sess-00001"
     # First run: open a past session and choose a mode and a model in it.
@@ -578,16 +592,7 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
             lambda: state.current_mode_id == "architect" and state.current_model == "large",
             "the choices",
         )
-        await wait_for(
-            pilot,
-            lambda: (
-                (r := screen.index.get(target)) is not None
-                and (r.mode, r.model) == ("architect", "large")
-                and r.options.get("config:effort") == "low"
-                and r.options.get("config:fast") is True
-            ),
-            "the choices remembered",
-        )
+        await remembered(pilot, screen, target, effort="low")
         await send(pilot, "whoami")
         await wait_for(pilot, lambda: last_reply(screen) == "mode=architect model=large", "who")
 
@@ -642,16 +647,7 @@ async def test_a_model_the_agent_reset_to_its_default_on_reopen_is_chosen_again(
         screen.choose_option("config:model", "large")
         screen.choose_option("config:effort", "high")
         screen.choose_option("config:fast", True)
-        await wait_for(
-            pilot,
-            lambda: (
-                (r := screen.index.get(target)) is not None
-                and (r.mode, r.model) == ("architect", "large")
-                and r.options.get("config:effort") == "high"
-                and r.options.get("config:fast") is True
-            ),
-            "the choices remembered",
-        )
+        await remembered(pilot, screen, target, effort="high")
 
     app = paged_app(tmp_path, *flags)
     async with app.run_test(size=SIZE) as pilot:
