@@ -299,3 +299,48 @@ def _schema_node(path: tuple[str, ...]) -> dict[str, Any] | None:
 @pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))
 def test_every_feature_is_a_capability_of_the_schema(feature: ClientFeature) -> None:
     assert _schema_node(feature.path) is not None, f"{feature.path} is not in ClientCapabilities"
+
+
+@pytest.mark.parametrize(
+    ("argv", "offered"),
+    [
+        (["gemini", "--acp"], False),
+        (["/usr/local/bin/gemini", "--experimental-acp"], False),
+        (["npx", "-y", "@google/gemini-cli@0.61.0", "--acp"], False),
+        (["claude-agent-acp"], True),
+        (["qwen", "--experimental-acp"], True),
+        (["python", "my_agent.py", "--name", "gemini"], True),
+    ],
+)
+def test_the_clients_file_access_is_not_offered_to_gemini_cli(
+    tmp_path: Path, argv: list[str], offered: bool
+) -> None:
+    """Gemini CLI cannot create a file through a client (it tells a missing file by an error
+    message its SDK never hands it), so it is not offered file access and uses its own tools;
+    its config's ``client_files`` decides over that, either way."""
+    for client_files, expected in ((None, offered), (True, True), (False, False)):
+        link = SessionController(
+            argv, cwd=str(tmp_path), store=SessionStore(), client_files=client_files
+        )
+        setup = link.client_setup()
+        caps = client_capabilities(
+            handlers=setup["handlers"],
+            notifications=setup["notifications"],
+            updates=setup["updates"],
+            abilities=setup["abilities"],
+        )
+        assert caps["fs"] == {"readTextFile": expected, "writeTextFile": expected}
+        assert caps["terminal"] is True  # the rest is offered as ever
+
+
+def test_an_agents_client_files_setting_reaches_its_link(tmp_path: Path) -> None:
+    from acp_tui.cli.tui import settings_from_invocation
+    from acp_tui.config.schema import Config
+
+    config = Config.model_validate(
+        {"agents": {"gem": {"command": "gemini", "args": ["--acp"], "client_files": True}}}
+    )
+    settings = settings_from_invocation(parse(["--agent", "gem", "--cwd", str(tmp_path)]), config)
+    assert settings.agent_argv == ["gemini", "--acp"] and settings.client_files is True
+    plain = settings_from_invocation(parse(["--cwd", str(tmp_path), "--", "gemini", "--acp"]))
+    assert plain.client_files is None  # decided by the command: not offered to gemini

@@ -117,6 +117,7 @@ class Headless:
             or getattr(invocation, "protocol", None)
             or 1,
             terminal_auth=TERMINAL_AUTH,  # a terminal method is printed for the person to run
+            client_files=getattr(invocation, "client_files", None),
             elicitations=elicitations,
         )
 

@@ -30,6 +30,7 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
     invocation.agent_env = dict(agent.env) or None
     invocation.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
     invocation.protocol = agent.protocol or config.protocol
+    invocation.client_files = agent.client_files
     if invocation.options.cwd is None and agent.cwd:
         cwd = os.path.abspath(os.path.expanduser(agent.cwd))
         problem = directory_problem(cwd)

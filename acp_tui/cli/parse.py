@@ -91,6 +91,8 @@ class Invocation:
     mcp_servers: list[dict[str, Any]] = field(default_factory=list)
     #: ``--agent NAME`` (headless): the configured agent's protocol version.
     protocol: int | None = None
+    #: ``--agent NAME`` (headless): the configured agent's ``client_files``.
+    client_files: bool | None = None
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:

@@ -81,6 +81,7 @@ def settings_from_invocation(
         settings.agent_label = agent.label or name or ""
         settings.env = dict(agent.env) or None
         settings.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
+        settings.client_files = agent.client_files
         if agent.cwd and not options.cwd:
             cwd = os.path.abspath(os.path.expanduser(agent.cwd))
             problem = directory_problem(cwd)

@@ -10,7 +10,7 @@ import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
-__all__ = ["KNOWN_AGENTS", "KnownAgent", "detect_agents"]
+__all__ = ["KNOWN_AGENTS", "KnownAgent", "detect_agents", "offers_client_files"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,3 +91,19 @@ def detect_agents(
         if located:
             found.append(agent)
     return found
+
+
+def offers_client_files(argv: list[str]) -> bool:
+    """Whether the client's file access (``fs/read_text_file``, ``fs/write_text_file``) is
+    offered to the agent run by ``argv`` when its config does not say (``client_files``).
+
+    Not to Gemini CLI: it cannot create a file through a client (seen with 0.61.0). Before a
+    write it reads the file through the client and tells "no such file" by the error's
+    message; its bundled SDK hands it the bare JSON-RPC error object, whose message it never
+    reads, so every new file fails ("Error checking existing file"), whatever the client
+    answers. Without the client's file access it reads and writes with its own tools (and
+    still asks before writing)."""
+    if not argv:
+        return True
+    program = argv[0].replace("\\", "/").rsplit("/", 1)[-1]
+    return program != "gemini" and not any("@google/gemini-cli" in arg for arg in argv)

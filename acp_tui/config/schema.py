@@ -131,6 +131,11 @@ class AgentConfig(_Strict):
     there without asking."""
     protocol: Literal[1, 2] | None = None
     """ACP version to ask this agent for (default: the top-level ``protocol``)."""
+    client_files: bool | None = None
+    """Offer the agent the client's file reading and writing (``fs/read_text_file``,
+    ``fs/write_text_file``: reads and writes outside the session's folders are asked about).
+    Default: yes, but for Gemini CLI, which cannot create a file through a client (it then
+    uses its own file tools)."""
 
     @property
     def argv(self) -> list[str]:

@@ -83,14 +83,15 @@ class SessionController(AgentRequests, SessionCalls, Turns):
         it handles (the client capabilities sent at ``initialize`` are derived from these)."""
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
             Method.SESSION_REQUEST_PERMISSION: self._on_permission,
-            Method.FS_READ_TEXT_FILE: self._service(self.roots.read_text_file),
-            Method.FS_WRITE_TEXT_FILE: self._service(self.roots.write_text_file),
             Method.TERMINAL_CREATE: self._service(self._create_terminal),
             Method.TERMINAL_OUTPUT: self._service(self.terminals.output),
             Method.TERMINAL_WAIT_FOR_EXIT: self._service(self.terminals.wait_for_exit),
             Method.TERMINAL_KILL: self._service(self.terminals.kill),
             Method.TERMINAL_RELEASE: self._service(self._release_terminal),
         }
+        if self.client_files:
+            handlers[Method.FS_READ_TEXT_FILE] = self._service(self.roots.read_text_file)
+            handlers[Method.FS_WRITE_TEXT_FILE] = self._service(self.roots.write_text_file)
         notifications = {Method.SESSION_UPDATE}
         abilities: set[str] = set()
         if self.elicitations is not None and self.elicitations.modes:

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.config.known_agents import offers_client_files
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
@@ -85,8 +86,12 @@ class LinkState:
         terminal_auth: bool = True,
         elicitations: ElicitationQueue | None = None,
         machine_access: bool = True,
+        client_files: bool | None = None,
     ) -> None:
         self.argv = list(argv)
+        #: Whether the client's file access is offered to the agent (None: as known agents
+        #: go, see offers_client_files).
+        self.client_files = offers_client_files(self.argv) if client_files is None else client_files
         #: Whether the agent's ``fs/*`` and ``terminal/*`` requests may act on this machine.
         #: False for a replay: a recording is a file anyone can write, and whatever line in it
         #: reaches the client as a request (one filed as junk, a batch) is refused here.

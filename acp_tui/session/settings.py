@@ -60,6 +60,9 @@ class AppSettings:
     keymap: dict[str, str] = field(default_factory=dict)
     #: The ACP version asked for at initialize (``--protocol``, ``protocol`` in the config).
     protocol_version: int = 1
+    #: Offer the agent the client's file access (``client_files`` in its config); None: as
+    #: :func:`acp_tui.config.known_agents.offers_client_files` says for its command.
+    client_files: bool | None = None
 
     @property
     def agent_key(self) -> str:

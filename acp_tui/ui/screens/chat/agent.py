@@ -82,6 +82,7 @@ class AgentLifecycle(ChatHost):
             terminal_auth=not self.app.is_web and replay is None,
             elicitations=self.elicitations,
             machine_access=replay is None,
+            client_files=self.settings.client_files,
         )
         if replay is not None:
             replay.bind(link, self._notify_replay, self.broker.cancel_session)
