@@ -486,6 +486,23 @@ def test_a_diff_of_part_of_a_file_is_numbered_as_the_file_is(tmp_path: Path) -> 
     assert unknown[0].text == "@@ -1 +2 lines @@"
 
 
+def test_a_diffs_place_is_looked_for_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A tool call's card is drawn again at each of its updates, and the dialog shows the same
+    diff: the file is read for it once, not at every drawing."""
+    from acp_tui.ui.widgets import diff_view
+
+    path = tmp_path / "calc.py"
+    path.write_text(CALC)
+    reads: list[str] = []
+    locate = diff_view._locate
+    monkeypatch.setattr(diff_view, "_locate", lambda *args: reads.append(args[0]) or locate(*args))
+    old, new = "    return a - b\n", "    return b - a\n"
+    assert [first_line_in_file(str(path), old, new) for _ in range(3)] == [6, 6, 6]
+    assert reads == [str(path)]
+    assert first_line_in_file(str(path), new, old) == 6  # another diff: looked for anew
+    assert len(reads) == 2
+
+
 async def test_a_diff_view_shows_the_files_own_line_numbers(tmp_path: Path) -> None:
     path = tmp_path / "calc.py"
     path.write_text(CALC)

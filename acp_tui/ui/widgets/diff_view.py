@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import difflib
 import os
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, ClassVar, Literal
 
@@ -90,14 +91,37 @@ def _line_start_once(content: str, snippet: str) -> int | None:
     return None if found is None else content.count("\n", 0, found) + 1
 
 
+#: Where each diff was found (see :func:`first_line_in_file`), by its path and its texts'
+#: hashes (not the texts: a diff may be megabytes), the most recent last.
+_located: OrderedDict[tuple[str, int, int], int | None] = OrderedDict()
+#: Diffs whose place is kept.
+KEEP_LOCATED = 256
+
+
 def first_line_in_file(path: str | None, old_text: str | None, new_text: str | None) -> int | None:
     """The line of the file at ``path`` where the diff's text starts, read from the file as it
     is now (before the edit: it holds ``old_text``; after: ``new_text``). A new file starts at
-    line 1. None when that cannot be told (no such file, a relative path, text not found once)."""
+    line 1. None when that cannot be told (no such file, a relative path, text not found once).
+
+    Found once per diff: a tool call's card is drawn again at each of its updates, and the
+    permission dialog shows the same diff; the file is not read again for it (the edit does
+    not move the text: before it the old text starts where after it the new one does)."""
     if not old_text:
         return 1
     if not path or not os.path.isabs(path):
         return None
+    key = (path, hash(old_text), hash(new_text))
+    if key in _located:
+        _located.move_to_end(key)
+        return _located[key]
+    found = _locate(path, old_text, new_text)
+    _located[key] = found
+    if len(_located) > KEEP_LOCATED:
+        _located.popitem(last=False)
+    return found
+
+
+def _locate(path: str, old_text: str, new_text: str | None) -> int | None:
     try:
         if os.path.getsize(path) > MAX_LOCATE_BYTES:
             return None
