@@ -49,7 +49,6 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
-from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
@@ -58,7 +57,6 @@ from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PendingPermission, PermissionBroker
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import Notice
-from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 
 # ---------------------------------------------------------------------------------- ask
@@ -186,7 +184,7 @@ class HeadlessAsk(Headless):
         state = self.store.get(session_id)
         if state is None:
             return
-        with LocalIndex(locations.local_index_file(), " ".join(self.controller.argv)) as index:
+        with self.local_index() as index:
             index.remember_session(state)
 
     def _on_turn_ended(self, session_id: str, reason: str | None) -> None:

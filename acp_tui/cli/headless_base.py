@@ -41,6 +41,7 @@ from acp_tui.session.controller import (
 )
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.store import SessionStore
+from acp_tui.store.local_index import LocalIndex
 from acp_tui.text.safety import one_line, sanitize_terminal_text
 
 #: `ask` prints a terminal sign-in method's command for the person to run.
@@ -168,6 +169,11 @@ class Headless:
                 self.output.finish_text()
                 self.output.error(error)
         self.controller.request_stop()
+
+    def local_index(self) -> LocalIndex:
+        """The TUI's local index of sessions, this agent's part (the key the TUI uses: its
+        command line), to use in a ``with``."""
+        return LocalIndex(locations.local_index_file(), " ".join(self.controller.argv))
 
     @property
     def agent_name(self) -> str:

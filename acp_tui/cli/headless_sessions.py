@@ -15,7 +15,6 @@ from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.store.local_index import LocalIndex
 
 #: Pages of session/list read at most (each page must bring new sessions, see the store).
 MAX_LIST_PAGES = 1000
@@ -62,10 +61,9 @@ class HeadlessSessions(Headless):
     def _apply_local_titles(self) -> None:
         """A title the person gave a session here (Rename, for an agent that cannot store
         one) wins over the agent's, as in the TUI; JSON keeps the agent's as ``agentTitle``."""
-        path = locations.local_index_file()
-        if not path.exists():
+        if not locations.local_index_file().exists():
             return  # nothing renamed here yet (and a listing makes no file)
-        with LocalIndex(path, " ".join(self.controller.argv)) as index:
+        with self.local_index() as index:
             titles = index.local_titles() if index.ok else {}
         if not titles:
             return
@@ -126,10 +124,9 @@ class HeadlessSessions(Headless):
     def _list_remembered(self) -> None:
         """The sessions acp-tui started with this agent (here, or anywhere with ``--all``),
         most recent first, as the TUI's sidebar offers them for an agent that cannot list."""
-        path = locations.local_index_file()
         remembered = []
-        if path.exists():
-            with LocalIndex(path, " ".join(self.controller.argv)) as index:
+        if locations.local_index_file().exists():  # a listing makes no file
+            with self.local_index() as index:
                 remembered = index.sessions(None if self.all else self.cwd) if index.ok else []
         self.rows = [
             {

@@ -5,8 +5,9 @@ Codes (see ``ErrorCode`` in the ACP schema):
 - ``INVALID_PARAMS`` (-32602): a malformed request (relative path, bad ``line``, wrong types…).
 - ``RESOURCE_NOT_FOUND`` (-32002): a file, directory, command or terminal that does not exist
   (or was released). Its message starts with the code's name, "Resource not found", as the
-  official SDKs write it: agents read the message, not the code (Gemini CLI creates a new file
-  only when a failed read's message says "Resource not found" or "does not exist").
+  official SDKs write it: some agents read the message, not the code, to tell a new file
+  (Gemini CLI means to, though its SDK never hands it the message: it is not offered the
+  client's files, see acp_tui.config.known_agents.offers_client_files).
 - ``INTERNAL_ERROR`` (-32603): an unexpected OS error while doing the work.
 - ``PERMISSION_DENIED`` (-32003): the client refuses the operation (a path outside the session's
   roots that the person did not allow). ACP predefines only -32000 (authentication required) and

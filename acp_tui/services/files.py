@@ -15,9 +15,9 @@ Reads
 
 Writes
     ``path`` must be absolute and inside the roots. Missing parent directories are made (with
-    the usual ``0o777 & ~umask``), as the agent's own write tool does when it runs without a
-    client: Gemini CLI writes ``src/new/module.py`` through the client and has no other way to
-    make the folder. A parent that is a file is INVALID_PARAMS. The content goes to a
+    the usual ``0o777 & ~umask``), as an agent's own write tool does when it runs without a
+    client: one that writes ``src/new/module.py`` through the client has no other way to make
+    the folder. A parent that is a file is INVALID_PARAMS. The content goes to a
     temporary file in the same directory, is fsynced, given the old file's permission bits (a new
     file gets the usual ``0o666 & ~umask``), and renamed over the target with ``os.replace``, so
     readers see the old or the new content, never a mix. A symlink inside the roots is written

@@ -61,6 +61,9 @@ SWITCH_INTERVAL = 0.001
 NOTIFY_LIMIT = 2_000
 NOTIFY_TITLE_LIMIT = 120
 
+#: What quits as Ctrl+Q does when the command line runs the app (see _quit_on_termination).
+TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+
 
 #: Keys that edit the prompt's text besides printable ones.
 _EDITING_KEYS = frozenset({"backspace", "delete"})
@@ -195,7 +198,7 @@ class AcpTuiApp(AgentViews, App[int]):
         the last frame, the mouse typing escape codes into it), and the agents were not
         stopped. A signal now quits as Ctrl+Q does; a second one exits at once."""
         loop = asyncio.get_running_loop()
-        for signal_number in (signal.SIGTERM, signal.SIGHUP):
+        for signal_number in TERMINATION_SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signal_number, self._on_termination)
 
@@ -240,7 +243,7 @@ class AcpTuiApp(AgentViews, App[int]):
         input_first.uninstall(self._key_pending)
         if self.quit_on_termination:
             loop = asyncio.get_running_loop()
-            for signal_number in (signal.SIGTERM, signal.SIGHUP):
+            for signal_number in TERMINATION_SIGNALS:
                 loop.remove_signal_handler(signal_number)
 
     def _hear_keys_first(self) -> None:

@@ -272,8 +272,8 @@ async def test_write_read_only_file_refused(root: Path) -> None:
 
 
 async def test_write_makes_missing_parent_directories(root: Path) -> None:
-    """As the agent's own write tool would: Gemini CLI writes a new module in a new folder
-    through the client and has no other way to make the folder."""
+    """As the agent's own write tool would: an agent that writes a new module in a new folder
+    through the client has no other way to make the folder."""
     target = root / "no" / "dir" / "a.txt"
     await FileService([root]).write_text_file(
         {"sessionId": "s", "path": str(target), "content": "x"}
@@ -294,8 +294,8 @@ async def test_write_under_a_file_is_refused_and_makes_nothing(root: Path) -> No
 
 
 async def test_a_missing_file_reads_as_resource_not_found_in_words_too(root: Path) -> None:
-    """The code and the SDKs' words: agents tell a new file by the message (Gemini CLI looks for
-    "Resource not found" and would refuse to create the file otherwise)."""
+    """The code and the SDKs' words: some agents tell a new file by the message, not the code
+    (Gemini CLI's check looks for "Resource not found")."""
     with pytest.raises(ServiceError) as info:
         await FileService([root]).read_text_file({"sessionId": "s", "path": str(root / "new")})
     assert info.value.code == RESOURCE_NOT_FOUND

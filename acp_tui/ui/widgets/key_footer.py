@@ -135,12 +135,8 @@ class KeyFooter(Widget, can_focus=False):
         if not self.is_attached:
             return
         stack = self.app.screen_stack
-        over_ours = (
-            isinstance(top, ModalScreen)
-            and top is not self.screen
-            and self.screen in stack
-            and top in stack
-        )
+        # ``top`` is the stack's last screen: a dialog over this footer's screen, or not.
+        over_ours = isinstance(top, ModalScreen) and top is not self.screen and self.screen in stack
         dialog = top if over_ours else None
         if dialog is self._dialog:
             return

@@ -528,13 +528,6 @@ class _FilterInput(SafeInput):
         self.sidebar.session_list.refresh()
 
 
-#: The list's actions on letter keys: while a filter typed from the list has text, those
-#: letters go on the filter instead (see SessionsSidebar.check_action).
-LETTER_ACTIONS = frozenset(
-    {"toggle_scope", "new_session", "retry_load", "branch", "rename", "archive", "toggle_archived"}
-)
-
-
 class SessionsSidebar(Widget):
     """Sessions of this directory (or all, toggled with ``a``): filter, pages, open, new.
 
@@ -936,7 +929,7 @@ class SessionsSidebar(Widget):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         store = self._store
-        if action in LETTER_ACTIONS and self._filter_input.value:
+        if self._filter_input.value and self._on_a_character(action):
             # A filter being typed from the list: its letters are the filter's ("renamed"
             # lost its r, e, n and a to Retry, Rename, New session and All dirs).
             return False
@@ -950,6 +943,15 @@ class SessionsSidebar(Widget):
         if action == "toggle_archived":
             return self._archived or (store is not None and store.can_archive and store.can_list)
         return True
+
+    def _on_a_character(self, action: str) -> bool:
+        """Whether ``action`` is on a key that types a character, as the keys are configured
+        (``a``, ``n``, ``e``… by default)."""
+        return any(
+            binding.action == action and len(key) == 1
+            for key, bindings in self._bindings.key_to_bindings.items()
+            for binding in bindings
+        )
 
     def set_filter(self, text: str) -> None:
         """Filter rows by title, cwd and id, and show ``text`` in the filter box."""
