@@ -46,11 +46,12 @@ def test_thinking_level_by_key_and_select_and_the_boolean_toggle(
         assert "Thinking: High" in bar, term.screen()
         term.click(bar.index("Thinking: High") + 2, len(term.lines()) - 2)
         term.wait_for(re.compile(r"^ *Low ", re.M))
+        # "Off" ends its row when the transcript beside it is blank there (trimmed by tmux).
         off = [
-            (column, row)
+            (found.start(), row)
             for row, line in enumerate(term.lines())
-            for column in [line.find(" Off ")]
-            if column >= 0
+            for found in [re.search(r" Off( |$)", line)]
+            if found
         ]
         assert off, term.screen()
         term.click(off[0][0] + 2, off[0][1])
