@@ -11,7 +11,8 @@
 - Hypothesis: no per-example deadline and no "too slow" health check; both measure the
   machine's speed, not the code.
 - Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
-- Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below).
+- Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below), and a fresh
+  clone's is written once before the xdist workers start, not by each (tests/warm_bytecode.py).
 - Each stylesheet is parsed once per test process, not once per app (tests/css_cache.py).
 - The heap stays small: Python's collector scans all of it, so its cost grows with it (a
   quarter of a Pilot test's CPU). What is there after collection is frozen (never scanned
@@ -33,7 +34,7 @@ from collections.abc import Generator
 import pytest
 from hypothesis import HealthCheck, settings
 
-from tests import css_cache, store_guard
+from tests import css_cache, store_guard, warm_bytecode
 from tests.cpu_load import CpuLoad, requested_load
 from tests.slow_first import (  # noqa: F401  (hooks: pytest finds them by name here)
     pytest_collection_modifyitems,
@@ -106,6 +107,7 @@ def skips_fail() -> bool:
 
 def pytest_configure(config: pytest.Config) -> None:
     global _load
+    warm_bytecode.warm(config)
     count = requested_load()
     # Once per run: in the controller (or the only process), not in every xdist worker.
     if count and not _is_xdist_worker() and _load is None:
