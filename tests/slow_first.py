@@ -8,15 +8,27 @@ each worker first gets a contiguous share of the list, so the list is dealt like
 worker's share starts with its part of the longest tests, and what the others steal from its
 end are short ones.
 
+A fresh clone (CI's every run) has no cache: there the times come from
+``tests/test_seconds.json``, a copy of a run's cache kept in the repository (written by
+``python -m tests.slow_first``; a test not in it is estimated). Estimates alone left a tail:
+tests estimated short that are long (a headless run of an agent) started last.
+
 The order changes no test's outcome (tests are independent; see tests/conftest.py); running
 without xdist (``-n0``) keeps the file order.
 """
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
+
 import pytest
 
 CACHE_KEY = "acp-tui/test-seconds"
+#: The times kept in the repository, relative to the root: read where the cache has none.
+KEPT = Path("tests") / "test_seconds.json"
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Estimates in seconds for a test with no recorded time, by what it runs.
 SLOW_FILES = {
@@ -87,8 +99,12 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     known = cache.get(CACHE_KEY, {}) if cache is not None else {}
     if not isinstance(known, dict):
         known = {}
-    # Every worker computes the same order from the same cache: xdist requires one collection.
-    seconds = {item.nodeid: float(known.get(item.nodeid) or estimate(item)) for item in items}
+    kept = read_kept(config.rootpath / KEPT)
+    # Every worker computes the same order from the same files: xdist requires one collection.
+    seconds = {
+        item.nodeid: float(known.get(item.nodeid) or kept.get(item.nodeid) or estimate(item))
+        for item in items
+    }
     items[:] = deal(items, seconds, hands)
 
 
@@ -108,3 +124,28 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
         known = {}
     known.update({nodeid: round(seconds, 3) for nodeid, seconds in _recorded.items()})
     cache.set(CACHE_KEY, known)
+
+
+def read_kept(path: Path) -> dict[str, float]:
+    try:
+        kept = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return kept if isinstance(kept, dict) else {}
+
+
+def keep(root: Path = ROOT) -> int:
+    """Write the times of this clone's cache into the repository's copy; how many there are."""
+    cache = root / ".pytest_cache" / "v" / CACHE_KEY
+    recorded = read_kept(cache)
+    if not recorded:
+        raise SystemExit(f"no recorded test times in {cache}: run the suite first")
+    kept = {nodeid: max(round(float(seconds), 1), 0.1) for nodeid, seconds in recorded.items()}
+    lines = [f"  {json.dumps(nodeid)}: {seconds}" for nodeid, seconds in sorted(kept.items())]
+    (root / KEPT).write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
+    return len(kept)
+
+
+if __name__ == "__main__":
+    count = keep()
+    print(f"{count} test times written to {KEPT}", file=sys.stderr)

@@ -12,7 +12,7 @@ from typing import Any, cast
 
 import pytest
 
-from tests.slow_first import CACHE_KEY, deal, estimate, share_sizes
+from tests.slow_first import CACHE_KEY, KEPT, deal, estimate, keep, read_kept, share_sizes
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -79,15 +79,22 @@ from tests.slow_first import (
 """
 
 
+@pytest.mark.parametrize("recorded_in", ["cache", "repository"])
 def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
-    tmp_path: Path,
+    tmp_path: Path, recorded_in: str
 ) -> None:
+    """The times come from this clone's cache or, in a fresh clone, from the repository's copy."""
     (tmp_path / "conftest.py").write_text(CONFTEST)
     (tmp_path / "test_suite.py").write_text(SUITE)
     cache = tmp_path / ".pytest_cache" / "v" / CACHE_KEY
     cache.parent.mkdir(parents=True)
     # By file order e and f would run last; as recorded they are the two longest.
-    cache.write_text(json.dumps({"test_suite.py::test_e": 9.0, "test_suite.py::test_f": 8.0}))
+    times = json.dumps({"test_suite.py::test_e": 9.0, "test_suite.py::test_f": 8.0})
+    if recorded_in == "cache":
+        cache.write_text(times)
+    else:
+        (tmp_path / KEPT).parent.mkdir()
+        (tmp_path / KEPT).write_text(times)
     environment: dict[str, Any] = {
         key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")
     }
@@ -110,3 +117,33 @@ def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
     assert sorted(first.values()) == ["e", "f"], ran
     recorded = json.loads(cache.read_text())
     assert set(recorded) == {f"test_suite.py::test_{name}" for name in "abcdef"}
+
+
+def test_the_repositorys_copy_is_written_from_the_cache_and_read_back(tmp_path: Path) -> None:
+    cache = tmp_path / ".pytest_cache" / "v" / CACHE_KEY
+    cache.parent.mkdir(parents=True)
+    cache.write_text(
+        json.dumps({"tests/test_b.py::test_x": 2.345, "tests/test_a.py::test_y": 0.001})
+    )
+    (tmp_path / "tests").mkdir()
+    assert keep(tmp_path) == 2
+    # Sorted, one test a line (a small diff when refreshed), a tenth of a second at least.
+    assert (tmp_path / KEPT).read_text().splitlines()[1:3] == [
+        '  "tests/test_a.py::test_y": 0.1,',
+        '  "tests/test_b.py::test_x": 2.3',
+    ]
+    assert read_kept(tmp_path / KEPT) == {
+        "tests/test_a.py::test_y": 0.1,
+        "tests/test_b.py::test_x": 2.3,
+    }
+    assert read_kept(tmp_path / "missing.json") == {}
+    (tmp_path / "broken.json").write_text("{")
+    assert read_kept(tmp_path / "broken.json") == {}
+
+
+def test_the_repositorys_copy_covers_the_suite() -> None:
+    """Refreshed with ``python -m tests.slow_first`` after a whole run when tests are added:
+    a test missing from it is only estimated in a fresh clone. A few may be missing (the
+    copy is refreshed now and then), not most."""
+    kept = read_kept(ROOT / KEPT)
+    assert len(kept) > 2000
