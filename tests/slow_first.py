@@ -38,6 +38,11 @@ SLOW_FILES = {
     "tests/test_bench_smoke.py": 5.0,  # benchmark runs
 }
 JOURNEY = 5.0  # the installed app in tmux, on an agent process
+#: A journey mostly waits (for tmux, the app in it, the agent: some 0.2 of a core), so it
+#: starts as if it were this much shorter: longest first alone started the journeys together,
+#: and the cores sat 10-20 % idle through the run's first minute and a half (vmstat); mixed
+#: with the Pilot tests (a third of a core each, or more) they keep the cores busy.
+WAITING_WEIGHT = 0.4
 APP = 2.0  # a Textual app on an agent process (most of tests/ui)
 PROPERTY = 2.0  # a Hypothesis search
 OTHER = 0.1
@@ -105,7 +110,16 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         item.nodeid: float(known.get(item.nodeid) or kept.get(item.nodeid) or estimate(item))
         for item in items
     }
-    items[:] = deal(items, seconds, hands)
+    items[:] = deal(items, {item.nodeid: urgency(item, seconds) for item in items}, hands)
+
+
+def mostly_waits(item: pytest.Item) -> bool:
+    return item.nodeid.startswith("tests/journeys/")
+
+
+def urgency(item: pytest.Item, seconds: dict[str, float]) -> float:
+    """How early ``item`` starts: its time, less for a test that mostly waits."""
+    return seconds[item.nodeid] * (WAITING_WEIGHT if mostly_waits(item) else 1.0)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -12,7 +12,16 @@ from typing import Any, cast
 
 import pytest
 
-from tests.slow_first import CACHE_KEY, KEPT, deal, estimate, keep, read_kept, share_sizes
+from tests.slow_first import (
+    CACHE_KEY,
+    KEPT,
+    deal,
+    estimate,
+    keep,
+    read_kept,
+    share_sizes,
+    urgency,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -147,3 +156,14 @@ def test_the_repositorys_copy_covers_the_suite() -> None:
     copy is refreshed now and then), not most."""
     kept = read_kept(ROOT / KEPT)
     assert len(kept) > 2000
+
+
+def test_a_journey_starts_as_if_it_were_shorter_among_tests_that_compute() -> None:
+    journey = fake("tests/journeys/test_keys.py::test_x")
+    app = fake("tests/ui/test_chat.py::test_y")
+    seconds = {journey.nodeid: 10.0, app.nodeid: 5.0}
+    assert urgency(journey, seconds) < urgency(app, seconds) == 5.0
+    ordered = deal(
+        [journey, app], {item.nodeid: urgency(item, seconds) for item in (journey, app)}, 1
+    )
+    assert ordered == [app, journey]
