@@ -154,7 +154,12 @@ def keep(root: Path = ROOT) -> int:
     recorded = read_kept(cache)
     if not recorded:
         raise SystemExit(f"no recorded test times in {cache}: run the suite first")
-    kept = {nodeid: max(round(float(seconds), 1), 0.1) for nodeid, seconds in recorded.items()}
+    # The cache keeps every test this clone ever ran: a file since removed is left out.
+    kept = {
+        nodeid: max(round(float(seconds), 1), 0.1)
+        for nodeid, seconds in recorded.items()
+        if (root / nodeid.split("::", 1)[0]).is_file()
+    }
     lines = [f"  {json.dumps(nodeid)}: {seconds}" for nodeid, seconds in sorted(kept.items())]
     (root / KEPT).write_text("{\n" + ",\n".join(lines) + "\n}\n", encoding="utf-8")
     return len(kept)

@@ -132,9 +132,17 @@ def test_the_repositorys_copy_is_written_from_the_cache_and_read_back(tmp_path: 
     cache = tmp_path / ".pytest_cache" / "v" / CACHE_KEY
     cache.parent.mkdir(parents=True)
     cache.write_text(
-        json.dumps({"tests/test_b.py::test_x": 2.345, "tests/test_a.py::test_y": 0.001})
+        json.dumps(
+            {
+                "tests/test_b.py::test_x": 2.345,
+                "tests/test_a.py::test_y": 0.001,
+                "tests/test_removed.py::test_z": 9.0,
+            }
+        )
     )
     (tmp_path / "tests").mkdir()
+    (tmp_path / "tests" / "test_a.py").write_text("")
+    (tmp_path / "tests" / "test_b.py").write_text("")
     assert keep(tmp_path) == 2
     # Sorted, one test a line (a small diff when refreshed), a tenth of a second at least.
     assert (tmp_path / KEPT).read_text().splitlines()[1:3] == [
