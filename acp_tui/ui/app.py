@@ -18,6 +18,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from textual import events
+from textual._dispatch_key import dispatch_key
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.message import Message
@@ -33,6 +34,7 @@ from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui import css_cache, early_keys
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
+from acp_tui.ui.key_routing import KeyTargets, binding_chain
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
@@ -139,6 +141,9 @@ class AcpTuiApp(AgentViews, App[int]):
         self._terminated = False
         #: When the person last pressed a key or pasted (``time.monotonic``).
         self._last_key_at = 0.0
+        #: Where each key handed on went (acp_tui.ui.key_routing; the chat screen's typing
+        #: router reads it too).
+        self.key_targets = KeyTargets()
         self._saved_switch_interval = sys.getswitchinterval()
         self.problems += register_themes(self)
         if settings.keymap:
@@ -286,7 +291,38 @@ class AcpTuiApp(AgentViews, App[int]):
                     # Seen here, a hop or more before the prompt has it: the chat screen
                     # starts no whole frame in its way meanwhile.
                     screen.key_on_its_way()
+            if isinstance(event, events.Key) and not event.is_forwarded:
+                # Textual hands it to this node unless a priority binding takes it first.
+                self.key_targets.handed(event, self.focused or self.screen)
         await super().on_event(event)
+
+    async def _on_key(self, event: events.Key) -> None:
+        """A key back from the widget it was handed to, not taken there. If the focus has
+        moved since (a key read with it acted first: Ctrl+P, Ctrl+B) and that widget binds
+        the key, its binding acts there (acp_tui.ui.key_routing); a key for a widget gone
+        meanwhile is dropped. Otherwise Textual's own look-up, along the focus as it is now
+        (App._on_key, called after this one): the chat screen may have moved the focus to
+        where typing goes, and the keys that follow go there too."""
+        target = self.key_targets.back(event)
+        if target is None or target is (self.focused or self.screen):
+            return
+        if not target.is_attached:
+            event.prevent_default()  # typed into what is gone (a closed dialog)
+            return
+        chain = binding_chain(target)
+        bindings = [
+            (namespace, binding)
+            for namespace, bound in chain
+            for binding in bound.key_to_bindings.get(event.key, ())
+            if not binding.priority
+        ]
+        if not bindings:
+            return
+        event.prevent_default()
+        for namespace, binding in bindings:
+            if await self.run_action(binding.action, namespace):
+                return
+        await dispatch_key(self, event)
 
     def _collect_garbage(self) -> None:
         assert self.collector is not None

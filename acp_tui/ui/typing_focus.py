@@ -33,6 +33,8 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Select, TextArea
 
+from acp_tui.ui.key_routing import typed_before_the_focus_moved
+
 __all__ = ["TypingRouter"]
 
 TYPING_WIDGETS: tuple[type[Widget], ...] = (Input, TextArea)
@@ -98,6 +100,8 @@ class TypingRouter:
         if self.prompt_sends(event.key):
             return self._route_send_key(event)
         if event.key in EDIT_KEYS:
+            if typed_before_the_focus_moved(event, getattr(self.screen.app, "key_targets", None)):
+                return False  # typed into the prompt, say, before Ctrl+B: it edits there
             return self._route_edit_key(event)
         if not event.is_printable or not event.character:
             return False

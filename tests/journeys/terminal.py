@@ -238,6 +238,11 @@ class Terminal:
         for key in keys:
             self._tmux("send-keys", "-t", self.target, key)
 
+    def press_together(self, *keys: str) -> None:
+        """Press keys by tmux name in one go, as a fast typist or a paste of keys does: the app
+        reads them together."""
+        self._tmux("send-keys", "-t", self.target, *keys)
+
     def send(self, text: str) -> None:
         """Type a message and press Enter."""
         self.type(text)

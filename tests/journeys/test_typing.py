@@ -1,5 +1,6 @@
 """Typing goes to the prompt after a click on something that has no use for keys: a tool call
-block, a thought, a queued message's "remove" button."""
+block, a thought, a queued message's "remove" button; and editing keys typed just before a key
+that opens something else (Ctrl+P, Ctrl+B) edit the prompt."""
 
 from __future__ import annotations
 
@@ -62,3 +63,23 @@ def test_typing_after_removing_a_queued_message(terminal: Callable[..., Terminal
     term.wait_for("cancelled")
     assert prompt_text(term) == "typed after the click"
     assert_frame(term, "after the cancel")
+
+
+def test_backspaces_typed_just_before_ctrl_p_and_ctrl_b_edit_the_prompt(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """Ctrl+P and Ctrl+B act at once; the Backspaces read with them went to the palette or the
+    sessions list opened meanwhile, and the prompt kept its text."""
+    term = terminal(120, 40)
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.type("hello world and more")
+    term.wait_until(lambda _: prompt_text(term) == "hello world and more", "the text")
+    term.press_together(*["BSpace"] * 5, "C-p")
+    term.wait_for("Search for commands")
+    term.press("Escape")
+    term.wait_gone("Search for commands")
+    term.wait_until(lambda _: prompt_text(term) == "hello world and", "five characters fewer")
+    term.press_together(*["BSpace"] * 4, "C-b")
+    term.wait_until(lambda _: prompt_text(term) == "hello world", "four more fewer")
+    assert_frame(term, "after the keys")

@@ -1,0 +1,103 @@
+"""A key reaches the bindings of the widget it was typed into, even when a later key has
+already moved the focus.
+
+Textual hands a key to the focused widget, and a key the widget does not take itself comes
+back to the app, which then looks for a binding along the focus chain *as it is then*. A key
+with a priority binding (Ctrl+P, Ctrl+B, Ctrl+N, ...) is acted on at once, before the keys
+typed just ahead of it have come back. So Backspaces typed and then Ctrl+P, read in one go
+(a fast typist, a terminal multiplexer, a paste of keys), were looked up in the command
+palette opened meanwhile: the prompt kept its text, every Backspace was lost.
+
+Here the app notes, for each key it hands on, the widget that had the focus; when the key
+comes back and the focus has moved since, and that widget binds the key, the binding acts
+there (what Textual would have done had the keys been acted on in order). A key that widget
+does not bind follows the focus, as in Textual: the chat screen moves the focus to where
+typing goes (the sidebar list's keys to its filter, acp_tui.ui.typing_focus), and the keys
+read with the first follow it. A key whose widget is gone (its dialog closed meanwhile) is
+dropped rather than given to whatever has the focus now. The chain mirrors Textual's
+``Screen._binding_chain`` (tested against the installed Textual: tests/ui/test_key_routing.py).
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from textual import events
+from textual.binding import BindingsMap
+from textual.dom import DOMNode
+from textual.keys import key_to_character
+
+#: Keys handed on and not yet back, at most: a key a widget takes itself never comes back.
+REMEMBERED_KEYS = 256
+
+
+class KeyTargets:
+    """Which node each key in flight was handed to (see the module docstring)."""
+
+    def __init__(self) -> None:
+        # The event is kept with its target: its id cannot be reused while it is here.
+        self._targets: OrderedDict[int, tuple[events.Key, DOMNode]] = OrderedDict()
+
+    def handed(self, event: events.Key, target: DOMNode) -> None:
+        self._targets[id(event)] = (event, target)
+        while len(self._targets) > REMEMBERED_KEYS:
+            self._targets.popitem(last=False)
+
+    def peek(self, event: events.Key) -> DOMNode | None:
+        """The node ``event`` was handed to, if the app handed it on (it stays noted)."""
+        entry = self._targets.get(id(event))
+        return entry[1] if entry is not None and entry[0] is event else None
+
+    def back(self, event: events.Key) -> DOMNode | None:
+        """The node ``event`` was handed to, once (None: not one the app handed on)."""
+        entry = self._targets.pop(id(event), None)
+        if entry is None or entry[0] is not event:
+            return None
+        return entry[1]
+
+    def __len__(self) -> int:
+        return len(self._targets)
+
+
+def binding_chain(focused: DOMNode) -> list[tuple[DOMNode, BindingsMap]]:
+    """The bindings a key typed into ``focused`` meets, from it up to the app, stopping at the
+    first modal screen (Textual's ``_modal_binding_chain``, as if ``focused`` had the focus)."""
+    chain = [(node, node._bindings.copy()) for node in focused.ancestors_with_self]
+    # A key that a widget nearer the focus consumes (text for an input) is not an
+    # ancestor's binding.
+    consumers: list[DOMNode] = []
+    for node, bindings in chain:
+        for consumer in consumers:
+            for key in list(bindings.key_to_bindings):
+                if consumer.check_consume_key(key, key_to_character(key)):
+                    del bindings.key_to_bindings[key]
+        consumers.append(node)
+    keymap = focused.app._keymap
+    if keymap:
+        for _node, bindings in chain:
+            bindings.apply_keymap(keymap)
+    for index, (node, _bindings) in enumerate(chain, 1):
+        if node.is_modal:
+            return chain[:index]
+    return chain
+
+
+def bound_there(node: DOMNode, key: str) -> bool:
+    """Whether a key typed into ``node`` has a (non-priority) binding on its way up."""
+    return any(
+        not binding.priority
+        for _namespace, bindings in binding_chain(node)
+        for binding in bindings.key_to_bindings.get(key, ())
+    )
+
+
+def typed_before_the_focus_moved(event: events.Key, targets: KeyTargets | None) -> bool:
+    """Whether ``event`` went to a widget that has lost the focus since (a key read with it
+    moved the focus first) and is bound there: its binding acts, found by the app, rather
+    than the key going wherever the focus is now."""
+    origin = targets.peek(event) if targets is not None else None
+    if origin is None or not origin.is_attached:
+        return False
+    if origin is (origin.app.focused or origin.app.screen):
+        return False
+    return bound_there(origin, event.key)
