@@ -10,9 +10,11 @@ import pytest
 from textual import events
 from textual.command import CommandPalette
 from textual.dom import DOMNode
+from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from acp_tui.ui.key_routing import REMEMBERED_KEYS, KeyTargets, binding_chain
+from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from tests.ui.chat_helpers import fixture_app, wait_for, wait_for_session
 
@@ -37,17 +39,23 @@ def chain_keys(chain: list[tuple[DOMNode, object]]) -> list[tuple[DOMNode, list[
     return [(node, sorted(bindings.key_to_bindings)) for node, bindings in chain]  # type: ignore[attr-defined]
 
 
+async def prompt_with_text(pilot: Pilot[int]) -> tuple[ChatScreen, PromptEditor]:
+    """A session open, ``TEXT`` in the prompt, the prompt focused."""
+    screen = await wait_for_session(pilot)
+    prompt = screen.query_one(PromptEditor)
+    prompt.set_draft(TEXT)
+    prompt.focus()
+    await pilot.pause()
+    return screen, prompt
+
+
 @pytest.mark.parametrize("count", [1, 10])
 async def test_backspaces_read_with_ctrl_p_edit_the_prompt_and_the_palette_opens_empty(
     tmp_path: Path, count: int
 ) -> None:
     app = fixture_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await wait_for_session(pilot)
-        prompt = screen.query_one(PromptEditor)
-        prompt.set_draft(TEXT)
-        prompt.focus()
-        await pilot.pause()
+        screen, prompt = await prompt_with_text(pilot)
         keys_read_together(app, *["backspace"] * count, "ctrl+p")
         await wait_for(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
         await wait_for(pilot, lambda: prompt.text == TEXT[:-count], "the Backspaces applied")
@@ -66,11 +74,7 @@ async def test_backspaces_read_with_ctrl_p_edit_the_prompt_and_the_palette_opens
 async def test_backspaces_read_with_ctrl_b_edit_the_prompt(tmp_path: Path) -> None:
     app = fixture_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await wait_for_session(pilot)
-        prompt = screen.query_one(PromptEditor)
-        prompt.set_draft(TEXT)
-        prompt.focus()
-        await pilot.pause()
+        _screen, prompt = await prompt_with_text(pilot)
         keys_read_together(app, "backspace", "backspace", "backspace", "ctrl+b")
         await wait_for(pilot, lambda: prompt.text == TEXT[:-3], "the Backspaces applied")
 
@@ -110,11 +114,7 @@ async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_pro
 ) -> None:
     app = fixture_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
-        screen = await wait_for_session(pilot)
-        prompt = screen.query_one(PromptEditor)
-        prompt.set_draft(TEXT)
-        prompt.focus()
-        await pilot.pause()
+        _screen, prompt = await prompt_with_text(pilot)
         gone = Static("a closed dialog's field")
         event = key("backspace")
         app.key_targets.handed(event, gone)
