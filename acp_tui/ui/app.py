@@ -294,15 +294,18 @@ class AcpTuiApp(AgentViews, App[int]):
             if isinstance(event, events.Key) and not event.is_forwarded:
                 # Textual hands it to this node unless a priority binding takes it first.
                 self.key_targets.handed(event, self.focused or self.screen)
+                await super().on_event(event)
+                if not event.is_forwarded:
+                    self.key_targets.acted_at_once()
+                return
         await super().on_event(event)
 
     async def _on_key(self, event: events.Key) -> None:
-        """A key back from the widget it was handed to, not taken there. If the focus has
-        moved since (a key read with it acted first: Ctrl+P, Ctrl+B) and that widget binds
-        the key, its binding acts there (acp_tui.ui.key_routing); a key for a widget gone
-        meanwhile is dropped. Otherwise Textual's own look-up, along the focus as it is now
-        (App._on_key, called after this one): the chat screen may have moved the focus to
-        where typing goes, and the keys that follow go there too."""
+        """A key back from the widget it was handed to, not taken there. If a key read after
+        it was acted on first (Ctrl+P, Ctrl+B), the focus has moved since, and that widget
+        binds the key, its binding acts there (acp_tui.ui.key_routing); such a key for a
+        widget gone meanwhile is dropped. Otherwise Textual's own look-up, along the focus as
+        it is now (App._on_key, called after this one)."""
         target = self.key_targets.back(event)
         if target is None or target is (self.focused or self.screen):
             return

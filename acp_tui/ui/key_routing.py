@@ -8,13 +8,15 @@ typed just ahead of it have come back. So Backspaces typed and then Ctrl+P, read
 (a fast typist, a terminal multiplexer, a paste of keys), were looked up in the command
 palette opened meanwhile: the prompt kept its text, every Backspace was lost.
 
-Here the app notes, for each key it hands on, the widget that had the focus; when the key
-comes back and the focus has moved since, and that widget binds the key, the binding acts
-there (what Textual would have done had the keys been acted on in order). A key that widget
-does not bind follows the focus, as in Textual: the chat screen moves the focus to where
-typing goes (the sidebar list's keys to its filter, acp_tui.ui.typing_focus), and the keys
-read with the first follow it. A key whose widget is gone (its dialog closed meanwhile) is
-dropped rather than given to whatever has the focus now. The chain mirrors Textual's
+Here the app notes, for each key it hands on, the widget that had the focus, and which keys
+were acted on at once. When a key comes back after a key read *later* was acted on at once,
+and the focus has moved since, and the widget it was handed to binds it, the binding acts
+there: what Textual would have done had the keys been acted on in order. Otherwise the key
+follows the focus as it is, as in Textual: a focus moved by the keys read *before* it is
+where it belongs (Shift+Tab then Home: Home scrolls the transcript, where Shift+Tab went),
+and the chat screen moves the focus to where typing goes (the sidebar list's keys to its
+filter, acp_tui.ui.typing_focus). A key overtaken so whose widget is gone (its dialog closed
+meanwhile) is dropped rather than given to whatever has the focus now. The chain mirrors Textual's
 ``Screen._binding_chain`` (tested against the installed Textual: tests/ui/test_key_routing.py).
 """
 
@@ -32,28 +34,40 @@ REMEMBERED_KEYS = 256
 
 
 class KeyTargets:
-    """Which node each key in flight was handed to (see the module docstring)."""
+    """Which node each key in flight was handed to, and whether a key read after it was acted
+    on first (see the module docstring)."""
 
     def __init__(self) -> None:
         # The event is kept with its target: its id cannot be reused while it is here.
-        self._targets: OrderedDict[int, tuple[events.Key, DOMNode]] = OrderedDict()
+        self._targets: OrderedDict[int, tuple[events.Key, DOMNode, int]] = OrderedDict()
+        self._count = 0
+        #: The number of the latest key acted on at once (by a priority binding).
+        self._latest_at_once = -1
 
     def handed(self, event: events.Key, target: DOMNode) -> None:
-        self._targets[id(event)] = (event, target)
+        self._count += 1
+        self._targets[id(event)] = (event, target, self._count)
         while len(self._targets) > REMEMBERED_KEYS:
             self._targets.popitem(last=False)
 
-    def peek(self, event: events.Key) -> DOMNode | None:
-        """The node ``event`` was handed to, if the app handed it on (it stays noted)."""
-        entry = self._targets.get(id(event))
-        return entry[1] if entry is not None and entry[0] is event else None
+    def acted_at_once(self) -> None:
+        """A key was taken by a priority binding, ahead of those handed on before it."""
+        self._count += 1
+        self._latest_at_once = self._count
 
-    def back(self, event: events.Key) -> DOMNode | None:
-        """The node ``event`` was handed to, once (None: not one the app handed on)."""
-        entry = self._targets.pop(id(event), None)
-        if entry is None or entry[0] is not event:
+    def peek(self, event: events.Key) -> DOMNode | None:
+        """The node ``event`` was handed to, if a key read after it was acted on first (then
+        the focus may have moved under it); None otherwise. It stays noted."""
+        entry = self._targets.get(id(event))
+        if entry is None or entry[0] is not event or entry[2] > self._latest_at_once:
             return None
         return entry[1]
+
+    def back(self, event: events.Key) -> DOMNode | None:
+        """As :meth:`peek`, once: the key is forgotten."""
+        overtaken = self.peek(event)
+        self._targets.pop(id(event), None)
+        return overtaken
 
     def __len__(self) -> int:
         return len(self._targets)
@@ -92,9 +106,9 @@ def bound_there(node: DOMNode, key: str) -> bool:
 
 
 def typed_before_the_focus_moved(event: events.Key, targets: KeyTargets | None) -> bool:
-    """Whether ``event`` went to a widget that has lost the focus since (a key read with it
-    moved the focus first) and is bound there: its binding acts, found by the app, rather
-    than the key going wherever the focus is now."""
+    """Whether ``event`` went to a widget that has lost the focus since to a key read after it
+    (acted on first) and is bound there: its binding acts, found by the app, rather than the
+    key going wherever the focus is now."""
     origin = targets.peek(event) if targets is not None else None
     if origin is None or not origin.is_attached:
         return False

@@ -118,20 +118,46 @@ async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_pro
         gone = Static("a closed dialog's field")
         event = key("backspace")
         app.key_targets.handed(event, gone)
+        app.key_targets.acted_at_once()  # Escape, say, closed the dialog first
         await app._on_key(event)
         assert event._no_default_action  # Textual's own look-up (the prompt's) is not made
         await pilot.pause()
         assert prompt.text == TEXT
 
 
-def test_a_key_is_given_back_once_and_only_the_latest_are_remembered() -> None:
+def test_a_key_is_given_back_once_if_a_later_key_overtook_it() -> None:
     targets = KeyTargets()
     node = DOMNode()
-    first = key("a")
+    first, second, third = key("a"), key("b"), key("c")
     targets.handed(first, node)
+    targets.handed(second, node)
+    assert targets.peek(first) is None  # nothing acted on out of turn
+    targets.acted_at_once()  # Ctrl+P, say
+    targets.handed(third, node)
     assert targets.back(key("a")) is None  # another event, even of the same key
+    assert targets.peek(first) is node
     assert targets.back(first) is node
     assert targets.back(first) is None
+    assert targets.back(second) is node
+    assert targets.back(third) is None  # read after the key acted on at once: in turn
     for _ in range(REMEMBERED_KEYS + 10):
         targets.handed(key("b"), node)
     assert len(targets) == REMEMBERED_KEYS
+
+
+async def test_a_key_read_after_one_that_moves_the_focus_follows_the_focus(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Shift+Tab then Home, read together (the benchmarks' way to the transcript's top):
+    Shift+Tab's focus move is acted on after Home was handed to the prompt, and Home is the
+    transcript's, where the focus went, not the prompt's (its cursor stays put)."""
+    monkeypatch.setenv("FIXTURE_AGENT_ONE_MODE", "1")  # Shift+Tab moves the focus, no mode
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen, _prompt = await prompt_with_text(pilot)
+        area = screen.query_one(PromptTextArea)
+        assert area.cursor_location == (0, len(TEXT))
+        keys_read_together(app, "shift+tab", "home")
+        await wait_for(pilot, lambda: screen.focused is not area, "the focus moved")
+        await pilot.pause()
+        assert area.cursor_location == (0, len(TEXT))
