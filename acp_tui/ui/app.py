@@ -34,7 +34,7 @@ from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui import css_cache, early_keys
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
-from acp_tui.ui.key_routing import KeyTargets, binding_chain
+from acp_tui.ui.key_routing import KeyTargets, bindings_where_typed
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
@@ -296,7 +296,7 @@ class AcpTuiApp(AgentViews, App[int]):
                 self.key_targets.handed(event, self.focused or self.screen)
                 await super().on_event(event)
                 if not event.is_forwarded:
-                    self.key_targets.acted_at_once()
+                    self.key_targets.acted_at_once(event)
                 return
         await super().on_event(event)
 
@@ -312,13 +312,7 @@ class AcpTuiApp(AgentViews, App[int]):
         if not target.is_attached:
             event.prevent_default()  # typed into what is gone (a closed dialog)
             return
-        chain = binding_chain(target)
-        bindings = [
-            (namespace, binding)
-            for namespace, bound in chain
-            for binding in bound.key_to_bindings.get(event.key, ())
-            if not binding.priority
-        ]
+        bindings = bindings_where_typed(target, event.key)
         if not bindings:
             return
         event.prevent_default()

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import OrderedDict
 
 from textual import events
-from textual.binding import BindingsMap
+from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
 from textual.keys import key_to_character
 
@@ -45,15 +45,19 @@ class KeyTargets:
         self._latest_at_once = -1
 
     def handed(self, event: events.Key, target: DOMNode) -> None:
+        """``event`` is about to be handed to ``target`` (unless a priority binding takes it:
+        then :meth:`acted_at_once`)."""
         self._count += 1
         self._targets[id(event)] = (event, target, self._count)
         while len(self._targets) > REMEMBERED_KEYS:
             self._targets.popitem(last=False)
 
-    def acted_at_once(self) -> None:
-        """A key was taken by a priority binding, ahead of those handed on before it."""
-        self._count += 1
-        self._latest_at_once = self._count
+    def acted_at_once(self, event: events.Key) -> None:
+        """``event`` was taken by a priority binding, ahead of the keys handed on before it; it
+        was never handed on."""
+        entry = self._targets.pop(id(event), None)
+        if entry is not None and entry[0] is event:
+            self._latest_at_once = entry[2]
 
     def peek(self, event: events.Key) -> DOMNode | None:
         """The node ``event`` was handed to, if a key read after it was acted on first (then
@@ -96,13 +100,15 @@ def binding_chain(focused: DOMNode) -> list[tuple[DOMNode, BindingsMap]]:
     return chain
 
 
-def bound_there(node: DOMNode, key: str) -> bool:
-    """Whether a key typed into ``node`` has a (non-priority) binding on its way up."""
-    return any(
-        not binding.priority
-        for _namespace, bindings in binding_chain(node)
+def bindings_where_typed(node: DOMNode, key: str) -> list[tuple[DOMNode, Binding]]:
+    """The (non-priority) bindings a key typed into ``node`` meets on its way up, nearest
+    first, each with the node it is bound on (where its action runs)."""
+    return [
+        (namespace, binding)
+        for namespace, bindings in binding_chain(node)
         for binding in bindings.key_to_bindings.get(key, ())
-    )
+        if not binding.priority
+    ]
 
 
 def typed_before_the_focus_moved(event: events.Key, targets: KeyTargets | None) -> bool:
@@ -114,4 +120,4 @@ def typed_before_the_focus_moved(event: events.Key, targets: KeyTargets | None) 
         return False
     if origin is (origin.app.focused or origin.app.screen):
         return False
-    return bound_there(origin, event.key)
+    return bool(bindings_where_typed(origin, event.key))

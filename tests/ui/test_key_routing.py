@@ -118,7 +118,9 @@ async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_pro
         gone = Static("a closed dialog's field")
         event = key("backspace")
         app.key_targets.handed(event, gone)
-        app.key_targets.acted_at_once()  # Escape, say, closed the dialog first
+        escape = key("escape")
+        app.key_targets.handed(escape, gone)
+        app.key_targets.acted_at_once(escape)  # it closed the dialog first
         await app._on_key(event)
         assert event._no_default_action  # Textual's own look-up (the prompt's) is not made
         await pilot.pause()
@@ -128,11 +130,13 @@ async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_pro
 def test_a_key_is_given_back_once_if_a_later_key_overtook_it() -> None:
     targets = KeyTargets()
     node = DOMNode()
-    first, second, third = key("a"), key("b"), key("c")
+    first, second, at_once, third = key("a"), key("b"), key("ctrl+p"), key("c")
     targets.handed(first, node)
     targets.handed(second, node)
     assert targets.peek(first) is None  # nothing acted on out of turn
-    targets.acted_at_once()  # Ctrl+P, say
+    targets.handed(at_once, node)
+    targets.acted_at_once(at_once)  # a priority binding took it: never handed on
+    assert targets.peek(at_once) is None
     targets.handed(third, node)
     assert targets.back(key("a")) is None  # another event, even of the same key
     assert targets.peek(first) is node
