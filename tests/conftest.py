@@ -146,11 +146,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     PYTEST_XDIST_AUTO_NUM_WORKERS still wins."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None
-    if hasattr(os, "sched_getaffinity"):  # the cores this process may use (Linux)
-        cores = len(os.sched_getaffinity(0))
-    else:
-        cores = os.cpu_count() or 1
-    return min(cores * WORKERS_PER_CORE, MOST_WORKERS)
+    return min(warm_bytecode.cores() * WORKERS_PER_CORE, MOST_WORKERS)
 
 
 def pytest_report_header(config: pytest.Config) -> list[str]:

@@ -54,7 +54,7 @@ def estimate(item: pytest.Item) -> float:
     path = item.nodeid.split("::", 1)[0]
     if path in SLOW_FILES:
         return SLOW_FILES[path]
-    if path.startswith("tests/journeys/"):
+    if is_journey(item):
         return JOURNEY
     function = getattr(item, "function", None)
     if getattr(function, "is_hypothesis_test", False):
@@ -113,13 +113,14 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     items[:] = deal(items, {item.nodeid: urgency(item, seconds) for item in items}, hands)
 
 
-def mostly_waits(item: pytest.Item) -> bool:
+def is_journey(item: pytest.Item) -> bool:
+    """The installed app in tmux: a test that mostly waits."""
     return item.nodeid.startswith("tests/journeys/")
 
 
 def urgency(item: pytest.Item, seconds: dict[str, float]) -> float:
     """How early ``item`` starts: its time, less for a test that mostly waits."""
-    return seconds[item.nodeid] * (WAITING_WEIGHT if mostly_waits(item) else 1.0)
+    return seconds[item.nodeid] * (WAITING_WEIGHT if is_journey(item) else 1.0)
 
 
 def pytest_runtest_logreport(report: pytest.TestReport) -> None:

@@ -57,6 +57,8 @@ def shares(paths: list[Path], count: int) -> list[list[Path]]:
 
 
 def cores() -> int:
+    """The cores this process may use (on Linux, its affinity), as ``-n auto`` counts them
+    (tests/conftest.py)."""
     if hasattr(os, "sched_getaffinity"):
         return len(os.sched_getaffinity(0))
     return os.cpu_count() or 1
