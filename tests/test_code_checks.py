@@ -1,5 +1,6 @@
 """The code checks run with the tests (so CI runs them, and so does anyone running the suite):
-ruff's lint rules and format, and mypy on the package, as configured in pyproject.toml."""
+ruff's lint rules and format, and mypy on the package, as configured in pyproject.toml; and
+probes that show the configuration catches what it is there for."""
 
 from __future__ import annotations
 
@@ -8,6 +9,21 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def mypy_on(tmp_path: Path, source: str) -> subprocess.CompletedProcess[str]:
+    """mypy, configured by pyproject.toml, on one probe module (its own cache: cold, ~1 s)."""
+    probe = tmp_path / "probe.py"
+    probe.write_text(source, encoding="utf-8")
+    config, cache = str(ROOT / "pyproject.toml"), str(tmp_path / "cache")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", config, "--cache-dir", cache, str(probe)],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
 
 
 def check(*argv: str) -> None:
@@ -33,3 +49,10 @@ def test_ruff_format_changes_nothing() -> None:
 def test_mypy_finds_nothing() -> None:
     # Files and options come from [tool.mypy] in pyproject.toml.
     check("mypy")
+
+
+def test_mypy_reports_a_type_ignore_that_silences_nothing(tmp_path: Path) -> None:
+    """``warn_unused_ignores``: an ignore left behind would hide the next real error."""
+    done = mypy_on(tmp_path, "x: int = 1  # type: ignore[assignment]\n")
+    assert done.returncode == 1 and "[unused-ignore]" in done.stdout, done.stdout
+    assert mypy_on(tmp_path, "x: int = '1'  # type: ignore[assignment]\n").returncode == 0

@@ -109,7 +109,7 @@ class MessageEntry(Entry):
         if segs:
             last = segs[-1]
             if last.__class__ is list:
-                last.append(text)  # type: ignore[union-attr]
+                last.append(text)
                 self._text = None
                 return
         segs.append([text])
@@ -120,7 +120,7 @@ class MessageEntry(Entry):
         """The last text part, when the message ends with text (else None)."""
         segs = self._segments
         last = segs[-1] if segs else None
-        return last[-1] if last.__class__ is list and last else None  # type: ignore[index]
+        return last[-1] if last.__class__ is list and last else None
 
     def append_block(self, block: dict[str, Any]) -> None:
         if block.get("type") == "text":
@@ -148,8 +148,8 @@ class MessageEntry(Entry):
             for seg in self._segments:
                 if seg.__class__ is list:
                     if len(seg) > 1:  # collapse the run: later reads join fewer parts
-                        seg[:] = ["".join(seg)]  # type: ignore[index]
-                    out.extend(seg)  # type: ignore[arg-type]
+                        seg[:] = ["".join(seg)]
+                    out.extend(seg)
             text = self._text = "".join(out)
         return text
 

@@ -137,11 +137,11 @@ class Reducer:
                 transcript = s.transcript
                 if text.__class__ is str and transcript:
                     e = transcript[-1]
-                    if e.__class__ is AgentMessage and not e.local_pending:  # type: ignore[attr-defined]
+                    if e.__class__ is AgentMessage and not e.local_pending:
                         mid = update.get("messageId")
-                        if mid is None or mid == e.message_id:  # type: ignore[attr-defined]
+                        if mid is None or mid == e.message_id:
                             e.version += 1
-                            e.append_text(text)  # type: ignore[attr-defined]
+                            e.append_text(text)
                             if e is not self._tracker.last_marked:
                                 self._tracker.touch_entry(s, e)
                             return

@@ -89,18 +89,18 @@ class TranscriptUpdates:
             e = self._last_known(tr)
         if e is None or e.__class__ is not cls:
             e = self._message_for(s, cls, mid)
-        elif e.local_pending:  # type: ignore[union-attr]
-            e = self._adopt_echo(s, e, mid)  # type: ignore[arg-type]
-        elif mid is not None and mid != e.message_id:  # type: ignore[union-attr]
+        elif e.local_pending:
+            e = self._adopt_echo(s, e, mid)
+        elif mid is not None and mid != e.message_id:
             e = self._message_for(s, cls, mid)
         else:
             e.version += 1
             if text and cls is UserMessage and mid is None and (s.replaying or s.shadow):
-                text = _apart_from(e.last_text, text)  # type: ignore[union-attr]
+                text = _apart_from(e.last_text, text)
         if text is not None:
-            e.append_text(text)  # type: ignore[union-attr]
+            e.append_text(text)
         else:
-            e.append_block(content)  # type: ignore[union-attr]
+            e.append_block(content)
         self._tracker.touch_entry(s, e)
 
     @staticmethod
@@ -300,8 +300,8 @@ class TranscriptUpdates:
     @staticmethod
     def _plan_snapshot(s: SessionState, plan_id: str) -> PlanSnapshot | None:
         for entry in reversed(s.transcript):
-            if entry.__class__ is PlanSnapshot and entry.plan_id == plan_id:  # type: ignore[attr-defined]
-                return entry  # type: ignore[return-value]
+            if entry.__class__ is PlanSnapshot and entry.plan_id == plan_id:
+                return entry
         return None
 
     def _set_plan(self, s: SessionState, entries: list[dict[str, Any]], raw: Any) -> None:
@@ -357,9 +357,9 @@ class TranscriptUpdates:
     def _compaction(self, s: SessionState, compaction_id: str) -> Compaction:
         # Compactions are few and the one being updated is near the end: search from there.
         for e in reversed(s.transcript):
-            if e.__class__ is Compaction and e.compaction_id == compaction_id:  # type: ignore[attr-defined]
+            if e.__class__ is Compaction and e.compaction_id == compaction_id:
                 e.version += 1
-                return e  # type: ignore[return-value]
+                return e
         e = Compaction(self._registry.next_id(), compaction_id)
         s.transcript.append(e)
         return e
@@ -421,6 +421,6 @@ def pending_local_user(s: SessionState) -> UserMessage | None:
     """The oldest message sent and not yet echoed: an agent inserts prompts in the order they
     were sent (v2 accepts several at once), so its echoes bind in that order."""
     for e in s.transcript[-64:]:
-        if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
-            return e  # type: ignore[return-value]
+        if e.__class__ is UserMessage and e.local_pending:
+            return e
     return None

@@ -38,9 +38,9 @@ __all__ = ["Turns"]
 def _conversation(entries: list[Entry]) -> list[tuple[type, str]]:
     """What a person reads as the conversation: the user's and the agent's messages."""
     return [
-        (e.__class__, e.text.strip())  # type: ignore[attr-defined]
+        (e.__class__, e.text.strip())
         for e in entries
-        if e.__class__ in (UserMessage, AgentMessage) and e.text.strip()  # type: ignore[attr-defined]
+        if e.__class__ in (UserMessage, AgentMessage) and e.text.strip()
     ]
 
 
@@ -306,8 +306,8 @@ class Turns:
             reason = response.get("stopReason")
             if self._registry.protocol_version < 2 and isinstance(reason, str):
                 for e in reversed(s.transcript[-64:]):
-                    if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
-                        e.local_pending = False  # type: ignore[attr-defined]
+                    if e.__class__ is UserMessage and e.local_pending:
+                        e.local_pending = False
                         e.version += 1
                         self._tracker.touch_entry(s, e)
                 if current:
@@ -340,9 +340,9 @@ class Turns:
         removed = False
         for index in range(len(s.transcript) - 1, max(-1, len(s.transcript) - 65), -1):
             e = s.transcript[index]
-            if e.__class__ is UserMessage and e.local_pending:  # type: ignore[attr-defined]
+            if e.__class__ is UserMessage and e.local_pending:
                 del s.transcript[index]
-                mid = e.message_id  # type: ignore[attr-defined]
+                mid = e.message_id
                 if mid is not None:
                     s.msg_index.pop(mid, None)
                 removed = True

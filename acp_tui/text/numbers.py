@@ -28,4 +28,4 @@ def wire_number(value: Any, *, low: float | None = None) -> int | float | None:
         return None
     if not ok or (low is not None and value < low):
         return None
-    return value  # type: ignore[no-any-return]
+    return value

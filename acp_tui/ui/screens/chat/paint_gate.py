@@ -99,7 +99,7 @@ class PromptFirstPainting(_Base):
             and self._echo_ready(prompt)
         ):
             self._on_timer_update()
-        await super()._on_idle(event)  # type: ignore[misc]
+        await super()._on_idle(event)
 
     def _echo_ready(self, prompt: Widget) -> bool:
         """Whether ``prompt`` changed while keys are coming, and can be painted alone (it
@@ -176,7 +176,7 @@ class PromptFirstPainting(_Base):
         ):
             self._lay_out_now_draw_next()
             return
-        super()._on_timer_update()  # type: ignore[misc]
+        super()._on_timer_update()
         if self._drawing_owed:
             self._draw_what_moved()  # an earlier split frame's drawing, if this one had none
         if painting:
@@ -186,7 +186,7 @@ class PromptFirstPainting(_Base):
         """The layout of a whole frame now; its drawing on the next turn of the loop."""
         self._laying_out_only = True
         try:
-            super()._on_timer_update()  # type: ignore[misc]
+            super()._on_timer_update()
         finally:
             self._laying_out_only = False
         if self._drawing_owed:
@@ -199,7 +199,7 @@ class PromptFirstPainting(_Base):
             # What the layout moved stays in the compositor's dirty regions for _draw_owed.
             self._drawing_owed = True
             return
-        super()._compositor_refresh()  # type: ignore[misc]
+        super()._compositor_refresh()
         self._drawing_owed = False
 
     def _draw_owed(self) -> None:
