@@ -50,7 +50,7 @@ METRICS = [
     ),
     Metric(
         "import_schema_ms",
-        "import acp_tui.protocol.schema (the wire declaration, TypedDicts)",
+        "import acp_tui.wire.schema (the wire declaration, TypedDicts)",
         "ms",
         digits=1,
     ),
@@ -148,7 +148,7 @@ def measure(smoke: bool = False) -> dict[str, float]:
         "first_frame_ms": median([first_frame_ms() for _ in range(launches)]),
         "first_frame_env_ms": median([first_frame_ms(installed=False) for _ in range(launches)]),
         "import_protocol_ms": median([import_ms() for _ in range(imports)]),
-        "import_schema_ms": median([import_ms("acp_tui.protocol.schema") for _ in range(imports)]),
+        "import_schema_ms": median([import_ms("acp_tui.wire.schema") for _ in range(imports)]),
         "import_app_ms": median([import_ms("acp_tui.ui.app") for _ in range(imports)]),
         "python_ms": median([timed_python("pass") for _ in range(imports)]),
     }

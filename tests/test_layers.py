@@ -3,10 +3,11 @@ the layers are stated), and our own reading of the source by the same rules, rea
 that also forbids import cycles (every import, also those inside
 functions; those under ``if TYPE_CHECKING:`` count for the layers but not for cycles).
 
-Layers, lowest first: ``text`` (agent text as data, formatting), ``protocol`` (JSON-RPC and
-ACP over stdio), ``config`` (settings and paths), ``store`` (sessions and transcripts),
-``services`` (what the agent asks of the client), ``session`` (the controller), ``ui``
-(Textual), ``cli`` (entry points). The demo agent is a program of its own in the package.
+Layers, lowest first: ``text`` (agent text as data, formatting) beside ``wire`` (the ACP
+wire's names and shapes), ``protocol`` (JSON-RPC and ACP over stdio), ``config`` (settings
+and paths), ``store`` (sessions and transcripts), ``services`` (what the agent asks of the
+client), ``session`` (the controller), ``ui`` (Textual), ``cli`` (entry points). The demo
+agent is a program of its own in the package.
 """
 
 from __future__ import annotations
@@ -265,6 +266,14 @@ def test_the_layer_check_catches_an_upward_import_declared_in_pyproject(tmp_path
         "acp_tui.ui.app",
     ]
     assert layer_problems(probe, "acp_tui.cli.probe") == []
+
+
+def test_the_wire_declaration_is_a_bottom_layer() -> None:
+    """The wire's names and shapes import nothing of the app (nor does ``text``, beside
+    them); everything that reads the wire may import them, except settings and paths."""
+    assert ALLOWED["wire"] == set() and ALLOWED["text"] == set()
+    assert {"wire", "text"} <= ALLOWED["protocol"] & ALLOWED["store"] & ALLOWED["session"]
+    assert "wire" not in ALLOWED["config"]
 
 
 def test_the_layer_check_catches_a_screen_import_outside_ui(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
-"""The wire declaration (``acp_tui.protocol.schema``) against the official JSON schema.
+"""The wire declaration (``acp_tui.wire.schema``) against the official JSON schema.
 
 Every ``TypedDict`` is checked against the schema's definition of the same name: each field the
 schema names exists, with a compatible type (the same JSON types, ``null`` when and only when
@@ -21,7 +21,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 import pytest
 
-from acp_tui.protocol import constants, schema
+from acp_tui.wire import constants, schema
 
 SCHEMA_DIR = Path(__file__).parent / "data" / "acp-schema" / "v1"
 DEFS: dict[str, Any] = json.loads((SCHEMA_DIR / "schema.json").read_text())["$defs"]
@@ -345,7 +345,7 @@ class TestTheCheckCatchesDrift:
 def test_importing_the_wire_declaration_is_light() -> None:
     """The names are on the path to the first frame; neither module imports anything heavy."""
     code = (
-        "import sys; import acp_tui.protocol.schema, acp_tui.protocol.constants; "
+        "import sys; import acp_tui.wire.schema, acp_tui.wire.constants; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'textual', 'rich')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -361,7 +361,7 @@ def test_the_shapes_are_imported_for_type_checking_only() -> None:
         str(path.relative_to(path.parents[2]))
         for path in sources()
         for module, typing_only in imports_of(path)
-        if module == "acp_tui.protocol.schema" and not typing_only
+        if module == "acp_tui.wire.schema" and not typing_only
     ]
     assert at_run_time == []
 

@@ -22,11 +22,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_tui.protocol.constants import Method
 from acp_tui.protocol.recording import FROM_AGENT, TO_AGENT, Recording, Segment, WireEntry
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UnknownUpdate
 from acp_tui.text.safety import one_line
+from acp_tui.wire.constants import Method
 
 PERMISSION = Method.SESSION_REQUEST_PERMISSION
 OPENING_METHODS = ("session/new", "session/load", "session/resume", "session/fork")

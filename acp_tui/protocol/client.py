@@ -23,7 +23,6 @@ import anyio
 
 from acp_tui import __version__
 from acp_tui.protocol import v2
-from acp_tui.protocol.constants import PROTOCOL_VERSION, Method
 from acp_tui.protocol.jsonrpc import (
     CLOSED_INPUT,
     CLOSED_OUTPUT,
@@ -34,10 +33,11 @@ from acp_tui.protocol.jsonrpc import (
     RpcError,
 )
 from acp_tui.protocol.process import AgentProcess
+from acp_tui.wire.constants import PROTOCOL_VERSION, Method
 
 if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.protocol.schema import CancelNotification, Implementation, McpServer
+    from acp_tui.wire.schema import CancelNotification, Implementation, McpServer
 
 
 # Agent -> client requests whose presence in `handlers` turns on a client capability.

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.schema import Implementation
+    from acp_tui.wire.schema import Implementation
 
 V1 = 1
 V2 = 2

@@ -12,13 +12,13 @@ from typing import Any
 import anyio
 
 from acp_tui.protocol import v2
-from acp_tui.protocol.constants import Method, UpdateKind
 from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.permissions import CANCELLED, PendingPermission
 from acp_tui.store import TOOL_ALLOWED, TOOL_REJECTED
+from acp_tui.wire.constants import Method, UpdateKind
 
 
 class AgentRequests(LinkState):

@@ -28,7 +28,6 @@ from acp_tui.protocol.client import (
     AgentExitedError,
     NotAnAgentError,
 )
-from acp_tui.protocol.constants import Method
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.session.agent_requests import AgentRequests
@@ -38,6 +37,7 @@ from acp_tui.session.mcp import select_mcp_servers
 from acp_tui.session.queue import QueuedPrompt
 from acp_tui.session.session_calls import SessionCalls
 from acp_tui.session.turns import Turns
+from acp_tui.wire.constants import Method
 
 log = logging.getLogger(__name__)
 

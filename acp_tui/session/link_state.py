@@ -38,7 +38,7 @@ from acp_tui.session.roots import SessionRoots
 from acp_tui.store import SessionStore
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.schema import McpServer
+    from acp_tui.wire.schema import McpServer
 
 
 @dataclass(slots=True)

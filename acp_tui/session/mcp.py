@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
-    from acp_tui.protocol.schema import EnvVariable, McpServer
+    from acp_tui.wire.schema import EnvVariable, McpServer
 
 __all__ = ["select_mcp_servers"]
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from acp_tui.protocol import constants as wire
 from acp_tui.protocol.client import AcpClient, AcpError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
@@ -16,6 +15,7 @@ from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.queue import QueuedPrompt
 from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_NOT_RUN
+from acp_tui.wire import constants as wire
 
 
 class Turns(LinkState):

@@ -12,7 +12,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from acp_tui.protocol.constants import SESSION_UPDATE_KINDS, UpdateKind
 from acp_tui.store import PlanSnapshot, SessionStore, ToolCall
 from acp_tui.store.entries import PlanItem
 from acp_tui.store.tool_content import (
@@ -23,6 +22,7 @@ from acp_tui.store.tool_content import (
     file_locations,
     tool_outputs,
 )
+from acp_tui.wire.constants import SESSION_UPDATE_KINDS, UpdateKind
 
 DIFF = {"type": "diff", "path": "/w/app.py", "oldText": "a\n", "newText": "b\n"}
 NEW_FILE = {"type": "diff", "path": "/w/new.py", "newText": "x\n"}

@@ -2,7 +2,7 @@
 tool kinds and statuses, permission option kinds, error codes (protocol v1).
 
 Code that reads or writes the wire uses these instead of string literals; the message shapes
-that go with them are in :mod:`acp_tui.protocol.schema`. Kept apart because this module is on
+that go with them are in :mod:`acp_tui.wire.schema`. Kept apart because this module is on
 the path to the first frame and costs about a millisecond to import, where the shapes (~70
 ``TypedDict`` classes) cost about 10 ms and are only needed by type checkers and tests. ``tests/test_schema.py`` checks every value against the official JSON schema.
 

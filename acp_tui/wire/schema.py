@@ -1,6 +1,6 @@
 """The ACP wire, declared once: the messages as :class:`~typing.TypedDict` shapes (protocol
 v1); their names (methods, ``sessionUpdate`` kinds, enumerations) are in
-:mod:`acp_tui.protocol.constants`.
+:mod:`acp_tui.wire.constants`.
 
 These are declarations, not validators: what comes off the wire is plain JSON (dicts), and the
 code that reads it (the store for ``session/update``, the controller and services for requests)
@@ -21,7 +21,7 @@ Spec: https://agentclientprotocol.com/protocol/v1/overview
 
 from typing import Any, Literal, Required, TypedDict
 
-from acp_tui.protocol.constants import (
+from acp_tui.wire.constants import (
     PermissionOptionKind,
     PlanEntryPriority,
     PlanEntryStatus,
