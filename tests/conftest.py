@@ -14,6 +14,9 @@
 - Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below), and a fresh
   clone's is written once before the xdist workers start, not by each (tests/warm_bytecode.py).
 - Each stylesheet is parsed once per test process, not once per app (tests/css_cache.py).
+- A test of a Textual patch's own effect is marked ``textual_patch("name")``: it fails (never
+  skips) in a run where that patch is off (``ACP_TUI_PATCHES``); such a run deselects those
+  tests with ``-m "not textual_patch"`` (.ci/run's second run, every patch off).
 - The heap stays small: Python's collector scans all of it, so its cost grows with it (a
   quarter of a Pilot test's CPU). What is there after collection is frozen (never scanned
   again), and Textual's style cache, which keeps up to 1,024 widgets' drawn lines alive
@@ -38,6 +41,8 @@ from collections.abc import Generator
 import pytest
 from hypothesis import HealthCheck, settings
 
+from acp_tui.ui.textual_patches import ENV as PATCHES_ENV
+from acp_tui.ui.textual_patches import from_environment as patches_from_environment
 from tests import css_cache, store_guard, warm_bytecode
 from tests.cpu_load import CpuLoad, requested_load
 from tests.slow_first import (  # noqa: F401  (hooks: pytest finds them by name here)
@@ -156,6 +161,19 @@ def pytest_report_header(config: pytest.Config) -> list[str]:
     if skips_fail():
         lines.append("skipped tests fail this run (CI)")
     return lines
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A test of a Textual patch's effect needs the patch on (see the module docstring)."""
+    for mark in item.iter_markers("textual_patch"):
+        (name,) = mark.args
+        if not patches_from_environment()(name):  # a name that is no patch raises
+            pytest.fail(
+                f"tests the Textual patch {name!r}, which is off in this run ({PATCHES_ENV}="
+                f"{os.environ.get(PATCHES_ENV, '')!r}); a run with patches off deselects "
+                "these tests: -m 'not textual_patch'",
+                pytrace=False,
+            )
 
 
 @pytest.hookimpl(wrapper=True)

@@ -260,8 +260,8 @@ def prepare_to_run(app: AcpTuiApp) -> None:
     parsed by an earlier run read from the cache directory, and SIGTERM / SIGHUP quitting as
     Ctrl+Q does."""
     from acp_tui.config.locations import cache_dir
-    from acp_tui.ui import css_cache
     from acp_tui.ui.collector import IdleCollector
+    from acp_tui.ui.textual_patches import css_cache
 
     css_cache.keep_on_disk(cache_dir())
 

@@ -31,13 +31,14 @@ from acp_tui.protocol.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
-from acp_tui.ui import css_cache, early_keys
+from acp_tui.ui import early_keys, textual_patches
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.key_routing import KeyTargets, bindings_where_typed
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
+from acp_tui.ui.textual_patches import css_cache
 from acp_tui.ui.themes import register_themes
 from acp_tui.ui.warm_up import WARM_UP_AFTER, warm_up_in_background
 
@@ -115,6 +116,8 @@ class AcpTuiApp(AgentViews, App[int]):
         config: Config | None = None,
     ) -> None:
         super().__init__()
+        #: The Textual patches on for this app (acp_tui.ui.textual_patches).
+        self.patches = textual_patches.install(self)
         self._init_agent_views()
         self.settings = settings
         #: Agents started beside the first one (``--agent A --agent B``), in order.
@@ -124,7 +127,7 @@ class AcpTuiApp(AgentViews, App[int]):
         #: The running agents, one controller each: the screens show them.
         self.workspace = workspace if workspace is not None else Workspace()
         #: Shown as notifications once the app runs (config and theme file problems).
-        self.problems: list[str] = list(problems)
+        self.problems: list[str] = [*problems, *self.patches.problems]
         self.choices = list(choices) if choices is not None else None
         self.recent = recent
         self.remember_theme = remember_theme
@@ -425,7 +428,6 @@ def make_app(
     the detected agents and the demo agent). The app owns ``workspace`` (default: a new one),
     where the chat screen finds its agent's controller. ``more_agents`` run beside the first
     one, each in its own view; ``config`` lists its agents in "Start agent…"."""
-    css_cache.install()
     return AcpTuiApp(
         settings,
         choices=choices,

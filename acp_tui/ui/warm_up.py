@@ -40,9 +40,9 @@ WARM_UP_LEXERS = ("python", "bash", "diff", "json", "typescript", "javascript")
 
 
 def _warm_up(modules: Sequence[str], lexers: Sequence[str]) -> None:
-    # First: the stylesheets this launch parsed, for the next one (acp_tui.ui.css_cache),
+    # First: the stylesheets this launch parsed, for the next one (textual_patches.css_cache),
     # kept even if this one is killed or crashes before it ends.
-    from acp_tui.ui import css_cache
+    from acp_tui.ui.textual_patches import css_cache
 
     css_cache.save_to_disk()
     for name in modules:

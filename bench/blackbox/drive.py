@@ -80,7 +80,8 @@ def fresh_home() -> Path:
 
 def app_env(home: Path) -> dict[str, str]:
     # What a person's second and later launches find: the bytecode, and the stylesheets
-    # parsed by an earlier run (acp_tui/ui/css_cache.py). Config, data and state stay fresh.
+    # parsed by an earlier run (acp_tui/ui/textual_patches/css_cache.py). Config, data and
+    # state stay fresh.
     return {
         **isolated_env(home),
         "PYTHONPYCACHEPREFIX": str(PYCACHE),

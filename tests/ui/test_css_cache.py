@@ -1,5 +1,5 @@
-"""Parsed stylesheets are shared by every stylesheet of the process (acp_tui/ui/css_cache.py):
-a re-parse with the same sources and theme parses nothing again; another theme parses anew;
+"""Parsed stylesheets are shared by every stylesheet of the process
+(acp_tui/ui/textual_patches/css_cache.py): a re-parse with the same sources and theme parses nothing again; another theme parses anew;
 only the last few themes are kept; a Textual whose parser changed shape is left alone."""
 
 from __future__ import annotations
@@ -15,8 +15,11 @@ import textual.css.stylesheet as textual_stylesheet
 from textual.css.stylesheet import Stylesheet
 from textual.screen import Screen
 
-from acp_tui.ui import css_cache
+from acp_tui.ui.textual_patches import css_cache
 from tests.python_probe import run_python
+
+#: Every test here installs the patch in its process: a run with it off leaves them out.
+pytestmark = pytest.mark.textual_patch("css-cache")
 
 CSS = "Widget { background: $accent; color: red; }"
 
@@ -97,7 +100,7 @@ def test_only_the_last_themes_are_kept(fresh_cache: None, monkeypatch: pytest.Mo
 
 def test_the_app_installs_it() -> None:
     probe = (
-        "from acp_tui.ui import css_cache\n"
+        "from acp_tui.ui.textual_patches import css_cache\n"
         "from acp_tui.ui.app import make_app\n"
         "from acp_tui.session.settings import AppSettings\n"
         "before = css_cache.installed()\n"
@@ -113,7 +116,7 @@ def test_a_textual_whose_parser_changed_shape_is_left_alone() -> None:
         "def changed(self, css, read_from, is_default_rules=False, tie_breaker=0, scope='',"
         " more=None): return []\n"
         "Stylesheet._parse_rules = changed\n"
-        "from acp_tui.ui import css_cache\n"
+        "from acp_tui.ui.textual_patches import css_cache\n"
         "print(css_cache.install(), Stylesheet._parse_rules is changed)\n"
     )
     assert run_python(probe).split() == ["False", "True"]
@@ -255,7 +258,7 @@ def test_the_cache_file_is_found_without_reading_package_metadata(tmp_path: Path
         "import sys\n"
         "from pathlib import Path\n"
         "from textual.css.stylesheet import Stylesheet\n"
-        "from acp_tui.ui import css_cache\n"
+        "from acp_tui.ui.textual_patches import css_cache\n"
         "css_cache.install()\n"
         f"css_cache.keep_on_disk(Path({str(tmp_path / 'cache')!r}))\n"
         "sheet = Stylesheet(variables={'accent': '#ff0000'})\n"
