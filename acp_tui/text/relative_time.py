@@ -1,4 +1,5 @@
-"""Human relative times for the sessions sidebar: "just now", "3 min ago", "yesterday"...
+"""Human times: how long ago for the sessions sidebar ("just now", "3 min ago", "yesterday"...),
+how long for a running turn ("12 s", "1 min 05 s").
 
 Pure Python, no Textual or locale dependence (month names are fixed English abbreviations, so
 the output does not change with the user's ``LC_TIME``).
@@ -8,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime, tzinfo
 
-__all__ = ["relative_time"]
+__all__ = ["elapsed_text", "relative_time"]
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 
@@ -61,3 +62,15 @@ def relative_time(ts: float | None, now: float, *, tz: tzinfo | None = None) -> 
         if days < 7:
             return f"{days} days ago"
     return _date(then, today)
+
+
+def elapsed_text(seconds: float) -> str:
+    """``12 s``, ``1 min 05 s``, ``1 h 02 min``: how long a turn has been running."""
+    whole = max(0, int(seconds))
+    if whole < 60:
+        return f"{whole} s"
+    minutes, secs = divmod(whole, 60)
+    if minutes < 60:
+        return f"{minutes} min {secs:02d} s"
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min"

@@ -64,7 +64,7 @@ def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> Non
 
     async def run_before(pilot: Pilot) -> None:
         screen = await wait_for_session(pilot)
-        screen.clock = lambda: 1000.0
+        screen.model.clock = lambda: 1000.0
         await send(pilot, "hang")
         await wait_for(pilot, lambda: screen.busy, "the turn")
         await send(pilot, "and then this")

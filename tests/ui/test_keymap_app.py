@@ -107,8 +107,8 @@ async def test_a_key_taken_from_restart_is_not_offered_for_restarting(tmp_path: 
     app = fixture_app(tmp_path, keymap={"copy-reply": "ctrl+r"})
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
-        assert "Ctrl+R" not in screen._restart_key()
-        assert screen._restart_key() == "the palette's Restart agent"
+        assert "Ctrl+R" not in screen.model.restart_key()
+        assert screen.model.restart_key() == "the palette's Restart agent"
 
 
 async def test_cancel_is_the_configured_key_and_the_status_line_says_so(

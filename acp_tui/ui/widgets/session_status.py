@@ -17,7 +17,7 @@ from acp_tui.store import (
     SessionState,
     live_state,
 )
-from acp_tui.ui.widgets.status_line import elapsed_text
+from acp_tui.text.relative_time import elapsed_text
 
 __all__ = [
     "ATTENTION_GLYPH",

@@ -14,23 +14,12 @@ from textual.containers import Horizontal
 from textual.message import Message
 from textual.widgets import Static
 
+from acp_tui.text.relative_time import elapsed_text
 from acp_tui.ui.keymap import key_label
 
 __all__ = ["NEW_OUTPUT_TEXT", "StatusLine", "elapsed_text"]
 
 NEW_OUTPUT_TEXT = "↓ new output ({key})"
-
-
-def elapsed_text(seconds: float) -> str:
-    """``12 s``, ``1 min 05 s``, ``1 h 02 min``: how long a turn has been running."""
-    whole = max(0, int(seconds))
-    if whole < 60:
-        return f"{whole} s"
-    minutes, secs = divmod(whole, 60)
-    if minutes < 60:
-        return f"{minutes} min {secs:02d} s"
-    hours, minutes = divmod(minutes, 60)
-    return f"{hours} h {minutes:02d} min"
 
 
 class NewOutputMarker(Static):

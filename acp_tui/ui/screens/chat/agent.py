@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import time
 from typing import TYPE_CHECKING, Any
 
 from textual import work
@@ -26,10 +25,6 @@ from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
-
-#: Seconds before each restart of an agent that keeps exiting (within two minutes).
-RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
-
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.chat.host import ChatHost
@@ -86,7 +81,7 @@ class AgentLifecycle(ChatHost):
         )
         if replay is not None:
             replay.bind(link, self._notify_replay, self.broker.cancel_session)
-        self._unresponsive = False
+        self.model.unresponsive = False
         self.query_one(SessionsSidebar).connecting = True
         self.query_one(AgentBanner).hide()
         self._set_status("starting the agent…")
@@ -116,8 +111,8 @@ class AgentLifecycle(ChatHost):
     def _reopening_over(self) -> None:
         """The reopening at start is over (done, failed, or the agent ended): when no session
         was opened, what is on screen is the new session, and its view is drawn."""
-        if self._reopening_at_start:
-            self._reopening_at_start = False
+        if self.model.reopening_at_start:
+            self.model.reopening_at_start = False
             if self.session_id is None:
                 self._draw_new_session()
 
@@ -126,21 +121,20 @@ class AgentLifecycle(ChatHost):
     ) -> None:
         self._reopening_over()
         for gone in outcome.gone:
-            self.index.forget(gone)
-            self.store.forget(gone)
+            self.model.forget(gone)
         if outcome.message:
             self._draw_status()
             self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
         if outcome.opened is None and reopen is not None:
             # Its transcript stays on screen; what waited for it, and the next message, go to
             # a new session.
-            self._unopenable.add(reopen)
+            self.model.unopenable.add(reopen)
             self.prompts.rekey(reopen, None)
         if outcome.choose:
             self.call_later(self._offer_sessions)
         if outcome.opened is None and self.prompts.has(None):
             # Messages sent while the agent was starting: they start the new session.
-            self._start_new_session(link)
+            self.model.start_new_session(link)
 
     def _offer_sessions(self) -> None:
         """``--resume`` without an id: the sidebar, focused, the most recent session
@@ -149,7 +143,7 @@ class AgentLifecycle(ChatHost):
         if not sidebar.display:
             sidebar.display = True
         sidebar.session_list.focus()
-        self._offering_sessions = True
+        self.model.offering_sessions = True
         keys = " ".join(
             key_label(self, f"sidebar-{name}", owner=SessionList) for name in ("up", "down", "open")
         )
@@ -157,10 +151,10 @@ class AgentLifecycle(ChatHost):
         self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
 
     def _on_agent_ready(self, agent: AgentInfo) -> None:
-        self.agent_alive = True
-        if self._unresponsive:
+        self.model.agent_alive = True
+        if self.model.unresponsive:
             # It answered after all: the "not responding" banner is out of date.
-            self._unresponsive = False
+            self.model.unresponsive = False
             self.query_one(AgentBanner).hide()
         if self.session_id is None:
             self._draw_new_session()
@@ -214,20 +208,20 @@ class AgentLifecycle(ChatHost):
     def _on_not_responding(self, report: NotResponding) -> None:
         """initialize took too long: say so, quote what the command printed if it was not ACP,
         and offer a restart or quit (the wait goes on: a late answer hides this again)."""
-        self._unresponsive = True
+        self.model.unresponsive = True
         self.refresh_bindings()
         self.query_one(AgentBanner).show_not_responding(
             report,
             shlex.join(self.settings.agent_argv),
-            self._restart_key(),
+            self.model.restart_key(),
             key_label(self, "quit"),
         )
         self._set_status("the agent is not responding")
 
     def _on_agent_exit(self, info: AgentExit) -> None:
         self._reopening_over()  # it ended before reopening anything
-        self.agent_alive = False
-        self._unresponsive = False
+        self.model.agent_alive = False
+        self.model.unresponsive = False
         self.query_one(SessionsSidebar).connecting = False
         self.broker.cancel_all()
         self.elicitations.cancel_all()
@@ -248,14 +242,14 @@ class AgentLifecycle(ChatHost):
             )
         main_width = self.query_one("#main").size.width or self.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)
-        banner.show_exit(info, command, self._restart_key(), key_label(self, "quit"), row)
+        banner.show_exit(info, command, self.model.restart_key(), key_label(self, "quit"), row)
         # How the turn ended ("stopped: error") stays said; it may have been drawn already.
         self._draw_status()
         if self not in self.app.screen_stack:
             # Several agents, this one not on screen: the others go on; say which one stopped.
             self.notify(
                 f"{info.description}. {key_label(self, 'next-agent', 'The palette')} goes "
-                f"to its view; {self._restart_key()} there restarts it.",
+                f"to its view; {self.model.restart_key()} there restarts it.",
                 title="exited" if not info.start_failed else "could not start",
                 severity="error",
                 timeout=10,
@@ -263,41 +257,21 @@ class AgentLifecycle(ChatHost):
         if not self.app.app_focus:
             self.app.bell()
 
-    def _restart_key(self) -> str:
-        return key_label(self, "restart-agent", "the palette's Restart agent")
-
     def action_restart_agent(self) -> None:
         link = self.link
-        if self._unresponsive and link is not None:
+        if self.model.unresponsive and link is not None:
             self.run_worker(self._restart_unresponsive(link), group="restart")
             return
-        if self.agent_alive or (link is not None and not link.finished.is_set()):
+        if self.model.agent_alive or (link is not None and not link.finished.is_set()):
             self.notify("The agent is running.")
             return
-        now = time.monotonic()
-        self._restart_times = [t for t in self._restart_times if now - t < 120]
-        delay = RESTART_BACKOFF[min(len(self._restart_times), len(RESTART_BACKOFF) - 1)]
-        self._restart_times.append(now)
+        delay = self.model.restart_delay()
         if delay:
             self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
-        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self._reopen_target()))
+        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self.model.reopen_target()))
 
     async def _restart_unresponsive(self, link: SessionController) -> None:
-        self._unresponsive = False
+        self.model.unresponsive = False
         self._set_status("stopping the agent…")
         await self.stop_agent()
-        self.start_agent(reopen=self._reopen_target())
-
-    def _reopen_target(self) -> str | None:
-        """The session to reopen after a restart: the one on screen, unless it never had a
-        prompt (the agent may not have kept it): then what waits for it goes to a new one."""
-        session_id = self.session_id
-        if session_id in self._unopenable:
-            return None
-        state = self.store.get(session_id) if session_id else None
-        if session_id is not None and (state is None or state.draft):
-            self.prompts.rekey(session_id, None)
-            self._enter_view(None)
-            self.call_later(self._draw_view)
-            return None
-        return session_id
+        self.start_agent(reopen=self.model.reopen_target())

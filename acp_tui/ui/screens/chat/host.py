@@ -26,11 +26,11 @@ from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PermissionBroker
 from acp_tui.session.queue import PromptQueue
 from acp_tui.session.settings import AppSettings
-from acp_tui.session.start import NewSessionChoices
 from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.typing_focus import TypingRouter
 
@@ -47,27 +47,23 @@ class ChatHost(Screen[None]):
     elicitations: ElicitationQueue
     prompts: PromptQueue
     index: LocalIndex
-    new_choices: NewSessionChoices
-    session_id: str | None
+    model: ChatModel
     thoughts_visible: bool
-    busy: reactive[bool]
-    agent_alive: reactive[bool]
-    _starting_new: bool
-    _new_session_error: str | None
-    _explicit_open: str | None
-    _unresponsive: bool
     _started_once: bool
-    _offering_sessions: bool
-    _reopening_at_start: bool
-    _unopenable: set[str]
+    busy: reactive[bool]
     _transcript_lock: asyncio.Lock
-    _drafts: dict[str | None, str]
-    _restart_times: list[float]
-    _focus_prompt_on_open: bool
     _typing: TypingRouter
 
     @property
     def link(self) -> SessionController | None:
+        raise NotImplementedError  # screen.py
+
+    @property
+    def session_id(self) -> str | None:
+        raise NotImplementedError  # screen.py
+
+    @property
+    def agent_alive(self) -> bool:
         raise NotImplementedError  # screen.py
 
     async def _approve_outside(self, request: OutsideRequest) -> bool:
@@ -97,9 +93,6 @@ class ChatHost(Screen[None]):
     def _enter_view(self, session_id: str | None) -> None:
         raise NotImplementedError  # sessions.py
 
-    def _finish_edit(self, session_id: str | None, typed: str) -> str:
-        raise NotImplementedError  # queue.py
-
     def _focus_after_open(self) -> None:
         raise NotImplementedError  # screen.py
 
@@ -115,20 +108,17 @@ class ChatHost(Screen[None]):
     def _viewing_changed(self) -> None:
         raise NotImplementedError  # attention.py
 
-    def _queue_key(self) -> str | None:
-        raise NotImplementedError  # queue.py
-
     def _reapply_choices(self, state: SessionState) -> None:
         raise NotImplementedError  # local_index.py
 
     def _remember(self, state: SessionState) -> None:
         raise NotImplementedError  # local_index.py
 
-    def _restart_key(self) -> str:
-        raise NotImplementedError  # agent.py
-
     async def _run_terminal_login(self, login: TerminalLogin) -> int:
         raise NotImplementedError  # modals.py
+
+    def _show(self, session_id: str | None) -> None:
+        raise NotImplementedError  # sessions.py
 
     def _schedule_refresh(self) -> None:
         raise NotImplementedError  # screen.py
@@ -143,9 +133,6 @@ class ChatHost(Screen[None]):
         raise NotImplementedError  # screen.py
 
     def _sidebar_target(self) -> str | None:
-        raise NotImplementedError  # sessions.py
-
-    def _start_new_session(self, link: SessionController | None = None) -> None:
         raise NotImplementedError  # sessions.py
 
     def action_close_session(self) -> None:

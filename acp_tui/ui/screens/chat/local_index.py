@@ -32,13 +32,14 @@ class LocalIndexGlue(ChatHost):
         """The local session index: sessions started here, for agents that cannot list."""
         path = locations.local_index_file(data_dir(self.settings))
         self.index = LocalIndex(path, self.settings.agent_key)
+        self.model.index = self.index
         self.index.forget_unused()
         for warning in self.index.warnings:
             self.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
         self.index.warnings.clear()
         self.store.apply_index_records(self.index.sessions())
         self.apply_local_titles()
-        self.new_choices.defaults = self.index.defaults()
+        self.model.new_choices.defaults = self.index.defaults()
 
     def _index_records_of(self, agent_key: str) -> list[Any]:
         """What the local index remembers of another agent of the workspace (the session
@@ -61,9 +62,12 @@ class LocalIndexGlue(ChatHost):
 
     def _remember_commands(self, state: SessionState | None) -> None:
         commands = state.commands if state is not None else None
-        if commands and commands != self.new_choices.defaults.get("commands"):
+        if commands and commands != self.model.new_choices.defaults.get("commands"):
             self.index.remember_defaults({"commands": commands})
-            self.new_choices.defaults = {**self.new_choices.defaults, "commands": commands}
+            self.model.new_choices.defaults = {
+                **self.model.new_choices.defaults,
+                "commands": commands,
+            }
 
     def _on_session_created(self, session_id: str, response: Any) -> None:
         """Remember what a new session of this agent offers: the next "New session" shows its
@@ -77,7 +81,7 @@ class LocalIndexGlue(ChatHost):
         }
         if offered:
             self.index.remember_defaults(offered)
-            self.new_choices.defaults = {**self.new_choices.defaults, **offered}
+            self.model.new_choices.defaults = {**self.model.new_choices.defaults, **offered}
 
     def _reapply_choices(self, state: SessionState) -> None:
         """Re-apply the options chosen earlier that the agent does not report."""

@@ -67,7 +67,7 @@ class SessionOptionsMixin(ChatHost):
     def _options_state(self) -> SessionState:
         """The session on screen, or the stand-in for the new session."""
         state = self.store.get(self.session_id) if self.session_id else None
-        return state if state is not None else self.new_choices.preview()
+        return state if state is not None else self.model.new_choices.preview()
 
     def current_options(self) -> list[SessionOption]:
         return session_options(self._options_state())
@@ -109,7 +109,7 @@ class SessionOptionsMixin(ChatHost):
             return
         if self.session_id is None:
             # The new session does not exist yet: applied once it does.
-            choices = self.new_choices
+            choices = self.model.new_choices
             if option.source == "modes":
                 choices.mode = str(value)
             elif option.source == "models":

@@ -5,10 +5,11 @@ from the app's workspace; widgets read what the screen gives them and post messa
 wakes the screen at most once per frame (:meth:`ChatScreen._schedule_refresh`), however many
 updates arrive.
 
-This module composes the screen, wires it, paces its frames and carries out the person's
-intents; each other job is a module of this package, mixed in: the agent's lifecycle
-(:mod:`.agent`), sessions and switching (:mod:`.sessions`), the queue (:mod:`.queue`), the
-local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
+This module composes the screen, wires it, paces its frames and hands the person's intents
+to the view's model (:class:`~acp_tui.ui.models.chat.ChatModel`: the session on screen, the
+drafts, the new session, sending and cancelling; no Textual there). Each other job is a module
+of this package, mixed in: the agent's lifecycle (:mod:`.agent`), sessions and switching
+(:mod:`.sessions`), the local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
 (:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
 (:mod:`.session_actions`), sign-out (:mod:`.auth_actions`) and what needs the person in the
 sessions not on screen (:mod:`.attention`).
@@ -19,7 +20,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -36,7 +36,6 @@ from textual.widget import Widget
 from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
-from acp_tui.protocol.client import AcpError
 from acp_tui.protocol.input_first import give_way
 from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
@@ -44,7 +43,6 @@ from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PermissionBroker
 from acp_tui.session.queue import PromptQueue
 from acp_tui.session.settings import AppSettings
-from acp_tui.session.start import NewSessionChoices
 from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
@@ -61,6 +59,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.text.usage import format_percent
 from acp_tui.ui.compositor import covered_skipping
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
 from acp_tui.ui.screens.chat.agent_name import background_title
@@ -72,7 +71,6 @@ from acp_tui.ui.screens.chat.options import SessionOptionsMixin
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.screens.chat.palette import ChatPalette
-from acp_tui.ui.screens.chat.queue import QueueGlue
 from acp_tui.ui.screens.chat.restyle import RestyledWhenStale
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SessionSwitching
@@ -85,9 +83,9 @@ from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
-from acp_tui.ui.widgets.queue_view import QueueView
+from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine, elapsed_text
+from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine
 from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
 
 log = logging.getLogger(__name__)
@@ -123,7 +121,6 @@ class ChatScreen(
     RestyledWhenStale,
     AgentLifecycle,
     SessionSwitching,
-    QueueGlue,
     LocalIndexGlue,
     ChatModals,
     ChatPalette,
@@ -222,7 +219,6 @@ class ChatScreen(
     ]
 
     busy: reactive[bool] = reactive(False, repaint=False)
-    agent_alive: reactive[bool] = reactive(False, repaint=False)
 
     def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
         super().__init__()
@@ -243,35 +239,26 @@ class ChatScreen(
             on_answered=self._on_permission_answered,
             on_queue_changed=self._on_elicitation_queue_changed,
         )
-        #: The session on screen; None: the new session, not created until the first message.
-        self.session_id: str | None = None
         #: Everything sent that has not gone out yet, per session (survives agent restarts).
         self.prompts = PromptQueue(on_change=self._on_queue_changed)
-        #: A session/new for the new session is on its way.
-        self._starting_new = False
-        #: Why the last session/new for the new session failed (said on the status line
-        #: until the next attempt: a toast alone went, and the messages waiting for the
-        #: session sat there with no word of why).
-        self._new_session_error: str | None = None
-        #: The mode and model shown (and chosen) for the new session before it exists.
-        self.new_choices = NewSessionChoices()
-        #: The session the person asked to open (sidebar): what they typed stays with the
-        #: session they typed it in.
-        self._explicit_open: str | None = None
-        #: The agent has not answered initialize in time (Ctrl+R restarts it).
-        self._unresponsive = False
-        self._started_once = False
-        #: The sessions are offered for ``--resume`` (the status line says how to choose).
-        self._offering_sessions = False
-        #: ``--continue`` or ``--resume ID``: a session is being reopened at start, so the
-        #: view is not the new session's (its title and last mode and model showed there
-        #: until the reopened session replaced them).
-        self._reopening_at_start = settings.resume is not None and (
-            bool(settings.resume) or settings.continue_latest
+        #: What the view shows and the person's intents (no Textual there).
+        self.model = ChatModel(
+            store=self.store,
+            prompts=self.prompts,
+            broker=self.broker,
+            elicitations=self.elicitations,
+            controller=lambda: self.link,
+            notify=self.notify,
+            keys=lambda binding_id, fallback="(no key)": key_label(self, binding_id, fallback),
+            # ``--continue`` or ``--resume ID``: the view is not the new session's (its title
+            # and last mode and model showed there until the reopened session replaced them).
+            reopening_at_start=settings.resume is not None
+            and (bool(settings.resume) or settings.continue_latest),
         )
-        #: Sessions on screen that this agent run could not reopen: a message sent there
-        #: starts a new session.
-        self._unopenable: set[str] = set()
+        self.model.show = self._show
+        self.model.focus_prompt = self.focus_prompt
+        self.model.status_changed = self._draw_status
+        self._started_once = False
         self.thoughts_visible = True
         self._refresh_pending = False
         self._refreshing = False
@@ -286,19 +273,7 @@ class ChatScreen(
         #: When the transcript may paint: the prompt's echo first (see pacing.py).
         self._pacer = FramePacer()
         self._typing_widget: Widget | None = None
-        self._drafts: dict[str | None, str] = {}
-        self._restart_times: list[float] = []
-        self._last_turn_notice: float = 0.0
         self._render_error_shown = False
-        #: Set when the person opened a session (sidebar, Ctrl+N): the prompt takes the focus
-        #: once it shows.
-        self._focus_prompt_on_open = False
-        #: Per session: (turn number, when the screen saw it start running).
-        self._turn_started: dict[str, tuple[int, float]] = {}
-        #: The app is quitting: the status line says so whatever else happens meanwhile.
-        self._quitting = False
-        #: The clock of those times (a test can hold it still).
-        self.clock: Callable[[], float] = time.monotonic
         self._typing = TypingRouter(
             self,
             lambda: self.query_one(PromptEditor).text_area,
@@ -310,6 +285,16 @@ class ChatScreen(
     def link(self) -> SessionController | None:
         """The controller of this screen's agent (its latest run), from the workspace."""
         return self.workspace.get(self.settings.agent_key)
+
+    @property
+    def session_id(self) -> str | None:
+        """The session on screen; None: the new session (created by the first message)."""
+        return self.model.session_id
+
+    @property
+    def agent_alive(self) -> bool:
+        """The agent answered initialize and has not exited since."""
+        return self.model.agent_alive
 
     # ------------------------------------------------------------------ typing and focus
 
@@ -341,7 +326,7 @@ class ChatScreen(
         """A session was shown: the prompt takes the focus when the person asked for it (from
         the sidebar, Ctrl+N) or nothing has it; a session that opens by itself (the first
         one) never pulls the focus away from where the person is typing."""
-        asked, self._focus_prompt_on_open = self._focus_prompt_on_open, False
+        asked, self.model.focus_prompt_on_open = self.model.focus_prompt_on_open, False
         if asked or self.focused is None:
             self.focus_prompt()
 
@@ -533,7 +518,7 @@ class ChatScreen(
                 if changed is not None:
                     with self._step("session index"):
                         self._remember(changed)
-                    self._note_turns(changed_id, changed)
+                    self.model.note_turns(changed_id, changed)
             if PART_COMMANDS in changed_parts:
                 with self._step("session index"):
                     self._remember_commands(self.store.get(changed_id))
@@ -634,42 +619,21 @@ class ChatScreen(
         self.action_context_details()
 
     def _draw_activity(self, state: SessionState) -> None:
-        running = state.activity in ("running", "requires_action")
-        self.busy = running
-        if state.replaying:
-            self._set_status("loading the session…")
-        elif state.activity == "requires_action":
-            self._set_status("⏸ waiting for you")
-        elif running and self.link is not None and self.link.is_cancelling(state.id):
-            # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
-            self._set_status("cancelling…")
-        elif running:
-            now = self.clock()
-            elapsed = elapsed_text(now - self._turn_started.get(state.id, (0, now))[1])
-            self._set_status(f"● working… {elapsed} ({key_label(self, 'cancel-turn')} to cancel)")
-        elif state.stop_reason == "cancelled":
-            self._set_status("cancelled")
-        elif state.stop_reason and state.stop_reason not in ("end_turn",):
-            self._set_status(f"stopped: {display_title(state.stop_reason, 60)}")
-        else:
-            self._set_status("")
+        self.busy = state.activity in ("running", "requires_action")
+        self._set_status(self.model.activity_status(state))
 
     def _draw_status(self) -> None:
         """The status line from the session on screen (a notice of the moment, such as
         "starting the agent…", is over): what its turn is doing, or how it ended."""
-        state = self.store.get(self.session_id) if self.session_id else None
-        if state is not None:
-            self._draw_activity(state)
-        else:
-            self._set_status(self.new_session_status())
+        self._set_status(self.model.status())
 
     def _set_status(self, text: str) -> None:
-        self.query_one(StatusLine).set_text(QUITTING_STATUS if self._quitting else text)
+        self.query_one(StatusLine).set_text(QUITTING_STATUS if self.model.quitting else text)
 
     def show_quitting(self) -> None:
         """The app is quitting: say so at once. Stopping an agent can take seconds (its
         turn's end, its grace before TERM), and meanwhile "working… 1 s" read as a freeze."""
-        self._quitting = True
+        self.model.quitting = True
         self._set_status(QUITTING_STATUS)
 
     def watch_busy(self, busy: bool) -> None:
@@ -677,19 +641,10 @@ class ChatScreen(
         self.query_one(StatusLine).set_busy(busy)
         self.refresh_bindings()
 
-    def _note_turns(self, session_id: str, state: SessionState) -> None:
-        """Remember when each session's running turn started (for ``working… 12 s``)."""
-        if state.activity in ("running", "requires_action"):
-            known = self._turn_started.get(session_id)
-            if known is None or known[0] != state.turn:
-                self._turn_started[session_id] = (state.turn, self.clock())
-        else:
-            self._turn_started.pop(session_id, None)
-
     def _tick_elapsed(self) -> None:
         """Once a second: the clocks of working sessions move."""
         self.query_one(SessionsSidebar).tick_working()
-        state = self.store.get(self.session_id) if self.session_id else None
+        state = self.model.state()
         if state is not None and state.activity == "running" and not state.replaying:
             self._draw_activity(state)
 
@@ -702,14 +657,7 @@ class ChatScreen(
         self.query_one(Transcript).to_bottom()
         # Typed in another session than the one on screen now (a key that switched the view
         # was handled since): it goes where it was typed. Otherwise, as ever: the view's.
-        target = event.target
-        switched_since = (
-            target is not None
-            and target != self.session_id
-            and target not in self._unopenable
-            and self.store.get(target) is not None
-        )
-        self.send_text(event.text, event.blocks, target=target if switched_since else None)
+        self.model.send(event.text, event.blocks, target=self.model.send_target(event.target))
 
     def after_typed(self, switch: Callable[[], object]) -> None:
         """Run ``switch`` (a change of session) once the prompt has handled the keys typed
@@ -724,36 +672,8 @@ class ChatScreen(
     def send_text(
         self, text: str, blocks: list[dict[str, Any]] | None = None, *, target: str | None = None
     ) -> None:
-        """Send, or queue: nothing sent is ever lost, whatever the agent is doing. ``target``:
-        the session it was typed in (default: the one on screen)."""
-        session_id = target if target is not None else self._queue_key()
-        editing = self.prompts.editing(session_id)
-        if editing is not None:
-            self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            if self.link is not None and session_id is not None:
-                self.link.edit_saved(session_id)  # also retries what waited for a sign-in
-            return
-        link = self.link
-        if link is not None and session_id is not None and self.agent_alive:
-            if link.can_send(session_id):
-                try:
-                    link.send_prompt(session_id, text, blocks)
-                except AcpError as error:
-                    self.prompts.add(session_id, text, blocks)
-                    self.notify(str(error), severity="error")
-                return
-        # No session open to take it yet: it waits in the queue, shown, and goes out when
-        # the session opens (the new one is created now if the agent is ready; while a
-        # session is reopened at start, it is that session's, unless none opens).
-        self.prompts.add(session_id, text, blocks)
-        if session_id is None and self.agent_alive and not self._reopening_at_start:
-            self._start_new_session()
-        elif not self.agent_alive and (link is None or link.finished.is_set()):
-            self.notify(
-                "The agent is not running: your message is queued and goes out once "
-                f"{self._restart_key()} has restarted it.",
-                severity="warning",
-            )
+        """Send, or queue (see :meth:`ChatModel.send`)."""
+        self.model.send(text, blocks, target=target)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("scroll_transcript", "transcript_top", "transcript_bottom"):
@@ -763,37 +683,20 @@ class ChatScreen(
                 isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
             )
         if action == "cancel_turn":
-            return self.busy or self.prompts.editing(self._queue_key()) is not None
+            return self.model.can_cancel(self.busy)
         if action == "restart_agent":
-            return not self.agent_alive or self._unresponsive
+            return not self.model.agent_alive or self.model.unresponsive
         if action in ("cycle_mode", "cycle_thought_level"):
             return self.options_action_allowed(action, parameters)
         return True
 
     def action_cancel_turn(self) -> None:
-        key = self._queue_key()
-        editing = self.prompts.editing(key)
-        if editing is not None:
+        cancelled = self.model.cancel(self.busy)
+        if cancelled == "edit":
             # Escape while editing a queued message: it stays as it was, and may go out.
-            self.prompts.abandon_edit(key, editing.queue_id)
             self.query_one(PromptEditor).set_draft("")
-            self._flush(key)
-            return
-        session_id = self.session_id
-        link = self.link
-        if link is None or session_id is None or not self.busy:
-            return
-        self.broker.cancel_session(session_id)
-        link.begin_cancel(session_id)
-        self._set_status("cancelling…")
-
-        async def cancel() -> None:
-            await link.cancel(session_id)
-            # After session/cancel has gone out: the agent learns the turn is cancelled
-            # before it reads "cancel" for its open questions.
-            self.elicitations.cancel_session(session_id)
-
-        link.spawn(cancel, "cancel")
+        elif cancelled == "turn":
+            self._set_status("cancelling…")
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible
@@ -828,3 +731,29 @@ class ChatScreen(
     def on_new_output_pressed(self, event: NewOutputMarker.Pressed) -> None:
         event.stop()
         self.query_one(Transcript).to_bottom()
+
+    # ------------------------------------------------------------------ the queue
+
+    def _on_queue_changed(self, session_id: str | None) -> None:
+        if session_id == self.model.queue_key() and self.is_mounted:
+            self.call_later(self._draw_queue)
+
+    async def _draw_queue(self) -> None:
+        await self.query_one(QueueView).show(self.prompts.items(self.model.queue_key()))
+
+    @on(QueuedItem.RemoveRequested)
+    def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
+        event.stop()
+        item = event.queued.item
+        if item.editing:
+            self.query_one(PromptEditor).set_draft("")
+        self.model.remove_queued(item.queue_id)
+
+    @on(QueuedItem.EditRequested)
+    def _edit_queued(self, event: QueuedItem.EditRequested) -> None:
+        event.stop()
+        prompt = self.query_one(PromptEditor)
+        text = self.model.edit_queued(event.queued.item.queue_id, prompt.draft)
+        if text is not None:
+            prompt.set_draft(text)
+            prompt.text_area.focus()

@@ -81,7 +81,7 @@ class SessionActions:
                 severity="warning",
             )
             return
-        screen._focus_prompt_on_open = True
+        screen.model.focus_prompt_on_open = True
         title = screen._title_of(source)
 
         async def branch() -> None:
@@ -173,8 +173,7 @@ class SessionActions:
                 )
             if archived and session_id == screen.session_id:
                 # The agent closed it: the next message goes to a new session.
-                screen._enter_view(None)
-                screen.call_later(screen._draw_view)
+                screen.model.show(None)
             if archived:
                 screen.notify(f"Archived “{title}” (X in the sidebar shows archived sessions).")
             else:

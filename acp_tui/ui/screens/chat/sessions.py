@@ -10,10 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_tui.protocol.client import AcpError, AgentExitedError
+from acp_tui.protocol.client import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.session.controller import SessionController
-from acp_tui.session.start import session_is_gone
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -22,7 +20,6 @@ from acp_tui.store.changes import (
     PART_TITLE,
     PART_USAGE,
 )
-from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
@@ -39,106 +36,35 @@ else:
 class SessionSwitching(ChatHost):
     """Show, open, create and switch sessions."""
 
-    def _start_new_session(self, link: SessionController | None = None) -> None:
-        """Create the new session (the one shown as "New session") now."""
-        link = link or self.link
-        if link is None or self._starting_new or link.agent is None or link.finished.is_set():
-            return
-        self._starting_new = True
-        self._new_session_error = None
-        mode, config, model = self.new_choices.take()
-
-        async def start() -> None:
-            try:
-                await link.new_session(adopt=True, mode=mode, config=config, model=model)
-            except BaseException as error:
-                # Not made: the choices still stand for the next attempt.
-                self.new_choices.mode = self.new_choices.mode or mode
-                self.new_choices.model = self.new_choices.model or model
-                self.new_choices.config = {**config, **self.new_choices.config}
-                if isinstance(error, AcpError | RpcError):
-                    self._new_session_error = str(error)
-                raise
-            finally:
-                self._starting_new = False
-                if self.session_id is None:
-                    self._set_status(self.new_session_status())
-
-        link.spawn(start, "new session")
-
-    def new_session_status(self) -> str:
-        """The status line of the new session's view: starting it, or why that failed and
-        what becomes of the messages waiting for it."""
-        if self._starting_new:
-            return "starting a new session…"
-        error = self._new_session_error
-        if error is None:
-            return ""
-        waiting = (
-            " Your messages wait: send another or edit one to try again."
-            if self.prompts.has(None)
-            else ""
-        )
-        return f"The agent did not start a session: {line_of(error, 160)}.{waiting}"
-
     def _on_session_opened(self, session_id: str) -> None:
-        self._new_session_error = None
-        self._unopenable.discard(session_id)
+        switch = self.model.session_opened(session_id)
         state = self.store.get(session_id)
         if state is not None:
             self._reapply_choices(state)
             self._remember(state)
-        on_screen = self.session_id
-        if (
-            state is not None
-            and state.draft
-            and on_screen is not None
-            and on_screen != session_id
-            and on_screen not in self._unopenable
-        ):
-            # A new session made for "New session" while the person went to another one: it
-            # takes what waited for it, and does not pull the person back.
-            return
-        # At once: a message sent from now on is this session's (drawn on the next turn).
-        self._enter_view(session_id)
-        self.call_later(self._draw_view)
+        if switch:
+            # At once: a message sent from now on is this session's (drawn on the next turn).
+            self._show(session_id)
 
     async def show_session(self, session_id: str | None) -> None:
         """Show a session; ``None`` shows the new session (created by the first message)."""
         self._enter_view(session_id)
         await self._draw_view()
 
+    def _show(self, session_id: str | None) -> None:
+        """Put ``session_id`` on screen: messages go there at once, drawn on the next turn."""
+        self._enter_view(session_id)
+        self.call_later(self._draw_view)
+
     def _enter_view(self, session_id: str | None) -> None:
         """Make ``session_id`` the one messages go to, at once (a message already on its way
         after the key that switched must not go to the session left), and swap drafts."""
         prompt = self.query_one(PromptEditor)
-        previous = self.session_id
-        typed = prompt.draft
-        if session_id == previous:
-            draft = typed
-        else:
-            # Leaving a view while editing one of its queued messages saves the edit.
-            typed = self._finish_edit(self._queue_key(), typed)
-            left = self.store.get(previous) if previous is not None else None
-            explicit, self._explicit_open = self._explicit_open, None
-            # What was typed for the new session goes with it: into the session that opened
-            # for it (not one the person chose in the sidebar), also from a session that could
-            # not be reopened, or back to "New session" from one that never had a prompt.
-            if explicit != session_id and (
-                previous is None
-                or previous in self._unopenable
-                or (session_id is None and left is not None and left.draft)
-            ):
-                draft = typed
-                self._drafts.pop(session_id, None)
-            else:
-                self._drafts[previous] = typed
-                draft = self._drafts.pop(session_id, "")
-        self.session_id = session_id
+        draft = self.model.enter(session_id, prompt.draft)
         self.query_one(SessionsSidebar).current_session_id = session_id
         self._viewing_changed()
         prompt.set_draft(draft)
-        prompt.target = self._queue_key()
+        prompt.target = self.model.queue_key()
 
     async def _draw_view(self) -> None:
         """Draw the session of :meth:`_enter_view`: transcript, header, bar, queue."""
@@ -150,7 +76,7 @@ class SessionSwitching(ChatHost):
             await transcript.show_session(session_id, list(state.transcript) if state else [])
         if state is None:
             self._draw_new_session()
-            self._set_status(self.new_session_status())
+            self._set_status(self.model.new_session_status())
         else:
             # The session's own activity set the status line (a turn may run already: what
             # waited for the session went out as it opened).
@@ -167,14 +93,14 @@ class SessionSwitching(ChatHost):
         self.busy = False
         link = self.link
         self.query_one(ChatHeader).set_dirs(link.session_dirs(None) if link else [])
-        if self._reopening_at_start:
+        if self.model.reopening_at_start:
             # Not the new session's view: the reopened session's own comes with it.
             self.query_one(ChatHeader).set_title("Reopening a session…")
             self.query_one(ChatBar).show_options([])
             self.query_one(PromptEditor).commands = []
             return
         self.query_one(ChatHeader).set_title("New session")
-        preview = self.new_choices.preview()
+        preview = self.model.new_choices.preview()
         self._draw_options(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
 
@@ -182,36 +108,7 @@ class SessionSwitching(ChatHost):
         """Show the new session and create it at once (the person asked for it: its modes,
         models and commands become available). Not listed until its first prompt. After the
         keys typed before it (see :meth:`after_typed`)."""
-        self.after_typed(self._new_session)
-
-    def _new_session(self) -> None:
-        link = self.link
-        if link is None or not self.agent_alive:
-            if link is not None and not link.finished.is_set() and self.session_id is not None:
-                # Still starting (a restart): the new session is made by the first message.
-                self._enter_view(None)
-                self.call_later(self._draw_view)
-                return
-            self.notify("The agent is not running.", severity="warning")
-            return
-        current = self.store.get(self.session_id) if self.session_id else None
-        if current is not None and current.draft:
-            self.notify("This is a new session already.")
-            self.focus_prompt()
-            return
-        self._focus_prompt_on_open = True
-        unused = next(
-            (s for s in self.store.sessions.values() if s.draft and s.live and link.is_open(s.id)),
-            None,
-        )
-        if unused is not None:
-            # One unused new session per agent run is enough: go back to it.
-            self.open_session(unused.id)
-            return
-        if self.session_id is not None:
-            self._enter_view(None)
-            self.call_later(self._draw_view)
-        self._start_new_session()
+        self.after_typed(self.model.new)
 
     def action_toggle_sidebar(self) -> None:
         """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
@@ -239,7 +136,7 @@ class SessionSwitching(ChatHost):
         key = event.agent_key
         if key is None:
             # Not yet: asked again once the agent is ready (see _on_agent_ready).
-            link, ready = self.link, self.agent_alive
+            link, ready = self.link, self.model.agent_alive
         else:
             link = self.workspace.get(key)
             ready = link is not None and not link.finished.is_set()
@@ -276,8 +173,8 @@ class SessionSwitching(ChatHost):
 
     def on_sessions_sidebar_leave(self, event: SessionsSidebar.Leave) -> None:
         event.stop()
-        if self._offering_sessions:
-            self._offering_sessions = False
+        if self.model.offering_sessions:
+            self.model.offering_sessions = False
             self._set_status("")
         self.focus_prompt()
 
@@ -287,49 +184,7 @@ class SessionSwitching(ChatHost):
 
     def open_session(self, session_id: str) -> None:
         """Switch to a live session at once, else resume / load it through the agent."""
-        link = self.link
-        if link is None or not self.agent_alive:
-            self.notify(
-                f"The agent is not running: press {self._restart_key()} to restart it.",
-                severity="warning",
-            )
-            return
-        self._focus_prompt_on_open = True
-        if session_id == self.session_id:
-            self.focus_prompt()
-            return
-        agent = link.agent
-        state = self.store.get(session_id)
-        if (
-            not link.is_open(session_id)
-            and agent is not None
-            and not (agent.can_load or agent.can_resume)
-        ):
-            self.notify(
-                f"{line_of(agent.display_name, 80)} cannot reopen past sessions (it supports neither "
-                "session/resume nor session/load).",
-                severity="warning",
-                timeout=8,
-            )
-            return
-        if state is not None and state.replaying:
-            return
-        self._explicit_open = session_id
-
-        async def open_it() -> None:
-            try:
-                await link.open_session(session_id)
-            except (AcpError, RpcError) as error:
-                if isinstance(error, AgentExitedError):
-                    raise
-                known = self.store.get(session_id)
-                if session_is_gone(error) and not (known is not None and known.listed):
-                    # The agent does not have it: a row that can never open goes.
-                    self.index.forget(session_id)
-                    self.store.forget(session_id)
-                raise
-
-        link.spawn(open_it, "open session")
+        self.model.open(session_id)
 
     def _sidebar_target(self) -> str | None:
         return self.query_one(SessionsSidebar).highlighted_session_id()
