@@ -20,16 +20,16 @@ Writes
     the folder. A parent that is a file is INVALID_PARAMS. The content goes to a
     temporary file in the same directory, is fsynced, given the old file's permission bits (a new
     file gets the usual ``0o666 & ~umask``), and renamed over the target with ``os.replace``, so
-    readers see the old or the new content, never a mix. A symlink inside the roots is written
-    through (its target is replaced, the link stays). A read-only file (no write bit, or not
-    writable by this user) is refused with PERMISSION_DENIED, since the rename would bypass it.
+    readers see the old or the new content, never a mix (the path gate's
+    :func:`~acp_tui.services.path_gate.replace_file`). A symlink inside the roots is written
+    through (its target is replaced, the link stays); a hard link to the file keeps the old
+    content. A read-only file (no write bit, or not writable by this user) is refused with
+    PERMISSION_DENIED, since the rename would bypass it.
 """
 
 from __future__ import annotations
 
-import contextlib
 import os
-import stat
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from acp_tui.services.errors import (
     not_found,
     permission_denied,
 )
+from acp_tui.services.path_gate import PathRefused, ResolvedPath, open_to_read, replace_file
 from acp_tui.services.paths import ApproveOutside, PathGuard
 
 DEFAULT_MAX_READ_BYTES = 50 * 1024 * 1024
@@ -73,8 +74,8 @@ class FileService:
         params = _require_object(params)
         line = _optional_count(params, "line", minimum=1)
         limit = _optional_count(params, "limit", minimum=0)
-        real = await self.guard.check("read", params.get("path"))
-        content = await anyio.to_thread.run_sync(self._read, real, line, limit)
+        path = await self.guard.admit("read", params.get("path"))
+        content = await anyio.to_thread.run_sync(self._read, path, line, limit)
         return {"content": content}
 
     async def write_text_file(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -83,39 +84,31 @@ class FileService:
         content = params.get("content")
         if not isinstance(content, str):
             raise invalid_params("'content' must be a string")
-        real = await self.guard.check("write", params.get("path"))
+        path = await self.guard.admit("write", params.get("path"))
         # A lone surrogate (possible in JSON) cannot be written as UTF-8: it becomes "?".
         data = content.encode("utf-8", errors="replace")
-        await anyio.to_thread.run_sync(_atomic_write, real, data)
+        await anyio.to_thread.run_sync(_write, path, data)
         return {}
 
-    def _read(self, real: Path, line: int | None, limit: int | None) -> str:
+    def _read(self, path: ResolvedPath, line: int | None, limit: int | None) -> str:
+        real = path.real
         try:
-            # O_NOFOLLOW: the checked path is already resolved, so a symlink appearing
-            # there since the check is an attack, not a file to follow.
-            fd = os.open(real, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
-        except FileNotFoundError:
-            raise not_found(f"no such file: {real}", {"path": str(real)}) from None
+            # Judged by the guard already (inside, or allowed by the person): here only what
+            # is there counts. A link appearing since the check is refused, not followed.
+            file = open_to_read(path, inside=False)
+        except PathRefused as refused:
+            raise _refusal(refused, real) from None
         except OSError as exc:
             raise _os_error("read", real, exc) from None
-        try:
-            info = os.fstat(fd)
-            if stat.S_ISDIR(info.st_mode):
-                raise invalid_params(f"not a file but a directory: {real}", {"path": str(real)})
-            if not stat.S_ISREG(info.st_mode):
-                raise invalid_params(f"not a regular file: {real}", {"path": str(real)})
-            os.set_blocking(fd, True)
-        except BaseException:
-            os.close(fd)
-            raise
-        with os.fdopen(fd, "rb") as file:
+        with file:
             try:
                 if line is None and limit is None:
-                    if info.st_size > self.max_read_bytes:
+                    size = os.fstat(file.fileno()).st_size
+                    if size > self.max_read_bytes:
                         raise invalid_params(
-                            f"file too large to read at once ({info.st_size} bytes): "
+                            f"file too large to read at once ({size} bytes): "
                             "use 'line' and 'limit'",
-                            {"path": str(real), "size": info.st_size},
+                            {"path": str(real), "size": size},
                         )
                     raw = file.read(self.max_read_bytes + 1)
                     if len(raw) > self.max_read_bytes:
@@ -164,83 +157,24 @@ def _slice_lines(file: Any, line: int, limit: int | None, max_bytes: int) -> byt
     return b"".join(parts)
 
 
-def _atomic_write(real: Path, data: bytes) -> None:
-    parent = real.parent
+def _write(path: ResolvedPath, data: bytes) -> None:
     try:
-        parent_info = os.stat(parent)
-    except (FileNotFoundError, NotADirectoryError):
-        parent_info = _make_directories(parent, real)
+        replace_file(path, data)
+    except PathRefused as refused:
+        raise _refusal(refused, path.real) from None
     except OSError as exc:
-        raise _os_error("write", real, exc) from None
-    if not stat.S_ISDIR(parent_info.st_mode):
-        raise invalid_params(f"not a directory: {parent}", {"path": str(real)})
-
-    mode: int | None = None
-    try:
-        info = os.stat(real)
-    except FileNotFoundError:
-        pass
-    except OSError as exc:
-        raise _os_error("write", real, exc) from None
-    else:
-        if stat.S_ISDIR(info.st_mode):
-            raise invalid_params(f"not a file but a directory: {real}", {"path": str(real)})
-        if not stat.S_ISREG(info.st_mode):
-            raise invalid_params(f"not a regular file: {real}", {"path": str(real)})
-        mode = stat.S_IMODE(info.st_mode)
-        if not mode & 0o222 or not os.access(real, os.W_OK):
-            # The rename would bypass the file's own permissions: honour them instead.
-            raise permission_denied(
-                f"refused to write {real}: the file is read-only", {"path": str(real)}
-            )
-
-    temp = parent / f".{real.name}.{os.urandom(6).hex()}.tmp"
-    try:
-        # 0o666 is filtered by the umask, as for any new file.
-        fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
-    except OSError as exc:
-        raise _os_error("write", real, exc) from None
-    try:
-        try:
-            view = memoryview(data)
-            while view:
-                written = os.write(fd, view)
-                view = view[written:]
-            if mode is not None:
-                os.fchmod(fd, mode)
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, real)
-    except BaseException as exc:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-        if isinstance(exc, OSError):
-            raise _os_error("write", real, exc) from None
-        raise
-    _fsync_dir(parent)
+        raise _os_error("write", path.real, exc) from None
 
 
-def _make_directories(directory: Path, real: Path) -> os.stat_result:
-    """Make ``directory`` and its missing parents for a write to ``real``; its stat."""
-    try:
-        os.makedirs(directory, exist_ok=True)
-        return os.stat(directory)
-    except (FileExistsError, NotADirectoryError):
-        raise invalid_params(
-            f"cannot make the directory {directory}: a file is in the way", {"path": str(real)}
-        ) from None
-    except OSError as exc:
-        raise _os_error("write", real, exc) from None
-
-
-def _fsync_dir(directory: Path) -> None:
-    with contextlib.suppress(OSError):
-        fd = os.open(directory, os.O_RDONLY | os.O_CLOEXEC)
-        try:
-            os.fsync(fd)
-        finally:
-            os.close(fd)
+def _refusal(refused: PathRefused, real: Path) -> ServiceError:
+    """The agent's error for what the path gate refused (the path judged inside already)."""
+    data = {"path": str(real)}
+    if refused.reason == "missing":
+        return not_found(f"no such file: {real}", data)
+    if refused.reason == "read-only":
+        # The rename would bypass the file's own permissions: they are honoured instead.
+        return permission_denied(f"refused to write {real}: the file is read-only", data)
+    return invalid_params(refused.message, data)
 
 
 def _os_error(op: str, path: Path, exc: OSError) -> ServiceError:

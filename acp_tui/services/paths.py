@@ -1,11 +1,11 @@
 """Containment of the paths an agent asks the client to touch.
 
 A :class:`PathGuard` holds the roots of one session (its cwd first, then its additional
-directories), all resolved with symlinks followed. A requested path is resolved the same way
-(a path that does not exist yet is resolved through its existing ancestors, and a dangling
-symlink through its target), and it is *inside* when the resolved path is one of the roots or
-below one. So ``root/link -> /etc`` makes ``root/link/passwd`` outside, and ``root/../x`` is
-judged by where it really lands.
+directories), all resolved with symlinks followed. A requested path is resolved the same way,
+by :func:`acp_tui.services.path_gate.resolve_path` (a path that does not exist yet is resolved
+through its existing ancestors, and a dangling symlink through its target), and it is *inside*
+when the resolved path is one of the roots or below one. So ``root/link -> /etc`` makes
+``root/link/passwd`` outside, and ``root/../x`` is judged by where it really lands.
 
 Outside paths are refused with ``PERMISSION_DENIED`` unless an ``approve_outside(request)``
 callback is given and returns True (the UI asks the person). The :class:`OutsideRequest` says
@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from acp_tui.services.errors import invalid_params, permission_denied
+from acp_tui.services.path_gate import ResolvedPath, resolve_path
 
 Operation = Literal["read", "write", "terminal"]
 
@@ -72,7 +73,7 @@ def require_absolute(raw: Any, field: str = "path") -> Path:
 
 def resolve_real(path: Path) -> Path:
     """Resolve symlinks and ``..`` without requiring the path to exist."""
-    return Path(os.path.realpath(path))
+    return resolve_path(path).real
 
 
 class PathGuard:
@@ -115,12 +116,17 @@ class PathGuard:
         Raises ``INVALID_PARAMS`` for a malformed path and ``PERMISSION_DENIED`` for an outside
         path the person did not allow.
         """
+        return (await self.admit(op, raw, field)).real
+
+    async def admit(self, op: Operation, raw: Any, field: str = "path") -> ResolvedPath:
+        """:meth:`check`, answering the resolved path itself (for the path gate's openers)."""
         requested = require_absolute(raw, field)
-        real = resolve_real(requested)
+        resolved = resolve_path(requested, roots=self._roots)
+        real = resolved.real
         if self.is_inside(real):
-            return real
+            return resolved
         if await self.ask(OutsideRequest(op, real, str(raw), self._roots)):
-            return real
+            return resolved
         raise permission_denied(
             f"refused to {_VERBS[op]} {requested}: "
             + (f"it resolves to {real}, " if real != requested else "")
