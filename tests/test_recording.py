@@ -16,6 +16,7 @@ import anyio
 import pytest
 
 from acp_tui import __version__
+from acp_tui.cli.main import open_recorder
 from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
@@ -40,7 +41,7 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
 
 async def test_a_real_session_is_recorded_whole_in_both_directions(tmp_path: Path) -> None:
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     argv = demo_agent_argv(state_dir=str(tmp_path / "state"), chunk_delay=0)
     async with AcpClient.launch(argv, cwd=tmp_path, recorder=recorder) as client:
         await client.initialize()
@@ -71,7 +72,7 @@ async def test_the_messages_are_recorded_as_they_went_over_the_wire(tmp_path: Pa
     """The recorded ``msg`` is the wire's own text (not re-serialised): key order, spacing
     and escapes of an incoming line survive."""
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     peer_send, conn_receive = byte_pipe()
     conn_send, _peer_receive = byte_pipe()
     connection = Connection(conn_receive, conn_send)
@@ -88,7 +89,7 @@ async def test_the_messages_are_recorded_as_they_went_over_the_wire(tmp_path: Pa
 
 async def test_junk_lines_from_the_agent_are_recorded_as_text_and_marked(tmp_path: Path) -> None:
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     peer_send, conn_receive = byte_pipe()
     conn_send, _peer_receive = byte_pipe()
     connection = Connection(conn_receive, conn_send, max_line_bytes=1000)
@@ -134,7 +135,7 @@ def test_lone_surrogates_are_written_as_escapes_that_read_back_the_same(
     tmp_path: Path, text: str
 ) -> None:
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     recorder.attach(Connection(byte_pipe()[1], byte_pipe()[0]), argv=["a"], cwd="/")
     is_message = text.startswith("{")
     recorder._tap("out", text, "" if is_message else "not JSON")
@@ -151,7 +152,7 @@ def test_lone_surrogates_are_written_as_escapes_that_read_back_the_same(
 async def test_a_huge_message_is_kept_whole(tmp_path: Path) -> None:
     """Kept, not cut: a message cut short cannot be replayed."""
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     peer_send, conn_receive = byte_pipe()
     conn_send, _ = byte_pipe()
     connection = Connection(conn_receive, conn_send)
@@ -178,7 +179,8 @@ def test_every_line_up_to_a_crash_is_in_the_file(tmp_path: Path) -> None:
         from acp_tui.protocol.jsonrpc import Connection
         from acp_tui.protocol.recording import WireRecorder
         from tests.wire_helpers import byte_pipe
-        recorder = WireRecorder.create({str(path)!r})
+        from acp_tui.cli.main import open_recorder
+        recorder = open_recorder({str(path)!r})
         recorder.attach(Connection(byte_pipe()[1], byte_pipe()[0]), argv=["a"], cwd="/")
         for n in range(500):
             recorder._tap("in", '{{"jsonrpc":"2.0","method":"n","params":' + str(n) + '}}', "")
@@ -199,7 +201,8 @@ async def test_a_recorder_that_cannot_write_stops_and_the_session_goes_on(
 ) -> None:
     if not os.path.exists("/dev/full"):
         pytest.skip("needs /dev/full")
-    recorder = WireRecorder.create("/dev/full")
+    full = open("/dev/full", "wb", buffering=0)  # noqa: ASYNC230 - a device on purpose
+    recorder = WireRecorder(Path("/dev/full"), full)
     argv = demo_agent_argv(state_dir=str(tmp_path / "state"), chunk_delay=0)
     async with AcpClient.launch(argv, cwd=tmp_path, recorder=recorder) as client:
         agent = await client.initialize()
@@ -213,7 +216,7 @@ async def test_a_restarted_agent_is_a_second_connection_of_the_same_recording(
     tmp_path: Path,
 ) -> None:
     path = tmp_path / "wire.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     argv = demo_agent_argv(state_dir=str(tmp_path / "state"), chunk_delay=0)
     for _ in range(2):
         async with AcpClient.launch(argv, cwd=tmp_path, recorder=recorder) as client:
@@ -236,7 +239,8 @@ def test_inspector_traffic_is_saved_in_the_same_format(tmp_path: Path) -> None:
         TrafficRecord(1002.0, "in", '{"jsonrpc":"2.0","method":"x","par', "90,000 characters, cut"),
     ]
     path = tmp_path / "saved.jsonl"
-    count = write_traffic(path, records, argv=["agent", "--x"], cwd="/w", complete=False)
+    with path.open("wb") as file:
+        count = write_traffic(file, records, argv=["agent", "--x"], cwd="/w", complete=False)
     assert count == 4
     recording = load_recording(path)
     assert recording.header["source"] == "inspector" and recording.header["complete"] is False

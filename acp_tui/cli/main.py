@@ -9,12 +9,20 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.cli.parse import Invocation, directory_problem, parse, unknown_agent_message
+from acp_tui.cli.parse import (
+    RECORD_IN_DATA_DIR,
+    Invocation,
+    directory_problem,
+    parse,
+    unknown_agent_message,
+)
+from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
+    from acp_tui.protocol.recording import WireRecorder
 
-__all__ = ["main"]
+__all__ = ["main", "open_recorder"]
 
 
 def _configured_agent(invocation: Invocation, config: Config) -> int | None:
@@ -89,17 +97,19 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return replay.main(args[1:])
     invocation = parse(args)
-    if getattr(invocation.options, "record", None):
+    record = getattr(invocation.options, "record", None)
+    if record is not None:
         if getattr(invocation.options, "serve", False):
             print("acp-tui: --record cannot be used with --serve", file=sys.stderr)
             return 2
-        from acp_tui.protocol.recording import WireRecorder
+        from acp_tui.services.path_gate import PathRefused
 
         try:
-            invocation.recorder = WireRecorder.create(invocation.options.record)
-        except OSError as error:
+            invocation.recorder = open_recorder(record)
+        except (OSError, PathRefused) as error:
+            why = error.strerror if isinstance(error, OSError) and error.strerror else error
             print(
-                f"acp-tui: --record {invocation.options.record}: {error.strerror or error}",
+                f"acp-tui: --record {escaped_line(record, 1000)}: {escaped_line(str(why), 2000)}",
                 file=sys.stderr,
             )
             return 2
@@ -110,6 +120,32 @@ def main(argv: Sequence[str] | None = None) -> int:
             invocation.recorder.close()
             if invocation.recorder.error:
                 print(f"acp-tui: {invocation.recorder.error}", file=sys.stderr)
+            else:
+                where = escaped_line(str(invocation.recorder.path), 2000)
+                print(f"acp-tui: the wire was recorded in {where}", file=sys.stderr)
+
+
+def open_recorder(target: str) -> WireRecorder:
+    """The recorder of ``--record``, its file opened through the path gate: ``target`` as the
+    person gave it (relative to the current directory; an existing file is emptied, but never
+    a link, a pipe, a device or a file with other hard links, nor a path that leaves the
+    current directory through a linked folder), or, when empty, a new file in acp-tui's
+    recordings folder. The file is 0600. Raises :class:`OSError` or
+    :class:`~acp_tui.services.path_gate.PathRefused`."""
+    import time
+
+    from acp_tui.config import locations
+    from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.services import path_gate
+
+    if target == RECORD_IN_DATA_DIR:
+        folder = path_gate.private_directory(locations.recordings_dir())
+        name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl")
+        path, file = path_gate.create_new(folder, name, buffered=False)
+        return WireRecorder(path, file)
+    cwd = os.getcwd()
+    resolved = path_gate.resolve_path(target, base=cwd, roots=(cwd,))
+    return WireRecorder(resolved.given, path_gate.open_for_overwrite(resolved))
 
 
 def _run(invocation: Invocation) -> int:

@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 
 SUBCOMMANDS = ("ask", "sessions")
 
+#: ``--record`` without a file: a new recording in acp-tui's data folder.
+RECORD_IN_DATA_DIR = ""
+
 EPILOG = """\
 examples:
   acp-tui                                     the launcher: pick an agent
@@ -35,6 +38,7 @@ examples:
   acp-tui sessions --all --json -- goose acp
   acp-tui --serve --port 8000 --demo          the same app in a web browser
   acp-tui --record bug.jsonl -- my-agent      record the wire, for a bug report
+  acp-tui --record -- my-agent                the same, into acp-tui's data folder
   acp-tui replay bug.jsonl                    play a recording back (no agent needed)
   acp-tui replay --check bug.jsonl            list a recording's protocol errors
 """
@@ -133,7 +137,10 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--record",
         metavar="FILE",
-        help="write every message to and from the agent, timestamped, to FILE (JSON Lines); "
+        nargs="?",
+        const=RECORD_IN_DATA_DIR,
+        help="write every message to and from the agent, timestamped, to FILE (JSON Lines; "
+        "without FILE: a new file in acp-tui's data folder, named when acp-tui ends); "
         "play it back with `acp-tui replay FILE`",
     )
 

@@ -26,6 +26,7 @@ from acp_tui.protocol.recording import (
     load_recording,
 )
 from acp_tui.session.replay import ReplaySession, first_opening, requested_version
+from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
     from acp_tui.session.settings import AppSettings
@@ -83,14 +84,28 @@ def _speed(text: str) -> float:
 def main(argv: Sequence[str]) -> int:
     options = build_parser().parse_args(list(argv))
     try:
-        recording = load_recording(options.file)
+        recording = _load(options.file)
     except RecordingError as error:
-        print(f"acp-tui replay: {error}", file=sys.stderr)
+        print(f"acp-tui replay: {escaped_line(str(error), 2000)}", file=sys.stderr)
         return 2
     if options.check:
         return run_check(recording)
     speed = 0.0 if options.fast else options.speed
     return run_tui(recording, speed, theme=options.theme)
+
+
+def _load(given: str) -> Recording:
+    """The recording at ``given``, opened through the path gate: a pipe, a device or a
+    socket is refused (reading one would block or never end), never read."""
+    from acp_tui.services.path_gate import PathRefused, open_to_read, resolve_path
+
+    try:
+        file = open_to_read(resolve_path(given))
+    except (OSError, ValueError, PathRefused) as error:
+        why = error.strerror if isinstance(error, OSError) and error.strerror else error
+        raise RecordingError(f"cannot read {given}: {why}") from None
+    with file:
+        return load_recording(given, file)
 
 
 # ---------------------------------------------------------------------------------- check

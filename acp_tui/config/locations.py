@@ -20,10 +20,12 @@ __all__ = [
     "config_file",
     "data_dir",
     "demo_agent_state_dir",
+    "exports_dir",
     "history_file",
     "local_index_file",
     "log_dir",
     "recent_agents_file",
+    "recordings_dir",
     "state_dir",
 ]
 
@@ -80,6 +82,18 @@ def local_index_file(data: Path | None = None) -> Path:
     """The local index of sessions (for agents that cannot list theirs), in ``data`` or the
     data dir."""
     return (data or data_dir()) / "sessions.sqlite3"
+
+
+def exports_dir(data: Path | None = None) -> Path:
+    """Exported transcripts (Markdown), in ``data`` or the data dir: never the project, where
+    they would show in its ``git status``."""
+    return (data or data_dir()) / "exports"
+
+
+def recordings_dir(data: Path | None = None) -> Path:
+    """Recordings of the wire (``--record`` without a file, the inspector's save), in ``data``
+    or the data dir."""
+    return (data or data_dir()) / "recordings"
 
 
 def demo_agent_state_dir() -> Path:

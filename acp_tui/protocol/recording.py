@@ -90,8 +90,10 @@ def event_line(t: float, event: str, **fields: Any) -> bytes:
 class WireRecorder:
     """Writes every connection attached to it into one recording file, line by line.
 
-    The file is unbuffered: each line is one write, so when acp-tui crashes (or is killed)
-    every line up to that moment is in the file. A write that fails (disk full) stops the
+    The file is opened by the caller (the command line, through the path gate) before
+    anything starts, so a path that cannot be written fails at once. It must be
+    unbuffered: each line is one write, so when acp-tui crashes (or is killed) every line
+    up to that moment is in the file. A write that fails (disk full) stops the
     recording and is reported in :attr:`error`; the connection is never disturbed."""
 
     def __init__(self, path: Path, file: BinaryIO) -> None:
@@ -101,13 +103,6 @@ class WireRecorder:
         self._connections = 0
         self.lines = 0
         self.error: str | None = None
-
-    @classmethod
-    def create(cls, path: str | os.PathLike[str]) -> WireRecorder:
-        """Create (or truncate) the file now, so a path that cannot be written fails before
-        anything starts. Raises :class:`OSError`."""
-        target = Path(path).expanduser()
-        return cls(target, open(target, "wb", buffering=0))
 
     def attach(self, connection: Connection, *, argv: Sequence[str], cwd: str) -> None:
         """Record ``connection`` from now on. The first one writes the header."""
@@ -166,19 +161,24 @@ class WireRecorder:
 
 
 def write_traffic(
-    path: Path, records: Iterable[TrafficRecord], *, argv: Sequence[str], cwd: str, complete: bool
+    file: BinaryIO,
+    records: Iterable[TrafficRecord],
+    *,
+    argv: Sequence[str],
+    cwd: str,
+    complete: bool,
 ) -> int:
-    """Save the protocol inspector's traffic as a recording; returns the number of lines.
+    """Save the protocol inspector's traffic as a recording into ``file`` (opened by the
+    caller, through the path gate); returns the number of lines.
 
     ``complete`` is False when the inspector's ring has dropped the oldest lines (the header
     says so). Lines the inspector cut short are kept as junk lines with that note."""
     records = list(records)
     started = records[0].timestamp if records else time.time()
-    with open(path, "wb") as file:
-        file.write(header_line(argv, cwd, started, source="inspector", complete=complete))
-        for record in records:
-            t = max(0.0, record.timestamp - started)
-            file.write(message_line(t, DIRECTIONS[record.direction], record.text, record.note))
+    file.write(header_line(argv, cwd, started, source="inspector", complete=complete))
+    for record in records:
+        t = max(0.0, record.timestamp - started)
+        file.write(message_line(t, DIRECTIONS[record.direction], record.text, record.note))
     return len(records)
 
 
@@ -226,12 +226,14 @@ class Recording:
     problems: list[tuple[int, str]] = field(default_factory=list)
 
 
-def load_recording(path: str | os.PathLike[str]) -> Recording:
-    """Read a recording. Raises :class:`RecordingError` when ``path`` is not one; lines that
-    are not in the format are listed in ``problems`` and otherwise skipped."""
+def load_recording(path: str | os.PathLike[str], file: BinaryIO | None = None) -> Recording:
+    """Read a recording (from ``file`` when given: the command line opens it through the
+    path gate, so a pipe or device is never read). Raises :class:`RecordingError` when
+    ``path`` is not one; lines that are not in the format are listed in ``problems`` and
+    otherwise skipped."""
     target = Path(path)
     try:
-        data = target.read_bytes()
+        data = file.read() if file is not None else target.read_bytes()
     except OSError as error:
         raise RecordingError(f"cannot read {target}: {error.strerror or error}") from None
     lines = data.split(b"\n")

@@ -314,10 +314,13 @@ def private_directory(directory: str | os.PathLike[str]) -> ResolvedPath:
     return resolve_path(resolved.real)
 
 
-def create_new(directory: ResolvedPath, name: str, *, mode: int = 0o600) -> tuple[Path, BinaryIO]:
+def create_new(
+    directory: ResolvedPath, name: str, *, mode: int = 0o600, buffered: bool = True
+) -> tuple[Path, BinaryIO]:
     """A new file named ``name`` in ``directory`` (``name-2.ext``, ``-3``... when that one
     exists, whatever it is: a file, a link, a pipe), created exclusively with ``mode``,
-    open for writing (unbuffered). Returns its path and the file."""
+    open for writing (``buffered``, else each write goes straight to the file and may be
+    partial). Returns its path and the file."""
     if not name or "/" in name or name in (".", ".."):
         raise ValueError(f"not a file name: {name!r}")
     parent = _open_directory(directory.real)
@@ -334,7 +337,7 @@ def create_new(directory: ResolvedPath, name: str, *, mode: int = 0o600) -> tupl
                     continue
                 raise
             os.fchmod(fd, mode)
-            return directory.real / candidate, os.fdopen(fd, "wb", buffering=0)
+            return directory.real / candidate, os.fdopen(fd, "wb", buffering=-1 if buffered else 0)
     finally:
         os.close(parent)
     raise FileExistsError(f"no free name for {name} in {directory.real}")

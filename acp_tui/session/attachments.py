@@ -22,9 +22,10 @@ import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, BinaryIO
 from urllib.parse import unquote, urlparse
 
+from acp_tui.services.path_gate import PathRefused, open_to_read, resolve_path
 from acp_tui.text.numbers import wire_number
 
 __all__ = [
@@ -109,22 +110,31 @@ def find_mentions(text: str) -> list[str]:
 
 
 def resolve_mention(mention: str, cwd: Path) -> Path | None:
-    """The file a mention names, trying it as written and then without trailing
-    punctuation (``see @notes.md, then``)."""
+    """The file a mention names (its real path), trying it as written and then without
+    trailing punctuation (``see @notes.md, then``); None when it names no file or folder.
+
+    Through the path gate: a mention written inside ``cwd`` that leads outside it through a
+    link, and a FIFO, socket or device, are :class:`PathRefused` (a path written outside is
+    the person's own choice)."""
     candidates = [mention]
     stripped = mention.rstrip(_TRAILING_PUNCTUATION)
     if stripped and stripped != mention:
         candidates.append(stripped)
     for candidate in candidates:
-        path = Path(candidate).expanduser()
-        if not path.is_absolute():
-            path = cwd / path
         try:
-            if path.is_file():
-                return path.resolve()
-        except OSError:
+            path = resolve_path(candidate, base=cwd, roots=(cwd,))
+        except ValueError:
             continue
+        if path.kind in ("missing", "directory"):
+            continue
+        return path.require_file().real
     return None
+
+
+def _open_file(path: Path) -> BinaryIO:
+    """A mentioned file (a real path, judged by :func:`resolve_mention`), open to read through
+    the path gate: never a FIFO or device, never through a link put there since."""
+    return open_to_read(resolve_path(path), inside=False)
 
 
 def mention_for(path: str) -> str:
@@ -150,9 +160,9 @@ def _image_mime(path: Path) -> str | None:
     if path.suffix.lower() not in IMAGE_SUFFIXES:
         return None
     try:
-        with path.open("rb") as handle:
+        with _open_file(path) as handle:
             return sniff_image(handle.read(16))
-    except OSError:
+    except (OSError, PathRefused):
         return None
 
 
@@ -173,17 +183,13 @@ def image_paths_in_paste(text: str, cwd: Path) -> list[Path] | None:
     for word in words:
         if word.startswith("file://"):
             word = unquote(urlparse(word).path)
-        path = Path(word).expanduser()
-        if not path.is_absolute():
-            path = cwd / path
         try:
-            if not path.is_file():
-                return None
-        except OSError:
+            resolved = resolve_path(word, base=cwd, roots=(cwd,)).require_file()
+        except (ValueError, PathRefused):
             return None
-        if _image_mime(path) is None:
+        if _image_mime(resolved.real) is None:
             return None
-        found.append(path)
+        found.append(resolved.given)
     return found
 
 
@@ -218,8 +224,9 @@ def _read_text(path: Path, size: int | None) -> str | None:
     if size is None or size > MAX_EMBED_BYTES:
         return None
     try:
-        raw = path.read_bytes()
-    except OSError:
+        with _open_file(path) as file:
+            raw = file.read(MAX_EMBED_BYTES + 1)
+    except (OSError, PathRefused):
         return None
     if len(raw) > MAX_EMBED_BYTES or b"\x00" in raw:
         return None
@@ -241,7 +248,12 @@ def build_prompt(text: str, cwd: Path, caps: PromptCapabilities | None = None) -
     except OSError:
         base = cwd
     for mention in find_mentions(text):
-        path = resolve_mention(mention, cwd)
+        try:
+            path = resolve_mention(mention, cwd)
+        except PathRefused as refused:
+            if built.refused is None:
+                built.refused = f"Not sent: {refused.message}. Nothing was read."
+            continue
         if path is None or path in seen:
             continue
         seen.add(path)
@@ -294,10 +306,18 @@ def _attach_image(
         built.blocks.append(_link(path, name, mime, size))
         return
     try:
-        raw = path.read_bytes()
+        with _open_file(path) as file:
+            raw = file.read(MAX_IMAGE_BYTES + 1)
+    except PathRefused as refused:
+        built.notes.append(f"{name} could not be read ({refused.message}): it was sent as a link.")
+        built.blocks.append(_link(path, name, mime, size))
+        return
     except OSError as error:
         built.notes.append(f"{name} could not be read ({error.strerror}): it was sent as a link.")
         built.blocks.append(_link(path, name, mime, size))
+        return
+    if len(raw) > MAX_IMAGE_BYTES:  # it grew since its size was read
+        built.blocks.append(_link(path, name, mime, len(raw)))
         return
     built.blocks.append(
         {

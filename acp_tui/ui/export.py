@@ -1,14 +1,13 @@
-"""Transcript export as Markdown, written atomically beside the project."""
+"""Transcript export as Markdown, written into acp-tui's exports folder (not the project)."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
-import tempfile
 import time
 from pathlib import Path
 
+from acp_tui.services.path_gate import create_new, private_directory
 from acp_tui.session.attachments import describe_block
 from acp_tui.store.entries import (
     AgentMessage,
@@ -142,15 +141,17 @@ def transcript_markdown(state: SessionState) -> str:
 
 
 def write_export(directory: Path, state: SessionState, text: str) -> Path:
-    """Write ``text`` to ``acp-tui-<title>-<time>.md`` in ``directory`` atomically."""
+    """Write ``text`` to a new ``acp-tui-<title>-<time>.md`` in ``directory`` (acp-tui's
+    exports folder, kept at 0700), through the path gate: the file is created new, mode
+    0600, never over a file or link already at its name. Returns its path.
+    Raises :class:`OSError` or :class:`~acp_tui.services.path_gate.PathRefused`."""
     stem = _UNSAFE.sub("-", state.display_title[:200])[:40].strip("-") or "session"
-    path = directory / f"acp-tui-{stem}-{time.strftime('%Y%m%d-%H%M%S')}.md"
-    handle, temp = tempfile.mkstemp(dir=directory, prefix=".acp-tui-export-", suffix=".tmp")
+    name = f"acp-tui-{stem}-{time.strftime('%Y%m%d-%H%M%S')}.md"
+    path, file = create_new(private_directory(directory), name)
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(encodable(text))
-        os.replace(temp, path)
+        with file:
+            file.write(encodable(text).encode("utf-8"))
     except BaseException:
-        Path(temp).unlink(missing_ok=True)
+        path.unlink(missing_ok=True)
         raise
     return path

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import stat
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from tests.ui.chat_helpers import (
     answer_permission,
     demo_app,
     fixture_app,
+    record_notifications,
     run_palette_command,
     send,
     wait_for,
@@ -210,9 +212,17 @@ async def test_export_writes_the_transcript_as_markdown(tmp_path: Path) -> None:
         await wait_for(
             pilot, lambda: screen.store.get(screen.session_id).stop_reason == "end_turn", "the turn"
         )
+        toasts = record_notifications(app)
         screen.action_export_transcript()
-        exported = list(tmp_path.glob("acp-tui-*.md"))
+        # Into acp-tui's exports folder, never the project (its git status stays clean).
+        assert not list(tmp_path.glob("acp-tui-*"))
+        folder = tmp_path / ".data" / "exports"
+        exported = list(folder.glob("acp-tui-*.md"))
         assert len(exported) == 1
+        assert stat.S_IMODE(exported[0].stat().st_mode) == 0o600
+        assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+        # The person is told where it went.
+        assert any(str(exported[0]) in message for message in toasts), toasts
         text = exported[0].read_text()
         assert text.startswith("# Refactor the greeting")
         assert "## You\n\nconversation" in text

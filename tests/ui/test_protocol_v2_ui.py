@@ -93,14 +93,15 @@ async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake
 
 
 async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
+    from acp_tui.cli.main import open_recorder
     from acp_tui.cli.replay import replay_settings, requested_version, run_check
-    from acp_tui.protocol.recording import WireRecorder, load_recording
+    from acp_tui.protocol.recording import load_recording
     from acp_tui.ui.app import make_app
     from tests.ui.test_replay import answer_permission as answer_replayed
     from tests.ui.test_replay import replay_session, transcript_of
 
     path = tmp_path / "v2.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     app = demo_app(tmp_path, tmp_path / "state", protocol_version=2, recorder=recorder)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)

@@ -4,7 +4,10 @@ inspector's traffic as a recording."""
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -12,8 +15,9 @@ import pytest
 from textual import events
 from textual.widgets import Static
 
+from acp_tui.cli.main import open_recorder
 from acp_tui.cli.replay import replay_settings, run_check
-from acp_tui.protocol.recording import WireRecorder, load_recording
+from acp_tui.protocol.recording import load_recording
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
 from acp_tui.ui.export import transcript_markdown
@@ -111,7 +115,7 @@ async def permission_then_second_turn(pilot: Any, screen: ChatScreen, key: str =
 async def test_a_replay_shows_the_transcript_the_recorded_session_showed(tmp_path: Path) -> None:
     (tmp_path / "notes.txt").write_text("hello\n", encoding="utf-8")
     path = tmp_path / "session.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     app = demo_app(tmp_path, tmp_path / "state", recorder=recorder)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
@@ -169,7 +173,7 @@ async def test_the_recorded_sdk_agent_session_replays_with_its_dialog(tmp_path: 
 
 async def test_a_recorded_crash_replays_as_the_crash_banner(tmp_path: Path) -> None:
     path = tmp_path / "crash.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     sdk = [sys.executable, str(AGENTS / "sdk_agent.py")]
     app = agent_app(sdk, tmp_path, recorder=recorder)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -219,7 +223,11 @@ async def test_the_inspector_saves_its_traffic_as_a_recording_that_replays(
         await pilot.press("s")
         await wait_for(pilot, lambda: inspector.saved_to is not None, "the save", LIMIT)
         saved = inspector.saved_to
-        assert saved is not None and saved.parent == tmp_path
+        # acp-tui's recordings folder, never the project (where git status would show it).
+        assert saved is not None and saved.parent == tmp_path / ".data" / "recordings"
+        assert stat.S_IMODE(saved.stat().st_mode) == 0o600
+        assert stat.S_IMODE(saved.parent.stat().st_mode) == 0o700
+        assert not list(tmp_path.glob("acp-tui-wire-*"))
         original = transcript_of(screen)
     recording = load_recording(saved)
     assert recording.header["source"] == "inspector"
@@ -241,32 +249,52 @@ async def test_the_inspector_saves_its_traffic_as_a_recording_that_replays(
         assert transcript_of(screen) == original
 
 
-async def test_the_inspector_falls_back_to_the_data_dir_and_says_where(tmp_path: Path) -> None:
-    not_a_folder = tmp_path / "a-file"
-    not_a_folder.write_text("", encoding="utf-8")
+async def test_the_inspector_never_saves_through_a_link_or_pipe_at_its_name(
+    tmp_path: Path,
+) -> None:
+    """Whatever is planted at the name the save would take (a link to a file outside, a
+    dangling link, a FIFO, for every second the save may fall in), the save makes a new file
+    beside them, 0600, and says where; nothing planted is written through or blocks."""
+    outside = tmp_path / "outside.txt"
+    outside.write_text("keep\n", encoding="utf-8")
+    folder = tmp_path / "data" / "recordings"
+    folder.mkdir(parents=True)
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         assert screen.link is not None and screen.link.client is not None
         inspector = InspectorScreen(
-            screen.link.client.connection,
-            agent_argv=["agent"],
-            cwd=str(not_a_folder / "project"),  # cannot be written, even by root
-            fallback_dir=tmp_path / "data",
+            screen.link.client.connection, agent_argv=["agent"], cwd=str(tmp_path), folder=folder
         )
+        now = time.time()
+        planted = set()
+        for second in range(-1, 30):
+            name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl", time.localtime(now + second))
+            kind = second % 3
+            if kind == 0:
+                (folder / name).symlink_to(outside)
+            elif kind == 1:
+                (folder / name).symlink_to(tmp_path / "dangling-target")
+            else:
+                os.mkfifo(folder / name)
+            planted.add(name)
+        toasts = record_notifications(app)
         await app.push_screen(inspector)
         await pilot.press("s")
         await wait_for(pilot, lambda: inspector.saved_to is not None, "the save", LIMIT)
-        assert inspector.saved_to is not None
-        assert inspector.saved_to.parent == tmp_path / "data"
+        saved = inspector.saved_to
+        assert saved is not None and saved.parent == folder and saved.name not in planted
+        assert not saved.is_symlink() and stat.S_IMODE(saved.stat().st_mode) == 0o600
         # The person is told where it went.
-        assert any(str(inspector.saved_to) in n.message for n in app._notifications)
-    assert load_recording(inspector.saved_to).header["agent"] == ["agent"]
+        assert any(str(saved) in message for message in toasts), toasts
+    assert load_recording(saved).header["agent"] == ["agent"]
+    assert outside.read_text(encoding="utf-8") == "keep\n"
+    assert not (tmp_path / "dangling-target").exists()
 
 
 async def test_a_restarted_agent_replays_as_the_next_run_of_the_recording(tmp_path: Path) -> None:
     path = tmp_path / "restart.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     sdk = [sys.executable, str(AGENTS / "sdk_agent.py")]
     app = agent_app(sdk, tmp_path, recorder=recorder)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -317,7 +345,7 @@ async def test_a_session_resumed_at_start_replays_resumed(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: "THE FIRST VISIT" in screen_text(first), "a reply", LIMIT)
         session_id = screen.session_id
     path = tmp_path / "resumed.jsonl"
-    recorder = WireRecorder.create(path)
+    recorder = open_recorder(str(path))
     again = demo_app(tmp_path, state, resume=session_id, recorder=recorder)
     async with again.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)

@@ -15,6 +15,7 @@ from textual.widgets import Label, RichLog
 
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
+from acp_tui.services.path_gate import PathRefused, create_new, private_directory
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
@@ -56,7 +57,7 @@ class TextLogScreen(ModalScreen[None]):
 class InspectorScreen(ModalScreen[None]):
     """Every line in and out of this connection, live; junk lines flagged with why. ``s``
     saves the traffic as a recording (the ``--record`` format, for ``acp-tui replay``) in
-    the session's directory, or in ``fallback_dir`` when that cannot be written."""
+    ``folder`` (acp-tui's recordings folder: never the project), through the path gate."""
 
     DEFAULT_CSS = """
     InspectorScreen { align: center middle; }
@@ -76,13 +77,13 @@ class InspectorScreen(ModalScreen[None]):
         *,
         agent_argv: Sequence[str] = (),
         cwd: str = "",
-        fallback_dir: Path | None = None,
+        folder: Path | None = None,
     ) -> None:
         super().__init__()
         self.connection = connection
         self.agent_argv = list(agent_argv)
         self.cwd = cwd
-        self.fallback_dir = fallback_dir
+        self.folder = folder
         self._pending: list[TrafficRecord] = []
         #: Where the last save went.
         self.saved_to: Path | None = None
@@ -124,31 +125,32 @@ class InspectorScreen(ModalScreen[None]):
         traffic = self.connection.traffic
         complete = traffic.maxlen is None or len(traffic) < traffic.maxlen
         name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl")
-        folders = [Path(self.cwd)] if self.cwd else []
-        if self.fallback_dir is not None:
-            folders.append(self.fallback_dir)
-        failure = "no folder to save in"
-        for folder in folders:
-            path = folder / name
-            try:
-                folder.mkdir(parents=True, exist_ok=True)
+        if self.folder is None:
+            self.notify("Could not save the traffic: no folder to save in", severity="error")
+            return
+        try:
+            path, file = create_new(private_directory(self.folder), name)
+            with file:
                 count = write_traffic(
-                    path, list(traffic), argv=self.agent_argv, cwd=self.cwd, complete=complete
+                    file, list(traffic), argv=self.agent_argv, cwd=self.cwd, complete=complete
                 )
-            except OSError as error:
-                failure = f"{path}: {error.strerror or error}"
-                continue
-            self.saved_to = path
-            older = "" if complete else " (the oldest lines were no longer kept)"
+        except (OSError, PathRefused) as error:
+            failure = error.strerror if isinstance(error, OSError) and error.strerror else error
             self.notify(
-                f"Saved {count:,} lines of traffic{older} to {path}\n"
-                f"Replay it with: acp-tui replay {path}",
-                title="Protocol inspector",
-                timeout=15,
+                f"Could not save the traffic in {self.folder}: {failure}",
+                severity="error",
                 markup=False,
             )
             return
-        self.notify(f"Could not save the traffic: {failure}", severity="error", markup=False)
+        self.saved_to = path
+        older = "" if complete else " (the oldest lines were no longer kept)"
+        self.notify(
+            f"Saved {count:,} lines of traffic{older} to {path}\n"
+            f"Replay it with: acp-tui replay {path}",
+            title="Protocol inspector",
+            timeout=15,
+            markup=False,
+        )
 
     def _on_record(self, record: TrafficRecord) -> None:
         self._pending.append(record)

@@ -32,6 +32,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.widget import Widget
 
+from acp_tui.services.path_gate import PathRefused, open_to_read, resolve_path
 from acp_tui.store.tool_content import FileDiff
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
@@ -123,12 +124,16 @@ def first_line_in_file(path: str | None, old_text: str | None, new_text: str | N
 
 def _locate(path: str, old_text: str, new_text: str | None) -> int | None:
     try:
-        if os.path.getsize(path) > MAX_LOCATE_BYTES:
-            return None
-        with open(path, encoding="utf-8", errors="replace", newline="") as file:
-            content = file.read()
-    except (OSError, ValueError):
+        # Through the path gate: a pipe or a device named by the agent is never opened (it
+        # would block the screen or never end). Only a line number comes of it, shown to the
+        # person: no root is asked.
+        with open_to_read(resolve_path(path)) as file:
+            raw = file.read(MAX_LOCATE_BYTES + 1)
+    except (OSError, ValueError, PathRefused):
         return None
+    if len(raw) > MAX_LOCATE_BYTES:
+        return None
+    content = raw.decode("utf-8", errors="replace")
     # Both may be there: an edit that adds lines around the old ones leaves the old text
     # inside the new, and a deletion finds the new text inside the old. The longer one found
     # is the one the file holds.

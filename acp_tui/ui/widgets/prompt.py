@@ -43,6 +43,7 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from acp_tui.config.history import InputHistory
+from acp_tui.services.path_gate import resolve_path
 from acp_tui.session.attachments import (
     PromptCapabilities,
     build_prompt,
@@ -83,7 +84,9 @@ def scan_files(root: Path, limit: int = MAX_SCAN_FILES) -> list[str]:
     """Relative paths (with ``/``) of up to ``limit`` files under ``root``, breadth first (so
     shallow files come first and one deep tree cannot use up the budget), sorted by name within
     a directory. Hidden directories and :data:`SKIPPED_DIRS` are not entered; symlinked
-    directories are not followed. Unreadable directories are skipped."""
+    directories are not followed. Unreadable directories are skipped. A symlink is offered
+    only when the path gate would send what it leads to: a regular file under ``root``
+    (never one leading outside, to a pipe or a device)."""
     found: list[str] = []
     queue: deque[tuple[str, str]] = deque([(str(root), "")])
     while queue and len(found) < limit:
@@ -99,13 +102,23 @@ def scan_files(root: Path, limit: int = MAX_SCAN_FILES) -> list[str]:
                     if entry.name.startswith(".") or entry.name in SKIPPED_DIRS:
                         continue
                     queue.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file():
+                elif entry.is_file(follow_symlinks=False) or (
+                    entry.is_symlink() and _link_to_a_file_under(entry.path, root)
+                ):
                     found.append(prefix + entry.name)
                     if len(found) >= limit:
                         break
             except OSError:
                 continue
     return found
+
+
+def _link_to_a_file_under(link: str, root: Path) -> bool:
+    try:
+        target = resolve_path(link, roots=(root,))
+    except ValueError:
+        return False
+    return target.kind == "file" and target.inside
 
 
 @dataclass(slots=True)

@@ -7,9 +7,10 @@ A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from acp_tui.config import locations
+from acp_tui.services.path_gate import PathRefused
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
 from acp_tui.ui.export import transcript_markdown, write_export
@@ -43,12 +44,15 @@ class ChatTools(ChatHost):
         state = self.store.get(self.session_id) if self.session_id else None
         if state is None:
             return
+        folder = locations.exports_dir(data_dir(self.settings))
         try:
-            path = write_export(Path(self.settings.cwd), state, transcript_markdown(state))
-        except OSError as error:
-            self.notify(f"Export failed: {error}", severity="error")
+            path = write_export(folder, state, transcript_markdown(state))
+        except (OSError, PathRefused) as error:
+            self.notify(f"Export failed: {error}", severity="error", markup=False)
             return
-        self.notify(f"Transcript exported to {path}")
+        # The whole path, on the app's toast: a chat toast is cut to 100 characters, and the
+        # person needs all of it to find the file.
+        self.app.notify(f"Transcript exported to {path}", timeout=15)
 
     def action_show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
@@ -70,7 +74,7 @@ class ChatTools(ChatHost):
                 client.connection,
                 agent_argv=self.settings.agent_argv,
                 cwd=self.settings.cwd,
-                fallback_dir=data_dir(self.settings),
+                folder=locations.recordings_dir(data_dir(self.settings)),
             )
         )
 
