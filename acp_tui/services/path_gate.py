@@ -62,6 +62,7 @@ Reason = Literal["escapes", "not a file", "missing", "link", "changed", "in the 
 
 #: What each kind that is not a file is called in a refusal.
 _KIND_WORDS: dict[str, str] = {
+    "file": "a file",
     "directory": "a directory",
     "fifo": "a named pipe (FIFO)",
     "socket": "a socket",

@@ -125,7 +125,7 @@ def resolve_mention(mention: str, cwd: Path) -> Path | None:
             path = resolve_path(candidate, base=cwd, roots=(cwd,))
         except ValueError:
             continue
-        if path.kind in ("missing", "directory"):
+        if path.kind in ("missing", "directory") and not path.escapes:
             continue
         return path.require_file().real
     return None
