@@ -1,7 +1,8 @@
 """The layer contract of issue 16: import-linter's contracts in pyproject.toml (the one place
 the layers are stated), and our own reading of the source by the same rules, read from there,
-that also forbids import cycles (every import, also those inside
-functions; those under ``if TYPE_CHECKING:`` count for the layers but not for cycles).
+that also forbids import cycles (every import counts, also those inside
+functions and those under ``if TYPE_CHECKING:``: a module typed against another that imports it
+is a cycle all the same, only hidden from the interpreter).
 
 Layers, lowest first: ``text`` (agent text as data, formatting) beside ``wire`` (the ACP
 wire's names and shapes), ``protocol`` (JSON-RPC and ACP over stdio), ``config`` (settings
@@ -171,16 +172,18 @@ def test_imports_follow_the_layers(path: Path) -> None:
     assert layer_problems(path, module) == [], f"{module} may import only {allowed} of acp_tui"
 
 
-def runtime_graph() -> dict[str, set[str]]:
-    modules = {module_name(path): path for path in sources()}
-    graph: dict[str, set[str]] = {}
-    for module, path in modules.items():
-        graph[module] = {
-            imported
-            for imported, typing_only in imports_of(path)
-            if not typing_only and imported in modules and imported != module
-        }
-    return graph
+def graph_of(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Each module (name: path) and the modules of ``modules`` it imports, anywhere in it (at
+    the top, inside functions, under ``if TYPE_CHECKING:``)."""
+    return {
+        module: {imported for imported, _typing in imports_of(path, module) if imported in modules}
+        - {module}
+        for module, path in modules.items()
+    }
+
+
+def import_graph() -> dict[str, set[str]]:
+    return graph_of({module_name(path): path for path in sources()})
 
 
 def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -229,8 +232,23 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def test_there_is_no_import_cycle() -> None:
-    """Imports inside functions count: a lazy import that closes a loop is still a loop."""
-    assert cycles(runtime_graph()) == []
+    """Imports inside functions and under ``TYPE_CHECKING`` count: a lazy import or one for the
+    type checker that closes a loop is still a loop."""
+    assert cycles(import_graph()) == []
+
+
+def test_an_import_for_the_type_checker_closes_a_cycle(tmp_path: Path) -> None:
+    """The graph reads every kind of import: a loop closed under ``TYPE_CHECKING`` is found."""
+    first = tmp_path / "first.py"
+    first.write_text("from acp_tui.ui.second import thing\n", encoding="utf-8")
+    second = tmp_path / "second.py"
+    second.write_text(
+        "from typing import TYPE_CHECKING\n"
+        "if TYPE_CHECKING:\n    from acp_tui.ui.first import Other\n",
+        encoding="utf-8",
+    )
+    graph = graph_of({"acp_tui.ui.first": first, "acp_tui.ui.second": second})
+    assert cycles(graph) == [["acp_tui.ui.first", "acp_tui.ui.second"]]
 
 
 def test_the_cycle_finder_finds_a_cycle() -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 import math
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 
@@ -20,11 +20,15 @@ from acp_tui.demo_agent import blocks, config, texts
 from acp_tui.demo_agent.commands import HANDLERS
 from acp_tui.demo_agent.params import not_found, str_param
 from acp_tui.demo_agent.sessions import now_iso
-from acp_tui.demo_agent.turn import LiveSession, Turn, TurnCancelled, TurnContext, message_id
+from acp_tui.demo_agent.turn import (
+    LiveSession,
+    Serving,
+    Turn,
+    TurnCancelled,
+    TurnContext,
+    message_id,
+)
 from acp_tui.protocol.jsonrpc import INVALID_PARAMS, REQUEST_CANCELLED, RpcError, after_response
-
-if TYPE_CHECKING:
-    from acp_tui.demo_agent.agent import DemoAgent
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +46,7 @@ def text_of(prompt: list[dict[str, Any]]) -> str:
 class PromptTurns:
     """``session/prompt`` for one agent: insertion, the turn, and its ending."""
 
-    def __init__(self, agent: DemoAgent) -> None:
+    def __init__(self, agent: Serving) -> None:
         self.agent = agent
 
     def _prompt_blocks(self, params: dict[str, Any]) -> list[dict[str, Any]]:

@@ -11,17 +11,15 @@ from __future__ import annotations
 import re
 import uuid
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import anyio
 
 from acp_tui.demo_agent import config, wire
+from acp_tui.demo_agent.auth import AuthState
 from acp_tui.demo_agent.caps import ClientCaps
 from acp_tui.demo_agent.sessions import SessionRecord
 from acp_tui.protocol.jsonrpc import RpcError
-
-if TYPE_CHECKING:
-    from acp_tui.demo_agent.agent import DemoAgent
 
 CHUNK_CHARS = 24
 CANCEL_GRACE = 2.0
@@ -99,11 +97,48 @@ class LiveSession:
         return self.record.session_id
 
 
+class Serving(Protocol):
+    """What a turn, its commands and the prompt handling use of the agent that runs them
+    (:class:`~acp_tui.demo_agent.agent.DemoAgent`), declared here so that none of them
+    imports the agent (no import cycle)."""
+
+    caps: ClientCaps
+    chunk_delay: float
+    auth: AuthState
+    sessions: dict[str, LiveSession]
+
+    def live(self, session_id: str) -> LiveSession: ...
+
+    def save(self, session: LiveSession) -> None: ...
+
+    def used_tokens(self, record: SessionRecord) -> int: ...
+
+    def plan_update(self, plan_id: str, entries: list[dict[str, Any]]) -> dict[str, Any]: ...
+
+    def plan_removed(self, plan_id: str) -> dict[str, Any]: ...
+
+    async def update(self, session_id: str, update: dict[str, Any]) -> None: ...
+
+    async def update_shielded(self, session_id: str, update: dict[str, Any]) -> None: ...
+
+    async def request(self, method: str, params: dict[str, Any]) -> Any: ...
+
+    async def notify(self, method: str, params: dict[str, Any]) -> None: ...
+
+    async def send_serialized(self, lines: list[str]) -> None: ...
+
+    async def state(self, session: LiveSession, state: str, **fields: Any) -> None: ...
+
+    async def send_usage(self, session: LiveSession) -> None: ...
+
+    async def send_info(self, session: LiveSession, *, full: bool) -> None: ...
+
+
 class TurnContext:
     """What a command has to work with: the agent, the session and the turn, and the ways
     to speak (chunks, thoughts, tool calls, permission requests, elicitations)."""
 
-    def __init__(self, agent: DemoAgent, session: LiveSession, turn: Turn, blocks: list[Any]):
+    def __init__(self, agent: Serving, session: LiveSession, turn: Turn, blocks: list[Any]):
         self.agent = agent
         self.session = session
         self.turn = turn

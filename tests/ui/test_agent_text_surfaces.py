@@ -183,7 +183,7 @@ async def test_every_field_of_a_turn_is_literal_on_every_surface(tmp_path: Path)
         assert_inert(app)
         await pilot.press("escape", "backspace")
         # The export: agent strings cannot become links, images or HTML.
-        screen.action_export_transcript()
+        screen.tools.export_transcript()
         exported = next((tmp_path / ".data" / "exports").glob("acp-tui-*.md")).read_text()
         escaped = "\\[/\\]\\[@click=app.quit\\]Q\\[/\\]\\[link=https\\://evil.example\\]"
         lines = exported.splitlines()

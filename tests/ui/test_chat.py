@@ -213,7 +213,7 @@ async def test_export_writes_the_transcript_as_markdown(tmp_path: Path) -> None:
             pilot, lambda: screen.store.get(screen.session_id).stop_reason == "end_turn", "the turn"
         )
         toasts = record_notifications(app)
-        screen.action_export_transcript()
+        screen.tools.export_transcript()
         # Into acp-tui's exports folder, never the project (its git status stays clean).
         assert not list(tmp_path.glob("acp-tui-*"))
         folder = tmp_path / ".data" / "exports"

@@ -105,7 +105,7 @@ async def test_a_lone_surrogate_never_stops_the_transcript(tmp_path: Path) -> No
         assert "Lone \ufffd surrogate" in screen_text(app)
         await wait_for(pilot, lambda: "\ufffd" in header_title(screen), "the title")
         assert not screen._render_error_shown
-        remembered = screen.index.get(core.SESSION_ID)
+        remembered = screen.model.index.get(core.SESSION_ID)
         assert remembered is not None and remembered.title == "Title \ufffd lone"
         assert_inert(app)
 
@@ -438,7 +438,7 @@ async def test_a_step_that_fails_never_stops_the_others(tmp_path: Path) -> None:
         def broken(state: Any) -> bool:
             raise RuntimeError("the index is broken")
 
-        screen.index.remember_session = broken  # type: ignore[method-assign]
+        screen.model.index.remember_session = broken  # type: ignore[method-assign]
         toasts = record_notifications(app)
         for n in range(3):
             await turn(pilot, f"turn {n}", f"You said: turn {n}")

@@ -234,7 +234,7 @@ async def test_agent_text_that_enters_a_text_field_never_reaches_the_terminal(
         )
         await pilot.press("escape")
         await wait_for(pilot, lambda: not screen.busy, "the end of the turn")
-        screen.action_rename_session()
+        screen.session_actions.rename()
         await wait_for(pilot, lambda: isinstance(app.screen, RenameScreen), "the rename field")
         await pilot.pause()
         assert app.screen.query_one(Input).value.startswith("Osc")

@@ -149,7 +149,7 @@ async def test_renaming_an_untitled_session_starts_from_what_its_row_shows(
         session_id = await first_turn(pilot, "hello there\nand more")
         screen = chat(app)
         assert screen.store.get(session_id).title is None
-        screen.action_rename_session()
+        screen.session_actions.rename()
         await wait_for(pilot, lambda: isinstance(app.screen, RenameScreen), "the rename box")
         assert app.screen.query_one(Input).value == "hello there"
 

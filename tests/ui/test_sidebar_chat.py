@@ -563,7 +563,7 @@ async def remembered(pilot: Pilot[None], screen: ChatScreen, target: str, *, eff
     await wait_for(
         pilot,
         lambda: (
-            (r := screen.index.get(target)) is not None
+            (r := screen.model.index.get(target)) is not None
             and (r.mode, r.model) == ("architect", "large")
             and r.options.get("config:effort") == effort
             and r.options.get("config:fast") is True

@@ -46,7 +46,7 @@ class AgentLifecycle(ChatHost):
             on_status=self._on_agent_status,
             on_error=self._on_agent_error,
             on_session_opened=self._on_session_opened,
-            on_session_created=self._on_session_created,
+            on_session_created=self.index_sync.session_created,
             on_turn_ended=self._on_turn_ended,
             on_exit=self._on_agent_exit,
             on_terminal_output=self._on_terminal_output,

@@ -11,9 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Iterable
-from typing import Any
 
-from textual.app import SystemCommand
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -28,10 +26,12 @@ from acp_tui.session.queue import PromptQueue
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
-from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
+from acp_tui.ui.screens.chat.local_index import IndexSync
+from acp_tui.ui.screens.chat.session_actions import SessionActions
+from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.typing_focus import TypingRouter
 
 __all__ = ["ChatHost"]
@@ -46,8 +46,10 @@ class ChatHost(Screen[None]):
     broker: PermissionBroker
     elicitations: ElicitationQueue
     prompts: PromptQueue
-    index: LocalIndex
     model: ChatModel
+    index_sync: IndexSync
+    session_actions: SessionActions
+    tools: ChatTools
     thoughts_visible: bool
     _started_once: bool
     busy: reactive[bool]
@@ -96,9 +98,6 @@ class ChatHost(Screen[None]):
     def _focus_after_open(self) -> None:
         raise NotImplementedError  # screen.py
 
-    def _on_session_created(self, session_id: str, response: Any) -> None:
-        raise NotImplementedError  # local_index.py
-
     def _on_session_opened(self, session_id: str) -> None:
         raise NotImplementedError  # sessions.py
 
@@ -107,12 +106,6 @@ class ChatHost(Screen[None]):
 
     def _viewing_changed(self) -> None:
         raise NotImplementedError  # attention.py
-
-    def _reapply_choices(self, state: SessionState) -> None:
-        raise NotImplementedError  # local_index.py
-
-    def _remember(self, state: SessionState) -> None:
-        raise NotImplementedError  # local_index.py
 
     async def _run_terminal_login(self, login: TerminalLogin) -> int:
         raise NotImplementedError  # modals.py
@@ -138,17 +131,8 @@ class ChatHost(Screen[None]):
     def action_close_session(self) -> None:
         raise NotImplementedError  # sessions.py
 
-    def action_context_details(self) -> None:
-        raise NotImplementedError  # tools.py
-
-    def action_copy_last_reply(self) -> None:
-        raise NotImplementedError  # tools.py
-
     def action_delete_session(self) -> None:
         raise NotImplementedError  # sessions.py
-
-    def action_export_transcript(self) -> None:
-        raise NotImplementedError  # tools.py
 
     def action_new_session(self) -> None:
         raise NotImplementedError  # sessions.py
@@ -156,20 +140,11 @@ class ChatHost(Screen[None]):
     def action_restart_agent(self) -> None:
         raise NotImplementedError  # agent.py
 
-    def action_show_inspector(self) -> None:
-        raise NotImplementedError  # tools.py
-
-    def action_show_stderr(self) -> None:
-        raise NotImplementedError  # tools.py
-
     def action_toggle_sidebar(self) -> None:
         raise NotImplementedError  # sessions.py
 
     def action_toggle_thoughts(self) -> None:
         raise NotImplementedError  # screen.py
-
-    def apply_local_titles(self) -> None:
-        raise NotImplementedError  # session_actions.py
 
     def focus_prompt(self) -> None:
         raise NotImplementedError  # screen.py
@@ -193,6 +168,3 @@ class ChatHost(Screen[None]):
 
     def reapply_options(self, state: SessionState) -> None:
         raise NotImplementedError  # options.py
-
-    def session_palette_commands(self) -> Iterable[SystemCommand]:
-        raise NotImplementedError  # session_actions.py

@@ -157,7 +157,8 @@ class ChatModals(ChatHost):
 
         async def delete() -> None:
             await link.delete_session(session_id)
-            self.index.forget(session_id)
+            if self.model.index is not None:
+                self.model.index.forget(session_id)
             self.notify(f"Deleted “{title}”.")
 
         link.spawn(delete, "delete session")

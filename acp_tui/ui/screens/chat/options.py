@@ -292,7 +292,8 @@ class SessionOptionsMixin(ChatHost):
         agent reports keeps the agent's value: a mode may have been left by the agent itself
         (a plan approved), and a reopen must never put a session back into a mode that skips
         the permission questions unasked."""
-        remembered = self.index.get(state.id)
+        index = self.model.index
+        remembered = index.get(state.id) if index is not None else None
         if remembered is None:
             return
         for option in session_options(state):

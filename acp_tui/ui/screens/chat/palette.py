@@ -40,30 +40,30 @@ class ChatPalette(ChatHost):
         yield SystemCommand(
             "Copy last reply",
             self._with_key("Copy the agent's last message", "copy-reply"),
-            self.action_copy_last_reply,
+            self.tools.copy_last_reply,
         )
         yield SystemCommand(
             "Export transcript",
             "Save this session as Markdown in the working directory",
-            self.action_export_transcript,
+            self.tools.export_transcript,
         )
         yield SystemCommand(
-            "Show agent log", "The agent's recent stderr lines", self.action_show_stderr
+            "Show agent log", "The agent's recent stderr lines", self.tools.show_stderr
         )
         yield SystemCommand(
             "Protocol inspector",
             "The raw JSON-RPC traffic of this connection",
-            self.action_show_inspector,
+            self.tools.show_inspector,
         )
         yield SystemCommand(
-            "Context details", "Token usage, cost and the last turn", self.action_context_details
+            "Context details", "Token usage, cost and the last turn", self.tools.context_details
         )
         yield SystemCommand(
             "Toggle sessions sidebar",
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
             self.action_toggle_sidebar,
         )
-        yield from self.session_palette_commands()
+        yield from self.session_actions.palette_commands()
         yield from show_sessions_commands(self)
         agent = self.link.agent if self.link else None
         if agent is not None and self._sidebar_target():

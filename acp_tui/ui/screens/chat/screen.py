@@ -65,7 +65,7 @@ from acp_tui.ui.screens.chat.agent import AgentLifecycle
 from acp_tui.ui.screens.chat.agent_name import background_title
 from acp_tui.ui.screens.chat.attention import ChatAttention
 from acp_tui.ui.screens.chat.common import display_title, history_path
-from acp_tui.ui.screens.chat.local_index import LocalIndexGlue
+from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatModals
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
 from acp_tui.ui.screens.chat.pacing import FramePacer
@@ -121,12 +121,9 @@ class ChatScreen(
     RestyledWhenStale,
     AgentLifecycle,
     SessionSwitching,
-    LocalIndexGlue,
     ChatModals,
     ChatPalette,
-    ChatTools,
     SessionOptionsMixin,
-    SessionActions,
     ChatAttention,
     Screen[None],
 ):
@@ -256,6 +253,18 @@ class ChatScreen(
             and (bool(settings.resume) or settings.continue_latest),
         )
         self.model.show = self._show
+        self.index_sync = IndexSync(self.model, settings, reapply=self.reapply_options)
+        self.session_actions = SessionActions(
+            self.model, push=lambda dialog, answered: self.app.push_screen(dialog, answered)
+        )
+        self.tools = ChatTools(
+            self.model,
+            settings,
+            push=lambda screen: self.app.push_screen(screen),
+            copy=lambda text: self.app.copy_to_clipboard(text),
+            gauge=lambda: self.query_one(ContextGauge),
+            announce=lambda message, **how: self.app.notify(message, **how),
+        )
         self.model.focus_prompt = self.focus_prompt
         self.model.status_changed = self._draw_status
         self._started_once = False
@@ -380,7 +389,7 @@ class ChatScreen(
     def on_mount(self) -> None:
         # Subscribe before anything touches the store: the store wakes only on clean -> dirty.
         self.store.subscribe(self._schedule_refresh)
-        self._open_index()
+        self.index_sync.open()
         self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
         self.query_one(PromptEditor).cwd = self.settings.cwd
         show_sidebar = self.settings.show_sidebar
@@ -395,7 +404,7 @@ class ChatScreen(
             self.workspace,
             primary=self.settings.agent_key,
             names=self.workspace.labels,
-            index_records=self._index_records_of,
+            index_records=self.index_sync.records_of,
         )
         self.broker.set_presenter(self._present_permission)
         self.elicitations.set_presenter(self._present_elicitation)
@@ -517,11 +526,11 @@ class ChatScreen(
                 changed = self.store.get(changed_id)
                 if changed is not None:
                     with self._step("session index"):
-                        self._remember(changed)
+                        self.index_sync.remember(changed)
                     self.model.note_turns(changed_id, changed)
             if PART_COMMANDS in changed_parts:
                 with self._step("session index"):
-                    self._remember_commands(self.store.get(changed_id))
+                    self.index_sync.remember_commands(self.store.get(changed_id))
             if not changed_parts.isdisjoint(LIVE_PARTS):
                 with self._step("attention"):
                     self._note_live(changed_id)
@@ -587,7 +596,7 @@ class ChatScreen(
         if PART_COMMANDS in parts:
             with self._step("commands"):
                 self.query_one(PromptEditor).commands = list(state.commands or [])
-                self._remember_commands(state)
+                self.index_sync.remember_commands(state)
 
     def _draw_gauge(self, state: SessionState) -> None:
         gauge = self.query_one(ContextGauge)
@@ -616,7 +625,7 @@ class ChatScreen(
     @on(ContextGauge.DetailsRequested)
     def on_context_details_requested(self, event: ContextGauge.DetailsRequested) -> None:
         event.stop()
-        self.action_context_details()
+        self.tools.context_details()
 
     def _draw_activity(self, state: SessionState) -> None:
         self.busy = state.activity in ("running", "requires_action")
@@ -697,6 +706,24 @@ class ChatScreen(
             self.query_one(PromptEditor).set_draft("")
         elif cancelled == "turn":
             self._set_status("cancelling…")
+
+    def action_copy_last_reply(self) -> None:
+        self.tools.copy_last_reply()
+
+    @on(SessionsSidebar.Branch)
+    @on(SessionsSidebar.Rename)
+    @on(SessionsSidebar.Archive)
+    def _act_on_row(
+        self, event: SessionsSidebar.Branch | SessionsSidebar.Rename | SessionsSidebar.Archive
+    ) -> None:
+        """A key on a sidebar row: branch, rename or archive that session."""
+        event.stop()
+        if isinstance(event, SessionsSidebar.Branch):
+            self.session_actions.branch(event.session_id)
+        elif isinstance(event, SessionsSidebar.Rename):
+            self.session_actions.rename(event.session_id)
+        else:
+            self.session_actions.archive(event.session_id, event.archived)
 
     def action_toggle_thoughts(self) -> None:
         self.thoughts_visible = not self.thoughts_visible

@@ -40,8 +40,7 @@ class SessionSwitching(ChatHost):
         switch = self.model.session_opened(session_id)
         state = self.store.get(session_id)
         if state is not None:
-            self._reapply_choices(state)
-            self._remember(state)
+            self.index_sync.session_opened(state)
         if switch:
             # At once: a message sent from now on is this session's (drawn on the next turn).
             self._show(session_id)

@@ -1,33 +1,54 @@
-"""The chat screen's tools over the session on screen: copy the last reply, export the
+"""The chat view's tools over the session on screen: copy the last reply, export the
 transcript, the agent's stderr, the protocol inspector and the context details.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
-:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+:class:`ChatTools` is a plain object the screen owns: ``push`` shows a screen, ``copy`` puts
+text on the clipboard, ``gauge`` is the view's context gauge (the details read it), ``announce``
+is the app's toast (not cut short: a path is read whole).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
+
+from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
+from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
 from acp_tui.ui.export import transcript_markdown, write_export
+from acp_tui.ui.models import Notify
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.widgets.gauge import ContextGauge
 
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
+__all__ = ["ChatTools"]
 
 
-class ChatTools(ChatHost):
+class ChatTools:
     """Copy, export and inspect."""
 
-    def action_copy_last_reply(self) -> None:
-        state = self.store.get(self.session_id) if self.session_id else None
+    def __init__(
+        self,
+        model: ChatModel,
+        settings: AppSettings,
+        *,
+        push: Callable[[Screen[Any]], object],
+        copy: Callable[[str], None],
+        gauge: Callable[[], ContextGauge],
+        announce: Notify,
+    ) -> None:
+        self.model = model
+        self.settings = settings
+        self.push = push
+        self.copy = copy
+        self.gauge = gauge
+        self.announce = announce
+
+    def copy_last_reply(self) -> None:
+        state = self.model.state()
         reply = next(
             (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
             if state
@@ -35,41 +56,43 @@ class ChatTools(ChatHost):
             None,
         )
         if not reply:
-            self.notify("No reply to copy yet.")
+            self.model.notify("No reply to copy yet.")
             return
-        self.app.copy_to_clipboard(encodable(reply))
-        self.notify("Copied the last reply to the clipboard.")
+        self.copy(encodable(reply))
+        self.model.notify("Copied the last reply to the clipboard.")
 
-    def action_export_transcript(self) -> None:
-        state = self.store.get(self.session_id) if self.session_id else None
+    def export_transcript(self) -> None:
+        state = self.model.state()
         if state is None:
             return
         folder = locations.exports_dir(data_dir(self.settings))
         try:
             path = write_export(folder, state, transcript_markdown(state))
         except (OSError, PathRefused) as error:
-            self.notify(f"Export failed: {error}", severity="error", markup=False)
+            self.model.notify(f"Export failed: {error}", severity="error", markup=False)
             return
         # The whole path, on the app's toast: a chat toast is cut to 100 characters, and the
         # person needs all of it to find the file.
-        self.app.notify(f"Transcript exported to {path}", timeout=15)
+        self.announce(f"Transcript exported to {path}", timeout=15)
 
-    def action_show_stderr(self) -> None:
+    def show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
 
-        process = self.link.process if self.link else None
+        link = self.model.link
+        process = link.process if link else None
         lines = list(process.stderr_tail) if process else []
         where = f" ({process.log_path})" if process and process.log_path else ""
-        self.app.push_screen(TextLogScreen(f"Agent stderr{where}", lines))
+        self.push(TextLogScreen(f"Agent stderr{where}", lines))
 
-    def action_show_inspector(self) -> None:
+    def show_inspector(self) -> None:
         from acp_tui.ui.screens.inspector import InspectorScreen
 
-        client = self.link.client if self.link else None
+        link = self.model.link
+        client = link.client if link else None
         if client is None:
-            self.notify("No connection yet.")
+            self.model.notify("No connection yet.")
             return
-        self.app.push_screen(
+        self.push(
             InspectorScreen(
                 client.connection,
                 agent_argv=self.settings.agent_argv,
@@ -78,7 +101,7 @@ class ChatTools(ChatHost):
             )
         )
 
-    def action_context_details(self) -> None:
+    def context_details(self) -> None:
         from acp_tui.ui.screens.context import ContextDetailsScreen
 
-        self.app.push_screen(ContextDetailsScreen(self.query_one(ContextGauge)))
+        self.push(ContextDetailsScreen(self.gauge()))
