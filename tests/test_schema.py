@@ -252,12 +252,17 @@ def test_method_names_are_the_schemas() -> None:
 
 
 def _update_kinds(defs: dict[str, Any]) -> set[str]:
-    return {b["properties"]["sessionUpdate"]["const"] for b in _branches(defs["SessionUpdate"])}
+    tags = (b["properties"]["sessionUpdate"] for b in _branches(defs["SessionUpdate"]))
+    return {tag["const"] for tag in tags if "const" in tag}  # not the open "custom" branch
 
 
 def test_session_update_kinds_are_the_schemas() -> None:
+    """Stable v1, unstable v1 and the v2 draft's kinds; and the v2 RFD's ``state_change``."""
+    v2 = json.loads((SCHEMA_DIR.parent / "v2" / "schema.json").read_text())["$defs"]
     assert constants.SESSION_UPDATE_KINDS == _update_kinds(DEFS)
-    assert _values(constants.UpdateKind) <= _update_kinds(UNSTABLE)
+    known = _update_kinds(UNSTABLE) | _update_kinds(v2) | {constants.UpdateKind.STATE_CHANGE}
+    assert _values(constants.UpdateKind) <= known
+    assert _update_kinds(v2) <= _values(constants.UpdateKind)
     assert constants.SESSION_UPDATE_KINDS <= _values(constants.UpdateKind)
 
 

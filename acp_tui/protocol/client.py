@@ -527,9 +527,10 @@ class AcpClient:
     async def new_session(
         self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
     ) -> dict[str, Any]:
-        return await self.call(
+        result = await self.call(
             Method.SESSION_NEW, {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
         )
+        return result if isinstance(result, dict) else {}
 
     async def load_session(
         self,

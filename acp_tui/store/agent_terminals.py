@@ -14,6 +14,8 @@ import binascii
 from dataclasses import dataclass
 from typing import Any
 
+from acp_tui.wire.updates import TerminalUpdate
+
 OUTPUT_LIMIT = 256 * 1024
 #: The change part touched when an agent terminal changes (the view redraws its terminals).
 PART_TERMINALS = "terminals"
@@ -61,7 +63,7 @@ class AgentTerminal:
     def output(self) -> str:
         return self._bytes.decode("utf-8", errors="replace")
 
-    def upsert(self, update: dict[str, Any]) -> None:
+    def upsert(self, update: TerminalUpdate) -> None:
         """Patch semantics: an omitted field stays, ``null`` clears, a value replaces."""
         if "command" in update:
             command = update["command"]

@@ -1,12 +1,19 @@
 """The reducer: routes each ``session/update`` to its session and its handler, holds updates
 for sessions not registered yet, turns bad input into unknown entries, and applies the updates
 that change a session rather than its transcript (those that do are in
-:mod:`acp_tui.store.transcript_updates`)."""
+:mod:`acp_tui.store.transcript_updates`).
+
+Every update takes one way to its handler (:meth:`Reducer._apply_to`): its kind picks a
+route, the route's coercer (:mod:`acp_tui.wire.coerce`) checks it into the kind's typed
+shape, and whatever the coercer or handler raises becomes an ``UnknownUpdate`` in the
+transcript. A streamed text chunk that continues the message being shown takes a shorter
+way (:meth:`Reducer.apply`) that makes the same checks inline."""
 
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
+from types import MappingProxyType
 from typing import Any
 
 from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
@@ -21,8 +28,8 @@ from acp_tui.store.changes import (
     ChangeTracker,
 )
 from acp_tui.store.entries import AgentMessage, UnknownUpdate
-from acp_tui.store.fields import MISSING, opt_str, req_str, type_error
 from acp_tui.store.registry import SessionRegistry
+from acp_tui.store.routes import Route, route
 from acp_tui.store.session import (
     ACTIVITY_IDLE,
     ACTIVITY_REQUIRES_ACTION,
@@ -35,22 +42,25 @@ from acp_tui.store.session import (
 )
 from acp_tui.store.transcript_updates import TranscriptUpdates
 from acp_tui.text.safety import escaped_line
+from acp_tui.wire import coerce
+from acp_tui.wire import updates as wire
+from acp_tui.wire.constants import UpdateKind
 
 __all__ = ["Reducer"]
 
-Handler = Callable[[SessionState, dict[str, Any]], None]
+_AGENT_CHUNK = UpdateKind.AGENT_MESSAGE_CHUNK
 
 #: Updates that change the session, not its transcript: during a kept replay they apply to the
 #: session itself (modes, commands, usage... are the agent's current ones either way).
 _SESSION_STATE_UPDATES = frozenset(
     {
-        "available_commands_update",
-        "current_mode_update",
-        "config_option_update",
-        "session_info_update",
-        "usage_update",
-        "state_update",
-        "state_change",
+        UpdateKind.AVAILABLE_COMMANDS_UPDATE,
+        UpdateKind.CURRENT_MODE_UPDATE,
+        UpdateKind.CONFIG_OPTION_UPDATE,
+        UpdateKind.SESSION_INFO_UPDATE,
+        UpdateKind.USAGE_UPDATE,
+        UpdateKind.STATE_UPDATE,
+        UpdateKind.STATE_CHANGE,
     }
 )
 
@@ -63,9 +73,9 @@ class Reducer:
     """Applies ``session/update`` params to the sessions of a :class:`SessionRegistry`."""
 
     __slots__ = (
-        "_handlers",
         "_held",
         "_registry",
+        "_routes",
         "_sessions",
         "_tracker",
         "agent_terminals",
@@ -90,22 +100,31 @@ class Reducer:
         self.unrouted: deque[UnknownUpdate] = deque(maxlen=1000)
         #: The agent's own terminals (v2), by terminal id.
         self.agent_terminals: dict[str, AgentTerminal] = {}
-        self._handlers: dict[str, Handler] = {
-            **TranscriptUpdates(registry).handlers(),
-            "available_commands_update": self._on_commands,
-            "current_mode_update": self._on_current_mode,
-            "config_option_update": self._on_config_options,
-            "session_info_update": self._on_session_info,
-            "usage_update": self._on_usage,
-            "state_update": self._on_state,
-            "state_change": self._on_state,
-            "terminal_update": self._on_terminal_update,
-            "terminal_output_chunk": self._on_terminal_output,
+        self._routes: dict[str, Route] = {
+            **TranscriptUpdates(registry).routes(),
+            UpdateKind.AVAILABLE_COMMANDS_UPDATE: route(
+                coerce.available_commands, self._on_commands
+            ),
+            UpdateKind.CURRENT_MODE_UPDATE: route(coerce.current_mode, self._on_current_mode),
+            UpdateKind.CONFIG_OPTION_UPDATE: route(coerce.config_options, self._on_config_options),
+            UpdateKind.SESSION_INFO_UPDATE: route(coerce.session_info, self._on_session_info),
+            UpdateKind.USAGE_UPDATE: route(coerce.usage, self._on_usage),
+            UpdateKind.STATE_UPDATE: route(coerce.state, self._on_state),
+            UpdateKind.STATE_CHANGE: route(coerce.state, self._on_state),
+            UpdateKind.TERMINAL_UPDATE: route(coerce.terminal_update, self._on_terminal_update),
+            UpdateKind.TERMINAL_OUTPUT_CHUNK: route(
+                coerce.terminal_output_chunk, self._on_terminal_output
+            ),
         }
 
     @property
     def update_kinds(self) -> frozenset[str]:
-        return frozenset(self._handlers)
+        return frozenset(self._routes)
+
+    @property
+    def routes(self) -> Mapping[str, Route]:
+        """Each kind's coercer and handler (read only)."""
+        return MappingProxyType(self._routes)
 
     def apply(self, params: Any) -> None:
         """Apply the ``params`` of one ``session/update`` notification (raw decoded JSON:
@@ -124,12 +143,13 @@ class Reducer:
             self._hold(sid, update)
             return
         # The hot path (issue 20's wire target): a text chunk that continues the agent message
-        # being streamed. It does exactly what _apply_to and TranscriptUpdates._chunk do for
-        # it, without the calls and checks between; anything else takes the full way.
+        # being streamed. It does exactly what _apply_to, coerce.content_chunk and
+        # TranscriptUpdates._chunk do for it (the same checks, inline), without the calls
+        # between; anything else takes the full way.
         if (
             update.__class__ is dict
             and s._replay is None
-            and update.get("sessionUpdate") == "agent_message_chunk"
+            and update.get("sessionUpdate") == _AGENT_CHUNK
         ):
             content = update.get("content")
             if content.__class__ is dict and content.get("type") == "text":
@@ -161,16 +181,17 @@ class Reducer:
         ):
             s = s._replay  # a replay next to the kept transcript: built apart, judged at the end
         try:
-            handler = self._handlers.get(update["sessionUpdate"])
+            found = self._routes.get(update["sessionUpdate"])
         except Exception as exc:
             self._unknown(s, update, f"bad update: {type(exc).__name__}: {exc}")
             return
-        if handler is None:
+        if found is None:
             self._unknown(s, update, None)
             return
         left_out = self._registry.left_out
+        coerce_update, handle = found
         try:
-            handler(s, update)
+            handle(s, coerce_update(update, left_out))
         except KeyError as exc:
             left_out.items.clear()  # the update as a whole was not taken: said as such
             self._unknown(s, update, f"missing field {exc}")
@@ -222,23 +243,19 @@ class Reducer:
         return {sid: list(v) for sid, v in self._held.items()}
 
     # -- session state -------------------------------------------------------------------------
-    def _on_commands(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.commands = list(
-            self._registry.left_out.objects(u["availableCommands"], "availableCommands")
-        )
+    def _on_commands(self, s: SessionState, u: wire.AvailableCommandsUpdate) -> None:
+        s.commands = list(u["availableCommands"])
         self._tracker.touch(s, PART_COMMANDS)
 
-    def _on_current_mode(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.current_mode_id = req_str(u, "currentModeId")
+    def _on_current_mode(self, s: SessionState, u: wire.CurrentModeUpdate) -> None:
+        s.current_mode_id = u["currentModeId"]
         self._tracker.touch(s, PART_MODES)
 
-    def _on_config_options(self, s: SessionState, u: dict[str, Any]) -> None:
-        s.config_options = list(
-            self._registry.left_out.objects(u["configOptions"], "configOptions")
-        )
+    def _on_config_options(self, s: SessionState, u: wire.ConfigOptionUpdate) -> None:
+        s.config_options = list(u["configOptions"])
         self._tracker.touch(s, PART_CONFIG)
 
-    def _on_usage(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_usage(self, s: SessionState, u: wire.UsageUpdate) -> None:
         context = ContextUsage.from_update(u)
         known = s.context
         if "cost" not in u and known is not None:
@@ -249,49 +266,46 @@ class Reducer:
         s.context = context
         self._tracker.touch(s, PART_USAGE)
 
-    def _on_session_info(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_session_info(self, s: SessionState, u: wire.SessionInfoUpdate) -> None:
         """Omitted: unchanged; ``null``: cleared; ``_meta``: recursive merge (``null`` leaf
         deletes the key, ``_meta: null`` clears all)."""
-        title = opt_str(u, "title")
-        updated = opt_str(u, "updatedAt")
-        meta = u.get("_meta", MISSING)
-        if meta is not MISSING and meta is not None and not isinstance(meta, dict):
-            raise type_error("_meta", "an object or null", meta)
         now = self._registry.clock()
-        if title is not MISSING and not s.title_pinned:
-            s.title = title
+        if "title" in u and not s.title_pinned:
+            s.title = u["title"]
             s._live_at["title"] = now
             s._search_key = None
             self._tracker.touch(s, PART_TITLE)
             self._tracker.touch_catalog()
-        if updated is not MISSING:
+        if "updatedAt" in u:
+            updated = u["updatedAt"]
             self._registry.set_updated(s, updated, parse_iso(updated))
-        if meta is not MISSING:
+        if "_meta" in u:
+            meta = u["_meta"]
             s.meta = None if meta is None else merge_meta(s.meta, meta)
             s._live_at["meta"] = now
             self._tracker.touch(s, PART_META)
             self._tracker.touch_catalog()
 
-    def _on_terminal_update(self, s: SessionState, u: dict[str, Any]) -> None:
-        terminal_id = req_str(u, "terminalId")
+    def _on_terminal_update(self, s: SessionState, u: wire.TerminalUpdate) -> None:
+        terminal_id = u["terminalId"]
         terminal = self.agent_terminals.get(terminal_id)
         if terminal is None:
             terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
         terminal.upsert(u)
         self._tracker.touch(s, PART_TERMINALS)
 
-    def _on_terminal_output(self, s: SessionState, u: dict[str, Any]) -> None:
-        terminal_id = req_str(u, "terminalId")
+    def _on_terminal_output(self, s: SessionState, u: wire.TerminalOutputChunk) -> None:
+        terminal_id = u["terminalId"]
         terminal = self.agent_terminals.get(terminal_id)
         if terminal is None:
             terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
-        if not terminal.append(u.get("data")):
+        if not terminal.append(u["data"]):
             raise TypeError("data: expected base64 text")
         self._tracker.touch(s, PART_TERMINALS)
 
-    def _on_state(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_state(self, s: SessionState, u: wire.StateUpdate) -> None:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
-        state = req_str(u, "state")
+        state = u["state"]
         s.state_detail = u
         if self._registry.protocol_version < 2:
             # v1: the prompt's answer owns the turn (its number, stop reason and usage); a

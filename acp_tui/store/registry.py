@@ -16,9 +16,9 @@ from acp_tui.store.changes import (
     PART_STATE,
     ChangeTracker,
 )
-from acp_tui.store.fields import LeftOut
 from acp_tui.store.session import ACTIVITY_IDLE, SessionState
 from acp_tui.text.safety import escaped_line
+from acp_tui.wire.fields import LeftOut
 
 __all__ = ["SessionRegistry", "now_iso"]
 

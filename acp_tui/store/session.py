@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from acp_tui.store.entries import Entry, MessageEntry, ToolCall
+from acp_tui.wire import updates as wire
 
 __all__ = [
     "ACTIVITY_IDLE",
@@ -133,7 +134,7 @@ class ContextUsage:
         self.cost_currency = cost_currency
 
     @classmethod
-    def from_update(cls, u: dict[str, Any]) -> ContextUsage:
+    def from_update(cls, u: wire.UsageUpdate) -> ContextUsage:
         """Never raises: a field that is missing, of the wrong type or out of range is
         unknown, and the rest of the update still counts."""
         cost = u.get("cost")
@@ -298,7 +299,7 @@ class SessionState:
         self.last_turn_usage: TurnUsage | None = None
         self.activity: str = ACTIVITY_IDLE
         self.stop_reason: str | None = None
-        self.state_detail: dict[str, Any] | None = None  # last raw state_update (v2)
+        self.state_detail: wire.StateUpdate | None = None  # the last state_update (v2)
         self.turn = 0
         #: When the running turn started (the store's clock); None while idle.
         self.turn_started: float | None = None

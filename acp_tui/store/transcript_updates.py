@@ -1,9 +1,11 @@
 """How ``session/update`` changes a transcript: message chunks and whole messages, tool
-calls, plans, notices and compactions (the reducer routes each update here by its kind)."""
+calls, plans, notices and compactions. The reducer routes each update here by its kind,
+coerced to its shape (:mod:`acp_tui.wire.updates`): a handler reads only what that shape
+declares, already checked."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
 from acp_tui.store.changes import PART_INFO, PART_PLAN, ChangeTracker
@@ -19,13 +21,15 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.store.fields import MISSING, opt_str, req_str, type_error
 from acp_tui.store.registry import SessionRegistry
+from acp_tui.store.routes import Route, route
 from acp_tui.store.session import SessionState
+from acp_tui.wire import coerce
+from acp_tui.wire import updates as wire
+from acp_tui.wire.constants import UpdateKind
+from acp_tui.wire.updates import JsonObject
 
 __all__ = ["TranscriptUpdates", "pending_local_user"]
-
-Handler = Callable[[SessionState, dict[str, Any]], None]
 
 
 class TranscriptUpdates:
@@ -37,51 +41,44 @@ class TranscriptUpdates:
         self._registry = registry
         self._tracker: ChangeTracker = registry.tracker
 
-    def handlers(self) -> dict[str, Handler]:
-        """``sessionUpdate`` kind -> handler."""
+    def routes(self) -> dict[str, Route]:
+        """``sessionUpdate`` kind -> its coercer and handler."""
         return {
-            "agent_message_chunk": self._on_agent_chunk,
-            "user_message_chunk": self._on_user_chunk,
-            "agent_thought_chunk": self._on_thought_chunk,
-            "user_message": self._on_user_message,
-            "agent_message": self._on_agent_message,
-            "agent_thought": self._on_agent_thought,
-            "tool_call": self._on_tool_call,
-            "tool_call_update": self._on_tool_call,
-            "tool_call_content_chunk": self._on_tool_content_chunk,
-            "plan": self._on_plan,
-            "plan_update": self._on_plan_update,
-            "plan_removed": self._on_plan_removed,
-            "notice": self._on_notice,
-            "compaction_update": self._on_compaction,
-            "compaction_summary_chunk": self._on_compaction_chunk,
+            UpdateKind.AGENT_MESSAGE_CHUNK: route(coerce.content_chunk, self._on_agent_chunk),
+            UpdateKind.USER_MESSAGE_CHUNK: route(coerce.content_chunk, self._on_user_chunk),
+            UpdateKind.AGENT_THOUGHT_CHUNK: route(coerce.content_chunk, self._on_thought_chunk),
+            UpdateKind.USER_MESSAGE: route(coerce.message, self._on_user_message),
+            UpdateKind.AGENT_MESSAGE: route(coerce.message, self._on_agent_message),
+            UpdateKind.AGENT_THOUGHT: route(coerce.message, self._on_agent_thought),
+            UpdateKind.TOOL_CALL: route(coerce.tool_call, self._on_tool_call),
+            UpdateKind.TOOL_CALL_UPDATE: route(coerce.tool_call, self._on_tool_call),
+            UpdateKind.TOOL_CALL_CONTENT_CHUNK: route(
+                coerce.tool_call_content_chunk, self._on_tool_content_chunk
+            ),
+            UpdateKind.PLAN: route(coerce.plan, self._on_plan),
+            UpdateKind.PLAN_UPDATE: route(coerce.plan_update, self._on_plan_update),
+            UpdateKind.PLAN_REMOVED: route(coerce.plan_removed, self._on_plan_removed),
+            UpdateKind.NOTICE: route(coerce.notice, self._on_notice),
+            UpdateKind.COMPACTION_UPDATE: route(coerce.compaction, self._on_compaction),
+            UpdateKind.COMPACTION_SUMMARY_CHUNK: route(
+                coerce.compaction_summary_chunk, self._on_compaction_chunk
+            ),
         }
 
     # -- messages ------------------------------------------------------------------------------
-    def _on_agent_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_agent_chunk(self, s: SessionState, u: wire.ContentChunk) -> None:
         self._chunk(s, u, AgentMessage)
 
-    def _on_user_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_user_chunk(self, s: SessionState, u: wire.ContentChunk) -> None:
         self._chunk(s, u, UserMessage)
 
-    def _on_thought_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_thought_chunk(self, s: SessionState, u: wire.ContentChunk) -> None:
         self._chunk(s, u, AgentThought)
 
-    def _chunk(self, s: SessionState, u: dict[str, Any], cls: type[MessageEntry]) -> None:
+    def _chunk(self, s: SessionState, u: wire.ContentChunk, cls: type[MessageEntry]) -> None:
         content = u["content"]
-        if content.__class__ is not dict:
-            raise type_error("content", "an object", content)
-        text = None
-        ctype = content.get("type")
-        if ctype == "text":
-            text = content.get("text")
-            if text.__class__ is not str:
-                raise type_error("content.text", "a string", text)
-        elif ctype.__class__ is not str:
-            raise type_error("content.type", "a string", ctype)
+        text: str | None = content["text"] if content.get("type") == "text" else None
         mid = u.get("messageId")
-        if mid is not None and mid.__class__ is not str:
-            raise type_error("messageId", "a string or null", mid)
 
         tr = s.transcript
         e = tr[-1] if tr else None
@@ -146,20 +143,19 @@ class TranscriptUpdates:
             if s.title is None:
                 self._tracker.touch_catalog()
 
-    def _on_user_message(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_user_message(self, s: SessionState, u: wire.AgentMessage) -> None:
         self._upsert_message(s, u, UserMessage)
 
-    def _on_agent_message(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_agent_message(self, s: SessionState, u: wire.AgentMessage) -> None:
         self._upsert_message(s, u, AgentMessage)
 
-    def _on_agent_thought(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_agent_thought(self, s: SessionState, u: wire.AgentMessage) -> None:
         self._upsert_message(s, u, AgentThought)
 
-    def _upsert_message(self, s: SessionState, u: dict[str, Any], cls: type[MessageEntry]) -> None:
-        mid = req_str(u, "messageId")
-        content = u.get("content", MISSING)
-        if content is not MISSING and content is not None:
-            content = self._registry.left_out.objects(content, "content")
+    def _upsert_message(
+        self, s: SessionState, u: wire.AgentMessage, cls: type[MessageEntry]
+    ) -> None:
+        mid = u["messageId"]
         e = s.msg_index.get(mid)
         if e is not None and e.__class__ is not cls:
             e = None
@@ -179,48 +175,41 @@ class TranscriptUpdates:
         else:
             e.local_pending = False
             e.version += 1
-        if content is not MISSING:
-            e.set_content(content or [])
+        if "content" in u:
+            e.set_content(u["content"] or [])
         self._tracker.touch_entry(s, e)
 
     # -- tool calls ------------------------------------------------------------------------------
-    def _on_tool_call(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_tool_call(self, s: SessionState, u: wire.ToolCallUpdate) -> None:
         """``tool_call`` creates, ``tool_call_update`` patches; both upsert by ``toolCallId``.
 
         Only fields present are changed; ``null`` leaves a field unchanged (v1 semantics)."""
-        tcid = req_str(u, "toolCallId")
-        title = opt_str(u, "title")
-        name = opt_str(u, "name")
-        kind = opt_str(u, "kind")
-        status = opt_str(u, "status")
-        objects = self._registry.left_out.objects
+        e = self._tool_entry(s, u["toolCallId"])
+        title = u.get("title")
+        if title is not None:
+            e.title = title
+        name = u.get("name")
+        if name is not None:
+            e.name = name
+        kind = u.get("kind")
+        if kind is not None:
+            e.tool_kind = kind
+        status = u.get("status")
+        if status is not None:
+            e.status = status
         content = u.get("content")
         if content is not None:
-            content = objects(content, "content")
+            e.content = list(content)
         locations = u.get("locations")
         if locations is not None:
-            locations = objects(locations, "locations")
-        meta = u.get("_meta")
-        if meta is not None and not isinstance(meta, dict):
-            raise type_error("_meta", "an object or null", meta)
-
-        e = self._tool_entry(s, tcid)
-        if title is not MISSING and title is not None:
-            e.title = title
-        if name is not MISSING and name is not None:
-            e.name = name
-        if kind is not MISSING and kind is not None:
-            e.tool_kind = kind
-        if status is not MISSING and status is not None:
-            e.status = status
-        if content is not None:
-            e.content = list(content)
-        if locations is not None:
             e.locations = list(locations)
-        if "rawInput" in u and u["rawInput"] is not None:
-            e.raw_input = u["rawInput"]
-        if "rawOutput" in u and u["rawOutput"] is not None:
-            e.raw_output = u["rawOutput"]
+        raw_input = u.get("rawInput")
+        if raw_input is not None:
+            e.raw_input = raw_input
+        raw_output = u.get("rawOutput")
+        if raw_output is not None:
+            e.raw_output = raw_output
+        meta = u.get("_meta")
         if meta is not None:
             e.meta = meta
         if self._registry.protocol_version >= 2:
@@ -228,9 +217,10 @@ class TranscriptUpdates:
         self._tracker.touch_entry(s, e)
 
     @staticmethod
-    def _clear_tool_fields(e: ToolCall, u: dict[str, Any]) -> None:
+    def _clear_tool_fields(e: ToolCall, u: wire.ToolCallUpdate) -> None:
         """v2 patch semantics: an explicit ``null`` resets a field to its start value (v1
         reads ``null`` as "unchanged")."""
+        fields: Mapping[str, object] = u
         for key, attribute, start in (
             ("title", "title", ""),
             ("name", "name", None),
@@ -242,7 +232,7 @@ class TranscriptUpdates:
             ("rawOutput", "raw_output", None),
             ("_meta", "meta", None),
         ):
-            if key in u and u[key] is None:
+            if key in fields and fields[key] is None:
                 setattr(e, attribute, list(start) if isinstance(start, list) else start)
 
     def _tool_entry(self, s: SessionState, tcid: str) -> ToolCall:
@@ -255,35 +245,21 @@ class TranscriptUpdates:
             e.version += 1
         return e
 
-    def _on_tool_content_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
-        tcid = req_str(u, "toolCallId")
-        content = u["content"]
-        if not isinstance(content, dict):
-            raise type_error("content", "an object", content)
-        e = self._tool_entry(s, tcid)
-        e.content.append(content)
+    def _on_tool_content_chunk(self, s: SessionState, u: wire.ToolCallContentChunk) -> None:
+        e = self._tool_entry(s, u["toolCallId"])
+        e.content.append(u["content"])
         self._tracker.touch_entry(s, e)
 
     # -- plan --------------------------------------------------------------------------------
-    def _on_plan(self, s: SessionState, u: dict[str, Any]) -> None:
-        entries = self._registry.left_out.objects(u["entries"], "entries")
-        self._set_plan(s, list(entries), None)
+    def _on_plan(self, s: SessionState, u: wire.Plan) -> None:
+        self._set_plan(s, list(u["entries"]), None)
 
-    def _on_plan_update(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_plan_update(self, s: SessionState, u: wire.PlanUpdate) -> None:
         """Unstable ``plan_update``: the plan with this ``planId`` is replaced in place
         (structured entries, Markdown or a file URI), or starts here."""
         plan = u["plan"]
-        if not isinstance(plan, dict):
-            raise type_error("plan", "an object", plan)
-        plan_id = req_str(plan, "planId")
-        kind = plan.get("type")
-        entries: list[dict[str, Any]] = []
-        if kind == "items":
-            entries = list(self._registry.left_out.objects(plan["entries"], "plan.entries"))
-        elif kind == "markdown":
-            req_str(plan, "content")
-        elif kind == "file":
-            req_str(plan, "uri")
+        plan_id = plan["planId"]
+        entries = list(plan.get("entries", ())) if plan.get("type") == "items" else []
         s.plan = entries
         snapshot = self._plan_snapshot(s, plan_id)
         if snapshot is None:
@@ -304,7 +280,7 @@ class TranscriptUpdates:
                 return entry
         return None
 
-    def _set_plan(self, s: SessionState, entries: list[dict[str, Any]], raw: Any) -> None:
+    def _set_plan(self, s: SessionState, entries: list[JsonObject], raw: Any) -> None:
         s.plan = entries
         tr = s.transcript
         last = tr[-1] if tr else None
@@ -318,8 +294,8 @@ class TranscriptUpdates:
         self._tracker.touch_entry(s, last)
         self._tracker.touch(s, PART_PLAN)
 
-    def _on_plan_removed(self, s: SessionState, u: dict[str, Any]) -> None:
-        plan_id = req_str(u, "planId")
+    def _on_plan_removed(self, s: SessionState, u: wire.PlanRemoved) -> None:
+        plan_id = u["planId"]
         snapshot = self._plan_snapshot(s, plan_id)
         if snapshot is not None and not snapshot.removed:
             snapshot.removed = True
@@ -332,23 +308,15 @@ class TranscriptUpdates:
             s.plan = None
             self._tracker.touch(s, PART_PLAN)
 
-    def _on_notice(self, s: SessionState, u: dict[str, Any]) -> None:
-        """A live event, not history: one replayed with a session (load) is not shown again.
-        ``description`` is dropped, not fatal, when malformed (the schema's default-on-error)."""
-        title = req_str(u, "title")
-        if not title.strip():
-            raise ValueError("title: empty (a notice's title must not be)")
-        severity = req_str(u, "severity") or "info"
-        description = u.get("description")
-        if not isinstance(description, str) or not description.strip():
-            description = None
+    def _on_notice(self, s: SessionState, u: wire.Notice) -> None:
+        """A live event, not history: one replayed with a session (load) is not shown again."""
         if s.replaying or s.shadow:
             return
         e = Notice(
             self._registry.next_id(),
-            title,
-            severity=severity,
-            description=description,
+            u["title"],
+            severity=u["severity"],
+            description=u["description"],
             source="agent",
         )
         s.transcript.append(e)
@@ -364,33 +332,24 @@ class TranscriptUpdates:
         s.transcript.append(e)
         return e
 
-    def _on_compaction(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_compaction(self, s: SessionState, u: wire.CompactionUpdate) -> None:
         """Upsert by id. ``summary``, ``error`` and ``_meta`` patch: absent leaves the value,
-        ``null`` (or ``summary: []``) clears it, a value replaces it; a malformed one is
-        ignored (the schema's default-on-error) rather than losing the status."""
-        compaction_id = req_str(u, "compactionId")
-        status = req_str(u, "status")
-        e = self._compaction(s, compaction_id)
-        e.status = status
+        ``null`` (or ``summary: []``) clears it, a value replaces it (a malformed one came
+        as absent: the schema's default-on-error, rather than losing the status)."""
+        e = self._compaction(s, u["compactionId"])
+        e.status = u["status"]
         if "summary" in u:
-            summary = u["summary"]
-            if summary is None:
-                e.summary = []
-            elif isinstance(summary, list):
-                e.summary = [b for b in summary if isinstance(b, dict)]
-        if "error" in u and (u["error"] is None or isinstance(u["error"], str)):
+            e.summary = u["summary"] or []
+        if "error" in u:
             e.error = u["error"]
-        if "_meta" in u and (u["_meta"] is None or isinstance(u["_meta"], dict)):
+        if "_meta" in u:
             e.meta = u["_meta"]
         self._tracker.touch_entry(s, e)
 
-    def _on_compaction_chunk(self, s: SessionState, u: dict[str, Any]) -> None:
+    def _on_compaction_chunk(self, s: SessionState, u: wire.CompactionSummaryChunk) -> None:
         """A block appended to a compaction's summary; a first-seen id starts one."""
-        compaction_id = req_str(u, "compactionId")
         content = u["content"]
-        if not isinstance(content, dict):
-            raise type_error("content", "an object", content)
-        e = self._compaction(s, compaction_id)
+        e = self._compaction(s, u["compactionId"])
         summary = e.summary
         last = summary[-1] if summary else None
         text = content.get("text")

@@ -2,9 +2,11 @@
 tool kinds and statuses, permission option kinds, error codes (protocol v1).
 
 Code that reads or writes the wire uses these instead of string literals; the message shapes
-that go with them are in :mod:`acp_tui.wire.schema`. Kept apart because this module is on
-the path to the first frame and costs about a millisecond to import, where the shapes (~70
-``TypedDict`` classes) cost about 10 ms and are only needed by type checkers and tests. ``tests/test_schema.py`` checks every value against the official JSON schema.
+that go with them are in :mod:`acp_tui.wire.schema` (and, for ``session/update``, as the
+client takes them, in :mod:`acp_tui.wire.updates`). Kept apart because this module is on
+the path to the first frame and costs about a millisecond to import, where the ~70 shapes
+of the schema cost about 10 ms and are needed only by type checkers and tests.
+``tests/test_schema.py`` checks every value against the official JSON schema.
 
 Spec: https://agentclientprotocol.com/protocol/v1/overview
 """
@@ -76,6 +78,16 @@ class UpdateKind:
     # Unstable (schema.unstable.json).
     PLAN_UPDATE: Final = "plan_update"
     PLAN_REMOVED: Final = "plan_removed"
+    # Protocol v2 (the draft: v2/schema.json).
+    USER_MESSAGE: Final = "user_message"
+    AGENT_MESSAGE: Final = "agent_message"
+    AGENT_THOUGHT: Final = "agent_thought"
+    TOOL_CALL_CONTENT_CHUNK: Final = "tool_call_content_chunk"
+    STATE_UPDATE: Final = "state_update"
+    TERMINAL_UPDATE: Final = "terminal_update"
+    TERMINAL_OUTPUT_CHUNK: Final = "terminal_output_chunk"
+    #: ``state_update`` as the v2 RFD spells it (not in any schema; some agents send it).
+    STATE_CHANGE: Final = "state_change"
 
 
 #: The ``sessionUpdate`` kinds of the stable schema.

@@ -167,7 +167,7 @@ def test_a_bad_item_of_an_update_leaves_only_itself_out(
     caplog: pytest.LogCaptureFixture,
 ) -> None:
     store = live(version)
-    with caplog.at_level(logging.WARNING, logger="acp_tui.store.fields"):
+    with caplog.at_level(logging.WARNING, logger="acp_tui.wire.fields"):
         send(store, make(with_bad(good, bad)))
     transcript = store.get("s").transcript  # type: ignore[union-attr]
     assert not any(isinstance(e, UnknownUpdate) for e in transcript)
@@ -184,7 +184,7 @@ def test_the_same_fault_repeated_is_said_once() -> None:
     records: list[str] = []
     handler = logging.Handler()
     handler.emit = lambda record: records.append(record.getMessage())  # type: ignore[method-assign]
-    logger = logging.getLogger("acp_tui.store.fields")
+    logger = logging.getLogger("acp_tui.wire.fields")
     logger.addHandler(handler)
     try:
         for status in ("pending", "in_progress", "completed", "completed"):
