@@ -22,7 +22,9 @@ from typing import Any
 
 from textual.binding import Binding, BindingsMap
 from textual.dom import DOMNode
-from textual.keys import Keys, _character_to_key
+from textual.keys import Keys
+
+from acp_tui.ui.textual_patches import access
 
 #: Where a class's keys apply, in the words of the README and the problems reported.
 PLACES: dict[str, str] = {
@@ -149,7 +151,7 @@ def _named_keys() -> frozenset[str]:
     """Every key name Textual gives a key press (computed once, when a config names keys)."""
     return frozenset(
         {key.value for key in Keys if "+" not in key.value}
-        | {_character_to_key(char) for char in string.printable if not char.isspace()}
+        | {access.character_to_key(char) for char in string.printable if not char.isspace()}
         | {"space", "enter", "tab", "escape", "backspace"}
     )
 
@@ -293,7 +295,7 @@ def parse_key(text: str) -> str:
         raise ValueError("a modifier is given twice")
     last = last.strip()
     if len(last) == 1:
-        name = _character_to_key(last.lower() if modifiers and last.isalpha() else last)
+        name = access.character_to_key(last.lower() if modifiers and last.isalpha() else last)
     else:
         name = KEY_ALIASES.get(last.lower(), last.lower())
         if name not in _named_keys():
@@ -360,9 +362,7 @@ def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = 
         app = node.app
     except Exception:  # no app (a node built outside one): the defaults
         app = None
-    # Textual keeps the keymap in App._keymap (set_keymap normalizes into it); there is no
-    # public getter.
-    keymap: Mapping[str, str] = getattr(app, "_keymap", None) or {}
+    keymap: Mapping[str, str] = access.keymap(app)
     if owner is not None:
         candidates = [BindingsMap(declared_bindings(owner))]
     else:
@@ -371,7 +371,7 @@ def effective_keys(node: DOMNode, action_id: str, owner: type[DOMNode] | None = 
             nodes += list(node.ancestors)
         if app is not None and app not in nodes:
             nodes.append(app)
-        candidates = [candidate._bindings for candidate in nodes]
+        candidates = [access.bindings(candidate) for candidate in nodes]
     for bindings in candidates:
         if not any(binding.id == action_id for _key, binding in bindings):
             continue
@@ -510,7 +510,7 @@ def _place_clashes(action: KeyAction, keys: list[str], where: str) -> list[str]:
     if not {"AcpTuiApp", "ChatScreen"} & set(action.owners):
         return []
 
-    editing = {key for key, _binding in TextArea._merged_bindings or ()}
+    editing = {key for key, _binding in access.class_bindings(TextArea)}
     problems: list[str] = []
     for key in keys:
         if key_to_character(key) is not None and key_to_character(key) != "\x1b":

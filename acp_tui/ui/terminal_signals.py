@@ -20,6 +20,7 @@ from acp_tui.text.osc import (
     desktop_notification,
     window_title,
 )
+from acp_tui.ui.textual_patches import access
 
 __all__ = ["TerminalSignals", "signals_of"]
 
@@ -53,7 +54,7 @@ class TerminalSignals:
             self.writer(data)
             return
         app = self._app()
-        driver = app._driver if app is not None else None
+        driver = access.driver(app)
         if app is None or driver is None or app.is_headless or app.is_web:
             return
         driver.write(data)

@@ -20,13 +20,17 @@ from collections.abc import Callable
 from typing import Any, ClassVar, Generic, TypeVar
 
 from textual import events
-from textual._time import get_time
 from textual.app import App
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Static
+
+from acp_tui.ui.textual_patches import access
+
+#: The clock of Textual's event times: a key's or click's time is compared with it.
+_event_time = access.event_clock()
 
 #: Where typing that is not an answer goes: ``(key, text)``, ``text`` being what the key types
 #: ("" for Enter and Backspace; the whole text for a paste, whose key is ``"paste"``).
@@ -122,7 +126,7 @@ class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
 
     def _mark_shown(self) -> None:
         if self.is_active:
-            self._shown_at = get_time()
+            self._shown_at = _event_time()
             self._arm_later()
 
     # -- arming --
@@ -149,7 +153,7 @@ class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
             self._arm_timer.stop()
             self._arm_timer = None
         armed_from = self._armed_from()
-        now = get_time()
+        now = _event_time()
         self.armed = armed_from is not None and now >= armed_from
         if armed_from is not None and not self.armed:
             self._arm_timer = self.set_timer(armed_from - now + 0.01, self._arm_later)

@@ -76,7 +76,7 @@ class AnswerButton(Button):
         super().__init__(label, variant=variant, id=f"answer-{answer_name}", compact=True)
         self.answer_name = answer_name
 
-    async def _on_click(self, event: events.Click) -> None:
+    async def on_click(self, event: events.Click) -> None:
         # Instead of Button's own handler (prevent_default stops it), which would press
         # whatever the arming says.
         event.stop()

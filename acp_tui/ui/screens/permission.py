@@ -56,6 +56,7 @@ from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_o
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.screens.armed import ArmedDialog, HintLine, TypingForwarder, present_dialog
+from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.diff_view import DiffView
 
 TITLE_LIMIT = 500
@@ -157,7 +158,7 @@ class PermissionOptions(OptionList, can_focus=False):
         # OptionList highlights its first option; here nothing is ever pre-selected.
         self.set_reactive(OptionList.highlighted, None)
 
-    async def _on_click(self, event: events.Click) -> None:
+    async def on_click(self, event: events.Click) -> None:
         # Instead of OptionList's own handler (the dispatcher walks the MRO: prevent_default
         # stops it), which would select the option whatever the arming says.
         event.stop()
@@ -394,10 +395,7 @@ class PermissionScreen(ArmedDialog[str]):
 
     def key_actions(self) -> dict[str, Binding]:
         """The dialog's keys as configured (the app's keymap over :attr:`BINDINGS`)."""
-        bindings = self._bindings.copy()
-        keymap = getattr(self.app, "_keymap", None)
-        if keymap:
-            bindings.apply_keymap(keymap)
+        bindings = access.configured_bindings(self)
         return {key: found[0] for key, found in bindings.key_to_bindings.items() if found}
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -53,6 +53,7 @@ from acp_tui.session.attachments import (
 )
 from acp_tui.text.safety import one_line
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
+from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
 __all__ = [
@@ -278,7 +279,7 @@ class PromptTextArea(SafeTextArea):
     def on_resize(self, event: events.Resize) -> None:
         self._editor.fit_placeholder(self.content_size.width - 1)  # the cursor's cell
 
-    async def _on_key(self, event: events.Key) -> None:
+    async def on_key(self, event: events.Key) -> None:
         self._keyed = True
         # Runs before TextArea._on_key (the dispatcher walks the MRO); prevent_default stops
         # TextArea's handler, stop() keeps the key from reaching the bindings further up.
@@ -292,7 +293,7 @@ class PromptTextArea(SafeTextArea):
         keyed, self._keyed = self._keyed, False
         return keyed
 
-    async def _on_paste(self, event: events.Paste) -> None:
+    async def on_paste(self, event: events.Paste) -> None:
         # A file dropped on the terminal pastes its path: an image's becomes a mention
         # (attached when sent). Runs before TextArea._on_paste, as _on_key does.
         paths = image_paths_in_paste(event.text, self._editor.cwd)
@@ -566,13 +567,11 @@ class PromptEditor(Vertical):
         """The action of ``key`` among this editor's keys, as the app's keymap has them (built
         again only when the keymap changes: this runs for every key typed)."""
         try:
-            keymap = self.app._keymap
+            keymap = access.keymap(self.app)
         except Exception:  # not in an app: the defaults
             keymap = {}
         if self._key_table_for is not keymap:
-            bindings = self._bindings.copy()
-            if keymap:
-                bindings.apply_keymap(keymap)
+            bindings = access.configured_bindings(self)
             self._key_table = {
                 bound: found[0].action for bound, found in bindings.key_to_bindings.items() if found
             }

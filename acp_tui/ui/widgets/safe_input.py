@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from textual.document._edit import Edit, EditResult
 from textual.widgets import Input, TextArea
+from textual.widgets.text_area import Edit, EditResult
 
 from acp_tui.text.safety import sanitize_terminal_text
 

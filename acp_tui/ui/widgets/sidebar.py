@@ -50,6 +50,7 @@ from acp_tui.store import (
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
 from acp_tui.text.usage import format_percent
+from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.base_style import CachedBaseStyle
 from acp_tui.ui.widgets.safe_input import SafeInput
 from acp_tui.ui.widgets.session_status import (
@@ -949,7 +950,7 @@ class SessionsSidebar(Widget):
         (``a``, ``n``, ``e``… by default)."""
         return any(
             binding.action == action and len(key) == 1
-            for key, bindings in self._bindings.key_to_bindings.items()
+            for key, bindings in access.bindings(self).key_to_bindings.items()
             for binding in bindings
         )
 

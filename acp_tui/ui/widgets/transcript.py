@@ -50,6 +50,7 @@ from acp_tui.text.fences import unfenced
 from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.tall import lean_dirty_rows, with_coarse_grid
@@ -164,7 +165,7 @@ class EntryView(Widget):
     _draw_on_mount = False
 
     def _can_draw(self) -> bool:
-        return self.is_mounted and self.is_attached and not (self._closing or self._pruning)
+        return self.is_mounted and self.is_attached and not access.closing(self)
 
     def on_mount(self) -> None:
         if self._draw_on_mount:
@@ -674,7 +675,7 @@ class Transcript(VerticalScroll):
     @property
     def following(self) -> bool:
         """Whether the view sticks to the bottom (the person has not scrolled up)."""
-        return self.is_anchored and not self._anchor_released
+        return self.is_anchored and not access.anchor_released(self)
 
     @property
     def behind(self) -> bool:

@@ -26,6 +26,7 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.terminal_signals import TerminalSignals, signals_of
+from acp_tui.ui.textual_patches import access
 from acp_tui.ui.toasts import about_session, toast_text
 
 if TYPE_CHECKING:
@@ -147,10 +148,7 @@ class ChatAttention(ChatHost):
         text = self._waiting_toasts().pop(session_id, None)
         if text is None:
             return
-        shown = toast_text(text)
-        for notification in list(self.app._notifications):
-            if notification.message == shown:
-                self.app._unnotify(notification)
+        access.dismiss_notifications(self.app, toast_text(text))
 
     def _write_title(self) -> None:
         if not self.settings.terminal_title:

@@ -462,7 +462,7 @@ class ChatScreen(
 
     async def _refresh(self) -> None:
         self._refresh_pending = False
-        if not self.is_attached or self.app._exit:
+        if not self.is_attached:  # also once the app exits
             return  # the screen is going away (quit): nothing left to draw on
         if self._refreshing:
             self._refresh_again = True
