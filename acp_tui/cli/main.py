@@ -192,9 +192,11 @@ def _run(invocation: Invocation) -> int:
             return headless.run_ask(invocation, initialize_timeout=timeout)
         return headless.run_sessions(invocation, initialize_timeout=timeout)
 
-    from acp_tui.ui.early_keys import keep_keys_as_typed
+    from acp_tui.ui.textual_patches import from_environment
+    from acp_tui.ui.textual_patches.early_keys import keep_keys_as_typed
 
-    keep_keys_as_typed()  # an Enter typed while the UI loads must not become a new line
+    if from_environment()("early-keys"):
+        keep_keys_as_typed()  # an Enter typed while the UI loads must not become a new line
     # No collection while the UI loads: its some 45,000 objects are made to live as long as
     # the app (a collection then finds a handful of garbage in ~30 ms), and the automatic
     # collections of the import took another ~40 ms of the way to a ready prompt. The app

@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import signal
 import sys
 import time
@@ -18,10 +17,8 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from textual import events
-from textual._dispatch_key import dispatch_key
 from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.message import Message
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
@@ -31,14 +28,13 @@ from acp_tui.protocol.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
-from acp_tui.ui import early_keys, textual_patches
+from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
-from acp_tui.ui.key_routing import KeyTargets, bindings_where_typed
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
-from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
-from acp_tui.ui.textual_patches import css_cache
+from acp_tui.ui.textual_patches import css_cache, key_order
+from acp_tui.ui.textual_patches.driver import terminal_answers, write_nothing_more
 from acp_tui.ui.themes import register_themes
 from acp_tui.ui.warm_up import WARM_UP_AFTER, warm_up_in_background
 
@@ -117,7 +113,7 @@ class AcpTuiApp(AgentViews, App[int]):
     ) -> None:
         super().__init__()
         #: The Textual patches on for this app (acp_tui.ui.textual_patches).
-        self.patches = textual_patches.install(self)
+        self.patches = textual_patches.install(self, key_read=self._key_read)
         self._init_agent_views()
         self.settings = settings
         #: Agents started beside the first one (``--agent A --agent B``), in order.
@@ -144,9 +140,6 @@ class AcpTuiApp(AgentViews, App[int]):
         self._terminated = False
         #: When the person last pressed a key or pasted (``time.monotonic``).
         self._last_key_at = 0.0
-        #: Where each key handed on went (acp_tui.ui.key_routing; the chat screen's typing
-        #: router reads it too).
-        self.key_targets = KeyTargets()
         self._saved_switch_interval = sys.getswitchinterval()
         self.problems += register_themes(self)
         if settings.keymap:
@@ -170,11 +163,9 @@ class AcpTuiApp(AgentViews, App[int]):
         return self.workspace.start_failure
 
     def on_mount(self) -> None:
-        early_keys.hand_back(self._driver)
         self._saved_switch_interval = sys.getswitchinterval()
         sys.setswitchinterval(SWITCH_INTERVAL)
         input_first.install(self._key_pending)
-        self._hear_keys_first()
         if self.collector is not None:
             self.collector.install()
             self.set_interval(1.0, self._collect_garbage)
@@ -211,33 +202,14 @@ class AcpTuiApp(AgentViews, App[int]):
                 loop.add_signal_handler(signal_number, self._on_termination)
 
     def _on_termination(self) -> None:
-        if not self._terminal_answers():
-            self._write_nothing_more()
+        if self.patches("dead-terminal") and not terminal_answers(self):
+            # Textual's writer would block the quit for good (textual_patches.driver).
+            write_nothing_more(self)
         if self._terminated:
             self.exit()
             return
         self._terminated = True
         self.call_next(self.action_quit)
-
-    def _terminal_answers(self) -> bool:
-        """Whether the terminal is still there (a hang-up closes it; a SIGTERM may come after
-        the terminal went, or with it still there)."""
-        output = getattr(self._driver, "_file", None)
-        try:
-            os.write(output.fileno(), b"")  # type: ignore[union-attr]
-        except (AttributeError, OSError, ValueError):
-            return False
-        return True
-
-    def _write_nothing_more(self) -> None:
-        """The terminal is gone (tmux killed, the window closed): Textual's writer thread dies
-        at its first write, and once 30 frames wait for it every later write blocks for
-        good. The app stayed alive, agents and all, with nobody to see it. What would be
-        written is dropped, so the quit goes through and stops the agents."""
-        writer = getattr(self._driver, "_writer_thread", None)
-        if writer is not None:
-            writer.write = lambda text: None
-            writer.stop = lambda: None
 
     async def on_unmount(self) -> None:
         # Every agent of the workspace stops with the app (those started in the background
@@ -254,34 +226,27 @@ class AcpTuiApp(AgentViews, App[int]):
             for signal_number in TERMINATION_SIGNALS:
                 loop.remove_signal_handler(signal_number)
 
-    def _hear_keys_first(self) -> None:
-        """Tell the chat screen of a key for the prompt as the terminal's input thread reads
-        it, not turns of the loop later when the app's queue hands it on: meanwhile no whole
-        frame starts and the agents' readers give way (they ran 15-60 ms of steps ahead of a
-        key during three floods at once). The thread only stamps a time: what the key does
-        is still decided on the loop (see PromptFirstPainting.key_on_its_way)."""
-        driver = self._driver
-        if driver is None:
+    def _key_read(self, key: events.Key) -> None:
+        """Runs in the terminal's input thread, for each key it reads (the ``input-thread``
+        patch): a key for the prompt is stamped on the chat screen's pacer then, not turns of
+        the loop later when the app's queue hands it on, so that meanwhile no whole frame
+        starts and the agents' readers give way (they ran 15-60 ms of steps ahead of a key
+        during three floods at once). Only a time is stamped: what the key does is decided on
+        the loop (ChatScreen.key_on_its_way)."""
+        if not _for_the_prompt(key):
             return
-        forward = driver.process_message
-
-        def process_message(message: Message) -> None:  # runs in the driver's input thread
-            if isinstance(message, events.Key) and _for_the_prompt(message):
-                try:
-                    screen = self.screen
-                except Exception:  # no screen yet, or the app is closing
-                    screen = None
-                if isinstance(screen, PromptFirstPainting):
-                    screen.key_heard()
-            forward(message)
-
-        driver.process_message = process_message  # type: ignore[method-assign]
+        try:
+            screen = self.screen
+        except Exception:  # no screen yet, or the app is closing
+            return
+        if isinstance(screen, ChatScreen):
+            screen.pacer.key_arrived()
 
     def _key_pending(self) -> float:
         """Seconds the agents' readers and the transcript's steps should still give way to a
         key on its way to the prompt (acp_tui.protocol.input_first)."""
         screen = self.screen
-        return screen.key_pending() if isinstance(screen, PromptFirstPainting) else 0.0
+        return screen.pacer.key_in_flight() if isinstance(screen, ChatScreen) else 0.0
 
     async def on_event(self, event: events.Event) -> None:
         # Every key and paste, whatever screen or dialog takes it: the collector waits for a
@@ -290,39 +255,24 @@ class AcpTuiApp(AgentViews, App[int]):
             self._last_key_at = time.monotonic()
             if isinstance(event, events.Key) and _for_the_prompt(event):
                 screen = self.screen
-                if isinstance(screen, PromptFirstPainting):
+                if isinstance(screen, ChatScreen):
                     # Seen here, a hop or more before the prompt has it: the chat screen
                     # starts no whole frame in its way meanwhile.
                     screen.key_on_its_way()
-            if isinstance(event, events.Key) and not event.is_forwarded:
+            order = key_order.of(self)
+            if isinstance(event, events.Key) and not event.is_forwarded and order is not None:
                 # Textual hands it to this node unless a priority binding takes it first.
-                self.key_targets.handed(event, self.focused or self.screen)
-                await super().on_event(event)
-                if not event.is_forwarded:
-                    self.key_targets.acted_at_once(event)
+                await order.handing(event, super().on_event)
                 return
         await super().on_event(event)
 
-    async def _on_key(self, event: events.Key) -> None:
-        """A key back from the widget it was handed to, not taken there. If a key read after
-        it was acted on first (Ctrl+P, Ctrl+B), the focus has moved since, and that widget
-        binds the key, its binding acts there (acp_tui.ui.key_routing); such a key for a
-        widget gone meanwhile is dropped. Otherwise Textual's own look-up, along the focus as
-        it is now (App._on_key, called after this one)."""
-        target = self.key_targets.back(event)
-        if target is None or target is (self.focused or self.screen):
-            return
-        if not target.is_attached:
-            event.prevent_default()  # typed into what is gone (a closed dialog)
-            return
-        bindings = bindings_where_typed(target, event.key)
-        if not bindings:
-            return
-        event.prevent_default()
-        for namespace, binding in bindings:
-            if await self.run_action(binding.action, namespace):
-                return
-        await dispatch_key(self, event)
+    async def on_key(self, event: events.Key) -> None:
+        """A key back from the widget it was handed to, not taken there: where a key read
+        after it was acted on first, it may act where it was typed (the ``key-order`` patch);
+        otherwise Textual's own look-up follows (App._on_key, called after this one)."""
+        order = key_order.of(self)
+        if order is not None:
+            await order.came_back(event)
 
     def _collect_garbage(self) -> None:
         assert self.collector is not None

@@ -33,7 +33,7 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Input, Select, TextArea
 
-from acp_tui.ui.key_routing import typed_before_the_focus_moved
+from acp_tui.ui.textual_patches.key_order import typed_before_the_focus_moved
 
 __all__ = ["TypingRouter"]
 
@@ -100,7 +100,7 @@ class TypingRouter:
         if self.prompt_sends(event.key):
             return self._route_send_key(event)
         if event.key in EDIT_KEYS:
-            if typed_before_the_focus_moved(event, getattr(self.screen.app, "key_targets", None)):
+            if typed_before_the_focus_moved(event, self.screen.app):
                 return False  # typed into the prompt, say, before Ctrl+B: it edits there
             return self._route_edit_key(event)
         if not event.is_printable or not event.character:

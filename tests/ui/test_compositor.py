@@ -1,7 +1,7 @@
-"""The chat screen's compositor (acp_tui/ui/compositor.py) draws exactly what Textual's own
-draws, whole screens and partial updates, on real screens: a conversation with a diff and a
-plan, a permission dialog over it, a scrolled transcript, a narrow terminal; and it never asks
-a widget covered where it would be drawn for its lines."""
+"""The chat screen's compositor (acp_tui/ui/textual_patches/compositor.py) draws exactly what
+Textual's own draws, whole screens and partial updates, on real screens: a conversation with a
+diff and a plan, a permission dialog over it, a scrolled transcript, a narrow terminal; and it
+never asks a widget covered where it would be drawn for its lines."""
 
 from __future__ import annotations
 
@@ -13,12 +13,12 @@ from textual._compositor import Compositor
 from textual.geometry import Region
 from textual.pilot import Pilot
 
-from acp_tui.ui.compositor import CoveredSkipping
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.textual_patches.compositor import CoveredSkipping
 from tests.ui.chat_helpers import chat, fixture_app, send, settle, wait_for, wait_for_session
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.textual_patch("compositor")]
 
 
 def both_draw_the_same(compositor: Compositor, seed: int) -> None:

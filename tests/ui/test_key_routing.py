@@ -1,5 +1,5 @@
 """A key reaches the bindings of the widget it was typed into, even when a key read with it
-has moved the focus first (acp_tui.ui.key_routing): Backspaces typed just before Ctrl+P
+has moved the focus first (acp_tui/ui/textual_patches/key_order.py): Backspaces typed just before Ctrl+P
 edit the prompt, not the palette."""
 
 from __future__ import annotations
@@ -13,8 +13,9 @@ from textual.dom import DOMNode
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from acp_tui.ui.key_routing import REMEMBERED_KEYS, KeyTargets, binding_chain
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.textual_patches import key_order
+from acp_tui.ui.textual_patches.key_order import REMEMBERED_KEYS, KeyTargets, binding_chain
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from tests.ui.chat_helpers import fixture_app, wait_for, wait_for_session
 
@@ -117,11 +118,13 @@ async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_pro
         _screen, prompt = await prompt_with_text(pilot)
         gone = Static("a closed dialog's field")
         event = key("backspace")
-        app.key_targets.handed(event, gone)
+        order = key_order.of(app)
+        assert order is not None
+        order.targets.handed(event, gone)
         escape = key("escape")
-        app.key_targets.handed(escape, gone)
-        app.key_targets.acted_at_once(escape)  # it closed the dialog first
-        await app._on_key(event)
+        order.targets.handed(escape, gone)
+        order.targets.acted_at_once(escape)  # it closed the dialog first
+        await app.on_key(event)
         assert event._no_default_action  # Textual's own look-up (the prompt's) is not made
         await pilot.pause()
         assert prompt.text == TEXT

@@ -1,5 +1,5 @@
 """The chat screen paints a changed prompt alone, and holds the rest of the screen while the
-person types (acp_tui/ui/screens/chat/paint_gate.py), against the installed Textual's own
+person types (acp_tui/ui/textual_patches/paint_gate.py), against the installed Textual's own
 frame machinery: each step drives one tick of the screen's update timer by hand and looks at
 what the compositor was asked to draw."""
 
@@ -20,12 +20,13 @@ from textual.widgets import Input
 from acp_tui.protocol.input_first import input_first
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.pacing import TYPING_FRAME_GAP, TYPING_FRAME_LIMIT
+from acp_tui.ui.textual_patches.paint_gate import PaintGate, gate_of
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.transcript import Transcript
 from tests.ui.chat_helpers import fixture_app, wait_for, wait_for_session
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.textual_patch("paint-gate")]
 
 SIZE = (120, 40)
 
@@ -47,7 +48,10 @@ class Frames:
         self.prompt = screen.query_one(PromptEditor).text_area
         self.transcript = screen.query_one(Transcript)
         self.clock = Clock()
-        self.pacer = screen._pacer
+        self.pacer = screen.pacer
+        gate = gate_of(screen)
+        assert gate is not None
+        self.gate: PaintGate = gate
         self.pacer.clock = self.clock
         self.pacer.whole_at = self.pacer.echoed_at = self.pacer.typing_until = 0.0
         self.drawn: list[set[Widget]] = []
@@ -178,7 +182,7 @@ async def test_a_frame_with_a_layout_is_laid_out_now_and_drawn_after_a_key_echo(
         needs_layout(screen)
         frames.tick()
         assert not screen._layout_required, "laid out now"
-        assert screen._drawing_owed and drawn_regions == [], "not drawn yet"
+        assert frames.gate.drawing_owed and drawn_regions == [], "not drawn yet"
         # What the layout moved (a row of the transcript, say) waits in the compositor.
         moved = Region(40, 5, 60, 1)
         compositor._dirty_regions.add(moved)
@@ -189,10 +193,10 @@ async def test_a_frame_with_a_layout_is_laid_out_now_and_drawn_after_a_key_echo(
         frames.tick(prompt, transcript)
         assert len(drawn_regions) == 1 and drawn_regions[0], "the echo was drawn"
         assert moved not in drawn_regions[0], "alone"
-        assert screen._drawing_owed and moved in compositor._dirty_regions, "the rest waits"
+        assert frames.gate.drawing_owed and moved in compositor._dirty_regions, "the rest waits"
         await asyncio.sleep(0)  # the next turn of the loop
         assert len(drawn_regions) == 2 and moved in drawn_regions[1], "drawn right after"
-        assert not screen._drawing_owed and not compositor._dirty_regions
+        assert not frames.gate.drawing_owed and not compositor._dirty_regions
         assert transcript in screen._dirty_widgets, "what changed since is held, not dropped"
 
 
@@ -205,14 +209,14 @@ async def test_a_split_frame_is_drawn_on_the_next_turn_without_a_key(tmp_path: P
         pacer.typed()
         needs_layout(screen)
         frames.tick()
-        assert screen._drawing_owed
+        assert frames.gate.drawing_owed
         await asyncio.sleep(0)
-        assert not screen._drawing_owed and not screen._compositor._dirty_regions
+        assert not frames.gate.drawing_owed and not screen._compositor._dirty_regions
         # Not typing: frames are whole, never split.
         clock.now += 5
         needs_layout(screen)
         frames.tick()
-        assert not screen._drawing_owed and not screen._layout_required
+        assert not frames.gate.drawing_owed and not screen._layout_required
         assert not screen._compositor._dirty_regions, "drawn in the same frame"
 
 
@@ -243,6 +247,7 @@ async def test_a_changed_prompt_is_painted_at_once_not_at_the_next_timer_tick(
         assert prompt in screen._dirty_widgets
 
 
+@pytest.mark.textual_patch("input-thread")
 async def test_a_key_read_by_the_input_thread_holds_frames_before_the_loop_has_it(
     tmp_path: Path,
 ) -> None:
@@ -264,9 +269,9 @@ async def test_a_key_read_by_the_input_thread_holds_frames_before_the_loop_has_i
             thread.join()
 
         in_thread(events.Key("ctrl+t", None))
-        assert screen.key_pending() == 0.0, "not for the prompt"
+        assert screen.pacer.key_in_flight() == 0.0, "not for the prompt"
         in_thread(events.Key("x", "x"))
-        assert screen.key_pending() > 0, "stamped by the thread, before the loop ran"
+        assert screen.pacer.key_in_flight() > 0, "stamped by the thread, before the loop ran"
         assert input_first.pending() > 0
         await wait_for(pilot, lambda: frames.prompt.text.endswith("x"), "the key in the prompt")
-        await wait_for(pilot, lambda: screen.key_pending() == 0.0, "its echo painted")
+        await wait_for(pilot, lambda: screen.pacer.key_in_flight() == 0.0, "its echo painted")

@@ -1,5 +1,5 @@
 """The chat screen is restyled on coming to the front only when its styles may be stale
-(acp_tui/ui/screens/chat/restyle.py): not as a view opens (its widgets were styled as they were
+(acp_tui/ui/textual_patches/restyle.py): not as a view opens (its widgets were styled as they were
 mounted), and again when it comes back from behind another view. Its styles, its widgets'
 component classes included, are never left stale."""
 
@@ -12,10 +12,10 @@ import pytest
 from textual.screen import Screen
 from textual.widget import Widget
 
-from acp_tui.ui.screens.chat.restyle import RestyledWhenStale
+from acp_tui.ui.textual_patches.restyle import Restyle
 from tests.ui.chat_helpers import demo_app, run_palette_command, wait_for, wait_for_session
 
-pytestmark = pytest.mark.anyio
+pytestmark = [pytest.mark.anyio, pytest.mark.textual_patch("restyle")]
 
 
 def styles_of(screen: Screen[Any]) -> dict[int, tuple[str, dict[str, object], dict[str, object]]]:
@@ -95,13 +95,13 @@ async def test_a_view_whose_theme_changed_as_it_opened_is_restyled(
 ) -> None:
     """The theme changed between the view's composing and its coming to the front: its widgets
     were styled with the old one, so it is restyled, as Textual would."""
-    remember = RestyledWhenStale._remember_css_update
+    made = Restyle.__init__
 
-    def then_the_theme_changes(self: RestyledWhenStale) -> None:
-        remember(self)
-        self.app._invalidate_css()  # what a theme change does first
+    def then_the_theme_changes(self: Restyle, screen: Screen[Any]) -> None:
+        made(self, screen)
+        screen.app._invalidate_css()  # what a theme change does first
 
-    monkeypatch.setattr(RestyledWhenStale, "_remember_css_update", then_the_theme_changes)
+    monkeypatch.setattr(Restyle, "__init__", then_the_theme_changes)
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)

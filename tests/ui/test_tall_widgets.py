@@ -1,6 +1,6 @@
 """A reply of megabytes is a widget of hundreds of thousands of rows: what Textual does per
 layout must not grow with that height (issue 20: keystrokes waited behind it; the 50 MB reply's
-peak memory held a set of every row)."""
+peak memory held a set of every row): acp_tui/ui/textual_patches/tall.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ from textual.layout import WidgetPlacement
 from textual.widget import Widget
 
 from acp_tui.store.entries import AgentMessage
+from acp_tui.ui.textual_patches.tall import GRID_SQUARES, coarse_spatial_map
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.tall import GRID_SQUARES, coarse_spatial_map
 from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
 from tests.ui.chat_helpers import wait_for
 
@@ -47,6 +47,7 @@ def squares(widget: Widget) -> int:
     return len(arrangement.spatial_map._map)
 
 
+@pytest.mark.textual_patch("tall-widgets")
 async def test_a_tall_reply_costs_its_containers_a_bounded_grid_and_no_set_of_rows() -> None:
     entry = AgentMessage(1)
     entry.append_text(reply(3_000))

@@ -22,7 +22,8 @@ bench/README.md.
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 from weakref import WeakKeyDictionary
 
 from acp_tui.ui.textual_patches.switches import (
@@ -34,6 +35,14 @@ from acp_tui.ui.textual_patches.switches import (
     from_environment,
 )
 
+if TYPE_CHECKING:
+    from textual import events
+    from textual.app import App
+    from textual.screen import Screen
+    from textual.widget import Widget
+
+    from acp_tui.ui.textual_patches.paint_gate import Pacer
+
 __all__ = [
     "ENV",
     "PATCHES",
@@ -42,19 +51,27 @@ __all__ = [
     "Switches",
     "from_environment",
     "install",
+    "install_screen",
     "switches_of",
 ]
 
 log = logging.getLogger(__name__)
 
 #: Each app's switches, as :func:`install` decided them.
-_apps: WeakKeyDictionary[Any, Switches] = WeakKeyDictionary()
+_apps: WeakKeyDictionary[App[Any], Switches] = WeakKeyDictionary()
 
 
-def install(app: Any, switches: Switches | None = None) -> Switches:
+def install(
+    app: App[Any],
+    switches: Switches | None = None,
+    *,
+    key_read: Callable[[events.Key], None] | None = None,
+) -> Switches:
     """Decide ``app``'s patches (default: from the environment and the installed Textual) and
-    install those that act on the app or the process. Returns them: the caller shows their
-    ``problems`` to the person (a misspelt name in ``ACP_TUI_PATCHES``)."""
+    install those that act on the app or the process (call as the app is made, before it
+    runs). ``key_read`` hears each key as the terminal's input thread reads it (called in
+    that thread). Returns the switches: the caller shows their ``problems`` to the person (a
+    misspelt name in ``ACP_TUI_PATCHES``)."""
     switches = from_environment() if switches is None else switches
     _apps[app] = switches
     if switches.gated:
@@ -63,10 +80,52 @@ def install(app: Any, switches: Switches | None = None) -> Switches:
         from acp_tui.ui.textual_patches import css_cache
 
         css_cache.install()
+    if switches("key-order"):
+        from acp_tui.ui.textual_patches import key_order
+
+        key_order.install(app)
+    if switches("input-thread") and key_read is not None:
+        from acp_tui.ui.textual_patches import driver
+
+        driver.hear_keys(app, key_read)
+    if switches("early-keys"):
+        from acp_tui.ui.textual_patches import early_keys
+
+        early_keys.install(app)
     return switches
 
 
-def switches_of(app: Any) -> Switches:
+def switches_of(app: App[Any]) -> Switches:
     """The switches :func:`install` decided for ``app`` (from the environment if none)."""
     switches = _apps.get(app)
     return from_environment() if switches is None else switches
+
+
+def install_screen(
+    screen: Screen[Any],
+    *,
+    pacer: Pacer | None = None,
+    typing_target: Callable[[], Widget | None] | None = None,
+) -> Switches:
+    """Install the patches that act on one screen, as its app's switches say (call from the
+    screen's ``__init__``, before it is laid out): ``compositor``, ``restyle``, and, given the
+    screen's pacer and the widget typed into, ``paint-gate``."""
+    try:
+        app = screen.app
+    except Exception:  # a screen made outside its app: the environment decides
+        switches = from_environment()
+    else:
+        switches = switches_of(app)
+    if switches("compositor"):
+        from acp_tui.ui.textual_patches import compositor
+
+        compositor.install(screen)
+    if switches("restyle"):
+        from acp_tui.ui.textual_patches import restyle
+
+        restyle.install(screen)
+    if switches("paint-gate") and pacer is not None and typing_target is not None:
+        from acp_tui.ui.textual_patches import paint_gate
+
+        paint_gate.install(screen, pacer, typing_target)
+    return switches

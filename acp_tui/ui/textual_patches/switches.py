@@ -61,6 +61,11 @@ PATCHES: Mapping[str, Patch] = {
         Patch("compositor", "the chat screen does not draw what is covered by other widgets"),
         Patch("paint-gate", "a typed key's echo is painted first, the rest around the typing"),
         Patch("restyle", "the chat screen is restyled on resume only when its styles may be stale"),
+        Patch("tall-widgets", "layout bookkeeping of a tall widget does not grow with its height"),
+        Patch("key-order", "a key typed before a priority key acts where it was typed"),
+        Patch("input-thread", "the app hears a key as the terminal's input thread reads it"),
+        Patch("early-keys", "keys typed while the app starts keep Enter as Enter"),
+        Patch("dead-terminal", "a terminal gone (hang-up) no longer blocks the app's quit"),
     )
 }
 

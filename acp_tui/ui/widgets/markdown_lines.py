@@ -25,8 +25,8 @@ from textual.widget import Widget
 from acp_tui.protocol.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
+from acp_tui.ui.textual_patches.tall import lean_dirty_rows
 from acp_tui.ui.widgets.base_style import CachedBaseStyle
-from acp_tui.ui.widgets.tall import lean_dirty_rows
 
 if TYPE_CHECKING:
     from acp_tui.ui.render.markdown import BlockRenderer

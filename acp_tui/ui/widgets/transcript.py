@@ -51,9 +51,9 @@ from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.textual_patches import access
+from acp_tui.ui.textual_patches.tall import lean_dirty_rows, with_coarse_grid
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.tall import lean_dirty_rows, with_coarse_grid
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
 
 class EntryView(Widget):
     """Base: a view of one store entry that redraws when the entry's version moves. As tall as
-    its entry (a reply of megabytes): see :mod:`~acp_tui.ui.widgets.tall`."""
+    its entry (a reply of megabytes): see :mod:`~acp_tui.ui.textual_patches.tall`."""
 
     DEFAULT_CSS = """
     EntryView { height: auto; }
@@ -139,7 +139,7 @@ class EntryView(Widget):
         self.drawn_version = -1
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        return with_coarse_grid(super().arrange(size, optimal))
+        return with_coarse_grid(self, super().arrange(size, optimal))
 
     async def sync(self, entry: Entry) -> None:
         """Bring the view up to date with ``entry`` (the same object, or its replacement).
@@ -666,8 +666,8 @@ class Transcript(VerticalScroll):
         yield self._earlier
 
     def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        # As tall as every reply shown: see acp_tui.ui.widgets.tall.
-        return with_coarse_grid(super().arrange(size, optimal))
+        # As tall as every reply shown: see acp_tui.ui.textual_patches.tall.
+        return with_coarse_grid(self, super().arrange(size, optimal))
 
     def on_mount(self) -> None:
         self.anchor()

@@ -57,7 +57,6 @@ from acp_tui.store.changes import (
 )
 from acp_tui.store.session import SessionState
 from acp_tui.text.usage import format_percent
-from acp_tui.ui.compositor import covered_skipping
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommands
@@ -69,12 +68,11 @@ from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatModals
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
 from acp_tui.ui.screens.chat.pacing import FramePacer
-from acp_tui.ui.screens.chat.paint_gate import PromptFirstPainting
 from acp_tui.ui.screens.chat.palette import ChatPalette
-from acp_tui.ui.screens.chat.restyle import RestyledWhenStale
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SessionSwitching
 from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.textual_patches import install_screen
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.agent_banner import AgentBanner
@@ -117,8 +115,6 @@ QUITTING_STATUS = "quitting: stopping the agent…"
 
 
 class ChatScreen(
-    PromptFirstPainting,
-    RestyledWhenStale,
     AgentLifecycle,
     SessionSwitching,
     ChatModals,
@@ -219,9 +215,6 @@ class ChatScreen(
 
     def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
         super().__init__()
-        compositor = covered_skipping()
-        if compositor is not None:
-            self._compositor = compositor  # what is covered is not drawn (ui/compositor.py)
         self.settings = settings
         #: Where the controller of this screen's agent lives (the app's: it outlives the
         #: screen's widgets and knows every agent to stop). A screen on its own makes one.
@@ -280,7 +273,7 @@ class ChatScreen(
         #: in its own task and must never interleave with a switch.
         self._transcript_lock = asyncio.Lock()
         #: When the transcript may paint: the prompt's echo first (see pacing.py).
-        self._pacer = FramePacer()
+        self.pacer = FramePacer()
         self._typing_widget: Widget | None = None
         self._render_error_shown = False
         self._typing = TypingRouter(
@@ -289,6 +282,8 @@ class ChatScreen(
             keeps_keys=(SessionsSidebar,),
             prompt_sends=lambda key: self.query_one(PromptEditor).sends_or_breaks(key),
         )
+        # The compositor, paint gate and restyle patches (acp_tui/ui/textual_patches).
+        install_screen(self, pacer=self.pacer, typing_target=self._typing_target)
 
     @property
     def link(self) -> SessionController | None:
@@ -373,7 +368,6 @@ class ChatScreen(
     # ------------------------------------------------------------------ layout
 
     def compose(self) -> ComposeResult:
-        self._remember_css_update()
         yield ChatHeader()
         with Horizontal(id="body"):
             yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
@@ -425,7 +419,7 @@ class ChatScreen(
         if self._refresh_pending:
             return
         self._refresh_pending = True
-        self.set_timer(self._pacer.delay(), self._start_refresh)
+        self.set_timer(self.pacer.delay(), self._start_refresh)
 
     @on(TextArea.Changed)
     def _note_typing(self, event: TextArea.Changed) -> None:
@@ -435,9 +429,17 @@ class ChatScreen(
         area = event.text_area
         typed = isinstance(area, PromptTextArea) and area.change_was_typed()
         if not area.text:
-            self._pacer.stopped_typing()
+            self.pacer.stopped_typing()
         elif typed:
-            self._pacer.typed()
+            self.pacer.typed()
+
+    def key_on_its_way(self) -> None:
+        """The app received a key that edits text: if it goes to the prompt, the pacer knows
+        a key is on its way (whole frames and background work wait for its echo, briefly)."""
+        if self.is_current and not self._typing_elsewhere():
+            self.pacer.key_arrived()
+        else:
+            self.pacer.key_not_for_the_prompt()  # heard early by the app, going elsewhere
 
     def _typing_elsewhere(self) -> bool:
         focused = self.focused
@@ -469,7 +471,7 @@ class ChatScreen(
             return
         self._refreshing = True
         await give_way()  # a key on its way to the prompt is echoed first
-        started = self._pacer.frame_started()
+        started = self.pacer.frame_started()
         try:
             async with self._transcript_lock:
                 await self._apply_changes()
@@ -505,7 +507,7 @@ class ChatScreen(
             self._report_render_error()
 
     def _frame_painted(self, started: float) -> None:
-        self._pacer.frame_painted(started)
+        self.pacer.frame_painted(started)
 
     async def _apply_changes(self) -> None:
         changes = self.store.take_changes()

@@ -14,7 +14,7 @@ needed to draw the forty rows on screen:
 number per child, however tall); :func:`lean_dirty_rows` keeps only the rows that matter dirty
 (rows not drawn yet are drawn anyway). Both use Textual's own classes, with its own results:
 only the bookkeeping is smaller. Where a Textual version lacks what they rely on, they step
-aside.
+aside, and so they do where the switch ``tall-widgets`` is off (the widget's app decides).
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from textual._spatial_map import SpatialMap
 from textual.geometry import Region
 from textual.layout import DockArrangeResult, WidgetPlacement
 from textual.widget import Widget
+
+from acp_tui.ui.textual_patches.switches import Switches, from_environment
 
 try:  # Textual's private module: without it, widgets keep Textual's own cache.
     from textual._styles_cache import StylesCache
@@ -59,12 +61,25 @@ def coarse_spatial_map(placements: list[WidgetPlacement]) -> SpatialMap[WidgetPl
     return spatial_map
 
 
-def with_coarse_grid(arrangement: DockArrangeResult) -> DockArrangeResult:
+def _on(widget: Widget) -> bool:
+    """Whether the patch is on for ``widget``'s app (the environment's switch, outside one)."""
+    from acp_tui.ui.textual_patches import switches_of
+
+    try:
+        app = widget.app
+    except Exception:  # a widget made outside an app
+        switches: Switches = from_environment()
+    else:
+        switches = switches_of(app)
+    return switches("tall-widgets")
+
+
+def with_coarse_grid(widget: Widget, arrangement: DockArrangeResult) -> DockArrangeResult:
     """``arrangement`` with its spatial map built by :func:`coarse_spatial_map` (Textual builds
     it lazily on first use: this builds ours first). For a container's ``arrange``, as a
     function rather than a base class: a Widget base class placed before Textual's own would
     reset what they set up (a VerticalScroll would no longer take the focus)."""
-    if getattr(arrangement, "_spatial_map", False) is None:
+    if getattr(arrangement, "_spatial_map", False) is None and _on(widget):
         arrangement._spatial_map = coarse_spatial_map(arrangement.placements)
     return arrangement
 
@@ -93,5 +108,7 @@ def lean_dirty_rows(widget: Widget) -> None:
     """Give ``widget`` a line cache that marks only the rows it holds dirty (call from
     ``__init__``, after Textual's)."""
     if StylesCache is None or not isinstance(getattr(widget, "_styles_cache", None), StylesCache):
+        return
+    if not _on(widget):
         return
     widget._styles_cache = _LeanStylesCache()

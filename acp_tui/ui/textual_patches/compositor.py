@@ -12,15 +12,17 @@ was drawn and cut five or six times to keep one piece of it (a third of a frame'
 when its turn comes, and skips it when nothing is. What reaches the terminal is the same
 (tests/ui/test_compositor.py compares both on real screens). It reimplements one private
 method of Textual's ``Compositor`` (``_render_chops``, after Textual 8.2); where the installed
-Textual lacks what it relies on, the screen keeps Textual's own.
+Textual lacks what it relies on, the screen keeps Textual's own. Switch: ``compositor``;
+docs/upstream/compositor-covered-widgets.md proposes it to Textual.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual.geometry import Region
+from textual.screen import Screen
 
 try:  # Textual's private module: without it, screens keep Textual's own compositor.
     from textual._compositor import Compositor
@@ -30,7 +32,7 @@ except ImportError:  # pragma: no cover - depends on the Textual version
 if TYPE_CHECKING:
     from textual.strip import Strip
 
-__all__ = ["CoveredSkipping", "covered_skipping"]
+__all__ = ["CoveredSkipping", "covered_skipping", "install"]
 
 
 if Compositor is not None:
@@ -96,3 +98,13 @@ def covered_skipping() -> Compositor | None:
     if CoveredSkipping is None or not hasattr(Compositor, "visible_widgets"):
         return None
     return CoveredSkipping()
+
+
+def install(screen: Screen[Any]) -> bool:
+    """Give ``screen`` a :class:`CoveredSkipping` compositor (before it is laid out: from its
+    ``__init__``); False where this Textual lacks what it needs."""
+    compositor = covered_skipping()
+    if compositor is None:
+        return False
+    screen._compositor = compositor
+    return True

@@ -1,0 +1,82 @@
+"""Textual's driver (the terminal's input and output threads), patched in two ways.
+
+**Keys heard in the input thread** (switch ``input-thread``). A key reaches the app through
+Textual's input thread, then the app's message queue, turns of the loop later: during a flood
+those turns are the agents' readers and the transcript's steps (15-60 ms of them ahead of a key
+during three floods at once). The app learns of each key as the thread reads it
+(``key_read``, called in that thread: it may only stamp a time), so that no whole frame starts
+and background work gives way meanwhile. What the key does is still decided on the loop.
+Textual's ``Driver.process_message`` (run in that thread for every event it reads) is wrapped
+once per process: a driver whose app asked for nothing is as Textual made it.
+
+**A terminal that is gone** (switch ``dead-terminal``). When the terminal goes (tmux killed,
+the window closed), Textual's writer thread dies at its first write, and once 30 frames wait
+for it every later write blocks for good: the app stayed alive, agents and all, with nobody to
+see it. :func:`write_nothing_more` drops what would be written, so that a quit goes through and
+stops the agents; :func:`terminal_answers` tells whether the terminal is still there. Both use
+the driver's private output file and writer thread. docs/upstream/dead-terminal-writer.md
+proposes the fix to Textual.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from collections.abc import Callable
+from typing import Any
+from weakref import WeakKeyDictionary
+
+from textual import events
+from textual.app import App
+from textual.driver import Driver
+from textual.message import Message
+
+from acp_tui.ui.textual_patches.access import driver as driver_of
+
+__all__ = ["hear_keys", "terminal_answers", "write_nothing_more"]
+
+#: What each app asked to hear of the keys its driver reads.
+_listeners: WeakKeyDictionary[App[Any], Callable[[events.Key], None]] = WeakKeyDictionary()
+
+
+def hear_keys(app: App[Any], key_read: Callable[[events.Key], None]) -> None:
+    """Call ``key_read`` with each key ``app``'s driver reads, in the driver's input thread,
+    before the key is posted to the app."""
+    _wrap_process_message()
+    _listeners[app] = key_read
+
+
+def _wrap_process_message() -> None:
+    textuals: Callable[[Driver, Message], None] = Driver.process_message
+    if getattr(textuals, "_heard", False):
+        return
+
+    def process_message(self: Driver, message: Message) -> None:  # in the input thread
+        if isinstance(message, events.Key):
+            listener = _listeners.get(self._app)
+            if listener is not None:
+                with contextlib.suppress(Exception):  # never in the way of the key itself
+                    listener(message)
+        textuals(self, message)
+
+    process_message._heard = True  # type: ignore[attr-defined]
+    Driver.process_message = process_message  # type: ignore[method-assign]
+
+
+def terminal_answers(app: App[Any]) -> bool:
+    """Whether ``app``'s terminal is still there (a hang-up closes it; a SIGTERM may come
+    after the terminal went, or with it still there)."""
+    output = getattr(driver_of(app), "_file", None)
+    try:
+        os.write(output.fileno(), b"")  # type: ignore[union-attr]
+    except (AttributeError, OSError, ValueError):
+        return False
+    return True
+
+
+def write_nothing_more(app: App[Any]) -> None:
+    """The terminal is gone: what ``app`` would write is dropped (see the module docstring)."""
+    writer = getattr(driver_of(app), "_writer_thread", None)
+    if writer is not None:
+        writer.write = lambda text: None
+        writer.stop = lambda: None
