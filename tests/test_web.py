@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import http.client
 import os
 import re
 import shutil
@@ -22,13 +23,14 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from acp_tui.cli.web import app_command, strip_serve_options
+from acp_tui.cli.web import app_command, refusal, strip_serve_options
 from tests.chromium import HEADLESS_FLAGS, find_chromium
 
 CHROMIUM_FLAGS = [*HEADLESS_FLAGS, "--window-size=1200,800"]
@@ -66,38 +68,56 @@ def get(url: str, timeout: float = 2.0) -> tuple[int, str]:
         return response.status, response.read().decode("utf-8", "replace")
 
 
-@pytest.fixture(scope="module")
-def server() -> Iterator[str]:
+def start_server(
+    workdir: Path, *args: str, env: dict[str, str] | None = None
+) -> tuple[subprocess.Popen[bytes], str]:
+    """``acp-tui --serve`` on a free port in ``workdir`` (its output in server.log), once it
+    answers at the address it printed (with its token); the process and that address."""
     port = free_port()
-    workdir = Path(tempfile.mkdtemp(prefix="acp-tui-web-"))
-    log = (workdir / "server.log").open("wb")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "acp_tui", "--serve", "--port", str(port)],
-        cwd=workdir,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
+    log_path = workdir / "server.log"
+    with log_path.open("wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "acp_tui", "--serve", "--port", str(port), *args],
+            cwd=workdir,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,
+        )
+    deadline = time.monotonic() + WAIT_LIMIT
     try:
-        deadline = time.monotonic() + WAIT_LIMIT
         while True:
             if process.poll() is not None:
-                pytest.fail(f"the server exited: {(workdir / 'server.log').read_text()}")
-            try:
-                if get(url)[0] == 200:
-                    break
-            except OSError:
-                pass
+                pytest.fail(f"the server exited: {log_path.read_text()}")
+            printed = re.search(rf"(http://127\.0\.0\.1:{port}/[\w-]+/)", log_path.read_text())
+            if printed:
+                with contextlib.suppress(OSError):
+                    if get(printed.group(1))[0] == 200:
+                        return process, printed.group(1)
             if time.monotonic() > deadline:
-                pytest.fail(f"the server did not answer: {(workdir / 'server.log').read_text()}")
+                pytest.fail(f"the server did not answer: {log_path.read_text()}")
             time.sleep(0.1)
-        yield url
+    except BaseException:
+        kill_group(process)
+        raise
+
+
+@pytest.fixture(scope="module")
+def served() -> Iterator[tuple[str, Path]]:
+    """The server's address (with its token) and its log."""
+    workdir = Path(tempfile.mkdtemp(prefix="acp-tui-web-"))
+    process, url = start_server(workdir)
+    try:
+        yield url, workdir / "server.log"
     finally:
         kill_group(process)
-        log.close()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def server(served: tuple[str, Path]) -> str:
+    return served[0]
 
 
 def test_command_drops_only_our_serve_options() -> None:
@@ -116,11 +136,120 @@ def test_page_is_served_over_http(server: str) -> None:
     status, html = get(server)
     assert status == 200
     assert "textual.js" in html  # the textual-serve web client
-    port = server.rsplit(":", 1)[1].rstrip("/")
-    assert f'data-session-websocket-url="ws://127.0.0.1:{port}/ws"' in html
+    token = server.rstrip("/").rsplit("/", 1)[1]
+    port = server.split(":")[2].split("/")[0]
+    assert f'data-session-websocket-url="ws://127.0.0.1:{port}/{token}/ws"' in html
     assert "acp-tui" in html  # the page title
     status, script = get(server + "static/js/textual.js")
     assert status == 200 and "WebSocket" in script
+
+
+# ---------------------------------------------------------------------------- who may drive it
+
+
+def request_status(url: str, path: str, headers: dict[str, str]) -> int:
+    """The status of ``GET path`` on ``url``'s server with exactly these extra headers (a
+    WebSocket handshake when they ask for one: 101 is accepted)."""
+    parts = urllib.parse.urlsplit(url)
+    connection = http.client.HTTPConnection(parts.hostname or "", parts.port, timeout=WAIT_LIMIT)
+    try:
+        connection.putrequest("GET", path, skip_host=True, skip_accept_encoding=True)
+        for name, value in {"Host": parts.netloc, **headers}.items():
+            if value:
+                connection.putheader(name, value)
+        connection.endheaders()
+        return connection.getresponse().status
+    finally:
+        connection.close()
+
+
+def websocket(origin: str, host: str = "") -> dict[str, str]:
+    headers = {
+        "Connection": "Upgrade",
+        "Upgrade": "websocket",
+        "Sec-WebSocket-Version": "13",
+        "Sec-WebSocket-Key": base64.b64encode(os.urandom(16)).decode(),
+        "Origin": origin,
+    }
+    if host:
+        headers["Host"] = host
+    return headers
+
+
+def test_only_its_own_page_at_its_own_address_gets_in(served: tuple[str, Path]) -> None:
+    """A page on any other site (cross-origin), one reached by a DNS-rebound name (wrong
+    Host), anything without the token: refused, each logged with why. The page itself, its
+    script and its WebSocket, at the printed address, work."""
+    url, log = served
+    parts = urllib.parse.urlsplit(url)
+    token = parts.path.strip("/")
+    own = f"http://{parts.netloc}"
+    rebound = f"evil.example:{parts.port}"
+    refused = {
+        "the page without the token": ("/", {}),
+        "the page with another token": ("/" + "x" * len(token) + "/", {}),
+        "the page by a rebound name": (parts.path, {"Host": rebound}),
+        "the page fetched by another site": (parts.path, {"Origin": "https://evil.example"}),
+        "the script by a rebound name": (f"{parts.path}static/js/textual.js", {"Host": rebound}),
+        "a cross-origin WebSocket": (f"{parts.path}ws", websocket("https://evil.example")),
+        "a sandboxed page's WebSocket": (f"{parts.path}ws", websocket("null")),
+        "a token-less WebSocket": ("/ws", websocket(own)),
+        "a WebSocket with another token": ("/" + "x" * len(token) + "/ws", websocket(own)),
+        "a WebSocket with no Origin": (f"{parts.path}ws", websocket("")),
+        "a rebound page's WebSocket": (
+            f"{parts.path}ws",
+            websocket(f"http://{rebound}", host=rebound),
+        ),
+    }
+    for what, (path, headers) in refused.items():
+        assert request_status(url, path, headers) == 403, what
+    # Rich's log handler wraps its lines: read the words.
+    logged = " ".join(log.read_text(encoding="utf-8", errors="replace").split())
+    assert logged.count("acp-tui --serve: refused") >= len(refused), logged[-3000:]
+    assert "Origin https://evil.example is not" in logged and "Host evil.example" in logged
+    assert request_status(url, parts.path, {}) == 200
+    assert request_status(url, f"{parts.path}static/js/textual.js", {"Origin": own}) == 200
+    assert request_status(url, f"{parts.path}ws", websocket(own)) == 101
+
+
+def test_the_token_never_leaves_as_a_referer(server: str) -> None:
+    with urllib.request.urlopen(server, timeout=WAIT_LIMIT) as response:
+        assert response.headers["Referrer-Policy"] == "no-referrer"
+
+
+@pytest.mark.parametrize(
+    ("path", "host", "origin", "is_websocket", "allowed"),
+    [
+        ("/T0K/", "127.0.0.1:9", None, False, True),
+        ("/T0K/ws", "127.0.0.1:9", "http://127.0.0.1:9", True, True),
+        ("/T0K/static/x.js", "127.0.0.1:9", "http://127.0.0.1:9", False, True),
+        ("/T0K/ws", "127.0.0.1:9", None, True, False),
+        ("/T0K/ws", "127.0.0.1:9", "http://localhost:9", True, False),
+        ("/T0K/ws", "127.0.0.1:9", "http://127.0.0.1:9.evil.example", True, False),
+        ("/T0K/ws", "127.0.0.1:9", "https://127.0.0.1:9", True, False),
+        ("/T0K/", "localhost:9", None, False, False),
+        ("/T0K/", "127.0.0.1:99", None, False, False),
+        ("/T0K/", None, None, False, False),
+        ("/T0K/", "127.0.0.1:9\r\nX: y", None, False, False),
+        ("/t0k/", "127.0.0.1:9", None, False, False),
+        ("/T0KX/", "127.0.0.1:9", None, False, False),
+        ("/", "127.0.0.1:9", None, False, False),
+        ("//T0K/", "127.0.0.1:9", None, False, False),
+    ],
+)
+def test_the_rule_for_each_request(
+    path: str, host: str | None, origin: str | None, is_websocket: bool, allowed: bool
+) -> None:
+    why = refusal(
+        path=path,
+        host=host,
+        origin=origin,
+        websocket=is_websocket,
+        served="127.0.0.1:9",
+        token="T0K",
+    )
+    assert (why is None) == allowed, why
+    assert why is None or "\n" not in why  # logged on one line, whatever was sent
 
 
 async def _drive(
@@ -220,35 +349,16 @@ def test_page_shows_the_app_in_headless_chromium(server: str, tmp_path: Path) ->
 def test_page_loads_make_no_session(tmp_path: Path) -> None:
     """Each page load runs the app on its own agent: it makes no session until a message is
     sent, so reloading the page leaves nothing in the session list."""
-    port = free_port()
     data = tmp_path / "data"
     env = {**os.environ, "XDG_DATA_HOME": str(data)}
-    log = (tmp_path / "server.log").open("wb")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "acp_tui", "--serve", "--port", str(port), "--demo"],
-        cwd=tmp_path,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-        stdin=subprocess.DEVNULL,
-        env=env,
-        start_new_session=True,
-    )
-    url = f"http://127.0.0.1:{port}/"
+    server, url = start_server(tmp_path, "--demo", env=env)
     try:
-        deadline = time.monotonic() + WAIT_LIMIT
-        while True:
-            with contextlib.suppress(OSError):
-                if get(url)[0] == 200:
-                    break
-            assert time.monotonic() < deadline, (tmp_path / "server.log").read_text()
-            time.sleep(0.1)
         for _ in range(2):
             # The agent has answered initialize once its version is in the header.
             _, text = open_in_chromium(tmp_path, url, "demo agent 0.")
             assert "demo agent 0." in text, text[-500:]
     finally:
         kill_group(server)
-        log.close()
     index = data / "acp-tui" / "sessions.sqlite3"
     assert index.exists(), "the app did not run"
     with sqlite3.connect(index) as conn:

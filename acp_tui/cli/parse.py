@@ -199,7 +199,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--config-path", action="store_true", help="print where the config file is read from"
     )
     parser.add_argument(
-        "--serve", action="store_true", help="serve the app to a web browser on 127.0.0.1"
+        "--serve",
+        action="store_true",
+        help="serve the app to a web browser on 127.0.0.1, at the address it prints (with a "
+        "random token: whoever has it can use acp-tui as you)",
     )
     parser.add_argument("--port", type=int, default=8000, help="port for --serve (default 8000)")
     return parser
