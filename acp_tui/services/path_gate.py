@@ -83,11 +83,23 @@ _CREATE_FLAGS = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOE
 class PathRefused(Exception):
     """A path the gate will not touch; ``str()`` is the sentence for the person."""
 
-    def __init__(self, reason: Reason, path: Path, message: str) -> None:
+    def __init__(
+        self,
+        reason: Reason,
+        path: Path,
+        message: str,
+        *,
+        what: str = "",
+        target: Path | None = None,
+    ) -> None:
         super().__init__(message)
         self.reason: Reason = reason
         self.path = path
         self.message = message
+        #: The message without the path: "is a named pipe (FIFO), not a file".
+        self.what = what or message
+        #: Where the path really leads.
+        self.target = target or path
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +141,9 @@ class ResolvedPath:
         return f"{self.given} (a link to {self.real})" if self.via_link else str(self.given)
 
     def refuse(self, reason: Reason, what: str) -> PathRefused:
-        return PathRefused(reason, self.given, f"{self.leads()} {what}")
+        return PathRefused(
+            reason, self.given, f"{self.leads()} {what}", what=what, target=self.real
+        )
 
     def require_file(self, *, inside: bool = True) -> ResolvedPath:
         """This path, when it is a regular file (and, with ``inside``, does not escape the

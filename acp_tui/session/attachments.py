@@ -252,7 +252,7 @@ def build_prompt(text: str, cwd: Path, caps: PromptCapabilities | None = None) -
             path = resolve_mention(mention, cwd)
         except PathRefused as refused:
             if built.refused is None:
-                built.refused = f"Not sent: {refused.message}. Nothing was read."
+                built.refused = _not_sent(mention, refused)
             continue
         if path is None or path in seen:
             continue
@@ -280,6 +280,17 @@ def build_prompt(text: str, cwd: Path, caps: PromptCapabilities | None = None) -
         resource["mimeType"] = mime or "text/plain"
         built.blocks.append({"type": "resource", "resource": resource})
     return built
+
+
+def _not_sent(mention: str, refused: PathRefused) -> str:
+    """Why a message was not sent, short enough for a toast: the mention as typed first."""
+    name = mention_for(mention.rstrip(_TRAILING_PUNCTUATION) or mention)
+    if refused.reason == "escapes":
+        return (
+            f"Not sent: {name} leads to {refused.target}, outside the project "
+            "(type that path to send it)."
+        )
+    return f"Not sent: {name} {refused.what}."
 
 
 def _attach_image(
