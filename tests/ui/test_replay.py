@@ -216,7 +216,7 @@ async def test_the_inspector_saves_its_traffic_as_a_recording_that_replays(
             "the reply",
             LIMIT,
         )
-        chat(app).action_show_inspector()
+        chat(app).tools.show_inspector()
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
         inspector = app.screen
         assert isinstance(inspector, InspectorScreen)

@@ -68,7 +68,7 @@ async def test_the_protocol_inspectors_counts_are_whole_at_80_columns(tmp_path: 
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(80, 24)) as pilot:
         await wait_for_session(pilot)
-        chat(app).action_show_inspector()
+        chat(app).tools.show_inspector()
         await wait_for(pilot, lambda: isinstance(app.screen, InspectorScreen), "the inspector")
         await wait_for(
             pilot, lambda: "unknown responses 0" in screen_text(app), "every count, whole"
