@@ -10,12 +10,15 @@ The :class:`~acp_tui.session.controller.SessionController` feeds the
   a ``result`` object. The event shape is documented in the README ("Scripting with --json").
 
 Both are fed the same way: :meth:`Renderer.begin` once the session is open, :meth:`Renderer.render`
-for each change set, :meth:`Renderer.permission` for each permission answer.
+for each change set, :meth:`Renderer.permission` for each permission answer. Each says what it
+does with every kind of entry (an :class:`~acp_tui.store.entries.EntryVisitor`, given what
+was rendered of the entry before).
 """
 
 from __future__ import annotations
 
 import json
+from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,11 +67,16 @@ class _Seen:
     text: str = ""
     blocks: int = 0  # non-text content blocks of a message
     status: str | None = None
-    version: int = 0
+    version: int = 0  # of the entry when last rendered; 0: never
+
+    @property
+    def new(self) -> bool:
+        """Nothing of the entry was rendered yet."""
+        return self.version == 0
 
 
 @dataclass
-class Renderer:
+class Renderer(ABC):
     """Diffs the store's entries of one session against what was rendered."""
 
     store: SessionStore
@@ -133,9 +141,8 @@ class Renderer:
                 seen = self._seen.get(entry.id)
                 if seen is None:
                     seen = self._seen[entry.id] = _Seen()
-                    self.entry(state, entry, seen, new=True)
-                elif entry.version != seen.version:
-                    self.entry(state, entry, seen, new=False)
+                if entry.version != seen.version:
+                    entry.accept(self, seen)
                 seen.version = entry.version
 
     @staticmethod
@@ -148,26 +155,43 @@ class Renderer:
             seen.status = entry.status
         return seen
 
-    # What each renderer does with a change.
+    # What each renderer does with a change: with an entry of each kind (``seen``: what was
+    # rendered of it before), and with the session.
 
-    def entry(self, state: SessionState, entry: Entry, seen: _Seen, *, new: bool) -> None:
-        raise NotImplementedError
+    @abstractmethod
+    def user_message(self, entry: UserMessage, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def agent_message(self, entry: AgentMessage, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def agent_thought(self, entry: AgentThought, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def tool_call(self, entry: ToolCall, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def plan(self, entry: PlanSnapshot, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def notice(self, entry: Notice, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def compaction(self, entry: Compaction, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None: ...
 
+    @abstractmethod
     def started(self, method: str, agent: dict[str, Any]) -> None:
         """The session is open: said before anything of it is rendered."""
 
-    def mode_changed(self, state: SessionState, mode_id: str) -> None:
-        pass
-
-    def config_changed(self, state: SessionState) -> None:
-        pass
-
-    def permission(self, pending: PendingPermission, result: dict[str, Any], allow: bool) -> None:
-        pass
-
+    @abstractmethod
+    def mode_changed(self, state: SessionState, mode_id: str) -> None: ...
+    @abstractmethod
+    def config_changed(self, state: SessionState) -> None: ...
+    @abstractmethod
+    def permission(
+        self, pending: PendingPermission, result: dict[str, Any], allow: bool
+    ) -> None: ...
+    @abstractmethod
     def note(self, kind: str, text: str) -> None:
         """A line of acp-tui's own about the run (a question declined, a path refused)."""
 
+    @abstractmethod
     def finish(self, result: dict[str, Any]) -> None:
         """The run is over (``result``: the ``result`` event's fields)."""
 
@@ -209,51 +233,73 @@ class TextRenderer(Renderer):
         self.output.break_line()
         self.output.note(line)
 
-    def entry(self, state: SessionState, entry: Entry, seen: _Seen, *, new: bool) -> None:
-        if isinstance(entry, AgentMessage):
-            first = not seen.text
-            delta, rewritten = _message_delta(entry, seen)
-            if rewritten:  # show the new version on its own line
-                self.output.finish_text()
-            elif first and delta:
-                # Another message (a new messageId, or text after a tool call): the TUI shows
-                # it as its own block; here it is a paragraph of its own.
-                self.output.paragraph_break()
-            self.output.text(delta)
-            for block in _new_blocks(entry, seen):
-                self._note(f"[{_label(block.get('type'), 20) or 'content'}]")
-        elif isinstance(entry, ToolCall):
-            status = _label(entry.status, 20) or "pending"
-            if not new and status == seen.status:
-                return  # content-only progress: not worth a line
+    def agent_message(self, entry: AgentMessage, seen: _Seen, /) -> None:
+        first = not seen.text
+        delta, rewritten = _message_delta(entry, seen)
+        if rewritten:  # show the new version on its own line
+            self.output.finish_text()
+        elif first and delta:
+            # Another message (a new messageId, or text after a tool call): the TUI shows
+            # it as its own block; here it is a paragraph of its own.
+            self.output.paragraph_break()
+        self.output.text(delta)
+        for block in _new_blocks(entry, seen):
+            self._note(f"[{_label(block.get('type'), 20) or 'content'}]")
+
+    def user_message(self, entry: UserMessage, seen: _Seen, /) -> None:
+        pass  # the person's own words
+
+    def agent_thought(self, entry: AgentThought, seen: _Seen, /) -> None:
+        pass  # not the answer
+
+    def tool_call(self, entry: ToolCall, seen: _Seen, /) -> None:
+        status = _label(entry.status, 20) or "pending"
+        if not seen.new and status == seen.status:
+            return  # content-only progress: not worth a line
+        seen.status = status
+        name = _label(entry.title) or _label(entry.tool_kind, 20) or "tool"
+        self._note(f"[tool] {name} ({status})")
+
+    def plan(self, entry: PlanSnapshot, seen: _Seen, /) -> None:
+        if entry.removed:
+            self._note("[plan] removed")
+        elif entry.markdown is not None or entry.file_uri is not None:
+            self._note("[plan] updated")
+        else:
+            self._note(plan_line(entry.entries))
+
+    def compaction(self, entry: Compaction, seen: _Seen, /) -> None:
+        status = _label(entry.status, 20)
+        if seen.new or status != seen.status:
             seen.status = status
-            name = _label(entry.title) or _label(entry.tool_kind, 20) or "tool"
-            self._note(f"[tool] {name} ({status})")
-        elif isinstance(entry, PlanSnapshot):
-            if entry.removed:
-                self._note("[plan] removed")
-            elif entry.markdown is not None or entry.file_uri is not None:
-                self._note("[plan] updated")
-            else:
-                self._note(plan_line(entry.entries))
-        elif isinstance(entry, Compaction):
-            status = _label(entry.status, 20)
-            if new or status != seen.status:
-                seen.status = status
-                self._note(f"[compaction] {status}")
-        elif isinstance(entry, Notice) and new:
-            # acp-tui's own errors, and how the turn ended, are said once: by the last line.
-            if entry.source == "client" and (entry.severity == "error" or self.turn_over):
-                return
-            severity = _label(entry.severity, 20) or "info"
-            description = _label(entry.description, 200)
-            self._note(
-                f"[{severity}] {_label(entry.title, 200)}"
-                + (f": {description}" if description else "")
-            )
+            self._note(f"[compaction] {status}")
+
+    def notice(self, entry: Notice, seen: _Seen, /) -> None:
+        if not seen.new:
+            return
+        # acp-tui's own errors, and how the turn ended, are said once: by the last line.
+        if entry.source == "client" and (entry.severity == "error" or self.turn_over):
+            return
+        severity = _label(entry.severity, 20) or "info"
+        description = _label(entry.description, 200)
+        self._note(
+            f"[{severity}] {_label(entry.title, 200)}" + (f": {description}" if description else "")
+        )
+
+    def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:
+        pass  # the TUI shows it; a script wants the answer
+
+    def started(self, method: str, agent: dict[str, Any]) -> None:
+        pass  # the reply is what is printed
 
     def mode_changed(self, state: SessionState, mode_id: str) -> None:
         self._note(f"[mode] {_label(mode_id, 40)}")
+
+    def config_changed(self, state: SessionState) -> None:
+        pass
+
+    def finish(self, result: dict[str, Any]) -> None:
+        pass  # the command's last line on stderr says how the run ended
 
     def permission(self, pending: PendingPermission, result: dict[str, Any], allow: bool) -> None:
         what = pending.label
@@ -320,62 +366,72 @@ class JsonRenderer(Renderer):
         event.update(fields)
         self.output.write_raw(json_line(event))
 
-    def entry(self, state: SessionState, entry: Entry, seen: _Seen, *, new: bool) -> None:
-        if isinstance(entry, AgentMessage | AgentThought):
-            kind = "message" if isinstance(entry, AgentMessage) else "thought"
-            delta, rewritten = _message_delta(entry, seen)
-            if rewritten:
-                self.emit(kind, entryId=entry.id, text=entry.text, replace=True)
-            elif delta:
-                self.emit(kind, entryId=entry.id, text=delta)
-            for block in _new_blocks(entry, seen):
-                self.emit(f"{kind}_block", entryId=entry.id, content=block)
-        elif isinstance(entry, UserMessage):
-            if new:
-                self.emit("user_message", entryId=entry.id, text=entry.text)
-        elif isinstance(entry, ToolCall):
+    def _message(self, kind: str, entry: MessageEntry, seen: _Seen) -> None:
+        delta, rewritten = _message_delta(entry, seen)
+        if rewritten:
+            self.emit(kind, entryId=entry.id, text=entry.text, replace=True)
+        elif delta:
+            self.emit(kind, entryId=entry.id, text=delta)
+        for block in _new_blocks(entry, seen):
+            self.emit(f"{kind}_block", entryId=entry.id, content=block)
+
+    def agent_message(self, entry: AgentMessage, seen: _Seen, /) -> None:
+        self._message("message", entry, seen)
+
+    def agent_thought(self, entry: AgentThought, seen: _Seen, /) -> None:
+        self._message("thought", entry, seen)
+
+    def user_message(self, entry: UserMessage, seen: _Seen, /) -> None:
+        if seen.new:
+            self.emit("user_message", entryId=entry.id, text=entry.text)
+
+    def tool_call(self, entry: ToolCall, seen: _Seen, /) -> None:
+        self.emit(
+            "tool_call" if seen.new else "tool_call_update",
+            entryId=entry.id,
+            toolCallId=entry.tool_call_id,
+            title=entry.title,
+            kind=entry.tool_kind,
+            status=entry.status,
+            content=entry.content,
+            locations=entry.locations,
+            rawInput=entry.raw_input,
+            rawOutput=entry.raw_output,
+        )
+
+    def plan(self, entry: PlanSnapshot, seen: _Seen, /) -> None:
+        self.emit(
+            "plan",
+            entryId=entry.id,
+            planId=entry.plan_id,
+            entries=entry.entries,
+            markdown=entry.markdown,
+            fileUri=entry.file_uri,
+            removed=entry.removed,
+        )
+
+    def notice(self, entry: Notice, seen: _Seen, /) -> None:
+        if seen.new:
             self.emit(
-                "tool_call" if new else "tool_call_update",
+                "notice",
                 entryId=entry.id,
-                toolCallId=entry.tool_call_id,
+                severity=entry.severity,
                 title=entry.title,
-                kind=entry.tool_kind,
-                status=entry.status,
-                content=entry.content,
-                locations=entry.locations,
-                rawInput=entry.raw_input,
-                rawOutput=entry.raw_output,
+                description=entry.description,
+                source=entry.source,
             )
-        elif isinstance(entry, PlanSnapshot):
-            self.emit(
-                "plan",
-                entryId=entry.id,
-                planId=entry.plan_id,
-                entries=entry.entries,
-                markdown=entry.markdown,
-                fileUri=entry.file_uri,
-                removed=entry.removed,
-            )
-        elif isinstance(entry, Notice):
-            if new:
-                self.emit(
-                    "notice",
-                    entryId=entry.id,
-                    severity=entry.severity,
-                    title=entry.title,
-                    description=entry.description,
-                    source=entry.source,
-                )
-        elif isinstance(entry, Compaction):
-            self.emit(
-                "compaction",
-                entryId=entry.id,
-                compactionId=entry.compaction_id,
-                status=entry.status,
-                summary=entry.summary_text,
-            )
-        elif isinstance(entry, UnknownUpdate):
-            self.emit("unknown", entryId=entry.id, update=entry.raw, error=entry.error)
+
+    def compaction(self, entry: Compaction, seen: _Seen, /) -> None:
+        self.emit(
+            "compaction",
+            entryId=entry.id,
+            compactionId=entry.compaction_id,
+            status=entry.status,
+            summary=entry.summary_text,
+        )
+
+    def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:
+        self.emit("unknown", entryId=entry.id, update=entry.raw, error=entry.error)
 
     def started(self, method: str, agent: dict[str, Any]) -> None:
         state = self.store.get(self.session_id) if self.session_id else None

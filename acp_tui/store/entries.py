@@ -12,6 +12,11 @@ Every entry has:
 Entries are plain ``__slots__`` classes mutated only by the store. ``to_dict()`` gives plain
 data (used by :meth:`SessionStore.snapshot`).
 
+A face that renders entries (the transcript's views, the Markdown export, the headless text
+and JSON renderers) implements :class:`EntryVisitor`, one method per kind, and reaches them
+through :meth:`Entry.accept`: a new kind is a new method there, and mypy then names every
+face that does not render it.
+
 Message text is accumulated in amortised O(1): chunks are appended to a list of parts and joined
 lazily (the joined text is cached until the next append).
 """
@@ -20,7 +25,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple
+from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
 
 from acp_tui.store.tool_content import (
     FileDiff,
@@ -42,6 +47,7 @@ __all__ = [
     "AgentThought",
     "Compaction",
     "Entry",
+    "EntryVisitor",
     "MessageEntry",
     "Notice",
     "PlanItem",
@@ -67,6 +73,27 @@ TOOL_ALLOWED = "allowed"
 TOOL_NOT_RUN = "not_run"
 
 
+C = TypeVar("C", contravariant=True)
+R = TypeVar("R", covariant=True)
+_C = TypeVar("_C")
+_R = TypeVar("_R")
+
+
+class EntryVisitor(Protocol[C, R]):
+    """What renders every kind of entry: one method per kind, each given the entry and the
+    face's ``context`` (what it needs besides the entry), returning what the face makes of
+    it. :meth:`Entry.accept` calls the method of the entry's kind."""
+
+    def user_message(self, entry: UserMessage, context: C, /) -> R: ...
+    def agent_message(self, entry: AgentMessage, context: C, /) -> R: ...
+    def agent_thought(self, entry: AgentThought, context: C, /) -> R: ...
+    def tool_call(self, entry: ToolCall, context: C, /) -> R: ...
+    def plan(self, entry: PlanSnapshot, context: C, /) -> R: ...
+    def notice(self, entry: Notice, context: C, /) -> R: ...
+    def compaction(self, entry: Compaction, context: C, /) -> R: ...
+    def unknown(self, entry: UnknownUpdate, context: C, /) -> R: ...
+
+
 class Entry:
     """Base of all transcript entries."""
 
@@ -76,6 +103,10 @@ class Entry:
     def __init__(self, entry_id: int) -> None:
         self.id = entry_id
         self.version = 1
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        """``visitor``'s method for this kind of entry, with ``context``."""
+        raise NotImplementedError(f"{type(self).__name__} is no kind of entry")
 
     def to_dict(self) -> dict[str, Any]:
         return {"kind": self.kind, "id": self.id, "version": self.version}
@@ -176,15 +207,24 @@ class UserMessage(MessageEntry):
     __slots__ = ()
     kind: ClassVar[str] = "user"
 
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.user_message(self, context)
+
 
 class AgentMessage(MessageEntry):
     __slots__ = ()
     kind: ClassVar[str] = "agent"
 
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.agent_message(self, context)
+
 
 class AgentThought(MessageEntry):
     __slots__ = ()
     kind: ClassVar[str] = "thought"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.agent_thought(self, context)
 
 
 class ToolCall(Entry):
@@ -208,6 +248,9 @@ class ToolCall(Entry):
         "tool_kind",
     )
     kind: ClassVar[str] = "tool_call"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.tool_call(self, context)
 
     def __init__(self, entry_id: int, tool_call_id: str) -> None:
         super().__init__(entry_id)
@@ -364,6 +407,9 @@ class PlanSnapshot(Entry):
     __slots__ = ("entries", "plan_id", "raw", "removed")
     kind: ClassVar[str] = "plan"
 
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.plan(self, context)
+
     def __init__(
         self,
         entry_id: int,
@@ -421,6 +467,9 @@ class Notice(Entry):
     __slots__ = ("description", "severity", "source", "title")
     kind: ClassVar[str] = "notice"
 
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.notice(self, context)
+
     def __init__(
         self,
         entry_id: int,
@@ -454,6 +503,9 @@ class Compaction(Entry):
 
     __slots__ = ("compaction_id", "error", "meta", "status", "summary")
     kind: ClassVar[str] = "compaction"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.compaction(self, context)
 
     def __init__(self, entry_id: int, compaction_id: str) -> None:
         super().__init__(entry_id)
@@ -490,6 +542,9 @@ class UnknownUpdate(Entry):
 
     __slots__ = ("error", "raw", "update_kind")
     kind: ClassVar[str] = "unknown"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.unknown(self, context)
 
     def __init__(self, entry_id: int, raw: Any, error: str | None = None) -> None:
         super().__init__(entry_id)

@@ -70,6 +70,79 @@ def under_a_turn(markdown: str) -> str:
     return "\n".join(out)
 
 
+class _Markdown:
+    """The Markdown of each kind of entry (an :class:`~acp_tui.store.entries.EntryVisitor`),
+    appended to the context, the lines of the export."""
+
+    def user_message(self, entry: UserMessage, lines: list[str], /) -> None:
+        lines += ["## You", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
+        attached = [describe_block(block) for block in entry.content]
+        lines += [f"- attached: {md_line(a.label(), 500)}" for a in attached if a is not None]
+        if any(attached):
+            lines.append("")
+
+    def agent_thought(self, entry: AgentThought, lines: list[str], /) -> None:
+        text = sanitize_terminal_text(entry.text)
+        quoted = "\n".join("> " + line for line in text.splitlines())
+        lines += ["<details><summary>Thinking</summary>", "", quoted, "", "</details>", ""]
+
+    def agent_message(self, entry: AgentMessage, lines: list[str], /) -> None:
+        lines += ["## Agent", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
+
+    def tool_call(self, entry: ToolCall, lines: list[str], /) -> None:
+        lines.append(
+            f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
+            f" — _{md_line((entry.status or 'pending').replace('_', ' '), 40)}_"
+        )
+        command = entry.command_untitled
+        if command:
+            lines += ["", *fenced(sanitize_terminal_text(f"$ {command}"), "sh")]
+        for diff in entry.diffs:
+            old = [f"-{line}" for line in split_lines(diff.old_text)]
+            new = [f"+{line}" for line in split_lines(diff.new_text)]
+            body = "\n".join([f"# {one_line(diff.path, 1000)}", *old, *new])
+            lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
+        if entry.text:
+            # Output the agent already fenced (claude-agent-acp's ```console) is fenced
+            # once, not shown with its own fence lines inside ours.
+            lines += ["", *fenced(sanitize_terminal_text(unfenced(entry.text)))]
+        lines.append("")
+
+    def plan(self, entry: PlanSnapshot, lines: list[str], /) -> None:
+        lines.append("**Plan** (removed)" if entry.removed else "**Plan**")
+        if entry.markdown is not None:
+            lines += [*fenced(sanitize_terminal_text(entry.markdown), "markdown")]
+        elif entry.file_uri is not None:
+            lines.append(f"In {md_line(entry.file_uri, 2000)}")
+        marks = {"completed": "x", "in_progress": "~"}
+        for item in entry.items:
+            mark = marks.get(item.status, " ")
+            lines.append(f"- [{mark}] {md_line(item.content, 2000)}")
+        lines.append("")
+
+    def notice(self, entry: Notice, lines: list[str], /) -> None:
+        if entry.source == "agent":
+            return  # the agent's notices are live events, not the conversation
+        lines += [f"_{md_line(entry.title, 2000)}_", ""]
+
+    def compaction(self, entry: Compaction, lines: list[str], /) -> None:
+        lines += [f"_context compaction: {md_line(entry.status, 40)}_", ""]
+
+    def unknown(self, entry: UnknownUpdate, lines: list[str], /) -> None:
+        try:
+            raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
+        except (ValueError, RecursionError):
+            raw = "(too deeply nested to show)"
+        lines += [
+            f"_unknown update: {md_line(entry.update_kind or '?', 80)}_",
+            *fenced(sanitize_terminal_text(raw), "json"),
+            "",
+        ]
+
+
+_MARKDOWN = _Markdown()
+
+
 def transcript_markdown(state: SessionState) -> str:
     """The whole conversation as Markdown: what a person would paste into an issue. Messages
     are the agent's Markdown (their headings nested under the turn's); every other agent
@@ -80,63 +153,7 @@ def transcript_markdown(state: SessionState) -> str:
         lines.append(f"- directory: {md_line(state.cwd, 1000)}")
     lines.append("")
     for entry in state.transcript:
-        if isinstance(entry, UserMessage):
-            lines += ["## You", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
-            attached = [describe_block(block) for block in entry.content]
-            lines += [f"- attached: {md_line(a.label(), 500)}" for a in attached if a is not None]
-            if any(attached):
-                lines.append("")
-        elif isinstance(entry, AgentThought):
-            text = sanitize_terminal_text(entry.text)
-            quoted = "\n".join("> " + line for line in text.splitlines())
-            lines += ["<details><summary>Thinking</summary>", "", quoted, "", "</details>", ""]
-        elif isinstance(entry, AgentMessage):
-            lines += ["## Agent", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
-        elif isinstance(entry, ToolCall):
-            lines.append(
-                f"**Tool** {md_line(entry.tool_kind, 40)}: {md_line(entry.title)}"
-                f" — _{md_line((entry.status or 'pending').replace('_', ' '), 40)}_"
-            )
-            command = entry.command_untitled
-            if command:
-                lines += ["", *fenced(sanitize_terminal_text(f"$ {command}"), "sh")]
-            for diff in entry.diffs:
-                old = [f"-{line}" for line in split_lines(diff.old_text)]
-                new = [f"+{line}" for line in split_lines(diff.new_text)]
-                body = "\n".join([f"# {one_line(diff.path, 1000)}", *old, *new])
-                lines += ["", *fenced(sanitize_terminal_text(body), "diff")]
-            if entry.text:
-                # Output the agent already fenced (claude-agent-acp's ```console) is fenced
-                # once, not shown with its own fence lines inside ours.
-                lines += ["", *fenced(sanitize_terminal_text(unfenced(entry.text)))]
-            lines.append("")
-        elif isinstance(entry, PlanSnapshot):
-            lines.append("**Plan** (removed)" if entry.removed else "**Plan**")
-            if entry.markdown is not None:
-                lines += [*fenced(sanitize_terminal_text(entry.markdown), "markdown")]
-            elif entry.file_uri is not None:
-                lines.append(f"In {md_line(entry.file_uri, 2000)}")
-            marks = {"completed": "x", "in_progress": "~"}
-            for item in entry.items:
-                mark = marks.get(item.status, " ")
-                lines.append(f"- [{mark}] {md_line(item.content, 2000)}")
-            lines.append("")
-        elif isinstance(entry, Notice):
-            if entry.source == "agent":
-                continue  # the agent's notices are live events, not the conversation
-            lines += [f"_{md_line(entry.title, 2000)}_", ""]
-        elif isinstance(entry, Compaction):
-            lines += [f"_context compaction: {md_line(entry.status, 40)}_", ""]
-        elif isinstance(entry, UnknownUpdate):
-            try:
-                raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
-            except (ValueError, RecursionError):
-                raw = "(too deeply nested to show)"
-            lines += [
-                f"_unknown update: {md_line(entry.update_kind or '?', 80)}_",
-                *fenced(sanitize_terminal_text(raw), "json"),
-                "",
-            ]
+        entry.accept(_MARKDOWN, lines)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -590,24 +590,40 @@ class UnknownView(EntryView):
         return None
 
 
-def view_for(entry: Entry, terminal_lookup: TerminalLookup | None = None) -> EntryView:
-    if isinstance(entry, UserMessage):
+class _Views:
+    """The view of each kind of entry (an :class:`~acp_tui.store.entries.EntryVisitor`; the
+    context is the terminal lookup a tool call's view shows its terminals with)."""
+
+    def user_message(self, entry: UserMessage, lookup: TerminalLookup | None, /) -> EntryView:
         return UserMessageView(entry)
-    if isinstance(entry, AgentThought):
-        return ThoughtView(entry)
-    if isinstance(entry, AgentMessage):
+
+    def agent_message(self, entry: AgentMessage, lookup: TerminalLookup | None, /) -> EntryView:
         return AgentMessageView(entry)
-    if isinstance(entry, ToolCall):
-        return ToolCallView(entry, terminal_lookup)
-    if isinstance(entry, PlanSnapshot):
+
+    def agent_thought(self, entry: AgentThought, lookup: TerminalLookup | None, /) -> EntryView:
+        return ThoughtView(entry)
+
+    def tool_call(self, entry: ToolCall, lookup: TerminalLookup | None, /) -> EntryView:
+        return ToolCallView(entry, lookup)
+
+    def plan(self, entry: PlanSnapshot, lookup: TerminalLookup | None, /) -> EntryView:
         return PlanView(entry)
-    if isinstance(entry, Notice):
+
+    def notice(self, entry: Notice, lookup: TerminalLookup | None, /) -> EntryView:
         return NoticeView(entry)
-    if isinstance(entry, Compaction):
+
+    def compaction(self, entry: Compaction, lookup: TerminalLookup | None, /) -> EntryView:
         return CompactionView(entry)
-    if isinstance(entry, UnknownUpdate):
+
+    def unknown(self, entry: UnknownUpdate, lookup: TerminalLookup | None, /) -> EntryView:
         return UnknownView(entry)
-    return UnknownView(UnknownUpdate(entry.id, {"sessionUpdate": entry.kind}, None))
+
+
+_VIEWS = _Views()
+
+
+def view_for(entry: Entry, terminal_lookup: TerminalLookup | None = None) -> EntryView:
+    return entry.accept(_VIEWS, terminal_lookup)
 
 
 class Transcript(VerticalScroll):
