@@ -4,6 +4,7 @@ and refuses images, and nothing typed is lost."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from tests.ui.chat_helpers import (
     chat,
     demo_app,
     fixture_app,
+    record_notifications,
     send,
     settle,
     wait_for,
@@ -136,3 +138,37 @@ async def test_a_pasted_image_path_becomes_a_mention(tmp_path: Path) -> None:
         # Any other paste is text, as pasted.
         editor.text_area.post_message(events.Paste("plain words"))
         await wait_for(pilot, lambda: editor.text.endswith("plain words"), "the text")
+
+
+async def test_a_planted_link_or_pipe_is_not_sent_and_the_message_stays(tmp_path: Path) -> None:
+    """``@notes.md``, a link the agent planted to a file outside the project, or a FIFO: the
+    ``@`` list does not offer them, Enter sends nothing (the message stays, a toast says where
+    it leads), and a real file is then sent as before."""
+    project = tmp_path / "project"
+    project.mkdir()
+    (tmp_path / "secret.txt").write_text("the secret\n")
+    (project / "notes.md").symlink_to(tmp_path / "secret.txt")
+    os.mkfifo(project / "notes-pipe.md")
+    (project / "notes-real.md").write_text("# mine\n")
+    app = demo_app(project, tmp_path / "state")
+    toasts = record_notifications(app)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        editor = screen.query_one(PromptEditor)
+        editor.focus()
+        await pilot.press(*"see @notes")
+        await wait_for(pilot, lambda: editor.completion_open, "the @ list")
+        assert [str(o.prompt) for o in editor._list.options] == ["notes-real.md"]
+        await pilot.press("escape")
+        for text, said in (
+            ("see @notes.md please", f"Not sent: @notes.md leads to {tmp_path}"),
+            ("see @notes-pipe.md", "Not sent: @notes-pipe.md is a named pipe (FIFO), not a"),
+        ):
+            editor.set_draft(text)
+            await pilot.press("enter")
+            await wait_for(pilot, lambda said=said: any(said in t for t in toasts), said)
+            assert editor.text == text  # nothing lost
+            assert screen.session_id is None  # nothing sent: no session was made for it
+        await send(pilot, "see @notes-real.md")
+        await wait_for(pilot, lambda: "an embedded resource" in _replies(app), "the reply")
+        assert "the secret" not in repr(chat(app).store.get(chat(app).session_id or ""))
