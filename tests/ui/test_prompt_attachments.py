@@ -161,7 +161,8 @@ async def test_a_planted_link_or_pipe_is_not_sent_and_the_message_stays(tmp_path
         assert [str(o.prompt) for o in editor._list.options] == ["notes-real.md"]
         await pilot.press("escape")
         for text, said in (
-            ("see @notes.md please", f"Not sent: @notes.md leads to {tmp_path}"),
+            # The toast is cut at 100 characters: the start of where it leads.
+            ("see @notes.md please", f"Not sent: @notes.md leads to {str(tmp_path)[:20]}"),
             ("see @notes-pipe.md", "Not sent: @notes-pipe.md is a named pipe (FIFO), not a"),
         ):
             editor.set_draft(text)
