@@ -220,8 +220,8 @@ def _open_directory(
     directory: Path, *, make: bool = False, mode: int = 0o777, flags: int = _DIR_FLAGS
 ) -> int:
     """A descriptor of the resolved ``directory``, reached one name at a time from ``/``
-    without following a link (``make``: missing ones are made, with ``mode``). The last one
-    is opened with ``flags``. A link or a file met on the way is :class:`PathRefused`."""
+    without following a link (``make``: missing ones are made, the last with ``mode``, those
+    on the way with the usual ``0o777 & ~umask``). The last one is opened with ``flags``. A link or a file met on the way is :class:`PathRefused`."""
     fd = os.open("/", _DIR_FLAGS)
     names = directory.parts[1:]
     try:
@@ -234,7 +234,7 @@ def _open_directory(
                 if not make:
                     raise
                 with contextlib.suppress(FileExistsError):
-                    os.mkdir(name, mode, dir_fd=fd)
+                    os.mkdir(name, mode if last else 0o777, dir_fd=fd)
                 opened = os.open(name, step, dir_fd=fd)
             except (NotADirectoryError, OSError) as error:
                 raise _why_not_a_directory(fd, name, directory, error) from None

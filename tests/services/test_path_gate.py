@@ -267,9 +267,13 @@ def test_a_new_file_never_goes_through_what_is_planted_at_its_name(
 
 
 def test_the_private_folder_is_made_and_kept_0700(tmp_path: Path) -> None:
+    umask = os.umask(0o022)
+    os.umask(umask)
     made = path_gate.private_directory(tmp_path / "a" / "b")
     assert made.kind == "directory"
     assert stat.S_IMODE((tmp_path / "a" / "b").stat().st_mode) == 0o700
+    # A folder made on the way (acp-tui's data folder) is an ordinary one.
+    assert stat.S_IMODE((tmp_path / "a").stat().st_mode) == 0o777 & ~umask
     loose = tmp_path / "loose"
     loose.mkdir(mode=0o755)
     loose.chmod(0o755)
