@@ -196,7 +196,7 @@ class AgentViews(App[int]):
             if key == shown:
                 continue
             yield AgentCommand(
-                f"Switch to {agent_label(view)}",
+                f"Switch to {agent_label(view.settings, view.link)}",
                 f"Show this agent's view; every agent keeps running{hint}",
                 lambda key=key: self.show_agent(key),  # type: ignore[misc]
             )

@@ -188,13 +188,13 @@ async def test_deleting_a_session_asks_first_in_a_dialog_of_its_own(tmp_path: Pa
         await wait_for(
             pilot, lambda: sidebar.highlighted_session_id() == session_id, "the row highlighted"
         )
-        screen.action_delete_session()
+        screen.session_actions.delete(sidebar.highlighted_session_id())
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "the question gone")
         await settle(pilot, answered=True)
         assert "session/delete" not in sent_methods(screen)
-        screen.action_delete_session()
+        screen.session_actions.delete(sidebar.highlighted_session_id())
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
         await pilot.click("#yes")
         await wait_for(pilot, lambda: any("Deleted" in m for m in heard), "the deletion said")

@@ -412,9 +412,7 @@ async def test_show_sessions_of_a_configured_agent_from_the_palette(
         link = app.workspace.get(key)
         assert link is not None and not link.finished.is_set()
         # Running now: the palette offers it no more.
-        from acp_tui.ui.screens.chat.other_agents import show_sessions_commands
-
-        assert not any("sdk" in str(c.title) for c in show_sessions_commands(screen))
+        assert not any("sdk" in str(c.title) for c in screen.other_agents.commands())
     assert link.finished.is_set()
 
 

@@ -1,39 +1,46 @@
-"""What the person calls a chat screen's agent, and the title of a toast from a screen that is
-not on screen (several agents: "The agent exited" must say which one).
+"""What the person calls a chat view's agent, and the title of a toast from a view that is not
+on screen (several agents: "The agent exited" must say which one).
 
-Plain functions of the screen (typed as a :class:`~acp_tui.ui.screens.chat.host.ChatHost`):
-the app's agent views (:mod:`acp_tui.ui.agent_views`) use them too, without an import cycle.
+Plain functions: the app's agent views (:mod:`acp_tui.ui.agent_views`) use them too.
 """
 
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from acp_tui.session.settings import AppSettings
 from acp_tui.ui.agent_text import line_of
 
 if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
+    from textual.app import App
+    from textual.screen import Screen
+
+    from acp_tui.session.controller import SessionController
 
 __all__ = ["agent_label", "background_title"]
 
 
-def agent_label(screen: ChatHost) -> str:
-    """The screen's agent: its configured label, else the name it gave at initialize, else its
+def agent_label(settings: AppSettings, link: SessionController | None) -> str:
+    """A view's agent: its configured label, else the name it gave at initialize, else its
     program's name. One line, literal."""
-    link = screen.link
-    name = screen.settings.agent_label or (link.agent.display_name if link and link.agent else "")
-    if not name and screen.settings.agent_argv:
-        name = os.path.basename(screen.settings.agent_argv[0])
+    name = settings.agent_label or (link.agent.display_name if link and link.agent else "")
+    if not name and settings.agent_argv:
+        name = os.path.basename(settings.agent_argv[0])
     return line_of(name or "agent", 60)
 
 
-def background_title(screen: ChatHost, title: str) -> str:
-    """A toast's title from a screen that is not the agent view on screen names its agent, when
-    the app runs several (see :meth:`acp_tui.ui.agent_views.AgentViews.is_shown`)."""
-    app = screen.app
+def background_title(
+    app: App[Any],
+    view: Screen[Any],
+    title: str,
+    settings: AppSettings,
+    link: SessionController | None,
+) -> str:
+    """A toast's title from ``view`` when it is not the agent view on screen names its agent,
+    when the app runs several (see :meth:`acp_tui.ui.agent_views.AgentViews.is_shown`)."""
     views = getattr(app, "agent_views", None)
-    if not views or len(views) < 2 or screen in app.screen_stack:
+    if not views or len(views) < 2 or view in app.screen_stack:
         return title
-    label = agent_label(screen)
+    label = agent_label(settings, link)
     return f"{label}: {title}" if title else label

@@ -92,7 +92,7 @@ class ChatAttention(ChatHost):
 
     def _agent_name(self) -> str:
         """Named as the header and the sidebar name it (its label first)."""
-        return agent_label(self)
+        return agent_label(self.settings, self.link)
 
     def _note_live(self, session_id: str) -> None:
         """The session's state changed: the board learns it; a change worth telling is told."""

@@ -15,10 +15,7 @@ from collections.abc import Callable, Iterable
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker
 
-from acp_tui.services.paths import OutsideRequest
-from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.session.controller import SessionController
 from acp_tui.session.elicitation_queue import ElicitationQueue
 from acp_tui.session.permissions import PermissionBroker
@@ -30,6 +27,7 @@ from acp_tui.store.session import SessionState
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.local_index import IndexSync
+from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.typing_focus import TypingRouter
@@ -48,6 +46,7 @@ class ChatHost(Screen[None]):
     prompts: PromptQueue
     model: ChatModel
     index_sync: IndexSync
+    dialogs: ChatDialogs
     session_actions: SessionActions
     tools: ChatTools
     thoughts_visible: bool
@@ -67,15 +66,6 @@ class ChatHost(Screen[None]):
     @property
     def agent_alive(self) -> bool:
         raise NotImplementedError  # screen.py
-
-    async def _approve_outside(self, request: OutsideRequest) -> bool:
-        raise NotImplementedError  # modals.py
-
-    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
-        raise NotImplementedError  # modals.py
-
-    def _confirm_delete(self, link: SessionController, session_id: str) -> Worker[None]:
-        raise NotImplementedError  # modals.py (a worker)
 
     def _draw_new_session(self) -> None:
         raise NotImplementedError  # sessions.py
@@ -107,9 +97,6 @@ class ChatHost(Screen[None]):
     def _viewing_changed(self) -> None:
         raise NotImplementedError  # attention.py
 
-    async def _run_terminal_login(self, login: TerminalLogin) -> int:
-        raise NotImplementedError  # modals.py
-
     def _show(self, session_id: str | None) -> None:
         raise NotImplementedError  # sessions.py
 
@@ -123,27 +110,6 @@ class ChatHost(Screen[None]):
         raise NotImplementedError  # screen.py
 
     def _draw_status(self) -> None:
-        raise NotImplementedError  # screen.py
-
-    def _sidebar_target(self) -> str | None:
-        raise NotImplementedError  # sessions.py
-
-    def action_close_session(self) -> None:
-        raise NotImplementedError  # sessions.py
-
-    def action_delete_session(self) -> None:
-        raise NotImplementedError  # sessions.py
-
-    def action_new_session(self) -> None:
-        raise NotImplementedError  # sessions.py
-
-    def action_restart_agent(self) -> None:
-        raise NotImplementedError  # agent.py
-
-    def action_toggle_sidebar(self) -> None:
-        raise NotImplementedError  # sessions.py
-
-    def action_toggle_thoughts(self) -> None:
         raise NotImplementedError  # screen.py
 
     def focus_prompt(self) -> None:

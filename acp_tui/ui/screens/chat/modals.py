@@ -1,134 +1,167 @@
-"""The chat screen's dialogs: permission requests, the agent's questions, sign-in, and access
-outside the project; each one waits for the person's answer.
+"""The chat view's dialogs: permission requests, the agent's questions, sign-in, access outside
+the project, and the confirmations (delete a session, log out); each one waits for the
+person's answer.
 
-Permission requests and the agent's questions have their own presenters (they close their
-dialog when the request is cancelled); the other dialogs are pushed with ``push_screen_wait``
-in a worker of the screen.
-
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
-:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+:class:`ChatDialogs` is a plain object the screen owns. Permission requests and the agent's
+questions have their own presenters (they close their dialog when the request is cancelled);
+the other dialogs are pushed with ``push_screen_wait`` in a worker of the screen
+(``run_worker``: its workers end with it).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from typing import Any
 
-from textual import work
+from textual.app import App
 from textual.screen import Screen
-from textual.worker import WorkerCancelled, WorkerFailed
+from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.session.controller import SessionController
-from acp_tui.session.elicitation_queue import PendingElicitation
-from acp_tui.session.permissions import PendingPermission
+from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
+from acp_tui.session.permissions import PendingPermission, PermissionBroker
 from acp_tui.store.entries import ToolCall
 from acp_tui.text.safety import sanitize_terminal_text
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.screens.chat.common import display_title
-from acp_tui.ui.widgets.prompt import PromptEditor
+
+__all__ = ["DIALOGS", "LOGGED_OUT", "ChatDialogs"]
 
 #: The worker group of the dialogs' waits.
 DIALOGS = "dialogs"
 
+LOGGED_OUT = "Logged out: the agent asks you to sign in again when it needs it."
 
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
+#: Runs a coroutine in a worker of the screen (``Screen.run_worker``).
+RunWorker = Callable[..., Worker[Any]]
 
 
-class ChatModals(ChatHost):
-    """Present a dialog and wait for its answer."""
+class ChatDialogs:
+    """Present a dialog and wait for its answer. ``app`` is the app the screen is in (its
+    screen stack), ``forward_typing`` hands a key typed for the prompt to the prompt."""
 
-    async def _present_permission(
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        app: Callable[[], App[Any]],
+        run_worker: RunWorker,
+        forward_typing: Callable[[str, str], None],
+    ) -> None:
+        self.model = model
+        self.app = app
+        self.run_worker = run_worker
+        self.forward_typing = forward_typing
+
+    def attach(self, broker: PermissionBroker, elicitations: ElicitationQueue) -> None:
+        """The permission requests and the agent's questions are shown here."""
+        broker.on_answered = elicitations.on_answered = self.answered
+        broker.on_queue_changed = self.permission_queue_changed
+        elicitations.on_queue_changed = self.elicitation_queue_changed
+
+    def present(self, broker: PermissionBroker, elicitations: ElicitationQueue) -> None:
+        """From now on (the screen is mounted) a request may show."""
+        broker.set_presenter(self.present_permission)
+        elicitations.set_presenter(self.present_elicitation)
+
+    # ------------------------------------------------------------------ the agent's requests
+
+    def _label_of(self, session_id: str | None) -> str | None:
+        """The session a request is of, named in its dialog when it is not the one on screen."""
+        state = self.model.store.get(session_id) if session_id else None
+        if state is None or session_id == self.model.session_id:
+            return None
+        return display_title(state.display_title, 80)
+
+    async def present_permission(
         self, pending: PendingPermission, position: int, total: int
     ) -> str | None:
         from acp_tui.ui.screens.permission import present_permission
 
         tool_call: ToolCall | None = None
-        session_label: str | None = None
-        state = self.store.get(pending.session_id) if pending.session_id else None
+        state = self.model.store.get(pending.session_id) if pending.session_id else None
         if state is not None:
             entry = state.tool_index.get(pending.tool_call_id or "")
             if isinstance(entry, ToolCall):
                 tool_call = entry
-            if pending.session_id != self.session_id:
-                session_label = display_title(state.display_title, 80)
         # The bell (and a desktop notification) rang as the session started waiting (see
         # attention.py).
         return await present_permission(
-            self.app,
+            self.app(),
             pending,
             position,
             total,
             tool_call=tool_call,
-            session_label=session_label,
-            forward_typing=self.query_one(PromptEditor).take_typing,
+            session_label=self._label_of(pending.session_id),
+            forward_typing=self.forward_typing,
         )
 
-    def _on_permission_queue_changed(self, position: int, total: int) -> None:
+    def permission_queue_changed(self, position: int, total: int) -> None:
         """Another request queued or went: the open dialog says "k of n", so the person knows
         that another one will take its place."""
         from acp_tui.ui.screens.permission import PermissionScreen
 
-        for screen in self.app.screen_stack:
+        for screen in self.app().screen_stack:
             if isinstance(screen, PermissionScreen) and not screen.answered and total:
                 screen.set_position(position, total)
 
-    def _on_permission_answered(self, session_id: str, text: str) -> None:
+    def answered(self, session_id: str, text: str) -> None:
         if session_id:
-            self.store.add_notice(session_id, text, severity="info")
+            self.model.store.add_notice(session_id, text, severity="info")
 
-    async def _present_elicitation(
+    async def present_elicitation(
         self, pending: PendingElicitation, position: int, total: int
     ) -> dict[str, Any] | None:
         from acp_tui.ui.screens.elicitation import present_elicitation
 
-        state = self.store.get(pending.session_id) if pending.session_id else None
-        label = None
-        if state is not None and pending.session_id != self.session_id:
-            label = display_title(state.display_title, 80)
         return await present_elicitation(
-            self.app,
+            self.app(),
             pending,
             position,
             total,
-            session_label=label,
-            forward_typing=self.query_one(PromptEditor).take_typing,
+            session_label=self._label_of(pending.session_id),
+            forward_typing=self.forward_typing,
         )
 
-    def _on_elicitation_queue_changed(self, position: int, total: int) -> None:
+    def elicitation_queue_changed(self, position: int, total: int) -> None:
         from acp_tui.ui.screens.elicitation import ElicitationScreen
 
-        for screen in self.app.screen_stack:
+        for screen in self.app().screen_stack:
             if isinstance(screen, ElicitationScreen) and not screen.answered and total:
                 screen.set_position(position, total)
 
-    async def _choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
+    # ------------------------------------------------------------------ sign-in
+
+    def _agent_name(self) -> str:
+        link = self.model.link
+        return link.agent.display_name if link is not None and link.agent else "The agent"
+
+    async def choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         from acp_tui.ui.screens.auth import AuthScreen
 
-        agent = self.link.agent if self.link else None
-        return await self._answer_of(
-            AuthScreen(agent.display_name if agent else "The agent", methods, reason)
-        )
+        answer: str | None = await self.answer_of(AuthScreen(self._agent_name(), methods, reason))
+        return answer
 
-    async def _run_terminal_login(self, login: TerminalLogin) -> int:
+    async def run_terminal_login(self, login: TerminalLogin) -> int:
         from acp_tui.ui import terminal_login
 
-        agent = self.link.agent if self.link else None
-        name = sanitize_terminal_text(agent.display_name if agent else "The agent")
-        status = await terminal_login.run_terminal_login(self.app, login, name)
+        name = sanitize_terminal_text(self._agent_name())
+        status = await terminal_login.run_terminal_login(self.app(), login, name)
         if status == 0:
-            self.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
+            self.model.notify(f"Signed in ({login.method.label})", timeout=5, markup=False)
         return status
 
-    async def _answer_of(self, dialog: Screen[Any]) -> Any:
+    # ------------------------------------------------------------------ waiting for an answer
+
+    async def answer_of(self, dialog: Screen[Any]) -> Any:
         """Push ``dialog`` and wait for what it dismisses with. The controller asks from its
-        own tasks, which are not workers: ``push_screen_wait`` runs in a worker of this screen
+        own tasks, which are not workers: ``push_screen_wait`` runs in a worker of the screen
         (group ``dialogs``), and this waits for that worker. None if the screen goes away
         first (Textual cancels its workers)."""
         worker = self.run_worker(
-            self.app.push_screen_wait(dialog),
+            self.app().push_screen_wait(dialog),
             name=f"dialog {type(dialog).__name__}",
             group=DIALOGS,
             exit_on_error=False,
@@ -140,36 +173,16 @@ class ChatModals(ChatHost):
         except WorkerFailed as failed:
             raise failed.error from None
 
-    @work(group=DIALOGS)
-    async def _confirm_delete(self, link: SessionController, session_id: str) -> None:
-        """Ask before deleting a session (the agent removes it for good), then delete it."""
-        from acp_tui.ui.screens.confirm import ConfirmScreen
+    def _in_a_worker(self, work: Coroutine[Any, Any, None], name: str) -> None:
+        self.run_worker(work, name=name, group=DIALOGS)
 
-        state = self.store.get(session_id)
-        title = display_title(state.display_title if state else session_id, 120)
-        yes = await self.app.push_screen_wait(
-            ConfirmScreen(
-                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
-            )
-        )
-        if not yes:
-            return
-
-        async def delete() -> None:
-            await link.delete_session(session_id)
-            if self.model.index is not None:
-                self.model.index.forget(session_id)
-            self.notify(f"Deleted “{title}”.")
-
-        link.spawn(delete, "delete session")
-
-    async def _approve_outside(self, request: OutsideRequest) -> bool:
+    async def approve_outside(self, request: OutsideRequest) -> bool:
         """A file outside the project, or a command outside it or with an environment that
         changes what runs: the person decides, seeing every value the agent sent."""
         from acp_tui.services import outside
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
-        allowed = await self._answer_of(
+        allowed = await self.answer_of(
             ConfirmScreen(
                 outside.title(request),
                 outside.summary(request),
@@ -179,3 +192,58 @@ class ChatModals(ChatHost):
             )
         )
         return bool(allowed)
+
+    # ------------------------------------------------------------------ confirmations
+
+    def confirm_delete(self, link: SessionController, session_id: str) -> None:
+        """Ask before deleting a session (the agent removes it for good), then delete it."""
+        self._in_a_worker(self._delete_after_asking(link, session_id), "delete session")
+
+    async def _delete_after_asking(self, link: SessionController, session_id: str) -> None:
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        model = self.model
+        state = model.store.get(session_id)
+        title = display_title(state.display_title if state else session_id, 120)
+        yes = await self.app().push_screen_wait(
+            ConfirmScreen(
+                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
+            )
+        )
+        if not yes:
+            return
+
+        async def delete() -> None:
+            await link.delete_session(session_id)
+            if model.index is not None:
+                model.index.forget(session_id)
+            model.notify(f"Deleted “{title}”.")
+
+        link.spawn(delete, "delete session")
+
+    def confirm_logout(self) -> None:
+        """Ask first, then sign out of the agent (``auth.logout``): the next call that needs a
+        sign-in offers the agent's methods again."""
+        link = self.model.link
+        if link is None:
+            return
+        self._in_a_worker(self._logout_after_asking(link), "log out")
+
+    async def _logout_after_asking(self, link: SessionController) -> None:
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        model = self.model
+        agent = link.agent.display_name if link.agent else "the agent"
+        yes = await self.app().push_screen_wait(
+            ConfirmScreen("Log out", f"Sign out of {agent}?", "Log out")
+        )
+        if not yes or model.link is not link:
+            return
+
+        async def logout() -> None:
+            await link.logout()
+            model.notify(LOGGED_OUT, title="Logged out", markup=False)
+            if model.session_id is not None:
+                model.store.add_notice(model.session_id, LOGGED_OUT, severity="info")
+
+        link.spawn(logout, "log out")

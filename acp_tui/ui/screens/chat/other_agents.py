@@ -5,28 +5,32 @@ and its sessions join the sidebar's list (the session browser across agents).
 The agent runs through the app's workspace (:func:`acp_tui.session.listing.start_for_listing`),
 in a worker of the app (it outlives this screen, and the app stops every agent of its
 workspace when it quits); no session is opened in it until the person opens one of its rows.
+
+:class:`OtherAgents` is a plain object the chat screen owns.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
-from textual.app import SystemCommand
+from textual.app import App, SystemCommand
 
 from acp_tui.session.controller import AgentExit, LinkEvents
 from acp_tui.session.listing import run_for_listing, start_for_listing
-from acp_tui.session.workspace import AgentRunning
+from acp_tui.session.settings import AppSettings
+from acp_tui.session.workspace import AgentRunning, Workspace
 from acp_tui.text.safety import one_line
+from acp_tui.ui.models import Notify
+from acp_tui.ui.widgets.sidebar import SessionsSidebar
 
 if TYPE_CHECKING:
     from acp_tui.config.schema import AgentConfig
-    from acp_tui.ui.screens.chat.host import ChatHost
 
 log = logging.getLogger(__name__)
 
-__all__ = ["agent_key_of", "show_sessions_commands", "show_sessions_of"]
+__all__ = ["OtherAgents", "agent_key_of"]
 
 
 def agent_key_of(agent: AgentConfig) -> str:
@@ -46,60 +50,78 @@ def _configured_agents() -> dict[str, AgentConfig]:
     return dict(config.agents)
 
 
-def show_sessions_commands(screen: ChatHost) -> Iterable[SystemCommand]:
-    """One palette entry per configured agent that is not running in the workspace."""
-    for name, agent in _configured_agents().items():
-        link = screen.workspace.get(agent_key_of(agent))
-        if link is not None and not link.finished.is_set():
-            continue
-        label = one_line(name, 40)
-        yield SystemCommand(
-            f"Show sessions of: {label}",
-            f"Start {label} in the background and list its sessions in the sidebar",
-            lambda name=name, agent=agent: show_sessions_of(screen, name, agent),
-        )
+class OtherAgents:
+    """The configured agents that do not run: their sessions listed on request. ``sidebar``
+    is the view's sidebar, ``app`` the app (its workers outlive the view)."""
 
+    def __init__(
+        self,
+        workspace: Workspace,
+        settings: AppSettings,
+        *,
+        notify: Notify,
+        sidebar: Callable[[], SessionsSidebar],
+        app: Callable[[], App[Any]],
+    ) -> None:
+        self.workspace = workspace
+        self.settings = settings
+        self.notify = notify
+        self.sidebar = sidebar
+        self.app = app
 
-def show_sessions_of(screen: ChatHost, name: str, agent: AgentConfig) -> None:
-    """Start ``agent`` (configured as ``name``) to list its sessions, and show the sidebar."""
-    from acp_tui.ui.widgets.sidebar import SessionsSidebar
-
-    key = agent_key_of(agent)
-    label = one_line(agent.label or name, 40)
-    settings = screen.settings
-
-    def on_exit(info: AgentExit) -> None:
-        if info.start_failed or not info.expected:
-            screen.notify(
-                f"{label} stopped: {one_line(info.description, 300)}",
-                title="Show sessions",
-                severity="error",
+    def commands(self) -> Iterable[SystemCommand]:
+        """One palette entry per configured agent that is not running in the workspace."""
+        for name, agent in _configured_agents().items():
+            link = self.workspace.get(agent_key_of(agent))
+            if link is not None and not link.finished.is_set():
+                continue
+            label = one_line(name, 40)
+            yield SystemCommand(
+                f"Show sessions of: {label}",
+                f"Start {label} in the background and list its sessions in the sidebar",
+                lambda name=name, agent=agent: self.show_sessions_of(name, agent),
             )
 
-    def on_error(text: str) -> None:
-        screen.notify(one_line(text, 300), title=label, severity="warning")
+    def show_sessions_of(self, name: str, agent: AgentConfig) -> None:
+        """Start ``agent`` (configured as ``name``) to list its sessions, and show the
+        sidebar."""
+        key = agent_key_of(agent)
+        label = one_line(agent.label or name, 40)
+        settings = self.settings
+        notify = self.notify
 
-    try:
-        link = start_for_listing(
-            screen.workspace,
-            key,
-            agent.argv,
-            cwd=settings.cwd,
-            events=LinkEvents(on_exit=on_exit, on_error=on_error),
-            env=dict(agent.env) or None,
-            mcp_servers=[server.model_dump() for server in agent.mcp_servers],
-            log_dir=settings.log_dir,
-            initialize_timeout=settings.initialize_timeout,
-            protocol_version=agent.protocol or settings.protocol_version,
+        def on_exit(info: AgentExit) -> None:
+            if info.start_failed or not info.expected:
+                notify(
+                    f"{label} stopped: {one_line(info.description, 300)}",
+                    title="Show sessions",
+                    severity="error",
+                )
+
+        def on_error(text: str) -> None:
+            notify(one_line(text, 300), title=label, severity="warning")
+
+        try:
+            link = start_for_listing(
+                self.workspace,
+                key,
+                agent.argv,
+                cwd=settings.cwd,
+                events=LinkEvents(on_exit=on_exit, on_error=on_error),
+                env=dict(agent.env) or None,
+                mcp_servers=[server.model_dump() for server in agent.mcp_servers],
+                log_dir=settings.log_dir,
+                initialize_timeout=settings.initialize_timeout,
+                protocol_version=agent.protocol or settings.protocol_version,
+            )
+        except AgentRunning:
+            notify(f"{label} is running already: its sessions are in the list.")
+            return
+        sidebar = self.sidebar()
+        if sidebar.directory is not None:
+            sidebar.directory.names[key] = name
+        sidebar.display = True
+        self.app().run_worker(
+            run_for_listing(link), name=f"list sessions of {label}", exit_on_error=False
         )
-    except AgentRunning:
-        screen.notify(f"{label} is running already: its sessions are in the list.")
-        return
-    sidebar = screen.query_one(SessionsSidebar)
-    if sidebar.directory is not None:
-        sidebar.directory.names[key] = name
-    sidebar.display = True
-    screen.app.run_worker(
-        run_for_listing(link), name=f"list sessions of {label}", exit_on_error=False
-    )
-    screen.notify(f"Starting {label} to list its sessions…", title="Show sessions")
+        notify(f"Starting {label} to list its sessions…", title="Show sessions")

@@ -1,101 +1,146 @@
-"""The chat screen's command palette entries. Its own commands are the app's system commands
+"""The chat view's command palette entries. Its own commands are the app's system commands
 (:meth:`acp_tui.ui.app.AcpTuiApp.get_system_commands` lists them, with Textual's); entries in
 the agent's words go through :class:`acp_tui.ui.palette.AgentCommands`, a palette ``Provider``
 that shows them literally.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
-:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+:class:`ChatPalette` is a plain object the screen owns: it lists the entries of the view's
+parts (its tools, session actions, dialogs, options) and of the screen's own actions.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 from textual.app import SystemCommand
 
-from acp_tui.ui.keymap import effective_keys, key_words
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
-from acp_tui.ui.screens.chat.auth_actions import auth_palette_commands
-from acp_tui.ui.screens.chat.other_agents import show_sessions_commands
+from acp_tui.ui.screens.chat.modals import ChatDialogs
+from acp_tui.ui.screens.chat.session_actions import SessionActions
+from acp_tui.ui.screens.chat.tools import ChatTools
 
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
+__all__ = ["ChatPalette", "ViewActions"]
 
 
-class ChatPalette(ChatHost):
-    """The palette entries of the chat screen."""
+@dataclass(frozen=True, slots=True)
+class ViewActions:
+    """The screen's own actions the palette offers (each is also a key)."""
 
-    def palette_commands(self) -> Iterable[SystemCommand]:
+    new_session: Callable[[], object]
+    toggle_thoughts: Callable[[], object]
+    toggle_sidebar: Callable[[], object]
+    restart_agent: Callable[[], object]
+
+
+class ChatPalette:
+    """The palette entries of the chat view. ``key_words`` names the key of a binding id as
+    configured ("Ctrl+N"), None without one; ``highlighted`` is the session highlighted in
+    the sidebar (of this view's agent), ``other_agents`` the "Show sessions of" entries,
+    ``options`` the entries of the session's options and ``agent_switches`` the app's
+    "Switch to AGENT" entries."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        actions: ViewActions,
+        tools: ChatTools,
+        sessions: SessionActions,
+        dialogs: ChatDialogs,
+        key_words: Callable[[str], str | None],
+        highlighted: Callable[[], str | None],
+        other_agents: Callable[[], Iterable[SystemCommand]],
+        options: Callable[[], Iterable[AgentCommand]],
+        agent_switches: Callable[[], Iterable[AgentCommand]],
+    ) -> None:
+        self.model = model
+        self.actions = actions
+        self.tools = tools
+        self.sessions = sessions
+        self.dialogs = dialogs
+        self.key_words = key_words
+        self.highlighted = highlighted
+        self.other_agents = other_agents
+        self.options = options
+        self.agent_switches = agent_switches
+
+    def _with_key(self, text: str, action_id: str) -> str:
+        """A palette entry's help with the key that does the same (as configured)."""
+        words = self.key_words(action_id)
+        return f"{text} ({words})" if words else text
+
+    def system_commands(self) -> Iterable[SystemCommand]:
+        actions, tools = self.actions, self.tools
         yield SystemCommand(
             "New session",
             self._with_key("Start a new session with this agent", "new-session"),
-            self.action_new_session,
+            actions.new_session,
         )
         yield SystemCommand(
-            "Toggle thoughts", "Show or hide the agent's reasoning", self.action_toggle_thoughts
+            "Toggle thoughts", "Show or hide the agent's reasoning", actions.toggle_thoughts
         )
         yield SystemCommand(
             "Copy last reply",
             self._with_key("Copy the agent's last message", "copy-reply"),
-            self.tools.copy_last_reply,
+            tools.copy_last_reply,
         )
         yield SystemCommand(
             "Export transcript",
             "Save this session as Markdown in the working directory",
-            self.tools.export_transcript,
+            tools.export_transcript,
         )
-        yield SystemCommand(
-            "Show agent log", "The agent's recent stderr lines", self.tools.show_stderr
-        )
+        yield SystemCommand("Show agent log", "The agent's recent stderr lines", tools.show_stderr)
         yield SystemCommand(
             "Protocol inspector",
             "The raw JSON-RPC traffic of this connection",
-            self.tools.show_inspector,
+            tools.show_inspector,
         )
         yield SystemCommand(
-            "Context details", "Token usage, cost and the last turn", self.tools.context_details
+            "Context details", "Token usage, cost and the last turn", tools.context_details
         )
         yield SystemCommand(
             "Toggle sessions sidebar",
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
-            self.action_toggle_sidebar,
+            actions.toggle_sidebar,
         )
-        yield from self.session_actions.palette_commands()
-        yield from show_sessions_commands(self)
-        agent = self.link.agent if self.link else None
-        if agent is not None and self._sidebar_target():
-            if agent.can_close:
-                yield SystemCommand(
-                    "Close session",
-                    "Close the highlighted session in the sidebar",
-                    self.action_close_session,
-                )
-            if agent.can_delete:
-                yield SystemCommand(
-                    "Delete session",
-                    "Delete the highlighted session (asks first)",
-                    self.action_delete_session,
-                )
-        yield from auth_palette_commands(self)
-        if not self.agent_alive:
+        yield from self.sessions.palette_commands()
+        yield from self.other_agents()
+        yield from self._highlighted_commands()
+        link = self.model.link
+        if link is not None and self.model.agent_alive and link.can_logout:
+            yield SystemCommand(
+                "Log out", "Sign out of the agent (asks first)", self.dialogs.confirm_logout
+            )
+        if not self.model.agent_alive:
             yield SystemCommand(
                 "Restart agent",
                 self._with_key("Start the agent again and reopen this session", "restart-agent"),
-                self.action_restart_agent,
+                actions.restart_agent,
             )
 
-    def _with_key(self, text: str, action_id: str) -> str:
-        """A palette entry's help with the key that does the same (as configured)."""
-        keys = effective_keys(self, action_id)
-        return f"{text} ({key_words(keys[0])})" if keys else text
+    def _highlighted_commands(self) -> Iterable[SystemCommand]:
+        """Close and delete the session highlighted in the sidebar, when the agent can."""
+        link = self.model.link
+        agent = link.agent if link else None
+        if agent is None or not self.highlighted():
+            return
+        if agent.can_close:
+            yield SystemCommand(
+                "Close session",
+                "Close the highlighted session in the sidebar",
+                lambda: self.sessions.close(self.highlighted()),
+            )
+        if agent.can_delete:
+            yield SystemCommand(
+                "Delete session",
+                "Delete the highlighted session (asks first)",
+                lambda: self.sessions.delete(self.highlighted()),
+            )
 
     def agent_commands(self) -> Iterable[AgentCommand]:
-        """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`."""
-        yield from self.option_commands()
-        # "Switch to AGENT" for the app's other running agents (their names are agent text).
-        switches = getattr(self.app, "agent_switch_commands", None)
-        if callable(switches):
-            yield from switches()
+        """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`;
+        then "Switch to AGENT" for the app's other running agents (their names are agent
+        text)."""
+        yield from self.options()
+        yield from self.agent_switches()

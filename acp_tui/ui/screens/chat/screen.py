@@ -7,12 +7,13 @@ updates arrive.
 
 This module composes the screen, wires it, paces its frames and hands the person's intents
 to the view's model (:class:`~acp_tui.ui.models.chat.ChatModel`: the session on screen, the
-drafts, the new session, sending and cancelling; no Textual there). Each other job is a module
-of this package, mixed in: the agent's lifecycle (:mod:`.agent`), sessions and switching
-(:mod:`.sessions`), the local session index (:mod:`.local_index`), dialogs (:mod:`.modals`), the palette
-(:mod:`.palette`), copy/export/inspect (:mod:`.tools`), session options (:mod:`.options`), branch/rename/archive
-(:mod:`.session_actions`), sign-out (:mod:`.auth_actions`) and what needs the person in the
-sessions not on screen (:mod:`.attention`).
+drafts, the new session, sending and cancelling; no Textual there). The view's other jobs are
+plain objects it owns, each given what it needs: dialogs (:mod:`.modals`), the palette
+(:mod:`.palette`), copy/export/inspect (:mod:`.tools`), branch/rename/archive
+(:mod:`.session_actions`), the local session index (:mod:`.local_index`) and the agents not
+running (:mod:`.other_agents`). Still mixed in: the agent's lifecycle (:mod:`.agent`),
+sessions and switching (:mod:`.sessions`), session options (:mod:`.options`) and what needs the
+person in the sessions not on screen (:mod:`.attention`).
 """
 
 from __future__ import annotations
@@ -20,12 +21,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches, QueryType
@@ -57,18 +58,19 @@ from acp_tui.store.changes import (
 )
 from acp_tui.store.session import SessionState
 from acp_tui.text.usage import format_percent
-from acp_tui.ui.keymap import key_label
+from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.models.chat import ChatModel
-from acp_tui.ui.palette import AgentCommands
+from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
 from acp_tui.ui.screens.chat.agent_name import background_title
 from acp_tui.ui.screens.chat.attention import ChatAttention
 from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import IndexSync
-from acp_tui.ui.screens.chat.modals import ChatModals
+from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
-from acp_tui.ui.screens.chat.palette import ChatPalette
+from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SessionSwitching
 from acp_tui.ui.screens.chat.tools import ChatTools
@@ -117,8 +119,6 @@ QUITTING_STATUS = "quitting: stopping the agent…"
 class ChatScreen(
     AgentLifecycle,
     SessionSwitching,
-    ChatModals,
-    ChatPalette,
     SessionOptionsMixin,
     ChatAttention,
     Screen[None],
@@ -220,15 +220,8 @@ class ChatScreen(
         #: screen's widgets and knows every agent to stop). A screen on its own makes one.
         self.workspace = workspace if workspace is not None else Workspace()
         self.store = SessionStore()
-        self.broker = PermissionBroker(
-            settings.permission_policy,
-            on_answered=self._on_permission_answered,
-            on_queue_changed=self._on_permission_queue_changed,
-        )
-        self.elicitations = ElicitationQueue(
-            on_answered=self._on_permission_answered,
-            on_queue_changed=self._on_elicitation_queue_changed,
-        )
+        self.broker = PermissionBroker(settings.permission_policy)
+        self.elicitations = ElicitationQueue()
         #: Everything sent that has not gone out yet, per session (survives agent restarts).
         self.prompts = PromptQueue(on_change=self._on_queue_changed)
         #: What the view shows and the person's intents (no Textual there).
@@ -246,9 +239,18 @@ class ChatScreen(
             and (bool(settings.resume) or settings.continue_latest),
         )
         self.model.show = self._show
+        self.dialogs = ChatDialogs(
+            self.model,
+            app=lambda: self.app,
+            run_worker=self.run_worker,
+            forward_typing=lambda key, text: self.query_one(PromptEditor).take_typing(key, text),
+        )
+        self.dialogs.attach(self.broker, self.elicitations)
         self.index_sync = IndexSync(self.model, settings, reapply=self.reapply_options)
         self.session_actions = SessionActions(
-            self.model, push=lambda dialog, answered: self.app.push_screen(dialog, answered)
+            self.model,
+            push=lambda dialog, answered: self.app.push_screen(dialog, answered),
+            confirm_delete=self.dialogs.confirm_delete,
         )
         self.tools = ChatTools(
             self.model,
@@ -257,6 +259,32 @@ class ChatScreen(
             copy=lambda text: self.app.copy_to_clipboard(text),
             gauge=lambda: self.query_one(ContextGauge),
             announce=lambda message, **how: self.app.notify(message, **how),
+        )
+        self.other_agents = OtherAgents(
+            self.workspace,
+            settings,
+            notify=self.notify,
+            sidebar=lambda: self.query_one(SessionsSidebar),
+            app=lambda: self.app,
+        )
+        self.palette = ChatPalette(
+            self.model,
+            actions=ViewActions(
+                new_session=self.action_new_session,
+                toggle_thoughts=self.action_toggle_thoughts,
+                toggle_sidebar=self.action_toggle_sidebar,
+                restart_agent=self.action_restart_agent,
+            ),
+            tools=self.tools,
+            sessions=self.session_actions,
+            dialogs=self.dialogs,
+            key_words=lambda binding_id: next(
+                (key_words(key) for key in effective_keys(self, binding_id)), None
+            ),
+            highlighted=lambda: self.query_one(SessionsSidebar).highlighted_session_id(),
+            other_agents=self.other_agents.commands,
+            options=self.option_commands,
+            agent_switches=lambda: getattr(self.app, "agent_switch_commands", tuple)(),
         )
         self.model.focus_prompt = self.focus_prompt
         self.model.status_changed = self._draw_status
@@ -354,7 +382,7 @@ class ChatScreen(
         the title names its agent."""
         super().notify(
             toast_text(message),
-            title=background_title(self, title),
+            title=background_title(self.app, self, title, self.settings, self.link),
             severity=severity,
             timeout=timeout,
             markup=markup,
@@ -400,8 +428,7 @@ class ChatScreen(
             names=self.workspace.labels,
             index_records=self.index_sync.records_of,
         )
-        self.broker.set_presenter(self._present_permission)
-        self.elicitations.set_presenter(self._present_elicitation)
+        self.dialogs.present(self.broker, self.elicitations)
         self._attention_ready()
         self.set_interval(1.0, self._tick_elapsed)
         self._draw_new_session()
@@ -708,6 +735,14 @@ class ChatScreen(
             self.query_one(PromptEditor).set_draft("")
         elif cancelled == "turn":
             self._set_status("cancelling…")
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        """The view's entries of the command palette (the app lists them)."""
+        return self.palette.system_commands()
+
+    def agent_commands(self) -> Iterable[AgentCommand]:
+        """The palette's entries in the agent's words (:class:`AgentCommands` reads them)."""
+        return self.palette.agent_commands()
 
     def action_copy_last_reply(self) -> None:
         self.tools.copy_last_reply()

@@ -1,4 +1,5 @@
-"""The chat screen's branch, rename and archive commands (palette and sidebar keys).
+"""The chat screen's branch, rename, archive, close and delete commands (palette and sidebar
+keys).
 
 :class:`SessionActions` is a plain object the screen owns: the sidebar's
 :class:`~acp_tui.ui.widgets.sidebar.SessionsSidebar.Branch`, ``Rename`` and ``Archive``
@@ -16,6 +17,7 @@ from textual.app import SystemCommand
 from textual.screen import Screen
 
 from acp_tui.session import ops as session_ops
+from acp_tui.session.controller import SessionController
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.models.chat import ChatModel
 
@@ -29,17 +31,21 @@ STORED_HERE = (
 
 
 class SessionActions:
-    """Branch (``session/fork``), rename (``session/set_title`` or a local title) and
-    archive (``session/archive`` / ``session/unarchive``) of the view's sessions.
-    ``push`` shows a dialog and calls back with its answer."""
+    """Branch (``session/fork``), rename (``session/set_title`` or a local title), archive
+    (``session/archive`` / ``session/unarchive``), close and delete the view's sessions.
+    ``push`` shows a dialog and calls back with its answer; ``confirm_delete`` asks before a
+    session is deleted, then deletes it."""
 
     def __init__(
         self,
         model: ChatModel,
+        *,
         push: Callable[[Screen[Any], Callable[[Any], None]], object],
+        confirm_delete: Callable[[SessionController, str], None],
     ) -> None:
         self.model = model
         self.push = push
+        self.confirm_delete = confirm_delete
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         model = self.model
@@ -172,3 +178,18 @@ class SessionActions:
                 model.notify(f"“{title}” is back from the archive.")
 
         link.spawn(run, "archive session" if archived else "unarchive session")
+
+    # -- close and delete --------------------------------------------------------------------
+
+    def close(self, session_id: str | None) -> None:
+        link = self.model.link
+        if link is None or session_id is None:
+            return
+        link.spawn(lambda: link.close_session(session_id), "close session")
+        self.model.notify("Asked the agent to close the session.")
+
+    def delete(self, session_id: str | None) -> None:
+        link = self.model.link
+        if link is None or session_id is None:
+            return
+        self.confirm_delete(link, session_id)

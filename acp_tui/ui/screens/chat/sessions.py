@@ -184,19 +184,3 @@ class SessionSwitching(ChatHost):
     def open_session(self, session_id: str) -> None:
         """Switch to a live session at once, else resume / load it through the agent."""
         self.model.open(session_id)
-
-    def _sidebar_target(self) -> str | None:
-        return self.query_one(SessionsSidebar).highlighted_session_id()
-
-    def action_close_session(self) -> None:
-        link, session_id = self.link, self._sidebar_target()
-        if link is None or session_id is None:
-            return
-        link.spawn(lambda: link.close_session(session_id), "close session")
-        self.notify("Asked the agent to close the session.")
-
-    def action_delete_session(self) -> None:
-        link, session_id = self.link, self._sidebar_target()
-        if link is None or session_id is None:
-            return
-        self._confirm_delete(link, session_id)
