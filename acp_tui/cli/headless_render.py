@@ -22,6 +22,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from typing import Any
 
+from acp_tui.cli.headless_output import Output
 from acp_tui.session.permissions import PendingPermission
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import PART_CONFIG, PART_MODES, Changes
@@ -39,21 +40,11 @@ from acp_tui.store.entries import (
 )
 from acp_tui.store.session import SessionState, TurnUsage
 from acp_tui.text.safety import one_line
+from acp_tui.wire.updates import JsonObject
 
 __all__ = ["JsonRenderer", "Renderer", "TextRenderer", "json_line", "scrub_surrogates"]
 
 TITLE_WIDTH = 100
-
-
-class _Sink:
-    """What a renderer writes through: :class:`acp_tui.cli.headless.Output`."""
-
-    def text(self, text: str) -> None: ...
-    def finish_text(self) -> None: ...
-    def paragraph_break(self) -> None: ...
-    def write_raw(self, text: str) -> None: ...
-    def break_line(self) -> None: ...
-    def note(self, line: str) -> None: ...
 
 
 def _label(value: Any, limit: int = TITLE_WIDTH) -> str:
@@ -80,11 +71,11 @@ class Renderer(ABC):
     """Diffs the store's entries of one session against what was rendered."""
 
     store: SessionStore
-    output: Any  # an acp_tui.cli.headless.Output
+    output: Output
     session_id: str | None = None
     _seen: dict[int, _Seen] = field(default_factory=dict)
     _mode: str | None = None
-    _config: Any = None
+    _config: list[JsonObject] | None = None
     #: The turn has ended: what acp-tui notes about the end (cancelled, refused, failed) is
     #: said by the command's last line on stderr instead.
     turn_over: bool = False
@@ -207,14 +198,14 @@ def _message_delta(entry: MessageEntry, seen: _Seen) -> tuple[str, bool]:
     return delta, rewritten
 
 
-def _new_blocks(entry: MessageEntry, seen: _Seen) -> list[dict[str, Any]]:
+def _new_blocks(entry: MessageEntry, seen: _Seen) -> list[JsonObject]:
     blocks = [b for b in entry.content if b.get("type") != "text"]
     fresh = blocks[seen.blocks :]
     seen.blocks = len(blocks)
     return fresh
 
 
-def plan_line(entries: list[dict[str, Any]]) -> str:
+def plan_line(entries: list[JsonObject]) -> str:
     entries = [e for e in entries if isinstance(e, dict)]
     done = sum(1 for e in entries if e.get("status") == "completed")
     current = next((e for e in entries if e.get("status") == "in_progress"), None)

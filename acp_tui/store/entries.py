@@ -36,6 +36,7 @@ from acp_tui.store.tool_content import (
     file_locations,
     tool_outputs,
 )
+from acp_tui.wire.updates import JsonObject, PlanUpdateContent
 
 __all__ = [
     "TOOL_ALLOWED",
@@ -129,7 +130,7 @@ class MessageEntry(Entry):
         super().__init__(entry_id)
         self.message_id = message_id
         # Each segment is either a list[str] (a run of text parts) or a dict (a non-text block).
-        self._segments: list[list[str] | dict[str, Any]] = []
+        self._segments: list[list[str] | JsonObject] = []
         self._text: str | None = ""
         # True for a user message the client recorded itself (prompt_sent) that the agent has not
         # echoed yet; the first echo replaces its content instead of duplicating it.
@@ -153,7 +154,7 @@ class MessageEntry(Entry):
         last = segs[-1] if segs else None
         return last[-1] if last.__class__ is list and last else None
 
-    def append_block(self, block: dict[str, Any]) -> None:
+    def append_block(self, block: JsonObject) -> None:
         if block.get("type") == "text":
             text = block.get("text")
             if isinstance(text, str):
@@ -166,7 +167,7 @@ class MessageEntry(Entry):
         self._segments = []
         self._text = ""
 
-    def set_content(self, blocks: list[dict[str, Any]]) -> None:
+    def set_content(self, blocks: list[JsonObject]) -> None:
         self.clear()
         for block in blocks:
             self.append_block(block)
@@ -185,8 +186,8 @@ class MessageEntry(Entry):
         return text
 
     @property
-    def content(self) -> list[dict[str, Any]]:
-        blocks: list[dict[str, Any]] = []
+    def content(self) -> list[JsonObject]:
+        blocks: list[JsonObject] = []
         for seg in self._segments:
             if isinstance(seg, list):
                 blocks.append({"type": "text", "text": "".join(seg)})
@@ -259,11 +260,11 @@ class ToolCall(Entry):
         self.name: str | None = None
         self.tool_kind: str = "other"
         self.status: str = "pending"
-        self.content: list[dict[str, Any]] = []
-        self.locations: list[dict[str, Any]] = []
+        self.content: list[JsonObject] = []
+        self.locations: list[JsonObject] = []
         self.raw_input: Any = None
         self.raw_output: Any = None
-        self.meta: dict[str, Any] | None = None
+        self.meta: JsonObject | None = None
 
     # -- typed views (see acp_tui.store.tool_content); none of them raises --
 
@@ -315,7 +316,7 @@ class ToolCall(Entry):
                 return value
         return ""
 
-    def with_fields(self, fields: Any) -> ToolCall:
+    def with_fields(self, fields: object) -> ToolCall:
         """A detached copy with the wire ``ToolCallUpdate`` ``fields`` over it (a permission
         request's ``toolCall``): the fields present, not ``null`` and of the right type replace
         the known ones; others are ignored. The entry itself is not changed."""
@@ -341,7 +342,7 @@ class ToolCall(Entry):
         return merged
 
     @classmethod
-    def from_fields(cls, fields: Any) -> ToolCall:
+    def from_fields(cls, fields: object) -> ToolCall:
         """A detached tool call made of wire ``ToolCall``/``ToolCallUpdate`` ``fields`` alone
         (one the store never heard of)."""
         tool_call_id = fields.get("toolCallId") if isinstance(fields, Mapping) else None
@@ -413,8 +414,8 @@ class PlanSnapshot(Entry):
     def __init__(
         self,
         entry_id: int,
-        entries: list[dict[str, Any]],
-        raw: Any = None,
+        entries: list[JsonObject],
+        raw: PlanUpdateContent | None = None,
         plan_id: str | None = None,
     ) -> None:
         super().__init__(entry_id)
@@ -511,9 +512,9 @@ class Compaction(Entry):
         super().__init__(entry_id)
         self.compaction_id = compaction_id
         self.status = "in_progress"
-        self.summary: list[dict[str, Any]] = []
+        self.summary: list[JsonObject] = []
         self.error: str | None = None
-        self.meta: dict[str, Any] | None = None
+        self.meta: JsonObject | None = None
 
     @property
     def summary_text(self) -> str:
@@ -546,7 +547,7 @@ class UnknownUpdate(Entry):
     def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
         return visitor.unknown(self, context)
 
-    def __init__(self, entry_id: int, raw: Any, error: str | None = None) -> None:
+    def __init__(self, entry_id: int, raw: object, error: str | None = None) -> None:
         super().__init__(entry_id)
         self.raw = raw
         self.error = error

@@ -9,6 +9,7 @@ from typing import Any
 
 from acp_tui.store.entries import Entry, MessageEntry, ToolCall
 from acp_tui.wire import updates as wire
+from acp_tui.wire.updates import JsonObject
 
 __all__ = [
     "ACTIVITY_IDLE",
@@ -43,7 +44,7 @@ LIVE_ERROR = "error"
 _FRACTION = re.compile(r"(\.\d{1,6})\d+")
 
 
-def parse_iso(value: Any) -> float | None:
+def parse_iso(value: object) -> float | None:
     """Parse an ISO 8601 timestamp to POSIX seconds; ``None`` for anything unparseable.
 
     Accepts a trailing ``Z``/``z``, a space instead of ``T``, over-long fractions; a naive time
@@ -69,12 +70,12 @@ def parse_iso(value: Any) -> float | None:
         return None
 
 
-def merge_meta(base: dict[str, Any] | None, patch: dict[str, Any]) -> dict[str, Any]:
+def merge_meta(base: JsonObject | None, patch: JsonObject) -> JsonObject:
     """Recursive ``_meta`` merge: nested dicts merge, a ``None`` leaf deletes the key.
 
     Returns a new dict; neither argument is mutated.
     """
-    out: dict[str, Any] = dict(base) if base else {}
+    out: JsonObject = dict(base) if base else {}
     for key, value in patch.items():
         if value is None:
             out.pop(key, None)
@@ -94,7 +95,7 @@ MAX_TOKENS = 2**64 - 1
 MAX_COST = 1e12
 
 
-def wire_count(value: Any) -> int | None:
+def wire_count(value: object) -> int | None:
     """A token count from the wire, or None (unknown) for anything that is not one: a
     negative, fractional, huge or non-finite number, a string, a bool, null. The one place
     such numbers are checked: everything after the store can trust them."""
@@ -105,7 +106,7 @@ def wire_count(value: Any) -> int | None:
     return None
 
 
-def wire_amount(value: Any) -> int | float | None:
+def wire_amount(value: object) -> int | float | None:
     """A cumulative cost amount from the wire, or None (unknown): finite, not negative (a
     running total cannot be), at most :data:`MAX_COST`; never a string or a bool."""
     if value.__class__ is int or value.__class__ is float:
@@ -200,7 +201,7 @@ class TurnUsage:
         self.cached_write_tokens = cached_write_tokens
 
     @classmethod
-    def from_wire(cls, u: Any) -> TurnUsage:
+    def from_wire(cls, u: object) -> TurnUsage:
         """Accepts camelCase (schema) and snake_case (RFD text) keys. Raises TypeError only
         when ``u`` is not an object; a bad count is None."""
         if not isinstance(u, dict):
@@ -294,7 +295,7 @@ class SessionState:
         self.updated_at: str | None = None  # raw string as received
         self.updated_ts: float | None = None  # parsed, None if missing or unparseable
         self.created_at: str | None = None
-        self.meta: dict[str, Any] | None = None
+        self.meta: JsonObject | None = None
         self.context: ContextUsage | None = None
         self.last_turn_usage: TurnUsage | None = None
         self.activity: str = ACTIVITY_IDLE
@@ -305,15 +306,15 @@ class SessionState:
         self.turn_started: float | None = None
         #: A turn ended while the session was not on screen, and it has not been shown since.
         self.unread = False
-        self.available_modes: list[dict[str, Any]] | None = None
+        self.available_modes: list[JsonObject] | None = None
         self.current_mode_id: str | None = None
-        self.config_options: list[dict[str, Any]] | None = None
+        self.config_options: list[JsonObject] | None = None
         #: The legacy ``models`` state (``availableModels``, ``currentModelId``), as sent.
-        self.models: dict[str, Any] | None = None
+        self.models: JsonObject | None = None
         #: The session's additional directories (absolute), as last sent or reported.
         self.additional_dirs: list[str] | None = None
-        self.commands: list[dict[str, Any]] | None = None
-        self.plan: list[dict[str, Any]] | None = None
+        self.commands: list[JsonObject] | None = None
+        self.plan: list[JsonObject] | None = None
         self.transcript: list[Entry] = []
         self.msg_index: dict[str, MessageEntry] = {}
         self.tool_index: dict[str, ToolCall] = {}
@@ -408,7 +409,7 @@ class SessionState:
         return self.id
 
     @property
-    def model_option(self) -> dict[str, Any] | None:
+    def model_option(self) -> JsonObject | None:
         """The config option with ``category == "model"``, if any."""
         for opt in self.config_options or ():
             if isinstance(opt, dict) and opt.get("category") == "model":

@@ -30,6 +30,7 @@ from acp_tui.store.reducer import Reducer
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import SessionState
 from acp_tui.store.turns import Turns
+from acp_tui.wire.updates import JsonObject
 
 __all__ = ["MAX_STALE_PAGES", "ListState", "SessionStore"]
 
@@ -268,7 +269,7 @@ class SessionStore:
         ``resumed``: it was a ``session/resume``, which may rightly replay nothing."""
         return self._turns.end_replay(session_id, response, resumed=resumed)
 
-    def prompt_sent(self, session_id: str, prompt: list[dict[str, Any]] | str | None = None) -> int:
+    def prompt_sent(self, session_id: str, prompt: list[JsonObject] | str | None = None) -> int:
         """The client sent ``session/prompt``: records the user message, activity running.
         Returns the turn number."""
         return self._turns.prompt_sent(session_id, prompt)
@@ -346,7 +347,7 @@ class SessionStore:
         until the agent says."""
         self._turns.set_current_mode(session_id, mode_id)
 
-    def set_config_options(self, session_id: str, options: list[dict[str, Any]]) -> None:
+    def set_config_options(self, session_id: str, options: list[JsonObject]) -> None:
         """``session/set_config_option`` returned the full option list."""
         self._turns.set_config_options(session_id, options)
 

@@ -72,11 +72,11 @@ class FileLocation(NamedTuple):
         return self.path if self.line is None else f"{self.path}:{self.line}"
 
 
-def _str(value: Any) -> str | None:
+def _str(value: object) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def _int(value: Any) -> int | None:
+def _int(value: object) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
@@ -118,7 +118,7 @@ def file_locations(locations: Any) -> list[FileLocation]:
     return out
 
 
-def _words(value: Any) -> str | None:
+def _words(value: object) -> str | None:
     """A non-empty list of strings, joined as a shell would read it back."""
     if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
         return shlex.join(value)

@@ -6,7 +6,6 @@ declares, already checked."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from acp_tui.store.changes import PART_INFO, PART_PLAN, ChangeTracker
 from acp_tui.store.entries import (
@@ -252,7 +251,7 @@ class TranscriptUpdates:
 
     # -- plan --------------------------------------------------------------------------------
     def _on_plan(self, s: SessionState, u: wire.Plan) -> None:
-        self._set_plan(s, list(u["entries"]), None)
+        self._set_plan(s, list(u["entries"]))
 
     def _on_plan_update(self, s: SessionState, u: wire.PlanUpdate) -> None:
         """Unstable ``plan_update``: the plan with this ``planId`` is replaced in place
@@ -280,16 +279,16 @@ class TranscriptUpdates:
                 return entry
         return None
 
-    def _set_plan(self, s: SessionState, entries: list[JsonObject], raw: Any) -> None:
+    def _set_plan(self, s: SessionState, entries: list[JsonObject]) -> None:
         s.plan = entries
         tr = s.transcript
         last = tr[-1] if tr else None
         if isinstance(last, PlanSnapshot) and last.plan_id is None:
             last.entries = entries
-            last.raw = raw
+            last.raw = None
             last.version += 1
         else:
-            last = PlanSnapshot(self._registry.next_id(), entries, raw)
+            last = PlanSnapshot(self._registry.next_id(), entries)
             tr.append(last)
         self._tracker.touch_entry(s, last)
         self._tracker.touch(s, PART_PLAN)

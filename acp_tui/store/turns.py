@@ -31,6 +31,7 @@ from acp_tui.store.reducer import Reducer
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import ACTIVITY_IDLE, ACTIVITY_RUNNING, SessionState, TurnUsage
 from acp_tui.store.transcript_updates import pending_local_user
+from acp_tui.wire.updates import JsonObject
 
 __all__ = ["Turns"]
 
@@ -246,7 +247,7 @@ class Turns:
         )
 
     # -- turns -------------------------------------------------------------------------------
-    def prompt_sent(self, session_id: str, prompt: list[dict[str, Any]] | str | None = None) -> int:
+    def prompt_sent(self, session_id: str, prompt: list[JsonObject] | str | None = None) -> int:
         """The client sent ``session/prompt``: records the user message (replaced by the agent's
         echo if it sends one), sets activity to running. Returns the turn number."""
         s = self._registry.ensure(session_id)
@@ -426,7 +427,7 @@ class Turns:
         s.current_mode_id = mode_id
         self._tracker.touch(s, PART_MODES)
 
-    def set_config_options(self, session_id: str, options: list[dict[str, Any]]) -> None:
+    def set_config_options(self, session_id: str, options: list[JsonObject]) -> None:
         """``session/set_config_option`` returned the full option list."""
         s = self._registry.ensure(session_id)
         s.config_options = [o for o in options if isinstance(o, dict)]
