@@ -30,11 +30,13 @@ from acp_tui.wire.constants import (
     ToolCallStatus,
     ToolKind,
 )
+from acp_tui.wire.updates import JsonObject
 
-#: The ``session/update`` payload, routed on ``sessionUpdate`` (see :class:`UpdateKind`); only
-#: the store interprets it (``acp_tui.store``), tolerantly. Spec:
+#: The ``session/update`` payload as it comes, routed on ``sessionUpdate`` (see
+#: :class:`UpdateKind`); only the store interprets it, each kind coerced to its shape in
+#: :mod:`acp_tui.wire.updates`. Spec:
 #: https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output
-SessionUpdate = dict[str, Any]
+SessionUpdate = JsonObject
 
 # ---- Content blocks ----------------------------------------------------------------------
 
@@ -46,7 +48,7 @@ class Annotations(TypedDict, total=False):
     audience: list[Role] | None
     lastModified: str | None
     priority: float | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class TextContent(TypedDict, total=False):
@@ -56,7 +58,7 @@ class TextContent(TypedDict, total=False):
     type: Required[Literal["text"]]
     annotations: Annotations | None
     text: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ImageContent(TypedDict, total=False):
@@ -68,7 +70,7 @@ class ImageContent(TypedDict, total=False):
     data: Required[str]
     mimeType: Required[str]
     uri: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class AudioContent(TypedDict, total=False):
@@ -79,7 +81,7 @@ class AudioContent(TypedDict, total=False):
     annotations: Annotations | None
     data: Required[str]
     mimeType: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ResourceLink(TypedDict, total=False):
@@ -94,7 +96,7 @@ class ResourceLink(TypedDict, total=False):
     size: int | None
     title: str | None
     uri: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class TextResourceContents(TypedDict, total=False):
@@ -104,7 +106,7 @@ class TextResourceContents(TypedDict, total=False):
     mimeType: str | None
     text: Required[str]
     uri: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class BlobResourceContents(TypedDict, total=False):
@@ -113,7 +115,7 @@ class BlobResourceContents(TypedDict, total=False):
     blob: Required[str]
     mimeType: str | None
     uri: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 #: The resource of an embedded resource block (untagged: ``text`` or ``blob`` tells).
@@ -127,7 +129,7 @@ class EmbeddedResource(TypedDict, total=False):
     type: Required[Literal["resource"]]
     annotations: Annotations | None
     resource: Required[EmbeddedResourceResource]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 #: A content block, tagged by ``type``. Spec: https://agentclientprotocol.com/protocol/v1/content
@@ -145,7 +147,7 @@ class Implementation(TypedDict, total=False):
     name: Required[str]
     title: str | None
     version: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class FileSystemCapabilities(TypedDict, total=False):
@@ -154,7 +156,7 @@ class FileSystemCapabilities(TypedDict, total=False):
 
     readTextFile: bool
     writeTextFile: bool
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class AuthCapabilities(TypedDict, total=False):
@@ -162,7 +164,7 @@ class AuthCapabilities(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/initialization"""
 
     terminal: bool
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ClientCapabilities(TypedDict, total=False):
@@ -171,10 +173,10 @@ class ClientCapabilities(TypedDict, total=False):
 
     fs: FileSystemCapabilities
     terminal: bool
-    session: dict[str, Any] | None
+    session: JsonObject | None
     auth: AuthCapabilities
-    elicitation: dict[str, Any] | None
-    _meta: dict[str, Any] | None
+    elicitation: JsonObject | None
+    _meta: JsonObject | None
 
 
 class PromptCapabilities(TypedDict, total=False):
@@ -184,7 +186,7 @@ class PromptCapabilities(TypedDict, total=False):
     image: bool
     audio: bool
     embeddedContext: bool
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class McpCapabilities(TypedDict, total=False):
@@ -193,19 +195,19 @@ class McpCapabilities(TypedDict, total=False):
 
     http: bool
     sse: bool
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class SessionCapabilities(TypedDict, total=False):
     """Session capabilities supported by the agent. Spec:
     https://agentclientprotocol.com/protocol/v1/initialization#session-capabilities"""
 
-    list: dict[str, Any] | None
-    delete: dict[str, Any] | None
-    additionalDirectories: dict[str, Any] | None
-    resume: dict[str, Any] | None
-    close: dict[str, Any] | None
-    _meta: dict[str, Any] | None
+    list: JsonObject | None
+    delete: JsonObject | None
+    additionalDirectories: JsonObject | None
+    resume: JsonObject | None
+    close: JsonObject | None
+    _meta: JsonObject | None
 
 
 class AgentCapabilities(TypedDict, total=False):
@@ -216,8 +218,8 @@ class AgentCapabilities(TypedDict, total=False):
     promptCapabilities: PromptCapabilities
     mcpCapabilities: McpCapabilities
     sessionCapabilities: SessionCapabilities
-    auth: dict[str, Any]
-    _meta: dict[str, Any] | None
+    auth: JsonObject
+    _meta: JsonObject | None
 
 
 class InitializeRequest(TypedDict, total=False):
@@ -227,7 +229,7 @@ class InitializeRequest(TypedDict, total=False):
     protocolVersion: Required[int]
     clientCapabilities: ClientCapabilities
     clientInfo: Implementation | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class InitializeResponse(TypedDict, total=False):
@@ -236,9 +238,9 @@ class InitializeResponse(TypedDict, total=False):
 
     protocolVersion: Required[int]
     agentCapabilities: AgentCapabilities
-    authMethods: list[dict[str, Any]]
+    authMethods: list[JsonObject]
     agentInfo: Implementation | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class AuthenticateRequest(TypedDict, total=False):
@@ -246,7 +248,7 @@ class AuthenticateRequest(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/initialization"""
 
     methodId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 # ---- Session setup -----------------------------------------------------------------------
@@ -258,7 +260,7 @@ class EnvVariable(TypedDict, total=False):
 
     name: Required[str]
     value: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class HttpHeader(TypedDict, total=False):
@@ -267,7 +269,7 @@ class HttpHeader(TypedDict, total=False):
 
     name: Required[str]
     value: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class McpServerStdio(TypedDict, total=False):
@@ -278,7 +280,7 @@ class McpServerStdio(TypedDict, total=False):
     command: Required[str]
     args: Required[list[str]]
     env: Required[list[EnvVariable]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class McpServerHttp(TypedDict, total=False):
@@ -289,7 +291,7 @@ class McpServerHttp(TypedDict, total=False):
     name: Required[str]
     url: Required[str]
     headers: Required[list[HttpHeader]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class McpServerSse(TypedDict, total=False):
@@ -300,7 +302,7 @@ class McpServerSse(TypedDict, total=False):
     name: Required[str]
     url: Required[str]
     headers: Required[list[HttpHeader]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 #: An MCP server to connect to (stdio has no ``type``). Spec:
@@ -315,7 +317,7 @@ class SessionMode(TypedDict, total=False):
     id: Required[str]
     name: Required[str]
     description: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class SessionModeState(TypedDict, total=False):
@@ -324,7 +326,7 @@ class SessionModeState(TypedDict, total=False):
 
     currentModeId: Required[str]
     availableModes: Required[list[SessionMode]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class NewSessionRequest(TypedDict, total=False):
@@ -334,7 +336,7 @@ class NewSessionRequest(TypedDict, total=False):
     cwd: Required[str]
     additionalDirectories: list[str]
     mcpServers: Required[list[McpServer]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class NewSessionResponse(TypedDict, total=False):
@@ -343,8 +345,8 @@ class NewSessionResponse(TypedDict, total=False):
 
     sessionId: Required[str]
     modes: SessionModeState | None
-    configOptions: list[dict[str, Any]] | None
-    _meta: dict[str, Any] | None
+    configOptions: list[JsonObject] | None
+    _meta: JsonObject | None
 
 
 class LoadSessionRequest(TypedDict, total=False):
@@ -355,7 +357,7 @@ class LoadSessionRequest(TypedDict, total=False):
     cwd: Required[str]
     additionalDirectories: list[str]
     sessionId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class LoadSessionResponse(TypedDict, total=False):
@@ -363,8 +365,8 @@ class LoadSessionResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/session-setup"""
 
     modes: SessionModeState | None
-    configOptions: list[dict[str, Any]] | None
-    _meta: dict[str, Any] | None
+    configOptions: list[JsonObject] | None
+    _meta: JsonObject | None
 
 
 class ResumeSessionRequest(TypedDict, total=False):
@@ -375,7 +377,7 @@ class ResumeSessionRequest(TypedDict, total=False):
     cwd: Required[str]
     additionalDirectories: list[str]
     mcpServers: list[McpServer]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ResumeSessionResponse(TypedDict, total=False):
@@ -383,8 +385,8 @@ class ResumeSessionResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/session-setup"""
 
     modes: SessionModeState | None
-    configOptions: list[dict[str, Any]] | None
-    _meta: dict[str, Any] | None
+    configOptions: list[JsonObject] | None
+    _meta: JsonObject | None
 
 
 # ---- Prompt turn -------------------------------------------------------------------------
@@ -396,7 +398,7 @@ class PromptRequest(TypedDict, total=False):
 
     sessionId: Required[str]
     prompt: Required[list[ContentBlock]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class PromptResponse(TypedDict, total=False):
@@ -404,7 +406,7 @@ class PromptResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/prompt-turn#4-check-for-completion"""
 
     stopReason: Required[StopReason]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class CancelNotification(TypedDict, total=False):
@@ -412,7 +414,7 @@ class CancelNotification(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/prompt-turn#cancellation"""
 
     sessionId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class SessionNotification(TypedDict, total=False):
@@ -421,7 +423,7 @@ class SessionNotification(TypedDict, total=False):
 
     sessionId: Required[str]
     update: Required[SessionUpdate]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ContentChunk(TypedDict, total=False):
@@ -430,7 +432,7 @@ class ContentChunk(TypedDict, total=False):
 
     content: Required[ContentBlock]
     messageId: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class Cost(TypedDict, total=False):
@@ -439,7 +441,7 @@ class Cost(TypedDict, total=False):
 
     amount: Required[float]
     currency: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class UsageUpdate(TypedDict, total=False):
@@ -449,7 +451,7 @@ class UsageUpdate(TypedDict, total=False):
     used: Required[int]
     size: Required[int]
     cost: Cost | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class SessionInfoUpdate(TypedDict, total=False):
@@ -458,7 +460,7 @@ class SessionInfoUpdate(TypedDict, total=False):
 
     title: str | None
     updatedAt: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class CurrentModeUpdate(TypedDict, total=False):
@@ -466,7 +468,7 @@ class CurrentModeUpdate(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/session-modes"""
 
     currentModeId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class UnstructuredCommandInput(TypedDict, total=False):
@@ -474,7 +476,7 @@ class UnstructuredCommandInput(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/prompt-turn"""
 
     hint: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 #: The input a command takes. Spec: https://agentclientprotocol.com/protocol/v1/slash-commands
@@ -488,7 +490,7 @@ class AvailableCommand(TypedDict, total=False):
     name: Required[str]
     description: Required[str]
     input: AvailableCommandInput | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class AvailableCommandsUpdate(TypedDict, total=False):
@@ -496,7 +498,7 @@ class AvailableCommandsUpdate(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/prompt-turn"""
 
     availableCommands: Required[list[AvailableCommand]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class PlanEntry(TypedDict, total=False):
@@ -506,7 +508,7 @@ class PlanEntry(TypedDict, total=False):
     content: Required[str]
     priority: Required[PlanEntryPriority]
     status: Required[PlanEntryStatus]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class Plan(TypedDict, total=False):
@@ -514,7 +516,7 @@ class Plan(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/agent-plan"""
 
     entries: Required[list[PlanEntry]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 # ---- Tool calls --------------------------------------------------------------------------
@@ -526,7 +528,7 @@ class ToolCallLocation(TypedDict, total=False):
 
     path: Required[str]
     line: int | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class Content(TypedDict, total=False):
@@ -535,7 +537,7 @@ class Content(TypedDict, total=False):
 
     type: Required[Literal["content"]]
     content: Required[ContentBlock]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class Diff(TypedDict, total=False):
@@ -546,7 +548,7 @@ class Diff(TypedDict, total=False):
     path: Required[str]
     oldText: str | None
     newText: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class Terminal(TypedDict, total=False):
@@ -555,7 +557,7 @@ class Terminal(TypedDict, total=False):
 
     type: Required[Literal["terminal"]]
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 #: What a tool call produced, tagged by ``type``. Spec:
@@ -576,7 +578,7 @@ class ToolCall(TypedDict, total=False):
     locations: list[ToolCallLocation]
     rawInput: Any
     rawOutput: Any
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ToolCallUpdate(TypedDict, total=False):
@@ -592,7 +594,7 @@ class ToolCallUpdate(TypedDict, total=False):
     locations: list[ToolCallLocation] | None
     rawInput: Any
     rawOutput: Any
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class PermissionOption(TypedDict, total=False):
@@ -602,7 +604,7 @@ class PermissionOption(TypedDict, total=False):
     optionId: Required[str]
     name: Required[str]
     kind: Required[PermissionOptionKind]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class RequestPermissionRequest(TypedDict, total=False):
@@ -612,7 +614,7 @@ class RequestPermissionRequest(TypedDict, total=False):
     sessionId: Required[str]
     toolCall: Required[ToolCallUpdate]
     options: Required[list[PermissionOption]]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class SelectedPermissionOutcome(TypedDict, total=False):
@@ -621,7 +623,7 @@ class SelectedPermissionOutcome(TypedDict, total=False):
 
     outcome: Required[Literal["selected"]]
     optionId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class CancelledPermissionOutcome(TypedDict):
@@ -641,7 +643,7 @@ class RequestPermissionResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/tool-calls"""
 
     outcome: Required[RequestPermissionOutcome]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 # ---- File system and terminals -----------------------------------------------------------
@@ -655,7 +657,7 @@ class ReadTextFileRequest(TypedDict, total=False):
     path: Required[str]
     line: int | None
     limit: int | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ReadTextFileResponse(TypedDict, total=False):
@@ -663,7 +665,7 @@ class ReadTextFileResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/file-system"""
 
     content: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class WriteTextFileRequest(TypedDict, total=False):
@@ -673,7 +675,7 @@ class WriteTextFileRequest(TypedDict, total=False):
     sessionId: Required[str]
     path: Required[str]
     content: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class CreateTerminalRequest(TypedDict, total=False):
@@ -686,7 +688,7 @@ class CreateTerminalRequest(TypedDict, total=False):
     env: list[EnvVariable]
     cwd: str | None
     outputByteLimit: int | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class CreateTerminalResponse(TypedDict, total=False):
@@ -694,7 +696,7 @@ class CreateTerminalResponse(TypedDict, total=False):
     https://agentclientprotocol.com/protocol/v1/terminals"""
 
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class TerminalOutputRequest(TypedDict, total=False):
@@ -703,7 +705,7 @@ class TerminalOutputRequest(TypedDict, total=False):
 
     sessionId: Required[str]
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class TerminalExitStatus(TypedDict, total=False):
@@ -712,7 +714,7 @@ class TerminalExitStatus(TypedDict, total=False):
 
     exitCode: int | None
     signal: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class TerminalOutputResponse(TypedDict, total=False):
@@ -722,7 +724,7 @@ class TerminalOutputResponse(TypedDict, total=False):
     output: Required[str]
     truncated: Required[bool]
     exitStatus: TerminalExitStatus | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class WaitForTerminalExitRequest(TypedDict, total=False):
@@ -731,7 +733,7 @@ class WaitForTerminalExitRequest(TypedDict, total=False):
 
     sessionId: Required[str]
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class WaitForTerminalExitResponse(TypedDict, total=False):
@@ -740,7 +742,7 @@ class WaitForTerminalExitResponse(TypedDict, total=False):
 
     exitCode: int | None
     signal: str | None
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class KillTerminalRequest(TypedDict, total=False):
@@ -749,7 +751,7 @@ class KillTerminalRequest(TypedDict, total=False):
 
     sessionId: Required[str]
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 class ReleaseTerminalRequest(TypedDict, total=False):
@@ -758,7 +760,7 @@ class ReleaseTerminalRequest(TypedDict, total=False):
 
     sessionId: Required[str]
     terminalId: Required[str]
-    _meta: dict[str, Any] | None
+    _meta: JsonObject | None
 
 
 # ---- Errors ------------------------------------------------------------------------------
