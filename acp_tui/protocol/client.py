@@ -34,6 +34,7 @@ from acp_tui.protocol.jsonrpc import (
 )
 from acp_tui.protocol.process import AgentProcess
 from acp_tui.wire.constants import PROTOCOL_VERSION, Method
+from acp_tui.wire.updates import JsonObject
 
 if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
@@ -188,9 +189,9 @@ class AgentInfo:
     name: str = ""
     title: str = ""
     version: str = ""
-    capabilities: dict[str, Any] = field(default_factory=dict)
-    auth_methods: list[dict[str, Any]] = field(default_factory=list)
-    raw: dict[str, Any] = field(default_factory=dict)
+    capabilities: JsonObject = field(default_factory=dict)
+    auth_methods: list[JsonObject] = field(default_factory=list)
+    raw: JsonObject = field(default_factory=dict)
 
     @property
     def display_name(self) -> str:
@@ -418,7 +419,7 @@ class AcpClient:
         if outcome is not None:
             await outcome
 
-    def client_capabilities(self) -> dict[str, Any]:
+    def client_capabilities(self) -> JsonObject:
         # Terminal sign-in is run (or shown) by whoever drives this client: an ability.
         abilities = self.abilities | ({"auth.terminal"} if self.terminal_auth else set())
         return client_capabilities(
@@ -501,7 +502,7 @@ class AcpClient:
             raise AcpError("initialize has not completed")
         return self.agent
 
-    async def authenticate(self, method_id: str) -> Any:
+    async def authenticate(self, method_id: str) -> object:
         """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
         checks the method's type, see :mod:`acp_tui.session.auth_methods`)."""
         return await self.call(Method.AUTHENTICATE, {"methodId": method_id})
@@ -520,13 +521,13 @@ class AcpClient:
         auth = self.agent.capabilities.get("auth") if self.agent else None
         return isinstance(auth, dict) and isinstance(auth.get("logout"), dict)
 
-    async def logout(self) -> Any:
+    async def logout(self) -> object:
         self._require(self.can_logout, "logging out (logout)")
         return await self.call("auth/logout" if self.v2 else Method.LOGOUT, {})
 
     async def new_session(
         self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         result = await self.call(
             Method.SESSION_NEW, {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
         )
@@ -538,7 +539,7 @@ class AcpClient:
         cwd: str,
         mcp_servers: list[McpServer] | None = None,
         **extra: Any,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         self._require(self.info.can_load, "loading sessions (session/load)")
         result = await self.call(
             Method.SESSION_LOAD,
@@ -554,7 +555,7 @@ class AcpClient:
         *,
         replay: bool = False,
         **extra: Any,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """``session/resume``; ``replay`` (v2 only): the agent replays the conversation from
         its start first (``replayFrom``), as ``session/load`` does in v1."""
         self._require(self.info.can_resume, "resuming sessions (session/resume)")
@@ -571,7 +572,7 @@ class AcpClient:
 
     async def list_sessions(
         self, cwd: str | None = None, cursor: str | None = None, archived: str | None = None
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """One page of session/list. ``archived`` (unstable): ``"exclude"`` (the default),
         ``"include"`` or ``"only"``; sent only to agents that advertise archiving."""
         self._require(self.info.can_list, "listing sessions (session/list)")
@@ -591,13 +592,13 @@ class AcpClient:
         cwd: str | None = None,
         max_pages: int = 10_000,
         notes: list[str] | None = None,
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """Every page of session/list, each session once (the first time it is listed).
 
         A broken agent cannot make this loop: it stops on a cursor seen before (a repeat or a
         cycle), after :data:`MAX_STALE_PAGES` pages in a row with no new session, and after
         ``max_pages``; each such stop is explained in ``notes``."""
-        sessions: dict[str, dict[str, Any]] = {}
+        sessions: dict[str, JsonObject] = {}
         cursor: str | None = None
         seen: set[str] = set()
         stale = 0
@@ -634,11 +635,11 @@ class AcpClient:
             _note(notes, f"stopped listing after {max_pages} pages")
         return list(sessions.values())
 
-    async def close_session(self, session_id: str) -> Any:
+    async def close_session(self, session_id: str) -> object:
         self._require(self.info.can_close, "closing sessions (session/close)")
         return await self.call(Method.SESSION_CLOSE, {"sessionId": session_id})
 
-    async def delete_session(self, session_id: str) -> Any:
+    async def delete_session(self, session_id: str) -> object:
         self._require(self.info.can_delete, "deleting sessions (session/delete)")
         return await self.call(Method.SESSION_DELETE, {"sessionId": session_id})
 
@@ -648,7 +649,7 @@ class AcpClient:
         cwd: str,
         mcp_servers: list[McpServer] | None = None,
         additional_directories: list[str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """session/fork (unstable): a new session with the conversation so far."""
         self._require(self.info.can_fork, "branching sessions (session/fork)")
         params: dict[str, Any] = {
@@ -670,15 +671,15 @@ class AcpClient:
         stored = result.get("title") if isinstance(result, dict) else None
         return stored if isinstance(stored, str) else None
 
-    async def archive_session(self, session_id: str) -> Any:
+    async def archive_session(self, session_id: str) -> object:
         self._require(self.info.can_archive, "archiving sessions (session/archive)")
         return await self.call(Method.SESSION_ARCHIVE, {"sessionId": session_id})
 
-    async def unarchive_session(self, session_id: str) -> Any:
+    async def unarchive_session(self, session_id: str) -> object:
         self._require(self.info.can_archive, "archiving sessions (session/unarchive)")
         return await self.call(Method.SESSION_UNARCHIVE, {"sessionId": session_id})
 
-    async def prompt(self, session_id: str, prompt: list[dict[str, Any]]) -> dict[str, Any]:
+    async def prompt(self, session_id: str, prompt: list[JsonObject]) -> JsonObject:
         result = await self.call(Method.SESSION_PROMPT, {"sessionId": session_id, "prompt": prompt})
         return result if isinstance(result, dict) else {}
 
@@ -687,17 +688,17 @@ class AcpClient:
             params: CancelNotification = {"sessionId": session_id}
             await self.connection.notify(Method.SESSION_CANCEL, params)
 
-    async def set_mode(self, session_id: str, mode_id: str) -> Any:
+    async def set_mode(self, session_id: str, mode_id: str) -> object:
         return await self.call(
             Method.SESSION_SET_MODE, {"sessionId": session_id, "modeId": mode_id}
         )
 
-    async def set_model(self, session_id: str, model_id: str) -> Any:
+    async def set_model(self, session_id: str, model_id: str) -> object:
         """The legacy ``session/set_model``: only for agents that sent a ``models`` state
         (models are config options now; see acp_tui.store.options)."""
         return await self.call("session/set_model", {"sessionId": session_id, "modelId": model_id})
 
-    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> Any:
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> object:
         params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
         if isinstance(value, bool):
             params["type"] = "boolean"
