@@ -11,7 +11,7 @@ of the schema cost about 10 ms and are needed only by type checkers and tests.
 Spec: https://agentclientprotocol.com/protocol/v1/overview
 """
 
-from typing import Final, Literal
+from typing import Final, Literal, get_args
 
 PROTOCOL_VERSION: Final = 1
 """The protocol version this client speaks. Spec:
@@ -124,12 +124,12 @@ ToolKind = Literal[
 ]
 """The category of a tool call, for its icon. Spec:
 https://agentclientprotocol.com/protocol/v1/tool-calls#creating"""
-TOOL_KINDS: Final[tuple[ToolKind, ...]] = ToolKind.__args__  # type: ignore[attr-defined]
+TOOL_KINDS: Final[tuple[ToolKind, ...]] = get_args(ToolKind)
 
 ToolCallStatus = Literal["pending", "in_progress", "completed", "failed"]
 """Where a tool call is in its life. Spec:
 https://agentclientprotocol.com/protocol/v1/tool-calls#status"""
-TOOL_CALL_STATUSES: Final[tuple[ToolCallStatus, ...]] = ToolCallStatus.__args__  # type: ignore[attr-defined]
+TOOL_CALL_STATUSES: Final[tuple[ToolCallStatus, ...]] = get_args(ToolCallStatus)
 
 PermissionOptionKind = Literal["allow_once", "allow_always", "reject_once", "reject_always"]
 """What choosing a permission option means. Spec:
@@ -138,7 +138,7 @@ ALLOW_ONCE: Final = "allow_once"
 ALLOW_ALWAYS: Final = "allow_always"
 REJECT_ONCE: Final = "reject_once"
 REJECT_ALWAYS: Final = "reject_always"
-PERMISSION_OPTION_KINDS: Final[tuple[PermissionOptionKind, ...]] = PermissionOptionKind.__args__  # type: ignore[attr-defined]
+PERMISSION_OPTION_KINDS: Final[tuple[PermissionOptionKind, ...]] = get_args(PermissionOptionKind)
 
 PlanEntryPriority = Literal["high", "medium", "low"]
 """How much a plan entry matters. Spec:
