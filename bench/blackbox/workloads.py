@@ -79,6 +79,16 @@ def one_chunk(size: int) -> list[str]:
     return ["".join(parts)]
 
 
+def one_word(size: int) -> list[str]:
+    """One word of about ``size`` characters with no break opportunity (base64-like: letters,
+    digits, ``+`` and ``/``; no space, newline or hyphen), between the markers, in one chunk."""
+    alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+    body_size = max(1, size - len(BEGIN) - len(END) - 2)
+    repeats = -(-body_size // len(alphabet))
+    body = (alphabet * repeats)[:body_size]
+    return [f"{BEGIN} {body} {END}"]
+
+
 #: Workload name -> the chunks of its reply. Sizes are part of the name's meaning.
 WORKLOADS: dict[str, Callable[[], list[str]]] = {
     "paragraphs": lambda: paragraphs(400),
@@ -88,6 +98,8 @@ WORKLOADS: dict[str, Callable[[], list[str]]] = {
     "chunk5mb": lambda: one_chunk(5_000_000),
     "chunk50mb": lambda: one_chunk(50_000_000),
     "chunks200k": lambda: one_paragraph(200_000),
+    "word5mb": lambda: one_word(5_000_000),
+    "word50mb": lambda: one_word(50_000_000),
     # Tiny ones, for the smoke test.
     "tiny": lambda: paragraphs(3),
     "tinytokens": lambda: tokens(40),
@@ -102,6 +114,7 @@ KINDS: dict[str, Callable[[int], list[str]]] = {
     "tokens": tokens,
     "paragraph": one_paragraph,
     "chunk": one_chunk,
+    "word": one_word,
 }
 
 

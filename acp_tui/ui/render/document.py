@@ -10,7 +10,8 @@ blocks only (:data:`KEEP_LINES`): a reply of 50 MB keeps its text and one intege
 not its millions of drawn lines.
 
 Blocks are joined by one blank line, as :class:`MarkdownLines` always drew them, except the
-pieces of a long code block, drawn one under the other (:class:`~.blocks.FencePiece`).
+pieces of a long block, drawn one under the other (:class:`~.blocks.FencePiece`,
+:class:`~.blocks.ParagraphPiece`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from textual.strip import Strip
 
-from acp_tui.ui.render.blocks import BlockSplitter, FencePiece
+from acp_tui.ui.render.blocks import BlockSplitter, FencePiece, ParagraphPiece
 from acp_tui.ui.render.paragraph import GrowingParagraph, is_plain_paragraph
 
 if TYPE_CHECKING:
@@ -104,6 +105,10 @@ class Document:
             index = self._paragraph_index
             if index >= len(blocks) or not blocks[index].startswith(paragraph.source):
                 self._paragraph, self._paragraph_index = None, -1
+            elif index < self._settled - 1:
+                # Settled with more blocks after it (a long text in one piece): drawn when
+                # someone looks, like any block.
+                self._paragraph, self._paragraph_index = None, -1
             elif index < self._settled and self.width:
                 self._draw(index)  # its final lines, drawn the cheap way; then let go
         self._follow_paragraph()
@@ -140,9 +145,12 @@ class Document:
             and last >= self._settled
             and last != self._paragraph_index
             and (self._paragraph is None or self._paragraph_index < self._settled)
-            and is_plain_paragraph(self.blocks[last])
+            and is_plain_paragraph(
+                self.blocks[last], continued=isinstance(self.blocks[last], ParagraphPiece)
+            )
         ):
-            self._paragraph = GrowingParagraph(self.renderer)
+            continued = isinstance(self.blocks[last], ParagraphPiece)
+            self._paragraph = GrowingParagraph(self.renderer, continued=continued)
             self._paragraph_index = last
 
     # ------------------------------------------------------------------ layout
@@ -206,7 +214,10 @@ class Document:
             if lines is None:
                 if index == self._paragraph_index:
                     self._paragraph, self._paragraph_index = None, -1
-                lines = renderer.lines(block, self.width)
+                if isinstance(block, ParagraphPiece):
+                    lines = renderer.piece_lines(block, self.width)
+                else:
+                    lines = renderer.lines(block, self.width)
         self._set_height(index, len(lines))
         if index < self._settled:
             self._open_lines.pop(index, None)
@@ -253,9 +264,11 @@ class Document:
 
     def _gap_before(self, index: int) -> int:
         """Blank rows before block ``index`` (one past the last: after it): one, but none
-        before a long fence's next piece."""
+        before a long block's next piece."""
         blocks = self.blocks
-        return 0 if index < len(blocks) and isinstance(blocks[index], FencePiece) else 1
+        if index < len(blocks) and isinstance(blocks[index], FencePiece | ParagraphPiece):
+            return 0
+        return 1
 
     @property
     def height(self) -> int:

@@ -21,6 +21,8 @@ from rich.theme import Theme
 from textual.color import Color
 from textual.strip import Strip
 
+from acp_tui.ui.render.wrap import wrap_with_starts
+
 __all__ = ["BlockRenderer", "markdown_theme"]
 
 
@@ -226,6 +228,20 @@ class BlockRenderer:
         if len(markdown.captured) != 1:
             return None
         return markdown.captured[0]
+
+    def piece_lines(self, block: str, width: int) -> list[Strip]:
+        """A long block's next piece (:class:`~.blocks.ParagraphPiece`) drawn at ``width`` as
+        the paragraph text it continues; as Markdown of its own if it is not that."""
+        text = self.paragraph_text("x " + block)
+        if text is None:
+            return self.lines(block, width)
+        lines = self.text_lines(wrap_with_starts(text[2:], max(1, width))[0])
+        while lines and not lines[-1].text.strip():
+            lines.pop()
+        first = 0
+        while first < len(lines) and not lines[first].text.strip():
+            first += 1
+        return lines[first:]
 
     def text_lines(self, lines: list[Text]) -> list[Strip]:
         """Wrapped lines of a paragraph as Rich draws them."""

@@ -7,8 +7,10 @@ Both steps are redone here a piece at a time:
   before the cut is resolved (no emphasis, code span, link or HTML left open: the styled text
   of that part shows none of ``* _ ` [ ~ <``). Text after such a cut cannot change how the part
   before it is read (CommonMark matches delimiters left to right, and a cut between two words
-  ends no construct), so that part's styled text is final. It is rendered once, with a word on
-  either side so it is read in the same context as inside the paragraph;
+  ends no construct), so that part's styled text is final. A word longer than a piece (base64,
+  minified JSON) is cut inside, between two letters or digits (:meth:`GrowingParagraph._word_cut`).
+  A piece is rendered once, with a word on either side so it is read in the same context as
+  inside the paragraph;
 - **wrapping**: settled pieces go to :class:`~.wrap.GrowingWrap`, which keeps every line but
   the last two final; the open rest of the paragraph is rendered and wrapped as a provisional
   end each time it is looked at.
@@ -44,30 +46,34 @@ _BLOCK_START = re.compile(r" {0,3}(?:[#>*+\-=|:~`<\[_]|\d{1,9}[.)])|\s{4}|\t")
 #: Markers of an inline construct; in styled text they mean one was left open (an intraword
 #: underscore never opens or closes emphasis).
 _UNRESOLVED = re.compile(r"[*`\[~<]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
-#: Where a paragraph may be cut: after a single space between two words.
-_CUT = re.compile(r"(?<=\S) (?=\S)")
 #: The open part is not cut into pieces shorter than this (each render has a fixed cost).
 MIN_PIECE_CHARS = 256
 #: The longest piece rendered at once when settling (bounded work per step).
 MAX_PIECE_CHARS = 8_192
+#: The longest HTML entity name (``&CounterClockwiseContourIntegral;``) and its ``&``, and some.
+ENTITY_CHARS = 40
 #: An open part longer than this is settled even though unresolved (see the module's doc).
 FORCE_CHARS = 16_384
 
 
-def is_plain_paragraph(text: str) -> bool:
+def is_plain_paragraph(text: str, *, continued: bool = False) -> bool:
     """Whether ``text`` is read as one paragraph (as far as its lines' starts tell: a line
-    that may still grow is checked again by :func:`_lines_plain` when it does)."""
-    if not text or text[0].isspace() or _BLOCK_START.match(text):
+    that may still grow is checked again by :func:`_lines_plain` when it does). ``continued``:
+    ``text`` goes on a paragraph (a :class:`~.blocks.ParagraphPiece`), so its first line is no
+    line start."""
+    if not text:
         return False
-    return _lines_plain(text, 1)
+    if not continued and (text[0].isspace() or _BLOCK_START.match(text)):
+        return False
+    return _lines_plain(text, 1, continued=continued)
 
 
-def _lines_plain(text: str, start: int) -> bool:
+def _lines_plain(text: str, start: int, *, continued: bool = False) -> bool:
     """No line of ``text`` that ends at or after ``start`` starts a block (the lines before
     were checked already; the one ``start`` falls in may have grown)."""
     newline = text.rfind("\n", 0, start)
     if newline < 0:
-        if _BLOCK_START.match(text) or text[:1].isspace():
+        if not continued and (_BLOCK_START.match(text) or text[:1].isspace()):
             return False
         newline = text.find("\n", start)
     while newline >= 0:
@@ -84,8 +90,12 @@ def _resolved(text: Text) -> bool:
 class GrowingParagraph:
     """One paragraph's lines, given its text a piece at a time (:meth:`extend`)."""
 
-    def __init__(self, renderer: BlockRenderer, source: str = "") -> None:
+    def __init__(
+        self, renderer: BlockRenderer, source: str = "", *, continued: bool = False
+    ) -> None:
         self.renderer = renderer
+        #: The text goes on a paragraph (a long block's next piece): read in its context.
+        self.continued = continued
         self.source = ""
         #: False once a line could be read as another kind of block: draw the block whole.
         self.plain = True
@@ -95,8 +105,8 @@ class GrowingParagraph:
         self._wrap: GrowingWrap | None = None
         self._wrapped = 0
         self._frozen: list[Strip] = []
-        #: The open part's styled text, for the source it was made from.
-        self._open_for = -1
+        #: The open part's styled text, for the source and settled length it was made from.
+        self._open_for = (-1, -1)
         self._open_text = Text()
         if source:
             self.extend(source)
@@ -108,7 +118,7 @@ class GrowingParagraph:
         start = len(self.source)
         self.source += text
         if self.plain:
-            self.plain = _lines_plain(self.source, start)
+            self.plain = _lines_plain(self.source, start, continued=self.continued)
 
     @property
     def unsettled(self) -> int:
@@ -125,17 +135,16 @@ class GrowingParagraph:
             open_chars = len(source) - self._settled
             if open_chars < 2 * MIN_PIECE_CHARS:
                 return
+            low = self._settled + MIN_PIECE_CHARS
             end = min(len(source) - 1, self._settled + MAX_PIECE_CHARS)
-            cut = self._last_cut(self._settled + MIN_PIECE_CHARS, end)
+            cut = self._last_cut(low, end)
+            if cut < 0:
+                # A word longer than a piece (base64, minified JSON): cut inside it.
+                cut = self._word_cut(low, end)
             if cut < 0:
                 if open_chars <= FORCE_CHARS:
                     return
-                # One word longer than a piece: settle it whole (a word has no construct
-                # that text after a space could close, except code spans: see module doc).
-                match = _CUT.search(source, self._settled + MAX_PIECE_CHARS)
-                if match is None:
-                    return
-                cut = match.end()
+                cut = end  # forced (see the module's doc)
             piece = self._piece_text(self._settled, cut)
             budget -= cut - self._settled
             if piece is None or not _resolved(piece):
@@ -173,23 +182,39 @@ class GrowingParagraph:
             space = source.rfind(" ", low, space)
         return -1
 
+    def _word_cut(self, low: int, high: int) -> int:
+        """The last place in ``source[low:high]`` inside a word where it may be cut: between
+        two letters or digits, with no ``&`` shortly before (an entity such as ``&amp;``
+        would be cut in two), or -1. Such a cut is in no inline construct a letter can end or
+        start, so either side reads the same alone as in the paragraph; wrapping is of the
+        whole text, so the word still folds as Rich folds it."""
+        source = self.source
+        for cut in range(high, low, -1):
+            if (
+                source[cut].isalnum()
+                and source[cut - 1].isalnum()
+                and source.rfind("&", max(0, cut - ENTITY_CHARS), cut) < 0
+            ):
+                return cut
+        return -1
+
     def _piece_text(self, start: int, end: int) -> Text | None:
         """The styled text of ``source[start:end]`` (ending with a space) as part of the
         paragraph: rendered between two words, which are then cut off again."""
         piece = self.source[start:end]
-        if start == 0:
+        if start == 0 and not self.continued:
             text = self.renderer.paragraph_text(piece + "y")
             return None if text is None else text[:-1]
         text = self.renderer.paragraph_text("x " + piece + "y")
         return None if text is None else text[2:-1]
 
     def _open(self) -> Text | None:
-        if self._open_for != len(self.source):
+        if self._open_for != (len(self.source), self._settled):
             start = self._settled
             rest = self.source[start:]
             if not rest.strip():
                 self._open_text = Text()
-            elif start == 0:
+            elif start == 0 and not self.continued:
                 text = self.renderer.paragraph_text(rest)
                 if text is None:
                     return None
@@ -199,7 +224,7 @@ class GrowingParagraph:
                 if text is None:
                     return None
                 self._open_text = text[2:]
-            self._open_for = len(self.source)
+            self._open_for = (len(self.source), self._settled)
         return self._open_text
 
     def lines(self, width: int) -> list[Strip] | None:

@@ -71,11 +71,26 @@ def wrap_with_starts(
             # a folded word whose rest is still too long for a line (it folds the same way).
             restart = not tabbed and (
                 (cut >= first_end and plain[cut - 1].isspace() and not plain[cut].isspace())
-                or cell_len(_WORD.match(plain, cut).group()) > width  # type: ignore[union-attr]
+                or _wider_than(plain, cut, width)
             )
             starts.append(offset + cut if restart else -1)
         offset += len(plain) + 1
     return lines, starts, physicals
+
+
+def _wider_than(plain: str, start: int, width: int) -> bool:
+    """Whether the word (the run of non-spaces) at ``start`` in ``plain`` is wider than
+    ``width`` cells. Only as much of the word is measured as the answer needs: asked at every
+    line of a folded word, measuring the whole rest of it each time made wrapping a word of a
+    megabyte take hours."""
+    limit = width + 1
+    while True:
+        word = _WORD.match(plain, start, start + limit).group()  # type: ignore[union-attr]
+        if cell_len(word) > width:
+            return True
+        if len(word) < limit:
+            return False
+        limit *= 2
 
 
 def _tab_in_first_line(plain: str) -> bool:

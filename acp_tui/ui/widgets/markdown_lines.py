@@ -142,6 +142,11 @@ class MarkdownLines(CachedBaseStyle, Widget):
         while True:
             more = self._feed_step()
             self._attach_renderer()
+            if more and document is self._document:
+                # The text in hand first: a paragraph laid out now may be long gone by the
+                # end of a huge piece (only its last blocks are drawn).
+                await give_way()
+                continue
             behind = True
             while behind:
                 behind = document.catch_up(CATCH_UP_CHARS) and document is self._document

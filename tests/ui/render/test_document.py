@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.style import Style
 from textual.strip import Strip
 
+from acp_tui.ui.render import blocks as blocks_module
 from acp_tui.ui.render import document as document_module
 from acp_tui.ui.render.blocks import markdown_blocks
 from acp_tui.ui.render.document import Document
@@ -107,7 +108,10 @@ def test_only_the_rows_looked_at_are_drawn_and_drawn_lines_are_bounded(
     assert document._drawn_lines <= 500 + 20
 
 
-def test_a_growing_paragraph_is_taken_in_a_bounded_step_at_a_time() -> None:
+def test_a_growing_paragraph_is_taken_in_a_bounded_step_at_a_time(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(blocks_module, "LONG_BLOCK_CHARS", 10**9)  # one block, not pieces
     document = Document()
     document.layout(80, RENDERER)
     # About 190 KB: some 23 steps of 8 KB, each bounded below, and the whole compared with Rich
@@ -122,3 +126,40 @@ def test_a_growing_paragraph_is_taken_in_a_bounded_step_at_a_time() -> None:
     assert steps >= len(words) // 8_192 - 1
     document.layout(80, RENDERER)
     assert cells(every_row(document)) == cells(RENDERER.lines(words, 80))
+
+
+@pytest.mark.parametrize(
+    "word",
+    [
+        "QmFzZTY0IGRhdGE+/x9" * 40_000,  # base64: 760 KB with no space or newline
+        '{"key":[1,2,{"a_b":"c<d>"}],"n":null,"s":"x-y"}' * 16_000,  # minified JSON
+        "!?" * 200_000,  # no letter pair to cut between either
+    ],
+    ids=["base64", "json", "punctuation"],
+)
+def test_one_huge_word_is_drawn_a_screen_at_a_time(word: str) -> None:
+    """A reply that is one word of most of a megabyte is cut into blocks of bounded length,
+    drawn only where someone looks; every character shows, in order, on full rows."""
+    document = Document()
+    document.layout(100, RENDERER)
+    document.feed(word)
+    while document.catch_up(8_192):
+        pass
+    document.layout(100, RENDERER)
+    limit = blocks_module.LONG_BLOCK_CHARS + 2 * blocks_module.FORCE_CUT_CHARS + 1
+    assert max(len(block) for block in document.blocks) <= limit
+    height = document.height
+    document.draw_rows(height - 40, height)
+    document.draw_rows(0, 40)
+    assert document._drawn_lines < 3 * limit // 100  # two screens: a few blocks' lines
+    assert document.line(0).text.startswith(word[:100])
+    for y in range(10**6):  # drawn from the top: every height exact on the way
+        if y >= document.height:
+            break
+        document.draw_rows(y, y + 1)
+    rows = [document.line(y).text.rstrip() for y in range(document.height)]
+    shown = "".join(rows)
+    assert len(shown) == len(word) and shown == word  # (no diff of a megabyte)
+    # Rows are full but at the pieces' ends (a row every LONG_BLOCK_CHARS or so ends early).
+    short = [row for row in rows[:-1] if len(row) < 100]
+    assert len(short) <= len(document.blocks)

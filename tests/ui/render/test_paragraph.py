@@ -37,6 +37,12 @@ WORDS = st.sampled_from(
         "&amp;",
         "\\*",
         "end.",
+        # Words longer than a piece: cut inside, between two letters or digits.
+        "QmFzZTY0IGRhdGE+/x9" * 5,
+        '{"key":[1,2,{"a_b":"c"}],"n":null}' * 3,
+        "x&amp;y&#x41;z" * 6,
+        "snake_case_words_" * 6,
+        "**b**o`c`d" * 5,
     ]
 )
 SEPARATORS = st.sampled_from([" ", " ", " ", "  ", "\n", "  \n", "\t"])
@@ -98,6 +104,21 @@ def test_a_long_paragraph_keeps_little_open() -> None:
     assert len(paragraph._pieces) > 100
 
 
+def test_a_word_longer_than_a_piece_is_settled_inside() -> None:
+    """One word of 200 KB (base64, minified JSON) is settled a piece at a time like words
+    are: the open part, rendered again each time the paragraph is looked at, stays small."""
+    word = "QmFzZTY0IGRhdGE+/x9" * 10_000
+    paragraph = GrowingParagraph(RENDERER)
+    paragraph.extend(word)
+    while paragraph.unsettled > 100 and paragraph.lines(60) is not None:
+        before = paragraph.unsettled
+        paragraph.settle()
+        if paragraph.unsettled == before:
+            break
+    assert paragraph.unsettled <= paragraph_module.MAX_PIECE_CHARS
+    assert "".join(line.text.rstrip() for line in paragraph.lines(60) or []) == word
+
+
 def test_block_starts_are_not_plain_paragraphs() -> None:
     for text in ("# head", "- item", "1. item", "> quote", "| a |", "```", "    code", "[x]: /u"):
         assert not is_plain_paragraph(text), text
@@ -108,3 +129,6 @@ def test_block_starts_are_not_plain_paragraphs() -> None:
     assert paragraph.plain
     paragraph.extend(". item")  # the first line became a list item
     assert not paragraph.plain and paragraph.lines(40) is None
+    # A long block's next piece goes on a paragraph: its first line starts nothing.
+    assert is_plain_paragraph("# not a heading", continued=True)
+    assert not is_plain_paragraph("text\n# heading", continued=True)

@@ -5,11 +5,13 @@ from __future__ import annotations
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from rich.cells import cell_len
 from rich.console import Console
 from rich.segment import Segment
 from rich.style import Style
 from rich.text import Text
 
+from acp_tui.ui.render import wrap as wrap_module
 from acp_tui.ui.render.wrap import GrowingWrap, wrap_with_starts
 
 CONSOLE = Console(width=80, color_system="truecolor", force_terminal=True)
@@ -120,3 +122,22 @@ def test_starts_restart_the_wrap() -> None:
         assert start >= 0
         again, _, _ = wrap_with_starts(text[start:], 12)
         assert cells(again) == cells(lines[index:])
+
+
+def test_a_folded_word_is_measured_once_not_once_a_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Whether wrapping may start over inside a folded word depends on the rest of the word
+    being wider than a line; measuring all of the rest at every line made a word of a megabyte
+    take hours. The characters measured stay in proportion to the text."""
+    measured = 0
+
+    def counting_cell_len(text: str, *args: object) -> int:
+        nonlocal measured
+        measured += len(text)
+        return cell_len(text)
+
+    monkeypatch.setattr(wrap_module, "cell_len", counting_cell_len)
+    word = "QmFzZTY0IGRhdGE+/x9" * 2_000  # 38,000 characters, no space
+    lines, starts, _ = wrap_with_starts(Text(word), 60)
+    assert "".join(line.plain.rstrip() for line in lines) == word
+    assert all(start >= 0 for start in starts[1:-1])  # every line is a place to start over
+    assert measured < 4 * len(word)
