@@ -34,6 +34,8 @@ BENCHMARKS: dict[str, str] = {
     "replies": "bench.screen:REPLIES",
     "chunk5mb": "bench.screen:CHUNK5MB",
     "chunk50mb": "bench.screen:CHUNK50MB",
+    "word5mb": "bench.screen:WORD5MB",
+    "word50mb": "bench.screen:WORD50MB",
     "chunks200k": "bench.screen:CHUNKS200K",
     "keys": "bench.screen:KEYS",
     "launch": "bench.screen:LAUNCH",

@@ -665,7 +665,7 @@ class Agent(base.Agent):
         self.end_turn(request_id)
 
 
-def main(argv: list[str] | None = None) -> None:
+def main(argv: list[str] | None = None, agent: type[Agent] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument(
         "--at-start",
@@ -684,7 +684,7 @@ def main(argv: list[str] | None = None) -> None:
         "--load-shape", choices=["hang", "error", "other-session", "flood"], default=None
     )
     base.HostileCore.add_arguments(parser)
-    Agent(parser.parse_args(argv)).run()
+    (agent or Agent)(parser.parse_args(argv)).run()
 
 
 if __name__ == "__main__":

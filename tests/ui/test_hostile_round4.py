@@ -1,0 +1,64 @@
+"""Hostile agents, round 4 (issue 36): sizes without bounds, through the real app on the round 4
+hostile agent (:mod:`tests.agents.hostile4_agent`), driven with Pilot.
+
+Each test is a class of defect, seen where the person sees it: one agent message of megabytes
+with no break in it held the event loop (the turn's clock stood at "0 s", the keys waited).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from acp_tui.session.settings import AppSettings
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.widgets.prompt import PromptTextArea
+from tests.agents import hostile4_agent as h4
+from tests.ui.chat_helpers import chat, send, wait_for, wait_for_session
+from tests.ui.test_resilience import SIZE, screen_text
+
+pytestmark = pytest.mark.anyio
+
+AGENT = [sys.executable, str(Path(h4.__file__).resolve())]
+ELAPSED = re.compile(r"working… (\d+) s")
+
+
+def round4_app(cwd: Path, *flags: str) -> AcpTuiApp:
+    cwd.mkdir(parents=True, exist_ok=True)
+    settings = AppSettings(
+        agent_argv=[*AGENT, *flags],
+        cwd=str(cwd),
+        data_dir=cwd / ".data",
+        log_dir=cwd / ".logs",
+        theme="textual-dark",
+        notify_when_unfocused=False,
+    )
+    return make_app(settings)
+
+
+def clock(app: AcpTuiApp) -> int:
+    """The seconds on the running turn's clock (-1 when there is none)."""
+    found = ELAPSED.search(str(chat(app).query_one("#status").render()))
+    return int(found.group(1)) if found else -1
+
+
+@pytest.mark.timeout(150)
+async def test_the_turns_clock_ticks_while_one_huge_word_is_drawn(tmp_path: Path) -> None:
+    """5 MB with no space or newline: drawn (its end on screen), and meanwhile the turn's clock
+    moves and typed keys reach the prompt. (Before: the event loop was held for hours by the
+    wrapping of the word; the clock stood at 0 s.)"""
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "huge-word 5")
+        await wait_for(pilot, lambda: clock(app) >= 0, "the turn's clock")
+        await wait_for(pilot, lambda: h4.WORD_END in screen_text(app), "the end of the word")
+        await wait_for(pilot, lambda: clock(app) >= 2, "two seconds on the turn's clock")
+        await pilot.press(*"typed")
+        prompt = screen.query_one(PromptTextArea)
+        await wait_for(pilot, lambda: prompt.text == "typed", "the keys in the prompt")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not screen.busy, "the turn cancelled")
