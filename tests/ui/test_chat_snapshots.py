@@ -77,7 +77,7 @@ def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> Non
         # The sidebar's row reads "working 0 s": its clock held at the turn's start.
         started = screen.store.get(screen.session_id).turn_started  # type: ignore[union-attr]
         sidebar = screen.query_one(SessionsSidebar)
-        sidebar.now = lambda: started
+        sidebar.session_list.now = lambda: started
         sidebar.session_list.refresh()
         await _settle(pilot)
 

@@ -179,7 +179,7 @@ async def test_archive_from_the_sidebar_and_show_the_archived(tmp_path: Path) ->
             ),
             "the archived sessions",
         )
-        assert sidebar.showing_archived  # here the same key brings a session back
+        assert sidebar.model.archived  # here the same key brings a session back
         await highlight(pilot, sidebar, first)
         await pilot.press("x")  # back from the archive
         await wait_for(pilot, lambda: "no archived sessions" in list_text(sidebar), "none left")

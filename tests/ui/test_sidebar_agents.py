@@ -82,8 +82,8 @@ class AgentsApp(App[None]):
         sidebar = SessionsSidebar(
             self.store(self.primary), CWD, now=clock, tz=UTC, home="/home/tester"
         )
-        sidebar.agent_key = self.primary
-        sidebar.directory = SessionDirectory(self.workspace, primary=self.primary)
+        sidebar.model.agent_key = self.primary
+        sidebar.model.directory = SessionDirectory(self.workspace, primary=self.primary)
         yield sidebar
 
     def on_mount(self) -> None:
@@ -282,7 +282,7 @@ async def test_one_agent_in_the_workspace_looks_as_before() -> None:
     app = AgentsApp({"claude": catalog("c", 3, 10)})
     async with app.run_test(size=(80, 30)) as pilot:
         await settle(pilot)
-        assert not app.sidebar.several_agents
+        assert not app.sidebar.model.several_agents
         assert app.sidebar.session_list.row_agents == []
         assert "claude" not in visible_text(app)
         assert app.sidebar.query_one("#sidebar-filter", Input).placeholder == "Filter sessions…"
@@ -444,7 +444,7 @@ def test_snapshot_three_agents(snap_compare: Any) -> None:
     )
 
     async def run_before(pilot: Pilot[None]) -> None:
-        directory = app.sidebar.directory
+        directory = app.sidebar.model.directory
         assert directory is not None
         directory.names["third"] = "\x1b[31m[bold]local-llama[/bold] model"
         await _three_agents(pilot)

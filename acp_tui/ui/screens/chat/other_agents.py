@@ -118,8 +118,8 @@ class OtherAgents:
             notify(f"{label} is running already: its sessions are in the list.")
             return
         sidebar = self.sidebar()
-        if sidebar.directory is not None:
-            sidebar.directory.names[key] = name
+        if sidebar.model.directory is not None:
+            sidebar.model.directory.names[key] = name
         sidebar.display = True
         self.app().run_worker(
             run_for_listing(link), name=f"list sessions of {label}", exit_on_error=False

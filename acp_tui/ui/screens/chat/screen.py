@@ -419,10 +419,10 @@ class ChatScreen(
             show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
         sidebar = self.query_one(SessionsSidebar)
         sidebar.display = show_sidebar
-        sidebar.agent_key = self.settings.agent_key
+        sidebar.model.agent_key = self.settings.agent_key
         if self.settings.agent_label:
             self.workspace.labels[self.settings.agent_key] = self.settings.agent_label
-        sidebar.directory = SessionDirectory(
+        sidebar.model.directory = SessionDirectory(
             self.workspace,
             primary=self.settings.agent_key,
             names=self.workspace.labels,

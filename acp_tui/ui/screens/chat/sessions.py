@@ -123,10 +123,7 @@ class SessionSwitching(ChatHost):
 
     def reveal_sidebar(self) -> None:
         """Show the sessions sidebar (reloaded) if hidden; the focus stays where it is."""
-        sidebar = self.query_one(SessionsSidebar)
-        if not sidebar.display:
-            sidebar.display = True
-            sidebar.reload()
+        self.query_one(SessionsSidebar).reveal()
 
     def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
         """A page of this agent's list, or (``agent_key``) of one agent of the merged list,
