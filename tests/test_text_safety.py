@@ -30,6 +30,13 @@ from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
         ("c1 \x85\x90x", "c1 "),
         ("bidi \u202egnp.exe\u202c ok", "bidi gnp.exe ok"),
         ("isolates \u2066a\u2067b\u2068c\u2069 marks \u200e\u200f\u061c", "isolates abc marks "),
+        # Issue 36: what draws nothing goes from messages and diffs as from titles.
+        ("pay\u200bpal \u2060word\ufeffjoiner\u00ad", "paypal wordjoiner"),
+        ("tag\U000e0041\U000e007f chars", "tag chars"),
+        ("fill\u3164er \u115f\u1160x", "filler x"),
+        ("a\u200db but 👨\u200d👩 and ب\u200cی", "ab but 👨\u200d👩 and ب\u200cی"),
+        ("line\u2028sep\u2029para", "line\nsep\npara"),
+        ("lone \ud800 surrogate", "lone \ufffd surrogate"),
         ("unterminated osc \x1b]0;forever", "unterminated osc "),
         ("lone escape at end \x1b", "lone escape at end "),
         ("", ""),
@@ -42,12 +49,25 @@ def test_sanitize(raw: str, clean: str) -> None:
 @given(st.text())
 def test_sanitized_text_has_no_controls(text: str) -> None:
     clean = sanitize_terminal_text(text)
-    for char in clean:
+    for at, char in enumerate(clean):
         code = ord(char)
         assert char in "\n\t" or not (code < 0x20 or 0x7F <= code <= 0x9F)
+        assert not 0xD800 <= code <= 0xDFFF
         assert char not in "\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+        assert char not in "\u200b\u2060\ufeff\u00ad\u2028\u2029\u3164"
+        assert not 0xE0000 <= code <= 0xE007F, repr(char)  # tag characters
+        if char in "\u200c\u200d":  # only between two visible non-ASCII characters
+            assert 0 < at < len(clean) - 1
+            assert not clean[at - 1].isascii() and not clean[at + 1].isascii()
     # Idempotent.
     assert sanitize_terminal_text(clean) == clean
+
+
+@given(st.text(alphabet=st.characters(blacklist_categories=("Cc",))))
+def test_labels_and_text_follow_one_rule(text: str) -> None:
+    """A label is the text's own sanitised form on one line: what a title drops, a message
+    drops too (issue 36: messages and diffs kept zero-width and tag characters)."""
+    assert one_line(text, 10**6) == " ".join(sanitize_terminal_text(text).split())
 
 
 @given(st.text(alphabet=st.characters(blacklist_categories=("Cc", "Cf", "Cs"))))

@@ -1,16 +1,19 @@
 """Make text from an agent safe to write to a terminal.
 
-Agents relay model output, file contents and command output; any of it may carry escape
-sequences that move the cursor, retitle the window, write to the clipboard (OSC 52) or hide
-text behind bidi overrides. Everything the agent sends is shown literally, so this module
-removes what a terminal would interpret: ESC sequences (CSI, OSC, DCS/SOS/PM/APC strings and
-two-character escapes), their 8-bit C1 forms, the other C0/C1 control characters except
-newline and tab, and the Unicode bidi embedding/override/isolate characters.
+Text from outside (agents relay model output, file contents and command output; file names,
+config files, recordings and the clipboard too) may carry escape sequences that move the
+cursor, retitle the window, write to the clipboard (OSC 52) or hide text behind bidi overrides
+and invisible characters. Everything is shown literally, by one rule for every surface:
 
-:func:`one_line` is stricter, for labels (titles, names, paths): every line break is a space,
-a lone control character is shown as its symbol (``␇``) rather than hidden, and characters that
-draw nothing (zero-width spaces and joiners, BOM, tag characters...) are dropped, so a label
-cannot hide text, spoof another or reorder itself.
+- escape sequences (CSI, OSC, DCS/SOS/PM/APC strings and two-character escapes, 7-bit and
+  their 8-bit C1 forms) are removed;
+- every other C0/C1 control character is removed from text that keeps its lines
+  (:func:`sanitize_terminal_text`: newline and tab stay) and shown as its symbol (``␇``) in a
+  label (:func:`one_line`: titles, names, paths, every line break a space);
+- characters that draw nothing but reorder or hide text (bidi controls, zero-width spaces,
+  word joiner, BOM, tag characters, fillers...) are dropped from both; a zero-width joiner
+  inside non-ASCII writing (emoji sequences, Persian, Indic scripts) is part of it and stays;
+- lone surrogates (valid in JSON, in no encoding) become U+FFFD.
 
 Pure Python, no dependencies: the headless CLI and the UI both use it.
 """
@@ -21,6 +24,7 @@ import re
 
 __all__ = [
     "GrowingSanitizer",
+    "clean_cut",
     "encodable",
     "escaped_line",
     "log_text",
@@ -55,18 +59,20 @@ _CONTROLS_OR_SURROGATES = re.compile(_CONTROLS.pattern[:-1] + "\ud800-\udfff]")
 
 def sanitize_terminal_text(text: str) -> str:
     """``text`` without terminal escape sequences, control characters (newline and tab are
-    kept) or bidi control characters, and with lone surrogates as U+FFFD. Printable text,
-    including all other Unicode, is kept."""
+    kept) or characters that draw nothing (:func:`strip_invisible`), line and paragraph
+    separators as newlines, lone surrogates as U+FFFD. Printable text, including all other
+    Unicode, is kept; text with nothing to remove is returned as it is (the same object)."""
     if not text:
         return ""
-    if text.isprintable():  # fast path: no controls at all (isprintable is False for \n, \t)
+    if text.isascii() and text.isprintable():  # fast path (isprintable is False for \n, \t)
         return text
     # Every escape sequence starts with a character of _CONTROLS (ESC or a C1 introducer):
-    # text with none of them (newlines and tabs are fine) is returned as it is, after one
-    # scan that costs a seventh of the substitution's.
-    if _CONTROLS_OR_SURROGATES.search(text) is None:
+    # text with none of them and nothing invisible (newlines and tabs are fine) is returned
+    # as it is, after one scan that costs a seventh of the substitution's.
+    if _SUSPECTS.search(text) is None:
         return text
-    return _SURROGATES.sub("\ufffd", _CONTROLS.sub("", _ESCAPES.sub("", text)))
+    text = strip_invisible(_CONTROLS.sub("", _ESCAPES.sub("", text)))
+    return _SURROGATES.sub("\ufffd", text.translate(_SEPARATORS))
 
 
 def encodable(text: str, encoding: str | None = "utf-8") -> str:
@@ -96,9 +102,11 @@ class GrowingSanitizer:
     call scans only what was added since the last clean point, so a megabyte reply does not
     cost a megabyte of regex work per frame.
 
-    The clean point only moves over text with no escape-sequence introducer: such text ends
-    no sequence and starts none, so sanitising it apart from what follows gives the same
-    result. After an introducer everything from the clean point on is scanned again."""
+    The clean point only moves over text with no escape-sequence introducer, to just after
+    an ASCII character: such text ends no sequence and starts none, and a joiner on either
+    side of the point has an ASCII neighbour (so it goes, whole or apart), so sanitising it
+    apart from what follows gives the same result. After an introducer everything from the
+    clean point on is scanned again."""
 
     def __init__(self) -> None:
         self._raw_clean = ""
@@ -110,12 +118,23 @@ class GrowingSanitizer:
             self._raw_clean = self._clean = ""
             stable = 0
         tail = text[stable:]
-        cleaned_tail = sanitize_terminal_text(tail)
         if _OPENERS.search(tail) is None:
-            self._raw_clean = text
-            self._clean += cleaned_tail
-            return self._clean
-        return self._clean + cleaned_tail
+            cut = clean_cut(tail)
+            if cut:
+                self._raw_clean = text[: stable + cut]
+                self._clean += sanitize_terminal_text(tail[:cut])
+                tail = tail[cut:]
+        return self._clean + sanitize_terminal_text(tail)
+
+
+def clean_cut(text: str) -> int:
+    """Where ``text`` may be cut so that sanitising each side apart gives what sanitising it
+    whole gives, when it holds no escape-sequence introducer: just after its last ASCII
+    character (0 if it has none)."""
+    if not text or text[-1].isascii():
+        return len(text)
+    last = _LAST_ASCII.search(text)
+    return 0 if last is None else last.end()
 
 
 #: Everything a terminal or a text layout would take as the end of a line, besides ``\n``.
@@ -130,6 +149,15 @@ _INVISIBLE = re.compile(
     "\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
 _JOINERS = "\u200c\u200d"
+
+#: Line and paragraph separators: in text that keeps its lines, a newline.
+_SEPARATORS = str.maketrans(dict.fromkeys("\u2028\u2029", "\n"))
+#: Anything :func:`sanitize_terminal_text` would change.
+_SUSPECTS = re.compile(
+    _CONTROLS_OR_SURROGATES.pattern[:-1] + _INVISIBLE.pattern[1:-1] + "\u2028\u2029]"
+)
+#: The last ASCII character of a text (searched from its end).
+_LAST_ASCII = re.compile("[\x00-\x7f][^\x00-\x7f]*\\Z")
 
 #: A lone control character in a label, shown as its symbol: C0 as U+2400..U+241F, DEL as
 #: U+2421, C1 (no symbols of their own) as U+FFFD.

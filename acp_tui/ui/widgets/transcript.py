@@ -47,7 +47,7 @@ from acp_tui.store.entries import (
 )
 from acp_tui.store.tool_content import FileDiff, TerminalRef
 from acp_tui.text.fences import unfenced
-from acp_tui.text.safety import sanitize_terminal_text, truncate
+from acp_tui.text.safety import clean_cut, sanitize_terminal_text, truncate
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.textual_patches import access
@@ -256,18 +256,23 @@ class GrowingMarkdownView(EntryView):
 
     async def _sanitized(self, text: str) -> str:
         """:func:`sanitize_terminal_text` of ``text``, scanning only what is new, a slice at a
-        time (other tasks run between slices). Text with no control character is its own
-        sanitised form and ends no escape sequence, so the known-plain start is never scanned
-        again, and never copied: a reply of 50 MB costs one scan, not one per frame."""
+        time (other tasks run between slices). Text that sanitising leaves as it is ends no
+        escape sequence; cut after an ASCII character (:func:`clean_cut`), it is sanitised
+        the same apart from what follows, so the known-plain start is never scanned again,
+        and never copied: a reply of 50 MB costs one scan, not one per frame."""
         if not text.startswith(self._raw):
             self._plain_chars = 0  # replaced, not grown
         self._raw = text
         plain = self._plain_chars
         while plain < len(text):
             piece = text[plain : plain + SANITIZE_SLICE]
-            if sanitize_terminal_text(piece) is not piece:
-                break  # a control character: from here on, scanned whole each time
-            plain += len(piece)
+            clean = sanitize_terminal_text(piece)
+            if clean is not piece and clean != piece:
+                break  # something removed: from here on, scanned whole each time
+            cut = clean_cut(piece)
+            if not cut:
+                break
+            plain += cut
             if plain < len(text):
                 await asyncio.sleep(0)
         self._plain_chars = plain
