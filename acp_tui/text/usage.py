@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import enum
 import math
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
+
+from acp_tui.text.safety import one_line
 
 __all__ = [
     "NO_USAGE_TEXT",
@@ -224,11 +225,9 @@ _MAX_UNIT_CHARS = 16
 
 
 def _clean_unit(unit: str) -> str:
-    """The unit as given, minus control characters, cut with an ellipsis when very long."""
-    text = "".join(ch for ch in unit if unicodedata.category(ch) not in ("Cc", "Cf")).strip()
-    if len(text) > _MAX_UNIT_CHARS:
-        text = text[: _MAX_UNIT_CHARS - 1] + "…"
-    return text
+    """The unit as given, as a label (:func:`acp_tui.text.safety.one_line`: escape sequences
+    and invisible characters removed), cut with an ellipsis when very long."""
+    return one_line(unit, _MAX_UNIT_CHARS)
 
 
 def _is_iso_code(unit: str) -> bool:

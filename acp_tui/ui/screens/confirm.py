@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+
+from acp_tui.ui.agent_text import agent_line, agent_lines
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -55,14 +56,14 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(Text(self._title), classes="title")
-            yield Static(Text(self._message), id="message")
+            yield Label(agent_line(self._title), classes="title")
+            yield Static(agent_lines(self._message), id="message")
             if self._details:
                 with VerticalScroll(id="details"):
                     for label, value in self._details:
                         with Horizontal(classes="detail"):
-                            yield Label(Text(label), classes="detail-label")
-                            yield Static(Text(value), classes="detail-value")
+                            yield Label(agent_line(label), classes="detail-label")
+                            yield Static(agent_lines(value), classes="detail-value")
             with Horizontal(id="buttons"):
                 yield Button(self._cancel_label, id="no", variant="default")
                 yield Button(self._confirm_label, id="yes", variant="warning")

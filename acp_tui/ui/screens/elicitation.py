@@ -210,7 +210,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
                 yield self._input_for(index, form_field, values.get(form_field.name))
                 hint = form_field.hint()
                 if hint:
-                    yield Static(Text(hint), classes="hint")
+                    yield Static(agent_line(hint, 300), classes="hint")
                 yield Static(classes="error")
         if not self._fields:
             yield Static(Text("The form has no fields: Submit answers with nothing."))

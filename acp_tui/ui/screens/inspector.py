@@ -17,6 +17,7 @@ from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
 from acp_tui.services.path_gate import PathRefused, create_new, private_directory
 from acp_tui.text.safety import sanitize_terminal_text
+from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
 
@@ -43,7 +44,7 @@ class TextLogScreen(ModalScreen[None]):
         with Vertical() as panel:
             # As the other panels say it: the agent's log had no word of how to leave it.
             panel.border_subtitle = f"{key_label(self, 'close-dialog')} to close"
-            yield Label(Text(self._title), classes="title")
+            yield Label(agent_line(self._title, 300), classes="title")
             yield RichLog(wrap=True, markup=False, highlight=False, max_lines=10_000)
 
     def on_mount(self) -> None:
@@ -169,6 +170,6 @@ class InspectorScreen(ModalScreen[None]):
         arrow = "→" if record.direction == "out" else "←"
         text = Text(f"{stamp} {arrow} ", style="bold" if record.direction == "out" else "")
         if record.note:
-            text.append(f"[{record.note}] ", style="italic")
+            text.append(f"[{line_of(record.note)}] ", style="italic")
         text.append(sanitize_terminal_text(record.text)[:LINE_LIMIT])
         return text

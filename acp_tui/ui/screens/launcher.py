@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from acp_tui.config.known_agents import KnownAgent
 from acp_tui.session.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.settings import AppSettings
-from acp_tui.text.safety import sanitize_terminal_text
+from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.key_footer import KeyFooter
 
@@ -145,13 +145,13 @@ def settings_for_choice(base: AppSettings, choice: LaunchChoice) -> AppSettings:
 
 
 def _prompt(choice: LaunchChoice) -> Text:
-    text = Text(sanitize_terminal_text(choice.label)[:60], style="bold")
+    text = agent_line(choice.label, 60, style="bold")
     if choice.running:
         text.append("  · running", style="italic")
     elif choice.recent:
         text.append("  · recent", style="italic")
     text.append("\n  ")
-    text.append(sanitize_terminal_text(choice.detail)[:200], style="dim")
+    text.append_text(agent_line(choice.detail, 200, style="dim"))
     text.append(f"  ({KIND_LABELS[choice.kind]})", style="dim italic")
     return text
 
@@ -194,7 +194,7 @@ class LauncherScreen(Screen[None]):
             hint = Text(f"{key_label(self, 'launcher-start')} starts the highlighted agent. ")
             if self.config_location:
                 hint.append("Add your own as [agents.NAME] in ")
-                hint.append(self.config_location, style="bold")
+                hint.append_text(agent_line(self.config_location, 500, style="bold"))
                 hint.append(".")
             yield Static(hint, id="launcher-hint")
         yield KeyFooter()

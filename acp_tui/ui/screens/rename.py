@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
 from acp_tui.session.ops import TITLE_LIMIT
+from acp_tui.ui.agent_text import agent_lines
 from acp_tui.ui.widgets.safe_input import SafeInput
 
 
@@ -43,7 +44,7 @@ class RenameScreen(ModalScreen[str | None]):
                 max_length=TITLE_LIMIT,
                 id="rename-input",
             )
-            yield Static(Text(self._note), id="rename-note")
+            yield Static(agent_lines(self._note), id="rename-note")
 
     def on_mount(self) -> None:
         self.set_focus(self.query_one(Input))

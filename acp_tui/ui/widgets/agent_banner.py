@@ -9,7 +9,7 @@ from rich.text import Text
 from textual.widgets import Static
 
 from acp_tui.session.controller import AgentExit, NotResponding
-from acp_tui.ui.agent_text import agent_line
+from acp_tui.ui.agent_text import agent_line, line_of
 
 __all__ = ["STDERR_BANNER_LINES", "STDERR_LINE_CHARS", "AgentBanner"]
 
@@ -77,7 +77,11 @@ class AgentBanner(Static):
         screen."""
         if info.start_failed:
             text = Text("The agent could not be started\n", style="bold")
-            text.append(f"  command: {command}\n  reason: {info.description}\n")
+            text.append("  command: ")
+            text.append_text(agent_line(command, 2000))
+            text.append("\n  reason: ")
+            text.append_text(agent_line(info.description, 2000))
+            text.append("\n")
             if info.printed:
                 text.append("  It printed this on stdout, which is not ACP:\n")
                 for line in info.printed:
@@ -89,13 +93,13 @@ class AgentBanner(Static):
                 style="dim",
             )
         else:
-            text = Text(f"The agent exited ({info.description})\n", style="bold")
+            text = Text(f"The agent exited ({line_of(info.description, 500)})\n", style="bold")
             text.append(
                 "Your transcript and draft are kept. "
                 f"Press {restart_key} to restart the agent and reopen this session."
             )
             if info.log_path:
-                text.append(f"\n  log: {info.log_path}", style="dim")
+                text.append(f"\n  log: {line_of(info.log_path, 500)}", style="dim")
         for line in info.stderr_tail[-STDERR_BANNER_LINES:]:
             cut = agent_line(line, STDERR_LINE_CHARS, style="dim")
             cut.truncate(row, overflow="ellipsis")

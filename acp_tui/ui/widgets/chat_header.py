@@ -12,6 +12,7 @@ from textual.containers import Horizontal
 from textual.widgets import Label
 
 from acp_tui.text.safety import one_line
+from acp_tui.ui.agent_text import agent_line, line_of
 
 __all__ = ["ChatHeader", "additional_dirs_label"]
 
@@ -46,7 +47,7 @@ class ChatHeader(Horizontal):
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
-        self.query_one("#agent", Label).update(Text(text))
+        self.query_one("#agent", Label).update(agent_line(text))
 
     def set_agents(self, position: int, total: int, switch_key: str) -> None:
         """Which of the app's running agents this view shows ("(2/3, Ctrl+G next)"); nothing
@@ -56,13 +57,14 @@ class ChatHeader(Horizontal):
         label.update(Text(f"({position}/{total}, {switch_key} next)" if total > 1 else ""))
 
     def set_title(self, text: str) -> None:
-        self.query_one("#title", Label).update(Text(text))
+        self.query_one("#title", Label).update(agent_line(text, 500))
 
     def set_dirs(self, dirs: list[str]) -> None:
         """The session's additional directories: their names here, the paths in the tooltip."""
         label = self.query_one("#dirs", Label)
-        label.update(Text(additional_dirs_label(dirs)))
-        label.tooltip = Text("\n".join(["Also works in:", *dirs])) if dirs else None
+        label.update(agent_line(additional_dirs_label(dirs), 500))
+        shown = [line_of(path, 500) for path in dirs]
+        label.tooltip = Text("\n".join(["Also works in:", *shown])) if dirs else None
 
     def set_policy(self, policy: str) -> None:
         badge = self.query_one("#badge", Label)

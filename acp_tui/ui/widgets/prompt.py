@@ -51,7 +51,7 @@ from acp_tui.session.attachments import (
     image_paths_in_paste,
     mention_for,
 )
-from acp_tui.text.safety import one_line
+from acp_tui.text.safety import escaped_line, one_line
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.safe_input import SafeTextArea
@@ -73,6 +73,8 @@ SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv"})
 FILE_INDEX_TTL = 30.0
 """Seconds after which a cached file list is refreshed (in the background) on the next ``@``."""
 MAX_COMPLETIONS = 50
+#: The longest file path shown in the ``@`` list (characters, escapes counted).
+PATH_LIMIT = 300
 
 Location = tuple[int, int]
 
@@ -776,7 +778,9 @@ class PromptEditor(Vertical):
             paths = index.match(query)
             replacements = [_format_path_completion(path) for path in paths]
             exact = [False] * len(paths)
-            options = [Option(Content(path)) for path in paths]
+            # A file's name is anyone's (a repository's): shown exactly, every character
+            # that is not printable as its escape, never passed to the terminal.
+            options = [Option(Content(escaped_line(path, PATH_LIMIT))) for path in paths]
         if not options:
             self._close_completion()
             return

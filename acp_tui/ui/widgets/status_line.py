@@ -15,6 +15,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from acp_tui.text.relative_time import elapsed_text
+from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 
 __all__ = ["NEW_OUTPUT_TEXT", "StatusLine", "elapsed_text"]
@@ -63,6 +64,7 @@ class StatusLine(Horizontal):
         yield NewOutputMarker(NEW_OUTPUT_TEXT.format(key=key), id="new-output")
 
     def set_text(self, text: str) -> None:
+        text = sanitize_terminal_text(text)  # it often quotes the agent (an error, a title)
         status = self.query_one("#status", Static)
         status.update(Text(text))
         status.set_class(bool(text), "-visible")
