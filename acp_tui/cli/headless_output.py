@@ -56,7 +56,7 @@ class Output:
     def text(self, text: str) -> None:
         text = sanitize_terminal_text(text)
         if text:
-            self.write_raw(text)
+            self._emit(text)
             self.wrote_text = True
             self.at_line_start = text.endswith("\n")
             stripped = text.rstrip("\n")
@@ -65,7 +65,7 @@ class Output:
 
     def finish_text(self) -> None:
         if not self.at_line_start:
-            self.write_raw("\n")
+            self._emit("\n")
             self.at_line_start = True
             self.trailing_newlines = 1
 
@@ -75,11 +75,16 @@ class Output:
         whether stdout is a terminal or a file."""
         if not self.wrote_text or self.trailing_newlines >= 2:
             return
-        self.write_raw("\n" * (2 - self.trailing_newlines))
+        self._emit("\n" * (2 - self.trailing_newlines))
         self.at_line_start = True
         self.trailing_newlines = 2
 
     def write_raw(self, text: str) -> None:
+        """``text`` as it is, but inert (the command line's one rule: see
+        :mod:`acp_tui.cli.say`); a table, JSON (ASCII: untouched), line breaks."""
+        self._emit(sanitize_terminal_text(text))
+
+    def _emit(self, text: str) -> None:
         if self.broken:
             return
         # A lone surrogate (valid JSON) or a character stdout's encoding lacks must not pass
@@ -99,7 +104,8 @@ class Output:
             self.finish_text()
 
     def note(self, line: str) -> None:
-        """A one-line message on stderr; ``line`` must already be safe."""
+        """A message on stderr, made inert (it quotes the agent: an error, a title)."""
+        line = sanitize_terminal_text(line)
         try:
             self.err.write(encodable(line + "\n", getattr(self.err, "encoding", None)))
             self.err.flush()

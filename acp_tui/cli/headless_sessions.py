@@ -11,6 +11,7 @@ from typing import Any
 
 from acp_tui.cli.headless_base import Headless, _run
 from acp_tui.cli.headless_output import EXIT_OK, EXIT_UNSUPPORTED, Output, _label, format_table
+from acp_tui.cli.headless_render import scrub_surrogates
 from acp_tui.config import locations
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError
@@ -77,7 +78,7 @@ class HeadlessSessions(Headless):
         if code != EXIT_OK:
             return code
         if self.json:
-            self.output.write_raw(json.dumps(self.rows, indent=2, ensure_ascii=True) + "\n")
+            self.output.write_raw(sessions_json(self.rows))
             return EXIT_OK
         self.output.write_raw(format_table(self.rows))
         if not self.rows:
@@ -156,3 +157,10 @@ def _rows(page: Any) -> list[dict[str, Any]]:
         for item in items or []
         if isinstance(item, dict) and isinstance(item.get("sessionId"), str)
     ]
+
+
+def sessions_json(rows: list[dict[str, Any]]) -> str:
+    """``sessions --json``: the rows as ASCII JSON, a lone surrogate as U+FFFD (as ``ask
+    --json`` writes it: escaped, a surrogate still is no Unicode, and strict parsers refuse
+    it)."""
+    return json.dumps(scrub_surrogates(rows), indent=2, ensure_ascii=True) + "\n"

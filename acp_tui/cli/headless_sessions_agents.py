@@ -12,7 +12,6 @@ script sees that the list is partial and why.
 from __future__ import annotations
 
 import io
-import json
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -21,7 +20,7 @@ import anyio
 
 from acp_tui.cli.headless_base import _run
 from acp_tui.cli.headless_output import EXIT_OK, PROG, Output, _label, format_table
-from acp_tui.cli.headless_sessions import HeadlessSessions
+from acp_tui.cli.headless_sessions import HeadlessSessions, sessions_json
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 
 __all__ = ["AgentToList", "run_sessions_of_agents"]
@@ -78,7 +77,7 @@ def run_sessions_of_agents(
             [(a.name, lister.rows) for a, lister in zip(agents, listers, strict=True)]
         )
         if json_output:
-            output.write_raw(json.dumps(rows, indent=2, ensure_ascii=True) + "\n")
+            output.write_raw(sessions_json(rows))
         else:
             output.write_raw(format_table(rows, agent_column=True))
             if not rows:

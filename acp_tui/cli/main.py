@@ -16,6 +16,7 @@ from acp_tui.cli.parse import (
     parse,
     unknown_agent_message,
 )
+from acp_tui.cli.say import say
 from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
@@ -32,7 +33,7 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
     name = invocation.options.agent
     agent = config.agents.get(name)
     if agent is None:
-        print(unknown_agent_message(name, config), file=sys.stderr)
+        say(unknown_agent_message(name, config), file=sys.stderr)
         return 2
     invocation.agent_argv = agent.argv
     invocation.agent_env = dict(agent.env) or None
@@ -43,7 +44,7 @@ def _configured_agent(invocation: Invocation, config: Config) -> int | None:
         cwd = os.path.abspath(os.path.expanduser(agent.cwd))
         problem = directory_problem(cwd)
         if problem:
-            print(f"acp-tui: agents.{name}.cwd {cwd}: {problem}", file=sys.stderr)
+            say(f"acp-tui: agents.{name}.cwd {cwd}: {problem}", file=sys.stderr)
             return 2
         invocation.options.cwd = cwd
     return None
@@ -67,7 +68,7 @@ def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]
     if not names:
         from acp_tui.config.load import config_path
 
-        print(
+        say(
             f"acp-tui sessions: --all-agents: no agents in {config_path()}; "
             "add one as [agents.NAME] with command = ...",
             file=sys.stderr,
@@ -100,7 +101,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     record = getattr(invocation.options, "record", None)
     if record is not None:
         if getattr(invocation.options, "serve", False):
-            print("acp-tui: --record cannot be used with --serve", file=sys.stderr)
+            say("acp-tui: --record cannot be used with --serve", file=sys.stderr)
             return 2
         from acp_tui.services.path_gate import PathRefused
 
@@ -108,7 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             invocation.recorder = open_recorder(record)
         except (OSError, PathRefused) as error:
             why = error.strerror if isinstance(error, OSError) and error.strerror else error
-            print(
+            say(
                 f"acp-tui: --record {escaped_line(record, 1000)}: {escaped_line(str(why), 2000)}",
                 file=sys.stderr,
             )
@@ -119,10 +120,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if invocation.recorder is not None:
             invocation.recorder.close()
             if invocation.recorder.error:
-                print(f"acp-tui: {invocation.recorder.error}", file=sys.stderr)
+                say(f"acp-tui: {invocation.recorder.error}", file=sys.stderr)
             else:
                 where = escaped_line(str(invocation.recorder.path), 2000)
-                print(f"acp-tui: the wire was recorded in {where}", file=sys.stderr)
+                say(f"acp-tui: the wire was recorded in {where}", file=sys.stderr)
 
 
 def open_recorder(target: str) -> WireRecorder:
@@ -153,7 +154,7 @@ def _run(invocation: Invocation) -> int:
     if invocation.command == "tui" and options.config_path:
         from acp_tui.config.load import config_path
 
-        print(config_path())
+        say(str(config_path()))
         return 0
     if invocation.command == "tui" and options.serve:
         from acp_tui.cli import web
@@ -169,7 +170,7 @@ def _run(invocation: Invocation) -> int:
 
         config, problems = load_config()
         for problem in problems:
-            print(f"acp-tui: config: {problem}", file=sys.stderr)
+            say(f"acp-tui: config: {problem}", file=sys.stderr)
         if invocation.command == "sessions":
             names = _agents_to_list(options, config)
             if names is not None and (len(names) != 1 or options.all_agents):
@@ -181,7 +182,7 @@ def _run(invocation: Invocation) -> int:
             if code is not None:
                 return code
         if not invocation.agent_argv:
-            print(
+            say(
                 f"acp-tui {invocation.command}: give the agent command after --, "
                 "--agent NAME, or --demo",
                 file=sys.stderr,

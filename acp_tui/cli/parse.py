@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from acp_tui import __version__
+from acp_tui.cli.say import InertArgumentParser, say
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -74,7 +75,7 @@ class _VersionAction(argparse.Action):
         values: object,
         option_string: str | None = None,
     ) -> None:
-        print(f"acp-tui {installed_version()}")
+        say(f"acp-tui {installed_version()}")
         parser.exit()
 
 
@@ -146,7 +147,7 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = InertArgumentParser(
         prog="acp-tui",
         usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
@@ -209,7 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def build_ask_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = InertArgumentParser(
         prog="acp-tui ask",
         usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] [--allow-outside] '
         "[--json] -- AGENT [ARGS...]",
@@ -243,7 +244,7 @@ def build_ask_parser() -> argparse.ArgumentParser:
 
 
 def build_sessions_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = InertArgumentParser(
         prog="acp-tui sessions",
         usage="acp-tui sessions [--cwd DIR | --all] [--json] "
         "[--agent NAME... | --all-agents | --demo | -- AGENT [ARGS...]]",

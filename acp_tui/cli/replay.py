@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.cli.say import InertArgumentParser, say
 from acp_tui.protocol.recording import (
     Recording,
     RecordingError,
@@ -42,7 +43,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = InertArgumentParser(
         prog="acp-tui replay",
         usage="acp-tui replay [--speed FACTOR | --fast] [--check] FILE",
         description=(
@@ -86,7 +87,7 @@ def main(argv: Sequence[str]) -> int:
     try:
         recording = _load(options.file)
     except RecordingError as error:
-        print(f"acp-tui replay: {escaped_line(str(error), 2000)}", file=sys.stderr)
+        say(f"acp-tui replay: {escaped_line(str(error), 2000)}", file=sys.stderr)
         return 2
     if options.check:
         return run_check(recording)
@@ -122,20 +123,20 @@ def run_check(recording: Recording, out: Any = None) -> int:
     connections = len(recording.segments)
     summary = f"{messages} lines, {connections} connection{'s' if connections != 1 else ''}"
     if not problems:
-        print(f"{recording.path}: no protocol errors ({summary})", file=out)
+        say(f"{recording.path}: no protocol errors ({summary})", file=out)
     else:
         count = len(problems)
-        print(
+        say(
             f"{recording.path}: {count} protocol error{'s' if count != 1 else ''} ({summary})",
             file=out,
         )
         for problem in problems:
-            print(problem.format(), file=out)
+            say(problem.format(), file=out)
     if notes:
         count = len(notes)
-        print(f"{count} error answer{'s' if count != 1 else ''} (valid protocol):", file=out)
+        say(f"{count} error answer{'s' if count != 1 else ''} (valid protocol):", file=out)
         for note in notes:
-            print(note.format(), file=out)
+            say(note.format(), file=out)
     return 1 if problems else 0
 
 

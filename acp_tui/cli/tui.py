@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
+from acp_tui.cli.say import say
 from acp_tui.config import locations
 from acp_tui.config.defaults import (
     DEFAULT_DESKTOP_NOTIFICATIONS,
@@ -158,7 +159,7 @@ def setup_logging() -> Path | None:
 def run_tui(invocation: Invocation) -> int:
     options = invocation.options
     if options.config_path:
-        print(config_path())
+        say(str(config_path()))
         return 0
     config, problems = _load_config()
     names = list(getattr(options, "agents", None) or [])
@@ -167,8 +168,8 @@ def run_tui(invocation: Invocation) -> int:
     unknown = [name for name in names if config is not None and name not in config.agents]
     if unknown and config is not None:
         for problem in problems:
-            print(f"acp-tui: config: {problem}", file=sys.stderr)
-        print(unknown_agent_message(unknown[0], config), file=sys.stderr)
+            say(f"acp-tui: config: {problem}", file=sys.stderr)
+        say(unknown_agent_message(unknown[0], config), file=sys.stderr)
         return 2
     setup_logging()
     settings, *more = agent_settings(invocation, config, problems)
@@ -248,7 +249,7 @@ async def _run_loaded_app(
     if failures:
         # Every agent that could not start, one line each; exit 1 if any did not.
         for failure in failures:
-            print(failure, file=sys.stderr)
+            say(failure, file=sys.stderr)
         return 1
     return result or 0
 

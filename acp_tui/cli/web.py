@@ -32,6 +32,7 @@ import sys
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.cli.say import say
 from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
@@ -148,12 +149,11 @@ def guarded_server_class() -> type[Any]:
             return await handler(request)
 
         async def on_startup(self, app: web.Application) -> None:
-            print(
+            say(
                 f"acp-tui is served at {self.url}\n"
                 "Open it in a browser on this machine. Whoever has this address can use "
                 "acp-tui as you\n(read the screen, type, and so run commands and edit files "
-                "through the agent): keep it to yourself.\nPress Ctrl+C to stop.",
-                flush=True,
+                "through the agent): keep it to yourself.\nPress Ctrl+C to stop."
             )
 
     return GuardedServer
@@ -170,18 +170,18 @@ def serve(argv: Sequence[str], port: int = 8000, host: str = HOST) -> int:
     try:
         server_class = guarded_server_class()
     except ImportError:
-        print(
+        say(
             "acp-tui --serve needs textual-serve: pip install textual-serve",
             file=sys.stderr,
         )
         return 2
     if not 0 < port < 65536:
-        print(f"acp-tui: --port {port}: not a TCP port", file=sys.stderr)
+        say(f"acp-tui: --port {port}: not a TCP port", file=sys.stderr)
         return 2
     server = server_class(app_command(argv), host=host, port=port, token=secrets.token_urlsafe(24))
     try:
         server.serve()
     except OSError as error:
-        print(f"acp-tui: cannot serve on {host}:{port}: {error.strerror or error}", file=sys.stderr)
+        say(f"acp-tui: cannot serve on {host}:{port}: {error.strerror or error}", file=sys.stderr)
         return 1
     return 0
