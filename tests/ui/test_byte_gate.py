@@ -379,10 +379,10 @@ async def test_lists_names_and_messages_reach_the_terminal_inert(
     await completions(pilot, "/", "the command list")
     await completions(pilot, "@f", "the file list")
     # The panels.
-    await visit(pilot, screen.action_show_inspector, "the inspector")
-    await visit(pilot, screen.action_show_stderr, "the agent's log")
-    await visit(pilot, screen.action_context_details, "the context panel")
-    await visit(pilot, lambda: screen.action_rename_session("listed-1"), "the rename box")
+    await visit(pilot, screen.tools.show_inspector, "the inspector")
+    await visit(pilot, screen.tools.show_stderr, "the agent's log")
+    await visit(pilot, screen.tools.context_details, "the context panel")
+    await visit(pilot, lambda: screen.session_actions.rename("listed-1"), "the rename box")
     await settle(pilot)
     assert_inert(mirrored.capture, mark, gate, "lists, names and messages")
 
