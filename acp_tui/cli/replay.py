@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from acp_tui.cli.say import InertArgumentParser, say
+from acp_tui.cli.terminal import NO_TERMINAL_EXIT, terminal_problem
 from acp_tui.protocol.recording import (
     Recording,
     RecordingError,
@@ -91,6 +92,10 @@ def main(argv: Sequence[str]) -> int:
         return 2
     if options.check:
         return run_check(recording)
+    problem = terminal_problem()
+    if problem is not None:
+        say(problem, file=sys.stderr)
+        return NO_TERMINAL_EXIT
     speed = 0.0 if options.fast else options.speed
     return run_tui(recording, speed, theme=options.theme)
 

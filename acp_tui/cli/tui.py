@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
 from acp_tui.cli.say import say
+from acp_tui.cli.terminal import NO_TERMINAL_EXIT, terminal_problem
 from acp_tui.config import locations
 from acp_tui.config.defaults import (
     DEFAULT_DESKTOP_NOTIFICATIONS,
@@ -171,6 +172,10 @@ def run_tui(invocation: Invocation) -> int:
             say(f"acp-tui: config: {problem}", file=sys.stderr)
         say(unknown_agent_message(unknown[0], config), file=sys.stderr)
         return 2
+    refusal = terminal_problem()
+    if refusal is not None:
+        say(refusal, file=sys.stderr)
+        return NO_TERMINAL_EXIT
     setup_logging()
     settings, *more = agent_settings(invocation, config, problems)
     return asyncio.run(_run_app(settings, config, problems, bool(options.cwd), more))
