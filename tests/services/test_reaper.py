@@ -21,7 +21,12 @@ from acp_tui.services.terminals import TerminalManager
 
 pytestmark = [
     pytest.mark.anyio,
-    pytest.mark.skipif(not reaper.supported(), reason="marks and the subreaper are Linux's"),
+    # Linux's guarantees: the subreaper and /proc (tests/services/test_reaper_elsewhere.py:
+    # what holds without them).
+    pytest.mark.skipif(
+        not reaper.supported() or not sys.platform.startswith("linux"),
+        reason="the subreaper is Linux's",
+    ),
 ]
 
 SESSION = "sess-1"
@@ -179,14 +184,14 @@ def test_a_process_caught_in_the_middle_of_an_exec_is_not_swept_for_it() -> None
 
 
 class ScriptedProc:
-    """``/proc`` for one orphan of ours, read by read: each read of its environment or its
-    stat takes the next answer given."""
+    """One orphan of ours, read by read: each read of its environment (psutil's) or its
+    ``/proc`` stat takes the next answer given."""
 
     PID = 4_000_000
 
     def __init__(
         self,
-        environs: list[bytes],
+        environs: list[dict[str, str]],
         spans: list[tuple[int, int]],
         state: bytes = b"S",
         flags: int = 0x400000,
@@ -201,9 +206,10 @@ class ScriptedProc:
         monkeypatch.setattr(reaper, "_processes", lambda: [self.PID])
         monkeypatch.setattr(reaper, "_environ", self.environ)
         monkeypatch.setattr(reaper, "_stat_fields", self.stat)
+        monkeypatch.setattr(reaper, "_children", lambda: {self.PID})
         monkeypatch.setattr(reaper.os, "kill", self.kill)
 
-    def environ(self, pid: int) -> bytes | None:
+    def environ(self, pid: int) -> dict[str, str] | None:
         return self.environs.pop(0) if len(self.environs) > 1 else self.environs[0]
 
     def stat(self, pid: int) -> list[bytes]:
@@ -217,15 +223,15 @@ class ScriptedProc:
         self.killed.append(pid)
 
 
-def spare_environ() -> bytes:
-    return f"HOME=/root\0{reaper.SPARE_VAR}={os.environ[reaper.SPARE_VAR]}\0".encode()
+def spare_environ() -> dict[str, str]:
+    return {"HOME": "/root", reaper.SPARE_VAR: os.environ[reaper.SPARE_VAR]}
 
 
 def test_an_environment_read_empty_mid_exec_is_read_again(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Empty while its place is 0 (the exec under way), then there, with our spare mark.
-    proc = ScriptedProc([b"", b"", spare_environ()], [(0, 0), (0, 0), (700, 900)])
+    proc = ScriptedProc([{}, {}, spare_environ()], [(0, 0), (0, 0), (700, 900)])
     proc.install(monkeypatch)
     reaper.sweep()
     assert proc.killed == []
@@ -235,7 +241,7 @@ def test_an_exec_between_two_reads_is_not_taken_for_an_empty_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # The old program's place, an empty read, then the new program's place elsewhere.
-    proc = ScriptedProc([b"", b"", spare_environ()], [(100, 300), (700, 900)])
+    proc = ScriptedProc([{}, {}, spare_environ()], [(100, 300), (700, 900)])
     proc.install(monkeypatch)
     reaper.sweep()
     assert proc.killed == []
@@ -245,7 +251,7 @@ def test_an_orphan_that_really_cleared_its_environment_is_swept(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Empty on every read, at one place that does not move: `env -i`, not an exec.
-    proc = ScriptedProc([b""], [(700, 700)])
+    proc = ScriptedProc([{}], [(700, 700)])
     proc.install(monkeypatch)
     reaper.sweep()
     assert proc.killed[:1] == [ScriptedProc.PID]
@@ -256,7 +262,7 @@ def test_an_orphan_stuck_mid_exec_is_left_after_a_bounded_wait(
 ) -> None:
     """One that never settles (exiting, or paused by a busy machine) holds the sweep up only
     briefly, and is not killed on a guess."""
-    proc = ScriptedProc([b""], [(0, 0)])
+    proc = ScriptedProc([{}], [(0, 0)])
     proc.install(monkeypatch)
     started = time.monotonic()
     reaper.sweep()
@@ -275,7 +281,7 @@ def test_what_never_shows_an_environment_does_not_hold_a_sweep_up(
     """A zombie, or a kernel thread (listed where acp-tui runs as root on a host), reads an
     empty environment at address 0 forever: not a process mid-exec to wait for, and nothing
     to kill. Every sweep would otherwise wait its whole settling time."""
-    proc = ScriptedProc([b""], [(0, 0)], state=state, flags=flags)
+    proc = ScriptedProc([{}], [(0, 0)], state=state, flags=flags)
     proc.install(monkeypatch)
     monkeypatch.setattr(reaper, "_SETTLE_SECONDS", 30.0)
     started = time.monotonic()
