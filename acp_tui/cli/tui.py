@@ -267,6 +267,7 @@ def prepare_to_run(app: AcpTuiApp) -> None:
     Ctrl+Q does."""
     from acp_tui.config.locations import cache_dir
     from acp_tui.ui.collector import IdleCollector
+    from acp_tui.ui.termination import terminal_modes
     from acp_tui.ui.textual_patches import css_cache
 
     css_cache.keep_on_disk(cache_dir())
@@ -275,6 +276,7 @@ def prepare_to_run(app: AcpTuiApp) -> None:
     app.collector = IdleCollector()
     app.warm_up = True
     app.quit_on_termination = True
+    app.terminal_modes = terminal_modes()
 
 
 def settle_long_lived_objects() -> None:

@@ -190,6 +190,17 @@ def sweep(tag: str | None = None) -> int:
     return killed
 
 
+def kill_everything() -> None:
+    """At a forced exit (acp-tui ends without stopping its agents in order): SIGKILL every
+    direct child's process group (agents and terminals lead their own), then every other
+    process of ours (:func:`sweep`). Synchronous: the caller ends the process next."""
+    for pid in list(_registered):
+        for kill in (os.killpg, os.kill):
+            with contextlib.suppress(OSError):
+                kill(pid, signal.SIGKILL)
+    sweep()
+
+
 def reap() -> int:
     """Collect the exit status of orphans re-parented to us that have exited (never one
     that asyncio waits for). Returns how many were reaped."""

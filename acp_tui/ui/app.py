@@ -10,11 +10,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import signal
 import sys
 import time
 from collections.abc import Iterable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -33,6 +32,7 @@ from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.termination import SIGNALS, TerminationWatch
 from acp_tui.ui.textual_patches import css_cache, key_order
 from acp_tui.ui.textual_patches.driver import terminal_answers, write_nothing_more
 from acp_tui.ui.themes import register_themes
@@ -59,9 +59,6 @@ SWITCH_INTERVAL = 0.001
 #: The longest toast message, and title.
 NOTIFY_LIMIT = 2_000
 NOTIFY_TITLE_LIMIT = 120
-
-#: What quits as Ctrl+Q does when the command line runs the app (see _quit_on_termination).
-TERMINATION_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 
 
 #: Keys that edit the prompt's text besides printable ones.
@@ -134,9 +131,12 @@ class AcpTuiApp(AgentViews, App[int]):
         #: Set by the command line: load what the first reply needs in the background soon
         #: after start-up (acp_tui.ui.warm_up).
         self.warm_up = False
-        #: Set by the command line: SIGTERM and SIGHUP quit as Ctrl+Q does (not in tests, which
-        #: run apps inside pytest's own process).
+        #: Set by the command line: SIGTERM and SIGHUP quit as Ctrl+Q does, and end the
+        #: process if the app cannot (not in tests, which run apps inside pytest's own
+        #: process); with the terminal's modes from before the app took it, to give back then.
         self.quit_on_termination = False
+        self.terminal_modes: tuple[int, list[Any]] | None = None
+        self._termination: TerminationWatch | None = None
         self._terminated = False
         #: When the person last pressed a key or pasted (``time.monotonic``).
         self._last_key_at = 0.0
@@ -195,9 +195,14 @@ class AcpTuiApp(AgentViews, App[int]):
         """Python's default for SIGTERM ends the process where it stands: the terminal was
         left in the alternate screen with mouse reporting on (the shell's prompt drawn over
         the last frame, the mouse typing escape codes into it), and the agents were not
-        stopped. A signal now quits as Ctrl+Q does; a second one exits at once."""
+        stopped. A signal now quits as Ctrl+Q does; a second one, or an app too busy to quit
+        within a grace, ends the process with its agents (acp_tui.ui.termination)."""
         loop = asyncio.get_running_loop()
-        for signal_number in TERMINATION_SIGNALS:
+        watch = TerminationWatch(lambda number: self._on_termination(), modes=self.terminal_modes)
+        if watch.install(loop):
+            self._termination = watch
+            return
+        for signal_number in SIGNALS:
             with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
                 loop.add_signal_handler(signal_number, self._on_termination)
 
@@ -221,9 +226,11 @@ class AcpTuiApp(AgentViews, App[int]):
             self.collector.uninstall()
         sys.setswitchinterval(self._saved_switch_interval)
         input_first.uninstall(self._key_pending)
-        if self.quit_on_termination:
+        if self._termination is not None:
+            self._termination.finished()
+        elif self.quit_on_termination:
             loop = asyncio.get_running_loop()
-            for signal_number in TERMINATION_SIGNALS:
+            for signal_number in SIGNALS:
                 loop.remove_signal_handler(signal_number)
 
     def _key_read(self, key: events.Key) -> None:
