@@ -60,18 +60,22 @@ async def browse(agents: int, per_agent: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
 
     from acp_tui.session.directory import SessionDirectory
+    from acp_tui.session.launch.factory import AgentParts
+    from acp_tui.session.launch.spec import AgentSpec
     from acp_tui.session.workspace import Workspace
-    from acp_tui.store import SessionStore
     from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 
     home = isolate_dirs()
     cwd = str(home)
     workspace = Workspace()
-    keys = [f"agent-{a}" for a in range(agents)]
-    for key in keys:
-        store = SessionStore()
-        store.set_agent_capabilities({"sessionCapabilities": {"list": {}}, "loadSession": True})
-        workspace.start(key, [key], cwd=cwd, store=store)
+    keys = []
+    for a in range(agents):
+        parts = AgentParts(AgentSpec((f"agent-{a}",), cwd=cwd, name=f"agent-{a}"))
+        parts.store.set_agent_capabilities(
+            {"sessionCapabilities": {"list": {}}, "loadSession": True}
+        )
+        workspace.start(parts)
+        keys.append(parts.spec.key)
     # Made before the clock starts: what arrives over the wire, already parsed.
     pages = {key: _page(a, per_agent, cwd) for a, key in enumerate(keys)}
     asked: set[str] = set()

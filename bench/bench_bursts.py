@@ -28,6 +28,7 @@ from typing import Any
 
 from bench.common import (
     Metric,
+    demo_app,
     demo_settings,
     isolate_dirs,
     last_reply_drawn,
@@ -93,13 +94,12 @@ SIZES = {"paragraphs": 400, "long": 3_000, "tokens": 1_000}
 
 
 async def run_workloads(smoke: bool) -> dict[str, float]:
-    from acp_tui.ui.app import make_app
     from acp_tui.ui.widgets.markdown_lines import MarkdownLines
     from acp_tui.ui.widgets.transcript import Transcript, view_for
     from bench.common import wait_for_session
 
     results: dict[str, float] = {}
-    app = make_app(demo_settings(isolate_dirs()))
+    app = demo_app(demo_settings(isolate_dirs()))
     async with app.run_test(size=(120, 40)) as pilot:
         screen: Any = await wait_for_session(app)
         store = screen.store

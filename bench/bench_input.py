@@ -14,6 +14,7 @@ from typing import Any
 
 from bench.common import (
     Metric,
+    demo_app,
     demo_settings,
     isolate_dirs,
     percentile,
@@ -45,10 +46,9 @@ async def type_during_flood(chunks: int, keys: int) -> dict[str, float]:
     from textual import events
 
     from acp_tui.store.entries import AgentMessage
-    from acp_tui.ui.app import make_app
     from acp_tui.ui.widgets.prompt import PromptEditor
 
-    app = make_app(demo_settings(isolate_dirs()))
+    app = demo_app(demo_settings(isolate_dirs()))
     handled: list[float] = []
     painted: list[float] = []
     during = 0

@@ -12,7 +12,15 @@ import gc
 import time
 from typing import Any
 
-from bench.common import Metric, demo_settings, isolate_dirs, peak_rss_mb, rss_mb, wait_until
+from bench.common import (
+    Metric,
+    demo_app,
+    demo_settings,
+    isolate_dirs,
+    peak_rss_mb,
+    rss_mb,
+    wait_until,
+)
 
 NAME = "memory"
 TITLE = "Long session: 5,000 turns on screen"
@@ -33,9 +41,8 @@ REPLY = "Done with step {n}: the **tests** pass and `ruff` is clean.\n\n- one\n-
 
 
 async def long_session(turns: int) -> dict[str, float]:
-    from acp_tui.ui.app import make_app
 
-    app = make_app(demo_settings(isolate_dirs()))
+    app = demo_app(demo_settings(isolate_dirs()))
     async with app.run_test(size=(120, 40)) as pilot:
         from bench.common import wait_for_session
 

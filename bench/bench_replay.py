@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from bench.common import Metric, demo_settings, isolate_dirs, peak_rss_mb, wait_until
+from bench.common import Metric, demo_app, demo_settings, isolate_dirs, peak_rss_mb, wait_until
 
 NAME = "replay"
 TITLE = "Replay session/load: 2,000 messages + 200 tool calls"
@@ -86,16 +86,15 @@ def write_history(
 
 
 async def replay(messages: int, tools: int) -> dict[str, float]:
-    from acp_tui.ui.app import make_app
     from acp_tui.ui.screens.chat import ChatScreen
     from acp_tui.ui.widgets.prompt import PromptTextArea
     from acp_tui.ui.widgets.transcript import Transcript
 
     home = isolate_dirs()
     settings = demo_settings(home)
-    session_id = write_history(home / "demo-state", settings.cwd, messages, tools)
+    session_id = write_history(home / "demo-state", settings.agent.cwd, messages, tools)
     settings.resume = session_id
-    app = make_app(settings)
+    app = demo_app(settings)
     started = time.perf_counter()
     began: list[float] = []
     async with app.run_test(size=(120, 40)):

@@ -26,6 +26,7 @@ from anyio.abc import ByteReceiveStream, ByteSendStream
 
 from bench.common import (
     Metric,
+    demo_app,
     demo_settings,
     isolate_dirs,
     last_reply_drawn,
@@ -136,11 +137,10 @@ async def wire_seconds(data: bytes, expected_text: str) -> float:
 
 
 async def ui_stream(chunks: int, size: int) -> dict[str, float]:
-    from acp_tui.ui.app import make_app
     from acp_tui.ui.widgets.transcript import Transcript, view_for
 
     home = isolate_dirs()
-    app = make_app(demo_settings(home))
+    app = demo_app(demo_settings(home))
     expected = chunks * size
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(app)

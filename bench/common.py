@@ -164,9 +164,11 @@ async def wait_until(
 
 def demo_settings(home: Path, **overrides: Any) -> Any:
     """Settings for the real app on the demo agent (no chunk delay), in ``home``. The app is
-    built next: the process is prepared as the command line prepares it before ``app.run``."""
+    built next (:func:`demo_app`): the process is prepared as the command line prepares it
+    before ``app.run``."""
     from acp_tui.cli.tui import settle_long_lived_objects
     from acp_tui.demo_agent import demo_agent_argv
+    from acp_tui.session.launch.spec import AgentSpec
     from acp_tui.session.settings import AppSettings
     from acp_tui.ui.app import make_app  # noqa: F401  (imported before the objects settle)
 
@@ -174,16 +176,19 @@ def demo_settings(home: Path, **overrides: Any) -> Any:
 
     cwd = home / "project"
     cwd.mkdir(parents=True, exist_ok=True)
-    settings = AppSettings(
-        agent_argv=demo_agent_argv(state_dir=str(home / "demo-state"), chunk_delay=0),
-        cwd=str(cwd),
-        data_dir=home / "data",
-        theme="textual-dark",
-        notify_when_unfocused=False,
-    )
+    argv = demo_agent_argv(state_dir=str(home / "demo-state"), chunk_delay=0)
+    settings = AppSettings(agent=AgentSpec(tuple(argv), cwd=str(cwd)), data_dir=home / "data")
     for name, value in overrides.items():
         setattr(settings, name, value)
     return settings
+
+
+def demo_app(settings: Any) -> Any:
+    """The real app with ``settings`` (:func:`demo_settings`): the dark theme, no bell."""
+    from acp_tui.ui.app import make_app
+    from acp_tui.ui.preferences import UiSettings
+
+    return make_app(settings, ui=UiSettings(theme="textual-dark", notify_when_unfocused=False))
 
 
 async def wait_for_session(app: Any, limit: float = 30.0) -> Any:

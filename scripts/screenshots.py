@@ -38,8 +38,10 @@ from textual.pilot import Pilot  # noqa: E402
 from acp_tui.config.known_agents import KNOWN_AGENTS  # noqa: E402
 from acp_tui.config.load import Config  # noqa: E402
 from acp_tui.demo_agent import demo_agent_argv  # noqa: E402
+from acp_tui.session.launch.spec import AgentSpec, LaunchOptions  # noqa: E402
 from acp_tui.session.settings import AppSettings  # noqa: E402
 from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
+from acp_tui.ui.preferences import UiSettings  # noqa: E402
 from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
 from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
 from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
@@ -65,27 +67,23 @@ def fresh_project() -> None:
 
 
 def demo_chat_app(theme: str = "textual-dark") -> AcpTuiApp:
+    argv = demo_agent_argv(state_dir=str(SCRATCH / "demo-state"), chunk_delay=0)
     settings = AppSettings(
-        agent_argv=demo_agent_argv(state_dir=str(SCRATCH / "demo-state"), chunk_delay=0),
-        cwd=str(PROJECT),
+        agent=AgentSpec(tuple(argv), cwd=str(PROJECT), label="demo agent"),
         data_dir=SCRATCH / "data",
-        theme=theme,
-        agent_label="demo agent",
     )
-    return make_app(settings)
+    return make_app(settings, ui=UiSettings(theme=theme))
 
 
 def two_agents_app() -> AcpTuiApp:
     """The demo agent and the official-SDK test agent, side by side (issue 19)."""
     demo = demo_chat_app()
+    sdk_argv = (sys.executable, str(ROOT / "tests" / "agents" / "sdk_agent.py"))
     sdk = AppSettings(
-        agent_argv=[sys.executable, str(ROOT / "tests" / "agents" / "sdk_agent.py")],
-        cwd=str(PROJECT),
+        agent=AgentSpec(sdk_argv, cwd=str(PROJECT), label="sdk agent"),
         data_dir=SCRATCH / "data",
-        theme="textual-dark",
-        agent_label="sdk agent",
     )
-    return make_app(demo.settings, more_agents=[sdk])
+    return make_app(demo.settings, ui=demo.ui_settings, more_agents=[sdk])
 
 
 def launcher_app() -> AcpTuiApp:
@@ -99,8 +97,14 @@ def launcher_app() -> AcpTuiApp:
     )
     detected = [a for a in KNOWN_AGENTS if a.id in ("codex", "goose", "opencode")]
     choices = build_choices(config, detected, ["demo"], ["demo", "config:claude"])
-    settings = AppSettings(agent_argv=[], cwd=str(PROJECT), data_dir=SCRATCH / "data")
-    return make_app(settings, choices=choices, config_location="~/.config/acp-tui/config.toml")
+    settings = AppSettings(options=LaunchOptions(cwd=str(PROJECT)), data_dir=SCRATCH / "data")
+    return make_app(
+        settings,
+        ui=UiSettings(theme="textual-dark"),
+        choices=choices,
+        config=config,
+        config_location="~/.config/acp-tui/config.toml",
+    )
 
 
 async def turn_done(pilot: Pilot, screen: ChatScreen) -> None:

@@ -17,6 +17,8 @@ from acp_tui.cli.tui import settings_from_invocation
 from acp_tui.config.schema import Config
 from acp_tui.services.errors import ServiceError
 from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.launch.spec import AgentSpec, LaunchOptions
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.session.roots import SessionRoots, dirs_to_send, resolve_dirs
 from acp_tui.session.settings import AppSettings
 from acp_tui.store import SessionStore
@@ -66,11 +68,13 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
     log = tmp_path / "received.jsonl"
     errors: list[str] = []
     link = SessionController(
-        [sys.executable, str(agent), str(log), "dirs" if advertise else "none"],
-        cwd=str(tmp_path),
+        AgentSpec(
+            [sys.executable, str(agent), str(log), "dirs" if advertise else "none"],
+            cwd=str(tmp_path),
+            additional_dirs=dirs,
+        ),
         store=SessionStore(),
-        events=LinkEvents(on_error=errors.append),
-        additional_dirs=dirs,
+        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
     )
 
     async def opener(link: SessionController) -> None:
@@ -189,7 +193,8 @@ def test_add_dir_is_repeatable_relative_and_must_exist(
     invocation = parse(["--add-dir", "lib", "--add-dir", str(tmp_path / "docs"), "--demo"])
     assert invocation.options.add_dirs == [str(tmp_path / "lib"), str(tmp_path / "docs")]
     settings = settings_from_invocation(invocation)
-    assert settings.additional_dirs == [str(tmp_path / "lib"), str(tmp_path / "docs")]
+    assert settings.agent is not None
+    assert settings.agent.additional_dirs == (str(tmp_path / "lib"), str(tmp_path / "docs"))
     with pytest.raises(SystemExit) as exit_info:
         parse(["--add-dir", "nowhere", "--demo"])
     assert exit_info.value.code == 2
@@ -213,15 +218,17 @@ def test_an_agents_additional_directories_from_the_config(tmp_path: Path) -> Non
     )
     problems: list[str] = []
     settings = settings_from_invocation(parse(["--agent", "claude"]), config, problems)
-    assert settings.additional_dirs == [str(tmp_path / "shared")]
+    assert settings.agent is not None
+    assert settings.agent.additional_dirs == (str(tmp_path / "shared"),)
     assert problems == [
         f"agents.claude.additional_directories: {tmp_path / 'gone'}: no such directory; left out"
     ]
     # From the launcher too, with the command line's after the agent's own.
     choice = next(c for c in build_choices(config, [], ["demo"]) if c.key == "config:claude")
-    base = AppSettings(agent_argv=[], additional_dirs=["/extra"])
-    chosen = settings_for_choice(base, choice)
-    assert chosen.additional_dirs == [str(tmp_path / "shared"), "/extra"]
+    base = AppSettings(options=LaunchOptions(add_dirs=("/extra",)))
+    chosen, _ = settings_for_choice(base, choice, config)
+    assert chosen.agent is not None
+    assert chosen.agent.additional_dirs == (str(tmp_path / "shared"), "/extra")
 
 
 def test_the_index_keeps_options_and_dirs_and_upgrades_an_older_file(tmp_path: Path) -> None:

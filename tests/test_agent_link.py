@@ -11,6 +11,8 @@ import anyio
 import pytest
 
 from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio
@@ -46,11 +48,11 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
         {"type": "sse", "name": "events", "url": "http://127.0.0.1:9/sse", "headers": {}},
     ]
     link = SessionController(
-        [sys.executable, str(agent), str(received)],
-        cwd=str(tmp_path),
+        AgentSpec(
+            [sys.executable, str(agent), str(received)], cwd=str(tmp_path), mcp_servers=servers
+        ),
         store=SessionStore(),
-        events=LinkEvents(on_error=errors.append),
-        mcp_servers=servers,
+        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -88,7 +90,7 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
     """The link makes no session on its own (the opener decides); messages queued for the
     new session go out in order once it exists, after the mode and model chosen for it."""
     store = SessionStore()
-    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+    link = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
 
     async def open_nothing(link: SessionController) -> None:
         return None
@@ -125,7 +127,7 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
 
 async def test_a_new_session_is_a_draft_until_its_first_prompt(tmp_path: Path) -> None:
     store = SessionStore()
-    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+    link = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)  # no opener: a new session, as before
         with anyio.fail_after(10):
@@ -149,10 +151,11 @@ async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
     agent.write_text(RECORDING_AGENT)
     errors: list[str] = []
     link = SessionController(
-        [sys.executable, str(agent), str(tmp_path / "received.jsonl")],
-        cwd=str(tmp_path),
+        AgentSpec(
+            [sys.executable, str(agent), str(tmp_path / "received.jsonl")], cwd=str(tmp_path)
+        ),
         store=SessionStore(),
-        events=LinkEvents(on_error=errors.append),
+        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)

@@ -13,6 +13,8 @@ import anyio
 import pytest
 
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import AgentMessage, SessionStore
 from tests.agents import hostile_core as core
 from tests.waits import until
@@ -37,7 +39,11 @@ async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
         asked.append(params)
         return {"outcome": {"outcome": "selected", "optionId": "yes"}}
 
-    link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    link = SessionController(
+        AgentSpec(HOSTILE, cwd=str(tmp_path)),
+        store=store,
+        face=FaceHooks(permission_handler=person),
+    )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await until(lambda: link.current_session_id is not None, "the session")
@@ -71,7 +77,11 @@ async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
             closed.set()  # the dialog is closed
         raise AssertionError("unreachable")
 
-    link = SessionController(HOSTILE, cwd=str(tmp_path), store=store, permission_handler=person)
+    link = SessionController(
+        AgentSpec(HOSTILE, cwd=str(tmp_path)),
+        store=store,
+        face=FaceHooks(permission_handler=person),
+    )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await until(lambda: link.current_session_id is not None, "the session")

@@ -59,4 +59,5 @@ def test_a_configured_agent_cwd_that_is_a_file_is_reported(tmp_path: Path) -> No
     assert problems == []
     found: list[str] = []
     settings = settings_from_invocation(parse(["--agent", "demo"]), config, found)
-    assert found == [f"agents.demo.cwd: {file}: not a directory; using {settings.cwd}"]
+    assert settings.agent is not None
+    assert found == [f"agents.demo.cwd: {file}: not a directory; using {settings.agent.cwd}"]

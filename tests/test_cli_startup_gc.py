@@ -77,7 +77,7 @@ def test_the_command_line_prepares_the_app_it_runs(collector_on: None) -> None:
     from acp_tui.ui.app import make_app
     from acp_tui.ui.collector import IdleCollector
 
-    app = make_app(AppSettings(agent_argv=["true"]))
+    app = make_app(AppSettings())
     assert app.collector is None and not app.warm_up
     gc.disable()
     tui.prepare_to_run(app)

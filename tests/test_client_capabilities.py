@@ -20,6 +20,7 @@ import pytest
 from acp_tui.cli import headless
 from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
+from acp_tui.config.schema import Config
 from acp_tui.protocol.client import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
@@ -32,6 +33,8 @@ from acp_tui.session.auth import SignIn
 from acp_tui.session.controller import SessionController
 from acp_tui.session.elicitation import parse_request
 from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
 from acp_tui.store import SessionStore
 from acp_tui.ui.widgets.transcript import UnknownView, view_for
 from tests.demo_agent import schema_check
@@ -71,7 +74,9 @@ def tui_face(tmp_path: Path) -> Face:
     queue = ElicitationQueue()
     queue.set_presenter(_present)
     store = SessionStore()
-    link = SessionController(["agent"], cwd=str(tmp_path), store=store, elicitations=queue)
+    link = SessionController(
+        AgentSpec(["agent"], cwd=str(tmp_path)), store=store, elicitations=queue
+    )
     setup = link.client_setup()
 
     def shows(updates: list[dict[str, Any]]) -> bool:
@@ -98,9 +103,7 @@ def ask_face(tmp_path: Path) -> Face:
     """``acp-tui ask``: the same controller, with its own permission answers, a form-only
     elicitation presenter, and the text renderer of the store's changes."""
     invocation = parse(["ask", "hi", "--cwd", str(tmp_path), "--", "agent"])
-    ask = headless.HeadlessAsk(
-        invocation, headless.Output(out=io.StringIO(), err=io.StringIO()), initialize_timeout=5
-    )
+    ask = headless.HeadlessAsk(invocation, headless.Output(out=io.StringIO(), err=io.StringIO()))
     link = ask.controller
     setup = link.client_setup()
     assert link.elicitations is not None
@@ -318,10 +321,20 @@ def test_the_clients_file_access_is_not_offered_to_gemini_cli(
     """Gemini CLI cannot create a file through a client (it tells a missing file by an error
     message its SDK never hands it), so it is not offered file access and uses its own tools;
     its config's ``client_files`` decides over that, either way."""
-    for client_files, expected in ((None, offered), (True, True), (False, False)):
-        link = SessionController(
-            argv, cwd=str(tmp_path), store=SessionStore(), client_files=client_files
-        )
+    config = Config.model_validate(
+        {
+            "agents": {
+                "default": {"command": argv[0], "args": argv[1:]},
+                "yes": {"command": argv[0], "args": argv[1:], "client_files": True},
+                "no": {"command": argv[0], "args": argv[1:], "client_files": False},
+            }
+        }
+    )
+    options = LaunchOptions(cwd=str(tmp_path))
+    sources = [AgentSource.command(argv), *map(AgentSource.configured, ("default", "yes", "no"))]
+    for source, expected in zip(sources, (offered, offered, True, False), strict=True):
+        spec = resolve_agent(source, config, options).spec
+        link = SessionController(spec, store=SessionStore())
         setup = link.client_setup()
         caps = client_capabilities(
             handlers=setup["handlers"],
@@ -335,12 +348,13 @@ def test_the_clients_file_access_is_not_offered_to_gemini_cli(
 
 def test_an_agents_client_files_setting_reaches_its_link(tmp_path: Path) -> None:
     from acp_tui.cli.tui import settings_from_invocation
-    from acp_tui.config.schema import Config
 
     config = Config.model_validate(
         {"agents": {"gem": {"command": "gemini", "args": ["--acp"], "client_files": True}}}
     )
     settings = settings_from_invocation(parse(["--agent", "gem", "--cwd", str(tmp_path)]), config)
-    assert settings.agent_argv == ["gemini", "--acp"] and settings.client_files is True
+    assert settings.agent is not None
+    assert settings.agent.argv == ("gemini", "--acp") and settings.agent.client_files is True
     plain = settings_from_invocation(parse(["--cwd", str(tmp_path), "--", "gemini", "--acp"]))
-    assert plain.client_files is None  # decided by the command: not offered to gemini
+    assert plain.agent is not None
+    assert plain.agent.client_files is False  # decided by the command: not offered to gemini

@@ -13,6 +13,7 @@ import anyio
 import pytest
 
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio
@@ -37,7 +38,9 @@ async def test_open_falls_back_to_load_when_resume_is_not_implemented(
     store.register_session("pre-1", cwd=str(tmp_path))
     chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "old"}}
     store.apply({"sessionId": "pre-1", "update": chunk})
-    link = SessionController(SDK_AGENT, cwd=str(tmp_path), store=store, env={switch: "1"})
+    link = SessionController(
+        AgentSpec(SDK_AGENT, cwd=str(tmp_path), env={switch: "1"}), store=store
+    )
 
     async def open_nothing(link: SessionController) -> None:
         return None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import json
 import os
@@ -18,6 +19,7 @@ import anyio
 import pytest
 
 from acp_tui.cli import headless
+from acp_tui.cli.agents import resolve_command_line
 from acp_tui.cli.headless import HeadlessAsk, Output, format_table, format_updated
 from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
@@ -293,7 +295,7 @@ def test_closed_stdout_is_not_a_traceback(tmp_path: Path) -> None:
 async def test_permission_without_reject_option_answers_cancelled(tmp_path: Path) -> None:
     def headless_ask(*flags: str) -> HeadlessAsk:
         invocation = parse(["ask", "hi", *flags, "--cwd", str(tmp_path), "--", "agent"])
-        return HeadlessAsk(invocation, Output(io.StringIO(), io.StringIO()), initialize_timeout=5)
+        return HeadlessAsk(invocation, Output(io.StringIO(), io.StringIO()))
 
     params: dict[str, Any] = {
         "sessionId": "s",
@@ -440,8 +442,11 @@ def test_an_agent_that_never_answers_initialize_is_reported_after_the_timeout(
     ]
     output = Output(io.StringIO(), io.StringIO())
     invocation = parse(["ask", "hi", "--cwd", str(tmp_path), "--", *agent])
+    resolved = resolve_command_line(invocation.options, invocation.agent_argv)
+    assert resolved is not None
+    invocation.spec = dataclasses.replace(resolved.spec, initialize_timeout=1.5)
     started = time.monotonic()
-    code = headless.run_ask(invocation, output, initialize_timeout=1.5)
+    code = headless.run_ask(invocation, output)
     assert time.monotonic() - started < 10
     err = output.err.getvalue()  # type: ignore[attr-defined]
     assert code == 1

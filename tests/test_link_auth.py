@@ -18,6 +18,8 @@ from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session.auth import AuthNotDone, SignIn
 from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UserMessage
 
@@ -172,11 +174,12 @@ async def test_terminal_sign_in_opens_the_session_the_agent_refused(tmp_path: Pa
 
     store = SessionStore()
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
+            cwd=str(tmp_path),
+        ),
         store=store,
-        choose_auth=choose,
-        run_terminal_login=run_login_with_name("Tester"),
+        face=FaceHooks(choose_auth=choose, run_terminal_login=run_login_with_name("Tester")),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -198,10 +201,9 @@ async def test_a_prompt_refused_for_sign_in_is_sent_again_once_signed_in(tmp_pat
 
     store = SessionStore()
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
-        choose_auth=choose,
+        face=FaceHooks(choose_auth=choose),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -233,10 +235,9 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
 
     store = SessionStore()
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
-        choose_auth=choose,
+        face=FaceHooks(choose_auth=choose),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -272,10 +273,9 @@ async def test_logout_is_offered_only_when_advertised_and_signs_out(tmp_path: Pa
     store = SessionStore()
     state_dir = tmp_path / "state"
     link = SessionController(
-        demo_agent_argv(str(state_dir), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(demo_agent_argv(str(state_dir), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
-        choose_auth=None,
+        face=FaceHooks(choose_auth=None),
     )
     (state_dir).mkdir(parents=True, exist_ok=True)
     (state_dir / "login-token.json").write_text(json.dumps({"name": "T", "method": "x", "at": "y"}))
@@ -312,7 +312,7 @@ async def test_a_stray_state_update_on_v1_never_changes_how_turns_end_or_the_que
     the activity follows it, but a second message still waits for the first turn's answer."""
     argv = [*demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.01), "--v2-updates"]
     store = SessionStore()
-    link = SessionController(argv, cwd=str(tmp_path), store=store)
+    link = SessionController(AgentSpec(argv, cwd=str(tmp_path)), store=store)
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await wait(lambda: link.current_session_id is not None, "the session")
@@ -388,11 +388,12 @@ async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_adve
         return "demo-sign-in"
 
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
+            cwd=str(tmp_path),
+        ),
         store=SessionStore(),
-        choose_auth=choose,
-        terminal_auth=False,
+        face=FaceHooks(choose_auth=choose, terminal_auth=False),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)

@@ -98,18 +98,18 @@ async def test_the_settings_log_dir_is_the_one_both_the_early_start_and_the_app_
     asks for the same one, so the early process is handed over (a default computed in two
     places could differ and waste it). The default is the platform's log dir."""
     from acp_tui.config import locations
+    from acp_tui.session.launch.spec import AgentSpec
     from acp_tui.session.settings import AppSettings
 
-    settings = AppSettings(AGENT, cwd=str(tmp_path))
+    spec = AgentSpec(argv=tuple(AGENT), cwd=str(tmp_path))
+    settings = AppSettings(agent=spec)
     assert settings.log_dir == locations.log_dir()
     settings.log_dir = tmp_path
     early = await PrestartedAgent.start(
-        settings.agent_argv, cwd=settings.cwd, env=settings.env, log_dir=settings.log_dir
+        spec.argv, cwd=spec.cwd, env=spec.env_dict(), log_dir=settings.log_dir
     )
     assert early is not None
-    made = early.factory(
-        settings.agent_argv, cwd=settings.cwd, env=settings.env, log_dir=settings.log_dir
-    )
+    made = early.factory(spec.argv, cwd=spec.cwd, env=spec.env_dict(), log_dir=settings.log_dir)
     try:
         assert early.taken and made.pid is not None
         assert made.log_path is not None and made.log_path.parent == tmp_path

@@ -17,6 +17,8 @@ from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.protocol import v2
 from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, ToolCall, UserMessage
 from tests.demo_agent import schema_check
@@ -76,11 +78,13 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
         return await allow_once(params)
 
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
+            cwd=str(tmp_path),
+            protocol_version=2,
+        ),
         store=store,
-        permission_handler=permission,
-        protocol_version=2,
+        face=FaceHooks(permission_handler=permission),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -127,10 +131,10 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
 async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) -> None:
     state_dir = tmp_path / "state"
     first = SessionController(
-        demo_agent_argv(str(state_dir), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(state_dir), chunk_delay=0), cwd=str(tmp_path), protocol_version=2
+        ),
         store=SessionStore(),
-        protocol_version=2,
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(first.run)
@@ -146,10 +150,10 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
         await link.open_session(sid)
 
     second = SessionController(
-        demo_agent_argv(str(state_dir), chunk_delay=0),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(state_dir), chunk_delay=0), cwd=str(tmp_path), protocol_version=2
+        ),
         store=store,
-        protocol_version=2,
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(second.run, reopen)
@@ -166,7 +170,9 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
 
 async def test_a_v1_answer_to_a_v2_request_means_v1_from_then_on(tmp_path: Path) -> None:
     store = SessionStore()
-    link = SessionController(FIXTURE_AGENT, cwd=str(tmp_path), store=store, protocol_version=2)
+    link = SessionController(
+        AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path), protocol_version=2), store=store
+    )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
         await wait(lambda: link.current_session_id is not None, "the session")
@@ -202,12 +208,13 @@ async def test_v2_sign_in_uses_auth_login_and_runs_terminal_methods(tmp_path: Pa
 
     store = SessionStore()
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
+            cwd=str(tmp_path),
+            protocol_version=2,
+        ),
         store=store,
-        choose_auth=choose,
-        run_terminal_login=run,
-        protocol_version=2,
+        face=FaceHooks(choose_auth=choose, run_terminal_login=run),
     )
     errors: list[str] = []
     link.events.on_error = errors.append
@@ -378,10 +385,12 @@ def test_v2_tool_call_nulls_reset_fields_and_v1_nulls_leave_them() -> None:
 async def test_v2_cancel_ends_the_turn_with_a_notice(tmp_path: Path) -> None:
     store = SessionStore()
     link = SessionController(
-        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.02),
-        cwd=str(tmp_path),
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.02),
+            cwd=str(tmp_path),
+            protocol_version=2,
+        ),
         store=store,
-        protocol_version=2,
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)

@@ -15,15 +15,26 @@ from acp_tui.session.directory import (
     parse_filter,
     short_agent_name,
 )
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
 
 LISTS = {"sessionCapabilities": {"list": {}}, "loadSession": True}
 
 
-def _agent(workspace: Workspace, key: str, *, can_list: bool = True) -> SessionStore:
-    store = SessionStore()
-    workspace.start(key, key.split(), cwd="/w", store=store)
+#: What the directory reads of a workspace: its controllers by key (here, any keys).
+Agents = dict[str, Any]
+
+
+def _start(workspace: Agents, key: str) -> SessionStore:
+    """Agent ``key`` (its command line: the key's words), keyed ``key`` in the workspace."""
+    parts = AgentParts(AgentSpec(argv=tuple(key.split()), cwd="/w"))
+    workspace[key] = parts.controller()
+    return parts.store
+
+
+def _agent(workspace: Agents, key: str, *, can_list: bool = True) -> SessionStore:
+    store = _start(workspace, key)
     store.set_agent_capabilities(LISTS if can_list else {})
     return store
 
@@ -48,7 +59,7 @@ def _ids(rows: Any) -> list[tuple[str, str]]:
 
 
 def test_rows_of_every_agent_merge_by_last_update_with_their_agent() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     b = _agent(workspace, "beta")
     a.apply_list_page(_page(("a1", _ts(50), "/w"), ("a2", _ts(20), "/w"), ("a3", None, "/w")))
@@ -68,7 +79,7 @@ def test_rows_of_every_agent_merge_by_last_update_with_their_agent() -> None:
 
 
 def test_equal_times_and_equal_ids_of_two_agents_stay_apart() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     b = _agent(workspace, "beta")
     # Two agents may well use the same session ids (two runs of one program).
@@ -83,7 +94,7 @@ def test_equal_times_and_equal_ids_of_two_agents_stay_apart() -> None:
 
 
 def test_scope_and_archived_views_apply_to_every_agent() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     b = _agent(workspace, "beta")
     a.apply_list_page(_page(("a1", _ts(5), "/w"), ("a2", _ts(6), "/elsewhere")))
@@ -96,7 +107,7 @@ def test_scope_and_archived_views_apply_to_every_agent() -> None:
 
 
 def test_filter_by_agent_and_by_text() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "claude-agent-acp")
     b = _agent(workspace, "codex-acp")
     a.apply_list_page(_page(("a1", _ts(1), "/w"), ("fix-a", _ts(2), "/w")))
@@ -120,7 +131,7 @@ def test_parse_filter() -> None:
 
 
 def test_first_pages_of_every_agent_then_next_pages_near_the_end() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     b = _agent(workspace, "beta")
     _agent(workspace, "gamma", can_list=False)
@@ -149,7 +160,7 @@ def test_first_pages_of_every_agent_then_next_pages_near_the_end() -> None:
 
 
 def test_archived_pages_only_from_agents_that_archive() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     b = _agent(workspace, "beta")
     b.set_agent_capabilities({"sessionCapabilities": {"list": {}, "archive": {}}})
@@ -159,7 +170,7 @@ def test_archived_pages_only_from_agents_that_archive() -> None:
 
 
 def test_a_list_that_stopped_says_which_agent() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     _agent(workspace, "beta")
     a.apply_list_page(_page(("a1", _ts(1), "/w"), cursor="c"), cursor=None)
@@ -168,7 +179,7 @@ def test_a_list_that_stopped_says_which_agent() -> None:
 
 
 def test_rows_are_cached_until_a_store_changes() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     _agent(workspace, "beta")
     a.apply_list_page(_page(("a1", _ts(1), "/w")))
@@ -181,7 +192,7 @@ def test_rows_are_cached_until_a_store_changes() -> None:
 
 
 def test_agents_that_cannot_list_show_the_local_index() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     _agent(workspace, "alpha")
     silent = _agent(workspace, "beta", can_list=False)
     record = SimpleNamespace(
@@ -208,14 +219,13 @@ def test_agents_that_cannot_list_show_the_local_index() -> None:
 
 
 def test_restarted_agent_keeps_its_slot_and_its_new_store_is_read() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     _agent(workspace, "alpha")
     _agent(workspace, "beta")
     directory = SessionDirectory(workspace)
     assert [s.slot for s in directory.sources()] == [0, 1]
     workspace.get("alpha").finished.set()  # type: ignore[union-attr]
-    fresh = SessionStore()
-    workspace.start("alpha", ["alpha"], cwd="/w", store=fresh)
+    fresh = _start(workspace, "alpha")
     fresh.set_agent_capabilities(LISTS)
     fresh.apply_list_page(_page(("new", _ts(3), "/w")))
     assert {s.key: s.slot for s in directory.sources()} == {"alpha": 0, "beta": 1}
@@ -239,7 +249,7 @@ def test_short_agent_names(argv: list[str], info: str | None, expected: str) -> 
 
 
 def test_hostile_agent_names_and_titles_are_one_short_plain_line() -> None:
-    workspace = Workspace()
+    workspace: Agents = {}
     store = _agent(workspace, "evil")
     store.apply_list_page(
         {
@@ -262,7 +272,7 @@ def test_hostile_agent_names_and_titles_are_one_short_plain_line() -> None:
 def test_a_streamed_reply_does_not_change_the_rows_version() -> None:
     """The merged list is rebuilt when an agent's rows change, not for every reply chunk of
     a session in the background (that would cost a merge per frame)."""
-    workspace = Workspace()
+    workspace: Agents = {}
     a = _agent(workspace, "alpha")
     _agent(workspace, "beta")
     a.register_session("live", cwd="/w")

@@ -17,6 +17,8 @@ from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session import ops as session_ops
 from acp_tui.session.attachments import PromptCapabilities, build_prompt
 from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.store.local_index import LocalIndex
@@ -42,7 +44,9 @@ async def running(
     argv: list[str], cwd: Path, errors: list[str]
 ) -> AsyncIterator[SessionController]:
     link = SessionController(
-        argv, cwd=str(cwd), store=SessionStore(), events=LinkEvents(on_error=errors.append)
+        AgentSpec(argv, cwd=str(cwd)),
+        store=SessionStore(),
+        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
     )
 
     async def open_nothing(link: SessionController) -> None:

@@ -10,6 +10,7 @@ import pytest
 
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.themes import ThemeFileError, load_theme_file, load_themes, theme_dirs
 
 GOOD = """\
@@ -99,7 +100,7 @@ async def test_app_registers_themes_and_reports_broken_ones(
     themes = _user_themes_dir(tmp_path, monkeypatch)
     (themes / "mine.toml").write_text(GOOD)
     (themes / "broken.toml").write_text("name = [\n")
-    app = make_app(AppSettings(agent_argv=[], cwd=str(tmp_path), theme="my-theme"), choices=[])
+    app = make_app(AppSettings(), ui=UiSettings(theme="my-theme"), choices=[])
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "my-theme"
@@ -110,7 +111,7 @@ async def test_app_registers_themes_and_reports_broken_ones(
 
 @pytest.mark.anyio
 async def test_unknown_theme_name_is_reported(tmp_path: Path) -> None:
-    app = make_app(AppSettings(agent_argv=[], cwd=str(tmp_path), theme="no-such"), choices=[])
+    app = make_app(AppSettings(), ui=UiSettings(theme="no-such"), choices=[])
     async with app.run_test() as pilot:
         await pilot.pause()
         assert app.theme == "textual-dark"
@@ -123,7 +124,8 @@ async def test_theme_picked_is_remembered(tmp_path: Path, monkeypatch: pytest.Mo
     config = tmp_path / "config.toml"
     config.write_text('# mine\nsidebar = false\n\n[agents.x]\ncommand = "x"\n')
     app = make_app(
-        AppSettings(agent_argv=[], cwd=str(tmp_path), theme="nord"),
+        AppSettings(),
+        ui=UiSettings(theme="nord"),
         choices=[],
         remember_theme=True,
     )
@@ -146,7 +148,7 @@ async def test_tests_and_scripts_do_not_remember_themes(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _user_themes_dir(tmp_path, monkeypatch)
-    app = make_app(AppSettings(agent_argv=[], cwd=str(tmp_path)), choices=[])
+    app = make_app(AppSettings(), choices=[])
     async with app.run_test() as pilot:
         app.theme = "dracula"
         await pilot.pause()

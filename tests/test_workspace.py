@@ -10,8 +10,9 @@ import anyio
 import pytest
 
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace import AgentRunning, Workspace
-from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio
 
@@ -29,13 +30,15 @@ async def run_until_ready(group: anyio.abc.TaskGroup, controller: SessionControl
 
 async def test_two_agents_run_side_by_side_and_stop_together(tmp_path: Path) -> None:
     workspace = Workspace()
+    one = AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path), name="one")  # type: ignore[arg-type]
+    two = AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path), name="two")  # type: ignore[arg-type]
     async with anyio.create_task_group() as group:
-        first = workspace.start("one", FIXTURE_AGENT, cwd=str(tmp_path), store=SessionStore())
-        second = workspace.start("two", FIXTURE_AGENT, cwd=str(tmp_path), store=SessionStore())
+        first = workspace.start(AgentParts(one))
+        second = workspace.start(AgentParts(two))
         await run_until_ready(group, first)
         await run_until_ready(group, second)
-        assert workspace.get("one") is first and workspace.get("two") is second
-        assert list(workspace) == ["one", "two"] and len(workspace) == 2
+        assert workspace.get(one.key) is first and workspace.get(two.key) is second
+        assert list(workspace) == [one.key, two.key] and len(workspace) == 2
         assert first.process is not None and second.process is not None
         assert first.process.pid != second.process.pid
         assert workspace.running() == [first, second]
@@ -46,26 +49,28 @@ async def test_two_agents_run_side_by_side_and_stop_together(tmp_path: Path) -> 
 
 async def test_a_running_agent_is_not_replaced_until_it_is_asked_to_stop(tmp_path: Path) -> None:
     workspace = Workspace()
-    store = SessionStore()
+    parts = AgentParts(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)))  # type: ignore[arg-type]
+    key = parts.spec.key
     async with anyio.create_task_group() as group:
-        first = workspace.start("agent", FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+        first = workspace.start(parts)
         await run_until_ready(group, first)
         with pytest.raises(AgentRunning):
-            workspace.start("agent", FIXTURE_AGENT, cwd=str(tmp_path), store=store)
+            workspace.start(parts)
         with pytest.raises(AgentRunning):
-            workspace.forget("agent")
-        await workspace.stop("agent", grace=30)
+            workspace.forget(key)
+        await workspace.stop(key, grace=30)
         assert first.finished.is_set()
-        # Made as the last one was: the same command, directory and store.
-        second = workspace.restart("agent")
-        assert second is not first and workspace.get("agent") is second
-        assert second.argv == first.argv and second.cwd == first.cwd and second.store is store
+        # Made as the last one was: the same spec, store and queue.
+        second = workspace.restart(key)
+        assert second is not first and workspace.get(key) is second
+        assert second.spec == first.spec and second.store is first.store is parts.store
+        assert second.prompts is parts.prompts
         await run_until_ready(group, second)
-        await workspace.stop("agent", grace=30)
-    workspace.forget("agent")
-    assert "agent" not in workspace and workspace.get("agent") is None
+        await workspace.stop(key, grace=30)
+    workspace.forget(key)
+    assert key not in workspace and workspace.get(key) is None
     with pytest.raises(KeyError):
-        workspace.restart("agent")
+        workspace.restart(key)
 
 
 async def test_stopping_an_unknown_agent_does_nothing() -> None:

@@ -49,13 +49,10 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
-from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError, AgentInfo
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.session.elicitation import DECLINE, FORM, answer
-from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
-from acp_tui.store import SessionStore
+from acp_tui.session.permissions import PendingPermission
 from acp_tui.store.entries import Notice
 from acp_tui.store.session import SessionState
 
@@ -72,12 +69,7 @@ def read_prompt(prompt: str) -> str:
     return prompt
 
 
-def run_ask(
-    invocation: Any,
-    output: Output | None = None,
-    *,
-    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
-) -> int:
+def run_ask(invocation: Any, output: Output | None = None) -> int:
     """``acp-tui ask``: one prompt, the reply streamed to stdout. Returns the exit code."""
     output = output or Output()
     options = invocation.options
@@ -86,7 +78,7 @@ def run_ask(
     except (OSError, UnicodeDecodeError) as error:
         output.error(f"cannot read the prompt from stdin: {error}")
         return EXIT_UNSUPPORTED
-    ask = HeadlessAsk(invocation, output, initialize_timeout=initialize_timeout)
+    ask = HeadlessAsk(invocation, output)
     return _run(lambda: ask.run(prompt_text), output)
 
 
@@ -94,26 +86,22 @@ class HeadlessAsk(Headless):
     """``acp-tui ask``: open (new, or ``--session``), send the prompt, render the store's
     changes until the turn ends."""
 
-    def __init__(self, invocation: Any, output: Output, *, initialize_timeout: float) -> None:
+    def __init__(self, invocation: Any, output: Output) -> None:
         options = invocation.options
         self.allow = bool(getattr(options, "allow", False))
         self.session = getattr(options, "session", None)
-        store = SessionStore()
-        renderer_class = JsonRenderer if getattr(options, "json", False) else TextRenderer
-        self.renderer: Renderer = renderer_class(store, output)
         # The TUI's broker and its policies: --allow is --yolo's, --deny (the default) is
         # --deny-all's. Nobody is there to ask.
-        self.broker = PermissionBroker("yolo" if self.allow else "deny")
-        elicitations = ElicitationQueue()
-        elicitations.set_presenter(self._decline_form, ELICITATION_MODES)
         super().__init__(
             invocation,
             output,
-            initialize_timeout=initialize_timeout,
-            store=store,
+            policy="yolo" if self.allow else "deny",
             permission_handler=self._permission,
-            elicitations=elicitations,
         )
+        renderer_class = JsonRenderer if getattr(options, "json", False) else TextRenderer
+        self.renderer: Renderer = renderer_class(self.store, output)
+        self.broker = self.parts.broker
+        self.parts.elicitations.set_presenter(self._decline_form, ELICITATION_MODES)
         self.session_id: str | None = None
         self.turn_done = anyio.Event()
         self.turn_reason: str | None = None
@@ -148,6 +136,12 @@ class HeadlessAsk(Headless):
         controller = self.controller
         agent = controller.agent
         assert agent is not None
+        # Built as the TUI builds what it sends: each @file attached as the agent takes it
+        # (before a session is made: one it cannot take is refused without one).
+        built = controller.build_prompt(prompt_text)
+        if built.refused is not None:
+            self.finish(EXIT_UNSUPPORTED, built.refused)
+            return
         try:
             if self.session:
                 if not (agent.can_resume or agent.can_load):
@@ -171,7 +165,9 @@ class HeadlessAsk(Headless):
         self.renderer.begin(
             session_id, replayed=method != "new", method=method, agent=_agent_json(agent)
         )
-        controller.send_prompt(session_id, prompt_text)
+        for note in built.notes:
+            self.renderer.note("attachment", note)
+        controller.send_prompt(session_id, prompt_text, built.blocks)
         await self.turn_done.wait()
         self.renderer.render()
         self._remember(session_id)

@@ -13,6 +13,7 @@ from typing import Any
 import anyio
 import anyio.abc
 
+from acp_tui.cli.agents import resolve_command_line
 from acp_tui.cli.headless_output import (
     EXIT_AUTH,
     EXIT_CRASH,
@@ -37,10 +38,11 @@ from acp_tui.session.controller import (
     LinkEvents,
     NotResponding,
     PermissionHandler,
-    SessionController,
 )
-from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.store import SessionStore
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks, ProcessSetup
+from acp_tui.session.permissions import Policy
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.text.safety import one_line, sanitize_terminal_text
 
@@ -84,42 +86,43 @@ class Headless:
         invocation: Any,
         output: Output,
         *,
-        initialize_timeout: float,
-        store: SessionStore | None = None,
+        policy: Policy = "deny",
         permission_handler: PermissionHandler | None = None,
-        elicitations: ElicitationQueue | None = None,
     ) -> None:
         options = invocation.options
+        spec = invocation.spec
+        if spec is None:  # not resolved by the command line (a test): without a config file
+            resolved = resolve_command_line(options, invocation.agent_argv)
+            assert resolved is not None, "a headless command runs an agent"
+            spec = resolved.spec
+        self.spec: AgentSpec = spec
         self.output = output
-        self.cwd = os.path.abspath(options.cwd or os.getcwd())
+        self.cwd = spec.cwd
         self.allow_outside = bool(getattr(options, "allow_outside", False))
-        self.store = store if store is not None else SessionStore()
         self.code: int | None = None
         self.exit_info: AgentExit | None = None
-        self.controller = SessionController(
-            invocation.agent_argv,
-            cwd=self.cwd,
-            store=self.store,
-            events=LinkEvents(
-                on_error=self._on_error,
-                on_exit=self._on_exit,
-                on_turn_ended=self._on_turn_ended,
-                on_not_responding=self._on_not_responding,
+        #: The TUI's parts, built by the same factory: the store, the queue, the broker
+        #: (answering by ``policy``: nobody is there to ask) and the elicitation queue.
+        self.parts = AgentParts(
+            spec,
+            policy=policy,
+            process=ProcessSetup(
+                log_dir=locations.log_dir(), recorder=getattr(invocation, "recorder", None)
             ),
-            permission_handler=permission_handler,
-            approve_outside=self._approve_outside,
-            mcp_servers=getattr(invocation, "mcp_servers", None),
-            # The agent's configured env goes to the agent process only.
-            env=getattr(invocation, "agent_env", None),
-            log_dir=locations.log_dir(),
-            recorder=getattr(invocation, "recorder", None),
-            initialize_timeout=initialize_timeout,
-            protocol_version=getattr(options, "protocol", None)
-            or getattr(invocation, "protocol", None)
-            or 1,
-            terminal_auth=TERMINAL_AUTH,  # a terminal method is printed for the person to run
-            client_files=getattr(invocation, "client_files", None),
-            elicitations=elicitations,
+        )
+        self.store = self.parts.store
+        self.controller = self.parts.controller(
+            FaceHooks(
+                events=LinkEvents(
+                    on_error=self._on_error,
+                    on_exit=self._on_exit,
+                    on_turn_ended=self._on_turn_ended,
+                    on_not_responding=self._on_not_responding,
+                ),
+                permission_handler=permission_handler,
+                approve_outside=self._approve_outside,
+                terminal_auth=TERMINAL_AUTH,  # a terminal method is printed for the person
+            )
         )
 
     # -- events from the controller --
@@ -171,9 +174,9 @@ class Headless:
         self.controller.request_stop()
 
     def local_index(self) -> LocalIndex:
-        """The TUI's local index of sessions, this agent's part (the key the TUI uses: its
-        command line), to use in a ``with``."""
-        return LocalIndex(locations.local_index_file(), " ".join(self.controller.argv))
+        """The TUI's local index of sessions, this agent's part (the key the TUI uses: the
+        agent's identity), to use in a ``with``."""
+        return LocalIndex(locations.local_index_file(), self.spec.key, legacy=self.spec.legacy_key)
 
     @property
     def agent_name(self) -> str:

@@ -13,7 +13,6 @@ from acp_tui.cli.headless_base import Headless, _run
 from acp_tui.cli.headless_output import EXIT_OK, EXIT_UNSUPPORTED, Output, _label, format_table
 from acp_tui.cli.headless_render import scrub_surrogates
 from acp_tui.config import locations
-from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.protocol.client import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
 
@@ -30,15 +29,10 @@ STOPS = {
 # ---------------------------------------------------------------------------------- sessions
 
 
-def run_sessions(
-    invocation: Any,
-    output: Output | None = None,
-    *,
-    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
-) -> int:
+def run_sessions(invocation: Any, output: Output | None = None) -> int:
     """``acp-tui sessions``: every page of session/list, as a table or JSON."""
     output = output or Output()
-    sessions = HeadlessSessions(invocation, output, initialize_timeout=initialize_timeout)
+    sessions = HeadlessSessions(invocation, output)
     return _run(sessions.run, output)
 
 
@@ -46,8 +40,8 @@ class HeadlessSessions(Headless):
     """``acp-tui sessions``: the controller lists every page (the store stops a list that
     loops or brings nothing new); the rows are printed in the agent's order, each once."""
 
-    def __init__(self, invocation: Any, output: Output, *, initialize_timeout: float) -> None:
-        super().__init__(invocation, output, initialize_timeout=initialize_timeout)
+    def __init__(self, invocation: Any, output: Output) -> None:
+        super().__init__(invocation, output)
         options = invocation.options
         self.all = bool(getattr(options, "all", False))
         self.json = bool(getattr(options, "json", False))

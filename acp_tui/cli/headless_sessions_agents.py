@@ -21,7 +21,6 @@ import anyio
 from acp_tui.cli.headless_base import _run
 from acp_tui.cli.headless_output import EXIT_OK, PROG, Output, _label, format_table
 from acp_tui.cli.headless_sessions import HeadlessSessions, sessions_json
-from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 
 __all__ = ["AgentToList", "run_sessions_of_agents"]
 
@@ -52,17 +51,11 @@ def run_sessions_of_agents(
     *,
     json_output: bool = False,
     all_dirs: bool = False,
-    initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
 ) -> int:
     """List every agent's sessions at once, print them merged; see the module's doc."""
     output = output or Output()
     listers = [
-        HeadlessSessions(
-            agent.invocation,
-            _AgentOutput(agent.name, output),
-            initialize_timeout=initialize_timeout,
-        )
-        for agent in agents
+        HeadlessSessions(agent.invocation, _AgentOutput(agent.name, output)) for agent in agents
     ]
     codes: list[int] = [EXIT_OK] * len(listers)
 

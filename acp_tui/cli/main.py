@@ -9,13 +9,8 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.cli.parse import (
-    RECORD_IN_DATA_DIR,
-    Invocation,
-    directory_problem,
-    parse,
-    unknown_agent_message,
-)
+from acp_tui.cli.agents import resolve_command_line
+from acp_tui.cli.parse import RECORD_IN_DATA_DIR, Invocation, parse, unknown_agent_message
 from acp_tui.cli.say import say
 from acp_tui.text.safety import escaped_line
 
@@ -26,27 +21,29 @@ if TYPE_CHECKING:
 __all__ = ["main", "open_recorder"]
 
 
-def _configured_agent(invocation: Invocation, config: Config) -> int | None:
-    """Apply ``--agent NAME`` for a headless command: its command line, its env and MCP
-    servers (for the agent only), its protocol and its default cwd. Returns an exit code on
-    error."""
-    name = invocation.options.agent
-    agent = config.agents.get(name)
-    if agent is None:
-        say(unknown_agent_message(name, config), file=sys.stderr)
+def _resolve(invocation: Invocation, config: Config) -> int | None:
+    """The agent of a headless command (``--agent NAME``, ``--demo`` or ``-- CMD``), resolved
+    as the TUI resolves it, into ``invocation.spec``. Returns an exit code on error."""
+    from acp_tui.session.launch.resolve import UnknownAgent
+
+    try:
+        resolved = resolve_command_line(invocation.options, invocation.agent_argv, config)
+    except UnknownAgent as error:
+        say(unknown_agent_message(str(error.args[0]), config), file=sys.stderr)
         return 2
-    invocation.agent_argv = agent.argv
-    invocation.agent_env = dict(agent.env) or None
-    invocation.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
-    invocation.protocol = agent.protocol or config.protocol
-    invocation.client_files = agent.client_files
-    if invocation.options.cwd is None and agent.cwd:
-        cwd = os.path.abspath(os.path.expanduser(agent.cwd))
-        problem = directory_problem(cwd)
-        if problem:
-            say(f"acp-tui: agents.{name}.cwd {cwd}: {problem}", file=sys.stderr)
-            return 2
-        invocation.options.cwd = cwd
+    if resolved is None:
+        say(
+            f"acp-tui {invocation.command}: give the agent command after --, "
+            "--agent NAME, or --demo",
+            file=sys.stderr,
+        )
+        return 2
+    if resolved.bad_cwd is not None:
+        say(f"acp-tui: {resolved.bad_cwd}", file=sys.stderr)
+        return 2
+    for problem in resolved.problems:
+        say(f"acp-tui: config: {problem}", file=sys.stderr)
+    invocation.spec = resolved.spec
     return None
 
 
@@ -79,7 +76,7 @@ def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]
         options = copy.copy(invocation.options)
         options.agent = name
         one = Invocation(invocation.command, options, [], invocation.argv, invocation.recorder)
-        code = _configured_agent(one, config)
+        code = _resolve(one, config)
         if code is not None:
             return code
         agents.append(AgentToList(name, one))
@@ -87,7 +84,6 @@ def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]
         agents,
         json_output=bool(invocation.options.json),
         all_dirs=bool(invocation.options.all),
-        initialize_timeout=config.initialize_timeout,
     )
 
 
@@ -160,10 +156,6 @@ def _run(invocation: Invocation) -> int:
         from acp_tui.cli import web
 
         return web.serve(invocation.argv, port=options.port)
-    if options.demo:
-        from acp_tui.demo_agent import demo_agent_argv
-
-        invocation.agent_argv = demo_agent_argv()
     if invocation.command in ("ask", "sessions"):
         from acp_tui.cli import headless
         from acp_tui.config.load import load_config
@@ -177,21 +169,12 @@ def _run(invocation: Invocation) -> int:
                 # --all-agents always prints the agent column (a script gets one shape).
                 return _sessions_of_agents(invocation, config, names)
             options.agent = names[0] if names else None
-        if options.agent is not None:
-            code = _configured_agent(invocation, config)
-            if code is not None:
-                return code
-        if not invocation.agent_argv:
-            say(
-                f"acp-tui {invocation.command}: give the agent command after --, "
-                "--agent NAME, or --demo",
-                file=sys.stderr,
-            )
-            return 2
-        timeout = config.initialize_timeout
+        code = _resolve(invocation, config)
+        if code is not None:
+            return code
         if invocation.command == "ask":
-            return headless.run_ask(invocation, initialize_timeout=timeout)
-        return headless.run_sessions(invocation, initialize_timeout=timeout)
+            return headless.run_ask(invocation)
+        return headless.run_sessions(invocation)
 
     from acp_tui.ui.textual_patches import from_environment
     from acp_tui.ui.textual_patches.early_keys import keep_keys_as_typed

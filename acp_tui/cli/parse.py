@@ -20,6 +20,7 @@ from acp_tui.cli.say import InertArgumentParser, say
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
     from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.session.launch.spec import AgentSpec
 
 SUBCOMMANDS = ("ask", "sessions")
 
@@ -90,14 +91,8 @@ class Invocation:
     argv: list[str] = field(default_factory=list)
     #: ``--record FILE``, opened.
     recorder: WireRecorder | None = None
-    #: ``--agent NAME`` (headless): the configured agent's env, for its process only.
-    agent_env: dict[str, str] | None = None
-    #: ``--agent NAME`` (headless): the configured agent's MCP servers.
-    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
-    #: ``--agent NAME`` (headless): the configured agent's protocol version.
-    protocol: int | None = None
-    #: ``--agent NAME`` (headless): the configured agent's ``client_files``.
-    client_files: bool | None = None
+    #: A headless command's agent, resolved (acp_tui.session.launch.resolve).
+    spec: AgentSpec | None = None
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -306,7 +301,7 @@ def parse(argv: Sequence[str]) -> Invocation:
         if given
     ]
     if command == "tui":
-        options.agent_specs = agent_specs(ours, names, bool(options.demo), agent_argv)
+        options.agent_choices = agent_choices(ours, names, bool(options.demo), agent_argv)
     elif len(chosen) > 1 or len(names) > 1:
         parser.error(f"give only one of {', '.join(chosen)}")
     if options.cwd is not None:
@@ -328,15 +323,15 @@ def parse(argv: Sequence[str]) -> Invocation:
 
 #: One agent of ``acp-tui --agent A --demo -- CMD``: ``("config", NAME)``, ``("demo", "")`` or
 #: ``("command", ARGV)``.
-AgentSpec = tuple[str, Any]
+AgentChoice = tuple[str, Any]
 
 
-def agent_specs(
+def agent_choices(
     ours: Sequence[str], names: Sequence[str], demo: bool, command: Sequence[str]
-) -> list[AgentSpec]:
+) -> list[AgentChoice]:
     """The agents to run, in the order given (the first is shown first), each once: ``--agent
     NAME`` and ``--demo`` as they come on the command line, then the command after ``--``."""
-    specs: list[AgentSpec] = []
+    specs: list[AgentChoice] = []
     for index, token in enumerate(ours):
         if token == "--demo":
             specs.append(("demo", ""))
@@ -351,7 +346,7 @@ def agent_specs(
     specs = [spec for spec in specs if spec[0] != "config" or spec[1] in names]
     if command:
         specs.append(("command", list(command)))
-    unique: list[AgentSpec] = []
+    unique: list[AgentChoice] = []
     for spec in specs:
         if spec not in unique:
             unique.append(spec)

@@ -148,40 +148,41 @@ def run_check(recording: Recording, out: Any = None) -> int:
 # ---------------------------------------------------------------------------------- TUI
 
 
-def replay_settings(
-    recording: Recording, *, speed: float, data_dir: Path, theme: str | None = None
-) -> AppSettings:
+def replay_settings(recording: Recording, *, speed: float, data_dir: Path) -> AppSettings:
     """The app's settings for a replay. The session's directory is the recorded one (the
     sidebar shows the sessions listed there), even on a machine where it does not exist: a
     replay reads and writes nothing in it. ``data_dir`` keeps the replayed sessions out of
     this machine's session index and prompt history."""
+    from acp_tui.session.launch.resolve import resolve_agent
+    from acp_tui.session.launch.spec import AgentSource, LaunchOptions
     from acp_tui.session.settings import AppSettings
 
     session = ReplaySession(recording, speed=speed)
     first = recording.segments[0]
     method, session_id = first_opening(recording)
+    # The recorded agent as the command line would have given it (no config file).
+    source = AgentSource.command(first.argv or ["replay"], session.label)
+    options = LaunchOptions(cwd=first.cwd or os.getcwd(), protocol=requested_version(recording))
     return AppSettings(
-        agent_argv=first.argv or ["replay"],
-        cwd=first.cwd or os.getcwd(),
-        agent_label=session.label,
+        agent=resolve_agent(source, None, options).spec,
         # Every permission dialog comes up, whatever the config says.
         permission_policy="ask",
         # Opened at start as the recorded client did (--resume ID), not with a new session.
         resume=session_id if method != "session/new" else None,
         data_dir=data_dir,
-        theme=theme,
         replay=session,
-        protocol_version=requested_version(recording),
     )
 
 
 def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
     from acp_tui.cli.tui import prepare_to_run, setup_logging
     from acp_tui.ui.app import make_app
+    from acp_tui.ui.preferences import UiSettings
 
     setup_logging()
     with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
-        app = make_app(replay_settings(recording, speed=speed, data_dir=Path(data), theme=theme))
+        settings = replay_settings(recording, speed=speed, data_dir=Path(data))
+        app = make_app(settings, ui=UiSettings(theme=theme))
         prepare_to_run(app)
         result = app.run()
     return result or 0

@@ -5,26 +5,26 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import logging
-import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from acp_tui.cli.parse import Invocation, directory_problem, unknown_agent_message
+from acp_tui.cli.agents import launch_options, source_of, sources
+from acp_tui.cli.parse import Invocation, unknown_agent_message
 from acp_tui.cli.say import say
 from acp_tui.cli.terminal import NO_TERMINAL_EXIT, terminal_problem
 from acp_tui.config import locations
 from acp_tui.config.defaults import (
     DEFAULT_DESKTOP_NOTIFICATIONS,
-    DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
 )
 from acp_tui.config.load import config_path, load_config
-from acp_tui.session.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.spec import AgentSource
 from acp_tui.session.settings import AppSettings, PermissionPolicy
+from acp_tui.ui.preferences import UiSettings
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -34,10 +34,22 @@ if TYPE_CHECKING:
 def settings_from_invocation(
     invocation: Invocation, config: Config | None = None, problems: list[str] | None = None
 ) -> AppSettings:
-    """Command line over config file over defaults. With ``--agent NAME`` (which must be in
-    ``config``; see :func:`run_tui`) the agent's command, env, cwd and MCP servers apply.
-    Anything not usable is appended to ``problems``. No ``config`` means no config file: the
-    defaults, without loading the config schema (pydantic) on the way to the first frame."""
+    """Command line over config file over defaults, for the one agent of the command line
+    (``--agent NAME``, which must be in ``config``: see :func:`run_tui`; ``--demo``; ``--
+    CMD``) or none (the launcher). Anything not usable is appended to ``problems``. No
+    ``config`` means no config file: the defaults, without loading the config schema
+    (pydantic) on the way to the first frame."""
+    options = invocation.options
+    found = sources(options, invocation.agent_argv)
+    return _settings(invocation, found[0] if found else None, config, problems)
+
+
+def _settings(
+    invocation: Invocation,
+    source: AgentSource | None,
+    config: Config | None,
+    problems: list[str] | None,
+) -> AppSettings:
     options = invocation.options
     policy: PermissionPolicy
     if options.yolo:
@@ -49,12 +61,36 @@ def settings_from_invocation(
     resume: str | None = options.resume
     if options.continue_ and resume is None:
         resume = ""
-    settings = AppSettings(
-        agent_argv=invocation.agent_argv,
+    launch = launch_options(options)
+    agent = None
+    if source is not None:
+        resolved = resolve_agent(source, config, launch)
+        agent = resolved.spec
+        if problems is not None:
+            problems += [problem for problem in resolved.problems if problem not in problems]
+    return AppSettings(
+        agent=agent,
+        options=launch,
         permission_policy=policy,
         resume=resume,
         continue_latest=options.continue_,
-        agent_label="demo agent" if options.demo else "",
+        recorder=invocation.recorder,
+    )
+
+
+def ui_settings(
+    options: argparse.Namespace, config: Config | None = None, problems: list[str] | None = None
+) -> UiSettings:
+    """The look and the notices: ``--theme`` over the config over the defaults; the
+    configured keys, checked (what is wrong goes to ``problems``)."""
+    keymap: dict[str, str] = {}
+    if config is not None and config.keys:
+        from acp_tui.ui.keymap import resolve_keymap
+
+        keymap, key_problems = resolve_keymap(config.keys, str(config_path()))
+        if problems is not None:
+            problems += key_problems
+    return UiSettings(
         theme=getattr(options, "theme", None) or (config.theme if config is not None else None),
         show_sidebar=config.sidebar if config is not None else None,
         notify_when_unfocused=(
@@ -65,48 +101,8 @@ def settings_from_invocation(
             config.desktop_notifications if config is not None else DEFAULT_DESKTOP_NOTIFICATIONS
         ),
         terminal_title=config.terminal_title if config is not None else True,
-        recorder=invocation.recorder,
-        initialize_timeout=(
-            config.initialize_timeout if config is not None else DEFAULT_INITIALIZE_TIMEOUT
-        ),
+        keymap=keymap,
     )
-    if config is not None and config.keys:
-        from acp_tui.ui.keymap import resolve_keymap
-
-        settings.keymap, key_problems = resolve_keymap(config.keys, str(config_path()))
-        if problems is not None:
-            problems += key_problems
-    name = getattr(options, "agent", None)
-    agent = config.agents.get(name) if name and config is not None else None
-    if agent is not None:
-        settings.agent_argv = agent.argv
-        settings.agent_label = agent.label or name or ""
-        settings.env = dict(agent.env) or None
-        settings.mcp_servers = [server.model_dump() for server in agent.mcp_servers]
-        settings.client_files = agent.client_files
-        if agent.cwd and not options.cwd:
-            cwd = os.path.abspath(os.path.expanduser(agent.cwd))
-            problem = directory_problem(cwd)
-            if problem is None:
-                settings.cwd = cwd
-            elif problems is not None:
-                problems.append(f"agents.{name}.cwd: {cwd}: {problem}; using {settings.cwd}")
-    if options.cwd:
-        settings.cwd = options.cwd
-    if agent is not None and agent.additional_directories:
-        dirs, bad = resolve_dirs(agent.additional_directories, settings.cwd)
-        settings.additional_dirs = dirs
-        if problems is not None:
-            problems += [f"agents.{name}.additional_directories: {p}; left out" for p in bad]
-    settings.additional_dirs = dirs_to_send(
-        settings.additional_dirs, getattr(options, "add_dirs", None) or []
-    )
-    settings.protocol_version = (
-        getattr(options, "protocol", None)
-        or (agent.protocol if agent is not None else None)
-        or (config.protocol if config is not None else 1)
-    )
-    return settings
 
 
 def agent_settings(
@@ -116,26 +112,17 @@ def agent_settings(
     first first; one agent (or none: the launcher) as :func:`settings_from_invocation` makes
     it. ``--resume`` and ``--continue`` apply to the first agent only: a session id belongs to
     one agent."""
-    specs = list(getattr(invocation.options, "agent_specs", None) or [])
-    if len(specs) <= 1:
+    choices = list(getattr(invocation.options, "agent_choices", None) or [])
+    if len(choices) <= 1:
         return [settings_from_invocation(invocation, config, problems)]
-    from acp_tui.demo_agent import demo_agent_argv
-
     made: list[AppSettings] = []
-    for kind, value in specs:
-        options = argparse.Namespace(**vars(invocation.options))
-        options.demo = kind == "demo"
-        options.agent = value if kind == "config" else None
+    for kind, value in choices:
+        settings = _settings(invocation, source_of(kind, value), config, problems)
         if made:
-            options.resume, options.continue_ = None, False
-        argv = demo_agent_argv() if kind == "demo" else list(value) if kind == "command" else []
-        one = dataclasses.replace(invocation, options=options, agent_argv=argv)
-        found: list[str] = []
-        settings = settings_from_invocation(one, config, found)
-        if problems is not None:
-            problems += [problem for problem in found if problem not in problems]
-        if all(settings.agent_key != other.agent_key for other in made):
-            # The same command line twice is one agent (its process runs many sessions).
+            settings.resume, settings.continue_latest = None, False
+        assert settings.agent is not None
+        if all(settings.agent.key != other.agent.key for other in made if other.agent):
+            # The same agent twice is one agent (its process runs many sessions).
             made.append(settings)
     return made
 
@@ -178,14 +165,15 @@ def run_tui(invocation: Invocation) -> int:
         return NO_TERMINAL_EXIT
     setup_logging()
     settings, *more = agent_settings(invocation, config, problems)
-    return asyncio.run(_run_app(settings, config, problems, bool(options.cwd), more))
+    ui = ui_settings(options, config, problems)
+    return asyncio.run(_run_app(settings, ui, config, problems, more))
 
 
 async def _run_app(
     settings: AppSettings,
+    ui: UiSettings,
     config: Config | None,
     problems: list[str],
-    cwd_given: bool,
     more: list[AppSettings] | None = None,
 ) -> int:
     """Start the agents, then import and run the app: the agents boot while the UI loads."""
@@ -193,19 +181,19 @@ async def _run_app(
 
     early: list[PrestartedAgent] = []
     for each in [settings, *(more or [])]:
-        if not each.agent_argv:
+        if each.agent is None:
             continue
         started = await PrestartedAgent.start(
-            each.agent_argv,
-            cwd=each.cwd,
-            env=each.env,
+            each.agent.argv,
+            cwd=each.agent.cwd,
+            env=each.agent.env_dict(),
             log_dir=each.log_dir,
         )
         if started is not None:
             each.process_factory = started.factory
             early.append(started)
     try:
-        return await _run_loaded_app(settings, config, problems, cwd_given, more or [])
+        return await _run_loaded_app(settings, ui, config, problems, more or [])
     finally:
         for started in early:
             await started.discard()
@@ -213,41 +201,12 @@ async def _run_app(
 
 async def _run_loaded_app(
     settings: AppSettings,
+    ui: UiSettings,
     config: Config | None,
     problems: list[str],
-    cwd_given: bool,
     more: list[AppSettings] | None = None,
 ) -> int:
-    from acp_tui.config.recent import RecentAgents
-    from acp_tui.ui.app import make_app
-
-    choices = None
-    recent = None
-    if not settings.agent_argv:
-        from acp_tui.config.known_agents import detect_agents
-        from acp_tui.demo_agent import demo_agent_argv
-        from acp_tui.ui.screens.launcher import build_choices
-
-        if config is None:
-            config = _default_config()
-        recent = RecentAgents()
-        choices = build_choices(
-            config,
-            detect_agents(),
-            demo_agent_argv(),
-            recent.keys(),
-            use_agent_cwd=not cwd_given,
-        )
-    app = make_app(
-        settings,
-        choices=choices,
-        problems=problems,
-        recent=recent,
-        remember_theme=True,
-        config_location=_home_relative(config_path()),
-        more_agents=more or [],
-        config=config,
-    )
+    app = make_tui_app(settings, ui, config, problems, more)
     prepare_to_run(app)
     result = await app.run_async()
     failures = app.workspace.start_failures
@@ -257,6 +216,42 @@ async def _run_loaded_app(
             say(failure, file=sys.stderr)
         return 1
     return result or 0
+
+
+def make_tui_app(
+    settings: AppSettings,
+    ui: UiSettings,
+    config: Config | None,
+    problems: list[str],
+    more: list[AppSettings] | None = None,
+) -> AcpTuiApp:
+    """The app the command line runs: on ``settings``' agent (and ``more``), or, with none,
+    the launcher over the configured, detected and demo agents, recently used first."""
+    from acp_tui.config.recent import RecentAgents
+    from acp_tui.ui.app import make_app
+
+    choices = None
+    recent = None
+    if settings.agent is None:
+        from acp_tui.config.known_agents import detect_agents
+        from acp_tui.demo_agent import demo_agent_argv
+        from acp_tui.ui.screens.launcher import build_choices
+
+        if config is None:
+            config = _default_config()
+        recent = RecentAgents()
+        choices = build_choices(config, detect_agents(), demo_agent_argv(), recent.keys())
+    return make_app(
+        settings,
+        ui=ui,
+        choices=choices,
+        problems=problems,
+        recent=recent,
+        remember_theme=True,
+        config_location=_home_relative(config_path()),
+        more_agents=more or [],
+        config=config,
+    )
 
 
 def prepare_to_run(app: AcpTuiApp) -> None:

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from itertools import repeat
 from typing import TYPE_CHECKING, Any
 
+from acp_tui.session.launch.spec import words_of_key
 from acp_tui.store import SessionState, SessionStore
 from acp_tui.text.safety import one_line
 
@@ -209,7 +210,7 @@ class SessionDirectory:
             return short_agent_name((), configured)
         controller = self.workspace.get(key)
         if controller is None:
-            return short_agent_name(key.split())
+            return short_agent_name(words_of_key(key))
         agent = controller.agent
         return short_agent_name(controller.argv, agent.name if agent is not None else None)
 

@@ -1,16 +1,25 @@
-"""How a :class:`~acp_tui.session.controller.SessionController` talks back to whoever drives it
-(the Textual app, headless, a test): the callbacks, and what they are told."""
+"""What a :class:`~acp_tui.session.controller.SessionController` is given by the face that
+drives it (the Textual app, headless, a test): how it reaches the person (:class:`FaceHooks`),
+where its process comes from (:class:`ProcessSetup`), and the callbacks it talks back through
+(:class:`LinkEvents`) with what they are told."""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from acp_tui.protocol.client import (
     AgentInfo,
 )
 from acp_tui.text.safety import one_line
+
+if TYPE_CHECKING:
+    from acp_tui.protocol.client import ProcessFactory
+    from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.services.paths import ApproveOutside
+    from acp_tui.session.auth import AuthChooser, TerminalRunner
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -65,3 +74,37 @@ class AgentExit:
         # the banner and, for a start failure, printed on the real terminal after the app
         # exits. One printable line, whoever reads it.
         self.description = one_line(self.description, EXIT_DESCRIPTION_LIMIT)
+
+
+@dataclass(frozen=True, slots=True)
+class FaceHooks:
+    """How the controller reaches the person, as the face that drives it can: every hook is
+    optional (a test, an agent started only to list its sessions)."""
+
+    events: LinkEvents = field(default_factory=LinkEvents)
+    #: Answers ``session/request_permission``; None: the permission broker of the agent's
+    #: parts (:class:`~acp_tui.session.launch.factory.AgentParts`), else ``cancelled``.
+    permission_handler: PermissionHandler | None = None
+    #: Asks before a file or a command outside the session's directories (None: refused).
+    approve_outside: ApproveOutside | None = None
+    #: Picks a sign-in method (None: the error names the methods).
+    choose_auth: AuthChooser | None = None
+    #: Runs a terminal sign-in method in the person's terminal.
+    run_terminal_login: TerminalRunner | None = None
+    #: Whether terminal sign-in methods can run here (not in a browser, not in a replay).
+    terminal_auth: bool = True
+
+
+@dataclass(frozen=True, slots=True)
+class ProcessSetup:
+    """Where the agent's process comes from and what is kept of its wire."""
+
+    #: Where its stderr log goes (None: kept in memory only).
+    log_dir: Path | None = None
+    #: ``--record FILE``: every connection's wire goes there.
+    recorder: WireRecorder | None = None
+    #: Makes the process (the one started before the UI, a replay's stand-in); None: spawn.
+    process_factory: ProcessFactory | None = None
+    #: Whether the agent's ``fs/*`` and ``terminal/*`` requests may act on this machine.
+    #: False for a replay: a recording is a file anyone can write.
+    machine_access: bool = True

@@ -13,26 +13,21 @@ from __future__ import annotations
 import os
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
-from acp_tui.config.known_agents import offers_client_files
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
     AgentInfo,
-    ProcessFactory,
 )
 from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.protocol.recording import WireRecorder
-from acp_tui.services.paths import ApproveOutside
 from acp_tui.services.terminals import TerminalManager
-from acp_tui.session.auth import AuthChooser, SignIn, TerminalRunner
+from acp_tui.session.auth import SignIn
 from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.session.link_events import LinkEvents, PermissionHandler
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks, ProcessSetup
 from acp_tui.session.queue import PromptQueue
 from acp_tui.session.roots import SessionRoots
 from acp_tui.store import SessionStore
@@ -65,62 +60,52 @@ class LinkState:
 
     def __init__(
         self,
-        argv: list[str],
+        spec: AgentSpec,
         *,
-        cwd: str,
         store: SessionStore,
-        events: LinkEvents | None = None,
-        permission_handler: PermissionHandler | None = None,
-        approve_outside: ApproveOutside | None = None,
-        choose_auth: AuthChooser | None = None,
-        run_terminal_login: TerminalRunner | None = None,
-        mcp_servers: list[dict[str, Any]] | None = None,
-        env: dict[str, str] | None = None,
-        log_dir: Path | None = None,
-        recorder: WireRecorder | None = None,
-        process_factory: ProcessFactory | None = None,
+        face: FaceHooks | None = None,
+        process: ProcessSetup | None = None,
         prompts: PromptQueue | None = None,
-        initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT,
-        additional_dirs: list[str] | None = None,
-        protocol_version: int = 1,
-        terminal_auth: bool = True,
         elicitations: ElicitationQueue | None = None,
-        machine_access: bool = True,
-        client_files: bool | None = None,
     ) -> None:
-        self.argv = list(argv)
-        #: Whether the client's file access is offered to the agent (None: as known agents
-        #: go, see offers_client_files).
-        self.client_files = offers_client_files(self.argv) if client_files is None else client_files
+        face = face or FaceHooks()
+        process = process or ProcessSetup()
+        #: What the agent is started with (see :mod:`acp_tui.session.launch.spec`).
+        self.spec = spec
+        self.argv = list(spec.argv)
+        #: Whether the client's file access is offered to the agent.
+        self.client_files = spec.client_files
         #: Whether the agent's ``fs/*`` and ``terminal/*`` requests may act on this machine.
         #: False for a replay: a recording is a file anyone can write, and whatever line in it
         #: reaches the client as a request (one filed as junk, a batch) is refused here.
-        self.machine_access = machine_access
+        self.machine_access = process.machine_access
         #: Absolute directories every session of this run works in too (``--add-dir``).
-        self.additional_dirs = list(additional_dirs or [])
+        self.additional_dirs = list(spec.additional_dirs)
         #: Where ``elicitation/create`` requests go (None: not offered to the agent).
         self.elicitations = elicitations
-        self.cwd = os.path.abspath(cwd)
+        self.cwd = os.path.abspath(spec.cwd)
         self.store = store
-        self.events = events or LinkEvents()
-        self.permission_handler = permission_handler
-        self.choose_auth = choose_auth
+        self.events = face.events
+        self.permission_handler = face.permission_handler
+        self.choose_auth = face.choose_auth
+        self.env = spec.env_dict()
         #: Authentication: methods, the chooser, and how a terminal method runs.
-        self.sign_in = SignIn(self.argv, self.cwd, env, choose_auth, run_terminal_login)
-        self.configured_mcp_servers = list(mcp_servers or [])
+        self.sign_in = SignIn(
+            self.argv, self.cwd, self.env, face.choose_auth, face.run_terminal_login
+        )
+        self.configured_mcp_servers = spec.mcp_server_list()
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[McpServer] = []
-        self.env = env
         # Each agent's stderr is kept in a file the crash banner names (None: only in memory);
         # the default place is the settings' (AppSettings.log_dir).
-        self.log_dir = log_dir
+        self.log_dir = process.log_dir
         #: Recording and replay (``--record``, ``acp-tui replay``): passed to the launcher.
-        self.recorder = recorder
-        self.process_factory = process_factory
+        self.recorder = process.recorder
+        self.process_factory = process.process_factory
         self.client: AcpClient | None = None
         self.agent: AgentInfo | None = None
         #: Each session's directories: what its file reads, writes and terminals may touch.
-        self.roots = SessionRoots(self.cwd, approve_outside)
+        self.roots = SessionRoots(self.cwd, face.approve_outside)
         self.files = self.roots.default
         self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
         self.released_terminals: dict[str, Any] = {}
@@ -133,11 +118,11 @@ class LinkState:
         #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
-        self.initialize_timeout = initialize_timeout
+        self.initialize_timeout = spec.initialize_timeout
         #: Asked for at initialize (``--protocol 2``); the agent's answer is what counts.
-        self.protocol_version = protocol_version
+        self.protocol_version = spec.protocol_version
         #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
-        self.terminal_auth = terminal_auth
+        self.terminal_auth = face.terminal_auth
         self._task_group: anyio.abc.TaskGroup | None = None
         self._stop = anyio.Event()
         self._stopping = False

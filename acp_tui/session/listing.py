@@ -9,25 +9,26 @@ sessions later goes through the same controller.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks, ProcessSetup
 from acp_tui.session.workspace import Workspace
-from acp_tui.store import SessionStore
 
 __all__ = ["run_for_listing", "start_for_listing"]
 
 
 def start_for_listing(
-    workspace: Workspace, key: str, argv: Sequence[str], *, cwd: str, **options: Any
+    workspace: Workspace,
+    spec: AgentSpec,
+    face: FaceHooks | None = None,
+    process: ProcessSetup | None = None,
 ) -> SessionController:
-    """A controller for agent ``key`` in ``workspace`` with a store of its own (``options``:
-    the other keywords of :class:`SessionController`). Its caller runs it with
-    :func:`run_for_listing`. Raises :class:`~acp_tui.session.workspace.AgentRunning` when
-    ``key`` runs already."""
-    options.setdefault("store", SessionStore())
-    return workspace.start(key, argv, cwd=cwd, **options)
+    """A controller for ``spec``'s agent in ``workspace``, with parts of its own (its own
+    store; a permission request, for a session it never opened, is refused). Its caller runs
+    it with :func:`run_for_listing`. Raises :class:`~acp_tui.session.workspace.AgentRunning`
+    when the agent runs already."""
+    return workspace.start(AgentParts(spec, policy="deny", process=process), face)
 
 
 async def run_for_listing(controller: SessionController) -> None:

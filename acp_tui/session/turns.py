@@ -6,11 +6,17 @@ cancel, and the queue's edits."""
 from __future__ import annotations
 
 import contextlib
+from pathlib import Path
 from typing import Any
 
 from acp_tui.protocol.client import AcpClient, AcpError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
-from acp_tui.session.attachments import PromptCapabilities, fit_to_capabilities
+from acp_tui.session.attachments import (
+    BuiltPrompt,
+    PromptCapabilities,
+    build_prompt,
+    fit_to_capabilities,
+)
 from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.queue import QueuedPrompt
@@ -20,6 +26,14 @@ from acp_tui.wire import constants as wire
 
 class Turns(LinkState):
     """Prompts and turns."""
+
+    def build_prompt(self, text: str) -> BuiltPrompt:
+        """The blocks of a prompt the person wrote: its text, then each file or image it
+        names with ``@`` (embedded, linked or attached as this agent takes them: before it
+        said, built rich and fitted when sent). Every face sends what this builds."""
+        agent = self.agent
+        caps = PromptCapabilities.from_agent(agent.capabilities) if agent else PromptCapabilities()
+        return build_prompt(text, Path(self.cwd), caps)
 
     def send_prompt(
         self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None

@@ -13,14 +13,16 @@ prints it and exits 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 import anyio
 
 from acp_tui.session.attention import AttentionBoard
 from acp_tui.session.controller import SessionController
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import FaceHooks
 
 __all__ = ["AgentRunning", "Workspace"]
 
@@ -34,20 +36,21 @@ class AgentRunning(RuntimeError):
     """A controller was started for an agent key whose controller is still running."""
 
 
-@dataclass(slots=True)
-class _Spec:
-    """What a controller was made with: a restart makes the next one the same way."""
+@dataclass(frozen=True, slots=True)
+class _Made:
+    """What a controller was made from: a restart makes the next one the same way."""
 
-    argv: list[str]
-    options: dict[str, Any] = field(default_factory=dict)
+    parts: AgentParts
+    face: FaceHooks
 
 
 class Workspace:
-    """Controllers by agent key (see :attr:`acp_tui.session.settings.AppSettings.agent_key`)."""
+    """Controllers by agent key (:attr:`acp_tui.session.launch.spec.AgentSpec.key`: the
+    agent's configured name, or its exact command line and env)."""
 
     def __init__(self) -> None:
         self._controllers: dict[str, SessionController] = {}
-        self._specs: dict[str, _Spec] = {}
+        self._made: dict[str, _Made] = {}
         self._start_failures: dict[str, str] = {}
         #: Keys whose agent was asked to stop: a new run may replace it even if the old one
         #: has not finished within the grace (it is on its way out).
@@ -79,26 +82,27 @@ class Workspace:
 
     # ------------------------------------------------------------------ lifecycle
 
-    def start(self, key: str, argv: Sequence[str], **options: Any) -> SessionController:
-        """A new controller for ``key`` (``options``: :class:`SessionController`'s keywords),
-        replacing its finished (or stopping) one. Its caller runs it (:meth:`SessionController.run`)."""
+    def start(self, parts: AgentParts, face: FaceHooks | None = None) -> SessionController:
+        """A new controller for ``parts``' agent (its key: ``parts.spec.key``), replacing its
+        finished (or stopping) one. Its caller runs it (:meth:`SessionController.run`)."""
+        key = parts.spec.key
         current = self._controllers.get(key)
         if current is not None and not current.finished.is_set() and key not in self._stopping:
             raise AgentRunning(f"the agent {key!r} is still running: stop it first")
         self._stopping.discard(key)
-        spec = _Spec(list(argv), dict(options))
-        controller = SessionController(spec.argv, **spec.options)
+        made = _Made(parts, face or FaceHooks())
+        controller = parts.controller(made.face)
         self._controllers[key] = controller
-        self._specs[key] = spec
+        self._made[key] = made
         return controller
 
     def restart(self, key: str) -> SessionController:
         """A new controller for ``key``, made as its last one was (which must have finished:
         :meth:`stop` it first)."""
-        spec = self._specs.get(key)
-        if spec is None:
+        made = self._made.get(key)
+        if made is None:
             raise KeyError(key)
-        return self.start(key, spec.argv, **spec.options)
+        return self.start(made.parts, made.face)
 
     async def stop(self, key: str, grace: float = STOP_GRACE) -> None:
         """Ask ``key``'s agent to stop (EOF, TERM, KILL) and wait up to ``grace`` seconds for
@@ -123,12 +127,11 @@ class Workspace:
             for key in self:
                 group.start_soon(self.stop, key, grace)
 
-    def launch_of(self, key: str) -> tuple[list[str], dict[str, Any]] | None:
-        """How ``key``'s controller was made (its command line and keywords), or None: a view
-        that takes over an agent started elsewhere (to list its sessions) starts it the same
-        way."""
-        spec = self._specs.get(key)
-        return (list(spec.argv), dict(spec.options)) if spec is not None else None
+    def spec_of(self, key: str) -> AgentSpec | None:
+        """The spec ``key``'s controller was made from, or None: a view that takes over an
+        agent started elsewhere (to list its sessions) starts it the same way."""
+        made = self._made.get(key)
+        return made.parts.spec if made is not None else None
 
     def forget(self, key: str) -> None:
         """Drop ``key``'s finished controller (a running one stays: stop it first)."""
@@ -136,7 +139,7 @@ class Workspace:
         if controller is not None and not controller.finished.is_set():
             raise AgentRunning(f"the agent {key!r} is still running: stop it first")
         self._controllers.pop(key, None)
-        self._specs.pop(key, None)
+        self._made.pop(key, None)
 
     # ------------------------------------------------------------------ start failures
 

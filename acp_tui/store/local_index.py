@@ -1,4 +1,4 @@
-"""Local index: the sessions this client created or opened, per agent command, in SQLite.
+"""Local index: the sessions this client created or opened, per agent, in SQLite.
 
 The sidebar uses it for agents without ``session/list`` (and to mark sessions resumable).
 The app passes a path (``config.locations.local_index_file()``); this
@@ -62,6 +62,11 @@ CREATE TABLE IF NOT EXISTS agent_defaults (
     defaults     TEXT NOT NULL,
     updated      REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS taken_over (
+    agent        TEXT NOT NULL,
+    legacy       TEXT NOT NULL,
+    PRIMARY KEY (agent, legacy)
+);
 """
 
 _FIELDS = ("cwd", "title", "first_prompt", "mode", "model")
@@ -112,9 +117,18 @@ class IndexedSession:
 
 
 class LocalIndex:
-    """Sessions remembered for one agent command (``agent`` is the command line as a string)."""
+    """Sessions remembered for one agent (``agent``: its key, its identity; see
+    :attr:`acp_tui.session.launch.spec.AgentSpec.key`).
 
-    def __init__(self, path: str | os.PathLike[str], agent: str) -> None:
+    ``legacy``: the key the same agent had in an index written before keys were identities
+    (its command line joined with spaces). What was remembered under it is copied under
+    ``agent`` the first time this agent opens the index, and left where it was: another agent
+    that ran the same command line (with another env) takes its own copy, and nothing the
+    person had is lost."""
+
+    def __init__(
+        self, path: str | os.PathLike[str], agent: str, *, legacy: str | None = None
+    ) -> None:
         self.path = Path(path)
         self.agent = agent
         self.warnings: list[str] = []
@@ -122,6 +136,43 @@ class LocalIndex:
         #: True when the file could not be used and the index lives in memory for this run.
         self.in_memory = False
         self._open()
+        if legacy is not None and legacy != agent:
+            self._take_over(legacy)
+
+    def _take_over(self, legacy: str) -> None:
+        """Copy what is remembered under ``legacy`` to this agent's key, once."""
+        conn = self._conn
+        if conn is None:
+            return
+        agent = _storable(self.agent)
+        legacy = _storable(legacy)
+        try:
+            with conn:
+                done = conn.execute(
+                    "SELECT 1 FROM taken_over WHERE agent = ? AND legacy = ?", (agent, legacy)
+                ).fetchone()
+                if done is not None:
+                    return
+                conn.execute(
+                    f"INSERT OR IGNORE INTO sessions (agent, {_COLUMNS})"
+                    f" SELECT ?, {_COLUMNS} FROM sessions WHERE agent = ?",
+                    (agent, legacy),
+                )
+                conn.execute(
+                    "INSERT OR IGNORE INTO local_titles (agent, session_id, title, updated)"
+                    " SELECT ?, session_id, title, updated FROM local_titles WHERE agent = ?",
+                    (agent, legacy),
+                )
+                conn.execute(
+                    "INSERT OR IGNORE INTO agent_defaults (agent, defaults, updated)"
+                    " SELECT ?, defaults, updated FROM agent_defaults WHERE agent = ?",
+                    (agent, legacy),
+                )
+                conn.execute(
+                    "INSERT INTO taken_over (agent, legacy) VALUES (?, ?)", (agent, legacy)
+                )
+        except (sqlite3.Error, ValueError) as exc:
+            self.warnings.append(f"cannot read the older sessions of this agent: {exc}")
 
     # -- opening -----------------------------------------------------------------------------
     def _connect(self) -> sqlite3.Connection:

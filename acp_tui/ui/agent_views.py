@@ -16,12 +16,14 @@ sessions already).
 from __future__ import annotations
 
 import dataclasses
+import shlex
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 from textual.app import App, SystemCommand
 from textual.css.query import NoMatches
 
+from acp_tui.session.launch.spec import words_of_key
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.ui.agent_text import line_of
@@ -32,6 +34,8 @@ from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.widgets.chat_header import ChatHeader
 
 if TYPE_CHECKING:
+    from acp_tui.config.load import Config
+    from acp_tui.ui.preferences import UiSettings
     from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 
 __all__ = ["AgentViews"]
@@ -58,7 +62,8 @@ class AgentViews(App[int]):
     def open_agent(self, settings: AppSettings, *, show: bool = True) -> ChatScreen:
         """The view of ``settings``' agent, made (its agent starts as it mounts) unless it runs
         already; shown when ``show``. Starting one never stops another."""
-        key = settings.agent_key
+        assert settings.agent is not None, "a view is of an agent"
+        key = settings.agent.key
         view = self.agent_views.get(key)
         if view is not None:
             if show:
@@ -66,7 +71,7 @@ class AgentViews(App[int]):
             return view
         self._modes_made += 1
         mode = f"{MODE_PREFIX}{self._modes_made}"
-        view = ChatScreen(settings, self.workspace)
+        view = ChatScreen(settings, self.workspace, self.ui_settings)
         self.agent_views[key] = view
         self._agent_modes[key] = mode
         self.add_mode(mode, lambda: view)
@@ -101,7 +106,8 @@ class AgentViews(App[int]):
                 self.run_worker(self._adopt(agent_key, session_id), exit_on_error=False)
                 return
             self.notify(
-                f"That agent is not running ({line_of(agent_key, 80)}).", severity="warning"
+                f"That agent is not running ({line_of(self._name_of(agent_key), 80)}).",
+                severity="warning",
             )
             return
         if session_id is not None and session_id != view.session_id:
@@ -109,22 +115,20 @@ class AgentViews(App[int]):
         elif view.is_mounted:
             view.focus_prompt()
 
+    def _name_of(self, agent_key: str) -> str:
+        """The agent of ``agent_key`` for a person: its label, else its name or command."""
+        return self.workspace.labels.get(agent_key) or shlex.join(words_of_key(agent_key))
+
     async def _adopt(self, agent_key: str, session_id: str | None) -> None:
         """A view for an agent that runs without one (started to list its sessions): that
         process is stopped and the view starts the agent as it was started, reopening
         ``session_id`` (a view drives its own controller: its store, permissions, dialogs)."""
-        launch = self.workspace.launch_of(agent_key)
-        if launch is None:
+        spec = self.workspace.spec_of(agent_key)
+        if spec is None:
             return
-        argv, options = launch
         settings = dataclasses.replace(
             self.settings,
-            agent_argv=argv,
-            cwd=options.get("cwd") or self.settings.cwd,
-            env=options.get("env"),
-            mcp_servers=list(options.get("mcp_servers") or []),
-            protocol_version=options.get("protocol_version") or self.settings.protocol_version,
-            agent_label=self._configured_label(argv),
+            agent=spec,
             resume=session_id,
             continue_latest=False,
             process_factory=None,
@@ -133,14 +137,6 @@ class AgentViews(App[int]):
         await self.workspace.stop(agent_key)
         if agent_key not in self.agent_views:
             self.open_agent(settings)
-
-    def _configured_label(self, argv: list[str]) -> str:
-        """The label (else the name) of the configured agent with this command line."""
-        config = getattr(self, "config", None)
-        for name, agent in (config.agents if config is not None else {}).items():
-            if list(agent.argv) == argv:
-                return str(agent.label or name)
-        return ""
 
     @property
     def shown_view(self) -> ChatScreen | None:
@@ -196,7 +192,7 @@ class AgentViews(App[int]):
             if key == shown:
                 continue
             yield AgentCommand(
-                f"Switch to {agent_label(view.settings, view.link)}",
+                f"Switch to {agent_label(view.spec, view.link)}",
                 f"Show this agent's view; every agent keeps running{hint}",
                 lambda key=key: self.show_agent(key),  # type: ignore[misc]
             )
@@ -217,7 +213,7 @@ class AgentViews(App[int]):
 
         choices = [
             dataclasses.replace(choice, running=True)
-            if " ".join(choice.argv) in self.agent_views
+            if choice.source.key in self.agent_views
             else choice
             for choice in self._launcher_choices()
         ]
@@ -227,6 +223,8 @@ class AgentViews(App[int]):
         raise NotImplementedError  # the app's
 
     config_location: str
+    config: Config | None
+    ui_settings: UiSettings
 
     def start_chosen_agent(self, event: LauncherScreen.Chosen) -> None:
         """The launcher's choice: the first agent of the app, or one more."""
@@ -234,7 +232,9 @@ class AgentViews(App[int]):
 
         if isinstance(self.screen, LauncherScreen) and len(self.screen_stack) > 1:
             self.pop_screen()  # over a running agent's view: it goes, the view stays
-        settings = settings_for_choice(self.settings, event.choice)
+        settings, problems = settings_for_choice(self.settings, event.choice, self.config)
+        for problem in problems:
+            self.notify(problem, title="configuration", severity="warning", timeout=20)
         if self.agent_views:
             # One more agent: not the first one's session to resume, nor its early process.
             settings = dataclasses.replace(
@@ -242,7 +242,7 @@ class AgentViews(App[int]):
             )
         else:
             self.settings = settings
-        running = settings.agent_key in self.agent_views
+        running = settings.agent is not None and settings.agent.key in self.agent_views
         self.open_agent(settings)
         if running:
             self.notify(f"{line_of(event.choice.label, 60)} is running already: here it is.")

@@ -31,6 +31,7 @@ from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.termination import SIGNALS, TerminationWatch
 from acp_tui.ui.textual_patches import css_cache, key_order
@@ -99,6 +100,7 @@ class AcpTuiApp(AgentViews, App[int]):
         self,
         settings: AppSettings,
         *,
+        ui: UiSettings | None = None,
         choices: Sequence[LaunchChoice] | None = None,
         problems: Sequence[str] = (),
         recent: RecentAgents | None = None,
@@ -113,6 +115,8 @@ class AcpTuiApp(AgentViews, App[int]):
         self.patches = textual_patches.install(self, key_read=self._key_read)
         self._init_agent_views()
         self.settings = settings
+        #: The look, the notices and the keys (every agent's view reads them).
+        self.ui_settings = ui or UiSettings()
         #: Agents started beside the first one (``--agent A --agent B``), in order.
         self.more_agents = list(more_agents)
         #: The config file's agents, offered by "Start agent…".
@@ -142,18 +146,19 @@ class AcpTuiApp(AgentViews, App[int]):
         self._last_key_at = 0.0
         self._saved_switch_interval = sys.getswitchinterval()
         self.problems += register_themes(self)
-        if settings.keymap:
-            self.set_keymap(settings.keymap)
-            palette = settings.keymap.get("command-palette")
+        ui = self.ui_settings
+        if ui.keymap:
+            self.set_keymap(dict(ui.keymap))
+            palette = ui.keymap.get("command-palette")
             if palette:
                 # The footer finds the palette's key by this name.
                 self.COMMAND_PALETTE_BINDING = palette.split(",")[0]  # type: ignore[misc]
-        if settings.theme:
-            if settings.theme in self.available_themes:
-                self.theme = settings.theme
+        if ui.theme:
+            if ui.theme in self.available_themes:
+                self.theme = ui.theme
             else:
                 self.problems.append(
-                    f"theme {settings.theme!r} not found; pick one with "
+                    f"theme {ui.theme!r} not found; pick one with "
                     f"{key_label(self, 'command-palette', 'the palette')} → Change theme"
                 )
 
@@ -173,7 +178,7 @@ class AcpTuiApp(AgentViews, App[int]):
             self.set_timer(WARM_UP_AFTER, warm_up_in_background)
         if self.quit_on_termination:
             self._quit_on_termination()
-        if self.settings.agent_argv:
+        if self.settings.agent is not None:
             self.open_agent(self.settings)
             for settings in self.more_agents:
                 self.open_agent(settings, show=False)
@@ -372,6 +377,7 @@ class AcpTuiApp(AgentViews, App[int]):
 def make_app(
     settings: AppSettings,
     *,
+    ui: UiSettings | None = None,
     choices: Sequence[LaunchChoice] | None = None,
     problems: Sequence[str] = (),
     recent: RecentAgents | None = None,
@@ -381,12 +387,13 @@ def make_app(
     more_agents: Sequence[AppSettings] = (),
     config: Config | None = None,
 ) -> AcpTuiApp:
-    """The app. An empty ``settings.agent_argv`` opens the launcher with ``choices`` (default:
-    the detected agents and the demo agent). The app owns ``workspace`` (default: a new one),
+    """The app. No ``settings.agent`` opens the launcher with ``choices`` (default: the
+    detected agents and the demo agent); ``ui``: how it looks (default: Textual's theme, quiet). The app owns ``workspace`` (default: a new one),
     where the chat screen finds its agent's controller. ``more_agents`` run beside the first
     one, each in its own view; ``config`` lists its agents in "Start agent…"."""
     return AcpTuiApp(
         settings,
+        ui=ui,
         choices=choices,
         problems=problems,
         recent=recent,

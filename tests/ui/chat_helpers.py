@@ -3,6 +3,7 @@ and scripts/screenshots.py)."""
 
 from __future__ import annotations
 
+import dataclasses
 import sys
 import time
 from collections.abc import Callable
@@ -11,8 +12,10 @@ from pathlib import Path
 from textual.pilot import Pilot
 
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 
 AGENTS = Path(__file__).resolve().parent.parent / "agents"
@@ -23,14 +26,33 @@ WAIT_LIMIT = 60.0
 POLL_SECONDS = 0.02
 
 
+#: The fields of each settings object, to sort a test's overrides into them.
+SPEC_FIELDS = frozenset(field.name for field in dataclasses.fields(AgentSpec))
+UI_FIELDS = frozenset(field.name for field in dataclasses.fields(UiSettings))
+
+
+def app_settings(
+    agent_argv: list[str] | None, cwd: Path, **overrides: object
+) -> tuple[AppSettings, UiSettings]:
+    """The settings of an app on ``agent_argv`` (None: the launcher) in ``cwd``, its data kept
+    in ``cwd/.data``; each override goes to the object that has its field (the agent's spec,
+    the UI's settings, the app's)."""
+    spec = {name: value for name, value in overrides.items() if name in SPEC_FIELDS}
+    ui = {"theme": "textual-dark"} | {k: v for k, v in overrides.items() if k in UI_FIELDS}
+    rest = {k: v for k, v in overrides.items() if k not in SPEC_FIELDS | UI_FIELDS}
+    agent = (
+        AgentSpec(argv=tuple(agent_argv), cwd=str(cwd), **spec)  # type: ignore[arg-type]
+        if agent_argv is not None
+        else None
+    )
+    settings = AppSettings(agent=agent, data_dir=cwd / ".data", **rest)  # type: ignore[arg-type]
+    return settings, UiSettings(**ui)  # type: ignore[arg-type]
+
+
 def agent_app(agent_argv: list[str], cwd: Path, **overrides: object) -> AcpTuiApp:
     """The real app on ``agent_argv`` in ``cwd`` (its data kept in ``cwd/.data``)."""
-    settings = AppSettings(
-        agent_argv=agent_argv, cwd=str(cwd), data_dir=cwd / ".data", theme="textual-dark"
-    )
-    for name, value in overrides.items():
-        setattr(settings, name, value)
-    return make_app(settings)
+    settings, ui = app_settings(agent_argv, cwd, **overrides)
+    return make_app(settings, ui=ui)
 
 
 def fixture_app(cwd: Path, **overrides: object) -> AcpTuiApp:
@@ -38,15 +60,7 @@ def fixture_app(cwd: Path, **overrides: object) -> AcpTuiApp:
 
 
 def demo_app(cwd: Path, state_dir: Path, **overrides: object) -> AcpTuiApp:
-    settings = AppSettings(
-        agent_argv=demo_agent_argv(state_dir=str(state_dir), chunk_delay=0),
-        cwd=str(cwd),
-        data_dir=cwd / ".data",
-        theme="textual-dark",
-    )
-    for name, value in overrides.items():
-        setattr(settings, name, value)
-    return make_app(settings)
+    return agent_app(demo_agent_argv(state_dir=str(state_dir), chunk_delay=0), cwd, **overrides)
 
 
 def chat(app: AcpTuiApp) -> ChatScreen:

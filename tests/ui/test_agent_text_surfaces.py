@@ -239,7 +239,7 @@ def test_a_toast_never_reads_its_message_as_markup(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(
         App, "notify", lambda self, message, **kw: shown.append({"m": message, **kw})
     )
-    app = AcpTuiApp(AppSettings(agent_argv=["true"]))
+    app = AcpTuiApp(AppSettings())
     app.notify(hostile.hostile("toast"), title="t[/]\nx", markup=True)
     (toast,) = shown
     assert toast["markup"] is False

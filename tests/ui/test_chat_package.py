@@ -16,7 +16,6 @@ from textual.containers import Horizontal
 from textual.message import Message
 
 from acp_tui.session.queue import QueuedPrompt
-from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.store.entries import ToolCall
 from acp_tui.ui.app import make_app
@@ -29,6 +28,7 @@ from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
 from .chat_helpers import (
     FIXTURE_AGENT,
     agent_app,
+    app_settings,
     chat,
     demo_app,
     record_notifications,
@@ -46,13 +46,14 @@ SIZE = (100, 30)
 
 async def test_the_screen_drives_the_controller_the_app_workspace_holds(tmp_path: Path) -> None:
     workspace = Workspace()
-    settings = AppSettings(agent_argv=FIXTURE_AGENT, cwd=str(tmp_path), data_dir=tmp_path / ".data")
-    app = make_app(settings, workspace=workspace)
+    settings, ui = app_settings(FIXTURE_AGENT, tmp_path)
+    app = make_app(settings, ui=ui, workspace=workspace)
     assert app.workspace is workspace
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
         assert screen.workspace is workspace
-        link = workspace.get(app.settings.agent_key)
+        assert app.settings.agent is not None
+        link = workspace.get(app.settings.agent.key)
         assert link is not None and screen.link is link and workspace.running() == [link]
         process = link.process
         assert process is not None

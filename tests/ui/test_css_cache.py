@@ -104,7 +104,7 @@ def test_the_app_installs_it() -> None:
         "from acp_tui.ui.app import make_app\n"
         "from acp_tui.session.settings import AppSettings\n"
         "before = css_cache.installed()\n"
-        "make_app(AppSettings(agent_argv=['true']))\n"
+        "make_app(AppSettings())\n"
         "print(before, css_cache.installed())\n"
     )
     assert run_python(probe).split() == ["False", "True"]

@@ -20,15 +20,15 @@ from textual.widgets import Input, TextArea
 
 from acp_tui.session.attachments import describe_block, format_size
 from acp_tui.session.elicitation import parse_request
-from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
 from acp_tui.ui.widgets.transcript import ToolCallView
 from tests.agents import hostile3_agent as h3
-from tests.ui.chat_helpers import chat, send, settle, wait_for, wait_for_session
+from tests.ui.chat_helpers import agent_app, chat, send, settle, wait_for, wait_for_session
 from tests.ui.test_resilience import (
     SIZE,
     assert_inert,
@@ -45,15 +45,7 @@ AGENT = [sys.executable, str(Path(h3.__file__).resolve())]
 
 def round3_app(cwd: Path, *flags: str) -> AcpTuiApp:
     cwd.mkdir(parents=True, exist_ok=True)
-    settings = AppSettings(
-        agent_argv=[*AGENT, *flags],
-        cwd=str(cwd),
-        data_dir=cwd / ".data",
-        log_dir=cwd / ".logs",
-        theme="textual-dark",
-        notify_when_unfocused=False,
-    )
-    return make_app(settings)
+    return agent_app([*AGENT, *flags], cwd, log_dir=cwd / ".logs", notify_when_unfocused=False)
 
 
 async def finish(pilot: Any, text: str, expect: str) -> None:
@@ -394,10 +386,8 @@ async def test_a_replay_never_runs_a_command_or_writes_a_file(tmp_path: Path) ->
     from acp_tui.protocol.recording import load_recording
 
     path, made = evil_recording(tmp_path)
-    settings = replay_settings(
-        load_recording(path), speed=0.0, data_dir=tmp_path / ".replay", theme="textual-dark"
-    )
-    app = make_app(settings)
+    settings = replay_settings(load_recording(path), speed=0.0, data_dir=tmp_path / ".replay")
+    app = make_app(settings, ui=UiSettings(theme="textual-dark"))
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(
             pilot,

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.cli.parse import parse
-from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.cli.tui import ui_settings
 from acp_tui.config.load import load_config
 from acp_tui.ui.keymap import (
     PLACES,
@@ -230,6 +230,6 @@ def test_the_config_files_keys_reach_the_settings_and_its_problems_name_the_file
     assert config.theme == "acp-dusk"
     assert [p.split(": ")[1] for p in problems] == ["keys.sessions-sidebar", "keys.cancel-turn"]
     assert all(p.startswith(f"{path}: ") and 'such as "ctrl+k"' in p for p in problems)
-    settings = settings_from_invocation(parse(["--demo"]), config, problems)
-    assert settings.keymap == {"new-session": "ctrl+k"}
+    ui = ui_settings(parse(["--demo"]).options, config, problems)
+    assert ui.keymap == {"new-session": "ctrl+k"}
     assert problems[-1].startswith(f"{path}: keys.nonsense: unknown action")

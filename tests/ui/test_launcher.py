@@ -12,13 +12,15 @@ from textual.pilot import Pilot
 from textual.widgets import OptionList
 
 from acp_tui.cli.parse import parse
-from acp_tui.cli.tui import settings_from_invocation
+from acp_tui.cli.tui import settings_from_invocation, ui_settings
 from acp_tui.config.known_agents import KNOWN_AGENTS, KnownAgent
 from acp_tui.config.load import Config
 from acp_tui.config.recent import RecentAgents
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.spec import AgentSource, LaunchOptions
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.launcher import LauncherScreen, build_choices, settings_for_choice
 from tests.ui.chat_helpers import wait_for, wait_for_session
@@ -55,11 +57,11 @@ def launcher_app(
         demo_agent_argv(state_dir=str(tmp_path / "demo-state"), chunk_delay=0),
         recent.keys(),
     )
-    settings = AppSettings(
-        agent_argv=[], cwd=str(tmp_path), data_dir=tmp_path / ".data", theme="textual-dark"
-    )
+    settings = AppSettings(options=LaunchOptions(cwd=str(tmp_path)), data_dir=tmp_path / ".data")
     return make_app(
         settings,
+        ui=UiSettings(theme="textual-dark"),
+        config=CONFIG,
         choices=choices,
         recent=recent,
         config_location="~/.config/acp-tui/config.toml",
@@ -76,30 +78,35 @@ def test_choices_order_and_deduplication() -> None:
         "known:codex",
         "demo",
     ]  # claude-agent-acp and goose acp are configured: not listed twice
-    assert choices[0].env == {"ANTHROPIC_API_KEY": "sk-secret"}
-    assert choices[0].mcp_servers == [
+    assert choices[0].source == AgentSource.configured("claude")
+    assert choices[1].label == "Goose (work)"
+    claude, _ = settings_for_choice(AppSettings(), choices[0], CONFIG)
+    assert claude.agent is not None
+    assert claude.agent.env == {"ANTHROPIC_API_KEY": "sk-secret"}
+    assert claude.agent.mcp_server_list() == [
         {"type": "stdio", "name": "fs", "command": "/opt/mcp-fs", "args": [], "env": {}}
     ]
-    assert choices[1].label == "Goose (work)" and choices[1].cwd == "/tmp"
 
 
 def test_recent_first_and_agent_cwd_yields_to_cli() -> None:
-    choices = build_choices(
-        CONFIG, DETECTED, ["demo"], ["demo", "gone", "known:codex"], use_agent_cwd=False
-    )
+    choices = build_choices(CONFIG, DETECTED, ["demo"], ["demo", "gone", "known:codex"])
     assert [c.key for c in choices][:3] == ["demo", "known:codex", "config:claude"]
     assert [c.recent for c in choices][:3] == [True, True, False]
-    assert next(c for c in choices if c.key == "config:work").cwd is None
+    work = next(c for c in choices if c.key == "config:work")
+    given = AppSettings(options=LaunchOptions(cwd="/here"))
+    picked, _ = settings_for_choice(given, work, CONFIG)
+    assert picked.agent is not None and picked.agent.cwd == "/here"
 
 
 def test_settings_for_choice_copies_the_rest() -> None:
-    base = AppSettings(agent_argv=[], cwd="/here", permission_policy="yolo", theme="nord")
+    base = AppSettings(permission_policy="yolo")
     choice = build_choices(CONFIG, [], ["demo"], [])[1]
-    settings = settings_for_choice(base, choice)
-    assert settings.agent_argv == ["goose", "acp"]
-    assert settings.cwd == "/tmp" and settings.permission_policy == "yolo"
-    assert settings.theme == "nord" and settings.agent_label == "Goose (work)"
-    assert base.agent_argv == []  # the base is not changed
+    settings, problems = settings_for_choice(base, choice, CONFIG)
+    assert settings.agent is not None and problems == ()
+    assert settings.agent.argv == ("goose", "acp")
+    assert settings.agent.cwd == "/tmp" and settings.permission_policy == "yolo"
+    assert settings.agent.label == "Goose (work)"
+    assert base.agent is None  # the base is not changed
 
 
 @pytest.mark.anyio
@@ -116,8 +123,9 @@ async def test_pick_the_demo_agent_opens_the_chat(tmp_path: Path) -> None:
         await pilot.press("enter")
         screen = await wait_for_session(pilot)
         assert isinstance(screen, ChatScreen)
-        assert app.settings.agent_label == "demo agent"
-        assert app.settings.cwd == str(tmp_path)
+        assert app.settings.agent is not None
+        assert app.settings.agent.label == "demo agent"
+        assert app.settings.agent.cwd == str(tmp_path)
         await wait_for(
             pilot, lambda: "demo agent" in str(screen.query_one("#agent").render()), "the header"
         )
@@ -150,23 +158,30 @@ async def test_config_problems_are_notified(tmp_path: Path) -> None:
 def test_agent_option_uses_the_configured_agent(tmp_path: Path) -> None:
     invocation = parse(["--agent", "claude", "--yolo"])
     settings = settings_from_invocation(invocation, CONFIG)
-    assert settings.agent_argv == ["claude-agent-acp"]
-    assert settings.agent_label == "claude"
-    assert settings.env == {"ANTHROPIC_API_KEY": "sk-secret"}
-    assert settings.mcp_servers[0]["command"] == "/opt/mcp-fs"
+    spec = settings.agent
+    assert spec is not None and spec.argv == ("claude-agent-acp",)
+    assert spec.label == "claude" and spec.name == "claude" and spec.key == "config:claude"
+    assert spec.env == {"ANTHROPIC_API_KEY": "sk-secret"}
+    assert spec.mcp_servers[0]["command"] == "/opt/mcp-fs"
     assert settings.permission_policy == "yolo"
     work = settings_from_invocation(parse(["--agent", "work", "--cwd", str(tmp_path)]), CONFIG)
-    assert work.cwd == str(tmp_path)  # --cwd wins over the agent's cwd
-    assert settings_from_invocation(parse(["--agent", "work"]), CONFIG).cwd == "/tmp"
+    assert work.agent is not None and work.agent.cwd == str(tmp_path)  # --cwd wins
+    plain = settings_from_invocation(parse(["--agent", "work"]), CONFIG)
+    assert plain.agent is not None and plain.agent.cwd == "/tmp"
 
 
 def test_config_defaults_apply_and_flags_win() -> None:
     config = Config(permission_policy="deny", theme="nord", sidebar=False, notifications="off")
-    settings = settings_from_invocation(parse(["--demo"]), config)
-    assert settings.permission_policy == "deny" and settings.theme == "nord"
-    assert settings.show_sidebar is False and settings.notify_when_unfocused is False
-    flags = settings_from_invocation(parse(["--yolo", "--theme", "dracula"]), config)
-    assert flags.permission_policy == "yolo" and flags.theme == "dracula"
+    invocation = parse(["--demo"])
+    settings = settings_from_invocation(invocation, config)
+    ui = ui_settings(invocation.options, config)
+    assert settings.permission_policy == "deny" and ui.theme == "nord"
+    assert ui.show_sidebar is False and ui.notify_when_unfocused is False
+    given = parse(["--yolo", "--theme", "dracula"])
+    flags = settings_from_invocation(given, config)
+    assert flags.permission_policy == "yolo" and ui_settings(given.options, config).theme == (
+        "dracula"
+    )
 
 
 def _cli(*args: str, config: Path) -> subprocess.CompletedProcess[str]:

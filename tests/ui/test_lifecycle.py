@@ -249,7 +249,9 @@ async def test_a_launch_that_sends_nothing_makes_and_remembers_no_session(tmp_pa
             assert sent(screen, "session/new") == []
             assert listed.rows == [] and screen.session_id is None
             assert "New session" in str(screen.query_one("#title").render())
-    with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", app.settings.agent_key) as index:
+    assert app.settings.agent is not None
+    key = app.settings.agent.key
+    with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert index.sessions() == []
     # The first message makes the session; from then on it is listed and remembered.
     app = demo_app(tmp_path, state_dir)
@@ -260,7 +262,7 @@ async def test_a_launch_that_sends_nothing_makes_and_remembers_no_session(tmp_pa
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: [s.id for s in sidebar.rows] == [screen.session_id], "row")
         assert len(sent(screen, "session/new")) == 1
-    with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", app.settings.agent_key) as index:
+    with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert [s.first_prompt for s in index.sessions()] == ["hello"]
 
 
@@ -322,7 +324,8 @@ async def test_continue_skips_what_never_had_a_conversation_and_what_the_agent_l
         await send(pilot, "the real one")
         await wait_for(pilot, lambda: "the real one" in last_reply(screen), "the reply")
         real = screen.session_id
-    key = app.settings.agent_key
+    assert app.settings.agent is not None
+    key = app.settings.agent.key
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         # What older versions left behind: a session never prompted, and one the agent lost.
         index.remember("demo-neverused", cwd=str(tmp_path))
@@ -489,7 +492,8 @@ async def test_a_remembered_session_the_agent_does_not_have_is_dropped_when_open
     tmp_path: Path,
 ) -> None:
     app = demo_app(tmp_path, tmp_path / "state")
-    key = app.settings.agent_key
+    assert app.settings.agent is not None
+    key = app.settings.agent.key
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         index.remember("demo-lost", cwd=str(tmp_path), first_prompt="long ago")
     async with app.run_test(size=SIZE) as pilot:

@@ -14,12 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from acp_tui.config.history import InputHistory
-from acp_tui.session.attachments import PromptCapabilities
+from acp_tui.session.attachments import PromptCapabilities, build_prompt
 from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.prompt import (
     FileIndex,
     PromptEditor,
-    build_prompt_blocks,
     find_mentions,
     match_commands,
     scan_files,
@@ -61,7 +60,11 @@ class PromptApp(App[None]):
 
     def on_mount(self) -> None:
         self.theme = "textual-dark"
-        self.query_one(PromptEditor).focus()
+        editor = self.query_one(PromptEditor)
+        # As the chat screen gives it its controller's: files attached, the agent not known.
+        cwd = self._cwd or Path.cwd()
+        editor.builder = lambda text: build_prompt(text, cwd, PromptCapabilities())
+        editor.focus()
 
     def action_cancel_turn(self) -> None:
         self.cancels += 1
@@ -529,7 +532,7 @@ async def test_at_path_completes_files_and_submit_adds_resource_links(tmp_path: 
     async with app.run_test(size=(80, 20)) as pilot:
         editor = _editor(app)
         # An agent that takes only the baseline (text and links): files go as links.
-        editor.prompt_capabilities = PromptCapabilities.baseline()
+        editor.builder = lambda text: build_prompt(text, tmp_path, PromptCapabilities.baseline())
         await _type(pilot, "look at @mai")
         await _wait_for(pilot, lambda: editor.completion_open)
         assert _option_texts(editor) == ["src/app/main.py"]  # not node_modules, not caches
@@ -655,7 +658,7 @@ def test_mentions_and_blocks(tmp_path: Path) -> None:
         "README.md",
         str(outside),
     ]
-    blocks = build_prompt_blocks(text, tmp_path)
+    blocks = build_prompt(text, tmp_path, PromptCapabilities.baseline()).blocks
     assert blocks[0] == {"type": "text", "text": text}
     assert [(b["name"], b["uri"]) for b in blocks[1:]] == [
         ("README.md", (tmp_path / "README.md").resolve().as_uri()),

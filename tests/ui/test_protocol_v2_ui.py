@@ -97,6 +97,7 @@ async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
     from acp_tui.cli.replay import replay_settings, requested_version, run_check
     from acp_tui.protocol.recording import load_recording
     from acp_tui.ui.app import make_app
+    from acp_tui.ui.preferences import UiSettings
     from tests.ui.test_replay import answer_permission as answer_replayed
     from tests.ui.test_replay import replay_session, transcript_of
 
@@ -113,10 +114,8 @@ async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
     recording = load_recording(path)
     assert requested_version(recording) == 2
     assert run_check(recording, sys.stderr) == 0
-    settings = replay_settings(
-        recording, speed=0.0, data_dir=tmp_path / ".replay", theme="textual-dark"
-    )
-    replay = make_app(settings)
+    settings = replay_settings(recording, speed=0.0, data_dir=tmp_path / ".replay")
+    replay = make_app(settings, ui=UiSettings(theme="textual-dark"))
     async with replay.run_test(size=(120, 40)) as pilot:
         screen = await replay_session(pilot)
         assert screen.link is not None

@@ -21,6 +21,7 @@ from acp_tui.protocol.recording import load_recording
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
 from acp_tui.ui.export import transcript_markdown
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.inspector import InspectorScreen
 from acp_tui.ui.screens.permission import PermissionScreen
@@ -48,9 +49,9 @@ LIMIT = 30.0
 def replay_app(path: Path, tmp_path: Path, speed: float = 0.0) -> Any:
     """The app as ``acp-tui replay`` makes it."""
     settings = replay_settings(
-        load_recording(path), speed=speed, data_dir=tmp_path / ".replay-data", theme="textual-dark"
+        load_recording(path), speed=speed, data_dir=tmp_path / ".replay-data"
     )
-    return make_app(settings)
+    return make_app(settings, ui=UiSettings(theme="textual-dark"))
 
 
 def transcript_of(screen: ChatScreen) -> tuple[list[dict[str, Any]], str]:

@@ -19,14 +19,21 @@ import pytest
 from textual.strip import Strip
 
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
-from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
 from acp_tui.ui.screens.chat.screen import QUITTING_STATUS
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
-from tests.ui.chat_helpers import WAIT_LIMIT, chat, send, settle, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    WAIT_LIMIT,
+    agent_app,
+    chat,
+    send,
+    settle,
+    wait_for,
+    wait_for_session,
+)
 from tests.ui.test_permission_dialog import arm_now
 
 pytestmark = pytest.mark.anyio
@@ -37,17 +44,9 @@ SIZE = (120, 40)
 
 def hostile_app(cwd: Path, *flags: str, **overrides: Any) -> AcpTuiApp:
     cwd.mkdir(parents=True, exist_ok=True)
-    settings = AppSettings(
-        agent_argv=[*HOSTILE_AGENT, *flags],
-        cwd=str(cwd),
-        data_dir=cwd / ".data",
-        log_dir=cwd / ".logs",
-        theme="textual-dark",
-        notify_when_unfocused=False,
-    )
-    for name, value in overrides.items():
-        setattr(settings, name, value)
-    return make_app(settings)
+    options: dict[str, Any] = {"log_dir": cwd / ".logs", "notify_when_unfocused": False}
+    argv = overrides.pop("agent_argv", [*HOSTILE_AGENT, *flags])
+    return agent_app(argv, cwd, **(options | overrides))
 
 
 def replies(screen: ChatScreen) -> list[str]:

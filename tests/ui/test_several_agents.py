@@ -14,14 +14,17 @@ import pytest
 from textual.pilot import Pilot
 
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.spec import AgentSource
 from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import AgentBanner, ChatScreen
 from acp_tui.ui.screens.launcher import LaunchChoice, LauncherScreen
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from tests.ui.chat_helpers import (
     FIXTURE_AGENT,
+    app_settings,
     chat,
     record_notifications,
     run_palette_command,
@@ -35,26 +38,20 @@ SIZE = (120, 40)
 
 
 def demo_settings(tmp_path: Path) -> AppSettings:
-    return AppSettings(
-        agent_argv=demo_agent_argv(state_dir=str(tmp_path / "demo-state"), chunk_delay=0),
-        cwd=str(tmp_path),
-        data_dir=tmp_path / ".data",
-        theme="textual-dark",
-        agent_label="demo agent",
-    )
+    argv = demo_agent_argv(state_dir=str(tmp_path / "demo-state"), chunk_delay=0)
+    return app_settings(argv, tmp_path, label="demo agent")[0]
 
 
 def fixture_settings(tmp_path: Path) -> AppSettings:
-    return AppSettings(
-        agent_argv=list(FIXTURE_AGENT),
-        cwd=str(tmp_path),
-        data_dir=tmp_path / ".data",
-        theme="textual-dark",
-    )
+    return app_settings(list(FIXTURE_AGENT), tmp_path)[0]
 
 
 def two_agents(tmp_path: Path) -> AcpTuiApp:
-    return make_app(demo_settings(tmp_path), more_agents=[fixture_settings(tmp_path)])
+    return make_app(
+        demo_settings(tmp_path),
+        ui=UiSettings(theme="textual-dark"),
+        more_agents=[fixture_settings(tmp_path)],
+    )
 
 
 def views(app: AcpTuiApp) -> list[ChatScreen]:
@@ -112,8 +109,8 @@ async def test_two_agents_each_run_in_their_own_view_named_in_the_header(
         demo, fixture = await both_ready(pilot)
         # Two processes, two controllers, in the app's workspace by agent key.
         assert pid(demo) != pid(fixture)
-        assert app.workspace.get(demo.settings.agent_key) is demo.link
-        assert app.workspace.get(fixture.settings.agent_key) is fixture.link
+        assert app.workspace.get(demo.spec.key) is demo.link
+        assert app.workspace.get(fixture.spec.key) is fixture.link
         # The first one given is on screen; the other runs behind it.
         assert app.screen is demo
         await wait_for(pilot, lambda: "1/2" in header_text(demo, "agents"), "the position")
@@ -208,13 +205,13 @@ async def test_show_session_switches_agent_and_opens_that_session(tmp_path: Path
         await wait_for(pilot, lambda: app.screen is fixture, "the other agent")
         # None: that agent's view, with the session it shows.
         second_session = demo.session_id
-        app.show_session(demo.settings.agent_key, None)
+        app.show_session(demo.spec.key, None)
         await wait_for(pilot, lambda: app.screen is demo, "the demo agent's view")
         assert demo.session_id == second_session
-        app.show_session(fixture.settings.agent_key, None)
+        app.show_session(fixture.spec.key, None)
         await wait_for(pilot, lambda: app.screen is fixture, "the fixture agent's view")
         # An id: that session, opened in its agent's view.
-        app.show_session(demo.settings.agent_key, first_session)
+        app.show_session(demo.spec.key, first_session)
         await wait_for(
             pilot,
             lambda: app.screen is demo and demo.session_id == first_session,
@@ -236,14 +233,17 @@ async def test_start_agent_from_the_palette_never_stops_the_running_one(
         argv=tuple(FIXTURE_AGENT),
         kind="config",
         detail="the fixture agent",
+        source=AgentSource.command(FIXTURE_AGENT, "Fixture"),
     )
     settings = demo_settings(tmp_path)
+    assert settings.agent is not None
     demo_choice = LaunchChoice(
         key="demo",
         label="Demo agent",
-        argv=tuple(settings.agent_argv),
+        argv=settings.agent.argv,
         kind="demo",
         detail="demo",
+        source=AgentSource.demo(settings.agent.argv),
     )
     app = make_app(settings, choices=[fixture_choice, demo_choice])
     async with app.run_test(size=SIZE) as pilot:
@@ -268,7 +268,7 @@ async def test_start_agent_from_the_palette_never_stops_the_running_one(
             "the fixture agent in a view of its own",
         )
         fixture = chat(app)
-        assert fixture.settings.agent_argv == FIXTURE_AGENT
+        assert list(fixture.spec.argv) == FIXTURE_AGENT
         assert fixture.settings.resume is None and fixture.settings.process_factory is None
         assert demo.agent_alive and pid(demo) == demo_pid
         await chat_in(pilot, fixture, "hi", "You said: hi")
@@ -306,9 +306,7 @@ async def test_quitting_stops_every_agent(tmp_path: Path) -> None:
 async def test_one_of_two_agents_that_cannot_start_is_reported_the_other_works(
     tmp_path: Path,
 ) -> None:
-    broken = dataclasses.replace(
-        fixture_settings(tmp_path), agent_argv=[str(tmp_path / "no-such-agent")]
-    )
+    broken = app_settings([str(tmp_path / "no-such-agent")], tmp_path)[0]
     app = make_app(demo_settings(tmp_path), more_agents=[broken])
     seen = record_notifications(app)
     async with app.run_test(size=SIZE) as pilot:
@@ -334,11 +332,20 @@ async def test_the_view_on_screen_is_known(tmp_path: Path) -> None:
 async def test_from_the_launcher_then_one_more_agent(tmp_path: Path) -> None:
     """``acp-tui`` with no agent: the launcher starts the first; "Start agent…" a second."""
     demo = demo_settings(tmp_path)
+    assert demo.agent is not None
+    argv = demo.agent.argv
     choices = [
-        LaunchChoice("demo", "Demo agent", tuple(demo.agent_argv), "demo", "demo"),
-        LaunchChoice("config:fixture", "Fixture", tuple(FIXTURE_AGENT), "config", "fixture"),
+        LaunchChoice("demo", "Demo agent", argv, "demo", "demo", AgentSource.demo(argv)),
+        LaunchChoice(
+            "config:fixture",
+            "Fixture",
+            tuple(FIXTURE_AGENT),
+            "config",
+            "fixture",
+            AgentSource.command(FIXTURE_AGENT, "Fixture"),
+        ),
     ]
-    app = make_app(dataclasses.replace(demo, agent_argv=[]), choices=choices)
+    app = make_app(dataclasses.replace(demo, agent=None), choices=choices)
     async with app.run_test(size=SIZE) as pilot:
         await wait_for(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
         assert not app.screen.check_action("back", ())  # nothing to go back to
@@ -357,7 +364,7 @@ async def test_from_the_launcher_then_one_more_agent(tmp_path: Path) -> None:
             lambda: len(app.agent_views) == 2 and chat(app) is not first and chat(app).agent_alive,
             "the fixture agent beside it",
         )
-        assert first.agent_alive and chat(app).settings.agent_argv == FIXTURE_AGENT
+        assert first.agent_alive and list(chat(app).spec.argv) == FIXTURE_AGENT
         assert app.settings is first.settings  # the first agent's settings stay the app's
 
 
@@ -373,8 +380,9 @@ async def test_a_row_of_an_agent_started_to_list_opens_in_a_view_of_its_own(
         await wait_for(pilot, lambda: chat(app).agent_alive, "the fixture agent")
         fixture = chat(app)
         demo = demo_settings(tmp_path)
-        key = demo.agent_key
-        listing = start_for_listing(app.workspace, key, demo.agent_argv, cwd=str(tmp_path))
+        assert demo.agent is not None
+        key = demo.agent.key
+        listing = start_for_listing(app.workspace, demo.agent)
         app.run_worker(run_for_listing(listing), exit_on_error=False)
         await wait_for(pilot, lambda: listing.ready.is_set(), "the listing agent")
         session_id = ""

@@ -15,9 +15,10 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input
 
+from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.listing import run_for_listing, start_for_listing
-from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.ui.widgets.sidebar import LOADING_TEXT, SessionsSidebar
 from tests.ui.chat_helpers import WAIT_LIMIT, wait_for
@@ -61,14 +62,15 @@ class AgentsApp(App[None]):
 
     def __init__(self, agents: dict[str, list[dict[str, Any]]], *, page: int = 5) -> None:
         super().__init__()
-        self.workspace = Workspace()
+        #: What the directory reads of a workspace: controllers by key (here, any keys).
+        self.workspace: dict[str, SessionController] = {}
         self.catalogs = agents
         self.page = page
         self.primary = next(iter(agents))
         for key in agents:
             store = SessionStore(clock=clock)
             store.set_agent_capabilities(LISTS)
-            self.workspace.start(key, [key], cwd=CWD, store=store)
+            self.workspace[key] = SessionController(AgentSpec((key,), cwd=CWD), store=store)
         self.requests: list[tuple[str | None, str | None, str | None]] = []
         self.opened: list[tuple[str, str | None]] = []
         self.answer = True
@@ -83,7 +85,7 @@ class AgentsApp(App[None]):
             self.store(self.primary), CWD, now=clock, tz=UTC, home="/home/tester"
         )
         sidebar.model.agent_key = self.primary
-        sidebar.model.directory = SessionDirectory(self.workspace, primary=self.primary)
+        sidebar.model.directory = SessionDirectory(self.workspace, primary=self.primary)  # type: ignore[arg-type]
         yield sidebar
 
     def on_mount(self) -> None:
@@ -309,7 +311,8 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         await send(pilot, "hello from the demo")
-        link = start_for_listing(app.workspace, "sdk", SDK_AGENT, cwd=str(tmp_path))
+        sdk = AgentSpec(tuple(SDK_AGENT), cwd=str(tmp_path), name="sdk")
+        link = start_for_listing(app.workspace, sdk)
         app.run_worker(run_for_listing(link), exit_on_error=False)
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(
@@ -320,10 +323,10 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
             "the sessions of both agents",
         )
         keys = sidebar.session_list.row_agents
-        demo_key = screen.settings.agent_key
+        demo_key = screen.spec.key
         # The demo session is the newest; the SDK agent's three (listed two a page) follow,
         # newest first, with its name on each row.
-        assert keys == [demo_key, "sdk", "sdk", "sdk"]
+        assert keys == [demo_key, sdk.key, sdk.key, sdk.key]
         assert [s.id for s in sidebar.rows[1:]] == ["pre-3", "pre-2", "pre-1"]
         lst = sidebar.session_list
         text = "\n".join(lst.render_line(y).text for y in range(10))
@@ -334,11 +337,11 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
         lst.focus()
         await pilot.press("home", "down", "enter")
         await wait_for(pilot, lambda: bool(shown_sessions), "the open request")
-        assert shown_sessions == [("sdk", "pre-3")]
+        assert shown_sessions == [(sdk.key, "pre-3")]
         # A row of the demo agent opens here, as ever.
         await pilot.press("home", "enter")
         assert chat(app).session_id == sidebar.rows[0].id
-        assert shown_sessions == [("sdk", "pre-3")]
+        assert shown_sessions == [(sdk.key, "pre-3")]
     assert link.finished.is_set()  # quitting stopped the agent started to list
 
 
@@ -348,11 +351,11 @@ async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
     """A second agent without session/list: its rows come from the local index (sessions
     started here with it earlier), merged with the demo agent's, marked with its name."""
     from acp_tui.config import locations
-    from acp_tui.session.controller import LinkEvents
     from acp_tui.store.local_index import LocalIndex
     from tests.ui.chat_helpers import demo_app, wait_for_ready
 
-    key = " ".join(SDK_AGENT) + " --no-list"
+    spec = AgentSpec(tuple(SDK_AGENT), cwd=str(tmp_path), env={"SDK_AGENT_NO_LIST": "1"})
+    key = spec.key
     with LocalIndex(locations.local_index_file(tmp_path / ".data"), key) as index:
         index.remember(
             "remembered-1",
@@ -363,14 +366,7 @@ async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
     app = demo_app(tmp_path, tmp_path / "demo-state", show_sidebar=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_ready(pilot)
-        link = start_for_listing(
-            app.workspace,
-            key,
-            SDK_AGENT,
-            cwd=str(tmp_path),
-            events=LinkEvents(),
-            env={"SDK_AGENT_NO_LIST": "1"},
-        )
+        link = start_for_listing(app.workspace, spec)
         app.run_worker(run_for_listing(link), exit_on_error=False)
         await wait_for(pilot, lambda: link.store.capabilities_known, "the agent ready")
         sidebar = screen.query_one(SessionsSidebar)
@@ -400,7 +396,7 @@ async def test_show_sessions_of_a_configured_agent_from_the_palette(
     app = demo_app(tmp_path, tmp_path / "demo-state", show_sidebar=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_ready(pilot)
-        key = " ".join(SDK_AGENT)
+        key = "config:sdk"
         assert key not in app.workspace  # never at start-up
         await run_palette_command(pilot, "Show sessions of: sdk")
         sidebar = screen.query_one(SessionsSidebar)

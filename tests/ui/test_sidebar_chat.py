@@ -98,7 +98,7 @@ async def start(pilot: Pilot[None]) -> tuple[ChatScreen, SessionsSidebar]:
     await wait_for(
         pilot,
         lambda: (
-            screen.store.list_state(str(pilot.app.screen.settings.cwd)).pages >= 1
+            screen.store.list_state(str(pilot.app.screen.spec.cwd)).pages >= 1
             and not sidebar.loading
         ),
         "the first page of sessions",

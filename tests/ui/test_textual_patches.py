@@ -97,7 +97,7 @@ def test_the_app_decides_its_patches_from_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setenv(ENV, "-compositor,-nonsense")
-    app = make_app(AppSettings(agent_argv=["true"]))
+    app = make_app(AppSettings())
     assert app.patches.on == from_environment().on
     assert "compositor" not in app.patches.on
     assert textual_patches.switches_of(app) is app.patches
@@ -113,7 +113,7 @@ def test_an_app_with_every_patch_off_installs_none_in_its_process() -> None:
         "original = Stylesheet._parse_rules\n"
         "from acp_tui.ui.app import make_app\n"
         "from acp_tui.session.settings import AppSettings\n"
-        "app = make_app(AppSettings(agent_argv=['true']))\n"
+        "app = make_app(AppSettings())\n"
         "print(sorted(app.patches.on), Stylesheet._parse_rules is original)\n"
     )
     assert run_python(probe) == "[] True"

@@ -11,6 +11,7 @@ from acp_tui.config.known_agents import KNOWN_AGENTS
 from acp_tui.config.load import Config
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.launcher import build_choices
 
 SIZE = (90, 22)
@@ -20,8 +21,12 @@ def themed_launcher(tmp_path: Path, theme: str) -> AcpTuiApp:
     config = Config.model_validate({"agents": {"claude": {"command": "claude-agent-acp"}}})
     detected = [agent for agent in KNOWN_AGENTS if agent.id in ("gemini", "goose")]
     choices = build_choices(config, detected, ["demo-agent"], ["config:claude"])
-    settings = AppSettings(agent_argv=[], cwd=str(tmp_path), theme=theme)
-    return make_app(settings, choices=choices, config_location="~/.config/acp-tui/config.toml")
+    return make_app(
+        AppSettings(),
+        ui=UiSettings(theme=theme),
+        choices=choices,
+        config_location="~/.config/acp-tui/config.toml",
+    )
 
 
 async def _settle(pilot: Pilot) -> None:

@@ -6,11 +6,10 @@ starts one (the app then switches to the chat screen).
 from __future__ import annotations
 
 import dataclasses
-import os
 import shlex
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -22,7 +21,8 @@ from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
 from acp_tui.config.known_agents import KnownAgent
-from acp_tui.session.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.spec import AgentSource
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label
@@ -45,7 +45,7 @@ KIND_LABELS: dict[str, str] = {
 
 @dataclass(frozen=True, slots=True)
 class LaunchChoice:
-    """One agent the launcher offers, with everything needed to start it."""
+    """One agent the launcher offers, and which agent it is for the resolver."""
 
     key: str
     """Stable identity: ``config:NAME``, ``known:ID`` or ``demo`` (the recent list's key)."""
@@ -54,11 +54,7 @@ class LaunchChoice:
     kind: ChoiceKind
     detail: str
     """What the second line shows: the command line (the demo agent: a description)."""
-    env: dict[str, str] | None = None
-    cwd: str | None = None
-    mcp_servers: list[dict[str, Any]] = field(default_factory=list)
-    #: The agent's ``additional_directories`` (as written: resolved when it is started).
-    additional_dirs: tuple[str, ...] = ()
+    source: AgentSource
     recent: bool = False
     #: Running already in this app ("Start agent…"): picking it shows it.
     running: bool = False
@@ -69,20 +65,15 @@ def build_choices(
     detected: Iterable[KnownAgent],
     demo_argv: Sequence[str],
     recent_keys: Sequence[str] = (),
-    *,
-    use_agent_cwd: bool = True,
 ) -> list[LaunchChoice]:
     """Configured agents, then detected ones (unless configured with the same command line),
     then the demo agent; the recently used ones (``recent_keys``, most recent first) move to
-    the top. ``use_agent_cwd=False`` when ``--cwd`` was given: it wins over an agent's cwd."""
+    the top."""
     choices: list[LaunchChoice] = []
     configured_argvs: set[tuple[str, ...]] = set()
     for name, agent in config.agents.items():
         argv = tuple(agent.argv)
         configured_argvs.add(argv)
-        cwd = (
-            os.path.abspath(os.path.expanduser(agent.cwd)) if agent.cwd and use_agent_cwd else None
-        )
         choices.append(
             LaunchChoice(
                 key=f"config:{name}",
@@ -90,10 +81,7 @@ def build_choices(
                 argv=argv,
                 kind="config",
                 detail=shlex.join(argv),
-                env=dict(agent.env) or None,
-                cwd=cwd,
-                mcp_servers=[server.model_dump() for server in agent.mcp_servers],
-                additional_dirs=tuple(agent.additional_directories),
+                source=AgentSource.configured(name),
             )
         )
     for known in detected:
@@ -107,6 +95,7 @@ def build_choices(
                 argv=argv,
                 kind="detected",
                 detail=known.command_line,
+                source=AgentSource.command(argv, known.name),
             )
         )
     choices.append(
@@ -116,6 +105,7 @@ def build_choices(
             argv=tuple(demo_argv),
             kind="demo",
             detail="streams canned replies, tool calls, plans: no network, no model",
+            source=AgentSource.demo(demo_argv),
         )
     )
     by_key = {choice.key: choice for choice in choices}
@@ -127,21 +117,14 @@ def build_choices(
     return first + [choice for choice in choices if choice.key in by_key]
 
 
-def settings_for_choice(base: AppSettings, choice: LaunchChoice) -> AppSettings:
-    """The chat screen's settings for ``choice``: the agent's command line, env, cwd and MCP
-    servers over ``base`` (policy, theme, resume flags, dirs are kept)."""
-    cwd = choice.cwd or base.cwd
-    # A configured directory that is gone is left out (the command line's were checked).
-    dirs, _missing = resolve_dirs(choice.additional_dirs, cwd)
-    return dataclasses.replace(
-        base,
-        agent_argv=list(choice.argv),
-        agent_label="demo agent" if choice.kind == "demo" else choice.label,
-        env=dict(choice.env) if choice.env else base.env,
-        cwd=cwd,
-        mcp_servers=list(choice.mcp_servers) or list(base.mcp_servers),
-        additional_dirs=dirs_to_send(dirs, base.additional_dirs),
-    )
+def settings_for_choice(
+    base: AppSettings, choice: LaunchChoice, config: Config | None = None
+) -> tuple[AppSettings, tuple[str, ...]]:
+    """The chat screen's settings for ``choice``, resolved as the command line's agents are
+    (the command line's ``--cwd``, ``--add-dir`` and ``--protocol`` over the agent's own),
+    over ``base`` (policy, resume flags); and what in its settings could not be used."""
+    resolved = resolve_agent(choice.source, config, base.options)
+    return dataclasses.replace(base, agent=resolved.spec), resolved.problems
 
 
 def _prompt(choice: LaunchChoice) -> Text:

@@ -26,7 +26,7 @@ import re
 import time
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
@@ -45,8 +45,7 @@ from textual.worker import Worker, WorkerState
 from acp_tui.config.history import InputHistory
 from acp_tui.services.path_gate import resolve_path
 from acp_tui.session.attachments import (
-    PromptCapabilities,
-    build_prompt,
+    BuiltPrompt,
     find_mentions,
     image_paths_in_paste,
     mention_for,
@@ -60,7 +59,6 @@ __all__ = [
     "FileIndex",
     "PromptEditor",
     "PromptTextArea",
-    "build_prompt_blocks",
     "find_mentions",
     "match_commands",
     "scan_files",
@@ -240,11 +238,9 @@ def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Ma
     return (starts + contains)[:MAX_COMPLETIONS]
 
 
-def build_prompt_blocks(text: str, cwd: Path) -> list[dict[str, Any]]:
-    """The blocks every agent takes for a prompt: the whole text, then a ``resource_link``
-    per distinct existing file mentioned with ``@`` (see :func:`acp_tui.session.attachments.build_prompt`
-    for what an agent that takes more gets)."""
-    return build_prompt(text, cwd, PromptCapabilities.baseline()).blocks
+def text_only(text: str) -> BuiltPrompt:
+    """A prompt of its text alone: what an editor sends until it is given a builder."""
+    return BuiltPrompt([{"type": "text", "text": text}])
 
 
 def _format_path_completion(path: str) -> str:
@@ -370,8 +366,7 @@ class PromptEditor(Vertical):
 
     class Submitted(Message):
         """The person sent a prompt. ``blocks`` are ACP content blocks ready for
-        ``session/prompt``: a text block with the whole text, then one block per mentioned
-        file (embedded, linked or an image: see :func:`acp_tui.session.attachments.build_prompt`)."""
+        ``session/prompt``, as the editor's :attr:`PromptEditor.builder` made them."""
 
         def __init__(self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]]) -> None:
             super().__init__()
@@ -412,9 +407,9 @@ class PromptEditor(Vertical):
         self.history: InputHistory = history if history is not None else InputHistory(None)
         self._cwd: Path = cwd if cwd is not None else Path.cwd()
         self._commands: list[Mapping[str, Any]] = list(commands)
-        #: What the agent takes in a prompt (the screen sets it once the agent is known):
-        #: decides whether an ``@file`` is embedded or linked and whether images may go.
-        self.prompt_capabilities = PromptCapabilities()
+        #: Builds the blocks of what is sent (the screen gives its agent's controller's, which
+        #: attaches each ``@file`` as the agent takes it; the same for ``acp-tui ask``).
+        self.builder: Callable[[str], BuiltPrompt] = text_only
         self._area = PromptTextArea(
             self,
             soft_wrap=True,
@@ -512,7 +507,7 @@ class PromptEditor(Vertical):
         text = self._area.text.rstrip().lstrip("\n")
         if not text.strip():
             return False
-        built = build_prompt(text, self._cwd, self.prompt_capabilities)
+        built = self.builder(text)
         if built.refused is not None:
             # Nothing is sent and nothing is lost: the text stays to be changed.
             self.screen.notify(built.refused, severity="error", timeout=10, markup=False)

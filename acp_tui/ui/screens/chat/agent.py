@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 from textual import work
 
 from acp_tui.protocol.client import AgentInfo
-from acp_tui.session.attachments import PromptCapabilities
 from acp_tui.session.controller import AgentExit, LinkEvents, NotResponding, SessionController
+from acp_tui.session.link_events import FaceHooks
 from acp_tui.session.start import StartOutcome, open_at_start, reopen_after_restart
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
@@ -23,7 +23,6 @@ from acp_tui.ui.screens.chat.common import TITLE_DISPLAY_LIMIT, display_title
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_header import ChatHeader
-from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 
 if TYPE_CHECKING:
@@ -38,7 +37,7 @@ class AgentLifecycle(ChatHost):
     async def stop_agent(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
         a process or a terminal behind."""
-        await self.workspace.stop(self.settings.agent_key, grace)
+        await self.workspace.stop(self.spec.key, grace)
 
     def start_agent(self, reopen: str | None = None) -> None:
         events = LinkEvents(
@@ -54,30 +53,16 @@ class AgentLifecycle(ChatHost):
         )
         replay = self.settings.replay
         link = self.workspace.start(
-            self.settings.agent_key,
-            self.settings.agent_argv,
-            cwd=self.settings.cwd,
-            store=self.store,
-            events=events,
-            permission_handler=self.broker.request,
-            approve_outside=self.dialogs.approve_outside,
-            choose_auth=self.dialogs.choose_auth,
-            run_terminal_login=self.dialogs.run_terminal_login,
-            mcp_servers=self.settings.mcp_servers,
-            env=self.settings.env,
-            log_dir=self.settings.log_dir,
-            recorder=self.settings.recorder,
-            process_factory=replay.process_for if replay else self.settings.process_factory,
-            prompts=self.prompts,
-            initialize_timeout=self.settings.initialize_timeout,
-            additional_dirs=self.settings.additional_dirs,
-            protocol_version=self.settings.protocol_version,
-            # A browser has no terminal to hand over to an agent's sign-in.
-            # A replay neither: its "agent command" is whatever the recording says.
-            terminal_auth=not self.app.is_web and replay is None,
-            elicitations=self.elicitations,
-            machine_access=replay is None,
-            client_files=self.settings.client_files,
+            self.parts,
+            FaceHooks(
+                events=events,
+                approve_outside=self.dialogs.approve_outside,
+                choose_auth=self.dialogs.choose_auth,
+                run_terminal_login=self.dialogs.run_terminal_login,
+                # A browser has no terminal to hand over to an agent's sign-in.
+                # A replay neither: its "agent command" is whatever the recording says.
+                terminal_auth=not self.app.is_web and replay is None,
+            ),
         )
         if replay is not None:
             replay.bind(link, self._notify_replay, self.broker.cancel_session)
@@ -98,7 +83,7 @@ class AgentLifecycle(ChatHost):
             elif first_start:
                 outcome = await open_at_start(
                     link,
-                    cwd=self.settings.cwd,
+                    cwd=self.spec.cwd,
                     resume=self.settings.resume,
                     continue_latest=self.settings.continue_latest,
                 )
@@ -158,12 +143,9 @@ class AgentLifecycle(ChatHost):
             self.query_one(AgentBanner).hide()
         if self.session_id is None:
             self._draw_new_session()
-        label = self.settings.agent_label or agent.display_name
+        label = self.spec.label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
-        self.query_one(PromptEditor).prompt_capabilities = PromptCapabilities.from_agent(
-            agent.capabilities
-        )
         self._draw_status()
         sidebar = self.query_one(SessionsSidebar)
         sidebar.set_loading(False)
@@ -212,7 +194,7 @@ class AgentLifecycle(ChatHost):
         self.refresh_bindings()
         self.query_one(AgentBanner).show_not_responding(
             report,
-            shlex.join(self.settings.agent_argv),
+            shlex.join(self.spec.argv),
             self.model.restart_key(),
             key_label(self, "quit"),
         )
@@ -231,14 +213,14 @@ class AgentLifecycle(ChatHost):
             return
         banner = self.query_one(AgentBanner)
         # Quoted as a shell would need it: an argument with a space stays one argument.
-        command = shlex.join(self.settings.agent_argv)
+        command = shlex.join(self.spec.argv)
         if info.start_failed:
             if self.link is not None and self.link.agent is None:
                 # The header said "starting…": name the command that did not start instead.
-                name = self.settings.agent_label or os.path.basename(self.settings.agent_argv[0])
+                name = self.spec.label or os.path.basename(self.spec.argv[0])
                 self.query_one(ChatHeader).set_agent(display_title(name, 80))
             self.workspace.note_start_failure(
-                self.settings.agent_key, f"acp-tui: cannot start `{command}`: {info.description}"
+                self.spec.key, f"acp-tui: cannot start `{command}`: {info.description}"
             )
         main_width = self.query_one("#main").size.width or self.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.ui.agent_text import line_of
 
 if TYPE_CHECKING:
@@ -21,12 +21,12 @@ if TYPE_CHECKING:
 __all__ = ["agent_label", "background_title"]
 
 
-def agent_label(settings: AppSettings, link: SessionController | None) -> str:
+def agent_label(spec: AgentSpec, link: SessionController | None) -> str:
     """A view's agent: its configured label, else the name it gave at initialize, else its
     program's name. One line, literal."""
-    name = settings.agent_label or (link.agent.display_name if link and link.agent else "")
-    if not name and settings.agent_argv:
-        name = os.path.basename(settings.agent_argv[0])
+    name = spec.label or (link.agent.display_name if link and link.agent else "")
+    if not name and spec.argv:
+        name = os.path.basename(spec.argv[0])
     return line_of(name or "agent", 60)
 
 
@@ -34,7 +34,7 @@ def background_title(
     app: App[Any],
     view: Screen[Any],
     title: str,
-    settings: AppSettings,
+    spec: AgentSpec,
     link: SessionController | None,
 ) -> str:
     """A toast's title from ``view`` when it is not the agent view on screen names its agent,
@@ -42,5 +42,5 @@ def background_title(
     views = getattr(app, "agent_views", None)
     if not views or len(views) < 2 or view in app.screen_stack:
         return title
-    label = agent_label(settings, link)
+    label = agent_label(spec, link)
     return f"{label}: {title}" if title else label

@@ -92,14 +92,14 @@ class ChatAttention(ChatHost):
 
     def _agent_name(self) -> str:
         """Named as the header and the sidebar name it (its label first)."""
-        return agent_label(self.settings, self.link)
+        return agent_label(self.spec, self.link)
 
     def _note_live(self, session_id: str) -> None:
         """The session's state changed: the board learns it; a change worth telling is told."""
         state = self.store.get(session_id)
         live = live_state(state) if state is not None and state.live else None
         board = self.workspace.attention
-        event = board.note(self.settings.agent_key, session_id, live)
+        event = board.note(self.spec.key, session_id, live)
         if event is not None and state is not None:
             self._tell(event, session_id, display_title(state.display_title, 60))
         if live != LIVE_WAITING:
@@ -131,9 +131,9 @@ class ChatAttention(ChatHost):
             )
             if event == "waiting":
                 self._waiting_toasts()[session_id] = told
-        if self.settings.notify_when_unfocused:
+        if self.ui_settings.notify_when_unfocused:
             self.signals.bell()
-        self.signals.desktop(APP_TITLE, what, self.settings.desktop_notifications)
+        self.signals.desktop(APP_TITLE, what, self.ui_settings.desktop_notifications)
 
     def _waiting_toasts(self) -> dict[str, str]:
         """The text of the "needs you" toast shown for each session, while it is up."""
@@ -151,7 +151,7 @@ class ChatAttention(ChatHost):
         access.dismiss_notifications(self.app, toast_text(text))
 
     def _write_title(self) -> None:
-        if not self.settings.terminal_title:
+        if not self.ui_settings.terminal_title:
             return
         title = self.workspace.attention.title()
         if title != APP_TITLE or self.signals.title_written:
@@ -161,7 +161,7 @@ class ChatAttention(ChatHost):
         """The view goes: its sessions need nobody now; the terminal gets its title back
         when no view is left."""
         board = self.workspace.attention
-        board.forget_agent(self.settings.agent_key)
+        board.forget_agent(self.spec.key)
         views = getattr(self.app, "agent_views", None)
         others = (
             [view for view in views.values() if view is not self]
@@ -183,12 +183,12 @@ class ChatAttention(ChatHost):
         self.after_typed(self._jump_waiting)
 
     def _jump_waiting(self) -> None:
-        here = (self.settings.agent_key, self.session_id)
+        here = (self.spec.key, self.session_id)
         target = self.workspace.attention.oldest_waiting(besides=here)
         if target is None:
             self.notify("No session is waiting for you.")
             return
-        if target.agent_key == self.settings.agent_key:
+        if target.agent_key == self.spec.key:
             self.open_session(target.session_id)
             return
         show = getattr(self.app, "show_session", None)

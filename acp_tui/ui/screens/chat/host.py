@@ -18,6 +18,8 @@ from textual.screen import Screen
 
 from acp_tui.session.controller import SessionController
 from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.permissions import PermissionBroker
 from acp_tui.session.queue import PromptQueue
 from acp_tui.session.settings import AppSettings
@@ -26,6 +28,7 @@ from acp_tui.store import SessionStore
 from acp_tui.store.session import SessionState
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.session_actions import SessionActions
@@ -39,6 +42,9 @@ class ChatHost(Screen[None]):
     """The chat screen as its parts see it (see ``ChatScreen.__init__`` for each attribute)."""
 
     settings: AppSettings
+    spec: AgentSpec
+    parts: AgentParts
+    ui_settings: UiSettings
     workspace: Workspace
     store: SessionStore
     broker: PermissionBroker

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from acp_tui.config import locations
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.settings import AppSettings
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
@@ -25,18 +26,23 @@ log = logging.getLogger(__name__)
 
 
 class IndexSync:
-    """Open the index, and keep it up to date with the store. ``reapply`` sets again the
-    options a reopened session's agent forgot."""
+    """Open the index of ``spec``'s agent, and keep it up to date with the store. ``reapply``
+    sets again the options a reopened session's agent forgot; ``spec_of`` gives another agent's
+    spec by its key (the workspace's)."""
 
     def __init__(
         self,
         model: ChatModel,
         settings: AppSettings,
+        spec: AgentSpec,
         reapply: Callable[[SessionState], None],
+        spec_of: Callable[[str], AgentSpec | None],
     ) -> None:
         self.model = model
         self.settings = settings
+        self.spec = spec
         self.reapply = reapply
+        self.spec_of = spec_of
 
     @property
     def index(self) -> LocalIndex | None:
@@ -47,7 +53,7 @@ class IndexSync:
         titles over the agent's, its remembered new-session offer to the new session."""
         model = self.model
         path = locations.local_index_file(data_dir(self.settings))
-        index = model.index = LocalIndex(path, self.settings.agent_key)
+        index = model.index = LocalIndex(path, self.spec.key, legacy=self.spec.legacy_key)
         index.forget_unused()
         for warning in index.warnings:
             model.notify(sanitize_terminal_text(warning), severity="warning", timeout=10)
@@ -69,10 +75,11 @@ class IndexSync:
         """What the local index remembers of another agent of the workspace (the session
         browser across agents shows it for agents that cannot list); this view's own agent
         has it already (:meth:`open`)."""
-        if agent_key == self.settings.agent_key:
+        if agent_key == self.spec.key:
             return []
         path = locations.local_index_file(data_dir(self.settings))
-        with LocalIndex(path, agent_key) as index:
+        spec = self.spec_of(agent_key)
+        with LocalIndex(path, agent_key, legacy=spec.legacy_key if spec else None) as index:
             return list(index.sessions())
 
     def remember(self, state: SessionState) -> None:

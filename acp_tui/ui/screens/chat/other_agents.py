@@ -11,6 +11,7 @@ workspace when it quits); no session is opened in it until the person opens one 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,9 @@ from typing import TYPE_CHECKING, Any
 from textual.app import App, SystemCommand
 
 from acp_tui.session.controller import AgentExit, LinkEvents
+from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.spec import AgentSource, AgentSpec
+from acp_tui.session.link_events import FaceHooks, ProcessSetup
 from acp_tui.session.listing import run_for_listing, start_for_listing
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import AgentRunning, Workspace
@@ -26,38 +30,34 @@ from acp_tui.ui.models import Notify
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 
 if TYPE_CHECKING:
-    from acp_tui.config.schema import AgentConfig
+    from acp_tui.config.load import Config
 
 log = logging.getLogger(__name__)
 
-__all__ = ["OtherAgents", "agent_key_of"]
+__all__ = ["OtherAgents"]
 
 
-def agent_key_of(agent: AgentConfig) -> str:
-    """The workspace key of a configured agent: its command line, as the app keys the agent
-    it starts (:attr:`acp_tui.session.settings.AppSettings.agent_key`)."""
-    return " ".join(agent.argv)
-
-
-def _configured_agents() -> dict[str, AgentConfig]:
+def _config() -> Config | None:
     from acp_tui.config.load import load_config
 
     try:
         config, _ = load_config()
     except Exception:  # a config that cannot be read offers nothing here (the app said why)
         log.exception("reading the config for the palette")
-        return {}
-    return dict(config.agents)
+        return None
+    return config
 
 
 class OtherAgents:
-    """The configured agents that do not run: their sessions listed on request. ``sidebar``
-    is the view's sidebar, ``app`` the app (its workers outlive the view)."""
+    """The configured agents that do not run: their sessions listed on request. ``spec`` is
+    the view's agent, ``sidebar`` the view's sidebar, ``app`` the app (its workers outlive the
+    view)."""
 
     def __init__(
         self,
         workspace: Workspace,
         settings: AppSettings,
+        spec: AgentSpec,
         *,
         notify: Notify,
         sidebar: Callable[[], SessionsSidebar],
@@ -65,29 +65,34 @@ class OtherAgents:
     ) -> None:
         self.workspace = workspace
         self.settings = settings
+        self.spec = spec
         self.notify = notify
         self.sidebar = sidebar
         self.app = app
 
     def commands(self) -> Iterable[SystemCommand]:
         """One palette entry per configured agent that is not running in the workspace."""
-        for name, agent in _configured_agents().items():
-            link = self.workspace.get(agent_key_of(agent))
+        config = _config()
+        for name in config.agents if config is not None else ():
+            link = self.workspace.get(AgentSource.configured(name).key)
             if link is not None and not link.finished.is_set():
                 continue
             label = one_line(name, 40)
             yield SystemCommand(
                 f"Show sessions of: {label}",
                 f"Start {label} in the background and list its sessions in the sidebar",
-                lambda name=name, agent=agent: self.show_sessions_of(name, agent),
+                lambda name=name, config=config: self.show_sessions_of(name, config),
             )
 
-    def show_sessions_of(self, name: str, agent: AgentConfig) -> None:
-        """Start ``agent`` (configured as ``name``) to list its sessions, and show the
+    def show_sessions_of(self, name: str, config: Config) -> None:
+        """Start the agent configured as ``name`` to list its sessions, and show the
         sidebar."""
-        key = agent_key_of(agent)
-        label = one_line(agent.label or name, 40)
         settings = self.settings
+        # Its sessions join this view's list: it works in this view's directory (unless --cwd).
+        here = dataclasses.replace(settings.options, cwd=settings.options.cwd or self.spec.cwd)
+        spec = resolve_agent(AgentSource.configured(name), config, here).spec
+        key = spec.key
+        label = one_line(spec.label or name, 40)
         notify = self.notify
 
         def on_exit(info: AgentExit) -> None:
@@ -104,15 +109,9 @@ class OtherAgents:
         try:
             link = start_for_listing(
                 self.workspace,
-                key,
-                agent.argv,
-                cwd=settings.cwd,
-                events=LinkEvents(on_exit=on_exit, on_error=on_error),
-                env=dict(agent.env) or None,
-                mcp_servers=[server.model_dump() for server in agent.mcp_servers],
-                log_dir=settings.log_dir,
-                initialize_timeout=settings.initialize_timeout,
-                protocol_version=agent.protocol or settings.protocol_version,
+                spec,
+                FaceHooks(events=LinkEvents(on_exit=on_exit, on_error=on_error)),
+                ProcessSetup(log_dir=settings.log_dir),
             )
         except AgentRunning:
             notify(f"{label} is running already: its sessions are in the list.")

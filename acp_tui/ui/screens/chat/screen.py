@@ -38,14 +38,14 @@ from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
 from acp_tui.protocol.input_first import give_way
+from acp_tui.session.attachments import BuiltPrompt
 from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
-from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.session.permissions import PermissionBroker
-from acp_tui.session.queue import PromptQueue
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import ProcessSetup
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
-from acp_tui.store import SessionStore
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -61,6 +61,7 @@ from acp_tui.text.usage import format_percent
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand, AgentCommands
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
 from acp_tui.ui.screens.chat.agent_name import background_title
 from acp_tui.ui.screens.chat.attention import ChatAttention
@@ -82,7 +83,7 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.key_footer import KeyFooter
-from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
+from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea, text_only
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine
@@ -213,17 +214,40 @@ class ChatScreen(
 
     busy: reactive[bool] = reactive(False, repaint=False)
 
-    def __init__(self, settings: AppSettings, workspace: Workspace | None = None) -> None:
+    def __init__(
+        self,
+        settings: AppSettings,
+        workspace: Workspace | None = None,
+        ui: UiSettings | None = None,
+    ) -> None:
         super().__init__()
+        assert settings.agent is not None, "the chat screen shows an agent"
         self.settings = settings
+        #: The agent of this view, resolved (its key is its identity in the workspace).
+        self.spec: AgentSpec = settings.agent
+        self.ui_settings = ui or UiSettings()
         #: Where the controller of this screen's agent lives (the app's: it outlives the
         #: screen's widgets and knows every agent to stop). A screen on its own makes one.
         self.workspace = workspace if workspace is not None else Workspace()
-        self.store = SessionStore()
-        self.broker = PermissionBroker(settings.permission_policy)
-        self.elicitations = ElicitationQueue()
+        replay = settings.replay
+        #: The store, the queue, the broker and the elicitation queue of this view's agent,
+        #: kept across its restarts; each start's controller is made from them.
+        self.parts = AgentParts(
+            self.spec,
+            policy=settings.permission_policy,
+            process=ProcessSetup(
+                log_dir=settings.log_dir,
+                recorder=settings.recorder,
+                process_factory=replay.process_for if replay else settings.process_factory,
+                machine_access=replay is None,
+            ),
+            on_queue_changed=self._on_queue_changed,
+        )
+        self.store = self.parts.store
+        self.broker = self.parts.broker
+        self.elicitations = self.parts.elicitations
         #: Everything sent that has not gone out yet, per session (survives agent restarts).
-        self.prompts = PromptQueue(on_change=self._on_queue_changed)
+        self.prompts = self.parts.prompts
         #: What the view shows and the person's intents (no Textual there).
         self.model = ChatModel(
             store=self.store,
@@ -246,7 +270,13 @@ class ChatScreen(
             forward_typing=lambda key, text: self.query_one(PromptEditor).take_typing(key, text),
         )
         self.dialogs.attach(self.broker, self.elicitations)
-        self.index_sync = IndexSync(self.model, settings, reapply=self.reapply_options)
+        self.index_sync = IndexSync(
+            self.model,
+            settings,
+            self.spec,
+            reapply=self.reapply_options,
+            spec_of=self.workspace.spec_of,
+        )
         self.session_actions = SessionActions(
             self.model,
             push=lambda dialog, answered: self.app.push_screen(dialog, answered),
@@ -255,6 +285,7 @@ class ChatScreen(
         self.tools = ChatTools(
             self.model,
             settings,
+            self.spec,
             push=lambda screen: self.app.push_screen(screen),
             copy=lambda text: self.app.copy_to_clipboard(text),
             gauge=lambda: self.query_one(ContextGauge),
@@ -263,6 +294,7 @@ class ChatScreen(
         self.other_agents = OtherAgents(
             self.workspace,
             settings,
+            self.spec,
             notify=self.notify,
             sidebar=lambda: self.query_one(SessionsSidebar),
             app=lambda: self.app,
@@ -316,7 +348,7 @@ class ChatScreen(
     @property
     def link(self) -> SessionController | None:
         """The controller of this screen's agent (its latest run), from the workspace."""
-        return self.workspace.get(self.settings.agent_key)
+        return self.workspace.get(self.spec.key)
 
     @property
     def session_id(self) -> str | None:
@@ -382,7 +414,7 @@ class ChatScreen(
         the title names its agent."""
         super().notify(
             toast_text(message),
-            title=background_title(self.app, self, title, self.settings, self.link),
+            title=background_title(self.app, self, title, self.spec, self.link),
             severity=severity,
             timeout=timeout,
             markup=markup,
@@ -398,7 +430,7 @@ class ChatScreen(
     def compose(self) -> ComposeResult:
         yield ChatHeader()
         with Horizontal(id="body"):
-            yield SessionsSidebar(self.store, self.settings.cwd, id="sidebar")
+            yield SessionsSidebar(self.store, self.spec.cwd, id="sidebar")
             with Vertical(id="main"):
                 yield AgentBanner(id="banner")
                 yield Transcript(id="transcript", terminal_lookup=self._terminal_state)
@@ -413,18 +445,20 @@ class ChatScreen(
         self.store.subscribe(self._schedule_refresh)
         self.index_sync.open()
         self.query_one(ChatHeader).set_policy(self.settings.permission_policy)
-        self.query_one(PromptEditor).cwd = self.settings.cwd
-        show_sidebar = self.settings.show_sidebar
+        prompt = self.query_one(PromptEditor)
+        prompt.cwd = self.spec.cwd
+        prompt.builder = self._build_prompt
+        show_sidebar = self.ui_settings.show_sidebar
         if show_sidebar is None:
             show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
         sidebar = self.query_one(SessionsSidebar)
         sidebar.display = show_sidebar
-        sidebar.model.agent_key = self.settings.agent_key
-        if self.settings.agent_label:
-            self.workspace.labels[self.settings.agent_key] = self.settings.agent_label
+        sidebar.model.agent_key = self.spec.key
+        if self.spec.label:
+            self.workspace.labels[self.spec.key] = self.spec.label
         sidebar.model.directory = SessionDirectory(
             self.workspace,
-            primary=self.settings.agent_key,
+            primary=self.spec.key,
             names=self.workspace.labels,
             index_records=self.index_sync.records_of,
         )
@@ -696,6 +730,12 @@ class ChatScreen(
         # Typed in another session than the one on screen now (a key that switched the view
         # was handled since): it goes where it was typed. Otherwise, as ever: the view's.
         self.model.send(event.text, event.blocks, target=self.model.send_target(event.target))
+
+    def _build_prompt(self, text: str) -> BuiltPrompt:
+        """What is sent for ``text``: as the agent's controller builds it (``@file``s
+        attached as the agent takes them), as ``acp-tui ask`` sends it."""
+        link = self.link
+        return link.build_prompt(text) if link is not None else text_only(text)
 
     def after_typed(self, switch: Callable[[], object]) -> None:
         """Run ``switch`` (a change of session) once the prompt has handled the keys typed

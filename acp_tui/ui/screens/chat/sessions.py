@@ -156,7 +156,7 @@ class SessionSwitching(ChatHost):
 
     def on_sessions_sidebar_open(self, event: SessionsSidebar.Open) -> None:
         event.stop()
-        if event.agent_key is not None and event.agent_key != self.settings.agent_key:
+        if event.agent_key is not None and event.agent_key != self.spec.key:
             # A session of another agent: the app shows it in that agent's view, with the
             # list the person chose it from still beside it.
             self.app.show_session(event.agent_key, event.session_id)  # type: ignore[attr-defined]

@@ -15,6 +15,7 @@ from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
@@ -34,6 +35,7 @@ class ChatTools:
         self,
         model: ChatModel,
         settings: AppSettings,
+        spec: AgentSpec,
         *,
         push: Callable[[Screen[Any]], object],
         copy: Callable[[str], None],
@@ -42,6 +44,7 @@ class ChatTools:
     ) -> None:
         self.model = model
         self.settings = settings
+        self.spec = spec
         self.push = push
         self.copy = copy
         self.gauge = gauge
@@ -95,8 +98,8 @@ class ChatTools:
         self.push(
             InspectorScreen(
                 client.connection,
-                agent_argv=self.settings.agent_argv,
-                cwd=self.settings.cwd,
+                agent_argv=list(self.spec.argv),
+                cwd=self.spec.cwd,
                 folder=locations.recordings_dir(data_dir(self.settings)),
             )
         )
