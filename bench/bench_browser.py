@@ -84,8 +84,8 @@ async def browse(agents: int, per_agent: int) -> dict[str, float]:
     class Host(App[None]):
         def compose(self) -> ComposeResult:
             sidebar = SessionsSidebar(workspace.get(keys[0]).store, cwd, id="sidebar")  # type: ignore[union-attr]
-            sidebar.agent_key = keys[0]
-            sidebar.directory = SessionDirectory(workspace, primary=keys[0])
+            sidebar.model.agent_key = keys[0]
+            sidebar.model.directory = SessionDirectory(workspace, primary=keys[0])
             yield sidebar
 
         def on_sessions_sidebar_load_more(self, event: SessionsSidebar.LoadMore) -> None:
