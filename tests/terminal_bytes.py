@@ -99,7 +99,13 @@ def _string(stream: str, at: int, start: int, kind: str) -> Token:
 
 #: The CSI sequences acp-tui writes itself: SGR styles, cursor positions, synchronised
 #: output, the title stack (push before its first title, pop at exit).
-_OWN_CSI = re.compile(r"\x1b\[(?:[0-9;:]*m|[0-9]*;[0-9]*H|\?2026[hl]|2[23];2t)\Z")
+OWN_CSI = re.compile(r"\x1b\[(?:[0-9;:]*m|[0-9]*;[0-9]*H|\?2026[hl]|2[23];2t)\Z")
+#: What Textual's terminal driver writes besides, when it takes the terminal and gives it back:
+#: DEC private modes (alternate screen, mouse, focus, bracketed paste, cursor), their queries,
+#: the kitty keyboard protocol.
+DRIVER_CSI = re.compile(
+    r"\x1b\[(?:[0-9;:]*m|[0-9]*;[0-9]*H|\?2026[hl]|2[23];2t|\?[0-9]+[hl]|\?[0-9]+\$p|>[0-9]+u|<u)\Z"
+)
 #: The OSC sequences acp-tui writes itself: the window title, a desktop notification, and
 #: Textual's pointer shape (kitty's protocol, a name).
 _OWN_OSC = re.compile(r"(?:2;acp-tui|9;|777;notify;|22;[a-z-]+\Z)")
@@ -133,7 +139,7 @@ def strip_is_inert(strip: Any) -> bool:
     return True
 
 
-def problems(writes: Iterable[str]) -> list[str]:
+def problems(writes: Iterable[str], own_csi: re.Pattern[str] = OWN_CSI) -> list[str]:
     """Every token of ``writes`` that is not acp-tui's own, described (empty: all is well).
 
     A write that is only a bell is the app's bell; text must hide nothing (``_HIDDEN``);
@@ -145,20 +151,20 @@ def problems(writes: Iterable[str]) -> list[str]:
         if write == "\x07":
             continue  # the bell, written alone (App.bell, TerminalSignals.bell)
         for token in tokens(write):
-            problem = _token_problem(token)
+            problem = _token_problem(token, own_csi)
             if problem is not None:
                 found.append(f"{problem}: {token.data[:80]!r} in {_context(write, token)}")
     return found
 
 
-def _token_problem(token: Token) -> str | None:
+def _token_problem(token: Token, own_csi: re.Pattern[str]) -> str | None:
     kind = token.kind
     if kind == "text":
         return _text_problem(token.data)
     if kind == "C0":
         return None if token.data in "\n\r" else "a control character"
     if kind == "CSI":
-        return None if _OWN_CSI.match(token.data) else "a CSI that is not the app's"
+        return None if own_csi.match(token.data) else "a CSI that is not the app's"
     if kind == "OSC":
         inside = token.data.endswith(("\x07", "\x1b\\")) and _OWN_OSC.match(token.body)
         if inside and _text_problem(token.body) is None:
@@ -214,6 +220,8 @@ def join(writes: Iterable[str]) -> str:
 
 
 __all__ = [
+    "DRIVER_CSI",
+    "OWN_CSI",
     "Capture",
     "Token",
     "assert_app_own",
