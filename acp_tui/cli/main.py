@@ -89,6 +89,14 @@ def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
+    if "_ARGCOMPLETE" in os.environ:
+        from acp_tui.cli import completion
+
+        completion.complete()  # a shell asking what a Tab completes to: answers and exits
+    if args[:1] == ["completion"]:
+        from acp_tui.cli import completion
+
+        return completion.main(args[1:])
     if args[:1] == ["replay"]:
         from acp_tui.cli import replay
 

@@ -43,6 +43,7 @@ examples:
   acp-tui --record -- my-agent                the same, into acp-tui's data folder
   acp-tui replay bug.jsonl                    play a recording back (no agent needed)
   acp-tui replay --check bug.jsonl            list a recording's protocol errors
+  eval "$(acp-tui completion bash)"           Tab completion in bash (zsh, fish: the same)
 """
 
 

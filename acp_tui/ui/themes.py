@@ -221,3 +221,12 @@ def register_themes(app: App[Any], directories: Iterable[Path] | None = None) ->
     for theme in themes:
         app.register_theme(theme)
     return problems
+
+
+def theme_names() -> list[str]:
+    """Every theme a person can name (``--theme``, ``theme =``): Textual's own and the theme
+    files', sorted."""
+    from textual.theme import BUILTIN_THEMES
+
+    themes, _problems = load_themes()
+    return sorted({*BUILTIN_THEMES, *(theme.name for theme in themes)})
