@@ -17,23 +17,29 @@ from acp_tui.services.errors import ServiceError
 from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.permissions import CANCELLED, PendingPermission
+from acp_tui.session.turns import Turns
 from acp_tui.store import TOOL_ALLOWED, TOOL_REJECTED
 from acp_tui.wire.constants import Method, UpdateKind
 
 
-class AgentRequests(LinkState):
-    """The agent -> client half of the link."""
+class AgentRequests:
+    """The agent -> client half of the link, over the controller's ``state``: a turn ended by
+    the agent (v2) ends through ``turns``."""
 
-    async def _on_notification(self, method: str, params: Any) -> None:
+    def __init__(self, state: LinkState, turns: Turns) -> None:
+        self.state = state
+        self.turns = turns
+
+    async def on_notification(self, method: str, params: Any) -> None:
         if method == Method.SESSION_UPDATE:
-            self.store.apply(params)
+            self.state.store.apply(params)
             # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
             # shown (the store's activity) and the prompt's answer ends the turn.
-            if self.v2_lifecycle and isinstance(params, dict):
+            if self.state.v2_lifecycle and isinstance(params, dict):
                 self._v2_state(params)
-        elif method == Method.ELICITATION_COMPLETE and self.elicitations is not None:
+        elif method == Method.ELICITATION_COMPLETE and self.state.elicitations is not None:
             if isinstance(params, dict):
-                self.elicitations.complete(params.get("elicitationId"))
+                self.state.elicitations.complete(params.get("elicitationId"))
 
     def _v2_state(self, params: dict[str, Any]) -> None:
         """v2: the agent's ``state_update`` is the turn: running (after a prompt, or work of
@@ -45,53 +51,54 @@ class AgentRequests(LinkState):
             isinstance(update, dict)
             and update.get("sessionUpdate") in ("state_update", "state_change")
             and isinstance(session_id, str)
-            and session_id in self._runtime
+            and session_id in self.state.runtimes
         ):
             return
-        runtime = self._runtime[session_id]
+        runtime = self.state.runtimes[session_id]
         state = update.get("state")
         if state in ("running", "requires_action"):
             runtime.turn_running = True
         elif state == "idle":
             if not runtime.turn_running:
-                self.flush(session_id)  # an idle that ended no turn of ours
+                self.turns.flush(session_id)  # an idle that ended no turn of ours
                 return
             reason = update.get("stopReason")
             error = update.get("error")
-            self._note_stop(
+            self.turns.note_stop(
                 session_id,
                 reason if isinstance(reason, str) else None,
                 error if isinstance(error, dict) else None,
             )
-            self._turn_idle(session_id)
+            self.turns.turn_idle(session_id)
 
-    async def _on_permission(self, params: Any) -> Any:
+    async def on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
-        if self.v2_lifecycle:
+        if self.state.v2_lifecycle:
             params, upsert = v2.permission_params(params)
             if upsert is not None and isinstance(session_id, str):
-                self.store.apply_update(
+                self.state.store.apply_update(
                     session_id, {"sessionUpdate": UpdateKind.TOOL_CALL_UPDATE, **upsert}
                 )
         params = self._with_known_tool_call(params)
-        if self.v2_lifecycle:
+        if self.state.v2_lifecycle:
             params = v2.with_prompt_title(params)
-        if self.permission_handler is None:
+        handler = self.state.permission_handler
+        if handler is None:
             return dict(CANCELLED)
-        if not isinstance(session_id, str) or self.store.get(session_id) is None:
+        if not isinstance(session_id, str) or self.state.store.get(session_id) is None:
             # A question for a session this client never opened (or for none) has no place:
             # shown, it would read as a question of whatever session is on screen.
             label = PendingPermission.from_params(params).label
-            self.events.on_error(
+            self.state.events.on_error(
                 f"The agent asked permission for a session it never opened ({label}): "
                 "answered cancelled."
             )
             return dict(CANCELLED)
         self._announce_tool_call(session_id, params)
-        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        runtime = self.state.runtimes.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
-            self.store.add_notice(
+            self.state.store.add_notice(
                 str(session_id),
                 "Cancelled (the turn is being cancelled): "
                 + PendingPermission.from_params(params).label,
@@ -103,7 +110,7 @@ class AgentRequests(LinkState):
             with self._waiting_for_person(session_id), scope:
                 if runtime is not None:
                     runtime.asking.add(scope)
-                answer = await self.permission_handler(params)
+                answer = await handler(params)
                 self._note_answer(session_id, params, answer)
                 return answer
             # Cancelled through runtime.stop_asking: the handler answered (and echoed) the
@@ -113,30 +120,30 @@ class AgentRequests(LinkState):
             if runtime is not None:
                 runtime.asking.discard(scope)
 
-    async def _on_elicitation(self, params: Any) -> Any:
+    async def on_elicitation(self, params: Any) -> Any:
         """``elicitation/create``: queued for the person like a permission request. One that
         comes while the turn is being cancelled is answered ``cancel`` at once; those open
         when the turn is cancelled or ends are cancelled by the queue's owner
         (:meth:`ElicitationQueue.cancel_session`), after ``session/cancel`` went out."""
-        assert self.elicitations is not None
+        assert self.state.elicitations is not None
         session_id = params.get("sessionId") if isinstance(params, dict) else None
-        runtime = self._runtime.get(session_id) if isinstance(session_id, str) else None
+        runtime = self.state.runtimes.get(session_id) if isinstance(session_id, str) else None
         if runtime is not None and runtime.cancelling:
             return answer(CANCEL)
-        if isinstance(session_id, str) and self.store.get(session_id) is None:
+        if isinstance(session_id, str) and self.state.store.get(session_id) is None:
             # Session-scoped, for a session never opened: as with permissions, never shown
             # as a question of the session on screen. (Request-scoped ones have no session.)
-            self.events.on_error(
+            self.state.events.on_error(
                 "The agent asked a question for a session it never opened: answered cancel."
             )
             return answer(CANCEL)
         try:
             # Waiting for the person, like a permission request: the session's row says so.
             with self._waiting_for_person(session_id):
-                return await self.elicitations.request(params)
+                return await self.state.elicitations.request(params)
         except ElicitationError as error:
             if isinstance(session_id, str):
-                self.store.add_notice(
+                self.state.store.add_notice(
                     session_id,
                     f"The agent asked something acp-tui cannot show: {error}",
                     severity="warning",
@@ -150,15 +157,15 @@ class AgentRequests(LinkState):
         if not isinstance(session_id, str):
             yield
             return
-        previous = self.store.get(session_id)
+        previous = self.state.store.get(session_id)
         before = previous.activity if previous else None
-        self.store.set_activity(session_id, "requires_action")
+        self.state.store.set_activity(session_id, "requires_action")
         try:
             yield
         finally:
-            state = self.store.get(session_id)
+            state = self.state.store.get(session_id)
             if state and state.activity == "requires_action" and before is not None:
-                self.store.set_activity(session_id, before)
+                self.state.store.set_activity(session_id, before)
 
     def _with_known_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
         """Some agents (Mistral Vibe) send only the toolCallId in a permission request: take the
@@ -169,7 +176,7 @@ class AgentRequests(LinkState):
         if not isinstance(tool_call, dict) or not isinstance(session_id, str):
             return params
         tool_call_id = tool_call.get("toolCallId")
-        state = self.store.get(session_id)
+        state = self.state.store.get(session_id)
         known = (
             state.tool_index.get(tool_call_id) if state and isinstance(tool_call_id, str) else None
         )
@@ -198,9 +205,11 @@ class AgentRequests(LinkState):
         if choice is None or not isinstance(tool_call_id, str):
             return
         if choice.is_reject:
-            self.store.end_tool_call(session_id, tool_call_id, TOOL_REJECTED)
+            self.state.store.end_tool_call(session_id, tool_call_id, TOOL_REJECTED)
         elif choice.is_allow:
-            self.store.end_tool_call(session_id, tool_call_id, TOOL_ALLOWED, only_pending=True)
+            self.state.store.end_tool_call(
+                session_id, tool_call_id, TOOL_ALLOWED, only_pending=True
+            )
 
     def _announce_tool_call(self, session_id: str, params: dict[str, Any]) -> None:
         """A permission asked for a tool call the agent never announced (Qwen Code sends no
@@ -212,17 +221,17 @@ class AgentRequests(LinkState):
         if not isinstance(tool_call, dict):
             return
         tool_call_id = tool_call.get("toolCallId")
-        state = self.store.get(session_id)
+        state = self.state.store.get(session_id)
         if not isinstance(tool_call_id, str) or not tool_call_id or state is None:
             return
         if tool_call_id not in state.tool_index:
-            self.store.apply_update(
+            self.state.store.apply_update(
                 session_id, {**tool_call, "sessionUpdate": UpdateKind.TOOL_CALL}
             )
 
-    def _service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
+    def service(self, method: Callable[[Any], Awaitable[Any]]) -> Callable[[Any], Awaitable[Any]]:
         async def call(params: Any) -> Any:
-            if not self.machine_access:
+            if not self.state.machine_access:
                 raise RpcError(
                     METHOD_NOT_FOUND, "a replay never reads or writes files or runs commands"
                 )
@@ -233,21 +242,21 @@ class AgentRequests(LinkState):
 
         return call
 
-    async def _release_terminal(self, params: dict[str, Any]) -> Any:
+    async def release_terminal(self, params: dict[str, Any]) -> Any:
         # The tool call that embeds a terminal stays on screen after the agent releases it:
         # keep its last output for the transcript.
         terminal_id = params.get("terminalId")
-        if isinstance(terminal_id, str) and terminal_id in self.terminals:
-            self.released_terminals[terminal_id] = self.terminals.get(terminal_id)
-        return await self.terminals.release(params)
+        if isinstance(terminal_id, str) and terminal_id in self.state.terminals:
+            self.state.released_terminals[terminal_id] = self.state.terminals.get(terminal_id)
+        return await self.state.terminals.release(params)
 
-    async def _create_terminal(self, params: Any) -> Any:
-        return await self.terminals.create(params, guard=self.roots.guard_for(params))
+    async def create_terminal(self, params: Any) -> Any:
+        return await self.state.terminals.create(params, guard=self.state.roots.guard_for(params))
 
     def terminal_state(self, terminal_id: str) -> Any:
         """The live state of a terminal, or its last state once released; None if unknown."""
-        if terminal_id in self.terminals:
-            return self.terminals.get(terminal_id)
-        if terminal_id in self.released_terminals:
-            return self.released_terminals[terminal_id]
-        return self.store.agent_terminal(terminal_id)  # v2: the agent's own terminals
+        if terminal_id in self.state.terminals:
+            return self.state.terminals.get(terminal_id)
+        if terminal_id in self.state.released_terminals:
+            return self.state.released_terminals[terminal_id]
+        return self.state.store.agent_terminal(terminal_id)  # v2: the agent's own terminals

@@ -17,7 +17,7 @@ from __future__ import annotations
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 
@@ -26,18 +26,35 @@ from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
     AgentExitedError,
+    AgentInfo,
     NotAnAgentError,
 )
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.session.agent_requests import AgentRequests
+from acp_tui.session.auth import SignIn
 from acp_tui.session.elicitation import URL
-from acp_tui.session.link_events import AgentExit, LinkEvents, NotResponding, PermissionHandler
+from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.link_events import (
+    AgentExit,
+    FaceHooks,
+    LinkEvents,
+    NotResponding,
+    PermissionHandler,
+    ProcessSetup,
+)
+from acp_tui.session.link_state import LinkState
 from acp_tui.session.mcp import select_mcp_servers
-from acp_tui.session.queue import QueuedPrompt
+from acp_tui.session.queue import PromptQueue, QueuedPrompt
+from acp_tui.session.roots import SessionRoots
 from acp_tui.session.session_calls import SessionCalls
 from acp_tui.session.turns import Turns
+from acp_tui.store import SessionStore
 from acp_tui.wire.constants import Method
+
+if TYPE_CHECKING:
+    from acp_tui.wire.schema import McpServer
 
 log = logging.getLogger(__name__)
 
@@ -51,21 +68,164 @@ __all__ = [
 ]
 
 
-class SessionController(AgentRequests, SessionCalls, Turns):
-    """One agent process for the lifetime of :meth:`run` (its parts: see
-    :mod:`acp_tui.session.link_state`)."""
+class SessionController:
+    """One agent process for the lifetime of :meth:`run`: its state (:class:`LinkState`) and
+    its parts, each a plain object over that state (:class:`Turns`, :class:`SessionCalls`,
+    :class:`AgentRequests`). What the faces call is the parts' work, named here."""
 
-    # ------------------------------------------------------------------ running
+    def __init__(
+        self,
+        spec: AgentSpec,
+        *,
+        store: SessionStore,
+        face: FaceHooks | None = None,
+        process: ProcessSetup | None = None,
+        prompts: PromptQueue | None = None,
+        elicitations: ElicitationQueue | None = None,
+    ) -> None:
+        self.state = LinkState(
+            spec,
+            store=store,
+            face=face,
+            process=process,
+            prompts=prompts,
+            elicitations=elicitations,
+        )
+        self.turns = Turns(self.state)
+        self.calls = SessionCalls(self.state, self.turns)
+        self.requests = AgentRequests(self.state, self.turns)
+        # Prompts and turns.
+        turns = self.turns
+        self.build_prompt = turns.build_prompt
+        self.send_prompt = turns.send_prompt
+        self.can_send = turns.can_send
+        self.flush = turns.flush
+        self.authenticate = turns.authenticate
+        self.begin_cancel = turns.begin_cancel
+        self.cancel = turns.cancel
+        self.cancel_running_turns = turns.cancel_running_turns
+        self.is_cancelling = turns.is_cancelling
+        self.is_busy = turns.is_busy
+        self.edit_saved = turns.edit_saved
+        self.edit_queued = turns.edit_queued
+        self.queue = turns.queue
+        # Session calls.
+        calls = self.calls
+        self.new_session = calls.new_session
+        self.open_session = calls.open_session
+        self.list_sessions = calls.list_sessions
+        self.adopt_session = calls.adopt_session
+        self.drop_session = calls.drop_session
+        self.session_dirs = calls.session_dirs
+        self.set_session_dirs = calls.set_session_dirs
+        self.set_mode = calls.set_mode
+        self.set_model = calls.set_model
+        self.set_config_option = calls.set_config_option
+        self.close_session = calls.close_session
+        self.delete_session = calls.delete_session
+        self.logout = calls.logout
+        # The state's own.
+        self.is_open = self.state.is_open
+        self.runtime = self.state.runtime
+        self.spawn = self.state.spawn
+        self.terminal_state = self.requests.terminal_state
+
+    # ------------------------------------------------------------------ what it holds
+
+    @property
+    def spec(self) -> AgentSpec:
+        return self.state.spec
+
+    @property
+    def argv(self) -> list[str]:
+        return self.state.argv
+
+    @property
+    def cwd(self) -> str:
+        return self.state.cwd
+
+    @property
+    def store(self) -> SessionStore:
+        return self.state.store
+
+    @property
+    def prompts(self) -> PromptQueue:
+        return self.state.prompts
+
+    @property
+    def elicitations(self) -> ElicitationQueue | None:
+        return self.state.elicitations
+
+    @property
+    def events(self) -> LinkEvents:
+        return self.state.events
+
+    @property
+    def sign_in(self) -> SignIn:
+        return self.state.sign_in
+
+    @property
+    def client(self) -> AcpClient | None:
+        return self.state.client
+
+    @property
+    def agent(self) -> AgentInfo | None:
+        return self.state.agent
+
+    @property
+    def current_session_id(self) -> str | None:
+        return self.state.current_session_id
+
+    @property
+    def v2_lifecycle(self) -> bool:
+        return self.state.v2_lifecycle
+
+    @property
+    def resume_unsupported(self) -> bool:
+        return self.state.resume_unsupported
+
+    @property
+    def additional_dirs(self) -> list[str]:
+        return self.state.additional_dirs
+
+    @property
+    def mcp_servers(self) -> list[McpServer]:
+        return self.state.mcp_servers
+
+    @property
+    def roots(self) -> SessionRoots:
+        return self.state.roots
+
+    @property
+    def terminal_auth(self) -> bool:
+        return self.state.terminal_auth
+
+    @property
+    def ready(self) -> anyio.Event:
+        """Set once the agent answered ``initialize`` (a new event after it exits)."""
+        return self.state.ready
+
+    @property
+    def finished(self) -> anyio.Event:
+        """Set when :meth:`run` has returned: the agent and its terminals are gone."""
+        return self.state.finished
+
+    @property
+    def can_logout(self) -> bool:
+        return self.calls.can_logout
 
     @property
     def process(self) -> AgentProcess | None:
-        return self.client.process if self.client else None
+        client = self.state.client
+        return client.process if client else None
 
     @property
     def start_failure(self) -> str | None:
         """Why the agent never became usable (not an ACP agent, initialize failed); None
         when it started, or when it simply ended (then :attr:`process` tells how)."""
-        return self._start_failure
+        return self.state.start_failure
+
+    # ------------------------------------------------------------------ running
 
     async def run(
         self, open_session: Callable[[SessionController], Awaitable[None]] | None = None
@@ -76,37 +236,43 @@ class SessionController(AgentRequests, SessionCalls, Turns):
         try:
             await self._run(open_session)
         finally:
-            self.finished.set()
+            self.state.finished.set()
 
     def client_setup(self) -> dict[str, Any]:
         """What the client is built with: the agent->client request handlers, and what else
         it handles (the client capabilities sent at ``initialize`` are derived from these)."""
         handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
-            Method.SESSION_REQUEST_PERMISSION: self._on_permission,
-            Method.TERMINAL_CREATE: self._service(self._create_terminal),
-            Method.TERMINAL_OUTPUT: self._service(self.terminals.output),
-            Method.TERMINAL_WAIT_FOR_EXIT: self._service(self.terminals.wait_for_exit),
-            Method.TERMINAL_KILL: self._service(self.terminals.kill),
-            Method.TERMINAL_RELEASE: self._service(self._release_terminal),
+            Method.SESSION_REQUEST_PERMISSION: self.requests.on_permission,
+            Method.TERMINAL_CREATE: self.requests.service(self.requests.create_terminal),
+            Method.TERMINAL_OUTPUT: self.requests.service(self.state.terminals.output),
+            Method.TERMINAL_WAIT_FOR_EXIT: self.requests.service(
+                self.state.terminals.wait_for_exit
+            ),
+            Method.TERMINAL_KILL: self.requests.service(self.state.terminals.kill),
+            Method.TERMINAL_RELEASE: self.requests.service(self.requests.release_terminal),
         }
-        if self.client_files:
-            handlers[Method.FS_READ_TEXT_FILE] = self._service(self.roots.read_text_file)
-            handlers[Method.FS_WRITE_TEXT_FILE] = self._service(self.roots.write_text_file)
+        if self.state.client_files:
+            handlers[Method.FS_READ_TEXT_FILE] = self.requests.service(
+                self.state.roots.read_text_file
+            )
+            handlers[Method.FS_WRITE_TEXT_FILE] = self.requests.service(
+                self.state.roots.write_text_file
+            )
         notifications = {Method.SESSION_UPDATE}
         abilities: set[str] = set()
-        if self.elicitations is not None and self.elicitations.modes:
-            handlers[Method.ELICITATION_CREATE] = self._on_elicitation
-            if URL in self.elicitations.modes:  # it closes a url request; forms have none
+        if self.state.elicitations is not None and self.state.elicitations.modes:
+            handlers[Method.ELICITATION_CREATE] = self.requests.on_elicitation
+            if URL in self.state.elicitations.modes:  # it closes a url request; forms have none
                 notifications.add(Method.ELICITATION_COMPLETE)
-            abilities.update(f"elicitation.{mode}" for mode in self.elicitations.modes)
-        if self.terminal_auth:
+            abilities.update(f"elicitation.{mode}" for mode in self.state.elicitations.modes)
+        if self.state.terminal_auth:
             abilities.add("auth.terminal")
         # The chat bar shows boolean config options as toggles (acp_tui.store.options).
         abilities.add("config_options.boolean")
         return {
             "handlers": handlers,
             "notifications": notifications,
-            "updates": self.store.update_kinds,
+            "updates": self.state.store.update_kinds,
             "abilities": abilities,
         }
 
@@ -115,99 +281,99 @@ class SessionController(AgentRequests, SessionCalls, Turns):
     ) -> None:
         try:
             async with AcpClient.launch(
-                self.argv,
-                cwd=self.cwd,
-                env=self.env,
-                log_dir=self.log_dir,
-                recorder=self.recorder,
-                process_factory=self.process_factory,
-                on_notification=self._on_notification,
-                terminal_auth=self.terminal_auth,
-                protocol_version=self.protocol_version,
+                self.state.argv,
+                cwd=self.state.cwd,
+                env=self.state.env,
+                log_dir=self.state.log_dir,
+                recorder=self.state.recorder,
+                process_factory=self.state.process_factory,
+                on_notification=self.requests.on_notification,
+                terminal_auth=self.state.terminal_auth,
+                protocol_version=self.state.protocol_version,
                 **self.client_setup(),
             ) as client:
-                self.client = client
+                self.state.client = client
                 async with anyio.create_task_group() as task_group:
-                    self._task_group = task_group
-                    self.terminals.start(task_group)
+                    self.state.task_group = task_group
+                    self.state.terminals.start(task_group)
                     task_group.start_soon(self._watch_exit, client)
                     task_group.start_soon(_reap_orphans)
                     try:
                         # A stop (quit) must never wait for an agent that does not answer.
                         task_group.start_soon(self._start, client, open_session)
-                        await self._stop.wait()
+                        await self.state.stop_requested.wait()
                     finally:
-                        await self.terminals.aclose()
+                        await self.state.terminals.aclose()
                         task_group.cancel_scope.cancel()
                         # Closed from here on: an intent spawned now is told the agent is gone.
-                        self._task_group = None
+                        self.state.task_group = None
         except AgentStartError as error:
-            self.events.on_exit(
+            self.state.events.on_exit(
                 AgentExit(error.reason, None, [], expected=False, start_failed=True)
             )
             return
-        if not self._stopping:
-            self.end_turns_of_a_gone_agent()
+        if not self.state.stopping:
+            self.turns.end_turns_of_a_gone_agent()
         self._report_exit()
 
     async def _start(
         self, client: AcpClient, open_session: Callable[[SessionController], Awaitable[None]] | None
     ) -> None:
-        self.events.on_status("initializing")
+        self.state.events.on_status("initializing")
         watchdog = anyio.CancelScope()
-        if self._task_group is None:
+        if self.state.task_group is None:
             return  # stopped before it started
-        self._task_group.start_soon(self._watch_initialize, client, watchdog)
+        self.state.task_group.start_soon(self._watch_initialize, client, watchdog)
         try:
             agent = await client.initialize()
         except (AcpError, RpcError) as error:
             if isinstance(error, NotAnAgentError):
-                self._start_failure = str(error)
+                self.state.start_failure = str(error)
             elif not isinstance(error, AgentExitedError):
-                self._start_failure = f"initialize failed: {error}"
+                self.state.start_failure = f"initialize failed: {error}"
             self.stop()
             return
         finally:
             watchdog.cancel()
-        self.agent = agent
+        self.state.agent = agent
         # The negotiated version decides the turn lifecycle, once: never a notification.
-        self.v2_lifecycle = agent.protocol_version >= 2
-        self.store.protocol_version = agent.protocol_version
-        self.sign_in.configure(
-            agent.auth_methods, v2=self.v2_lifecycle, agent_name=agent.display_name
+        self.state.v2_lifecycle = agent.protocol_version >= 2
+        self.state.store.protocol_version = agent.protocol_version
+        self.state.sign_in.configure(
+            agent.auth_methods, v2=self.state.v2_lifecycle, agent_name=agent.display_name
         )
-        self.store.set_agent_capabilities(agent.capabilities)
+        self.state.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.
-        self.mcp_servers, notes = select_mcp_servers(self.configured_mcp_servers, agent)
+        self.state.mcp_servers, notes = select_mcp_servers(self.state.configured_mcp_servers, agent)
         for note in notes:
-            self.events.on_error(note)
-        if self.additional_dirs and not agent.can_add_dirs:
-            self.events.on_error(
+            self.state.events.on_error(note)
+        if self.state.additional_dirs and not agent.can_add_dirs:
+            self.state.events.on_error(
                 f"{agent.display_name} does not take additional directories: "
-                f"{', '.join(self.additional_dirs)} not sent (its sessions work in their cwd only)"
+                f"{', '.join(self.state.additional_dirs)} not sent (its sessions work in their cwd only)"
             )
-        self.ready.set()
-        self.events.on_ready(agent)
+        self.state.ready.set()
+        self.state.events.on_ready(agent)
         try:
             if open_session is not None:
                 await open_session(self)
             else:
-                await self.new_session()
+                await self.calls.new_session()
         except AgentExitedError:
             return
         except (AcpError, RpcError) as error:
-            self.events.on_error(str(error))
+            self.state.events.on_error(str(error))
 
     async def _watch_initialize(self, client: AcpClient, scope: anyio.CancelScope) -> None:
         """Tell the person when ``initialize`` takes too long (the wait goes on: a slow first
         start, e.g. an npx download, may still answer)."""
         with scope:
-            await anyio.sleep(self.initialize_timeout)
-            if self.agent is None and not client.connection.closed:
+            await anyio.sleep(self.state.initialize_timeout)
+            if self.state.agent is None and not client.connection.closed:
                 stats = client.connection.stats
-                self.events.on_not_responding(
+                self.state.events.on_not_responding(
                     NotResponding(
-                        seconds=self.initialize_timeout,
+                        seconds=self.state.initialize_timeout,
                         printed=list(stats.first_skipped),
                         printed_count=stats.skipped_lines,
                         stderr_tail=list(client.process.stderr_tail)[-8:],
@@ -227,41 +393,47 @@ class SessionController(AgentRequests, SessionCalls, Turns):
         self.stop()
 
     def _report_exit(self) -> None:
-        process = self.client.process if self.client else None
+        process = self.state.client.process if self.state.client else None
         if process is None:
             return
-        self.ready = anyio.Event()
-        failure = self._start_failure
-        if failure is None and self.agent is None and not self._stopping:
+        self.state.ready = anyio.Event()
+        failure = self.state.start_failure
+        if failure is None and self.state.agent is None and not self.state.stopping:
             failure = "the agent ended before answering initialize"
-        printed = list(self.client.connection.stats.first_skipped) if self.client else []
+        printed = (
+            list(self.state.client.connection.stats.first_skipped) if self.state.client else []
+        )
         description = process.exit_description
-        if self.client is not None and self.client.closed_its_input and not self._stopping:
+        if (
+            self.state.client is not None
+            and self.state.client.closed_its_input
+            and not self.state.stopping
+        ):
             # Our write failed while the agent ran: that, not the signal we then sent, is
             # what happened.
             description = (
                 "it closed its input: acp-tui could not write to its stdin and stopped it, "
                 + description
             )
-        self.events.on_exit(
+        self.state.events.on_exit(
             AgentExit(
                 description=f"{failure} ({description})" if failure else description,
                 start_failed=failure is not None,
                 returncode=process.returncode,
                 stderr_tail=list(process.stderr_tail)[-20:],
-                expected=self._stopping,
+                expected=self.state.stopping,
                 log_path=str(process.log_path) if process.log_path else None,
-                printed=printed if self.agent is None else [],
+                printed=printed if self.state.agent is None else [],
             )
         )
 
     def stop(self) -> None:
         """End :meth:`run`: the agent is shut down (EOF, then TERM, then KILL)."""
-        self._stop.set()
+        self.state.stop_requested.set()
 
     def request_stop(self) -> None:
         """A stop the person asked for (quit), so the exit is not reported as a crash."""
-        self._stopping = True
+        self.state.stopping = True
         self.stop()
 
 

@@ -2,11 +2,11 @@
 each of its parts uses: one agent process's client, the sessions open in it (their turn state),
 the queue of messages, the services the agent may call.
 
-The controller is made of parts by job, each a class over :class:`LinkState`:
-:class:`~acp_tui.session.agent_requests.AgentRequests` (what the agent sends and asks),
-:class:`~acp_tui.session.session_calls.SessionCalls` (sign-in, new, open, list, options, close),
-:class:`~acp_tui.session.turns.Turns` (prompts, the queue, cancel), and the controller itself
-(the process's life)."""
+The controller owns one :class:`LinkState` and hands it to each of its parts, plain objects by
+job: :class:`~acp_tui.session.turns.Turns` (prompts, the queue, sign-in, cancel),
+:class:`~acp_tui.session.session_calls.SessionCalls` (new, open, list, options, close) and
+:class:`~acp_tui.session.agent_requests.AgentRequests` (what the agent sends and asks), the two
+last also holding the turns. The controller itself runs the process's life."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 @dataclass(slots=True)
-class _SessionRuntime:
+class SessionRuntime:
     turn_running: bool = False
     #: session/cancel was sent and the turn has not ended yet: a permission request that
     #: arrives now is answered ``cancelled`` at once, as the spec requires after a cancel.
@@ -56,7 +56,8 @@ class _SessionRuntime:
 
 
 class LinkState:
-    """The state of one agent link (see the module's docstring)."""
+    """The state of one agent link, shared by the controller's parts (see the module's
+    docstring)."""
 
     def __init__(
         self,
@@ -114,7 +115,7 @@ class LinkState:
         #: The agent answered session/resume "method not found" although it advertises it:
         #: its sessions are loaded instead.
         self.resume_unsupported = False
-        self._runtime: dict[str, _SessionRuntime] = {}
+        self.runtimes: dict[str, SessionRuntime] = {}
         #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
@@ -123,11 +124,11 @@ class LinkState:
         self.protocol_version = spec.protocol_version
         #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
         self.terminal_auth = face.terminal_auth
-        self._task_group: anyio.abc.TaskGroup | None = None
-        self._stop = anyio.Event()
-        self._stopping = False
+        self.task_group: anyio.abc.TaskGroup | None = None
+        self.stop_requested = anyio.Event()
+        self.stopping = False
         #: Why the agent never became usable (initialize failed), for the start-failure banner.
-        self._start_failure: str | None = None
+        self.start_failure: str | None = None
         self.ready = anyio.Event()
         #: Set when :meth:`run` has returned: the agent and its terminals are gone.
         self.finished = anyio.Event()
@@ -135,19 +136,19 @@ class LinkState:
     def _terminal_output(self, terminal_id: str) -> None:
         self.events.on_terminal_output(terminal_id)
 
-    def _client(self) -> AcpClient:
+    def require_client(self) -> AcpClient:
         if self.client is None or self.agent is None:
             raise AcpError("the agent is not running")
         return self.client
 
     def is_open(self, session_id: str) -> bool:
         """Whether this agent process has the session open (new, loaded or resumed here)."""
-        return session_id in self._runtime
+        return session_id in self.runtimes
 
-    def runtime(self, session_id: str) -> _SessionRuntime:
-        runtime = self._runtime.get(session_id)
+    def runtime(self, session_id: str) -> SessionRuntime:
+        runtime = self.runtimes.get(session_id)
         if runtime is None:
-            runtime = self._runtime[session_id] = _SessionRuntime()
+            runtime = self.runtimes[session_id] = SessionRuntime()
         return runtime
 
     def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
@@ -159,22 +160,10 @@ class LinkState:
             except (AcpError, RpcError) as error:
                 self.events.on_error(f"{what}: {error}")
 
-        if self._task_group is None:
+        if self.task_group is None:
             self.events.on_error(f"{what}: the agent is not running")
             return
         try:
-            self._task_group.start_soon(guarded)
+            self.task_group.start_soon(guarded)
         except RuntimeError:  # the group is closing (the agent stops): never a traceback
             self.events.on_error(f"{what}: the agent is not running")
-
-    if TYPE_CHECKING:
-        # Done by the other parts (the controller has them all).
-        def flush(self, session_id: str) -> None: ...
-
-        def _note_stop(
-            self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
-        ) -> None: ...
-
-        def _turn_idle(self, session_id: str, reason: str | None = None) -> None: ...
-
-        async def authenticate(self, reason: str) -> None: ...

@@ -68,7 +68,7 @@ async def fork(link: SessionController, source_id: str, *, index: LocalIndex | N
     # The source's directories (and this run's), when the agent takes them.
     dirs = link.session_dirs(source_id)
     link.events.on_status("branching the session")
-    result = await link._with_auth(
+    result = await link.calls.with_auth(
         lambda: client.fork_session(source_id, cwd, link.mcp_servers, dirs)
     )
     branch_id = result.get("sessionId")

@@ -17,40 +17,39 @@ from acp_tui.protocol.client import (
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
 from acp_tui.session.link_state import LinkState
 from acp_tui.session.roots import dirs_to_send
+from acp_tui.session.turns import Turns
 
 
-class SessionCalls(LinkState):
-    """Opening, listing and configuring sessions."""
+class SessionCalls:
+    """Opening, listing and configuring sessions, over the controller's ``state``; a call the
+    agent refuses for want of a sign-in signs in through ``turns`` and is made again."""
 
-    async def _with_auth(self, call: Callable[[], Awaitable[Any]]) -> Any:
+    def __init__(self, state: LinkState, turns: Turns) -> None:
+        self.state = state
+        self.turns = turns
+
+    async def with_auth(self, call: Callable[[], Awaitable[Any]]) -> Any:
         """Run a session call; on 'authentication required' pick a method and retry once."""
         try:
             return await call()
         except RpcError as error:
             if error.code != AUTH_REQUIRED:
                 raise
-            await self.authenticate(error.reason)
+            await self.turns.authenticate(error.reason)
             return await call()
-
-    async def authenticate(self, reason: str) -> None:
-        """The agent needs a sign-in: the person picks a method, completed by its type (a
-        terminal method runs in the terminal, never through ``authenticate``). Raises
-        :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
-        client = self._client()
-        await self.sign_in.sign_in(client, reason, login_call=client.login_method)
-        for session_id, runtime in self._runtime.items():
-            if runtime.auth_blocked:
-                runtime.auth_blocked = False
-                self.flush(session_id)
 
     @property
     def can_logout(self) -> bool:
-        return self.client is not None and self.agent is not None and self.client.can_logout
+        return (
+            self.state.client is not None
+            and self.state.agent is not None
+            and self.state.client.can_logout
+        )
 
     async def logout(self) -> None:
         """``logout``: the agent forgets the sign-in; the next call that needs it asks again."""
-        await self._client().logout()
-        self.sign_in.signed_out = True
+        await self.state.require_client().logout()
+        self.state.sign_in.signed_out = True
 
     async def new_session(
         self,
@@ -65,20 +64,20 @@ class SessionCalls(LinkState):
         prompt. ``mode`` and ``config`` (config id -> value): choices the person made before
         the session existed, applied before anything is sent. ``adopt``: the messages queued
         for "the new session" (key ``None``) are this session's, and go out now."""
-        client = self._client()
-        cwd = cwd or self.cwd
-        self.events.on_status("starting a new session")
+        client = self.state.require_client()
+        cwd = cwd or self.state.cwd
+        self.state.events.on_status("starting a new session")
         dirs = self.session_dirs(None)
-        result = await self._with_auth(
-            lambda: client.new_session(cwd, self.mcp_servers, **_dirs_param(dirs))
+        result = await self.with_auth(
+            lambda: client.new_session(cwd, self.state.mcp_servers, **_dirs_param(dirs))
         )
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
             raise AcpError("the agent answered session/new without a sessionId")
         self.set_session_dirs(session_id, cwd, dirs)
-        state = self.store.register_session(session_id, cwd=cwd, response=result, new=True)
-        self.events.on_session_created(session_id, result)
-        if mode and state.current_mode_id != mode and not self.v2_lifecycle:  # v2: no modes
+        state = self.state.store.register_session(session_id, cwd=cwd, response=result, new=True)
+        self.state.events.on_session_created(session_id, result)
+        if mode and state.current_mode_id != mode and not self.state.v2_lifecycle:  # v2: no modes
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
         if model and isinstance(state.models, dict) and state.models.get("currentModelId") != model:
             await self._apply_choice(lambda: self.set_model(session_id, model), "set model")
@@ -90,7 +89,7 @@ class SessionCalls(LinkState):
                     "set option",
                 )
         if adopt:
-            self.prompts.rekey(None, session_id)
+            self.state.prompts.rekey(None, session_id)
         self._opened(session_id)
         return session_id
 
@@ -100,7 +99,7 @@ class SessionCalls(LinkState):
         except (AcpError, RpcError) as error:
             if isinstance(error, AgentExitedError):
                 raise
-            self.events.on_error(f"{what}: {error}")
+            self.state.events.on_error(f"{what}: {error}")
 
     async def open_session(
         self,
@@ -116,14 +115,14 @@ class SessionCalls(LinkState):
         ``history=False``: the caller does not show the past conversation (headless), so a
         resume is preferred to a load. A resume the agent advertises but does not implement
         (-32601) falls back to a load."""
-        client = self._client()
-        agent = self.agent
+        client = self.state.require_client()
+        agent = self.state.agent
         assert agent is not None
-        state = self.store.get(session_id)
-        cwd = cwd or (state.cwd if state and state.cwd else self.cwd)
-        if state is not None and state.live and session_id in self._runtime:
+        state = self.state.store.get(session_id)
+        cwd = cwd or (state.cwd if state and state.cwd else self.state.cwd)
+        if state is not None and state.live and session_id in self.state.runtimes:
             if adopt:
-                self.prompts.rekey(None, session_id)
+                self.state.prompts.rekey(None, session_id)
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
@@ -133,47 +132,47 @@ class SessionCalls(LinkState):
             # Only the agent's answer tells the session's mode now: one known from the local
             # index or an earlier agent process must not hide that the agent reports none (the
             # screen then re-applies the remembered choice).
-            self.store.set_current_mode(session_id, None)
-        if agent.can_resume and self.v2_lifecycle and not have_transcript:
+            self.state.store.set_current_mode(session_id, None)
+        if agent.can_resume and self.state.v2_lifecycle and not have_transcript:
             # v2 has no session/load: a resume that replays the conversation from its start.
             await self._replayed(
                 session_id,
                 cwd,
                 dirs,
                 lambda: client.resume_session(
-                    session_id, cwd, self.mcp_servers, replay=True, **extra
+                    session_id, cwd, self.state.mcp_servers, replay=True, **extra
                 ),
                 keep=False,
             )
             method = "load"
         elif (
             agent.can_resume
-            and not self.resume_unsupported
+            and not self.state.resume_unsupported
             and (have_transcript or not history or not agent.can_load)
         ):
-            self.events.on_status("resuming session")
+            self.state.events.on_status("resuming session")
             if have_transcript:
                 # A resume replays nothing, yet some agents replay the whole conversation
                 # (fast-agent): built apart and judged as a load's is, it is never shown twice.
-                self.store.begin_replay(session_id, cwd=cwd, keep=True)
+                self.state.store.begin_replay(session_id, cwd=cwd, keep=True)
             try:
-                result = await self._with_auth(
-                    lambda: client.resume_session(session_id, cwd, self.mcp_servers, **extra)
+                result = await self.with_auth(
+                    lambda: client.resume_session(session_id, cwd, self.state.mcp_servers, **extra)
                 )
             except BaseException as error:
                 if have_transcript:
-                    self.store.end_replay(session_id, None)
+                    self.state.store.end_replay(session_id, None)
                 if not isinstance(error, RpcError) or (
                     error.code != METHOD_NOT_FOUND or not agent.can_load
                 ):
                     raise
                 # Advertised, not implemented (pydantic-acp, the TS SDK): load, now and later.
-                self.resume_unsupported = True
+                self.state.resume_unsupported = True
                 return await self.open_session(session_id, cwd, adopt=adopt, history=history)
             if have_transcript:
-                self.store.end_replay(session_id, result, resumed=True)
+                self.state.store.end_replay(session_id, result, resumed=True)
             self.set_session_dirs(session_id, cwd, dirs)
-            self.store.register_session(session_id, cwd=cwd, response=result)
+            self.state.store.register_session(session_id, cwd=cwd, response=result)
             method = "resume"
         elif agent.can_load:
             # The transcript on screen stays unless the replay holds all of it.
@@ -181,7 +180,7 @@ class SessionCalls(LinkState):
                 session_id,
                 cwd,
                 dirs,
-                lambda: client.load_session(session_id, cwd, self.mcp_servers, **extra),
+                lambda: client.load_session(session_id, cwd, self.state.mcp_servers, **extra),
                 keep=have_transcript,
             )
             method = "load"
@@ -191,7 +190,7 @@ class SessionCalls(LinkState):
                 "session/resume nor session/load)"
             )
         if adopt:
-            self.prompts.rekey(None, session_id)
+            self.state.prompts.rekey(None, session_id)
         self._opened(session_id)
         return method
 
@@ -207,34 +206,34 @@ class SessionCalls(LinkState):
         """A call that replays the session's conversation (``session/load``, v2's replaying
         resume) into the store; ``keep``: the transcript already shown stays unless the
         replay holds all of it."""
-        self.events.on_status("loading session")
-        self.store.begin_replay(session_id, cwd=cwd, keep=keep)
+        self.state.events.on_status("loading session")
+        self.state.store.begin_replay(session_id, cwd=cwd, keep=keep)
         try:
-            result = await self._with_auth(call)
+            result = await self.with_auth(call)
             self.set_session_dirs(session_id, cwd, dirs)
         except BaseException:
-            self.store.end_replay(session_id, None)
+            self.state.store.end_replay(session_id, None)
             raise
-        self.store.end_replay(session_id, result)
+        self.state.store.end_replay(session_id, result)
 
     def session_dirs(self, session_id: str | None) -> list[str]:
         """The additional directories a session call carries: the session's own, then this
         run's; none when the agent does not take them (it was told so at start)."""
-        if self.agent is None or not self.agent.can_add_dirs:
+        if self.state.agent is None or not self.state.agent.can_add_dirs:
             return []
-        state = self.store.get(session_id) if session_id is not None else None
-        return dirs_to_send(state.additional_dirs if state else None, self.additional_dirs)
+        state = self.state.store.get(session_id) if session_id is not None else None
+        return dirs_to_send(state.additional_dirs if state else None, self.state.additional_dirs)
 
     def set_session_dirs(self, session_id: str, cwd: str, dirs: list[str]) -> None:
         """What a session was opened with: its containment, and the store (header, index)."""
-        self.roots.set(session_id, cwd, dirs)
-        self.store.set_additional_dirs(session_id, dirs)
+        self.state.roots.set(session_id, cwd, dirs)
+        self.state.store.set_additional_dirs(session_id, dirs)
 
     def _opened(self, session_id: str) -> None:
-        self.current_session_id = session_id
-        self.runtime(session_id)
-        self.events.on_session_opened(session_id)
-        self.flush(session_id)
+        self.state.current_session_id = session_id
+        self.state.runtime(session_id)
+        self.state.events.on_session_opened(session_id)
+        self.turns.flush(session_id)
 
     async def list_sessions(
         self,
@@ -247,12 +246,12 @@ class SessionCalls(LinkState):
         """Fetch one page into the store (of the archived sessions with ``archived``);
         returns the next cursor (None when done). ``pages``: the raw page is appended there
         too (``acp-tui sessions --json`` prints the agent's rows as sent)."""
-        client = self._client()
+        client = self.state.require_client()
         page = await client.list_sessions(cwd, cursor, "only" if archived else None)
         if pages is not None:
             pages.append(page)
-        self.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
-        state = self.store.list_state(cwd, archived=archived)
+        self.state.store.apply_list_page(page, cwd=cwd, cursor=cursor, archived=archived)
+        state = self.state.store.list_state(cwd, archived=archived)
         return None if state.complete else state.next_cursor
 
     def adopt_session(self, session_id: str) -> None:
@@ -262,32 +261,32 @@ class SessionCalls(LinkState):
 
     def drop_session(self, session_id: str) -> None:
         """The agent no longer has the session open (archived): reopened before use."""
-        self._runtime.pop(session_id, None)
+        self.state.runtimes.pop(session_id, None)
 
     async def set_mode(self, session_id: str, mode_id: str) -> None:
-        client = self._client()
+        client = self.state.require_client()
         await client.set_mode(session_id, mode_id)
-        self.store.set_current_mode(session_id, mode_id)
+        self.state.store.set_current_mode(session_id, mode_id)
 
     async def set_model(self, session_id: str, model_id: str) -> None:
         """The legacy ``models`` state's model (agents without a model config option)."""
-        client = self._client()
+        client = self.state.require_client()
         await client.set_model(session_id, model_id)
-        self.store.set_current_model(session_id, model_id)
+        self.state.store.set_current_model(session_id, model_id)
 
     async def set_config_option(self, session_id: str, config_id: str, value: Any) -> None:
-        client = self._client()
+        client = self.state.require_client()
         result = await client.set_config_option(session_id, config_id, value)
         options = result.get("configOptions") if isinstance(result, dict) else None
         if isinstance(options, list):
-            self.store.set_config_options(session_id, options)
+            self.state.store.set_config_options(session_id, options)
 
     async def close_session(self, session_id: str) -> None:
-        await self._client().close_session(session_id)
+        await self.state.require_client().close_session(session_id)
 
     async def delete_session(self, session_id: str) -> None:
-        await self._client().delete_session(session_id)
-        self.store.forget(session_id)
+        await self.state.require_client().delete_session(session_id)
+        self.state.store.forget(session_id)
 
 
 def _dirs_param(dirs: list[str]) -> dict[str, Any]:

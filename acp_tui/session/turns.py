@@ -24,16 +24,19 @@ from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_
 from acp_tui.wire import constants as wire
 
 
-class Turns(LinkState):
-    """Prompts and turns."""
+class Turns:
+    """Prompts and turns of the controller's sessions, over its ``state``."""
+
+    def __init__(self, state: LinkState) -> None:
+        self.state = state
 
     def build_prompt(self, text: str) -> BuiltPrompt:
         """The blocks of a prompt the person wrote: its text, then each file or image it
         names with ``@`` (embedded, linked or attached as this agent takes them: before it
         said, built rich and fitted when sent). Every face sends what this builds."""
-        agent = self.agent
+        agent = self.state.agent
         caps = PromptCapabilities.from_agent(agent.capabilities) if agent else PromptCapabilities()
-        return build_prompt(text, Path(self.cwd), caps)
+        return build_prompt(text, Path(self.state.cwd), caps)
 
     def send_prompt(
         self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None
@@ -41,10 +44,12 @@ class Turns(LinkState):
         """Send now, or queue when a turn is running (v1 agents take one turn at a time) or
         when earlier messages still wait (they go first)."""
         blocks = blocks or [{"type": "text", "text": text}]
-        runtime = self.runtime(session_id)
+        runtime = self.state.runtime(session_id)
         runtime.auth_blocked = False  # the person sends: what waited for a sign-in tries again
-        if (runtime.turn_running and not self.v2_lifecycle) or self.prompts.has(session_id):
-            self.prompts.add(session_id, text, blocks)
+        if (runtime.turn_running and not self.state.v2_lifecycle) or self.state.prompts.has(
+            session_id
+        ):
+            self.state.prompts.add(session_id, text, blocks)
             self.flush(session_id)
             return
         self._start_turn(session_id, blocks)
@@ -52,10 +57,10 @@ class Turns(LinkState):
     def can_send(self, session_id: str) -> bool:
         """Whether a prompt for this session can go out now (open here, agent running)."""
         return (
-            session_id in self._runtime
-            and self._task_group is not None
-            and self.client is not None
-            and not self.client.connection.closed
+            session_id in self.state.runtimes
+            and self.state.task_group is not None
+            and self.state.client is not None
+            and not self.state.client.connection.closed
         )
 
     def flush(self, session_id: str) -> None:
@@ -63,94 +68,105 @@ class Turns(LinkState):
         v2 agent). An item being edited holds the queue."""
         if not self.can_send(session_id):
             return
-        runtime = self.runtime(session_id)
+        runtime = self.state.runtime(session_id)
         if runtime.auth_blocked:
             return
-        while not runtime.turn_running or self.v2_lifecycle:
-            queued = self.prompts.take_next(session_id)
+        while not runtime.turn_running or self.state.v2_lifecycle:
+            queued = self.state.prompts.take_next(session_id)
             if queued is None:
                 return
             self._start_turn(session_id, queued.blocks)
 
     def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
-        if self._task_group is None:
+        if self.state.task_group is None:
             raise AcpError("the agent is not running")
-        runtime = self.runtime(session_id)
+        runtime = self.state.runtime(session_id)
         runtime.turn_running = True
         # Built before the agent said what it takes (or for another agent): what it cannot
         # take goes as a link, and the person is told below their message.
         notes: list[str] = []
-        if self.agent is not None:
-            caps = PromptCapabilities.from_agent(self.agent.capabilities)
+        if self.state.agent is not None:
+            caps = PromptCapabilities.from_agent(self.state.agent.capabilities)
             blocks, notes = fit_to_capabilities(blocks, caps)
-        turn = self.store.prompt_sent(session_id, blocks)
+        turn = self.state.store.prompt_sent(session_id, blocks)
         for note in notes:
-            self.store.add_notice(session_id, note, severity="warning")
-        self._task_group.start_soon(self._run_turn, session_id, blocks, turn)
+            self.state.store.add_notice(session_id, note, severity="warning")
+        self.state.task_group.start_soon(self._run_turn, session_id, blocks, turn)
 
     async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:
-        client = self._client()
+        client = self.state.require_client()
         reason: str | None = None
         try:
             result = await self._prompt_signed_in(client, session_id, blocks)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
-            if not self.v2_lifecycle:
+            if not self.state.v2_lifecycle:
                 self._left_unfinished(session_id, turn)
-            self.store.prompt_finished(session_id, result, turn=turn)
-            self._note_stop(session_id, reason)
+            self.state.store.prompt_finished(session_id, result, turn=turn)
+            self.note_stop(session_id, reason)
         except AuthNotDone as error:
             self._keep_unsent(session_id, blocks, turn, str(error))
             reason = "error"
         except RpcError as error:
             self._interrupted(session_id, turn)
-            self.store.prompt_finished(
+            self.state.store.prompt_finished(
                 session_id, None, error=f"The agent reported an error: {error}", turn=turn
             )
             reason = "error"
         except AcpError as error:  # the agent's exit (AgentExitedError) among them
             self._interrupted(session_id, turn)
-            self.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            self.state.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         finally:
-            if not self.v2_lifecycle or reason == "error":
-                self._turn_idle(session_id, reason)
+            if not self.state.v2_lifecycle or reason == "error":
+                self.turn_idle(session_id, reason)
 
     def _left_unfinished(self, session_id: str, turn: int) -> None:
         """The agent answered the prompt: the turn is over, and a tool call of it still
         pending never ran, or was never reported (it said "pending" for good). One reported
         running may go on after the turn. Later updates, if any, still apply. A cancelled
         turn's were marked ``cancelled`` already."""
-        state = self.store.get(session_id)
+        state = self.state.store.get(session_id)
         if state is not None and state.turn == turn:
-            self.store.end_unfinished_tool_calls(session_id, TOOL_NOT_RUN, only_pending=True)
+            self.state.store.end_unfinished_tool_calls(session_id, TOOL_NOT_RUN, only_pending=True)
 
     def _interrupted(self, session_id: str, turn: int) -> None:
         """The turn failed (the agent exited, or answered it with an error): its tool calls
         that had not finished never will, and say so (the notice below says why). Not for a
         turn newer than this one, whose tool calls are still on their way."""
-        state = self.store.get(session_id)
+        state = self.state.store.get(session_id)
         if state is not None and state.turn == turn:
-            self.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
+            self.state.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
 
-    def _note_stop(
+    def note_stop(
         self, session_id: str, reason: str | None, error: dict[str, Any] | None = None
     ) -> None:
         """Say why a turn ended, unless it simply ended (v1: the prompt's answer; v2: the
         idle ``state_update``, whose ``error`` object details an ``error`` stop)."""
         if reason == wire.CANCELLED:
-            self.store.add_notice(session_id, "Cancelled", severity="warning")
+            self.state.store.add_notice(session_id, "Cancelled", severity="warning")
         elif reason in (wire.MAX_TOKENS, wire.MAX_TURN_REQUESTS, wire.REFUSAL):
-            self.store.add_notice(
+            self.state.store.add_notice(
                 session_id, f"The turn ended: {reason.replace('_', ' ')}", severity="warning"
             )
         elif reason == "error":
             message = error.get("message") if isinstance(error, dict) else None
-            self.store.add_notice(
+            self.state.store.add_notice(
                 session_id,
                 "The agent reported an error"
                 + (f": {message}" if isinstance(message, str) and message else ""),
                 severity="error",
             )
+
+    async def authenticate(self, reason: str) -> None:
+        """The agent needs a sign-in: the person picks a method, completed by its type (a
+        terminal method runs in the terminal, never through ``authenticate``). Raises
+        :class:`AuthNotDone` when it did not happen. Sessions waiting on it may go again."""
+        client = self.state.require_client()
+        await self.state.sign_in.sign_in(client, reason, login_call=client.login_method)
+        for session_id, runtime in self.state.runtimes.items():
+            if runtime.auth_blocked:
+                runtime.auth_blocked = False
+                self.flush(session_id)
 
     async def _prompt_signed_in(
         self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]
@@ -178,13 +194,13 @@ class Turns(LinkState):
     ) -> None:
         """A prompt the agent refused for want of a sign-in: it leaves the transcript (it was
         not sent) and waits at the head of the queue, held until the person acts."""
-        self.store.withdraw_prompt(session_id, turn)
+        self.state.store.withdraw_prompt(session_id, turn)
         text = "\n".join(
             b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
         )
-        self.prompts.put_back(session_id, text, blocks)
-        self.runtime(session_id).auth_blocked = True
-        self.store.add_notice(
+        self.state.prompts.put_back(session_id, text, blocks)
+        self.state.runtime(session_id).auth_blocked = True
+        self.state.store.add_notice(
             session_id,
             "Not sent: the agent needs you to sign in",
             severity="error",
@@ -192,76 +208,78 @@ class Turns(LinkState):
             "message, or edit it, to try again.",
         )
 
-    def _turn_idle(self, session_id: str, reason: str | None = None) -> None:
-        runtime = self.runtime(session_id)
+    def turn_idle(self, session_id: str, reason: str | None = None) -> None:
+        runtime = self.state.runtime(session_id)
         runtime.turn_running = False
         runtime.cancelling = False
         # A dialog still open for a turn that is over can only be answered in vain.
         runtime.stop_asking()
-        state = self.store.get(session_id)
-        self.events.on_turn_ended(session_id, reason or (state.stop_reason if state else None))
+        state = self.state.store.get(session_id)
+        self.state.events.on_turn_ended(
+            session_id, reason or (state.stop_reason if state else None)
+        )
         self.flush(session_id)
 
     def end_turns_of_a_gone_agent(self) -> None:
         """The agent exited on its own: a turn it was running can never end by its word. A v1
         turn's prompt already failed with the connection; a v2 turn was answered at once and
         waited for a state update that will not come. Each ends as an error, said once."""
-        for session_id, state in list(self.store.sessions.items()):
+        for session_id, state in list(self.state.store.sessions.items()):
             if state.activity != ACTIVITY_IDLE:
-                self.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
-                self.store.prompt_finished(
+                self.state.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
+                self.state.store.prompt_finished(
                     session_id, None, error="The agent exited during this turn"
                 )
-        for session_id, runtime in list(self._runtime.items()):
+        for session_id, runtime in list(self.state.runtimes.items()):
             if runtime.turn_running:
-                self._turn_idle(session_id, "error")
+                self.turn_idle(session_id, "error")
 
     def begin_cancel(self, session_id: str) -> None:
         """The person cancelled the turn: until it ends, every permission request of the
         session is answered ``cancelled``, those waiting now and those still to come."""
-        runtime = self.runtime(session_id)
+        runtime = self.state.runtime(session_id)
         if runtime.turn_running:
             runtime.cancelling = True
-            self.store.end_unfinished_tool_calls(session_id, TOOL_CANCELLED)
+            self.state.store.end_unfinished_tool_calls(session_id, TOOL_CANCELLED)
         runtime.stop_asking()
 
     async def cancel_running_turns(self) -> None:
         """``session/cancel`` for every turn still running (quitting): the spec's way to end
         a turn, before the agent's input closes (Codex answered a bare ``$/cancel_request``
         for the prompt with an error and streamed on)."""
-        for session_id, runtime in list(self._runtime.items()):
+        for session_id, runtime in list(self.state.runtimes.items()):
             if runtime.turn_running and not runtime.cancelling:
                 with contextlib.suppress(AcpError, RpcError):
                     await self.cancel(session_id)
 
     def is_cancelling(self, session_id: str) -> bool:
         """Whether the person cancelled the session's turn and it has not ended yet."""
-        runtime = self._runtime.get(session_id)
+        runtime = self.state.runtimes.get(session_id)
         return runtime is not None and runtime.cancelling
 
     async def cancel(self, session_id: str) -> None:
         """session/cancel, after :meth:`begin_cancel` (the spec: pending permission requests
         are answered ``cancelled``)."""
         self.begin_cancel(session_id)
-        client = self._client()
+        client = self.state.require_client()
         await client.cancel(session_id)
 
     def edit_saved(self, session_id: str) -> None:
         """The person saved an edit of a queued message: it may go (again) now."""
-        self.runtime(session_id).auth_blocked = False
+        self.state.runtime(session_id).auth_blocked = False
         self.flush(session_id)
 
     def queue(self, session_id: str | None) -> list[QueuedPrompt]:
-        return self.prompts.items(session_id)
+        return self.state.prompts.items(session_id)
 
     def edit_queued(self, session_id: str, queue_id: int, text: str | None) -> None:
         """Replace the text of a queued prompt, or remove it with ``text=None``."""
         if text is None:
-            self.prompts.remove(session_id, queue_id)
+            self.state.prompts.remove(session_id, queue_id)
         else:
-            self.prompts.save_edit(session_id, queue_id, text)
-            self.runtime(session_id).auth_blocked = False
+            self.state.prompts.save_edit(session_id, queue_id, text)
+            self.state.runtime(session_id).auth_blocked = False
         self.flush(session_id)
 
     def is_busy(self, session_id: str) -> bool:
-        return self.runtime(session_id).turn_running
+        return self.state.runtime(session_id).turn_running
