@@ -369,7 +369,7 @@ async def test_lists_names_and_messages_reach_the_terminal_inert(
     await wait_for(pilot, lambda: select.expanded, "the open list")
     await settle_screen(pilot)
     await pilot.press("escape")
-    await visit(pilot, screen.action_session_options, "the options popup")
+    await visit(pilot, screen.options.open_popup, "the options popup")
     await palette(pilot, "mode")
     await palette(pilot, "model")
     # Choosing a mode: the agent refuses with a message (a toast).

@@ -132,12 +132,12 @@ async def test_mode_and_model_switch_are_sent_and_reflected(tmp_path: Path) -> N
         state = screen.store.get(screen.session_id)
         await wait_for(pilot, lambda: screen.query_one("#mode-select").display, "the mode selector")
         assert state.current_mode_id == "code"
-        screen.choose_option("modes", "ask")
+        screen.options.choose("modes", "ask")
         await wait_for(pilot, lambda: state.current_mode_id == "ask", "the mode change")
         await wait_for(
             pilot, lambda: screen.query_one("#mode-select").value == "ask", "the selector to follow"
         )
-        screen.choose_option("config:model", "deep")
+        screen.options.choose("config:model", "deep")
         await wait_for(pilot, lambda: state.current_model == "deep", "the model change")
         titles = [c.title for c in screen.agent_commands()]
         assert "Mode: Code" in titles and "Model: Fast" in titles

@@ -164,7 +164,7 @@ async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Pat
         # At 80 columns some options live in the popup only.
         assert "config:confirm_tools" in bar.hidden
         assert bar.more.display
-        screen.action_session_options()
+        screen.options.open_popup()
         await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
         popup = app.screen
         assert isinstance(popup, OptionsScreen)
@@ -280,7 +280,7 @@ async def test_the_thinking_key_without_a_thinking_level_says_so_and_types_nothi
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         editor = screen.query_one(PromptEditor)
-        await wait_for(pilot, lambda: screen.current_options() != [], "the agent's options")
+        await wait_for(pilot, lambda: screen.options.current() != [], "the agent's options")
         toasts = record_notifications(app)
         await pilot.press("a", "b")
         # As a terminal's Alt+T arrives (ESC t): with its character, which a text area types.
@@ -290,7 +290,7 @@ async def test_the_thinking_key_without_a_thinking_level_says_so_and_types_nothi
         await wait_for(pilot, lambda: any("no thinking level" in t for t in toasts), "the toast")
         assert "Session options (Ctrl+P)" in next(t for t in toasts if "thinking" in t)
         assert sent(screen, "session/set_config_option") == []
-        screen.action_session_options()
+        screen.options.open_popup()
         await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
         help_text = str(app.screen.query_one("#options-help", Static).render())
         assert "Alt+T" not in help_text and "thinking" not in help_text, help_text
@@ -303,8 +303,8 @@ async def test_the_options_popup_names_both_cycling_keys_when_both_have_options(
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        await wait_for(pilot, lambda: len(screen.current_options()) > 2, "the agent's options")
-        screen.action_session_options()
+        await wait_for(pilot, lambda: len(screen.options.current()) > 2, "the agent's options")
+        screen.options.open_popup()
         await wait_for(pilot, lambda: isinstance(app.screen, OptionsScreen), "the popup")
         help_text = str(app.screen.query_one("#options-help", Static).render())
         assert "Shift+Tab cycles the mode and Alt+T the thinking level." in help_text, help_text

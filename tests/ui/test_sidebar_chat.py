@@ -581,10 +581,10 @@ async def test_mode_and_model_chosen_are_reapplied_when_reopened(tmp_path: Path)
         await open_and_wait(pilot, screen, sidebar, target)
         state = screen.store.get(target)
         assert state.current_mode_id is None  # the agent does not report it on load
-        screen.choose_option("modes", "architect")
-        screen.choose_option("config:model", "large")
+        screen.options.choose("modes", "architect")
+        screen.options.choose("config:model", "large")
         # Every other option too: a thinking level, and a boolean by its key (Alt+T cycles).
-        screen.choose_option("config:fast", True)
+        screen.options.choose("config:fast", True)
         screen.focus_prompt()
         await pilot.press("alt+t")
         await wait_for(
@@ -643,10 +643,10 @@ async def test_a_model_the_agent_reset_to_its_default_on_reopen_is_chosen_again(
         await open_and_wait(pilot, screen, sidebar, target)
         state = screen.store.get(target)
         await wait_for(pilot, lambda: state.current_model == "small", "the agent's default")
-        screen.choose_option("modes", "architect")
-        screen.choose_option("config:model", "large")
-        screen.choose_option("config:effort", "high")
-        screen.choose_option("config:fast", True)
+        screen.options.choose("modes", "architect")
+        screen.options.choose("config:model", "large")
+        screen.options.choose("config:effort", "high")
+        screen.options.choose("config:fast", True)
         await remembered(pilot, screen, target, effort="high")
 
     app = paged_app(tmp_path, *flags)

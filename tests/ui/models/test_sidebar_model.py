@@ -6,8 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
 from acp_tui.ui.models.sidebar import (
     CONNECTING_TEXT,
@@ -182,14 +183,16 @@ def test_keys_follow_what_the_agent_can_do() -> None:
 
 
 def several(*keys: str) -> tuple[SidebarModel, dict[str, SessionStore]]:
-    workspace = Workspace()
+    """A view of the first of ``keys``' agents, beside the others (controllers made, never
+    run: what the directory reads of a workspace is its controllers by key)."""
+    workspace: dict[str, SessionController] = {}
     stores = {}
     for key in keys:
         stores[key] = store_of()
-        workspace.start(key, [key], cwd=CWD, store=stores[key])
+        workspace[key] = SessionController(AgentSpec((key,), cwd=CWD), store=stores[key])
     model = SidebarModel(stores[keys[0]], CWD)
     model.agent_key = keys[0]
-    model.directory = SessionDirectory(workspace, primary=keys[0])
+    model.directory = SessionDirectory(workspace, primary=keys[0])  # type: ignore[arg-type]
     return model, stores
 
 

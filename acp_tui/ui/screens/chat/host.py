@@ -10,7 +10,7 @@ checked, and none imports the screen (no import cycle).
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 
 from textual.notifications import SeverityLevel
 from textual.reactive import reactive
@@ -27,10 +27,10 @@ from acp_tui.session.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.session import SessionState
 from acp_tui.ui.models.chat import ChatModel
-from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
+from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.typing_focus import TypingRouter
@@ -53,6 +53,7 @@ class ChatHost(Screen[None]):
     model: ChatModel
     index_sync: IndexSync
     dialogs: ChatDialogs
+    options: SessionOptions
     session_actions: SessionActions
     tools: ChatTools
     thoughts_visible: bool
@@ -75,9 +76,6 @@ class ChatHost(Screen[None]):
 
     def _draw_new_session(self) -> None:
         raise NotImplementedError  # sessions.py
-
-    def _draw_options(self, state: SessionState) -> None:
-        raise NotImplementedError  # options.py
 
     async def _draw_queue(self) -> None:
         raise NotImplementedError  # queue.py
@@ -134,9 +132,3 @@ class ChatHost(Screen[None]):
         markup: bool = False,
     ) -> None:
         raise NotImplementedError  # screen.py
-
-    def option_commands(self) -> Iterable[AgentCommand]:
-        raise NotImplementedError  # options.py
-
-    def reapply_options(self, state: SessionState) -> None:
-        raise NotImplementedError  # options.py

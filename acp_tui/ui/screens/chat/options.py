@@ -7,13 +7,18 @@ to the agent at once (``session/set_config_option``, or the legacy ``session/set
 :class:`~acp_tui.session.start.NewSessionChoices` and is applied right after ``session/new``.
 The controls always show what the agent reports: a refused change is said in a toast and the
 control goes back to the agent's value.
+
+:class:`SessionOptions` is a plain object the chat screen owns; the screen's keys, the bar's
+messages and the palette reach it through the screen.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Iterable
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
+
+from textual.screen import Screen
 
 from acp_tui.protocol.client import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
@@ -27,23 +32,16 @@ from acp_tui.store.options import (
 from acp_tui.store.session import SessionState
 from acp_tui.text.safety import one_line
 from acp_tui.ui.agent_text import line_of
-from acp_tui.ui.keymap import key_label
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.options import OptionsScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
-from acp_tui.ui.widgets.option_controls import OptionChosen
+
+__all__ = ["CYCLE_ACTIONS", "FOOTER_KEYS_WIDTH", "SessionOptions"]
 
 #: Option categories set again on reopen even when the agent reports another value (see
-#: :meth:`SessionOptionsMixin.reapply_options`).
+#: :meth:`SessionOptions.reapply`).
 RESTORED_OVER_THE_AGENT = frozenset({"model", "thought_level"})
-
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
-
-__all__ = ["SessionOptionsMixin"]
-
 #: Actions whose key cycles an option, and the category each one cycles.
 CYCLE_ACTIONS = {"cycle_mode": "mode", "cycle_thought_level": "thought_level"}
 #: Palette words for the options of these categories (others go by the agent's name).
@@ -55,59 +53,66 @@ FOOTER_KEYS_WIDTH = 100
 CYCLE_TOAST_SECONDS = 2.5
 
 
-class SessionOptionsMixin(ChatHost):
-    """Mixed into :class:`~acp_tui.ui.screens.chat.ChatScreen` (it uses its store, link,
-    index, new-session choices and toasts; typed as a
-    :class:`~acp_tui.ui.screens.chat.host.ChatHost`, so the screen is not imported here)."""
+class SessionOptions:
+    """The options of the session on screen (or of the new session, before it exists).
 
-    _options_popup: OptionsScreen | None = None
+    ``bar`` is the view's bar of controls, ``push`` shows the popup (and calls back when it
+    closes), ``refresh_bindings`` has the footer read the keys again, ``typing_in_prompt``
+    says whether the prompt has the focus, ``width`` is the screen's."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        *,
+        bar: Callable[[], ChatBar],
+        push: Callable[[Screen[Any], Callable[[Any], None]], object],
+        refresh_bindings: Callable[[], None],
+        typing_in_prompt: Callable[[], bool],
+        width: Callable[[], int],
+    ) -> None:
+        self.model = model
+        self.bar = bar
+        self.push = push
+        self.refresh_bindings = refresh_bindings
+        self.typing_in_prompt = typing_in_prompt
+        self.width = width
+        self._popup: OptionsScreen | None = None
 
     # ------------------------------------------------------------------ reading
 
-    def _options_state(self) -> SessionState:
+    def _state(self) -> SessionState:
         """The session on screen, or the stand-in for the new session."""
-        state = self.store.get(self.session_id) if self.session_id else None
+        state = self.model.state()
         return state if state is not None else self.model.new_choices.preview()
 
-    def current_options(self) -> list[SessionOption]:
-        return session_options(self._options_state())
+    def current(self) -> list[SessionOption]:
+        return session_options(self._state())
 
     def _option(self, key: str) -> SessionOption | None:
-        return next((o for o in self.current_options() if o.key == key), None)
+        return next((o for o in self.current() if o.key == key), None)
 
     # ------------------------------------------------------------------ drawing
 
-    def _draw_options(self, state: SessionState) -> None:
+    def draw(self, state: SessionState) -> None:
         options = session_options(state)
-        self.query_one(ChatBar).show_options(options)
-        popup = self._options_popup
+        self.bar().show_options(options)
+        popup = self._popup
         if popup is not None and popup.is_attached:
             popup.show_options(options)
         self.refresh_bindings()
 
-    def _redraw_options(self) -> None:
-        self._draw_options(self._options_state())
+    def _redraw(self) -> None:
+        self.draw(self._state())
 
     # ------------------------------------------------------------------ choosing
 
-    # Handlers by name: ``@on`` is collected only on message-pump classes, not on a mixin.
-    def on_option_chosen(self, event: OptionChosen) -> None:
-        event.stop()
-        self.choose_option(event.key, event.value)
-        # Chosen in the bar: back to the prompt, so the next Enter sends rather than opening
-        # the select again.
-        self.call_after_refresh(self.focus_prompt)
-
-    def on_chat_bar_options_requested(self, event: ChatBar.OptionsRequested) -> None:
-        event.stop()
-        self.action_session_options()
-
-    def choose_option(self, key: str, value: str | bool) -> None:
+    def choose(self, key: str, value: str | bool) -> None:
         """The person chose ``value`` for the option ``key`` (a control, a key, the palette)."""
         option = self._option(key)
         if option is None or not valid_value(option, value) or option.current == value:
             return
-        if self.session_id is None:
+        session_id = self.model.session_id
+        if session_id is None:
             # The new session does not exist yet: applied once it does.
             choices = self.model.new_choices
             if option.source == "modes":
@@ -116,12 +121,12 @@ class SessionOptionsMixin(ChatHost):
                 choices.model = str(value)
             else:
                 choices.config[option.id] = value
-            self._redraw_options()
+            self._redraw()
             return
-        self._send_option(self.session_id, option, value)
+        self._send(session_id, option, value)
 
-    def _send_option(self, session_id: str, option: SessionOption, value: str | bool) -> None:
-        link = self.link
+    def _send(self, session_id: str, option: SessionOption, value: str | bool) -> None:
+        link = self.model.link
         if link is None:
             return
         call: Callable[[], Awaitable[None]]
@@ -138,11 +143,11 @@ class SessionOptionsMixin(ChatHost):
             except AgentExitedError:
                 raise
             except (AcpError, RpcError) as error:
-                self._option_refused(session_id, option, value, error)
+                self._refused(session_id, option, value, error)
 
         link.spawn(job, f"set {option.name}")
 
-    def _option_refused(
+    def _refused(
         self,
         session_id: str,
         option: SessionOption,
@@ -152,29 +157,29 @@ class SessionOptionsMixin(ChatHost):
         reason = error.reason if isinstance(error, RpcError) else str(error)
         # Whole in the transcript (a toast keeps a line or two: Qwen Code's reason lost its
         # remedy there), short in the toast.
-        self.store.add_notice(
+        self.model.store.add_notice(
             session_id,
             f"Not set: {option.name} = {option.value_name(value)}: {reason}",
             severity="warning",
         )
         # Short names first: the agent's reason must still fit in the toast.
-        self.notify(
+        self.model.notify(
             f"Not set: {one_line(option.name, 20)} = {one_line(option.value_name(value), 20)}\n"
             f"{one_line(reason, 300)}",
             severity="error",
             timeout=8,
         )
-        if session_id == self.session_id:
+        if session_id == self.model.session_id:
             # The control still shows what was asked for: back to what the agent has.
-            self._redraw_options()
+            self._redraw()
 
     # ------------------------------------------------------------------ keys, popup, palette
 
-    def options_action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool:
+    def action_allowed(self, action: str, parameters: tuple[object, ...]) -> bool:
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
         only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
         lists them only when it has room: the listed binding steps aside for its twin."""
-        option = by_category(self.current_options(), CYCLE_ACTIONS[action])
+        option = by_category(self.current(), CYCLE_ACTIONS[action])
         # One mode is nothing to cycle (Kimi, fast-agent): the footer offered Shift+Tab "Mode",
         # which did nothing.
         nothing = option is None or (option.kind != "boolean" and len(option.choices) < 2)
@@ -184,34 +189,26 @@ class SessionOptionsMixin(ChatHost):
             return nothing
         if nothing:
             return False
-        if action == "cycle_mode":
-            focused = self.focused
-            if focused is not None and focused is not self._typing.prompt_area():
-                return False
+        if action == "cycle_mode" and not self.typing_in_prompt():
+            return False
         listed = not parameters
-        return (self.size.width >= FOOTER_KEYS_WIDTH) == listed
+        return (self.width() >= FOOTER_KEYS_WIDTH) == listed
 
-    def _cycle(self, category: str) -> None:
-        option = by_category(self.current_options(), category)
+    def cycle(self, category: str) -> None:
+        """The next value of the session's option of ``category`` (its key: Shift+Tab for the
+        mode, Alt+T for the thinking level)."""
+        option = by_category(self.current(), category)
         if option is None:
             self._nothing_to_cycle(category)
             return
         value = cycled(option)
         if value is None:
             return
-        self.notify(
+        self.model.notify(
             f"{one_line(option.name, 40)}: {one_line(option.value_name(value), 40)}",
             timeout=CYCLE_TOAST_SECONDS,
         )
-        self.choose_option(option.key, value)
-
-    def action_cycle_mode(self, _how: str = "") -> None:
-        """The next mode (Shift+Tab from the prompt, as in Claude Code)."""
-        self._cycle("mode")
-
-    def action_cycle_thought_level(self, _how: str = "") -> None:
-        """The next thinking level."""
-        self._cycle("thought_level")
+        self.choose(option.key, value)
 
     def _nothing_to_cycle(self, category: str) -> None:
         """The cycling key of a category the session has no option of: said, never typed (an
@@ -219,9 +216,9 @@ class SessionOptionsMixin(ChatHost):
         category of its own (mistral-vibe's "thinking"): the popup has every option."""
         what = {"thought_level": "thinking level", "mode": "mode"}.get(category, category)
         where = ""
-        if self.current_options():
-            where = f" What it offers: Session options ({key_label(self, 'command-palette')})."
-        self.notify(f"This agent offers no {what} to cycle.{where}", timeout=4)
+        if self.current():
+            where = f" What it offers: Session options ({self.model.keys('command-palette')})."
+        self.model.notify(f"This agent offers no {what} to cycle.{where}", timeout=4)
 
     def _cycling_key(
         self, options: list[SessionOption], action: str, binding_id: str
@@ -230,32 +227,32 @@ class SessionOptionsMixin(ChatHost):
         of its options (the popup then does not promise it)."""
         if by_category(options, CYCLE_ACTIONS[action]) is None:
             return None
-        return key_label(self, binding_id)
+        return self.model.keys(binding_id)
 
-    def action_session_options(self) -> None:
+    def open_popup(self) -> None:
         """Every option of the session, in a popup."""
-        options = self.current_options()
+        options = self.current()
         popup = OptionsScreen(
             options,
-            self.choose_option,
+            self.choose,
             mode_key=self._cycling_key(options, "cycle_mode", "cycle-mode"),
             thinking_key=self._cycling_key(options, "cycle_thought_level", "cycle-thought-level"),
         )
-        self._options_popup = popup
+        self._popup = popup
 
         def closed(_: Any) -> None:
-            self._options_popup = None
+            self._popup = None
 
-        self.app.push_screen(popup, closed)
+        self.push(popup, closed)
 
-    def option_commands(self) -> Iterable[AgentCommand]:
+    def commands(self) -> Iterable[AgentCommand]:
         """Palette entries: the popup, then each value not chosen yet, of every option."""
-        options = self.current_options()
+        options = self.current()
         if options:
             yield AgentCommand(
                 "Session options",
                 "Every option of this session (mode, model, thinking, …)",
-                self.action_session_options,
+                self.open_popup,
             )
         for option in options:
             # The mode and the model by those words (what people search for), others by name.
@@ -267,7 +264,7 @@ class SessionOptionsMixin(ChatHost):
                     line_of(
                         option.description or f"Turn {option.name} {'on' if value else 'off'}", 200
                     ),
-                    partial(self.choose_option, option.key, value),
+                    partial(self.choose, option.key, value),
                 )
                 continue
             for choice in option.choices:
@@ -276,12 +273,12 @@ class SessionOptionsMixin(ChatHost):
                 yield AgentCommand(
                     f"{name}: {line_of(choice.name, 60)}",
                     line_of(choice.description or option.description or f"Set {option.name}", 200),
-                    partial(self.choose_option, option.key, choice.value),
+                    partial(self.choose, option.key, choice.value),
                 )
 
     # ------------------------------------------------------------------ reopening
 
-    def reapply_options(self, state: SessionState) -> None:
+    def reapply(self, state: SessionState) -> None:
         """The choices of a reopened session that the agent forgot, set again to what they
         were here (an agent that does not keep them across a restart).
 
@@ -307,4 +304,4 @@ class SessionOptionsMixin(ChatHost):
             ):
                 continue
             if value is not None and valid_value(option, value):
-                self._send_option(state.id, option, value)
+                self._send(state.id, option, value)

@@ -10,9 +10,9 @@ to the view's model (:class:`~acp_tui.ui.models.chat.ChatModel`: the session on 
 drafts, the new session, sending and cancelling; no Textual there). The view's other jobs are
 plain objects it owns, each given what it needs: dialogs (:mod:`.modals`), the palette
 (:mod:`.palette`), copy/export/inspect (:mod:`.tools`), branch/rename/archive
-(:mod:`.session_actions`), the local session index (:mod:`.local_index`) and the agents not
-running (:mod:`.other_agents`). Still mixed in: the agent's lifecycle (:mod:`.agent`),
-sessions and switching (:mod:`.sessions`), session options (:mod:`.options`) and what needs the
+(:mod:`.session_actions`), the local session index (:mod:`.local_index`), the session's options
+(:mod:`.options`) and the agents not running (:mod:`.other_agents`). Still mixed in: the
+agent's lifecycle (:mod:`.agent`), sessions and switching (:mod:`.sessions`) and what needs the
 person in the sessions not on screen (:mod:`.attention`).
 """
 
@@ -68,7 +68,7 @@ from acp_tui.ui.screens.chat.attention import ChatAttention
 from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
-from acp_tui.ui.screens.chat.options import SessionOptionsMixin
+from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
@@ -83,6 +83,7 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.key_footer import KeyFooter
+from acp_tui.ui.widgets.option_controls import OptionChosen
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea, text_only
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -120,7 +121,6 @@ QUITTING_STATUS = "quitting: stopping the agent…"
 class ChatScreen(
     AgentLifecycle,
     SessionSwitching,
-    SessionOptionsMixin,
     ChatAttention,
     Screen[None],
 ):
@@ -270,11 +270,21 @@ class ChatScreen(
             forward_typing=lambda key, text: self.query_one(PromptEditor).take_typing(key, text),
         )
         self.dialogs.attach(self.broker, self.elicitations)
+        self.options = SessionOptions(
+            self.model,
+            bar=lambda: self.query_one(ChatBar),
+            push=lambda popup, closed: self.app.push_screen(popup, closed),
+            refresh_bindings=self.refresh_bindings,
+            typing_in_prompt=lambda: (
+                self.focused is None or self.focused is self._typing.prompt_area()
+            ),
+            width=lambda: self.size.width,
+        )
         self.index_sync = IndexSync(
             self.model,
             settings,
             self.spec,
-            reapply=self.reapply_options,
+            reapply=self.options.reapply,
             spec_of=self.workspace.spec_of,
         )
         self.session_actions = SessionActions(
@@ -315,7 +325,7 @@ class ChatScreen(
             ),
             highlighted=lambda: self.query_one(SessionsSidebar).highlighted_session_id(),
             other_agents=self.other_agents.commands,
-            options=self.option_commands,
+            options=self.options.commands,
             agent_switches=lambda: getattr(self.app, "agent_switch_commands", tuple)(),
         )
         self.model.focus_prompt = self.focus_prompt
@@ -655,7 +665,7 @@ class ChatScreen(
                 self._draw_gauge(state)
         if PART_MODES in parts or PART_CONFIG in parts:
             with self._step("options"):
-                self._draw_options(state)
+                self.options.draw(state)
         if PART_COMMANDS in parts:
             with self._step("commands"):
                 self.query_one(PromptEditor).commands = list(state.commands or [])
@@ -765,7 +775,7 @@ class ChatScreen(
         if action == "restart_agent":
             return not self.model.agent_alive or self.model.unresponsive
         if action in ("cycle_mode", "cycle_thought_level"):
-            return self.options_action_allowed(action, parameters)
+            return self.options.action_allowed(action, parameters)
         return True
 
     def action_cancel_turn(self) -> None:
@@ -783,6 +793,27 @@ class ChatScreen(
     def agent_commands(self) -> Iterable[AgentCommand]:
         """The palette's entries in the agent's words (:class:`AgentCommands` reads them)."""
         return self.palette.agent_commands()
+
+    def action_cycle_mode(self, _how: str = "") -> None:
+        """The next mode (Shift+Tab from the prompt, as in Claude Code)."""
+        self.options.cycle("mode")
+
+    def action_cycle_thought_level(self, _how: str = "") -> None:
+        """The next thinking level (Alt+T)."""
+        self.options.cycle("thought_level")
+
+    @on(OptionChosen)
+    def _option_chosen(self, event: OptionChosen) -> None:
+        event.stop()
+        self.options.choose(event.key, event.value)
+        # Chosen in the bar: back to the prompt, so the next Enter sends rather than opening
+        # the select again.
+        self.call_after_refresh(self.focus_prompt)
+
+    @on(ChatBar.OptionsRequested)
+    def _options_requested(self, event: ChatBar.OptionsRequested) -> None:
+        event.stop()
+        self.options.open_popup()
 
     def action_copy_last_reply(self) -> None:
         self.tools.copy_last_reply()

@@ -100,7 +100,7 @@ class SessionSwitching(ChatHost):
             return
         self.query_one(ChatHeader).set_title("New session")
         preview = self.model.new_choices.preview()
-        self._draw_options(preview)
+        self.options.draw(preview)
         self.query_one(PromptEditor).commands = list(preview.commands or [])
 
     def action_new_session(self) -> None:
