@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.widget import Widget
 
 from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session.launch.spec import AgentSpec
@@ -191,3 +192,11 @@ def record_notifications(app: AcpTuiApp) -> list[str]:
 
     app.notify = recording  # type: ignore[method-assign]
     return seen
+
+
+def closed_line(select: Widget) -> str:
+    """What the closed ``select`` shows on its line, as the screen draws it (Textual's select
+    and the one-line one of the lazy-select patch alike)."""
+    region = select.region
+    strips = select.screen._compositor.render_strips()
+    return strips[region.y].text[region.x : region.right]

@@ -27,10 +27,16 @@ from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.screens.permission import PermissionOptions, PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
-from acp_tui.ui.widgets.option_controls import ClosedSelect
 from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
 from tests.agents import hostile_agent as hostile
-from tests.ui.chat_helpers import answer_permission, chat, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    answer_permission,
+    chat,
+    closed_line,
+    send,
+    wait_for,
+    wait_for_session,
+)
 from tests.ui.test_resilience import assert_inert, hostile_app, screen_text
 
 pytestmark = pytest.mark.anyio
@@ -74,9 +80,9 @@ async def test_names_at_session_start_are_literal_in_header_selects_palette_and_
         # The selects: the current label and every option, as written ("GPT-5 [beta]" whole).
         # (The closed select holds the whole name and draws as much as its width allows.)
         for select, tag in ((mode_select, "mode1"), (model_select, "model1")):
-            closed = select.query_one(ClosedSelect)
-            assert literal(tag) in str(closed.label)
-            assert rendered(closed).startswith(literal(tag)[:12])
+            closed = select.query_one("SelectCurrent")
+            assert literal(tag) in str(closed.label)  # type: ignore[attr-defined]
+            assert closed_line(select).startswith(literal(tag)[:12])
         for select in (mode_select, model_select):  # opened as a person does: the list shows
             select.focus()
             await pilot.press("enter")

@@ -8,14 +8,10 @@ import pytest
 from textual.app import App, ComposeResult
 
 from acp_tui.store.options import Choice, SessionOption
+from acp_tui.ui.textual_patches.select import ClosedSelect
 from acp_tui.ui.widgets.chat_bar import GAUGE_BAR_CELLS, ChatBar
-from acp_tui.ui.widgets.option_controls import (
-    ClosedSelect,
-    OptionChosen,
-    OptionSelect,
-    OptionToggle,
-)
-from tests.ui.chat_helpers import wait_for
+from acp_tui.ui.widgets.option_controls import OptionChosen, OptionSelect, OptionToggle
+from tests.ui.chat_helpers import closed_line, wait_for
 
 pytestmark = pytest.mark.anyio
 
@@ -167,31 +163,44 @@ async def test_a_control_shown_again_before_it_has_drawn_itself_takes_the_value(
         await pilot.pause()
         control = bar.controls["config:effort"]
         assert isinstance(control, OptionSelect) and control.value == "high"
-        assert "Effort: High" in str(control.query_one(ClosedSelect).render())
+        assert "Effort: High" in closed_line(control)
         assert app.chosen == []
 
 
-async def test_a_select_is_one_line_until_opened_then_chooses_by_key_and_by_mouse() -> None:
+@pytest.mark.textual_patch("lazy-select")
+async def test_a_select_is_one_widget_until_opened() -> None:
     """Closed, an option select is itself and one line (no list of choices: a chat bar of
-    Textual's selects was a third of an app's start). Opened with Enter it is Textual's list:
-    Escape closes it choosing nothing, Down and Enter choose; a click opens it too, and a click
-    on a choice chooses. Each choice is reported once, and the closed line shows it."""
+    Textual's selects was a third of an app's start)."""
+    app = BarApp()
+    async with app.run_test(size=(160, 12)) as pilot:
+        await pilot.pause()
+        bar = app.query_one(ChatBar)
+        mode = bar.controls["config:mode"]
+        assert isinstance(mode, OptionSelect)
+        assert [type(node) for node in mode.walk_children()] == [ClosedSelect]
+        assert mode.choices_list is None
+        mode.focus()
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: mode.choices_list is not None, "the list, mounted")
+
+
+async def test_a_select_chooses_by_key_and_by_mouse() -> None:
+    """Opened with Enter an option select is Textual's list: Escape closes it choosing
+    nothing, Down and Enter choose; a click opens it too, and a click on a choice chooses. Each
+    choice is reported once, and the closed line shows it."""
     app = BarApp()
     async with app.run_test(size=(160, 12)) as pilot:
         await pilot.pause()
         bar = app.query_one(ChatBar)
         mode, model = bar.controls["config:mode"], bar.controls["config:model"]
         assert isinstance(mode, OptionSelect) and isinstance(model, OptionSelect)
-        for control in (mode, model):
-            assert [type(node) for node in control.walk_children()] == [ClosedSelect]
-            assert control.choices_list is None
-        line = str(mode.query_one(ClosedSelect).render())
+        line = closed_line(mode)
         assert line.startswith("Code") and line.rstrip().endswith("▼")
 
         mode.focus()
         await pilot.press("enter")
         await wait_for(pilot, lambda: mode.expanded and app.focused is mode.choices_list, "open")
-        assert str(mode.query_one(ClosedSelect).render()).rstrip().endswith("▲")
+        await wait_for(pilot, lambda: closed_line(mode).rstrip().endswith("▲"), "its arrow")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not mode.expanded and app.focused is mode, "closed")
         assert app.chosen == [] and mode.value == "code"
@@ -201,9 +210,9 @@ async def test_a_select_is_one_line_until_opened_then_chooses_by_key_and_by_mous
         await pilot.press("down", "enter")
         await wait_for(pilot, lambda: app.chosen == [("config:mode", "ask")], "the choice")
         assert not mode.expanded and mode.value == "ask"
-        assert str(mode.query_one(ClosedSelect).render()).startswith("Ask")
+        await wait_for(pilot, lambda: closed_line(mode).startswith("Ask"), "the choice shown")
 
-        await pilot.click(model.query_one(ClosedSelect))
+        await pilot.click(model)
         await wait_for(pilot, lambda: model.expanded and model.choices_list is not None, "open")
         choices = model.choices_list
         assert choices is not None
@@ -213,4 +222,4 @@ async def test_a_select_is_one_line_until_opened_then_chooses_by_key_and_by_mous
         await pilot.click(choices, offset=(3, 1))
         await wait_for(pilot, lambda: app.chosen[-1:] == [("config:model", "demo deep")], "it")
         assert not model.expanded and len(app.chosen) == 2
-        assert str(model.query_one(ClosedSelect).render()).startswith("Demo Deep")
+        await wait_for(pilot, lambda: closed_line(model).startswith("Demo Deep"), "it, shown")

@@ -66,6 +66,7 @@ PATCHES: Mapping[str, Patch] = {
         Patch("input-thread", "the app hears a key as the terminal's input thread reads it"),
         Patch("early-keys", "keys typed while the app starts keep Enter as Enter"),
         Patch("dead-terminal", "a terminal gone (hang-up) no longer blocks the app's quit"),
+        Patch("lazy-select", "a closed select is one widget; its list is mounted when opened"),
     )
 }
 

@@ -7,23 +7,19 @@ agent's, shown literally on one line.
 
 from __future__ import annotations
 
-import contextlib
 import re
 from typing import Any
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.css.query import NoMatches
 from textual.css.scalar import Unit
 from textual.message import Message
 from textual.widgets import Checkbox, Select
-from textual.widgets._select import NoSelection, SelectCurrent, SelectOverlay
 
 from acp_tui.store.options import SessionOption
 from acp_tui.ui.agent_text import line_of
+from acp_tui.ui.textual_patches.select import LazySelect
 
 __all__ = [
-    "ClosedSelect",
     "OptionChosen",
     "OptionSelect",
     "OptionToggle",
@@ -66,61 +62,16 @@ def _choice_label(option: SessionOption, name: str) -> Text:
     return Text(line_of(name, NAME_CELLS))
 
 
-class ClosedSelect(SelectCurrent):
-    """The closed select, one widget that draws its line itself: the label, then the arrow.
-
-    Textual's is a row of three widgets (the label and two arrows) under the select, with the
-    list of choices beside them from the start. A chat bar of five selects was 30 widgets, and
-    styling and laying them out was a third of the CPU of an app's start on the 2-core
-    development machine: an option select is now this widget alone until it is opened (the
-    list is mounted then; see :class:`OptionSelect`).
-    """
-
-    COMPONENT_CLASSES = {"closed-select--arrow"}
-
-    DEFAULT_CSS = """
-    ClosedSelect {
-        height: 1;
-        color: $foreground 50%;
-        &.-has-value { color: $foreground; }
-        & > .closed-select--arrow { color: $foreground 50%; }
-    }
-    """
-
-    def compose(self) -> ComposeResult:
-        return iter(())
-
-    def update(self, label: Any) -> None:
-        self.label = label
-        self.has_value = label is not Select.NULL
-        self.refresh()
-
-    def render(self) -> Text:
-        label = self.placeholder if isinstance(self.label, NoSelection) else self.label
-        line = label.copy() if isinstance(label, Text) else Text(str(label))
-        line.no_wrap = True
-        line.overflow = "ellipsis"
-        expanded = isinstance(self.parent, Select) and self.parent.expanded
-        room = max(0, self.content_size.width - 2)  # the arrow, one cell from the label
-        line.truncate(room, overflow="ellipsis", pad=True)
-        line.append(" ")
-        line.append("▲" if expanded else "▼", self.get_component_rich_style("closed-select--arrow"))
-        return line
-
-
-class OptionSelect(Select[str]):
+class OptionSelect(LazySelect[str]):
     """A select of one option. The current value reads "Name: Value" (just "Value" for the
-    mode and the model), so a row of them says what each one is.
-
-    Closed, it is two widgets (itself and a :class:`ClosedSelect`); the list of choices is
-    mounted when the person first opens it, and Select's own code runs from then on.
+    mode and the model), so a row of them says what each one is. Closed, it is one line (a
+    Textual patch: :class:`~acp_tui.ui.textual_patches.select.LazySelect`).
     """
 
     def __init__(self, option: SessionOption, *, id: str | None = None, bare: bool = False) -> None:
         self.option = option
         #: Just the value (a row that names the option already).
         self.bare = bare
-        self._choices_list: SelectOverlay | None = None
         super().__init__(
             self._choices(option),
             # Fixed: Select shows its prompt as markup; the option's name is drawn below.
@@ -147,54 +98,18 @@ class OptionSelect(Select[str]):
     def key(self) -> str:
         return self.option.key
 
-    @property
-    def choices_list(self) -> SelectOverlay | None:
-        """The list of choices, once the select has been opened (None before)."""
-        return self._choices_list
-
-    def compose(self) -> ComposeResult:
-        yield ClosedSelect(self.prompt)
-
-    def _setup_options_renderables(self) -> None:
-        if self._choices_list is not None:
-            super()._setup_options_renderables()  # the list is filled when it is mounted
-
-    def _watch_value(self, value: Any) -> None:
-        if self._choices_list is not None:
-            super()._watch_value(value)  # Select's own: it highlights the value in the list
-            return
-        self._value = value
-        try:
-            self.query_one(ClosedSelect)
-        except NoMatches:
-            return  # not composed yet: Select reports a value once it can show it
-        # The closed line is drawn by watch_value, which Textual calls right after this.
-        self.post_message(self.Changed(self, value))
-
-    def _watch_expanded(self, expanded: bool) -> None:
-        if expanded and self._choices_list is None:
-            self._choices_list = SelectOverlay(type_to_search=self._type_to_search).data_bind(
-                compact=Select.compact
-            )
-            self.mount(self._choices_list)  # in the DOM at once: Select's code finds it
-            super()._setup_options_renderables()
-        if expanded and self.opens_upward and self._choices_list is not None:
+    def watch_expanded(self, expanded: bool) -> None:
+        choices = self.choices_list
+        if expanded and self.opens_upward and choices is not None:
             # The list is laid out on the row under the select: up by its height and one, it
             # ends on the row above, and the select stays in view. A compact list has no
             # border: a row per entry, up to its max-height.
-            rows = len(self._options)
-            max_height = self._choices_list.styles.max_height
+            rows = self.choice_count
+            max_height = choices.styles.max_height
             if max_height is not None and max_height.unit == Unit.CELLS:
                 rows = min(rows, int(max_height.value))
             # Where there is no room above (a bar at the top), it opens downward as usual.
-            self._choices_list.styles.offset = (0, -(rows + 1) if self.region.y >= rows else 0)
-        super()._watch_expanded(expanded)
-        with contextlib.suppress(NoMatches):
-            self.query_one(ClosedSelect).refresh()  # its arrow
-
-    def _watch_prompt(self, prompt: str) -> None:
-        with contextlib.suppress(NoMatches):  # the list's first entry, if there is a list
-            super()._watch_prompt(prompt)
+            choices.styles.offset = (0, -(rows + 1) if self.region.y >= rows else 0)
 
     @staticmethod
     def _choices(option: SessionOption) -> list[tuple[Text, str]]:
@@ -223,10 +138,7 @@ class OptionSelect(Select[str]):
         # After Select's own watcher: the closed select says which option it is (its name
         # alone while the agent reports no value).
         label = line_of(self.option.name, NAME_CELLS) if value is Select.NULL else None
-        try:
-            self.query_one(ClosedSelect).update(Text(label or self.label_text(value)))
-        except NoMatches:
-            pass  # not composed yet: on_mount draws it
+        self.show_label(Text(label or self.label_text(value)))  # before it is composed: none
 
     def on_mount(self) -> None:
         # After Select's own mount, which draws the bare value.
@@ -253,7 +165,7 @@ class OptionSelect(Select[str]):
             self.tooltip = self._described(option)
             if option.choice(option.current):
                 self.value = option.current  # type: ignore[assignment]
-            elif self._allow_blank:
+            elif self.blank_allowed:
                 self.clear()
 
     def _on_select_changed(self, event: Select.Changed) -> None:
