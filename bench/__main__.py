@@ -21,6 +21,7 @@ import argparse
 import importlib
 import json
 import math
+import os
 import subprocess
 import sys
 import time
@@ -197,6 +198,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--smoke", action="store_true", help="tiny inputs: checks that everything runs"
     )
     parser.add_argument("--json", metavar="FILE", help="also write every run's numbers here")
+    parser.add_argument(
+        "--patches",
+        metavar="SPEC",
+        help="the Textual patches the app runs with, as ACP_TUI_PATCHES spells them "
+        "(none, -compositor, ...); python -m bench.patches turns each off in turn",
+    )
     options = parser.parse_args(argv)
     unknown = [name for name in options.names if name not in BENCHMARKS]
     if unknown:
@@ -208,6 +215,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     options = parse_args(argv)
+    if options.patches is not None:
+        # Every run's interpreter, and the acp-tui it starts, inherit it.
+        os.environ["ACP_TUI_PATCHES"] = options.patches
     names = options.names or [
         name
         for name in BENCHMARKS
@@ -225,6 +235,14 @@ def main(argv: list[str] | None = None) -> int:
     mode += " · SMOKE (tiny inputs)" if options.smoke else ""
     mode += f" · targets loosened {margin:g}x" if margin != 1.0 else ""
     print(f"{runs_wanted} run(s) each, medians{mode}; a shared machine: numbers are noisy")
+    from acp_tui.ui.textual_patches import from_environment
+
+    patches = from_environment()
+    print(
+        "Textual patches on: "
+        + (", ".join(sorted(patches.on)) or "none")
+        + (f" ({patches.gated})" if patches.gated else "")
+    )
     from bench.bench_wire import REFERENCE_LOADS_PER_S, machine_speed
 
     speed = machine_speed()
