@@ -147,7 +147,8 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
     20 ms, and the agents, pipes and terminals answer in their own time (a Pilot file measured
     alone: 44 s of wall time, 14 s of CPU). With one worker a core and one more, the cores were
     idle 28 % of the run; with three a core they are busy to the end (measured on 2 cores: 3
-    workers 4 min 33 s, 4 workers 4 min 17 s, 6 workers 3 min 56 s; README.md, Development).
+    workers 4 min 33 s, 4 workers 4 min 17 s, 6 workers 3 min 56 s; bench/README.md, "The test
+    suite's time").
     PYTEST_XDIST_AUTO_NUM_WORKERS still wins."""
     if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
         return None

@@ -1,5 +1,6 @@
 """The rules the test run itself follows (tests/conftest.py): in CI a skipped test fails the
-run (an expected failure does not), and ``ACP_TUI_TEST_CPU_LOAD`` really loads the machine.
+run (an expected failure does not), ``ACP_TUI_TEST_CPU_LOAD`` really loads the machine, and a
+test of a Textual patch's effect fails where that patch is off unless deselected.
 
 Each rule is checked on a small suite of its own, run by a real pytest in a temporary folder
 with this project's hooks."""
@@ -21,6 +22,7 @@ from tests.conftest import (
     pytest_collectreport,
     pytest_configure,
     pytest_runtest_makereport,
+    pytest_runtest_setup,
     pytest_unconfigure,
 )
 """
@@ -72,21 +74,33 @@ def test_two_busy_processes_run_beside_the_tests():
 """
 
 
+PATCH_EFFECT_SUITE = """
+import pytest
+
+def test_works_either_way():
+    pass
+
+@pytest.mark.textual_patch("compositor")
+def test_needs_the_compositor_patch():
+    pass
+"""
+
+
 def run_suite(
-    tmp_path: Path, files: dict[str, str], **env: str
+    tmp_path: Path, files: dict[str, str], *args: str, **env: str
 ) -> subprocess.CompletedProcess[str]:
     for name, text in {"conftest.py": CONFTEST, **files}.items():
         (tmp_path / name).write_text(text)
     environment = {
         key: value
         for key, value in os.environ.items()
-        if key not in ("CI", "ACP_TUI_TEST_NO_SKIPS", "ACP_TUI_TEST_CPU_LOAD")
+        if key not in ("CI", "ACP_TUI_TEST_NO_SKIPS", "ACP_TUI_TEST_CPU_LOAD", "ACP_TUI_PATCHES")
         and not key.startswith("PYTEST_")
     }
     # Only pytest's own plugins: loading every installed one costs seconds per run.
     environment.update(env, PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "."],
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, "."],
         cwd=tmp_path,
         env=environment,
         capture_output=True,
@@ -143,3 +157,38 @@ def test_cpu_load_keeps_the_cores_busy_and_leaves_nothing_behind() -> None:
             time.sleep(0.05)
         processes = list(load.processes)
     assert all(p.returncode is not None for p in processes)
+
+
+def test_a_patch_effect_test_runs_where_its_patch_is_on(tmp_path: Path) -> None:
+    done = run_suite(tmp_path, {"test_patch.py": PATCH_EFFECT_SUITE}, CI="true")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout
+
+
+def test_a_patch_effect_test_fails_where_its_patch_is_off(tmp_path: Path) -> None:
+    """Never a skip: the run with patches off leaves such tests out by name (-m), or fails."""
+    for off in ("none", "-compositor"):
+        done = run_suite(
+            tmp_path, {"test_patch.py": PATCH_EFFECT_SUITE}, CI="true", ACP_TUI_PATCHES=off
+        )
+        assert done.returncode == 1, done.stdout + done.stderr
+        assert "1 passed" in done.stdout and "1 error" in done.stdout
+        assert "tests the Textual patch 'compositor', which is off" in done.stdout
+
+
+def test_the_run_with_patches_off_deselects_the_patch_effect_tests(tmp_path: Path) -> None:
+    done = run_suite(
+        tmp_path,
+        {"test_patch.py": PATCH_EFFECT_SUITE},
+        "-m",
+        "not textual_patch",
+        CI="true",
+        ACP_TUI_PATCHES="none",
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 passed" in done.stdout and "1 deselected" in done.stdout
+
+
+def test_ci_runs_the_suite_again_with_every_patch_off() -> None:
+    script = (ROOT / ".ci" / "run").read_text()
+    assert 'ACP_TUI_PATCHES=none .venv/bin/python -m pytest -q -m "not textual_patch"' in script

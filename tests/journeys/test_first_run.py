@@ -47,6 +47,7 @@ def test_ctrl_q_quits_with_status_0(terminal: Callable[..., Terminal]) -> None:
     assert term.wait_exit() == 0
 
 
+@pytest.mark.textual_patch("early-keys")
 def test_a_message_sent_while_the_app_starts_is_sent(
     terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
@@ -102,6 +103,7 @@ def test_a_termination_signal_quits_as_ctrl_q_does(
         assert not Path(f"/proc/{agent}").exists(), f"agent {agent} still runs"
 
 
+@pytest.mark.textual_patch("dead-terminal")
 def test_a_closed_terminal_ends_acp_tui_and_its_agent(terminal: Callable[..., Terminal]) -> None:
     """The terminal gone (tmux killed, the window closed): acp-tui's output thread died at its
     first write and every later write blocked, so acp-tui stayed alive for good with its

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+import pytest
+
 from tests.journeys.frame import assert_frame, prompt_text
 from tests.journeys.terminal import Terminal
 
@@ -65,6 +67,7 @@ def test_typing_after_removing_a_queued_message(terminal: Callable[..., Terminal
     assert_frame(term, "after the cancel")
 
 
+@pytest.mark.textual_patch("key-order")
 def test_backspaces_typed_just_before_ctrl_p_and_ctrl_b_edit_the_prompt(
     terminal: Callable[..., Terminal],
 ) -> None:

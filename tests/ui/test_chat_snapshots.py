@@ -1,9 +1,14 @@
-"""How the chat screen looks, against the deterministic fixture agent (tests/agents)."""
+"""How the chat screen looks, against the deterministic fixture agent (tests/agents).
+
+The screens with the option selects in the bar are drawn with the ``lazy-select`` patch: with
+Textual's own select they look the same, but Textual cuts the line into other pieces (the
+label's padding without a colour), so the SVG differs."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from textual.pilot import Pilot
 
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -18,6 +23,7 @@ async def _settle(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+@pytest.mark.textual_patch("lazy-select")
 def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A fresh session (Ctrl+N): the header names "Fixture Agent 1.0" and "New session", the
     transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
@@ -35,6 +41,7 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
     assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.textual_patch("lazy-select")
 def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """After one turn: the title "Refactor the greeting" in the header and on the highlighted
     sidebar row (with "just now" and 20%); the user message
@@ -55,6 +62,7 @@ def test_finished_conversation_with_diff_and_plan(snap_compare, tmp_path: Path) 
     assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 
+@pytest.mark.textual_patch("lazy-select")
 def test_running_turn_with_a_queued_message(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     """A turn in progress: the agent has said "Working on it…", the status line reads
     "● working… 0 s (Esc to cancel)" (the screen's clock held still), the session's sidebar row

@@ -50,6 +50,7 @@ async def prompt_with_text(pilot: Pilot[int]) -> tuple[ChatScreen, PromptEditor]
     return screen, prompt
 
 
+@pytest.mark.textual_patch("key-order")
 @pytest.mark.parametrize("count", [1, 10])
 async def test_backspaces_read_with_ctrl_p_edit_the_prompt_and_the_palette_opens_empty(
     tmp_path: Path, count: int
@@ -72,6 +73,7 @@ async def test_backspaces_read_with_ctrl_p_edit_the_prompt_and_the_palette_opens
         assert area.cursor_location == (0, len(TEXT) - count - 2)  # the arrows moved it
 
 
+@pytest.mark.textual_patch("key-order")
 async def test_backspaces_read_with_ctrl_b_edit_the_prompt(tmp_path: Path) -> None:
     app = fixture_app(tmp_path)
     async with app.run_test(size=(120, 40)) as pilot:
@@ -110,6 +112,7 @@ async def test_the_chain_is_textuals_own_for_the_focused_widget(tmp_path: Path) 
         assert app not in [node for node, _ in own]  # the modal screen ends it
 
 
+@pytest.mark.textual_patch("key-order")
 async def test_a_key_for_a_widget_gone_meanwhile_is_dropped_not_given_to_the_prompt(
     tmp_path: Path,
 ) -> None:
