@@ -10,10 +10,12 @@ import pytest
 
 from acp_tui.session.settings import AppSettings
 from acp_tui.ui import textual_patches
-from acp_tui.ui.app import make_app
+from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.textual_patches import ENV, PATCHES, Switches, from_environment
 from acp_tui.ui.textual_patches.switches import parse, range_text, supported, textual_version
 from tests.python_probe import run_python
+from tests.ui.chat_helpers import fixture_app, wait_for_session
 
 ALL = frozenset(PATCHES)
 PYPROJECT = Path(__file__).resolve().parents[2] / "pyproject.toml"
@@ -117,3 +119,46 @@ def test_an_app_with_every_patch_off_installs_none_in_its_process() -> None:
         "print(sorted(app.patches.on), Stylesheet._parse_rules is original)\n"
     )
     assert run_python(probe) == "[] True"
+
+
+def _installed(app: AcpTuiApp, screen: ChatScreen) -> dict[str, bool]:
+    """Which patches acted on this app and its chat screen (those installed once per process,
+    css-cache, are probed in a fresh process above)."""
+    from acp_tui.store.entries import AgentMessage
+    from acp_tui.store.options import Choice, SessionOption
+    from acp_tui.ui.textual_patches import driver, early_keys, key_order, paint_gate, restyle
+    from acp_tui.ui.textual_patches.compositor import CoveredSkipping
+    from acp_tui.ui.textual_patches.tall import _LeanStylesCache
+    from acp_tui.ui.widgets.option_controls import OptionSelect
+    from acp_tui.ui.widgets.transcript import AgentMessageView
+
+    option = SessionOption(
+        "config:m", "m", "config", "M", "", "mode", "select", (Choice("a", "A"),), "a"
+    )
+    return {
+        "compositor": isinstance(screen._compositor, CoveredSkipping),
+        "paint-gate": paint_gate.gate_of(screen) is not None,
+        "restyle": restyle._guards.get(screen) is not None,
+        "key-order": key_order.of(app) is not None,
+        "input-thread": driver._listeners.get(app) is not None,
+        "early-keys": app in early_keys._apps,
+        "tall-widgets": isinstance(
+            AgentMessageView(AgentMessage(1))._styles_cache, _LeanStylesCache
+        ),
+        "lazy-select": OptionSelect(option).lazy,
+        "dead-terminal": app.patches("dead-terminal"),
+    }
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("spec", ["all", "none", *(f"-{name}" for name in PATCHES)])
+async def test_each_switch_turns_its_patch_off_and_only_it(
+    spec: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(ENV, spec)
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        installed = _installed(app, screen)
+    wanted = parse(spec)[0]
+    assert installed == {name: name in wanted for name in installed}

@@ -20,6 +20,9 @@ written again, if a launch parsed something new, by the warm-up thread a second 
 when the app ends. The file is a pickle in the person's own cache directory (whoever can write
 there can already change what their shell runs). Any file that cannot be read, or holds
 something else, is ignored and replaced: the parse then works as Textual's own.
+
+It wraps Textual's private ``Stylesheet._parse_rules``. Switch: ``css-cache``;
+docs/upstream/css-parse-cache-across-stylesheets.md proposes it to Textual.
 """
 
 from __future__ import annotations

@@ -10,7 +10,7 @@ it, so the frames are paced around the person's typing:
   (transcript, sidebar, status) at most every :data:`TYPING_FRAME_GAP` seconds, **right after
   an echo**: that is when the next key is furthest away, so the frame is done before it comes
   (keys of a fast typist are 50-150 ms apart). See
-  :mod:`~acp_tui.ui.screens.chat.paint_gate` for the painting side.
+  :mod:`~acp_tui.ui.textual_patches.paint_gate` for the painting side (a Textual patch).
 
 No Textual here: the screen tells the pacer what happened (a key, a paint) and asks it what
 to do; the clock is injectable so tests can hold it still.
