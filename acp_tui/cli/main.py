@@ -171,6 +171,9 @@ def _run(invocation: Invocation) -> int:
         config, problems = load_config()
         for problem in problems:
             say(f"acp-tui: config: {problem}", file=sys.stderr)
+        from acp_tui.cli.tui import tidy_logs
+
+        tidy_logs(config)
         if invocation.command == "sessions":
             names = _agents_to_list(options, config)
             if names is not None and (len(names) != 1 or options.all_agents):

@@ -175,11 +175,11 @@ def replay_settings(recording: Recording, *, speed: float, data_dir: Path) -> Ap
 
 
 def run_tui(recording: Recording, speed: float, *, theme: str | None = None) -> int:
-    from acp_tui.cli.tui import prepare_to_run, setup_logging
+    from acp_tui.cli.tui import load_config_if_any, prepare_to_run, setup_logging
     from acp_tui.ui.app import make_app
     from acp_tui.ui.preferences import UiSettings
 
-    setup_logging()
+    setup_logging(load_config_if_any()[0])
     with tempfile.TemporaryDirectory(prefix="acp-tui-replay-") as data:
         settings = replay_settings(recording, speed=speed, data_dir=Path(data))
         app = make_app(settings, ui=UiSettings(theme=theme))

@@ -17,10 +17,13 @@ from acp_tui.cli.terminal import NO_TERMINAL_EXIT, terminal_problem
 from acp_tui.config import locations
 from acp_tui.config.defaults import (
     DEFAULT_DESKTOP_NOTIFICATIONS,
+    DEFAULT_LOG_KEEP,
+    DEFAULT_LOG_MEGABYTES,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
 )
 from acp_tui.config.load import config_path, load_config
+from acp_tui.config.log_files import client_log_handler, prune_agent_logs
 from acp_tui.session.launch.resolve import resolve_agent
 from acp_tui.session.launch.spec import AgentSource
 from acp_tui.session.settings import AppSettings, PermissionPolicy
@@ -127,21 +130,29 @@ def agent_settings(
     return made
 
 
-def setup_logging() -> Path | None:
-    """Client logs go to a file: the terminal belongs to the app."""
+def setup_logging(config: Config | None = None) -> Path | None:
+    """Client logs go to a file (rotated by size): the terminal belongs to the app. The
+    oldest agent logs beyond what ``config`` keeps (``[logs]``) are deleted first."""
+    tidy_logs(config)
     try:
-        directory = locations.log_dir()
-        directory.mkdir(parents=True, exist_ok=True)
-        path = directory / "acp-tui.log"
-        # An agent's string in a log message may hold a lone surrogate: escape it, never fail.
-        handler = logging.FileHandler(path, encoding="utf-8", errors="backslashreplace")
+        handler = client_log_handler(locations.log_dir())
     except OSError:
         return None
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root = logging.getLogger()
     root.addHandler(handler)
     root.setLevel(logging.INFO)
-    return path
+    return Path(handler.baseFilename)
+
+
+def tidy_logs(config: Config | None) -> None:
+    """Delete the oldest agent logs beyond what the config keeps (its defaults when None)."""
+    keep, megabytes = (
+        (config.logs.keep, config.logs.max_megabytes)
+        if config is not None
+        else (DEFAULT_LOG_KEEP, DEFAULT_LOG_MEGABYTES)
+    )
+    prune_agent_logs(locations.log_dir(), keep=keep, max_bytes=int(megabytes * 1024 * 1024))
 
 
 def run_tui(invocation: Invocation) -> int:
@@ -149,7 +160,7 @@ def run_tui(invocation: Invocation) -> int:
     if options.config_path:
         say(str(config_path()))
         return 0
-    config, problems = _load_config()
+    config, problems = load_config_if_any()
     names = list(getattr(options, "agents", None) or [])
     if names and config is None:
         config = _default_config()
@@ -163,7 +174,7 @@ def run_tui(invocation: Invocation) -> int:
     if refusal is not None:
         say(refusal, file=sys.stderr)
         return NO_TERMINAL_EXIT
-    setup_logging()
+    setup_logging(config)
     settings, *more = agent_settings(invocation, config, problems)
     ui = ui_settings(options, config, problems)
     return asyncio.run(_run_app(settings, ui, config, problems, more))
@@ -288,7 +299,7 @@ def settle_long_lived_objects() -> None:
     gc.enable()
 
 
-def _load_config() -> tuple[Config | None, list[str]]:
+def load_config_if_any() -> tuple[Config | None, list[str]]:
     """:func:`load_config`, except that no config file gives None (the defaults) rather than
     ``Config()``: the schema (pydantic, some 150 ms) is then never loaded before the first
     frame."""

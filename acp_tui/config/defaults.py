@@ -15,3 +15,7 @@ DEFAULT_DESKTOP_NOTIFICATIONS: Literal["off", "osc9", "osc777", "both"] = "osc9"
 #: How long the agent may take to answer ``initialize`` before the person is told it is not
 #: responding (it is still waited for; the person chooses to restart or quit).
 DEFAULT_INITIALIZE_TIMEOUT = 30.0
+#: Agent logs kept (one per agent run, the agent's stderr): the newest this many...
+DEFAULT_LOG_KEEP = 30
+#: ...taking at most this many megabytes together; older ones are deleted as acp-tui starts.
+DEFAULT_LOG_MEGABYTES = 100.0

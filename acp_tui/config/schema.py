@@ -13,6 +13,8 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Fiel
 from acp_tui.config.defaults import (
     DEFAULT_DESKTOP_NOTIFICATIONS,
     DEFAULT_INITIALIZE_TIMEOUT,
+    DEFAULT_LOG_KEEP,
+    DEFAULT_LOG_MEGABYTES,
     DEFAULT_NOTIFICATIONS,
     DEFAULT_PERMISSION_POLICY,
 )
@@ -20,6 +22,7 @@ from acp_tui.config.defaults import (
 __all__ = [
     "AgentConfig",
     "Config",
+    "LogsConfig",
     "McpHttpServer",
     "McpServerConfig",
     "McpSseServer",
@@ -142,6 +145,17 @@ class AgentConfig(_Strict):
         return [self.command, *self.args]
 
 
+class LogsConfig(_Strict):
+    """What is kept of the agent logs (one per agent run, its stderr; each capped at
+    16 MiB). The oldest are deleted as acp-tui starts. The client's own log is rotated at
+    5 MiB, with two older ones kept."""
+
+    keep: int = Field(default=DEFAULT_LOG_KEEP, ge=1)
+    """How many agent logs to keep, the newest."""
+    max_megabytes: float = Field(default=DEFAULT_LOG_MEGABYTES, gt=0)
+    """How much the agent logs may take together, in megabytes."""
+
+
 class Config(_Strict):
     """The whole file."""
 
@@ -175,6 +189,8 @@ class Config(_Strict):
     protocol: Literal[1, 2] = 1
     """ACP version asked for at ``initialize``: 1, or 2 (the draft; an agent that answers 1
     is spoken to in version 1). ``--protocol`` wins."""
+    logs: LogsConfig = Field(default_factory=LogsConfig)
+    """What is kept of the logs (``[logs]``)."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and
