@@ -73,6 +73,9 @@ DESCRIPTIONS: dict[str, str] = {
     "transcript-top": "top of the transcript",
     "transcript-bottom": "bottom of the transcript, following new output again",
     "inspector-save": "save the traffic as a recording",
+    "inspector-expand": "open or close the highlighted message whole (indented JSON, to read "
+    "and copy)",
+    "inspector-filter": "to the filter: a method or any words; `in` or `out` keeps one direction",
     "launcher-start": "start the highlighted agent",
     "launcher-back": 'back to the agent\'s view (a launcher opened by "Start agent…")',
     "next-agent": "the next running agent's view (with several agents; none is stopped or "

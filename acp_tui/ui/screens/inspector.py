@@ -10,15 +10,18 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import Label, RichLog
+from textual.widgets import Input, Label, OptionList, RichLog, TextArea
+from textual.widgets.option_list import Option
 
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import write_traffic
 from acp_tui.services.path_gate import PathRefused, create_new, private_directory
 from acp_tui.text.safety import sanitize_terminal_text
-from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.models.wire import WireFilter, WireLine, WireLog, parse_filter, pretty_message
 from acp_tui.ui.render.hints import KeyHints
 
 LINE_LIMIT = 4000
@@ -56,20 +59,28 @@ class TextLogScreen(ModalScreen[None]):
 
 
 class InspectorScreen(ModalScreen[None]):
-    """Every line in and out of this connection, live; junk lines flagged with why. ``s``
-    saves the traffic as a recording (the ``--record`` format, for ``acp-tui replay``) in
-    ``folder`` (acp-tui's recordings folder: never the project), through the path gate."""
+    """Every line in and out of this connection, live, one row each (a response named by its
+    request's method; junk lines flagged with why). Enter opens the highlighted message whole
+    (indented JSON, escaped, selectable to copy); the filter keeps the lines of one direction
+    or with given words (a method, an id, any text). ``s`` saves the traffic as a recording
+    (the ``--record`` format, for ``acp-tui replay``) in ``folder`` (acp-tui's recordings
+    folder: never the project), through the path gate."""
 
     DEFAULT_CSS = """
     InspectorScreen { align: center middle; }
     InspectorScreen > Vertical { width: 95%; height: 90%; background: $panel; border: thick $accent; }
     InspectorScreen .title { text-style: bold; padding: 0 1; width: 100%; }
-    InspectorScreen RichLog { height: 1fr; }
+    InspectorScreen #wire-filter { height: 3; margin: 0 1; }
+    InspectorScreen #wire { height: 1fr; text-wrap: nowrap; text-overflow: ellipsis; }
+    InspectorScreen #message { height: 1fr; display: none; }
+    InspectorScreen.-expanded #message { display: block; }
     InspectorScreen .keys { color: $text-muted; padding: 0 1; width: 100%; }
     """
     BINDINGS = [
         Binding("escape,q", "dismiss", "Close", id="close-dialog"),
         Binding("s", "save", "Save", id="inspector-save"),
+        Binding("enter", "expand", "Expand", id="inspector-expand"),
+        Binding("slash", "filter", "Filter", id="inspector-filter"),
     ]
 
     def __init__(
@@ -85,6 +96,12 @@ class InspectorScreen(ModalScreen[None]):
         self.agent_argv = list(agent_argv)
         self.cwd = cwd
         self.folder = folder
+        self.wire = WireLog()
+        self.filter = WireFilter()
+        #: The lines listed now (those the filter keeps), by row.
+        self.shown: list[WireLine] = []
+        #: The line opened whole, if any.
+        self.expanded: WireLine | None = None
         self._pending: list[TrafficRecord] = []
         #: Where the last save went.
         self.saved_to: Path | None = None
@@ -104,23 +121,99 @@ class InspectorScreen(ModalScreen[None]):
         )
         with Vertical():
             yield Label(title, classes="title")
-            yield RichLog(wrap=False, markup=False, highlight=False, max_lines=5_000)
+            yield Input(
+                placeholder="filter: a method or any words; in or out keeps one direction",
+                id="wire-filter",
+            )
+            yield OptionList(id="wire")
+            yield TextArea(id="message", read_only=True, soft_wrap=True, show_line_numbers=False)
             save, close = key_label(self, "inspector-save"), key_label(self, "close-dialog")
+            expand, find = key_label(self, "inspector-expand"), key_label(self, "inspector-filter")
             yield Label(
-                KeyHints([f"{save} save as a recording (for acp-tui replay)", f"{close} close"]),
+                KeyHints(
+                    [
+                        f"{expand} open or close the message",
+                        f"{find} filter",
+                        f"{save} save as a recording (for acp-tui replay)",
+                        f"{close} close",
+                    ]
+                ),
                 classes="keys",
             )
 
     def on_mount(self) -> None:
-        log = self.query_one(RichLog)
         for record in list(self.connection.traffic):
-            log.write(self._format(record))
+            self.wire.add(record)
+        self._show_lines(self.wire.lines)
+        wire = self.query_one("#wire", OptionList)
+        if self.shown:
+            wire.highlighted = len(self.shown) - 1
+        wire.focus()
         self.connection.traffic_listeners.append(self._on_record)
         self.set_interval(0.2, self._flush)
 
     def on_unmount(self) -> None:
         if self._on_record in self.connection.traffic_listeners:
             self.connection.traffic_listeners.remove(self._on_record)
+
+    # -- the filter and the message ------------------------------------------------------
+
+    def action_filter(self) -> None:
+        self.query_one("#wire-filter", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.filter = parse_filter(event.value)
+        wire = self.query_one("#wire", OptionList)
+        wire.clear_options()
+        self.shown = []
+        self._show_lines(self.wire.lines)
+        if self.shown:
+            wire.highlighted = len(self.shown) - 1
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#wire", OptionList).focus()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        self._toggle(event.option_index)
+
+    def action_expand(self) -> None:
+        highlighted = self.query_one("#wire", OptionList).highlighted
+        if highlighted is not None:
+            self._toggle(highlighted)
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        event.stop()
+        if self.expanded is not None and 0 <= event.option_index < len(self.shown):
+            self._expand(self.shown[event.option_index])  # the open message follows the rows
+
+    def _toggle(self, row: int) -> None:
+        if not 0 <= row < len(self.shown):
+            return
+        line = self.shown[row]
+        if self.expanded is line:
+            self.expanded = None
+            self.remove_class("-expanded")
+            return
+        self._expand(line)
+
+    def _expand(self, line: WireLine) -> None:
+        self.expanded = line
+        message = self.query_one("#message", TextArea)
+        message.load_text(pretty_message(line))
+        message.border_title = line.summary(60)
+        self.add_class("-expanded")
+
+    def _show_lines(self, lines: Sequence[WireLine]) -> None:
+        kept = [line for line in lines if self.filter.matches(line)]
+        if not kept:
+            return
+        self.shown.extend(kept)
+        self.query_one("#wire", OptionList).add_options(
+            [Option(Content(line.summary())) for line in kept]
+        )
 
     def action_save(self) -> None:
         traffic = self.connection.traffic
@@ -159,17 +252,9 @@ class InspectorScreen(ModalScreen[None]):
     def _flush(self) -> None:
         if not self._pending:
             return
-        records, self._pending = self._pending[-2000:], []
-        log = self.query_one(RichLog)
-        for record in records:
-            log.write(self._format(record))
-
-    @staticmethod
-    def _format(record: TrafficRecord) -> Text:
-        stamp = time.strftime("%H:%M:%S", time.localtime(record.timestamp))
-        arrow = "→" if record.direction == "out" else "←"
-        text = Text(f"{stamp} {arrow} ", style="bold" if record.direction == "out" else "")
-        if record.note:
-            text.append(f"[{line_of(record.note)}] ", style="italic")
-        text.append(sanitize_terminal_text(record.text)[:LINE_LIMIT])
-        return text
+        records, self._pending = self._pending, []
+        wire = self.query_one("#wire", OptionList)
+        following = wire.highlighted is None or wire.highlighted >= len(self.shown) - 1
+        self._show_lines([self.wire.add(record) for record in records])
+        if following and self.shown and self.expanded is None:
+            wire.highlighted = len(self.shown) - 1
