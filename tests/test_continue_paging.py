@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from acp_tui.protocol.jsonrpc import INTERNAL_ERROR, RpcError
+from acp_tui.session.errors import AgentRefused, session_error
 from acp_tui.session.start import CONTINUE_PAGES, open_at_start
 from acp_tui.store.store import SessionStore
 
@@ -141,7 +142,7 @@ async def test_a_later_page_that_fails_leaves_the_pages_read() -> None:
             self, cwd: str | None, cursor: str | None, *, pages: list[Any] | None = None
         ) -> str | None:
             if cursor is not None and len(self.cursors_asked) >= 2:
-                raise RpcError(INTERNAL_ERROR, "the index is locked")
+                raise AgentRefused(INTERNAL_ERROR, "the index is locked")
             return await super().list_sessions(cwd, cursor, pages=pages)
 
     link = FailingSecondPage([row(n) for n in range(1, 10)])
@@ -155,11 +156,13 @@ async def test_a_session_that_will_not_reopen_is_told_with_the_agents_reason_who
 
     class Refusing(PagedLink):
         async def open_session(self, session_id: str, cwd: str | None, *, adopt: bool) -> None:
-            raise RpcError(
+            # As the controller says it (acp_tui.session.errors): with the agent's reason.
+            refused = RpcError(
                 INTERNAL_ERROR,
                 "Internal error",
                 {"details": "No previous sessions found for this project."},
             )
+            raise session_error(refused) from refused
 
     link = Refusing([row(1)])
     outcome = await open_at_start(link, cwd=CWD, resume="s001", continue_latest=False)  # type: ignore[arg-type]

@@ -49,9 +49,9 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
-from acp_tui.protocol.client import AcpError, AgentInfo
-from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.session.elicitation import DECLINE, FORM, answer
+from acp_tui.session.errors import SessionError
+from acp_tui.session.link_events import AgentInfo
 from acp_tui.session.permissions import PendingPermission
 from acp_tui.store.entries import Notice
 from acp_tui.store.session import SessionState
@@ -157,7 +157,7 @@ class HeadlessAsk(Headless):
             else:
                 session_id = await controller.new_session(self.cwd)
                 method = "new"
-        except (AcpError, RpcError) as error:
+        except SessionError as error:
             what = "continue the session" if self.session else "start a session"
             self.open_failed(error, what)
             return
@@ -263,7 +263,7 @@ class HeadlessAsk(Headless):
                 task_group.start_soon(self._cancel, session_id)
 
     async def _cancel(self, session_id: str) -> None:
-        with contextlib.suppress(AcpError, RpcError):
+        with contextlib.suppress(SessionError):
             await self.controller.cancel(session_id)
         await anyio.sleep(CANCEL_WAIT_SECONDS)
         self.finish(

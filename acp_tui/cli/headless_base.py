@@ -26,18 +26,21 @@ from acp_tui.cli.headless_output import (
     _label,
 )
 from acp_tui.config import locations
-from acp_tui.protocol.client import AgentExitedError, NotSupportedError
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
-from acp_tui.protocol.process import AgentProcess
 from acp_tui.services import outside
 from acp_tui.services.paths import OutsideRequest
-from acp_tui.session.auth import AuthNotDone
 from acp_tui.session.auth_methods import ENV_VAR, TERMINAL
 from acp_tui.session.controller import (
     AgentExit,
     LinkEvents,
     NotResponding,
     PermissionHandler,
+)
+from acp_tui.session.errors import (
+    AgentGone,
+    AgentRefused,
+    AuthRequired,
+    NotSupported,
+    SessionError,
 )
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
@@ -187,9 +190,8 @@ class Headless:
         """After the controller's run: the decided code, or why the agent is gone."""
         if self.code is not None:
             return self.code
-        client = self.controller.client
         info = self.exit_info
-        if client is None:  # never started
+        if self.controller.process is None:  # never started
             argv = shlex.join(self.controller.argv)
             reason = info.description if info else "it did not start"
             self.output.error(f"cannot start agent `{argv}`: {reason}")
@@ -199,7 +201,7 @@ class Headless:
             self.output.finish_text()
             self.output.error(_label(failure, 300))
             return EXIT_STOPPED
-        return _report_crash(client.process, self.output, closed_input=client.closed_its_input)
+        return _report_crash(info, self.output)
 
     def auth_message(self) -> str:
         """One line: the methods, and for a terminal method the exact command to run (``ask``
@@ -227,39 +229,38 @@ class Headless:
                 message += f"; {_label(method.label, 40)}: {_label(method.how(), 200)}"
         return message
 
-    def open_failed(self, error: BaseException, what: str) -> None:
+    def open_failed(self, error: SessionError, what: str) -> None:
         """A session call failed: the exit code and the line that says why."""
-        if isinstance(error, AgentExitedError):
+        if isinstance(error, AgentGone):
             return  # the agent is gone: exit_code() says how
-        if isinstance(error, AuthNotDone) or (
-            isinstance(error, RpcError) and error.code == AUTH_REQUIRED
-        ):
+        if isinstance(error, AuthRequired):
             self.finish(EXIT_AUTH, self.auth_message())
-        elif isinstance(error, NotSupportedError):
+        elif isinstance(error, NotSupported):
             self.finish(EXIT_UNSUPPORTED, _label(str(error), 300))
-        elif isinstance(error, RpcError):
+        elif isinstance(error, AgentRefused):
             self.finish(EXIT_STOPPED, f"{self.agent_name} could not {what}: {error}")
         else:
             self.finish(EXIT_STOPPED, _label(str(error), 300))
 
 
-def _report_crash(process: AgentProcess, output: Output, *, closed_input: bool = False) -> int:
-    """The agent is gone (the controller shut it down): how, with its last stderr lines."""
+def _report_crash(info: AgentExit | None, output: Output) -> int:
+    """The agent is gone (the controller shut it down): how, as its exit report says, with
+    its last stderr lines."""
     output.finish_text()
-    status = process.exit_description
-    if closed_input:
+    status = info.status if info is not None else "running"
+    if info is not None and info.closed_input:
         message = "the agent closed its input (stdin) and was stopped"
     elif status == "running":
         message = "the agent closed its output"
-    elif process.returncode == 0:
+    elif info is not None and info.returncode == 0:
         message = f"the agent exited unexpectedly ({status})"
     else:
         message = f"the agent crashed ({status})"
-    tail = [one_line(line, 200) for line in process.stderr_tail]
+    tail = [one_line(line, 200) for line in (info.stderr_tail if info is not None else [])]
     tail = [line for line in tail if line]
     if tail:
         message += "; last stderr: " + " | ".join(tail[-STDERR_TAIL_LINES:])
-    if process.log_path is not None:
-        message += f" (full log: {process.log_path})"
+    if info is not None and info.log_path is not None:
+        message += f" (full log: {info.log_path})"
     output.error(message)
     return EXIT_CRASH

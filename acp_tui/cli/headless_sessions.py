@@ -13,8 +13,7 @@ from acp_tui.cli.headless_base import Headless, _run
 from acp_tui.cli.headless_output import EXIT_OK, EXIT_UNSUPPORTED, Output, _label, format_table
 from acp_tui.cli.headless_render import scrub_surrogates
 from acp_tui.config import locations
-from acp_tui.protocol.client import AcpError
-from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session.errors import SessionError
 
 #: Pages of session/list read at most (each page must bring new sessions, see the store).
 MAX_LIST_PAGES = 1000
@@ -108,7 +107,7 @@ class HeadlessSessions(Headless):
                     break
             else:
                 self.output.error(f"stopped listing after {MAX_LIST_PAGES} pages")
-        except (AcpError, RpcError) as error:
+        except SessionError as error:
             self.open_failed(error, "list sessions")
             return
         stopped = self.store.list_state(scope).stopped

@@ -14,7 +14,6 @@ yet goes out when it opens (:meth:`SessionController.flush`).
 
 from __future__ import annotations
 
-import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -35,6 +34,7 @@ from acp_tui.session.agent_requests import AgentRequests
 from acp_tui.session.auth import SignIn
 from acp_tui.session.elicitation import URL
 from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.link_events import (
     AgentExit,
@@ -94,36 +94,37 @@ class SessionController:
         self.turns = Turns(self.state)
         self.calls = SessionCalls(self.state, self.turns)
         self.requests = AgentRequests(self.state, self.turns)
-        # Prompts and turns.
+        # What the faces call: the parts' work, what fails said in the session layer's words
+        # (acp_tui.session.errors), never the wire's. Prompts and turns:
         turns = self.turns
         self.build_prompt = turns.build_prompt
-        self.send_prompt = turns.send_prompt
+        self.send_prompt = translating_now(turns.send_prompt)
         self.can_send = turns.can_send
-        self.flush = turns.flush
-        self.authenticate = turns.authenticate
+        self.flush = translating_now(turns.flush)
+        self.authenticate = translating(turns.authenticate)
         self.begin_cancel = turns.begin_cancel
-        self.cancel = turns.cancel
-        self.cancel_running_turns = turns.cancel_running_turns
+        self.cancel = translating(turns.cancel)
+        self.cancel_running_turns = translating(turns.cancel_running_turns)
         self.is_cancelling = turns.is_cancelling
         self.is_busy = turns.is_busy
-        self.edit_saved = turns.edit_saved
-        self.edit_queued = turns.edit_queued
+        self.edit_saved = translating_now(turns.edit_saved)
+        self.edit_queued = translating_now(turns.edit_queued)
         self.queue = turns.queue
         # Session calls.
         calls = self.calls
-        self.new_session = calls.new_session
-        self.open_session = calls.open_session
-        self.list_sessions = calls.list_sessions
-        self.adopt_session = calls.adopt_session
+        self.new_session = translating(calls.new_session)
+        self.open_session = translating(calls.open_session)
+        self.list_sessions = translating(calls.list_sessions)
+        self.adopt_session = translating_now(calls.adopt_session)
         self.drop_session = calls.drop_session
         self.session_dirs = calls.session_dirs
         self.set_session_dirs = calls.set_session_dirs
-        self.set_mode = calls.set_mode
-        self.set_model = calls.set_model
-        self.set_config_option = calls.set_config_option
-        self.close_session = calls.close_session
-        self.delete_session = calls.delete_session
-        self.logout = calls.logout
+        self.set_mode = translating(calls.set_mode)
+        self.set_model = translating(calls.set_model)
+        self.set_config_option = translating(calls.set_config_option)
+        self.close_session = translating(calls.close_session)
+        self.delete_session = translating(calls.delete_session)
+        self.logout = translating(calls.logout)
         # The state's own.
         self.is_open = self.state.is_open
         self.runtime = self.state.runtime
@@ -358,10 +359,10 @@ class SessionController:
             if open_session is not None:
                 await open_session(self)
             else:
-                await self.calls.new_session()
-        except AgentExitedError:
+                await self.new_session()
+        except AgentGone:
             return
-        except (AcpError, RpcError) as error:
+        except SessionError as error:
             self.state.events.on_error(str(error))
 
     async def _watch_initialize(self, client: AcpClient, scope: anyio.CancelScope) -> None:
@@ -393,37 +394,35 @@ class SessionController:
         self.stop()
 
     def _report_exit(self) -> None:
-        process = self.state.client.process if self.state.client else None
-        if process is None:
+        state = self.state
+        client = state.client
+        process = client.process if client else None
+        if client is None or process is None:
             return
-        self.state.ready = anyio.Event()
-        failure = self.state.start_failure
-        if failure is None and self.state.agent is None and not self.state.stopping:
+        state.ready = anyio.Event()
+        failure = state.start_failure
+        if failure is None and state.agent is None and not state.stopping:
             failure = "the agent ended before answering initialize"
-        printed = (
-            list(self.state.client.connection.stats.first_skipped) if self.state.client else []
-        )
+        printed = list(client.connection.stats.first_skipped)
         description = process.exit_description
-        if (
-            self.state.client is not None
-            and self.state.client.closed_its_input
-            and not self.state.stopping
-        ):
+        if client.closed_its_input and not state.stopping:
             # Our write failed while the agent ran: that, not the signal we then sent, is
             # what happened.
             description = (
                 "it closed its input: acp-tui could not write to its stdin and stopped it, "
                 + description
             )
-        self.state.events.on_exit(
+        state.events.on_exit(
             AgentExit(
                 description=f"{failure} ({description})" if failure else description,
                 start_failed=failure is not None,
                 returncode=process.returncode,
                 stderr_tail=list(process.stderr_tail)[-20:],
-                expected=self.state.stopping,
+                expected=state.stopping,
                 log_path=str(process.log_path) if process.log_path else None,
-                printed=printed if self.state.agent is None else [],
+                printed=printed if state.agent is None else [],
+                status=process.exit_description,
+                closed_input=client.closed_its_input,
             )
         )
 
@@ -447,7 +446,3 @@ async def _reap_orphans() -> None:
     while True:
         await anyio.sleep(ORPHAN_REAP_SECONDS)
         reaper.reap()
-
-
-def suppress_agent_errors() -> contextlib.AbstractContextManager[None]:
-    return contextlib.suppress(AcpError, RpcError)

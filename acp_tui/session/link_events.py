@@ -10,9 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.protocol.client import (
-    AgentInfo,
-)
+from acp_tui.protocol.client import AgentInfo
 from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
@@ -20,6 +18,16 @@ if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
     from acp_tui.services.paths import ApproveOutside
     from acp_tui.session.auth import AuthChooser, TerminalRunner
+
+__all__ = [
+    "AgentExit",
+    "AgentInfo",
+    "FaceHooks",
+    "LinkEvents",
+    "NotResponding",
+    "PermissionHandler",
+    "ProcessSetup",
+]
 
 PermissionHandler = Callable[[dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -68,6 +76,11 @@ class AgentExit:
     log_path: str | None = None
     #: Lines it printed on stdout that were not ACP messages (the first few).
     printed: list[str] = field(default_factory=list)
+    #: How the process ended, as the process says it ("exit code 3", "killed by SIGKILL";
+    #: "running" while it still runs, its output closed).
+    status: str = ""
+    #: The agent stopped reading its input: acp-tui could not write to it, and stopped it.
+    closed_input: bool = False
 
     def __post_init__(self) -> None:
         # The description quotes the agent (its initialize error, what it printed): shown in

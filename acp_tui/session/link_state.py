@@ -20,12 +20,14 @@ import anyio
 from acp_tui.protocol.client import (
     AcpClient,
     AcpError,
+    AgentExitedError,
     AgentInfo,
 )
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.session.auth import SignIn
 from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.errors import SessionError
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.link_events import FaceHooks, ProcessSetup
 from acp_tui.session.queue import PromptQueue
@@ -138,7 +140,7 @@ class LinkState:
 
     def require_client(self) -> AcpClient:
         if self.client is None or self.agent is None:
-            raise AcpError("the agent is not running")
+            raise AgentExitedError("the agent is not running")
         return self.client
 
     def is_open(self, session_id: str) -> bool:
@@ -157,7 +159,7 @@ class LinkState:
         async def guarded() -> None:
             try:
                 await job()
-            except (AcpError, RpcError) as error:
+            except (AcpError, RpcError, SessionError) as error:
                 self.events.on_error(f"{what}: {error}")
 
         if self.task_group is None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.protocol.client import AcpError
+from acp_tui.session.errors import AgentGone, SessionError, translating
 from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
@@ -57,12 +57,13 @@ def additional_directories(state: SessionState | None) -> list[str]:
     return [d for d in dirs if isinstance(d, str)] if isinstance(dirs, list | tuple) else []
 
 
+@translating
 async def fork(link: SessionController, source_id: str, *, index: LocalIndex | None = None) -> str:
     """``session/fork`` of ``source_id``; the branch opens (is shown) and is named. Returns
     its id."""
     client, agent = link.client, link.agent
     if client is None or agent is None:
-        raise AcpError("the agent is not running")
+        raise AgentGone("the agent is not running")
     source = link.store.get(source_id)
     cwd = source.cwd if source is not None and source.cwd else link.cwd
     # The source's directories (and this run's), when the agent takes them.
@@ -73,7 +74,7 @@ async def fork(link: SessionController, source_id: str, *, index: LocalIndex | N
     )
     branch_id = result.get("sessionId")
     if not isinstance(branch_id, str) or not branch_id:
-        raise AcpError("the agent answered session/fork without a sessionId")
+        raise SessionError("the agent answered session/fork without a sessionId")
     link.set_session_dirs(branch_id, cwd, dirs)
     branch = link.store.register_fork(branch_id, source_id, cwd=cwd, response=result)
     if not branch.transcript:
@@ -85,13 +86,14 @@ async def fork(link: SessionController, source_id: str, *, index: LocalIndex | N
     title = branch_title(source)
     try:
         await rename(link.store, link, branch_id, title, index=index)
-    except AcpError as error:  # the branch exists: a title it could not get is no failure
+    except SessionError as error:  # the branch exists: a title it could not get is no failure
         link.store.pin_title(branch_id, title)
         link.events.on_error(f"naming the branch: {error}")
     link.adopt_session(branch_id)
     return branch_id
 
 
+@translating
 async def rename(
     store: SessionStore,
     link: SessionController | None,
@@ -128,12 +130,13 @@ def rename_locally(
     return title
 
 
+@translating
 async def set_archived(link: SessionController, session_id: str, archived: bool) -> None:
     """``session/archive`` or ``session/unarchive``. Archiving closes the session on the
     agent's side: it is reopened before it is used again."""
     client = link.client
     if client is None or link.agent is None:
-        raise AcpError("the agent is not running")
+        raise AgentGone("the agent is not running")
     if archived:
         await client.archive_session(session_id)
         link.drop_session(session_id)

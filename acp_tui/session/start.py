@@ -23,9 +23,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_tui.protocol.client import AcpError, AgentExitedError
-from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
 from acp_tui.session.controller import SessionController
+from acp_tui.session.errors import AgentGone, AgentRefused, SessionError
 from acp_tui.store.session import SessionState, parse_iso
 from acp_tui.text.safety import one_line
 
@@ -60,7 +59,7 @@ class StartOutcome:
 
 def session_is_gone(error: BaseException) -> bool:
     """Whether an error opening a session says the agent has no such session."""
-    if isinstance(error, RpcError) and error.code == RESOURCE_NOT_FOUND:
+    if isinstance(error, AgentRefused) and error.not_found:
         return True
     return "not found" in str(error).lower()
 
@@ -78,9 +77,9 @@ async def open_at_start(
     if agent is not None and agent.can_list:
         try:
             await _list_to_the_newest(link, cwd)
-        except AgentExitedError:
+        except AgentGone:
             raise
-        except (AcpError, RpcError) as error:
+        except SessionError as error:
             return StartOutcome(message=f"Could not list the sessions of this folder: {error}")
     candidates = link.store.catalog(cwd)
     if not candidates:
@@ -121,9 +120,9 @@ async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
         followed.add(cursor)
         try:
             cursor = await link.list_sessions(cwd, cursor, pages=pages)
-        except AgentExitedError:
+        except AgentGone:
             raise
-        except (AcpError, RpcError):
+        except SessionError:
             return
 
 
@@ -149,9 +148,9 @@ async def reopen_after_restart(link: SessionController, session_id: str) -> Star
 async def _open(link: SessionController, session_id: str, cwd: str | None) -> StartOutcome:
     try:
         await link.open_session(session_id, cwd, adopt=True)
-    except AgentExitedError:
+    except AgentGone:
         raise
-    except (AcpError, RpcError) as error:
+    except SessionError as error:
         state = link.store.get(session_id)
         name = one_line(state.display_title if state else session_id, 80)
         gone = session_is_gone(error) and not (state is not None and state.listed)

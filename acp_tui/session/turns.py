@@ -9,7 +9,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from acp_tui.protocol.client import AcpClient, AcpError
+from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.attachments import (
     BuiltPrompt,
@@ -79,7 +79,7 @@ class Turns:
 
     def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
         if self.state.task_group is None:
-            raise AcpError("the agent is not running")
+            raise AgentExitedError("the agent is not running")
         runtime = self.state.runtime(session_id)
         runtime.turn_running = True
         # Built before the agent said what it takes (or for another agent): what it cannot

@@ -14,8 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
-from acp_tui.protocol.client import AcpError, AgentExitedError
-from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session.errors import AgentGone, SessionError
 from acp_tui.session.start import NewSessionChoices, session_is_gone
 from acp_tui.text.relative_time import elapsed_text
 from acp_tui.text.safety import one_line
@@ -226,7 +225,7 @@ class ChatModel:
             if link.can_send(session_id):
                 try:
                     link.send_prompt(session_id, text, blocks)
-                except AcpError as error:
+                except SessionError as error:
                     self.prompts.add(session_id, text, blocks)
                     self.notify(str(error), severity="error")
                 return
@@ -293,7 +292,7 @@ class ChatModel:
                 choices.mode = choices.mode or mode
                 choices.model = choices.model or model
                 choices.config = {**config, **choices.config}
-                if isinstance(error, AcpError | RpcError):
+                if isinstance(error, SessionError):
                     self.new_session_error = str(error)
                 raise
             finally:
@@ -398,8 +397,8 @@ class ChatModel:
         async def open_it() -> None:
             try:
                 await link.open_session(session_id)
-            except (AcpError, RpcError) as error:
-                if isinstance(error, AgentExitedError):
+            except SessionError as error:
+                if isinstance(error, AgentGone):
                     raise
                 known = self.store.get(session_id)
                 if session_is_gone(error) and not (known is not None and known.listed):

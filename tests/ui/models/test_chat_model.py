@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from acp_tui.protocol.client import AcpError
-from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND, RpcError
+from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND
+from acp_tui.session.errors import AgentRefused, SessionError
 from acp_tui.session.queue import PromptQueue
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
@@ -353,7 +353,7 @@ async def test_a_new_session_that_fails_says_why_and_keeps_the_choices() -> None
     model, link, view = make()
     model.new_choices.mode = "plan"
     model.new_choices.config = {"effort": "high"}
-    link.new_error = AcpError("no quota left")
+    link.new_error = SessionError("no quota left")
     model.send("waits")
     errors = await link.run_jobs()
     assert len(errors) == 1 and not model.starting_new
@@ -427,7 +427,7 @@ async def test_opening_a_session_the_agent_does_not_have_forgets_it(tmp_path: Pa
     live(model, link, "here")
     model.index.remember("gone", cwd="/p", title="Gone", first_prompt=None)
     model.store.apply_index_records(model.index.sessions())
-    link.open_error = RpcError(RESOURCE_NOT_FOUND, "Session not found")
+    link.open_error = AgentRefused(RESOURCE_NOT_FOUND, "Session not found")
     model.open("gone")
     assert model.explicit_open == "gone" and model.focus_prompt_on_open
     assert len(await link.run_jobs()) == 1

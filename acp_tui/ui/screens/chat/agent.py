@@ -13,9 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from acp_tui.protocol.client import AgentInfo
 from acp_tui.session.controller import AgentExit, LinkEvents, NotResponding, SessionController
-from acp_tui.session.link_events import FaceHooks
+from acp_tui.session.link_events import AgentInfo, FaceHooks
 from acp_tui.session.start import StartOutcome, open_at_start, reopen_after_restart
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label

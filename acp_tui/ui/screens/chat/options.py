@@ -20,8 +20,7 @@ from typing import Any
 
 from textual.screen import Screen
 
-from acp_tui.protocol.client import AcpError, AgentExitedError
-from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session.errors import AgentGone, AgentRefused, SessionError
 from acp_tui.store.options import (
     SessionOption,
     by_category,
@@ -140,9 +139,9 @@ class SessionOptions:
         async def job() -> None:
             try:
                 await call()
-            except AgentExitedError:
+            except AgentGone:
                 raise
-            except (AcpError, RpcError) as error:
+            except SessionError as error:
                 self._refused(session_id, option, value, error)
 
         link.spawn(job, f"set {option.name}")
@@ -154,7 +153,7 @@ class SessionOptions:
         value: str | bool,
         error: BaseException,
     ) -> None:
-        reason = error.reason if isinstance(error, RpcError) else str(error)
+        reason = error.reason if isinstance(error, AgentRefused) else str(error)
         # Whole in the transcript (a toast keeps a line or two: Qwen Code's reason lost its
         # remedy there), short in the toast.
         self.model.store.add_notice(

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_tui.protocol.client import AcpError
-from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.session.errors import SessionError
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,
@@ -147,7 +146,7 @@ class SessionSwitching(ChatHost):
         async def load() -> None:
             try:
                 await controller.list_sessions(cwd, cursor, archived=archived)
-            except (AcpError, RpcError) as error:
+            except SessionError as error:
                 sidebar.set_loading(False, error=str(error), agent_key=key)
                 return
             sidebar.set_loading(False, agent_key=key)  # redraws the rows
