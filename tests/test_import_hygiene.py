@@ -16,8 +16,8 @@ PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
 PURE_MODULES = [
     "acp_tui.text.safety",
     "acp_tui.cli.headless",
-    "acp_tui.cli.replay",
-    "acp_tui.cli.wire_check",
+    "acp_tui.devtools.replay",
+    "acp_tui.devtools.wire_check",
 ]
 FORBIDDEN = ["textual", "rich"]
 

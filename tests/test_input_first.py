@@ -1,5 +1,5 @@
 """Background work gives way while a key is on its way to the screen
-(acp_tui/protocol/input_first.py): it waits while the UI says a key is pending, briefly and
+(acp_tui/pace/input_first.py): it waits while the UI says a key is pending, briefly and
 never past MOST, and is a plain checkpoint otherwise."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import time
 import anyio
 import pytest
 
-from acp_tui.protocol.input_first import MOST, STEP, InputFirst
+from acp_tui.pace.input_first import MOST, STEP, InputFirst
 
 pytestmark = pytest.mark.anyio
 

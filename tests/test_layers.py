@@ -7,8 +7,10 @@ is a cycle all the same, only hidden from the interpreter).
 Layers, lowest first: ``text`` (agent text as data, formatting) beside ``wire`` (the ACP
 wire's names and shapes), ``protocol`` (JSON-RPC and ACP over stdio), ``config`` (settings
 and paths), ``store`` (sessions and transcripts), ``services`` (what the agent asks of the
-client), ``session`` (the controller), ``ui`` (Textual), ``cli`` (entry points). The demo
-agent is a program of its own in the package.
+client), ``session`` (the controller), ``ui`` (Textual), ``cli`` (entry points) beside
+``devtools`` (recording and replaying the wire). ``pace`` (how the event loop gives way to a
+key) is at the bottom with ``text`` and ``wire``. The demo agent is a program of its own in
+the package. The faces, ``ui`` and ``cli``, import nothing of ``protocol``.
 """
 
 from __future__ import annotations
@@ -296,7 +298,24 @@ def test_the_layer_check_catches_an_upward_import_declared_in_pyproject(tmp_path
         "acp_tui.ui",
         "acp_tui.ui.app",
     ]
-    assert layer_problems(probe, "acp_tui.cli.probe") == []
+    assert layer_problems(probe, "acp_tui.cli.probe") == [
+        "acp_tui.protocol",
+        "acp_tui.protocol.jsonrpc",
+    ]
+    assert layer_problems(probe, "acp_tui.devtools.probe") == []
+
+
+def test_the_faces_speak_the_session_layers_words_not_the_wires(tmp_path: Path) -> None:
+    """The TUI and the command line import nothing of ``protocol`` (its errors, its client,
+    its process): the session layer names what they need. The dev tools (``--record``,
+    ``replay``, its wire check) read and play recordings, and may."""
+    probe = tmp_path / "probe.py"
+    probe.write_text("from acp_tui.protocol.client import AcpError\n", encoding="utf-8")
+    for face in ("ui", "ui.screens.chat", "cli"):
+        assert layer_problems(probe, f"acp_tui.{face}.probe") != [], face
+    for below in ("devtools", "session", "demo_agent"):
+        assert layer_problems(probe, f"acp_tui.{below}.probe") == [], below
+    assert "protocol" not in ALLOWED["ui"] | ALLOWED["cli"]
 
 
 def test_the_wire_declaration_is_a_bottom_layer() -> None:

@@ -16,8 +16,8 @@ import anyio
 import pytest
 
 from acp_tui import __version__
-from acp_tui.cli.main import open_recorder
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.devtools.recording import open_recorder
 from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
 from acp_tui.protocol.recording import (
@@ -179,7 +179,7 @@ def test_every_line_up_to_a_crash_is_in_the_file(tmp_path: Path) -> None:
         from acp_tui.protocol.jsonrpc import Connection
         from acp_tui.protocol.recording import WireRecorder
         from tests.wire_helpers import byte_pipe
-        from acp_tui.cli.main import open_recorder
+        from acp_tui.devtools.recording import open_recorder
         recorder = open_recorder({str(path)!r})
         recorder.attach(Connection(byte_pipe()[1], byte_pipe()[0]), argv=["a"], cwd="/")
         for n in range(500):

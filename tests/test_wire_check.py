@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from acp_tui.cli.replay import run_check
-from acp_tui.cli.wire_check import check_recording
+from acp_tui.devtools.replay import run_check
+from acp_tui.devtools.wire_check import check_recording
 from acp_tui.protocol.recording import load_recording
 
 DATA = Path(__file__).resolve().parent / "data" / "recordings"
@@ -94,7 +94,7 @@ def test_the_check_runs_headless_and_exits_1_with_one_line_per_error(tmp_path: P
     path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
     probe = (
         "import sys\n"
-        "from acp_tui.cli.replay import main\n"
+        "from acp_tui.devtools.replay import main\n"
         "code = main(['--check', sys.argv[1]])\n"
         "loaded = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'rich'))\n"
         "print('LOADED', loaded)\n"

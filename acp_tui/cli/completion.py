@@ -34,7 +34,7 @@ def completion_parser() -> argparse.ArgumentParser:
     """The whole command line as one parser: the TUI's options, and each sub-command's own
     parser under its name (the real parsers, which :mod:`acp_tui.cli.main` dispatches to by
     the first word), with completers for the values a person looks up."""
-    from acp_tui.cli import replay
+    from acp_tui.devtools import replay
 
     parser = build_parser()
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")

@@ -16,9 +16,8 @@ from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
-    from acp_tui.protocol.recording import WireRecorder
 
-__all__ = ["main", "open_recorder"]
+__all__ = ["main"]
 
 
 def _resolve(invocation: Invocation, config: Config) -> int | None:
@@ -98,7 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return completion.main(args[1:])
     if args[:1] == ["replay"]:
-        from acp_tui.cli import replay
+        from acp_tui.devtools import replay
 
         return replay.main(args[1:])
     invocation = parse(args)
@@ -110,7 +109,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         from acp_tui.services.path_gate import PathRefused
 
         try:
-            invocation.recorder = open_recorder(record)
+            from acp_tui.devtools.recording import open_recorder
+
+            invocation.recorder = open_recorder(None if record == RECORD_IN_DATA_DIR else record)
         except (OSError, PathRefused) as error:
             why = error.strerror if isinstance(error, OSError) and error.strerror else error
             say(
@@ -128,29 +129,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             else:
                 where = escaped_line(str(invocation.recorder.path), 2000)
                 say(f"acp-tui: the wire was recorded in {where}", file=sys.stderr)
-
-
-def open_recorder(target: str) -> WireRecorder:
-    """The recorder of ``--record``, its file opened through the path gate: ``target`` as the
-    person gave it (relative to the current directory; an existing file is emptied, but never
-    a link, a pipe, a device or a file with other hard links, nor a path that leaves the
-    current directory through a linked folder), or, when empty, a new file in acp-tui's
-    recordings folder. The file is 0600. Raises :class:`OSError` or
-    :class:`~acp_tui.services.path_gate.PathRefused`."""
-    import time
-
-    from acp_tui.config import locations
-    from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.services import path_gate
-
-    if target == RECORD_IN_DATA_DIR:
-        folder = path_gate.private_directory(locations.recordings_dir())
-        name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl")
-        path, file = path_gate.create_new(folder, name, buffered=False)
-        return WireRecorder(path, file)
-    cwd = os.getcwd()
-    resolved = path_gate.resolve_path(target, base=cwd, roots=(cwd,))
-    return WireRecorder(resolved.given, path_gate.open_for_overwrite(resolved))
 
 
 def _run(invocation: Invocation) -> int:

@@ -19,7 +19,7 @@ from acp_tui.cli.say import InertArgumentParser, say
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
-    from acp_tui.protocol.recording import WireRecorder
+    from acp_tui.devtools.recording import WireRecorder
     from acp_tui.session.launch.spec import AgentSpec
 
 SUBCOMMANDS = ("ask", "sessions")

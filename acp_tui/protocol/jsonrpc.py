@@ -27,7 +27,7 @@ import anyio
 import anyio.lowlevel
 from anyio.abc import ByteReceiveStream, ByteSendStream, TaskGroup
 
-from acp_tui.protocol.input_first import give_way, input_first
+from acp_tui.pace.input_first import give_way, input_first
 
 log = logging.getLogger(__name__)
 

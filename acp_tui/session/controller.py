@@ -49,6 +49,7 @@ from acp_tui.session.mcp import select_mcp_servers
 from acp_tui.session.queue import PromptQueue, QueuedPrompt
 from acp_tui.session.roots import SessionRoots
 from acp_tui.session.session_calls import SessionCalls
+from acp_tui.session.traffic import Traffic
 from acp_tui.session.turns import Turns
 from acp_tui.store import SessionStore
 from acp_tui.wire.constants import Method
@@ -225,6 +226,12 @@ class SessionController:
         """Why the agent never became usable (not an ACP agent, initialize failed); None
         when it started, or when it simply ended (then :attr:`process` tells how)."""
         return self.state.start_failure
+
+    def traffic(self) -> Traffic | None:
+        """What went by on the agent's connection (the protocol inspector's), or None before
+        it started."""
+        client = self.state.client
+        return Traffic(client.connection, self.state.argv, self.state.cwd) if client else None
 
     # ------------------------------------------------------------------ running
 

@@ -2,7 +2,7 @@
 (re)start (one recorded connection each, a :class:`~acp_tui.protocol.replay_peer.ReplayPeer`
 in this process) and the person's recorded actions repeated through the
 :class:`~acp_tui.session.controller.SessionController` it is bound to. ``acp-tui replay`` is in
-:mod:`acp_tui.cli.replay`."""
+:mod:`acp_tui.devtools.replay`."""
 
 from __future__ import annotations
 

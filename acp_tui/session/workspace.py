@@ -18,13 +18,14 @@ from dataclasses import dataclass
 
 import anyio
 
+from acp_tui.protocol import reaper
 from acp_tui.session.attention import AttentionBoard
 from acp_tui.session.controller import SessionController
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.link_events import FaceHooks
 
-__all__ = ["AgentRunning", "Workspace"]
+__all__ = ["AgentRunning", "Workspace", "kill_every_agent"]
 
 #: How long :meth:`Workspace.stop` waits for an agent to exit (EOF, TERM, then KILL).
 STOP_GRACE = 6.0
@@ -159,3 +160,10 @@ class Workspace:
         """Why each agent that could not start did not, oldest first (one per agent key): with
         several agents, every one is printed after the app exits."""
         return list(self._start_failures.values())
+
+
+def kill_every_agent() -> None:
+    """At a forced exit (the process ends now, its agents not stopped in order): every agent
+    and terminal this process started is killed at once. Synchronous: the caller ends the
+    process next."""
+    reaper.kill_everything()

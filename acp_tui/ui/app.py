@@ -23,7 +23,7 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from acp_tui.config.recent import RecentAgents
-from acp_tui.protocol.input_first import input_first
+from acp_tui.pace.input_first import input_first
 from acp_tui.session.settings import AppSettings
 from acp_tui.session.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
@@ -256,7 +256,7 @@ class AcpTuiApp(AgentViews, App[int]):
 
     def _key_pending(self) -> float:
         """Seconds the agents' readers and the transcript's steps should still give way to a
-        key on its way to the prompt (acp_tui.protocol.input_first)."""
+        key on its way to the prompt (acp_tui.pace.input_first)."""
         screen = self.screen
         return screen.pacer.key_in_flight() if isinstance(screen, ChatScreen) else 0.0
 

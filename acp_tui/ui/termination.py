@@ -27,7 +27,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from acp_tui.protocol import reaper
+from acp_tui.session.workspace import kill_every_agent
 
 __all__ = ["QUIT_GRACE", "SIGNALS", "TerminationWatch", "terminal_modes"]
 
@@ -158,7 +158,7 @@ class TerminationWatch:
         if self._done.is_set():
             return
         with contextlib.suppress(Exception):
-            reaper.kill_everything()
+            kill_every_agent()
         if self.modes is not None:
             _give_back(*self.modes)
         os._exit(128 + int(number))

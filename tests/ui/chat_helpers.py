@@ -40,13 +40,15 @@ def app_settings(
     the UI's settings, the app's)."""
     spec = {name: value for name, value in overrides.items() if name in SPEC_FIELDS}
     ui = {"theme": "textual-dark"} | {k: v for k, v in overrides.items() if k in UI_FIELDS}
-    rest = {k: v for k, v in overrides.items() if k not in SPEC_FIELDS | UI_FIELDS}
+    rest = {"data_dir": cwd / ".data"} | {
+        k: v for k, v in overrides.items() if k not in SPEC_FIELDS | UI_FIELDS
+    }
     agent = (
         AgentSpec(argv=tuple(agent_argv), cwd=str(cwd), **spec)  # type: ignore[arg-type]
         if agent_argv is not None
         else None
     )
-    settings = AppSettings(agent=agent, data_dir=cwd / ".data", **rest)  # type: ignore[arg-type]
+    settings = AppSettings(agent=agent, **rest)  # type: ignore[arg-type]
     return settings, UiSettings(**ui)  # type: ignore[arg-type]
 
 

@@ -38,7 +38,6 @@ from textual.pilot import Pilot
 from textual.strip import Strip
 from textual.widgets import OptionList, Select
 
-from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatScreen
@@ -47,7 +46,15 @@ from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import mirror_agent
 from tests.terminal_bytes import Capture, assert_app_own, capture_writes, strip_is_inert
-from tests.ui.chat_helpers import chat, send, settle, wait_for, wait_for_ready, wait_for_session
+from tests.ui.chat_helpers import (
+    app_settings,
+    chat,
+    send,
+    settle,
+    wait_for,
+    wait_for_ready,
+    wait_for_session,
+)
 
 pytestmark = pytest.mark.anyio
 
@@ -210,15 +217,14 @@ class Mirrored:
 def mirror_app(tmp_path: Path, payload: Path, *flags: str) -> AcpTuiApp:
     project = tmp_path / "project"
     project.mkdir(exist_ok=True)
-    settings_ = AppSettings(
-        agent_argv=[*MIRROR, "--payload", str(payload), *flags],
-        cwd=str(project),
+    settings_, ui = app_settings(
+        [*MIRROR, "--payload", str(payload), *flags],
+        project,
         data_dir=tmp_path / ".data",
         log_dir=tmp_path / ".logs",
-        theme="textual-dark",
         notify_when_unfocused=False,
     )
-    return make_app(settings_)
+    return make_app(settings_, ui=ui)
 
 
 @pytest.fixture

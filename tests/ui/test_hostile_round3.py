@@ -382,7 +382,7 @@ async def test_a_replay_never_runs_a_command_or_writes_a_file(tmp_path: Path) ->
     the replay skips, but a request filed in the recording as junk was sent to the client as a
     line, and the client ran it: opening a crafted recording ran a command and wrote a file.
     The client of a replay refuses ``fs/*`` and ``terminal/*`` however they arrive."""
-    from acp_tui.cli.replay import replay_settings
+    from acp_tui.devtools.replay import replay_settings
     from acp_tui.protocol.recording import load_recording
 
     path, made = evil_recording(tmp_path)

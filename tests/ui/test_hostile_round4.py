@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.session.settings import AppSettings
-from acp_tui.ui.app import AcpTuiApp, make_app
+from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.widgets.prompt import PromptTextArea
 from tests.agents import hostile4_agent as h4
-from tests.ui.chat_helpers import chat, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import agent_app, chat, send, wait_for, wait_for_session
 from tests.ui.test_resilience import SIZE, screen_text
 
 pytestmark = pytest.mark.anyio
@@ -28,15 +27,7 @@ ELAPSED = re.compile(r"working… (\d+) s")
 
 def round4_app(cwd: Path, *flags: str) -> AcpTuiApp:
     cwd.mkdir(parents=True, exist_ok=True)
-    settings = AppSettings(
-        agent_argv=[*AGENT, *flags],
-        cwd=str(cwd),
-        data_dir=cwd / ".data",
-        log_dir=cwd / ".logs",
-        theme="textual-dark",
-        notify_when_unfocused=False,
-    )
-    return make_app(settings)
+    return agent_app([*AGENT, *flags], cwd, log_dir=cwd / ".logs", notify_when_unfocused=False)
 
 
 def clock(app: AcpTuiApp) -> int:

@@ -17,7 +17,7 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 from textual.widgets import Input
 
-from acp_tui.protocol.input_first import input_first
+from acp_tui.pace.input_first import input_first
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.pacing import TYPING_FRAME_GAP, TYPING_FRAME_LIMIT
 from acp_tui.ui.textual_patches.paint_gate import PaintGate, gate_of

@@ -93,8 +93,8 @@ async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake
 
 
 async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
-    from acp_tui.cli.main import open_recorder
-    from acp_tui.cli.replay import replay_settings, requested_version, run_check
+    from acp_tui.devtools.recording import open_recorder
+    from acp_tui.devtools.replay import replay_settings, requested_version, run_check
     from acp_tui.protocol.recording import load_recording
     from acp_tui.ui.app import make_app
     from acp_tui.ui.preferences import UiSettings

@@ -15,8 +15,8 @@ import pytest
 from textual import events
 from textual.widgets import Static
 
-from acp_tui.cli.main import open_recorder
-from acp_tui.cli.replay import replay_settings, run_check
+from acp_tui.devtools.recording import open_recorder
+from acp_tui.devtools.replay import replay_settings, run_check
 from acp_tui.protocol.recording import load_recording
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
@@ -264,9 +264,9 @@ async def test_the_inspector_never_saves_through_a_link_or_pipe_at_its_name(
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         assert screen.link is not None and screen.link.client is not None
-        inspector = InspectorScreen(
-            screen.link.client.connection, agent_argv=["agent"], cwd=str(tmp_path), folder=folder
-        )
+        traffic = screen.link.traffic()
+        assert traffic is not None
+        inspector = InspectorScreen(traffic, folder=folder)
         now = time.time()
         planted = set()
         for second in range(-1, 30):
@@ -288,7 +288,7 @@ async def test_the_inspector_never_saves_through_a_link_or_pipe_at_its_name(
         assert not saved.is_symlink() and stat.S_IMODE(saved.stat().st_mode) == 0o600
         # The person is told where it went.
         assert any(str(saved) in message for message in toasts), toasts
-    assert load_recording(saved).header["agent"] == ["agent"]
+    assert load_recording(saved).header["agent"] == list(screen.spec.argv)
     assert outside.read_text(encoding="utf-8") == "keep\n"
     assert not (tmp_path / "dangling-target").exists()
 

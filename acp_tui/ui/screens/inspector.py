@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from rich.text import Text
@@ -15,9 +15,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList, RichLog, TextArea
 from textual.widgets.option_list import Option
 
-from acp_tui.protocol.jsonrpc import Connection, TrafficRecord
-from acp_tui.protocol.recording import write_traffic
 from acp_tui.services.path_gate import PathRefused, create_new, private_directory
+from acp_tui.session.traffic import Traffic, TrafficRecord
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label
@@ -83,19 +82,11 @@ class InspectorScreen(ModalScreen[None]):
         Binding("slash", "filter", "Filter", id="inspector-filter"),
     ]
 
-    def __init__(
-        self,
-        connection: Connection,
-        *,
-        agent_argv: Sequence[str] = (),
-        cwd: str = "",
-        folder: Path | None = None,
-    ) -> None:
+    def __init__(self, traffic: Traffic, *, folder: Path | None = None) -> None:
         super().__init__()
-        self.connection = connection
-        self.agent_argv = list(agent_argv)
-        self.cwd = cwd
+        self.traffic = traffic
         self.folder = folder
+        self._stop_listening: Callable[[], None] | None = None
         self.wire = WireLog()
         self.filter = WireFilter()
         #: The lines listed now (those the filter keeps), by row.
@@ -107,7 +98,7 @@ class InspectorScreen(ModalScreen[None]):
         self.saved_to: Path | None = None
 
     def compose(self) -> ComposeResult:
-        stats = self.connection.stats
+        stats = self.traffic.stats
         # Wrapped between counts at any width (at 80 columns the last was cut mid-word).
         title = KeyHints(
             [
@@ -142,19 +133,19 @@ class InspectorScreen(ModalScreen[None]):
             )
 
     def on_mount(self) -> None:
-        for record in list(self.connection.traffic):
+        for record in self.traffic.lines():
             self.wire.add(record)
         self._show_lines(self.wire.lines)
         wire = self.query_one("#wire", OptionList)
         if self.shown:
             wire.highlighted = len(self.shown) - 1
         wire.focus()
-        self.connection.traffic_listeners.append(self._on_record)
+        self._stop_listening = self.traffic.listen(self._on_record)
         self.set_interval(0.2, self._flush)
 
     def on_unmount(self) -> None:
-        if self._on_record in self.connection.traffic_listeners:
-            self.connection.traffic_listeners.remove(self._on_record)
+        if self._stop_listening is not None:
+            self._stop_listening()
 
     # -- the filter and the message ------------------------------------------------------
 
@@ -216,8 +207,7 @@ class InspectorScreen(ModalScreen[None]):
         )
 
     def action_save(self) -> None:
-        traffic = self.connection.traffic
-        complete = traffic.maxlen is None or len(traffic) < traffic.maxlen
+        complete = self.traffic.complete
         name = time.strftime("acp-tui-wire-%Y%m%d-%H%M%S.jsonl")
         if self.folder is None:
             self.notify("Could not save the traffic: no folder to save in", severity="error")
@@ -225,9 +215,7 @@ class InspectorScreen(ModalScreen[None]):
         try:
             path, file = create_new(private_directory(self.folder), name)
             with file:
-                count = write_traffic(
-                    file, list(traffic), argv=self.agent_argv, cwd=self.cwd, complete=complete
-                )
+                count = self.traffic.save(file)
         except (OSError, PathRefused) as error:
             failure = error.strerror if isinstance(error, OSError) and error.strerror else error
             self.notify(

@@ -22,7 +22,7 @@ from textual.selection import Selection
 from textual.strip import Strip
 from textual.widget import Widget
 
-from acp_tui.protocol.input_first import give_way
+from acp_tui.pace.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
 from acp_tui.ui.textual_patches.tall import lean_dirty_rows

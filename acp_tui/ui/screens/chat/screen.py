@@ -37,7 +37,7 @@ from textual.widget import Widget
 from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
-from acp_tui.protocol.input_first import give_way
+from acp_tui.pace.input_first import give_way
 from acp_tui.session.attachments import BuiltPrompt
 from acp_tui.session.controller import SessionController
 from acp_tui.session.directory import SessionDirectory
@@ -295,7 +295,6 @@ class ChatScreen(
         self.tools = ChatTools(
             self.model,
             settings,
-            self.spec,
             push=lambda screen: self.app.push_screen(screen),
             copy=lambda text: self.app.copy_to_clipboard(text),
             gauge=lambda: self.query_one(ContextGauge),

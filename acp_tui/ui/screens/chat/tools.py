@@ -15,7 +15,6 @@ from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
-from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
@@ -35,7 +34,6 @@ class ChatTools:
         self,
         model: ChatModel,
         settings: AppSettings,
-        spec: AgentSpec,
         *,
         push: Callable[[Screen[Any]], object],
         copy: Callable[[str], None],
@@ -44,7 +42,6 @@ class ChatTools:
     ) -> None:
         self.model = model
         self.settings = settings
-        self.spec = spec
         self.push = push
         self.copy = copy
         self.gauge = gauge
@@ -91,17 +88,12 @@ class ChatTools:
         from acp_tui.ui.screens.inspector import InspectorScreen
 
         link = self.model.link
-        client = link.client if link else None
-        if client is None:
+        traffic = link.traffic() if link else None
+        if traffic is None:
             self.model.notify("No connection yet.")
             return
         self.push(
-            InspectorScreen(
-                client.connection,
-                agent_argv=list(self.spec.argv),
-                cwd=self.spec.cwd,
-                folder=locations.recordings_dir(data_dir(self.settings)),
-            )
+            InspectorScreen(traffic, folder=locations.recordings_dir(data_dir(self.settings)))
         )
 
     def context_details(self) -> None:

@@ -6,7 +6,7 @@ agent's messages arrive at their recorded times, the person's prompts are sent a
 permission dialogs come up and wait for an answer. The header says it is a replay.
 
 ``acp-tui replay --check FILE`` runs no screen at all (Textual is not even imported): it lists
-the protocol errors in the recording (:mod:`acp_tui.cli.wire_check`) and exits 1 if there are any;
+the protocol errors in the recording (:mod:`acp_tui.devtools.wire_check`) and exits 1 if there are any;
 error answers are listed apart, as notes (valid protocol).
 """
 
@@ -118,7 +118,7 @@ def _load(given: str) -> Recording:
 
 
 def run_check(recording: Recording, out: Any = None) -> int:
-    from acp_tui.cli.wire_check import check_recording
+    from acp_tui.devtools.wire_check import check_recording
 
     out = out or sys.stdout
     found = check_recording(recording)
