@@ -16,8 +16,9 @@ import argcomplete
 import argcomplete.io as argcomplete_io
 import pytest
 
-from acp_tui.cli import completion, replay
+from acp_tui.cli import completion
 from acp_tui.cli.parse import build_ask_parser, build_parser, build_sessions_parser
+from acp_tui.devtools import replay
 
 
 class Answered(Exception):
