@@ -2,9 +2,9 @@
 sessions merged into one sidebar.
 
 A minimal host app holds the real :class:`SessionsSidebar` over a real
-:class:`~acp_tui.session.workspace.Workspace` of five controllers (made, not run: no agent
+:class:`~acp_tui.session.workspace.workspace.Workspace` of five controllers (made, not run: no agent
 processes), each with its own :class:`SessionStore`, and the real
-:class:`~acp_tui.session.directory.SessionDirectory`. The sidebar asks each agent for its first
+:class:`~acp_tui.session.workspace.directory.SessionDirectory`. The sidebar asks each agent for its first
 page (``LoadMore`` with the agent's key); the answers are ``session/list`` results of 2,000
 sessions each (the shape an agent sends, interleaved in time across agents), applied as the
 controller applies them (``store.apply_list_page``). Measured: from the last answer applied to
@@ -59,10 +59,10 @@ def _page(agent: int, count: int, cwd: str) -> dict[str, Any]:
 async def browse(agents: int, per_agent: int) -> dict[str, float]:
     from textual.app import App, ComposeResult
 
-    from acp_tui.session.directory import SessionDirectory
     from acp_tui.session.launch.factory import AgentParts
     from acp_tui.session.launch.spec import AgentSpec
-    from acp_tui.session.workspace import Workspace
+    from acp_tui.session.workspace.directory import SessionDirectory
+    from acp_tui.session.workspace.workspace import Workspace
     from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 
     home = isolate_dirs()

@@ -168,8 +168,8 @@ def demo_settings(home: Path, **overrides: Any) -> Any:
     before ``app.run``."""
     from acp_tui.cli.tui import settle_long_lived_objects
     from acp_tui.demo_agent import demo_agent_argv
+    from acp_tui.session.launch.settings import AppSettings
     from acp_tui.session.launch.spec import AgentSpec
-    from acp_tui.session.settings import AppSettings
     from acp_tui.ui.app import make_app  # noqa: F401  (imported before the objects settle)
 
     settle_long_lived_objects()

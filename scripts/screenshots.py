@@ -38,8 +38,8 @@ from textual.pilot import Pilot  # noqa: E402
 from acp_tui.config.known_agents import KNOWN_AGENTS  # noqa: E402
 from acp_tui.config.load import Config  # noqa: E402
 from acp_tui.demo_agent import demo_agent_argv  # noqa: E402
+from acp_tui.session.launch.settings import AppSettings  # noqa: E402
 from acp_tui.session.launch.spec import AgentSpec, LaunchOptions  # noqa: E402
-from acp_tui.session.settings import AppSettings  # noqa: E402
 from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
 from acp_tui.ui.preferences import UiSettings  # noqa: E402
 from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402

@@ -16,11 +16,11 @@ from acp_tui.cli.parse import parse
 from acp_tui.cli.tui import settings_from_invocation
 from acp_tui.config.schema import Config
 from acp_tui.services.errors import ServiceError
-from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.events import FaceHooks
+from acp_tui.session.agent.roots import SessionRoots, dirs_to_send, resolve_dirs
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec, LaunchOptions
-from acp_tui.session.link_events import FaceHooks
-from acp_tui.session.roots import SessionRoots, dirs_to_send, resolve_dirs
-from acp_tui.session.settings import AppSettings
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.options import LEGACY_MODEL, session_options

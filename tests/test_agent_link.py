@@ -10,9 +10,9 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio

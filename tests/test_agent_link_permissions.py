@@ -12,9 +12,9 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import AgentMessage, SessionStore
 from tests.agents import hostile_core as core
 from tests.waits import until

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.session import attachments
-from acp_tui.session.attachments import (
+from acp_tui.session.prompts import attachments
+from acp_tui.session.prompts.attachments import (
     MAX_EMBED_BYTES,
     PromptCapabilities,
     build_prompt,

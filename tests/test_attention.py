@@ -12,8 +12,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from acp_tui.session.attention import AttentionBoard
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.workspace.attention import AttentionBoard
 from acp_tui.store import LIVE_ERROR, LIVE_UNREAD, LIVE_WAITING, LIVE_WORKING
 from acp_tui.text.osc import desktop_notification, osc_text, window_title
 

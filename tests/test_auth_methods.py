@@ -7,7 +7,7 @@ import shlex
 import subprocess
 from pathlib import Path
 
-from acp_tui.session.auth_methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
+from acp_tui.session.auth.methods import AGENT, TERMINAL, TerminalLogin, parse_auth_methods
 
 
 def test_v1_methods_without_type_are_agent_methods_and_terminal_ones_carry_args_and_env() -> None:

@@ -130,9 +130,9 @@ def test_every_agent_that_could_not_start_is_printed_and_the_exit_code_is_1(
     import asyncio
 
     from acp_tui.cli import tui
+    from acp_tui.session.launch.settings import AppSettings
     from acp_tui.session.launch.spec import AgentSpec
-    from acp_tui.session.settings import AppSettings
-    from acp_tui.session.workspace import Workspace
+    from acp_tui.session.workspace.workspace import Workspace
     from acp_tui.ui.preferences import UiSettings
 
     workspace = Workspace()

@@ -73,7 +73,7 @@ def test_the_command_line_prepares_the_app_it_runs(collector_on: None) -> None:
     """The TUI and a replay both run their app so: collection on with the start-up objects
     frozen, full collections kept for the person's pauses, the first reply's modules warmed
     up in the background."""
-    from acp_tui.session.settings import AppSettings
+    from acp_tui.session.launch.settings import AppSettings
     from acp_tui.ui.app import make_app
     from acp_tui.ui.collector import IdleCollector
 

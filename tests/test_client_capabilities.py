@@ -29,10 +29,10 @@ from acp_tui.protocol.client import (
     client_capabilities,
     implements,
 )
-from acp_tui.session.auth import SignIn
-from acp_tui.session.controller import SessionController
-from acp_tui.session.elicitation import parse_request
-from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.asking.elicitation import parse_request
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.launch.resolve import resolve_agent
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
 from acp_tui.store import SessionStore

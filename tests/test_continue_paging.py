@@ -2,7 +2,7 @@
 
 The spec leaves ``session/list``'s order to the agent; acp-tui read one page, so an agent that
 lists the oldest first had its newest session of page one reopened, not its newest. These drive
-:func:`acp_tui.session.start.open_at_start` over a stand-in for the session controller whose
+:func:`acp_tui.session.launch.start.open_at_start` over a stand-in for the session controller whose
 list comes in pages, with a real store behind it.
 """
 
@@ -16,7 +16,7 @@ import pytest
 
 from acp_tui.protocol.jsonrpc import INTERNAL_ERROR, RpcError
 from acp_tui.session.errors import AgentRefused, session_error
-from acp_tui.session.start import CONTINUE_PAGES, open_at_start
+from acp_tui.session.launch.start import CONTINUE_PAGES, open_at_start
 from acp_tui.store.store import SessionStore
 
 CWD = "/work/project"

@@ -12,7 +12,7 @@ from pathlib import Path
 import anyio
 import pytest
 
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
 

@@ -1,4 +1,4 @@
-"""The one queue both dialogs that ask the person wait in (acp_tui.session.dialog_queue): the
+"""The one queue both dialogs that ask the person wait in (acp_tui.session.asking.dialog_queue): the
 permission broker and the elicitation queue show their requests one at a time, oldest first,
 only those whose session is on screen, counting "k of n"; the same test for both."""
 
@@ -10,10 +10,10 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.session.dialog_queue import DialogQueue
-from acp_tui.session.elicitation import ACCEPT, answer
-from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.session.permissions import PermissionBroker
+from acp_tui.session.asking.dialog_queue import DialogQueue
+from acp_tui.session.asking.elicitation import ACCEPT, answer
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.asking.permissions import PermissionBroker
 
 pytestmark = pytest.mark.anyio
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acp_tui.demo_agent import elicit as demo
-from acp_tui.session.elicitation import (
+from acp_tui.session.asking.elicitation import (
     ACCEPT,
     BOOLEAN,
     CANCEL,
@@ -137,7 +137,7 @@ def test_a_catastrophic_pattern_on_its_own_default_does_not_hang() -> None:
     """The form as a hostile agent sends it: submitting its default must come back (run in a
     child process, so a regression fails here instead of hanging the suite)."""
     script = (
-        "from acp_tui.session.elicitation import build_content, initial_values, parse_request\n"
+        "from acp_tui.session.asking.elicitation import build_content, initial_values, parse_request\n"
         "import json, sys\n"
         "request = parse_request(json.loads(sys.argv[1]))\n"
         "print(build_content(request.fields, initial_values(request.fields)))\n"

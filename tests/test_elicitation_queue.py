@@ -8,8 +8,8 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.session.elicitation import ACCEPT, CANCEL, DECLINE, ElicitationError, answer
-from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
+from acp_tui.session.asking.elicitation import ACCEPT, CANCEL, DECLINE, ElicitationError, answer
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue, PendingElicitation
 from tests.waits import until
 
 pytestmark = pytest.mark.anyio

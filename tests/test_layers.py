@@ -332,12 +332,12 @@ def test_the_layer_check_catches_a_screen_import_outside_ui(tmp_path: Path) -> N
     probe.write_text(
         "from acp_tui.text import safety\n"
         "def draw():\n    from textual.app import App\n"
-        "if TYPE_CHECKING:\n    from acp_tui.session.controller import SessionController\n",
+        "if TYPE_CHECKING:\n    from acp_tui.session.agent.controller import SessionController\n",
         encoding="utf-8",
     )
     assert layer_problems(probe, "acp_tui.store.probe") == [
-        "acp_tui.session.controller",
-        "acp_tui.session.controller.SessionController",
+        "acp_tui.session.agent.controller",
+        "acp_tui.session.agent.controller.SessionController",
         "textual.app",
         "textual.app.App",
     ]

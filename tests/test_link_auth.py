@@ -15,11 +15,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.session.auth import AuthNotDone, SignIn
-from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks
+from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
+from acp_tui.session.auth.signin import AuthNotDone, SignIn
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import UserMessage
 

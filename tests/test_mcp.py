@@ -7,7 +7,7 @@ from typing import Any
 
 from acp_tui.config.load import AgentConfig
 from acp_tui.protocol.client import AgentInfo
-from acp_tui.session.mcp import select_mcp_servers
+from acp_tui.session.agent.mcp import select_mcp_servers
 
 SERVERS: list[dict[str, Any]] = [
     {"type": "stdio", "name": "fs", "command": "mcp-fs", "args": ["/tmp"], "env": {"TOKEN": "t"}},

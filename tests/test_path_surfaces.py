@@ -24,7 +24,11 @@ import pytest
 from acp_tui.protocol.recording import load_recording
 from acp_tui.services.errors import INVALID_PARAMS, ServiceError
 from acp_tui.services.files import FileService
-from acp_tui.session.attachments import PromptCapabilities, build_prompt, image_paths_in_paste
+from acp_tui.session.prompts.attachments import (
+    PromptCapabilities,
+    build_prompt,
+    image_paths_in_paste,
+)
 from acp_tui.store.session import SessionState
 from acp_tui.ui.export import write_export
 from acp_tui.ui.widgets.diff_view import first_line_in_file

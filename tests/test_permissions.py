@@ -8,7 +8,7 @@ import anyio
 import anyio.lowlevel
 import pytest
 
-from acp_tui.session.permissions import (
+from acp_tui.session.asking.permissions import (
     PendingPermission,
     PermissionBroker,
 )

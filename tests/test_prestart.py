@@ -1,4 +1,4 @@
-"""The agent started before the UI (acp_tui.session.prestart): handed over once, only to the
+"""The agent started before the UI (acp_tui.session.launch.prestart): handed over once, only to the
 launch it was made for; a failed start is left to the controller; an unused one is ended."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import pytest
 
 from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.session.prestart import PrestartedAgent
+from acp_tui.session.launch.prestart import PrestartedAgent
 
 pytestmark = pytest.mark.anyio
 
@@ -98,8 +98,8 @@ async def test_the_settings_log_dir_is_the_one_both_the_early_start_and_the_app_
     asks for the same one, so the early process is handed over (a default computed in two
     places could differ and waste it). The default is the platform's log dir."""
     from acp_tui.config import locations
+    from acp_tui.session.launch.settings import AppSettings
     from acp_tui.session.launch.spec import AgentSpec
-    from acp_tui.session.settings import AppSettings
 
     spec = AgentSpec(argv=tuple(AGENT), cwd=str(tmp_path))
     settings = AppSettings(agent=spec)

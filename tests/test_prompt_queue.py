@@ -3,7 +3,7 @@ messages adopted by the session that opens for them."""
 
 from __future__ import annotations
 
-from acp_tui.session.queue import PromptQueue
+from acp_tui.session.prompts.queue import PromptQueue
 
 
 def texts(queue: PromptQueue, key: str | None) -> list[str]:

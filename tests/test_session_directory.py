@@ -1,4 +1,4 @@
-"""The session browser across agents (acp_tui.session.directory): merge order, paging,
+"""The session browser across agents (acp_tui.session.workspace.directory): merge order, paging,
 filters by agent and text, the local index, hostile names and titles."""
 
 from __future__ import annotations
@@ -8,15 +8,15 @@ from typing import Any
 
 import pytest
 
-from acp_tui.session.directory import (
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.workspace.directory import (
     AGENT_NAME_CELLS,
     PageRequest,
     SessionDirectory,
     parse_filter,
     short_agent_name,
 )
-from acp_tui.session.launch.factory import AgentParts
-from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
 
 LISTS = {"sessionCapabilities": {"list": {}}, "loadSession": True}

@@ -20,8 +20,9 @@ from acp_tui.protocol.client import (
     NotSupportedError,
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError
-from acp_tui.session.auth import AuthNotDone
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks
+from acp_tui.session.auth.signin import AuthNotDone
 from acp_tui.session.errors import (
     AgentGone,
     AgentRefused,
@@ -31,7 +32,6 @@ from acp_tui.session.errors import (
     session_error,
 )
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
 from acp_tui.store import SessionStore
 
 pytestmark = pytest.mark.anyio

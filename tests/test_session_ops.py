@@ -14,11 +14,11 @@ import anyio
 import pytest
 
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.session import ops as session_ops
-from acp_tui.session.attachments import PromptCapabilities, build_prompt
-from acp_tui.session.controller import LinkEvents, SessionController
+from acp_tui.session.agent import ops as session_ops
+from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
+from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.store.local_index import LocalIndex

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.session.start import NewSessionChoices
+from acp_tui.session.launch.start import NewSessionChoices
 from acp_tui.store.options import (
     LEGACY_MODE,
     LEGACY_MODEL,

@@ -12,7 +12,7 @@ import pytest
 
 from acp_tui.protocol import reaper
 from acp_tui.protocol.client import AcpClient
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
 from tests.ui.chat_helpers import demo_app, wait_for_ready
 
 pytestmark = pytest.mark.anyio

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.ui.app import make_app
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.themes import ThemeFileError, load_theme_file, load_themes, theme_dirs

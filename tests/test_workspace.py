@@ -9,10 +9,10 @@ from pathlib import Path
 import anyio
 import pytest
 
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.workspace import AgentRunning, Workspace
+from acp_tui.session.workspace.workspace import AgentRunning, Workspace
 
 pytestmark = pytest.mark.anyio
 

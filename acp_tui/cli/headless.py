@@ -1,8 +1,8 @@
 """The headless face of acp-tui: ``acp-tui ask`` and ``acp-tui sessions``.
 
-Both are views over the TUI's :class:`~acp_tui.session.controller.SessionController` (one
+Both are views over the TUI's :class:`~acp_tui.session.agent.controller.SessionController` (one
 agent connection: start, initialize, sessions, the fs and terminal services, permissions
-through the :class:`~acp_tui.session.permissions.PermissionBroker`, shutdown): the controller
+through the :class:`~acp_tui.session.asking.permissions.PermissionBroker`, shutdown): the controller
 feeds the store, and `ask` renders what changed (:mod:`acp_tui.cli.headless_render`).
 
 No Textual, no Rich: plain text on stdout (the agent's reply, or the session table / JSON)
@@ -49,10 +49,10 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
-from acp_tui.session.elicitation import DECLINE, FORM, answer
+from acp_tui.session.agent.events import AgentInfo
+from acp_tui.session.asking.elicitation import DECLINE, FORM, answer
+from acp_tui.session.asking.permissions import PendingPermission
 from acp_tui.session.errors import SessionError
-from acp_tui.session.link_events import AgentInfo
-from acp_tui.session.permissions import PendingPermission
 from acp_tui.store.entries import Notice
 from acp_tui.store.session import SessionState
 

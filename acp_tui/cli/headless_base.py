@@ -1,5 +1,5 @@
 """What the headless commands share: :class:`Headless` runs one
-:class:`~acp_tui.session.controller.SessionController` (the TUI's) without a person, decides
+:class:`~acp_tui.session.agent.controller.SessionController` (the TUI's) without a person, decides
 the exit code and says what went wrong, once, on stderr."""
 
 from __future__ import annotations
@@ -28,13 +28,15 @@ from acp_tui.cli.headless_output import (
 from acp_tui.config import locations
 from acp_tui.services import outside
 from acp_tui.services.paths import OutsideRequest
-from acp_tui.session.auth_methods import ENV_VAR, TERMINAL
-from acp_tui.session.controller import (
+from acp_tui.session.agent.controller import (
     AgentExit,
     LinkEvents,
     NotResponding,
     PermissionHandler,
 )
+from acp_tui.session.agent.events import FaceHooks, ProcessSetup
+from acp_tui.session.asking.permissions import Policy
+from acp_tui.session.auth.methods import ENV_VAR, TERMINAL
 from acp_tui.session.errors import (
     AgentGone,
     AgentRefused,
@@ -44,8 +46,6 @@ from acp_tui.session.errors import (
 )
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks, ProcessSetup
-from acp_tui.session.permissions import Policy
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.text.safety import one_line, sanitize_terminal_text
 

@@ -1,6 +1,6 @@
 """What `acp-tui ask` prints: the store's changes, as text or as JSON Lines.
 
-The :class:`~acp_tui.session.controller.SessionController` feeds the
+The :class:`~acp_tui.session.agent.controller.SessionController` feeds the
 :class:`~acp_tui.store.SessionStore`; a renderer takes the store's change sets
 (:meth:`SessionStore.take_changes`) and prints what changed in the one session `ask` works in:
 
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_tui.cli.headless_output import Output
-from acp_tui.session.permissions import PendingPermission
+from acp_tui.session.asking.permissions import PendingPermission
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import PART_CONFIG, PART_MODES, Changes
 from acp_tui.store.entries import (

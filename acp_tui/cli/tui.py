@@ -25,8 +25,8 @@ from acp_tui.config.defaults import (
 from acp_tui.config.load import config_path, load_config
 from acp_tui.config.log_files import client_log_handler, prune_agent_logs
 from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.settings import AppSettings, PermissionPolicy
 from acp_tui.session.launch.spec import AgentSource
-from acp_tui.session.settings import AppSettings, PermissionPolicy
 from acp_tui.ui.preferences import UiSettings
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ async def _run_app(
     more: list[AppSettings] | None = None,
 ) -> int:
     """Start the agents, then import and run the app: the agents boot while the UI loads."""
-    from acp_tui.session.prestart import PrestartedAgent
+    from acp_tui.session.launch.prestart import PrestartedAgent
 
     early: list[PrestartedAgent] = []
     for each in [settings, *(more or [])]:

@@ -27,11 +27,11 @@ from acp_tui.protocol.recording import (
     RecordingError,
     load_recording,
 )
-from acp_tui.session.replay import ReplaySession, first_opening, requested_version
+from acp_tui.session.launch.replay import ReplaySession, first_opening, requested_version
 from acp_tui.text.safety import escaped_line
 
 if TYPE_CHECKING:
-    from acp_tui.session.settings import AppSettings
+    from acp_tui.session.launch.settings import AppSettings
 
 
 EPILOG = """\
@@ -154,8 +154,8 @@ def replay_settings(recording: Recording, *, speed: float, data_dir: Path) -> Ap
     replay reads and writes nothing in it. ``data_dir`` keeps the replayed sessions out of
     this machine's session index and prompt history."""
     from acp_tui.session.launch.resolve import resolve_agent
+    from acp_tui.session.launch.settings import AppSettings
     from acp_tui.session.launch.spec import AgentSource, LaunchOptions
-    from acp_tui.session.settings import AppSettings
 
     session = ReplaySession(recording, speed=speed)
     first = recording.segments[0]

@@ -504,7 +504,7 @@ class AcpClient:
 
     async def authenticate(self, method_id: str) -> object:
         """Only for agent-type methods: a terminal method MUST NOT be sent here (the caller
-        checks the method's type, see :mod:`acp_tui.session.auth_methods`)."""
+        checks the method's type, see :mod:`acp_tui.session.auth.methods`)."""
         return await self.call(Method.AUTHENTICATE, {"methodId": method_id})
 
     @property

@@ -116,7 +116,7 @@ class AgentProcess:
 
     async def start(self) -> None:
         if self._process is not None:
-            return  # started early (acp_tui.session.prestart), before the launch asked
+            return  # started early (acp_tui.session.launch.prestart), before the launch asked
         # Marked, so that whatever the agent starts (even a daemon that leaves the process
         # group) is found and ended with it; see acp_tui.protocol.reaper.
         reaper.enable()

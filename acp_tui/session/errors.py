@@ -18,7 +18,7 @@ from typing import Any, ParamSpec, TypeVar
 
 from acp_tui.protocol.client import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RESOURCE_NOT_FOUND, RpcError
-from acp_tui.session.auth import AuthNotDone
+from acp_tui.session.auth.signin import AuthNotDone
 
 __all__ = [
     "AgentGone",

@@ -106,7 +106,7 @@ class SessionStore:
     @property
     def version(self) -> int:
         """Grows with every change of a session or of the catalog (for readers that do not
-        take the changes: see :mod:`acp_tui.session.directory`)."""
+        take the changes: see :mod:`acp_tui.session.workspace.directory`)."""
         return self._tracker.version
 
     def take_changes(self) -> Changes:

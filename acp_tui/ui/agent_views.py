@@ -7,7 +7,7 @@ coming back is a switch of stacks: nothing is rebuilt, no turn is cancelled. Ins
 would share one stack, where a dialog of one agent would sit on top of another agent's view.
 
 The agents themselves (processes and controllers) live in the app's
-:class:`~acp_tui.session.workspace.Workspace`, by agent key; this mixin of
+:class:`~acp_tui.session.workspace.workspace.Workspace`, by agent key; this mixin of
 :class:`~acp_tui.ui.app.AcpTuiApp` only creates, finds and switches the views. The same command
 line twice is one agent: asking for it again shows the one running (its process runs many
 sessions already).
@@ -23,9 +23,9 @@ from typing import TYPE_CHECKING
 from textual.app import App, SystemCommand
 from textual.css.query import NoMatches
 
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import words_of_key
-from acp_tui.session.settings import AppSettings
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.palette import AgentCommand

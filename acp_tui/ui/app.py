@@ -24,8 +24,8 @@ from textual.theme import Theme
 
 from acp_tui.config.recent import RecentAgents
 from acp_tui.pace.input_first import input_first
-from acp_tui.session.settings import AppSettings
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.launch.settings import AppSettings
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews

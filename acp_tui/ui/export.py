@@ -8,7 +8,7 @@ import time
 from pathlib import Path
 
 from acp_tui.services.path_gate import create_new, private_directory
-from acp_tui.session.attachments import describe_block
+from acp_tui.session.prompts.attachments import describe_block
 from acp_tui.store.entries import (
     AgentMessage,
     AgentThought,

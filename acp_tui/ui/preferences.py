@@ -1,5 +1,5 @@
 """How the app looks and tells things: the UI's share of the config file and the command line
-(the agents and how they run are the session layer's :class:`~acp_tui.session.settings.
+(the agents and how they run are the session layer's :class:`~acp_tui.session.launch.settings.
 AppSettings`)."""
 
 from __future__ import annotations

@@ -19,8 +19,8 @@ from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
-from acp_tui.session.auth import AuthNotDone
-from acp_tui.session.auth_methods import TerminalLogin
+from acp_tui.session.auth.methods import TerminalLogin
+from acp_tui.session.auth.signin import AuthNotDone
 from acp_tui.text.safety import one_line
 
 __all__ = ["run_terminal_login"]

@@ -27,7 +27,7 @@ from collections.abc import Callable
 from types import FrameType
 from typing import Any
 
-from acp_tui.session.workspace import kill_every_agent
+from acp_tui.session.workspace.workspace import kill_every_agent
 
 __all__ = ["QUIT_GRACE", "SIGNALS", "TerminationWatch", "terminal_modes"]
 

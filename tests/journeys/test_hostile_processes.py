@@ -94,7 +94,7 @@ def test_quitting_stops_what_the_agent_left_running(
 def test_the_agent_started_before_the_screen_is_the_one_used_and_a_restart_spawns_anew(
     terminal: Callable[..., Terminal], tmp_path: Path
 ) -> None:
-    """acp-tui starts the agent before it loads its UI (acp_tui.session.prestart): the first
+    """acp-tui starts the agent before it loads its UI (acp_tui.session.launch.prestart): the first
     connection uses that process (one start, not two), a crash and Ctrl+R start one more, and
     quitting leaves none running."""
     starts = tmp_path / "starts"

@@ -14,7 +14,7 @@ def test_a_whole_session_at_80x24(terminal: Callable[..., Terminal]) -> None:
     term = terminal(80, 24)
     term.start(["--demo"])
     term.wait_header("New session")
-    # The agent starts before the UI loads (acp_tui.session.prestart), so its name can reach
+    # The agent starts before the UI loads (acp_tui.session.launch.prestart), so its name can reach
     # the header a frame before the prompt is first painted: the start is the ready prompt.
     term.wait_for("Message the agent")
     assert_frame(term, "at the start")

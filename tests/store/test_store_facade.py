@@ -56,7 +56,7 @@ def test_the_guard_stops_a_write_of_store_state_from_outside_the_store(
 
 def test_a_property_of_the_facade_is_a_method_of_the_store() -> None:
     store = SessionStore()
-    _run_as("acp_tui.session.controller", "store.protocol_version = 2", store=store)
+    _run_as("acp_tui.session.agent.controller", "store.protocol_version = 2", store=store)
     assert store.protocol_version == 2 and store_guard.take() == []
 
 

@@ -13,8 +13,8 @@ from textual.pilot import Pilot
 from textual.widget import Widget
 
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen

@@ -239,7 +239,7 @@ def test_a_toast_never_reads_its_message_as_markup(monkeypatch: pytest.MonkeyPat
     """AcpTuiApp.notify: whatever a caller passes, the message is literal text."""
     from textual.app import App
 
-    from acp_tui.session.settings import AppSettings
+    from acp_tui.session.launch.settings import AppSettings
 
     shown: list[dict[str, Any]] = []
     monkeypatch.setattr(

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.session.auth_methods import TerminalLogin, parse_auth_methods
+from acp_tui.session.auth.methods import TerminalLogin, parse_auth_methods
 from acp_tui.store.entries import AgentMessage, Notice, UserMessage
 from acp_tui.ui import terminal_login
 from acp_tui.ui.screens.auth import AuthScreen

@@ -15,8 +15,8 @@ from textual.app import App, ComposeResult
 from textual.containers import Horizontal
 from textual.message import Message
 
-from acp_tui.session.queue import QueuedPrompt
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.prompts.queue import QueuedPrompt
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store.entries import ToolCall
 from acp_tui.ui.app import make_app
 from acp_tui.ui.screens.chat import AgentBanner

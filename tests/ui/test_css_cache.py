@@ -102,7 +102,7 @@ def test_the_app_installs_it() -> None:
     probe = (
         "from acp_tui.ui.textual_patches import css_cache\n"
         "from acp_tui.ui.app import make_app\n"
-        "from acp_tui.session.settings import AppSettings\n"
+        "from acp_tui.session.launch.settings import AppSettings\n"
         "before = css_cache.installed()\n"
         "make_app(AppSettings())\n"
         "print(before, css_cache.installed())\n"

@@ -13,8 +13,8 @@ from textual.app import App, ComposeResult
 from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 
 from acp_tui.demo_agent import elicit as demo
-from acp_tui.session.elicitation import ACCEPT, CANCEL, DECLINE, answer, parse_request
-from acp_tui.session.elicitation_queue import PendingElicitation
+from acp_tui.session.asking.elicitation import ACCEPT, CANCEL, DECLINE, answer, parse_request
+from acp_tui.session.asking.elicitation_queue import PendingElicitation
 from acp_tui.ui.screens.elicitation import AnswerButton, ElicitationScreen
 
 pytestmark = pytest.mark.anyio

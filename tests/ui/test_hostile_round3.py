@@ -18,8 +18,8 @@ import pytest
 from textual import events
 from textual.widgets import Input, TextArea
 
-from acp_tui.session.attachments import describe_block, format_size
-from acp_tui.session.elicitation import parse_request
+from acp_tui.session.asking.elicitation import parse_request
+from acp_tui.session.prompts.attachments import describe_block, format_size
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen

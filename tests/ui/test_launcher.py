@@ -17,8 +17,8 @@ from acp_tui.config.known_agents import KNOWN_AGENTS, KnownAgent
 from acp_tui.config.load import Config
 from acp_tui.config.recent import RecentAgents
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource, LaunchOptions
-from acp_tui.session.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen

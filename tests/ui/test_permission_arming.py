@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widget import Widget
 from textual.widgets import Static
 
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
 from acp_tui.ui.screens.permission import (
     PermissionOptions,
     PermissionScreen,

@@ -17,7 +17,7 @@ from textual.app import App, ComposeResult
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
 from acp_tui.store import ToolCall
 from acp_tui.ui.screens.permission import (
     PermissionOptions,

@@ -14,7 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from acp_tui.config.history import InputHistory
-from acp_tui.session.attachments import PromptCapabilities, build_prompt
+from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt
 from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.prompt import (
     FileIndex,

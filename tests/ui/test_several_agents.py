@@ -14,8 +14,8 @@ import pytest
 from textual.pilot import Pilot
 
 from acp_tui.demo_agent import demo_agent_argv
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource
-from acp_tui.session.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
@@ -373,7 +373,7 @@ async def test_a_row_of_an_agent_started_to_list_opens_in_a_view_of_its_own(
 ) -> None:
     """An agent running without a view (started by "Show sessions of: NAME" to list its
     sessions) gets one when one of its sessions is opened: that session, reopened there."""
-    from acp_tui.session.listing import run_for_listing, start_for_listing
+    from acp_tui.session.workspace.listing import run_for_listing, start_for_listing
 
     app = make_app(fixture_settings(tmp_path))
     async with app.run_test(size=SIZE) as pilot:

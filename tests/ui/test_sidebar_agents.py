@@ -15,10 +15,10 @@ from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 from textual.widgets import Input
 
-from acp_tui.session.controller import SessionController
-from acp_tui.session.directory import SessionDirectory
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.listing import run_for_listing, start_for_listing
+from acp_tui.session.workspace.directory import SessionDirectory
+from acp_tui.session.workspace.listing import run_for_listing, start_for_listing
 from acp_tui.store import SessionStore
 from acp_tui.ui.widgets.sidebar import LOADING_TEXT, SessionsSidebar
 from tests.ui.chat_helpers import WAIT_LIMIT, wait_for

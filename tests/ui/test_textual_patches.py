@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.ui import textual_patches
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.chat import ChatScreen
@@ -114,7 +114,7 @@ def test_an_app_with_every_patch_off_installs_none_in_its_process() -> None:
         "from textual.css.stylesheet import Stylesheet\n"
         "original = Stylesheet._parse_rules\n"
         "from acp_tui.ui.app import make_app\n"
-        "from acp_tui.session.settings import AppSettings\n"
+        "from acp_tui.session.launch.settings import AppSettings\n"
         "app = make_app(AppSettings())\n"
         "print(sorted(app.patches.on), Stylesheet._parse_rules is original)\n"
     )

@@ -9,7 +9,7 @@ from textual.pilot import Pilot
 
 from acp_tui.config.known_agents import KNOWN_AGENTS
 from acp_tui.config.load import Config
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.launcher import build_choices

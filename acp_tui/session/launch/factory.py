@@ -2,7 +2,7 @@
 
 :class:`AgentParts` builds, for one :class:`~acp_tui.session.launch.spec.AgentSpec`, the store,
 the queue of messages, the permission broker and the elicitation queue, which a face keeps
-across the agent's restarts, and makes the :class:`~acp_tui.session.controller.
+across the agent's restarts, and makes the :class:`~acp_tui.session.agent.controller.
 SessionController` of each start (:meth:`AgentParts.controller`). The TUI's chat screen, the
 headless commands and an agent started only to list its sessions all build theirs here; they
 differ only in the hooks they hand in (how each reaches the person).
@@ -13,13 +13,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable
 
-from acp_tui.session.controller import SessionController
-from acp_tui.session.dialog_queue import AnsweredCallback, QueueCallback
-from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks, ProcessSetup
+from acp_tui.session.asking.dialog_queue import AnsweredCallback, QueueCallback
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.asking.permissions import PermissionBroker, Policy
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks, ProcessSetup
-from acp_tui.session.permissions import PermissionBroker, Policy
-from acp_tui.session.queue import PromptQueue, QueueKey
+from acp_tui.session.prompts.queue import PromptQueue, QueueKey
 from acp_tui.store import SessionStore
 
 __all__ = ["AgentParts"]

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING
 
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.config.known_agents import offers_client_files
+from acp_tui.session.agent.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
-from acp_tui.session.roots import dirs_to_send, resolve_dirs
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config

@@ -15,16 +15,16 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
 
 from acp_tui.session.errors import AgentGone, SessionError
-from acp_tui.session.start import NewSessionChoices, session_is_gone
+from acp_tui.session.launch.start import NewSessionChoices, session_is_gone
 from acp_tui.text.relative_time import elapsed_text
 from acp_tui.text.safety import one_line
 from acp_tui.ui.models import KeyLabel, Notify
 
 if TYPE_CHECKING:
-    from acp_tui.session.controller import SessionController
-    from acp_tui.session.elicitation_queue import ElicitationQueue
-    from acp_tui.session.permissions import PermissionBroker
-    from acp_tui.session.queue import PromptQueue
+    from acp_tui.session.agent.controller import SessionController
+    from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+    from acp_tui.session.asking.permissions import PermissionBroker
+    from acp_tui.session.prompts.queue import PromptQueue
     from acp_tui.store import SessionStore
     from acp_tui.store.local_index import LocalIndex
     from acp_tui.store.session import SessionState

@@ -2,7 +2,7 @@
 pages it asks for per agent and why a list failed, and which row stays highlighted.
 
 Plain Python over the session stores (one agent's, or every agent's through a
-:class:`~acp_tui.session.directory.SessionDirectory`). The widget
+:class:`~acp_tui.session.workspace.directory.SessionDirectory`). The widget
 (:class:`acp_tui.ui.widgets.sidebar.SessionsSidebar`) draws :meth:`SidebarModel.build`'s
 :class:`SidebarView`, posts the :class:`PageAsked` requests the model returns as
 ``LoadMore`` messages, and tells the model what the person did (a filter typed, a toggle, the
@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from acp_tui.session.directory import PageRequest, SessionDirectory
+from acp_tui.session.workspace.directory import PageRequest, SessionDirectory
 from acp_tui.store import (
     PART_INFO,
     PART_META,
@@ -44,7 +44,7 @@ LOADING_TEXT = "loading more…"
 #: Until the agent answers ``initialize`` nobody knows whether it can list sessions.
 CONNECTING_TEXT = "connecting…"
 FILTER_PLACEHOLDER = "Filter sessions…"
-#: With several agents the filter also takes ``@name`` (see acp_tui.session.directory).
+#: With several agents the filter also takes ``@name`` (see acp_tui.session.workspace.directory).
 AGENTS_FILTER_PLACEHOLDER = "Filter sessions… (@agent)"
 
 

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from acp_tui.session.traffic import TrafficRecord
+from acp_tui.session.agent.traffic import TrafficRecord
 from acp_tui.text.safety import log_text, one_line
 
 __all__ = ["WireFilter", "WireLine", "WireLog", "parse_filter", "pretty_message"]

@@ -16,7 +16,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.session.auth_methods import AuthMethod
+from acp_tui.session.auth.methods import AuthMethod
 from acp_tui.ui.agent_text import agent_line, agent_lines
 
 

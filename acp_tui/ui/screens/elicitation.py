@@ -1,9 +1,9 @@
 """The elicitation dialog: a form built from the agent's schema, or a page to visit.
 
-``ElicitationScreen(pending, ...)`` shows one :class:`~acp_tui.session.elicitation_queue.PendingElicitation`.
+``ElicitationScreen(pending, ...)`` shows one :class:`~acp_tui.session.asking.elicitation_queue.PendingElicitation`.
 A *form* has one field per property (text, number, yes/no, a choice, several choices), its
 defaults filled in and required fields marked ``*``; Submit checks every field first
-(:func:`acp_tui.session.elicitation.build_content`) and says at each field what does not fit. Submit
+(:func:`acp_tui.session.asking.elicitation.build_content`) and says at each field what does not fit. Submit
 answers ``accept``, Decline ``decline``, Escape ``cancel``. A *url* request shows the address
 as text, its host apart; it is opened in a browser only when the person presses Open (which
 answers ``accept``), or copied; the dialog then waits for ``elicitation/complete`` and closes.
@@ -35,7 +35,7 @@ from textual.reactive import reactive
 from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Select, SelectionList, Static
 
-from acp_tui.session.elicitation import (
+from acp_tui.session.asking.elicitation import (
     ACCEPT,
     BOOLEAN,
     CANCEL,
@@ -49,7 +49,7 @@ from acp_tui.session.elicitation import (
     build_content,
     initial_values,
 )
-from acp_tui.session.elicitation_queue import PendingElicitation
+from acp_tui.session.asking.elicitation_queue import PendingElicitation
 from acp_tui.ui.agent_text import agent_line, agent_lines
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints

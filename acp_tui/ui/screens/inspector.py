@@ -16,7 +16,7 @@ from textual.widgets import Input, Label, OptionList, RichLog, TextArea
 from textual.widgets.option_list import Option
 
 from acp_tui.services.path_gate import PathRefused, create_new, private_directory
-from acp_tui.session.traffic import Traffic, TrafficRecord
+from acp_tui.session.agent.traffic import Traffic, TrafficRecord
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label

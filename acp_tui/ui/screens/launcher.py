@@ -22,8 +22,8 @@ from textual.widgets.option_list import Option
 
 from acp_tui.config.known_agents import KnownAgent
 from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource
-from acp_tui.session.settings import AppSettings
 from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.key_footer import KeyFooter

@@ -19,7 +19,7 @@ or is uncovered again arms afresh, and the hint line shows when it is armed. No 
 pre-selected. Escape answers ``reject_once`` when offered, else ``None``, at any time: a "no" is
 never an accident. :meth:`PermissionScreen.close` closes it from code (the broker cancelled the
 request). :func:`present_permission` is a ready-made presenter body for
-:class:`acp_tui.session.permissions.PermissionBroker`.
+:class:`acp_tui.session.asking.permissions.PermissionBroker`.
 
 The options are an :class:`~textual.widgets.OptionList`, which renders only the rows on screen:
 a request with thousands of options opens at once, and the title and key hints stay on screen.
@@ -44,7 +44,7 @@ from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Label, OptionList, Static
 
-from acp_tui.session.permissions import (
+from acp_tui.session.asking.permissions import (
     KIND_LABELS,
     REJECT_ONCE,
     PendingPermission,

@@ -9,7 +9,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label, Static
 
-from acp_tui.session.ops import TITLE_LIMIT
+from acp_tui.session.agent.ops import TITLE_LIMIT
 from acp_tui.ui.agent_text import agent_lines
 from acp_tui.ui.widgets.safe_input import SafeInput
 

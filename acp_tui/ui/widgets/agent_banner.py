@@ -8,7 +8,7 @@ from __future__ import annotations
 from rich.text import Text
 from textual.widgets import Static
 
-from acp_tui.session.controller import AgentExit, NotResponding
+from acp_tui.session.agent.controller import AgentExit, NotResponding
 from acp_tui.ui.agent_text import agent_line, line_of
 
 __all__ = ["STDERR_BANNER_LINES", "STDERR_LINE_CHARS", "AgentBanner"]

@@ -1,7 +1,7 @@
 """Attachment chips: what a message carries besides its text, one line per block.
 
 An image, an embedded file, audio or a link shows as its name, type and size (from
-:func:`acp_tui.session.attachments.describe_block`), never as its data: a base64 payload is never drawn.
+:func:`acp_tui.session.prompts.attachments.describe_block`), never as its data: a base64 payload is never drawn.
 Names come from the agent or the disk and are shown literally, on one line.
 """
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from textual.content import Content
 
-from acp_tui.session.attachments import describe_block, format_size
+from acp_tui.session.prompts.attachments import describe_block, format_size
 from acp_tui.ui.agent_text import line_of
 
 __all__ = ["KIND_LABELS", "attachment_chips"]

@@ -44,7 +44,7 @@ from textual.worker import Worker, WorkerState
 
 from acp_tui.config.history import InputHistory
 from acp_tui.services.path_gate import resolve_path
-from acp_tui.session.attachments import (
+from acp_tui.session.prompts.attachments import (
     BuiltPrompt,
     find_mentions,
     image_paths_in_paste,

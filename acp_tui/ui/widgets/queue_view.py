@@ -16,7 +16,7 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Button, Static
 
-from acp_tui.session.queue import QueuedPrompt
+from acp_tui.session.prompts.queue import QueuedPrompt
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.widgets.prompt import PromptEditor

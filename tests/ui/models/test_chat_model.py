@@ -13,7 +13,7 @@ import pytest
 
 from acp_tui.protocol.jsonrpc import RESOURCE_NOT_FOUND
 from acp_tui.session.errors import AgentRefused, SessionError
-from acp_tui.session.queue import PromptQueue
+from acp_tui.session.prompts.queue import PromptQueue
 from acp_tui.store import SessionStore
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.ui.models.chat import RESTART_BACKOFF, ChatModel

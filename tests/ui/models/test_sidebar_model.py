@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from acp_tui.session.controller import SessionController
-from acp_tui.session.directory import SessionDirectory
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.workspace.directory import SessionDirectory
 from acp_tui.store import SessionStore
 from acp_tui.ui.models.sidebar import (
     CONNECTING_TEXT,

@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any
 
 from textual import work
 
-from acp_tui.session.controller import AgentExit, LinkEvents, NotResponding, SessionController
-from acp_tui.session.link_events import AgentInfo, FaceHooks
-from acp_tui.session.start import StartOutcome, open_at_start, reopen_after_restart
+from acp_tui.session.agent.controller import AgentExit, LinkEvents, NotResponding, SessionController
+from acp_tui.session.agent.events import AgentInfo, FaceHooks
+from acp_tui.session.launch.start import StartOutcome, open_at_start, reopen_after_restart
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat.common import TITLE_DISPLAY_LIMIT, display_title

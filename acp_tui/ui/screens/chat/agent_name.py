@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
-    from acp_tui.session.controller import SessionController
+    from acp_tui.session.agent.controller import SessionController
 
 __all__ = ["agent_label", "background_title"]
 

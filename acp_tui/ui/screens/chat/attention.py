@@ -10,7 +10,7 @@ the one on screen may take it.
   is not focused); the window title says what needs the person (``acp-tui · 1 waiting``).
 
 The live states of every agent's sessions meet on the workspace's
-:class:`~acp_tui.session.attention.AttentionBoard`; each view reports its own.
+:class:`~acp_tui.session.workspace.attention.AttentionBoard`; each view reports its own.
 
 A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
 :class:`~acp_tui.ui.screens.chat.host.ChatHost`).
@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from acp_tui.session.attention import APP_TITLE, Event
+from acp_tui.session.workspace.attention import APP_TITLE, Event
 from acp_tui.store import LIVE_WAITING, live_state
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.screens.chat.agent_name import agent_label

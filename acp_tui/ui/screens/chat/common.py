@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from acp_tui.config import locations
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.text.safety import one_line
 
 __all__ = ["TITLE_DISPLAY_LIMIT", "data_dir", "display_title", "history_path"]

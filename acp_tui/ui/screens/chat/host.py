@@ -16,14 +16,14 @@ from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 
-from acp_tui.session.controller import SessionController
-from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.asking.permissions import PermissionBroker
 from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.permissions import PermissionBroker
-from acp_tui.session.queue import PromptQueue
-from acp_tui.session.settings import AppSettings
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.prompts.queue import PromptQueue
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store import SessionStore
 from acp_tui.store.session import SessionState
 from acp_tui.ui.models.chat import ChatModel

@@ -12,8 +12,8 @@ from collections.abc import Callable
 from typing import Any
 
 from acp_tui.config import locations
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.settings import AppSettings
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.store.session import SessionState
 from acp_tui.text.safety import sanitize_terminal_text

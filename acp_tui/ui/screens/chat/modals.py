@@ -18,10 +18,10 @@ from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from acp_tui.services.paths import OutsideRequest
-from acp_tui.session.auth_methods import AuthMethod, TerminalLogin
-from acp_tui.session.controller import SessionController
-from acp_tui.session.elicitation_queue import ElicitationQueue, PendingElicitation
-from acp_tui.session.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue, PendingElicitation
+from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
+from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
 from acp_tui.store.entries import ToolCall
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.models.chat import ChatModel

@@ -4,7 +4,7 @@ mode and the thinking level, the palette entries, and choices kept across a reop
 One list (:func:`acp_tui.store.options.session_options`) feeds all of them. A choice goes
 to the agent at once (``session/set_config_option``, or the legacy ``session/set_mode`` /
 ``session/set_model``); before the new session exists it waits in
-:class:`~acp_tui.session.start.NewSessionChoices` and is applied right after ``session/new``.
+:class:`~acp_tui.session.launch.start.NewSessionChoices` and is applied right after ``session/new``.
 The controls always show what the agent reports: a refused change is said in a toast and the
 control goes back to the agent's value.
 

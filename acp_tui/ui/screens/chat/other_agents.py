@@ -2,7 +2,7 @@
 not running is started in the background, only when the person asks (never at start-up),
 and its sessions join the sidebar's list (the session browser across agents).
 
-The agent runs through the app's workspace (:func:`acp_tui.session.listing.start_for_listing`),
+The agent runs through the app's workspace (:func:`acp_tui.session.workspace.listing.start_for_listing`),
 in a worker of the app (it outlives this screen, and the app stops every agent of its
 workspace when it quits); no session is opened in it until the person opens one of its rows.
 
@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 
-from acp_tui.session.controller import AgentExit, LinkEvents
+from acp_tui.session.agent.controller import AgentExit, LinkEvents
+from acp_tui.session.agent.events import FaceHooks, ProcessSetup
 from acp_tui.session.launch.resolve import resolve_agent
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource, AgentSpec
-from acp_tui.session.link_events import FaceHooks, ProcessSetup
-from acp_tui.session.listing import run_for_listing, start_for_listing
-from acp_tui.session.settings import AppSettings
-from acp_tui.session.workspace import AgentRunning, Workspace
+from acp_tui.session.workspace.listing import run_for_listing, start_for_listing
+from acp_tui.session.workspace.workspace import AgentRunning, Workspace
 from acp_tui.text.safety import one_line
 from acp_tui.ui.models import Notify
 from acp_tui.ui.widgets.sidebar import SessionsSidebar

@@ -38,14 +38,14 @@ from textual.widgets import Select, TextArea
 
 from acp_tui.config.history import InputHistory
 from acp_tui.pace.input_first import give_way
-from acp_tui.session.attachments import BuiltPrompt
-from acp_tui.session.controller import SessionController
-from acp_tui.session.directory import SessionDirectory
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import ProcessSetup
 from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import ProcessSetup
-from acp_tui.session.settings import AppSettings
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.prompts.attachments import BuiltPrompt
+from acp_tui.session.workspace.directory import SessionDirectory
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store.changes import (
     PART_COMMANDS,
     PART_CONFIG,

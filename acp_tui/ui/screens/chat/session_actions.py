@@ -4,7 +4,7 @@ keys).
 :class:`SessionActions` is a plain object the screen owns: the sidebar's
 :class:`~acp_tui.ui.widgets.sidebar.SessionsSidebar.Branch`, ``Rename`` and ``Archive``
 messages come to it through the screen's handlers, and the palette lists
-:meth:`SessionActions.palette_commands`. The work itself is :mod:`acp_tui.session.ops` (no
+:meth:`SessionActions.palette_commands`. The work itself is :mod:`acp_tui.session.agent.ops` (no
 Textual there).
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 from textual.app import SystemCommand
 from textual.screen import Screen
 
-from acp_tui.session import ops as session_ops
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent import ops as session_ops
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.models.chat import ChatModel
 

@@ -15,7 +15,7 @@ from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
-from acp_tui.session.settings import AppSettings
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
 from acp_tui.ui.export import transcript_markdown, write_export

@@ -1,7 +1,7 @@
 """The elicitation queue: requests shown one at a time, answered, cancelled, completed.
 
-A :class:`~acp_tui.session.dialog_queue.DialogQueue`, like the permission broker
-(:mod:`acp_tui.session.permissions`): each ``elicitation/create`` waits its
+A :class:`~acp_tui.session.asking.dialog_queue.DialogQueue`, like the permission broker
+(:mod:`acp_tui.session.asking.permissions`): each ``elicitation/create`` waits its
 turn (first in, first out) and is shown by the *presenter* the UI registers::
 
     async def present(pending: PendingElicitation, position: int, total: int) -> dict | None
@@ -25,8 +25,8 @@ from typing import Any
 
 import anyio
 
-from acp_tui.session.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
-from acp_tui.session.elicitation import (
+from acp_tui.session.asking.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
+from acp_tui.session.asking.elicitation import (
     ACCEPT,
     CANCEL,
     DECLINE,

@@ -14,7 +14,7 @@ When a session cannot be opened, the person is told why and the screen stays usa
 message starts a new session. A session the agent says it does not have is reported as
 ``gone``, so the caller can drop it from the local index (it would fail again).
 
-Pure Python over :class:`~acp_tui.session.controller.SessionController`; the screen acts on the
+Pure Python over :class:`~acp_tui.session.agent.controller.SessionController`; the screen acts on the
 :class:`StartOutcome`.
 """
 
@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.errors import AgentGone, AgentRefused, SessionError
 from acp_tui.store.session import SessionState, parse_iso
 from acp_tui.text.safety import one_line

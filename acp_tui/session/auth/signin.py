@@ -19,7 +19,7 @@ import anyio
 
 from acp_tui.protocol.client import AcpClient, AcpError
 from acp_tui.protocol.jsonrpc import RpcError
-from acp_tui.session.auth_methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
+from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
 
 __all__ = ["AuthChooser", "AuthNotDone", "SignIn", "TerminalRunner"]
 

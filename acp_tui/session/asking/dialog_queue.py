@@ -1,5 +1,5 @@
-"""What the permission broker (:mod:`acp_tui.session.permissions`) and the elicitation queue
-(:mod:`acp_tui.session.elicitation_queue`) share: requests that wait their turn, first in, first
+"""What the permission broker (:mod:`acp_tui.session.asking.permissions`) and the elicitation queue
+(:mod:`acp_tui.session.asking.elicitation_queue`) share: requests that wait their turn, first in, first
 out, and are shown one at a time by the *presenter* the UI registers.
 
 A request is shown when no other is on screen, it is the oldest that :attr:`DialogQueue.ready`

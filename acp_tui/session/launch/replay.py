@@ -1,7 +1,7 @@
 """A recorded session played back through the controller: the stand-in agent process of each
 (re)start (one recorded connection each, a :class:`~acp_tui.protocol.replay_peer.ReplayPeer`
 in this process) and the person's recorded actions repeated through the
-:class:`~acp_tui.session.controller.SessionController` it is bound to. ``acp-tui replay`` is in
+:class:`~acp_tui.session.agent.controller.SessionController` it is bound to. ``acp-tui replay`` is in
 :mod:`acp_tui.devtools.replay`."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from acp_tui.protocol.recording import FROM_AGENT, TO_AGENT, Recording
 from acp_tui.protocol.replay_peer import ReplayPeer, ReplayProcess
 
 if TYPE_CHECKING:
-    from acp_tui.session.controller import SessionController
+    from acp_tui.session.agent.controller import SessionController
 
 #: The requests that open a session, in the order a client may try them.
 OPENING_METHODS = ("session/new", "session/load", "session/resume")
@@ -73,7 +73,7 @@ def requested_version(recording: Recording) -> int:
 class ReplaySession:
     """One replay in the TUI: makes the stand-in agent process for each (re)start of the
     agent (one recorded connection each), and repeats the person's recorded actions through
-    the :class:`~acp_tui.session.controller.SessionController` it is bound to."""
+    the :class:`~acp_tui.session.agent.controller.SessionController` it is bound to."""
 
     def __init__(self, recording: Recording, *, speed: float = 1.0) -> None:
         self.recording = recording

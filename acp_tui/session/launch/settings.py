@@ -15,7 +15,7 @@ from acp_tui.session.launch.spec import AgentSpec, LaunchOptions
 if TYPE_CHECKING:
     from acp_tui.protocol.client import ProcessFactory
     from acp_tui.protocol.recording import WireRecorder
-    from acp_tui.session.replay import ReplaySession
+    from acp_tui.session.launch.replay import ReplaySession
 
 PermissionPolicy = Literal["ask", "yolo", "deny"]
 
@@ -43,5 +43,5 @@ class AppSettings:
     replay: ReplaySession | None = None
     #: Makes the agent's process for a launch (acp_tui.protocol.client.ProcessFactory); the
     #: command line passes one that hands over the agent it started before the UI
-    #: (acp_tui.session.prestart). None: spawn as usual.
+    #: (acp_tui.session.launch.prestart). None: spawn as usual.
     process_factory: ProcessFactory | None = None

@@ -1,4 +1,4 @@
-"""What the agent sends a :class:`~acp_tui.session.controller.SessionController` and asks of
+"""What the agent sends a :class:`~acp_tui.session.agent.controller.SessionController` and asks of
 it: session updates (v2: the turn's state), permission requests and elicitations (queued for
 the person, answered ``cancelled`` while the turn is being cancelled), files and terminals
 (the services, within the session's directories)."""
@@ -14,10 +14,10 @@ import anyio
 from acp_tui.protocol import v2
 from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
-from acp_tui.session.elicitation import CANCEL, ElicitationError, answer
-from acp_tui.session.link_state import LinkState
-from acp_tui.session.permissions import CANCELLED, PendingPermission
-from acp_tui.session.turns import Turns
+from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.turns import Turns
+from acp_tui.session.asking.elicitation import CANCEL, ElicitationError, answer
+from acp_tui.session.asking.permissions import CANCELLED, PendingPermission
 from acp_tui.store import TOOL_ALLOWED, TOOL_REJECTED
 from acp_tui.wire.constants import Method, UpdateKind
 

@@ -1,4 +1,4 @@
-"""The turns of a :class:`~acp_tui.session.controller.SessionController`'s sessions: a prompt
+"""The turns of a :class:`~acp_tui.session.agent.controller.SessionController`'s sessions: a prompt
 sent now or queued (v1 agents take one turn at a time; what waits for a session not open yet
 goes when it opens), why a turn ended, a prompt refused for want of a sign-in kept unsent,
 cancel, and the queue's edits."""
@@ -11,15 +11,15 @@ from typing import Any
 
 from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
-from acp_tui.session.attachments import (
+from acp_tui.session.agent.state import LinkState
+from acp_tui.session.auth.signin import AuthNotDone
+from acp_tui.session.prompts.attachments import (
     BuiltPrompt,
     PromptCapabilities,
     build_prompt,
     fit_to_capabilities,
 )
-from acp_tui.session.auth import AuthNotDone
-from acp_tui.session.link_state import LinkState
-from acp_tui.session.queue import QueuedPrompt
+from acp_tui.session.prompts.queue import QueuedPrompt
 from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_NOT_RUN
 from acp_tui.wire import constants as wire
 

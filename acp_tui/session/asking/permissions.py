@@ -43,7 +43,7 @@ from typing import Any, Literal
 
 import anyio
 
-from acp_tui.session.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
+from acp_tui.session.asking.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
 from acp_tui.text.safety import one_line
 
 log = logging.getLogger(__name__)

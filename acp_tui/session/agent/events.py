@@ -1,4 +1,4 @@
-"""What a :class:`~acp_tui.session.controller.SessionController` is given by the face that
+"""What a :class:`~acp_tui.session.agent.controller.SessionController` is given by the face that
 drives it (the Textual app, headless, a test): how it reaches the person (:class:`FaceHooks`),
 where its process comes from (:class:`ProcessSetup`), and the callbacks it talks back through
 (:class:`LinkEvents`) with what they are told."""
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from acp_tui.protocol.client import ProcessFactory
     from acp_tui.protocol.recording import WireRecorder
     from acp_tui.services.paths import ApproveOutside
-    from acp_tui.session.auth import AuthChooser, TerminalRunner
+    from acp_tui.session.auth.signin import AuthChooser, TerminalRunner
 
 __all__ = [
     "AgentExit",

@@ -9,11 +9,11 @@ sessions later goes through the same controller.
 
 from __future__ import annotations
 
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks, ProcessSetup
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks, ProcessSetup
-from acp_tui.session.workspace import Workspace
+from acp_tui.session.workspace.workspace import Workspace
 
 __all__ = ["run_for_listing", "start_for_listing"]
 
@@ -26,7 +26,7 @@ def start_for_listing(
 ) -> SessionController:
     """A controller for ``spec``'s agent in ``workspace``, with parts of its own (its own
     store; a permission request, for a session it never opened, is refused). Its caller runs
-    it with :func:`run_for_listing`. Raises :class:`~acp_tui.session.workspace.AgentRunning`
+    it with :func:`run_for_listing`. Raises :class:`~acp_tui.session.workspace.workspace.AgentRunning`
     when the agent runs already."""
     return workspace.start(AgentParts(spec, policy="deny", process=process), face)
 

@@ -1,11 +1,11 @@
-"""What a :class:`~acp_tui.session.controller.SessionController` holds, and the few helpers
+"""What a :class:`~acp_tui.session.agent.controller.SessionController` holds, and the few helpers
 each of its parts uses: one agent process's client, the sessions open in it (their turn state),
 the queue of messages, the services the agent may call.
 
 The controller owns one :class:`LinkState` and hands it to each of its parts, plain objects by
-job: :class:`~acp_tui.session.turns.Turns` (prompts, the queue, sign-in, cancel),
-:class:`~acp_tui.session.session_calls.SessionCalls` (new, open, list, options, close) and
-:class:`~acp_tui.session.agent_requests.AgentRequests` (what the agent sends and asks), the two
+job: :class:`~acp_tui.session.agent.turns.Turns` (prompts, the queue, sign-in, cancel),
+:class:`~acp_tui.session.agent.calls.SessionCalls` (new, open, list, options, close) and
+:class:`~acp_tui.session.agent.requests.AgentRequests` (what the agent sends and asks), the two
 last also holding the turns. The controller itself runs the process's life."""
 
 from __future__ import annotations
@@ -25,13 +25,13 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.terminals import TerminalManager
-from acp_tui.session.auth import SignIn
-from acp_tui.session.elicitation_queue import ElicitationQueue
+from acp_tui.session.agent.events import FaceHooks, ProcessSetup
+from acp_tui.session.agent.roots import SessionRoots
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.errors import SessionError
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks, ProcessSetup
-from acp_tui.session.queue import PromptQueue
-from acp_tui.session.roots import SessionRoots
+from acp_tui.session.prompts.queue import PromptQueue
 from acp_tui.store import SessionStore
 
 if TYPE_CHECKING:

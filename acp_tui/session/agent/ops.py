@@ -1,5 +1,5 @@
 """Branch, rename and archive sessions (the unstable ``session/fork``, ``session/set_title``,
-``session/archive`` and ``session/unarchive``), on an :class:`~acp_tui.session.controller.SessionController`.
+``session/archive`` and ``session/unarchive``), on an :class:`~acp_tui.session.agent.controller.SessionController`.
 
 A branch gets the source's MCP servers, working directory and additional directories, the
 transcript this client has of it, and the title "<title> (branch)". A rename goes to the agent
@@ -16,7 +16,7 @@ from acp_tui.session.errors import AgentGone, SessionError, translating
 from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
-    from acp_tui.session.controller import SessionController
+    from acp_tui.session.agent.controller import SessionController
     from acp_tui.store import SessionStore
     from acp_tui.store.local_index import LocalIndex
     from acp_tui.store.session import SessionState

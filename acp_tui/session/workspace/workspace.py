@@ -19,11 +19,11 @@ from dataclasses import dataclass
 import anyio
 
 from acp_tui.protocol import reaper
-from acp_tui.session.attention import AttentionBoard
-from acp_tui.session.controller import SessionController
+from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import FaceHooks
+from acp_tui.session.workspace.attention import AttentionBoard
 
 __all__ = ["AgentRunning", "Workspace", "kill_every_agent"]
 

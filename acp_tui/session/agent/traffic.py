@@ -1,7 +1,7 @@
 """What went by on an agent's connection, for the protocol inspector: every line in and out
 (as many as the connection keeps), the counts, new lines as they come, and the lines saved as
 a recording that ``acp-tui replay`` plays back. The controller hands it out
-(:meth:`~acp_tui.session.controller.SessionController.traffic`)."""
+(:meth:`~acp_tui.session.agent.controller.SessionController.traffic`)."""
 
 from __future__ import annotations
 

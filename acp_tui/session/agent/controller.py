@@ -5,7 +5,7 @@ No Textual here: the UI hands in callbacks (:class:`LinkEvents`) and calls inten
 in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
 Turn lifecycle (https://agentclientprotocol.com/protocol/prompt-turn): a prompt sent while a
-turn runs is queued per session (:class:`~acp_tui.session.queue.PromptQueue`, which outlives one
+turn runs is queued per session (:class:`~acp_tui.session.prompts.queue.PromptQueue`, which outlives one
 agent process) and sent when the turn ends. A v2 connection (negotiated at ``initialize``)
 accepts prompts at any time, so its queue drains at once; on v1 a ``state_update`` only changes
 the activity shown. What waits for a session that is not open
@@ -30,13 +30,8 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
-from acp_tui.session.agent_requests import AgentRequests
-from acp_tui.session.auth import SignIn
-from acp_tui.session.elicitation import URL
-from acp_tui.session.elicitation_queue import ElicitationQueue
-from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
-from acp_tui.session.launch.spec import AgentSpec
-from acp_tui.session.link_events import (
+from acp_tui.session.agent.calls import SessionCalls
+from acp_tui.session.agent.events import (
     AgentExit,
     FaceHooks,
     LinkEvents,
@@ -44,13 +39,18 @@ from acp_tui.session.link_events import (
     PermissionHandler,
     ProcessSetup,
 )
-from acp_tui.session.link_state import LinkState
-from acp_tui.session.mcp import select_mcp_servers
-from acp_tui.session.queue import PromptQueue, QueuedPrompt
-from acp_tui.session.roots import SessionRoots
-from acp_tui.session.session_calls import SessionCalls
-from acp_tui.session.traffic import Traffic
-from acp_tui.session.turns import Turns
+from acp_tui.session.agent.mcp import select_mcp_servers
+from acp_tui.session.agent.requests import AgentRequests
+from acp_tui.session.agent.roots import SessionRoots
+from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.traffic import Traffic
+from acp_tui.session.agent.turns import Turns
+from acp_tui.session.asking.elicitation import URL
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.auth.signin import SignIn
+from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.prompts.queue import PromptQueue, QueuedPrompt
 from acp_tui.store import SessionStore
 from acp_tui.wire.constants import Method
 

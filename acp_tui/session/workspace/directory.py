@@ -30,7 +30,7 @@ from acp_tui.store import SessionState, SessionStore
 from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:
-    from acp_tui.session.workspace import Workspace
+    from acp_tui.session.workspace.workspace import Workspace
 
 __all__ = [
     "AGENT_NAME_CELLS",

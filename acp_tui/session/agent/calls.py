@@ -1,4 +1,4 @@
-"""The calls about sessions a :class:`~acp_tui.session.controller.SessionController` makes:
+"""The calls about sessions a :class:`~acp_tui.session.agent.controller.SessionController` makes:
 sign-in when the agent requires it, ``session/new`` (with the choices made before it existed),
 reopening a past session (resume, load, or v2's replaying resume), listing pages, a session's
 mode, model and options, close and delete."""
@@ -15,9 +15,9 @@ from acp_tui.protocol.client import (
     NotSupportedError,
 )
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
-from acp_tui.session.link_state import LinkState
-from acp_tui.session.roots import dirs_to_send
-from acp_tui.session.turns import Turns
+from acp_tui.session.agent.roots import dirs_to_send
+from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.turns import Turns
 
 
 class SessionCalls:
