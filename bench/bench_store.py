@@ -1,4 +1,6 @@
-"""Benchmark: apply 100,000 ``agent_message_chunk`` updates to a SessionStore.
+"""Benchmark: apply 100,000 ``agent_message_chunk`` updates to a SessionStore, and 30,000 of the
+other kinds a turn streams (thoughts, tool calls and their updates, usage, plans: each takes
+the full way, through its kind's coercion and handler, not the short way of a reply's chunk).
 
 Run: ``python bench/bench_store.py [N]``. Prints updates/s (timing run, no tracing) and the peak
 traced memory of a second run (tracemalloc slows that run down, so it is not timed), plus the
@@ -25,6 +27,7 @@ try:
     METRICS = [
         Metric("updates_per_s", "updates/s (best of 3, one core)", "upd/s", (">", 200_000)),
         Metric("wakes", "store wakes during the burst", "wakes", digits=0),
+        Metric("mixed_per_s", "updates/s of other kinds (thoughts, tools...)", "upd/s", digits=0),
     ]
 except ImportError:  # run as a script from elsewhere: the runner's helpers are not needed
     METRICS = []
@@ -42,6 +45,33 @@ def make_updates(n: int, session_id: str = "sess_bench") -> list[dict[str, Any]]
         }
         for i in range(n)
     ]
+
+
+def make_mixed(n: int, session_id: str = "sess_bench") -> list[dict[str, Any]]:
+    """Thought chunks, tool calls and updates (with output), usage and plan updates, and
+    reply chunks each starting a message of their own (a new ``messageId``)."""
+    out = []
+    for i in range(n):
+        tool = f"tool-{i // 6}"
+        update: dict[str, Any] = [
+            {"sessionUpdate": "agent_thought_chunk", "content": {"type": "text", "text": "hm "}},
+            {"sessionUpdate": "tool_call", "toolCallId": tool, "title": "Read", "kind": "read"},
+            {
+                "sessionUpdate": "tool_call_update",
+                "toolCallId": tool,
+                "status": "completed",
+                "content": [{"type": "content", "content": {"type": "text", "text": "out"}}],
+            },
+            {
+                "sessionUpdate": "agent_message_chunk",
+                "content": {"type": "text", "text": "word "},
+                "messageId": f"m{i}",
+            },
+            {"sessionUpdate": "usage_update", "used": i, "size": 200_000},
+            {"sessionUpdate": "plan", "entries": [{"content": "a step", "status": "pending"}]},
+        ][i % 6]
+        out.append({"sessionId": session_id, "update": update})
+    return out
 
 
 def run(updates: list[dict[str, Any]]) -> tuple[float, SessionStore, int]:
@@ -73,7 +103,10 @@ def measure(smoke: bool = False) -> dict[str, float]:
     for _ in range(3):
         elapsed, _store, wakes = run(updates)
         best = min(best, elapsed)
-    return {"updates_per_s": n / best, "wakes": float(wakes)}
+    n_mixed = 600 if smoke else 30_000
+    mixed = make_mixed(n_mixed)
+    best_mixed = min(run(mixed)[0] for _ in range(3))
+    return {"updates_per_s": n / best, "wakes": float(wakes), "mixed_per_s": n_mixed / best_mixed}
 
 
 def main() -> None:

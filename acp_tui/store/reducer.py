@@ -27,7 +27,7 @@ from acp_tui.store.changes import (
     PART_USAGE,
     ChangeTracker,
 )
-from acp_tui.store.entries import AgentMessage, UnknownUpdate
+from acp_tui.store.entries import AgentMessage, AgentThought, MessageEntry, UnknownUpdate
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.routes import Route, route
 from acp_tui.store.session import (
@@ -48,7 +48,6 @@ from acp_tui.wire.constants import UpdateKind
 
 __all__ = ["Reducer"]
 
-_AGENT_CHUNK = UpdateKind.AGENT_MESSAGE_CHUNK
 
 #: Updates that change the session, not its transcript: during a kept replay they apply to the
 #: session itself (modes, commands, usage... are the agent's current ones either way).
@@ -145,27 +144,51 @@ class Reducer:
         # The hot path (issue 20's wire target): a text chunk that continues the agent message
         # being streamed. It does exactly what _apply_to, coerce.content_chunk and
         # TranscriptUpdates._chunk do for it (the same checks, inline), without the calls
-        # between; anything else takes the full way.
-        if (
-            update.__class__ is dict
-            and s._replay is None
-            and update.get("sessionUpdate") == _AGENT_CHUNK
-        ):
-            content = update.get("content")
-            if content.__class__ is dict and content.get("type") == "text":
-                text = content.get("text")
-                transcript = s.transcript
-                if text.__class__ is str and transcript:
-                    e = transcript[-1]
-                    if e.__class__ is AgentMessage and not e.local_pending:
-                        mid = update.get("messageId")
-                        if mid is None or mid == e.message_id:
-                            e.version += 1
-                            e.append_text(text)
-                            if e is not self._tracker.last_marked:
-                                self._tracker.touch_entry(s, e)
-                            return
+        # between; a thought's chunk takes a short way of the same kind (_continued). Anything
+        # else takes the full way.
+        if update.__class__ is dict and s._replay is None:
+            if update.get("sessionUpdate") == "agent_message_chunk":
+                content = update.get("content")
+                if content.__class__ is dict and content.get("type") == "text":
+                    text = content.get("text")
+                    transcript = s.transcript
+                    if text.__class__ is str and transcript:
+                        e = transcript[-1]
+                        if e.__class__ is AgentMessage and not e.local_pending:
+                            mid = update.get("messageId")
+                            if mid is None or mid == e.message_id:
+                                e.version += 1
+                                e.append_text(text)
+                                if e is not self._tracker.last_marked:
+                                    self._tracker.touch_entry(s, e)
+                                return
+            elif update.get("sessionUpdate") == "agent_thought_chunk" and self._continued(
+                s, update, AgentThought
+            ):
+                return
         self._apply_to(s, update)
+
+    def _continued(self, s: SessionState, update: Any, cls: type[MessageEntry]) -> bool:
+        """Whether ``update``, a chunk of a ``cls`` message, was a text chunk that continues
+        the last entry, and was applied to it (the hot path's way, for other streams)."""
+        content = update.get("content")
+        if content.__class__ is not dict or content.get("type") != "text":
+            return False
+        text = content.get("text")
+        transcript = s.transcript
+        if text.__class__ is not str or not transcript:
+            return False
+        e = transcript[-1]
+        if e.__class__ is not cls or e.local_pending:
+            return False
+        mid = update.get("messageId")
+        if mid is not None and mid != e.message_id:
+            return False
+        e.version += 1
+        e.append_text(text)
+        if e is not self._tracker.last_marked:
+            self._tracker.touch_entry(s, e)
+        return True
 
     def apply_update(self, session_id: str, update: Any) -> None:
         """Same as :meth:`apply` with the two fields passed separately."""

@@ -1,5 +1,5 @@
-"""The reducer's short way for a streamed agent text chunk (issue 20's wire target) does what the
-full way does: same state, same changes, whatever comes between the chunks."""
+"""The reducer's short ways for a streamed agent text or thought chunk (issue 20's wire target) do
+what the full way does: same state, same changes, whatever comes between the chunks."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ update = st.one_of(
             **({} if mid is None else {"messageId": mid}),
         },
         st.sampled_from(
-            ["agent_message_chunk"] * 4 + ["user_message_chunk", "agent_thought_chunk"]
+            ["agent_message_chunk"] * 3 + ["agent_thought_chunk"] * 2 + ["user_message_chunk"]
         ),
         content,
         message_id,
