@@ -16,8 +16,10 @@ Everything the app writes to its terminal is captured (:mod:`tests.terminal_byte
 as a terminal reads it: no OSC but the app's own title, no DCS/APC/PM/SOS, no CSI but the
 app's own set, no C0 or C1 control in text, nothing hidden.
 
-Every line Textual turns into terminal output is also checked before it becomes bytes: no
-widget may hand it a control character, whether or not the bytes would show it.
+Each test runs twice: with the last gate (the ``inert-output`` Textual patch, which cleans
+every line at the step where Textual turns it into terminal output) and without it, where the
+first gate (every surface's own sanitising) must hold alone, and where every line Textual is
+handed is checked before it becomes bytes: no widget may give it a control character.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from __future__ import annotations
 import json
 import os
 import sys
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -42,6 +44,7 @@ from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
+from acp_tui.ui.textual_patches import ENV, inert_output
 from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import mirror_agent
@@ -170,12 +173,21 @@ class Gate:
     leaks: list[str] = field(default_factory=list)
 
 
-@pytest.fixture(params=["first-gate"])
-def gate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Gate:
-    """The first gate: every surface's own sanitising. Each line Textual turns into terminal
-    output (:meth:`Strip.render`) is looked at first: a widget handing it a control
-    character is a leak, whether or not the bytes show it."""
+@pytest.fixture(params=["both-gates", "first-gate"])
+def gate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
+    """``both-gates``: the app as it runs, its last gate on (the ``inert-output`` patch, on
+    besides whatever else the run's ``ACP_TUI_PATCHES`` says). ``first-gate``: that patch off,
+    every surface's own sanitising alone; each line Textual turns into terminal output
+    (:meth:`Strip.render`) is looked at first: a widget handing it a control character is a
+    leak, whether or not the bytes show it."""
     gate = Gate(request.param)
+    spec = os.environ.get(ENV) or "all"
+    if gate.name == "both-gates":
+        monkeypatch.setenv(ENV, f"{spec},+inert-output")
+        yield gate
+        return
+    monkeypatch.setenv(ENV, f"{spec},-inert-output")
+    inert_output.uninstall()  # an earlier app's (the one made here leaves it off)
     render = Strip.render
 
     def checked(strip: Strip, console: Any) -> str:
@@ -184,7 +196,7 @@ def gate(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Gat
         return render(strip, console)
 
     monkeypatch.setattr(Strip, "render", checked)
-    return gate
+    yield gate
 
 
 def assert_inert(capture: Capture, mark: int, gate: Gate, where: str) -> None:

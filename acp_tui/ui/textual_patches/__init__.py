@@ -92,6 +92,13 @@ def install(
         from acp_tui.ui.textual_patches import early_keys
 
         early_keys.install(app)
+    # For the process: the last app made decides (one app a process, but for tests).
+    from acp_tui.ui.textual_patches import inert_output
+
+    if switches("inert-output"):
+        inert_output.install()
+    else:
+        inert_output.uninstall()
     return switches
 
 

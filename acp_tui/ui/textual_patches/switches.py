@@ -67,6 +67,7 @@ PATCHES: Mapping[str, Patch] = {
         Patch("early-keys", "keys typed while the app starts keep Enter as Enter"),
         Patch("dead-terminal", "a terminal gone (hang-up) no longer blocks the app's quit"),
         Patch("lazy-select", "a closed select is one widget; its list is mounted when opened"),
+        Patch("inert-output", "no line drawn can write a control character to the terminal"),
     )
 }
 
