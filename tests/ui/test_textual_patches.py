@@ -126,7 +126,14 @@ def _installed(app: AcpTuiApp, screen: ChatScreen) -> dict[str, bool]:
     css-cache, are probed in a fresh process above)."""
     from acp_tui.store.entries import AgentMessage
     from acp_tui.store.options import Choice, SessionOption
-    from acp_tui.ui.textual_patches import driver, early_keys, key_order, paint_gate, restyle
+    from acp_tui.ui.textual_patches import (
+        driver,
+        early_keys,
+        inert_output,
+        key_order,
+        paint_gate,
+        restyle,
+    )
     from acp_tui.ui.textual_patches.compositor import CoveredSkipping
     from acp_tui.ui.textual_patches.tall import _LeanStylesCache
     from acp_tui.ui.widgets.option_controls import OptionSelect
@@ -147,6 +154,8 @@ def _installed(app: AcpTuiApp, screen: ChatScreen) -> dict[str, bool]:
         ),
         "lazy-select": OptionSelect(option).lazy,
         "dead-terminal": app.patches("dead-terminal"),
+        # For the process, as the last app made says.
+        "inert-output": inert_output.installed(),
     }
 
 
