@@ -65,7 +65,7 @@ def test_mypy_reports_a_type_ignore_that_silences_nothing(tmp_path: Path) -> Non
 
 
 #: Where ``mypy --strict`` holds: the packages of the strict override in pyproject.toml.
-STRICT_PACKAGES = ["acp_tui.wire", "acp_tui.protocol", "acp_tui.store"]
+STRICT_PACKAGES = ["acp_tui.wire", "acp_tui.protocol", "acp_tui.store", "acp_tui.session"]
 
 
 def test_the_strict_packages_pass_mypy_strict(tmp_path: Path) -> None:
