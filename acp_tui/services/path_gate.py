@@ -42,6 +42,7 @@ __all__ = [
     "open_to_read",
     "private_directory",
     "read_bytes",
+    "remove_file",
     "replace_file",
     "resolve_path",
 ]
@@ -453,6 +454,36 @@ def replace_file(path: ResolvedPath, data: bytes) -> None:
     finally:
         os.close(parent)
     _fsync_directory(path.real.parent)
+
+
+def remove_file(path: ResolvedPath) -> bool:
+    """Delete the regular file at ``path`` (a rewind takes back a file the agent made): its
+    directory reached without following a link, the name itself never followed (a link put
+    there is refused, not removed through). Refused: a path that escapes the roots, a link,
+    anything but a regular file. Returns False when nothing was there."""
+    if path.is_link or path.via_link:
+        raise path.refuse(
+            "link", "is reached through a symbolic link: acp-tui does not delete through one"
+        )
+    if path.escapes or not path.inside:
+        raise path.refuse("escapes", "is outside the session's directories")
+    if path.kind == "missing":
+        return False
+    if path.kind != "file":
+        raise path.refuse("not a file", f"is {_KIND_WORDS[path.kind]}, not a file")
+    parent, name = _open_parent(path.real)
+    try:
+        try:
+            info = os.stat(name, dir_fd=parent, follow_symlinks=False)
+        except FileNotFoundError:
+            return False
+        if not stat.S_ISREG(info.st_mode):
+            raise path.refuse("changed", "is no longer a regular file")
+        os.unlink(name, dir_fd=parent)
+    finally:
+        os.close(parent)
+    _fsync_directory(path.real.parent)
+    return True
 
 
 def _fsync_directory(directory: Path) -> None:
