@@ -221,7 +221,7 @@ def test_a_mode_not_advertised_is_refused() -> None:
     ("url", "openable", "host"),
     [
         ("https://example.com/a?b=c", True, "example.com"),
-        ("HTTP://Example.com:8080", True, "Example.com:8080"),
+        ("HTTP://Example.com:8080", True, "example.com"),
         ("https://trusted.com@evil.example/login", True, "evil.example"),
         # Round 3: what a browser does that a plain split did not (the dialog named the
         # trusted host, or none, and the browser went to evil.example).

@@ -401,3 +401,70 @@ async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_adve
         link.request_stop()
     assert "auth" not in sent(link)[0][1]["clientCapabilities"]
     assert listed == [["agent"]]
+
+
+@pytest.mark.parametrize(
+    ("env", "risky"),
+    [
+        ({"PATH": "/tmp/evil:/usr/bin", "COLOR": "1"}, ("PATH",)),
+        ({"LD_PRELOAD": "/tmp/x.so"}, ("LD_PRELOAD",)),
+        ({"PYTHONPATH": "/tmp", "GIT_SSH_COMMAND": "sh -c x"}, ("PYTHONPATH", "GIT_SSH_COMMAND")),
+        ({"BASH_FUNC_ls%%": "() { evil; }"}, ("BASH_FUNC_ls%%",)),
+    ],
+)
+async def test_a_sign_in_that_changes_which_code_runs_is_asked_like_a_terminal(
+    env: dict[str, str], risky: tuple[str, ...]
+) -> None:
+    """The rule of ``terminal/create`` (acp_tui.services.terminals.risky_env): the person is
+    asked with every variable the method sets; a refusal runs nothing. The configured
+    environment is the person's own and is not asked about."""
+    from acp_tui.services.paths import OutsideRequest
+
+    asked: list[OutsideRequest] = []
+    ran: list[TerminalLogin] = []
+    answers = [False, True]
+
+    async def approve(request: OutsideRequest) -> bool:
+        asked.append(request)
+        return answers[len(asked) - 1]
+
+    async def run(login: TerminalLogin) -> int:
+        ran.append(login)
+        return 0
+
+    async def choose(listed: list[AuthMethod], reason: str) -> str | None:
+        return listed[0].id
+
+    raw = [{"id": "t", "type": "terminal", "name": "Login", "args": ["--login"], "env": env}]
+    sign_in = SignIn(["agent"], "/work", {"API_KEY": "secret"}, choose, run, approve)
+    sign_in.configure(raw, v2=False, agent_name="Agent")
+    client = RecordingClient()
+    with pytest.raises(AuthNotDone, match="was not allowed"):
+        await sign_in.sign_in(client, "needed", login_call="authenticate")  # type: ignore[arg-type]
+    assert ran == []
+    (request,) = asked
+    assert request.operation == "terminal" and request.risky_env == risky
+    assert request.command == "agent" and request.args == ("--login",)
+    assert dict(request.env) == env  # every variable it sets; not the configured API_KEY
+    await sign_in.sign_in(client, "needed", login_call="authenticate")  # type: ignore[arg-type]
+    assert len(asked) == 2 and len(ran) == 1
+
+
+async def test_a_sign_in_with_harmless_variables_is_not_asked_about() -> None:
+    async def approve(request: object) -> bool:
+        raise AssertionError("asked")
+
+    ran: list[TerminalLogin] = []
+
+    async def run(login: TerminalLogin) -> int:
+        ran.append(login)
+        return 0
+
+    async def choose(listed: list[AuthMethod], reason: str) -> str | None:
+        return listed[0].id
+
+    raw = [{"id": "t", "type": "terminal", "name": "Login", "env": {"LANG": "C", "CI": "1"}}]
+    sign_in = SignIn(["agent"], "/work", {"PATH": "/mine"}, choose, run, approve)  # type: ignore[arg-type]
+    sign_in.configure(raw, v2=False, agent_name="Agent")
+    await sign_in.sign_in(RecordingClient(), "needed", login_call="authenticate")  # type: ignore[arg-type]
+    assert len(ran) == 1

@@ -165,6 +165,11 @@ def echo_reply(
         return "".join(parts)
     if mode == "ask":
         parts.append(f"I'm in {strong('Ask')} mode, so I'll just answer. ")
+    elif mode == "bypass":
+        parts.append(
+            f"I'm in {strong('Bypass permissions')} mode: {code('/edit')} and {code('/run')} "
+            "go ahead without asking you. "
+        )
     else:
         parts.append(
             f"I'm in {strong('Code')} mode: try {code('/edit')} or {code('/run')} to see tool calls. "

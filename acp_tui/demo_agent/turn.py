@@ -279,8 +279,9 @@ class TurnContext:
     ) -> bool:
         """Ask the client's permission for ``stored``. Rejected: the call fails with
         ``rejected``, ``reply`` is said, False. Cancelled: it fails with ``cancelled`` and the
-        turn ends. With the "Ask before tools" option off, nothing is asked."""
-        if not self.option(config.CONFIRM_TOOLS):
+        turn ends. With the "Ask before tools" option off, or in the mode that bypasses
+        permissions, nothing is asked."""
+        if not self.option(config.CONFIRM_TOOLS) or self.option(config.MODE) == config.BYPASS_MODE:
             return True
         decision = await self._permission(stored, key, subject)
         if decision == "cancelled":

@@ -54,6 +54,8 @@ class OutsideRequest:
     env: tuple[tuple[str, str], ...] = ()
     #: The names among ``env`` that change which code runs (PATH, LD_PRELOAD...).
     risky_env: tuple[str, ...] = ()
+    #: The session asking (None: not known), so the question can name it.
+    session_id: str | None = None
 
 
 ApproveOutside = Callable[[OutsideRequest], Awaitable[bool]]

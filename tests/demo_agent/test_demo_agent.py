@@ -48,7 +48,7 @@ async def test_new_session_modes_model_and_commands(state_dir: Path, work_dir: P
         await agent.settle(response.session_id)
         client = agent.client
     data = response.model_dump(by_alias=True, exclude_none=True)
-    assert {m["id"] for m in data["modes"]["availableModes"]} == {"ask", "code"}
+    assert {m["id"] for m in data["modes"]["availableModes"]} == {"ask", "code", "bypass"}
     options = {o["id"]: o for o in data["configOptions"]}
     model = options["model"]
     assert model["category"] == "model" and model["type"] == "select"

@@ -182,6 +182,19 @@ async def answer_permission(pilot: Pilot, key: str, limit: float = 10.0) -> None
     await pilot.press(key)
 
 
+async def armed_dialog(pilot: Pilot, limit: float = 10.0) -> None:
+    """Wait for the dialog on screen (any :class:`~acp_tui.ui.screens.armed.ArmedDialog`) to
+    be armed: before that, its answers are typing."""
+    from acp_tui.ui.screens.armed import ArmedDialog
+
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ArmedDialog) and pilot.app.screen.armed,
+        "an armed dialog",
+        limit,
+    )
+
+
 def record_notifications(app: AcpTuiApp) -> list[str]:
     """Every toast's message from now on, kept: ``app._notifications`` forgets a toast once it
     expires, which on a loaded machine can happen before a test looks."""

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from acp_tui.session.auth import terminal_run
 from acp_tui.session.auth.methods import TerminalLogin, parse_auth_methods
 from acp_tui.store.entries import AgentMessage, Notice, UserMessage
 from acp_tui.ui import terminal_login
@@ -19,6 +20,7 @@ from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.confirm import ConfirmScreen
 from tests.test_auth_methods import HOSTILE_WORD
 from tests.ui.chat_helpers import (
+    armed_dialog,
     chat,
     demo_app,
     run_palette_command,
@@ -89,7 +91,9 @@ async def test_terminal_sign_in_from_a_refused_prompt_then_the_message_is_answer
         picker = app.screen
         assert isinstance(picker, AuthScreen)
         assert [m.kind for m in picker.methods] == ["terminal", "agent"]
-        await pilot.press("enter")  # the first: the terminal method
+        await armed_dialog(pilot)
+        await pilot.press("1")  # the first: the terminal method (alone: it acts)
+        await wait_for(pilot, lambda: app.screen is screen, "the picker gone")
         await wait_for(
             pilot,
             lambda: (
@@ -136,6 +140,7 @@ async def test_log_out_from_the_palette_asks_first_then_says_so(tmp_path: Path) 
         screen = await wait_for_session(pilot)
         await run_palette_command(pilot, "Log out")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await armed_dialog(pilot)
         await pilot.click("#yes")
         await wait_for(
             pilot,
@@ -154,7 +159,7 @@ def test_the_sign_in_banner_on_the_real_terminal_is_printable(tmp_path: Path) ->
     )
     login = TerminalLogin.of(method, [sys.executable, "-c", "pass"], str(tmp_path))
     written: list[str] = []
-    assert terminal_login._run(login, "Agent\x1b]0;x\x07", written.append) == 0
+    assert terminal_run.run_login(login, "Agent\x1b]0;x\x07", written.append) == 0
     text = "".join(written)
     for bad in ("\x1b", "\x07", "\u202e"):
         assert bad not in text

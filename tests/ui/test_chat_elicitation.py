@@ -95,7 +95,7 @@ async def test_a_url_request_waits_for_complete_then_closes(tmp_path: Path) -> N
         dialog = await armed_dialog(pilot)
         url = dialog.request.url or ""
         assert url.startswith("https://example.com/")
-        await pilot.press("enter")  # "I'll open it myself": nothing is opened here
+        await pilot.press("i")  # "I'll open it myself": nothing is opened here
         await wait_for(pilot, lambda: app.screen is screen, "elicitation/complete to close it")
         assert dialog.waiting
         await wait_for(pilot, lambda: agent_said(screen, "The site reported back"), "reply")

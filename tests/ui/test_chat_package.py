@@ -29,6 +29,7 @@ from .chat_helpers import (
     FIXTURE_AGENT,
     agent_app,
     app_settings,
+    armed_dialog,
     chat,
     demo_app,
     record_notifications,
@@ -197,6 +198,7 @@ async def test_deleting_a_session_asks_first_in_a_dialog_of_its_own(tmp_path: Pa
         assert "session/delete" not in sent_methods(screen)
         screen.session_actions.delete(sidebar.highlighted_session_id())
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await armed_dialog(pilot)
         await pilot.click("#yes")
         await wait_for(pilot, lambda: any("Deleted" in m for m in heard), "the deletion said")
         assert sent_methods(screen).count("session/delete") == 1

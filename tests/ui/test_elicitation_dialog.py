@@ -15,7 +15,8 @@ from textual.widgets import Checkbox, Input, Select, SelectionList, Static
 from acp_tui.demo_agent import elicit as demo
 from acp_tui.session.asking.elicitation import ACCEPT, CANCEL, DECLINE, answer, parse_request
 from acp_tui.session.asking.elicitation_queue import PendingElicitation
-from acp_tui.ui.screens.elicitation import AnswerButton, ElicitationScreen
+from acp_tui.ui.screens.armed import ArmedButton
+from acp_tui.ui.screens.elicitation import ElicitationScreen
 
 pytestmark = pytest.mark.anyio
 
@@ -238,7 +239,7 @@ async def test_answer_buttons_go_through_the_gate() -> None:
     app = DialogApp(form_params(), arm_delay=30.0)
     async with app.run_test(size=SIZE) as pilot:
         dialog = await opened(app, pilot, armed=False)
-        button = dialog.query_one("#answer-submit", AnswerButton)
+        button = dialog.query_one("#answer-submit", ArmedButton)
         button.focus()
         await pilot.press("enter")
         await pilot.pause()

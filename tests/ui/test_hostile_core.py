@@ -29,6 +29,7 @@ from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import hostile_core as core
 from tests.ui.chat_helpers import (
     answer_permission,
+    armed_dialog,
     record_notifications,
     send,
     settle,
@@ -301,6 +302,7 @@ async def test_a_terminal_outside_the_project_is_asked_first(tmp_path: Path) -> 
         )
         await send(pilot, f"terminal-outside {elsewhere}")
         await wait_for_question(pilot)
+        await armed_dialog(pilot)
         await pilot.click("#yes")
         await wait_for(
             pilot,

@@ -28,7 +28,15 @@ from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
 from acp_tui.ui.widgets.transcript import ToolCallView
 from tests.agents import hostile3_agent as h3
-from tests.ui.chat_helpers import agent_app, chat, send, settle, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    agent_app,
+    armed_dialog,
+    chat,
+    send,
+    settle,
+    wait_for,
+    wait_for_session,
+)
 from tests.ui.test_resilience import (
     SIZE,
     assert_inert,
@@ -231,6 +239,7 @@ async def test_agent_text_that_enters_a_text_field_never_reaches_the_terminal(
         await pilot.pause()
         assert app.screen.query_one(Input).value.startswith("Osc")
         assert_inert(app)
+        await armed_dialog(pilot)  # Enter saves once the dialog is armed
         await pilot.press("enter")  # unchanged: the title stays the agent's
         await wait_for(pilot, lambda: app.screen is screen, "back")
         state = screen.store.get(screen.session_id or "")

@@ -177,14 +177,16 @@ async def test_the_dialog_answers_with_its_configured_keys_through_the_gate() ->
         dialog = await opened(app, pilot)
         await wait_armed(pilot, dialog)
         assert "↑j + o" in hint(dialog)
-        await pilot.press("j", "enter")  # Enter chooses no more: it is typing
+        await pilot.press("j", "enter")  # a letter followed at once is typing, Enter with it
         await pilot.pause()
-        assert app.results == [] and dialog.highlighted == 0
-        assert app.typed == [("enter", "")]
+        assert app.results == [] and dialog.highlighted is None
+        assert app.typed == [("j", "j"), ("enter", "")]
         await wait_armed(pilot, dialog)  # (someone typing is not answering: it arms again)
-        await pilot.press("j", "o")
+        await pilot.press("j")  # alone: it moves once the burst window has passed
+        await wait_for(pilot, lambda: dialog.highlighted == 0, "the move")
+        await pilot.press("o")  # on the option moved to: at once
         await pilot.pause()
-        assert app.results == ["always"]
+        assert app.results == ["allow"]
 
 
 async def test_the_configured_reject_key_says_no_at_once_and_escape_no_longer_does() -> None:
@@ -211,8 +213,8 @@ async def test_a_reject_key_that_types_is_typing_until_the_dialog_arms() -> None
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await opened(app, pilot)
         await wait_armed(pilot, dialog)
-        await pilot.press("n")
-        await pilot.pause()
+        await pilot.press("n")  # armed, and alone: it rejects
+        await wait_for(pilot, lambda: bool(app.results), "the answer")
         assert app.results == ["reject"]
 
 

@@ -21,6 +21,7 @@ from acp_tui.ui.screens.permission import (
     PermissionScreen,
     present_permission,
 )
+from tests.ui.chat_helpers import wait_for
 from tests.ui.test_permission_dialog import (
     DialogApp,
     arm_now,
@@ -76,12 +77,12 @@ async def test_after_arming_each_way_answers() -> None:
             dialog = await opened(app, pilot)
             await wait_armed(pilot, dialog)
             if how == "digit":
-                await pilot.press("2")
+                await pilot.press("2")  # alone: it acts once the burst window passed
             elif how == "click":
                 await click_option(pilot, dialog, 2)
             else:
                 await pilot.press("down", "enter")
-            await pilot.pause()
+            await wait_for(pilot, lambda a=app: bool(a.results), "the answer")  # type: ignore[misc]
             assert app.results == [expected], how
 
 
@@ -153,7 +154,7 @@ async def test_someone_still_typing_is_not_answering() -> None:
         assert app.typed == [("h", "h"), ("1", "1")]
         await wait_armed(pilot, dialog)  # a pause, then it answers
         await pilot.press("1")
-        await pilot.pause()
+        await wait_for(pilot, lambda: bool(app.results), "the answer")
         assert app.results == ["allow"]
 
 
@@ -230,8 +231,10 @@ async def test_two_presses_of_1_120_ms_apart_answer_one_request_not_two(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # Dialogs arm only when the test says (the first one, below), so "120 ms apart" holds
-    # however busy the machine.
+    # however busy the machine; a key stands alone after 50 ms here (presses 120 ms apart
+    # within the real window are one burst of typing: see the burst tests).
     monkeypatch.setattr(PermissionScreen, "ARM_DELAY", 3600.0)
+    monkeypatch.setattr(PermissionScreen, "BURST_WINDOW", 0.05)
     app = QueueApp()
     results: dict[str, dict[str, Any]] = {}
     async with app.run_test(size=SIZE) as pilot:

@@ -19,6 +19,7 @@ from textual.widgets import Static
 
 from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
 from acp_tui.store import ToolCall
+from acp_tui.ui.screens.armed import DialogOrigin
 from acp_tui.ui.screens.permission import (
     PermissionOptions,
     PermissionScreen,
@@ -380,7 +381,9 @@ async def test_request_fields_merge_over_known_tool_call_and_session_label() -> 
         "options": OPTIONS,
     }
     app = DialogApp(
-        params, tool_call=ToolCall.from_fields(known), session_label="Refactor the parser"
+        params,
+        tool_call=ToolCall.from_fields(known),
+        origin=DialogOrigin("claude", "Refactor the parser"),
     )
     async with app.run_test(size=(100, 32)) as pilot:
         dialog = await open_dialog(app, pilot)
@@ -388,7 +391,8 @@ async def test_request_fields_merge_over_known_tool_call_and_session_label() -> 
         assert "edit" in static_text(dialog.query_one("#kind"))
         assert "/known/location.py:9" in static_text(dialog.query_one("#locations"))
         assert static_text(dialog.query_one("#command")) == "$ ls -la 'dir with space'"
-        assert "Refactor the parser" in static_text(dialog.query_one("#session"))
+        origin = static_text(dialog.query_one("#origin"))
+        assert origin == "Agent: claude  ·  Session: Refactor the parser"
 
 
 async def test_agent_text_is_literal_and_long_values_are_cut() -> None:
@@ -573,8 +577,8 @@ class BrokerApp(App[None]):
         self.broker.set_presenter(self._present)
 
     async def _present(self, pending: PendingPermission, position: int, total: int) -> str | None:
-        label = None if pending.session_id == "s1" else f"session {pending.session_id}"
-        return await present_permission(self, pending, position, total, session_label=label)
+        origin = DialogOrigin("test agent", f"session {pending.session_id}")
+        return await present_permission(self, pending, position, total, origin=origin)
 
     def _count_changed(self, position: int, total: int) -> None:
         if isinstance(self.screen, PermissionScreen) and total:
@@ -604,7 +608,7 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
                 "the second request counted",
             )
             assert app.screen is dialog and dialog.title_text == "first"
-            assert not dialog.query("#session")
+            assert "session s1" in static_text(dialog.query_one("#origin"))
             await wait_armed(pilot, dialog)
             await pilot.press("1")
             await wait_for(
@@ -616,7 +620,7 @@ async def test_broker_queue_shows_requests_one_after_another_with_count() -> Non
             assert isinstance(second, PermissionScreen)
             assert second.title_text == "second"
             assert second.query_one("#dialog").border_subtitle == "2 of 2"
-            assert "session s2" in static_text(second.query_one("#session"))
+            assert "session s2" in static_text(second.query_one("#origin"))
             assert not second.armed  # a dialog that replaces another starts over
             await pilot.press("escape")
     assert results == {
@@ -666,11 +670,13 @@ def test_snapshot_edit_with_diff(snap_compare: Any) -> None:
 
 
 def test_snapshot_long_shell_command(snap_compare: Any) -> None:
-    """A 600+ character shell command for another session: "❯ execute  Run cleanup script",
-    "For session: Nightly cleanup", then the whole command after "$ ", wrapped over several lines
+    """A 600+ character shell command: "Agent: nightly agent  ·  Session: Nightly cleanup"
+    on top, "❯ execute  Run cleanup script", then the whole command after "$ ", wrapped over several lines
     and ending with "echo 'the end of the command is here'" (nothing cut), "in /home/me/project",
     and three options 1-3 (allow once, allow always, reject once)."""
-    app = DialogApp(shell_params(), arm_delay=None, session_label="Nightly cleanup")
+    app = DialogApp(
+        shell_params(), arm_delay=None, origin=DialogOrigin("nightly agent", "Nightly cleanup")
+    )
     assert snap_compare(app, terminal_size=(100, 32), run_before=armed)
 
 

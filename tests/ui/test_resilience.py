@@ -28,6 +28,7 @@ from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import (
     WAIT_LIMIT,
     agent_app,
+    armed_dialog,
     chat,
     send,
     settle,
@@ -602,6 +603,7 @@ async def test_reading_outside_the_cwd_asks_and_a_refusal_reaches_the_agent(
         assert "top secret" not in "".join(replies(screen))
         await send(pilot, f"outside-read {secret}")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
+        await armed_dialog(pilot)
         await pilot.click("#yes")
         await wait_for(
             pilot, lambda: "read allowed: top secret" in last_reply(screen), "the allowed read"
@@ -619,7 +621,9 @@ async def test_auth_required_leads_to_the_auth_picker_then_a_session(tmp_path: P
         await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the auth picker")
         text = screen_text(app)
         assert "Hostile login" in text and "API key" in text
-        await pilot.press("enter")
+        await armed_dialog(pilot)
+        await pilot.press("1")  # the first method (alone, once armed: nothing is pre-selected)
+        await wait_for(pilot, lambda: not isinstance(app.screen, AuthScreen), "the picker gone")
         screen = chat(app)
         await wait_for(
             pilot,
@@ -773,8 +777,13 @@ async def test_a_message_typed_while_a_dialog_opens_approves_nothing_and_lands_i
 
 
 async def test_two_presses_of_1_120_ms_apart_approve_one_request(
-    tmp_path: Path, slow_arming: None
+    tmp_path: Path, slow_arming: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A key stands alone after 50 ms here (presses 120 ms apart within the real burst window
+    # are typing: tests/ui/test_dialog_bursts.py).
+    from acp_tui.ui.screens.permission import PermissionScreen
+
+    monkeypatch.setattr(PermissionScreen, "BURST_WINDOW", 0.05)
     app = hostile_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
@@ -813,9 +822,13 @@ async def test_a_flood_of_permission_requests_loses_no_key_typed_between_dialogs
                 ),
                 f"dialog {n + 1}, armed",
             )
-            # Answer, then type at once: the key lands while one dialog goes and the next
-            # comes, and must end up in the prompt.
-            await pilot.press("1", "abcdef"[n])
+            # Answer (alone), then type the moment it is taken: the key lands while one
+            # dialog goes and the next comes, and must end up in the prompt. ("1" and a
+            # letter typed together would be typing: tests/ui/test_dialog_bursts.py.)
+            dialog = permission_dialog(app)
+            await pilot.press("1")
+            await wait_for(pilot, lambda d=dialog: d.answered, f"dialog {n + 1} answered")  # type: ignore[misc]
+            await pilot.press("abcdef"[n])
         await wait_for(pilot, lambda: "answers:" in last_reply(screen), "the agent's summary")
         assert last_reply(screen) == "answers: " + ",".join(["yes"] * count)
         assert draft(screen) == "abcdef"[:count]

@@ -114,10 +114,13 @@ async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) ->
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
+        # From "ask" the next mode is "code" (after "code" comes one that skips the permission
+        # questions, which asks first: tests/ui/test_mode_danger.py).
+        screen.choose_option("config:mode", "ask")
+        await wait_for(pilot, lambda: option_value(screen, "mode") == "ask", "the Ask mode")
         screen.focus_prompt()
-        before = option_value(screen, "mode")
         await pilot.press("shift+tab")
-        await wait_for(pilot, lambda: option_value(screen, "mode") != before, "the next mode")
+        await wait_for(pilot, lambda: option_value(screen, "mode") == "code", "the next mode")
         state = screen.store.get(screen.session_id or "")
         assert state is not None and state.current_mode_id == option_value(screen, "mode")
         # Elsewhere Shift+Tab moves the focus back, and the mode stays.
@@ -129,7 +132,7 @@ async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) ->
         await pilot.pause()
         assert screen.focused is not select
         assert option_value(screen, "mode") == mode
-        assert len(sent(screen, "session/set_config_option")) == 1
+        assert len(sent(screen, "session/set_config_option")) == 2
 
 
 async def test_one_mode_is_nothing_to_cycle(

@@ -17,11 +17,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from acp_tui.services.files import FileService
-from acp_tui.services.paths import ApproveOutside, PathGuard, roots_of
+from acp_tui.services.paths import ApproveOutside, OutsideRequest, PathGuard, roots_of
 
 __all__ = ["SessionRoots", "dirs_to_send", "resolve_dirs"]
 
@@ -65,9 +66,20 @@ class SessionRoots:
         roots = roots_of(cwd, list(additional))
         service = self._sessions.get(session_id)
         if service is None:
-            self._sessions[session_id] = FileService(roots, self.approve_outside)
+            self._sessions[session_id] = FileService(roots, self._asking_for(session_id))
         else:
             service.set_roots(roots)
+
+    def _asking_for(self, session_id: str) -> ApproveOutside | None:
+        """The question of a session's requests names the session (the dialog says which)."""
+        approve = self.approve_outside
+        if approve is None:
+            return None
+
+        async def ask(request: OutsideRequest) -> bool:
+            return await approve(replace(request, session_id=session_id))
+
+        return ask
 
     def roots(self, session_id: str | None) -> tuple[Path, ...]:
         return self._service(session_id).roots

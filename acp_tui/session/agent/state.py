@@ -94,7 +94,12 @@ class LinkState:
         self.env = spec.env_dict()
         #: Authentication: methods, the chooser, and how a terminal method runs.
         self.sign_in = SignIn(
-            self.argv, self.cwd, self.env, face.choose_auth, face.run_terminal_login
+            self.argv,
+            self.cwd,
+            self.env,
+            face.choose_auth,
+            face.run_terminal_login,
+            face.approve_outside,
         )
         self.configured_mcp_servers = spec.mcp_server_list()
         #: What session/new, load and resume carry: set after initialize.

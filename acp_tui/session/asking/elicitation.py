@@ -23,6 +23,7 @@ from typing import Any
 
 from acp_tui.text.numbers import wire_number
 from acp_tui.text.safety import one_line
+from acp_tui.text.url_host import SiteHost, site_host
 
 ACCEPT = "accept"
 DECLINE = "decline"
@@ -43,10 +44,6 @@ UNSUPPORTED = "unsupported"
 
 #: Only these schemes are opened in a browser; anything else can only be copied.
 OPENABLE_SCHEMES = ("http", "https")
-#: What a browser removes from anywhere in a URL (WHATWG URL: ASCII tab and newline), and
-#: around it (C0 controls and space).
-_BROWSER_DROPS = re.compile("[\t\n\r]")
-_C0_AND_SPACE = "".join(chr(c) for c in range(0x21))
 
 #: How much of an agent's ``pattern`` the field's hint shows.
 PATTERN_HINT_LIMIT = 60
@@ -184,29 +181,16 @@ class ElicitationRequest:
         return self.url_scheme in OPENABLE_SCHEMES
 
     @property
+    def site(self) -> SiteHost | None:
+        """The URL's host as a browser resolves it (:func:`acp_tui.text.url_host.site_host`):
+        what the person judges before opening it. None without a host (``mailto:``)."""
+        return site_host(self.url or "")
+
+    @property
     def host(self) -> str:
-        """The URL's host as a browser reads it, for the person to see where they would go
-        ("" if none): a browser drops tabs and line breaks anywhere, takes ``\\`` for ``/``
-        and any run of slashes after ``https:``, so ``https://evil.example\\@trusted.com``
-        goes to evil.example. A host in other scripts is shown in its ASCII (punycode) form,
-        so a look-alike ("аpple.com", Cyrillic а) cannot pass for the real one."""
-        url = _BROWSER_DROPS.sub("", self.url or "").strip(_C0_AND_SPACE)
-        scheme = self.url_scheme
-        rest = url[len(scheme) + 1 :] if scheme else url
-        if scheme in OPENABLE_SCHEMES:
-            rest = rest.replace("\\", "/").lstrip("/")
-        elif rest.startswith("//"):
-            rest = rest[2:]
-        else:
-            return ""
-        authority = re.split(r"[/?#]", rest, maxsplit=1)[0]
-        host = authority.rsplit("@", 1)[-1]
-        if host.isascii():
-            return host
-        try:
-            return host.encode("idna").decode("ascii")
-        except UnicodeError:
-            return host
+        """The host a browser would go to ("" if none): see :attr:`site`."""
+        site = self.site
+        return site.host if site is not None else ""
 
 
 def _text(value: Any) -> str | None:

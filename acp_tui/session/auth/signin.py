@@ -13,12 +13,15 @@ and the second retries after the first sign-in instead of asking again.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import anyio
 
 from acp_tui.protocol.client import AcpClient, AcpError
 from acp_tui.protocol.jsonrpc import RpcError
+from acp_tui.services.paths import ApproveOutside, OutsideRequest
+from acp_tui.services.terminals import risky_env
 from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
 
 __all__ = ["AuthChooser", "AuthNotDone", "SignIn", "TerminalRunner"]
@@ -46,8 +49,12 @@ class SignIn:
         configured_env: Mapping[str, str] | None,
         choose: AuthChooser | None,
         run_in_terminal: TerminalRunner | None,
+        approve: ApproveOutside | None = None,
     ) -> None:
         self.agent_argv = list(agent_argv)
+        #: Asks the person about a sign-in whose environment changes which code runs, as
+        #: ``terminal/create`` does (None: such a sign-in is refused).
+        self.approve = approve
         self.cwd = cwd
         self.configured_env = dict(configured_env or {})
         self.choose = choose
@@ -106,6 +113,7 @@ class SignIn:
                 raise AuthNotDone(
                     f"sign in with {method.label} in a terminal: {login.command_line()}"
                 )
+            await self._allowed(login)
             status = await self.run_in_terminal(login)
             if status != 0:
                 raise AuthNotDone(
@@ -115,6 +123,37 @@ class SignIn:
             return
         if not method.by_authenticate:
             raise AuthNotDone(f"{method.label}: {method.how()}")
+        await self._authenticate(client, method, login_call)
+
+    async def _allowed(self, login: TerminalLogin) -> None:
+        """A sign-in whose variables change which code runs (``PATH``, ``LD_PRELOAD``...: the
+        rule of ``terminal/create``, :func:`acp_tui.services.terminals.risky_env`) runs only
+        if the person allows it, asked with everything it sets; the configured environment is
+        the person's own and is not asked about."""
+        method_env = dict(login.method.env)
+        risky = risky_env(method_env)
+        if not risky:
+            return
+        request = OutsideRequest(
+            "terminal",
+            Path(login.cwd),
+            login.cwd,
+            (Path(self.cwd),),
+            outside=False,
+            command=login.argv[0] if login.argv else "",
+            args=tuple(login.argv[1:]),
+            env=tuple(method_env.items()),
+            risky_env=tuple(risky),
+        )
+        if self.approve is not None and await self.approve(request):
+            return
+        verb = "decides" if len(risky) == 1 else "decide"
+        raise AuthNotDone(
+            f"signing in with {login.method.label} was not allowed: it sets "
+            f"{', '.join(risky)}, which {verb} what code runs"
+        )
+
+    async def _authenticate(self, client: AcpClient, method: AuthMethod, login_call: str) -> None:
         try:
             await client.call(login_call, {"methodId": method.id})
         except RpcError as error:

@@ -9,11 +9,14 @@ as text, its host apart; it is opened in a browser only when the person presses 
 answers ``accept``), or copied; the dialog then waits for ``elicitation/complete`` and closes.
 
 No answer comes by accident, by the gate the permission dialog uses too
-(:mod:`acp_tui.ui.screens.armed`): the dialog *arms* :attr:`ElicitationScreen.ARM_DELAY` seconds after it is drawn and after the
-last key typed at it before that; until then nothing in it has the focus and typing goes on to
-the prompt beneath (``forward_typing``). Every answer but Escape goes through one gate,
-:meth:`ElicitationScreen._person_answers`, which takes it only if the key or click happened
-after the dialog armed (by the input event's own time).
+(:mod:`acp_tui.ui.screens.armed`): the dialog *arms* :attr:`ElicitationScreen.ARM_DELAY`
+seconds after it is drawn and after the last key typed at it before that; until then nothing
+in it has the focus and typing goes on to the prompt beneath (``forward_typing``). Every
+answer but Escape goes through one gate, :meth:`ElicitationScreen._person_answers`, which
+takes it only if the key or click happened after the dialog armed (by the input event's own
+time); a page's letter keys (``o``, ``i``, ``c``, ``d``) act only when they stand alone, and
+Enter only on a button the person moved to (nothing is pre-selected). The dialog names the
+agent and session asking.
 
 Everything the agent sent (message, titles, descriptions, choices, the URL) is shown literally
 through :mod:`acp_tui.ui.agent_text`; widget ids are the dialog's own, never the agent's names.
@@ -24,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import webbrowser
 from collections.abc import Callable
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -50,10 +54,21 @@ from acp_tui.session.asking.elicitation import (
     initial_values,
 )
 from acp_tui.session.asking.elicitation_queue import PendingElicitation
+from acp_tui.text.safety import escaped_line
+from acp_tui.text.url_host import SiteHost
 from acp_tui.ui.agent_text import agent_line, agent_lines
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
-from acp_tui.ui.screens.armed import ArmedDialog, HintLine, TypingForwarder, present_dialog
+from acp_tui.ui.screens.armed import (
+    ArmedButton,
+    ArmedDialog,
+    DialogOrigin,
+    HintLine,
+    TypingForwarder,
+    is_typing,
+    present_dialog,
+)
+from acp_tui.ui.widgets.detail_rows import DetailRows
 from acp_tui.ui.widgets.safe_input import SafeInput
 
 MESSAGE_LIMIT = 4_000
@@ -63,27 +78,28 @@ URL_LIMIT = 8_000
 SUBMIT = "submit"
 OPEN = "open"
 CONTINUE = "continue"
+#: The letters that answer a page to visit (each only when it stands alone).
+URL_KEYS = {"o": OPEN, "i": CONTINUE, "d": DECLINE}
+
+
+def site_text(site: SiteHost | None) -> Text:
+    """The host a browser would go to, in bold, with what the person should know of it: its
+    Unicode spelling (one script per label), the scripts it mixes, or why it would not open."""
+    if site is None or not site.host:
+        return Text("(no host)", style="italic")
+    text = Text(escaped_line(site.host, 300), style="bold")
+    if site.mixed_scripts:
+        scripts = " and ".join(escaped_line(s, 20) for s in site.mixed_scripts)
+        text.append(f"  (a name that mixes {scripts} letters)", style="not bold")
+    elif site.unicode:
+        text.append(f"  (written {escaped_line(site.unicode, 300)})", style="not bold")
+    if site.problem:
+        text.append(f"  ({site.problem}: a browser would not open it)", style="not bold")
+    return text
 
 
 class _Body(VerticalScroll, can_focus=False):
     """The message and the fields, scrolled with the mouse wheel or by moving the focus."""
-
-
-class AnswerButton(Button):
-    """A button that answers: a click or Enter counts only through the dialog's gate."""
-
-    def __init__(self, label: str, answer_name: str, *, variant: Any = "default") -> None:
-        super().__init__(label, variant=variant, id=f"answer-{answer_name}", compact=True)
-        self.answer_name = answer_name
-
-    async def on_click(self, event: events.Click) -> None:
-        # Instead of Button's own handler (prevent_default stops it), which would press
-        # whatever the arming says.
-        event.stop()
-        event.prevent_default()
-        screen = self.screen
-        if isinstance(screen, ElicitationScreen):
-            screen._person_answers(self.answer_name, event.time)
 
 
 class ElicitationScreen(ArmedDialog[dict[str, Any]]):
@@ -116,17 +132,22 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         self,
         pending: PendingElicitation,
         *,
-        session_label: str | None = None,
+        origin: DialogOrigin | None = None,
         position: int = 1,
         total: int = 1,
         arm_delay: float | None = None,
+        burst_window: float | None = None,
         forward_typing: TypingForwarder | None = None,
         open_url: Callable[[str], Any] | None = None,
     ) -> None:
-        super().__init__(arm_delay=arm_delay, forward_typing=forward_typing)
+        super().__init__(
+            origin=origin,
+            arm_delay=arm_delay,
+            burst_window=burst_window,
+            forward_typing=forward_typing,
+        )
         self.pending = pending
         self.request = pending.request
-        self.session_label = session_label
         self.position = position
         self.total = total
         self.open_url = open_url or webbrowser.open
@@ -142,11 +163,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         dialog.border_title = "The agent asks you to visit a page" if url_mode else "The agent asks"
         dialog.border_subtitle = self._position_text()
         with dialog:
-            if self.session_label:
-                yield Static(
-                    Text.assemble("For session: ", agent_line(self.session_label, 200)),
-                    id="session",
-                )
+            yield self.origin_line()
             with _Body(id="body"):
                 if self.request.message:
                     yield Static(agent_lines(self.request.message, MESSAGE_LIMIT), id="message")
@@ -157,26 +174,29 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             with Horizontal(id="buttons"):
                 if url_mode:
                     if self.request.openable:
-                        yield AnswerButton("Open in browser", OPEN, variant="primary")
-                    yield AnswerButton("I'll open it myself", CONTINUE)
+                        yield ArmedButton("Open in browser", OPEN, variant="primary")
+                    yield ArmedButton("I'll open it myself", CONTINUE)
                     yield Button("Copy address", id="copy", compact=True)
-                    yield AnswerButton("Decline", DECLINE)
+                    yield ArmedButton("Decline", DECLINE)
                     yield Button("Close", id="close", classes="waiting-only", compact=True)
                 else:
-                    yield AnswerButton("Submit", SUBMIT, variant="primary")
-                    yield AnswerButton("Decline", DECLINE)
+                    yield ArmedButton("Submit", SUBMIT, variant="primary")
+                    yield ArmedButton("Decline", DECLINE)
             yield Static(id="problems")
             yield HintLine(self._hint_text(), id="hint")
 
     def _compose_url(self) -> ComposeResult:
-        host = self.request.host
-        yield Static(
-            Text.assemble(("Site: ", "bold"), agent_line(host or "(no host)", 300)),
-            id="host",
+        # The site as a browser resolves it, and the address on one line with its control
+        # characters visible, each in the value column: a line break in the URL cannot draw
+        # a "Site: … (verified)" line of its own.
+        yield DetailRows(
+            [
+                ("Site", site_text(self.request.site)),
+                ("Address", escaped_line(self.request.url or "", URL_LIMIT)),
+            ],
+            value_ids={"Site": "host", "Address": "url"},
+            id="page",
         )
-        address = agent_lines(self.request.url or "", URL_LIMIT)
-        address.overflow = "fold"
-        yield Static(address, id="url")
         if not self.request.openable:
             scheme = self.request.url_scheme or "no"
             yield Static(
@@ -254,7 +274,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             if self.waiting:
                 return KeyHints(["c copy the address", "Esc close"])
             keys = ["o open"] if self.request.openable else []
-            keys += ["Enter I'll open it", "c copy", "d decline", "Esc cancel"]
+            keys += ["i I'll open it myself", "c copy", "d decline", "Esc cancel"]
             return KeyHints(keys)
         return KeyHints(
             [f"{key_label(self, 'form-next-field')} next field", "Ctrl+S submit", "Esc cancel"]
@@ -323,7 +343,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
 
     # -- keys --
 
-    def on_key(self, event: events.Key) -> None:
+    def dialog_key(self, event: events.Key) -> None:
         key = event.key
         focused = self.focused
         if key == "escape":
@@ -335,42 +355,42 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             self.action_dismiss_dialog()
             return
         if not self.armed and not isinstance(focused, Input):
-            if key in ("enter", "backspace") or event.is_printable:
-                self._stop(event)
-                self._pass_on(
-                    key, (event.character or "") if event.is_printable else "", event.time
-                )
+            if is_typing(event):
+                self.pass_on_key(event)
             return
         if self.waiting:
             if key == "c":
-                self._stop(event)
-                self.action_copy()
+                self.answer_key(event, self.action_copy)
             return
         if self.request.mode == URL:
-            names = {"o": OPEN, "enter": CONTINUE, "d": DECLINE}
-            if key == "c":
-                self._stop(event)
-                self.action_copy()
-            elif key in names and not isinstance(focused, Button):
-                self._stop(event)
-                self._person_answers(names[key], event.time)
-            elif key == "enter" and isinstance(focused, AnswerButton):
-                self._stop(event)
-                self._person_answers(focused.answer_name, event.time)
+            self._url_key(event, focused)
             return
         if key == "ctrl+s":
-            self._stop(event)
-            self._person_answers(SUBMIT, event.time)
-        elif key == "enter" and isinstance(focused, AnswerButton):
-            self._stop(event)
-            self._person_answers(focused.answer_name, event.time)
+            self.answer_key(event, partial(self._person_answers, SUBMIT, event.time))
         elif key == "enter" and isinstance(focused, Input):
             self._stop(event)
             self.focus_next()
+        elif event.is_printable and (focused is None or isinstance(focused, Button)):
+            self.pass_on_key(event)  # nothing here takes text: it was meant for the prompt
+
+    def _url_key(self, event: events.Key, focused: Widget | None) -> None:
+        """The keys of a page to visit: each letter stands alone (a message typed at the
+        dialog is a message); Enter presses the button the person moved to, else it types."""
+        key = event.key
+        if key == "c":
+            self.answer_key(event, self.action_copy)
+        elif key in URL_KEYS:
+            self.answer_key(event, partial(self._person_answers, URL_KEYS[key], event.time))
+        elif key == "enter" and isinstance(focused, Button):
+            return  # the button's own Enter (copy, close)
+        elif is_typing(event):
+            self.pass_on_key(event)
 
     def action_next_field(self, step: int) -> None:
         """Tab / Shift+Tab. Before the dialog arms, nothing unless a field has the focus
         (typing goes on to the prompt then, and Tab with it would be lost either way)."""
+        # A priority key: it never reaches on_key, yet it ends a held key's burst window.
+        self.input_arrived(self.event_now())
         focused = self.focused
         if not self.armed and not isinstance(focused, Input):
             return
@@ -379,10 +399,9 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         else:
             self.focus_previous()
 
-    def on_paste(self, event: events.Paste) -> None:
+    def dialog_paste(self, event: events.Paste) -> None:
         if self.focused is None:
-            event.stop()
-            self._pass_on("paste", event.text, event.time)
+            super().dialog_paste(event)
 
     @staticmethod
     def _stop(event: events.Key) -> None:
@@ -408,6 +427,9 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         if self._answer is None:
             self._give(answer(CANCEL))
         self.close()
+
+    def answer_button(self, name: str, at: float) -> None:
+        self._person_answers(name, at)
 
     def _person_answers(self, name: str, at: float) -> bool:
         """The one way the person's input answers: taken only when the dialog was armed at
@@ -514,14 +536,14 @@ async def present_elicitation(
     position: int,
     total: int,
     *,
-    session_label: str | None = None,
+    origin: DialogOrigin | None = None,
     forward_typing: TypingForwarder | None = None,
 ) -> dict[str, Any] | None:
     """Show ``pending`` and wait for the answer; when the caller is cancelled (the queue's
     ``cancel_session``), the dialog closes. The body of an elicitation presenter."""
     screen = ElicitationScreen(
         pending,
-        session_label=session_label,
+        origin=origin,
         position=position,
         total=total,
         forward_typing=forward_typing,

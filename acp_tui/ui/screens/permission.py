@@ -1,6 +1,6 @@
 """The permission dialog: what the agent is about to do, and the agent's options.
 
-``PermissionScreen(params, tool_call=..., session_label=..., position=k, total=n)`` is built from
+``PermissionScreen(params, tool_call=..., origin=..., position=k, total=n)`` is built from
 the ``session/request_permission`` params plus the store's entry for the tool call, when it has
 one (the request's own ``toolCall`` fields are laid over it by the store: see
 :meth:`acp_tui.store.ToolCall.with_fields`); what it shows comes from the entry's typed views.
@@ -13,10 +13,12 @@ still typing is not answering). Every answer the person gives (an option's numbe
 or Space on the option highlighted with the arrows, a click) goes through one gate,
 :meth:`PermissionScreen._person_answers`, which takes it only if the key or click *happened*
 after the dialog armed (by the input event's own time: a key typed before the dialog was drawn
-but read after never counts). Until then, every key that types something is typing: it goes to
+but read after never counts), and a key only once it stands alone (another key within
+:attr:`PermissionScreen.BURST_WINDOW` makes it the start of typing: "1 more thing" is a
+message, not option 1). Until then, every key that types something is typing: it goes to
 ``forward_typing`` (the prompt beneath), so nothing typed is lost. A dialog that replaces another
 or is uncovered again arms afresh, and the hint line shows when it is armed. No option is ever
-pre-selected. Escape answers ``reject_once`` when offered, else ``None``, at any time: a "no" is
+pre-selected, and the dialog names the agent and session asking. Escape answers ``reject_once`` when offered, else ``None``, at any time: a "no" is
 never an accident. :meth:`PermissionScreen.close` closes it from code (the broker cancelled the
 request). :func:`present_permission` is a ready-made presenter body for
 :class:`acp_tui.session.asking.permissions.PermissionBroker`.
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from functools import partial
 from typing import Any, ClassVar
 
 from rich.cells import cell_len
@@ -42,7 +45,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.reactive import reactive
-from textual.widgets import Label, OptionList, Static
+from textual.widgets import Label, Static
 
 from acp_tui.session.asking.permissions import (
     KIND_LABELS,
@@ -55,7 +58,15 @@ from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
-from acp_tui.ui.screens.armed import ArmedDialog, HintLine, TypingForwarder, present_dialog
+from acp_tui.ui.screens.armed import (
+    ArmedDialog,
+    ChoiceList,
+    DialogOrigin,
+    HintLine,
+    TypingForwarder,
+    is_typing,
+    present_dialog,
+)
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.diff_view import DiffView
 
@@ -130,10 +141,10 @@ class _Body(VerticalScroll, can_focus=False):
     """The scrollable details; scrolled with PageUp/PageDown or the mouse wheel."""
 
 
-class PermissionOptions(OptionList, can_focus=False):
+class PermissionOptions(ChoiceList):
     """The agent's options. An option list renders only the rows on screen, so a request with
     thousands of options opens and answers as fast as one with two. Never focused: the dialog
-    owns the keys, and a click is an answer only through :meth:`PermissionScreen.answer_click`."""
+    owns the keys, and a click is an answer only through the gate."""
 
     DEFAULT_CSS = """
     PermissionOptions {
@@ -146,27 +157,6 @@ class PermissionOptions(OptionList, can_focus=False):
         & > .option-list--option-hover { background: $boost; }
     }
     """
-
-    def on_resize(self, event: events.Resize) -> None:
-        # Made shorter (the hint grew as the dialog armed, maybe right after End), the list
-        # keeps its highlighted option in view.
-        if self.highlighted is not None:
-            self.scroll_to_highlight()
-
-    def __init__(self, *options: Content, id: str | None = None) -> None:
-        super().__init__(*options, id=id)
-        # OptionList highlights its first option; here nothing is ever pre-selected.
-        self.set_reactive(OptionList.highlighted, None)
-
-    async def on_click(self, event: events.Click) -> None:
-        # Instead of OptionList's own handler (the dispatcher walks the MRO: prevent_default
-        # stops it), which would select the option whatever the arming says.
-        event.stop()
-        event.prevent_default()
-        index = event.style.meta.get("option")
-        screen = self.screen
-        if isinstance(index, int) and isinstance(screen, PermissionScreen):
-            screen.answer_click(index, event.time)
 
 
 class PermissionScreen(ArmedDialog[str]):
@@ -201,17 +191,24 @@ class PermissionScreen(ArmedDialog[str]):
         params: Mapping[str, Any],
         *,
         tool_call: ToolCall | None = None,
-        session_label: str | None = None,
+        origin: DialogOrigin | None = None,
         position: int = 1,
         total: int = 1,
         arm_delay: float | None = None,
+        burst_window: float | None = None,
         forward_typing: TypingForwarder | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
     ) -> None:
         super().__init__(
-            arm_delay=arm_delay, forward_typing=forward_typing, name=name, id=id, classes=classes
+            origin=origin,
+            arm_delay=arm_delay,
+            burst_window=burst_window,
+            forward_typing=forward_typing,
+            name=name,
+            id=id,
+            classes=classes,
         )
         self.request = PendingPermission.from_params(params)
         #: The tool call as the client knows it, with the request's own fields over it.
@@ -221,7 +218,6 @@ class PermissionScreen(ArmedDialog[str]):
             else ToolCall.from_fields(self.request.tool_call)
         )
         self.options: list[PermissionChoice] = self.request.options
-        self.session_label = session_label
         self.position = position
         self.total = total
         self._answered = False
@@ -253,17 +249,13 @@ class PermissionScreen(ArmedDialog[str]):
         dialog.border_title = "Permission requested"
         dialog.border_subtitle = self._position_text()
         with dialog:
+            yield self.origin_line()
             with Horizontal(id="header"):
                 # A CSS class only for the kinds this client knows: the agent's own kind is
                 # text, and as a class name it would be code (and an invalid one kills the app).
                 kind_class = f"kind-{self.kind}" if self.kind in KIND_ICONS else "kind-other"
                 yield Label(Text(f"{icon} {word}"), id="kind", classes=kind_class)
                 yield Static(Text(self.title_text, overflow="fold"), id="title")
-            if self.session_label:
-                yield Static(
-                    Text.assemble("For session: ", agent_line(self.session_label, 200)),
-                    id="session",
-                )
             with _Body(id="body"):
                 yield from self._compose_details()
             if self.options:
@@ -402,31 +394,45 @@ class PermissionScreen(ArmedDialog[str]):
         # The dialog's keys go through on_key (ordered, and gated): never as bindings.
         return action not in _OWN_ACTIONS
 
-    def on_key(self, event: events.Key) -> None:
-        """Every key comes here: the dialog's own keys; an answer, if the dialog is armed and
-        the key is one; else typing, for the prompt (never lost). Other keys (shortcuts) go on
-        to the bindings."""
+    def dialog_key(self, event: events.Key) -> None:
+        """Every key comes here: the dialog's own keys; an answer, if the dialog is armed, the
+        key is one and it stands alone; else typing, for the prompt (never lost). Other keys
+        (shortcuts) go on to the bindings."""
         key = event.key
-        types = key in ("enter", "backspace") or event.is_printable
-        armed = not self._answered and self.accepts(event.time)
+        types = is_typing(event)
         binding = self.key_actions().get(key)
         if binding is not None:
             name, arguments = _parse_action(binding.action)
-            # A key that types is typing until the dialog is armed, whatever it is bound to;
-            # Escape (and any key that types nothing) rejects, moves and scrolls at any time.
-            if (name not in self.GATED_ACTIONS and not types) or armed:
-                event.stop()
-                event.prevent_default()
-                getattr(self, f"_do_{name}")(*arguments, at=event.time)
+            action = partial(getattr(self, f"_do_{name}"), *arguments, at=event.time)
+            if name not in self.GATED_ACTIONS:
+                if not types:
+                    # Escape (and any key that types nothing) rejects, moves and scrolls at once.
+                    event.stop()
+                    event.prevent_default()
+                    action()
+                else:
+                    # A letter configured for it is typing until armed, then stands alone.
+                    self.answer_key(event, action)
+                return
+            if self._gated_action_applies(name):
+                # Enter or Space on the option highlighted with the arrows: deliberate.
+                self.answer_key(event, action, hold=name != "choose")
                 return
         if not types:
             return
-        event.stop()
-        event.prevent_default()
-        if armed and key in _NUMBER_KEYS:
-            self._person_answers(int(key) - 1, event.time)
+        if key in _NUMBER_KEYS and int(key) <= len(self.options):
+            self.answer_key(event, partial(self._person_answers, int(key) - 1, event.time))
             return
-        self._pass_on(key, (event.character or "") if event.is_printable else "", event.time)
+        self.pass_on_key(event)
+
+    def _gated_action_applies(self, name: str) -> bool:
+        """Whether a gated action would do something now (else its key is typing: Enter with
+        nothing highlighted, ``r`` without a raw input)."""
+        if name == "choose":
+            return self.highlighted is not None
+        if name == "toggle_raw":
+            return self.has_raw_input
+        return True
 
     def _do_reject(self, *, at: float) -> None:
         self.action_reject()
@@ -446,11 +452,6 @@ class PermissionScreen(ArmedDialog[str]):
 
     def _do_toggle_raw(self, *, at: float) -> None:
         self.action_toggle_raw()
-
-    def on_paste(self, event: events.Paste) -> None:
-        # A paste never answers: it is typing.
-        event.stop()
-        self._pass_on("paste", event.text, event.time)
 
     # -- reactive state --
 
@@ -507,8 +508,7 @@ class PermissionScreen(ArmedDialog[str]):
 
     # -- answering and closing --
 
-    def answer_click(self, index: int, at: float) -> None:
-        """A click on option ``index`` at time ``at``."""
+    def choice_clicked(self, index: int, at: float) -> None:
         self._person_answers(index, at)
 
     def _person_answers(self, index: int, at: float) -> bool:
@@ -545,7 +545,7 @@ async def present_permission(
     total: int,
     *,
     tool_call: ToolCall | None = None,
-    session_label: str | None = None,
+    origin: DialogOrigin | None = None,
     forward_typing: TypingForwarder | None = None,
 ) -> str | None:
     """Show ``pending`` in a :class:`PermissionScreen` and wait for the answer; when the caller
@@ -559,7 +559,7 @@ async def present_permission(
     screen = PermissionScreen(
         pending.params,
         tool_call=tool_call,
-        session_label=session_label,
+        origin=origin,
         position=position,
         total=total,
         forward_typing=forward_typing,

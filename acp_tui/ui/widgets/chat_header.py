@@ -1,5 +1,6 @@
 """The chat screen's top row: the agent's name and version, the session title, the session's
-additional directories and the permission policy badge. The screen sets each part; the header
+additional directories, a mark while the session's mode skips the permission questions, and
+the permission policy badge. The screen sets each part; the header
 never reads the store or the controller itself."""
 
 from __future__ import annotations
@@ -37,6 +38,10 @@ class ChatHeader(Horizontal):
     ChatHeader > #badge { width: auto; }
     ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
     ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
+    ChatHeader > #mode-warning { width: auto; max-width: 40; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
+    ChatHeader > #mode-warning.-on {
+        display: block; background: $error; color: $text; text-style: bold; padding: 0 1;
+    }
     """
 
     def compose(self) -> ComposeResult:
@@ -44,6 +49,7 @@ class ChatHeader(Horizontal):
         yield Label("", id="agents")
         yield Label("", id="title")
         yield Label("", id="dirs")
+        yield Label("", id="mode-warning")
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
@@ -65,6 +71,13 @@ class ChatHeader(Horizontal):
         label.update(agent_line(additional_dirs_label(dirs), 500))
         shown = [line_of(path, 500) for path in dirs]
         label.tooltip = Text("\n".join(["Also works in:", *shown])) if dirs else None
+
+    def set_mode_warning(self, mode_name: str | None) -> None:
+        """The session's mode skips the permission questions (its name), or not (None): marked
+        in the error colour while it is in force."""
+        label = self.query_one("#mode-warning", Label)
+        label.set_class(mode_name is not None, "-on")
+        label.update(Text(f"⚠ {one_line(mode_name, 30)}: no asking" if mode_name else ""))
 
     def set_policy(self, policy: str) -> None:
         badge = self.query_one("#badge", Label)

@@ -21,10 +21,11 @@ from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue, PendingElicitation
 from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
-from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
+from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin
 from acp_tui.store.entries import ToolCall
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.screens.armed import DialogOrigin
 from acp_tui.ui.screens.chat.common import display_title
 
 __all__ = ["DIALOGS", "LOGGED_OUT", "ChatDialogs"]
@@ -49,11 +50,14 @@ class ChatDialogs:
         app: Callable[[], App[Any]],
         run_worker: RunWorker,
         forward_typing: Callable[[str, str], None],
+        agent: Callable[[], str],
     ) -> None:
         self.model = model
         self.app = app
         self.run_worker = run_worker
         self.forward_typing = forward_typing
+        #: The view's agent, as the person knows it (acp_tui.ui.screens.chat.agent_name).
+        self.agent = agent
 
     def attach(self, broker: PermissionBroker, elicitations: ElicitationQueue) -> None:
         """The permission requests and the agent's questions are shown here."""
@@ -68,12 +72,14 @@ class ChatDialogs:
 
     # ------------------------------------------------------------------ the agent's requests
 
-    def _label_of(self, session_id: str | None) -> str | None:
-        """The session a request is of, named in its dialog when it is not the one on screen."""
+    def origin(self, session_id: str | None) -> DialogOrigin:
+        """Who a dialog of this view is from: its agent, and the session (None: none). Named
+        in every dialog, also one shown over another agent's view."""
         state = self.model.store.get(session_id) if session_id else None
-        if state is None or session_id == self.model.session_id:
-            return None
-        return display_title(state.display_title, 80)
+        title = None
+        if session_id:
+            title = display_title(state.display_title if state else session_id, 120)
+        return DialogOrigin(self.agent(), title)
 
     async def present_permission(
         self, pending: PendingPermission, position: int, total: int
@@ -94,7 +100,7 @@ class ChatDialogs:
             position,
             total,
             tool_call=tool_call,
-            session_label=self._label_of(pending.session_id),
+            origin=self.origin(pending.session_id),
             forward_typing=self.forward_typing,
         )
 
@@ -121,7 +127,7 @@ class ChatDialogs:
             pending,
             position,
             total,
-            session_label=self._label_of(pending.session_id),
+            origin=self.origin(pending.session_id),
             forward_typing=self.forward_typing,
         )
 
@@ -139,9 +145,22 @@ class ChatDialogs:
         return link.agent.display_name if link is not None and link.agent else "The agent"
 
     async def choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
+        """The sign-in picker, showing what each terminal method would run."""
         from acp_tui.ui.screens.auth import AuthScreen
 
-        answer: str | None = await self.answer_of(AuthScreen(self._agent_name(), methods, reason))
+        link = self.model.link
+        logins = {}
+        if link is not None:
+            logins = {m.id: link.sign_in.terminal_login(m) for m in methods if m.kind == TERMINAL}
+        picker = AuthScreen(
+            self.agent(),
+            methods,
+            reason,
+            logins=logins,
+            origin=self.origin(self.model.session_id),
+            forward_typing=self.forward_typing,
+        )
+        answer: str | None = await self.answer_of(picker)
         return answer
 
     async def run_terminal_login(self, login: TerminalLogin) -> int:
@@ -189,11 +208,41 @@ class ChatDialogs:
                 confirm_label="Allow this once",
                 cancel_label="Refuse",
                 details=outside.details(request),
+                origin=self.origin(request.session_id),
+                forward_typing=self.forward_typing,
             )
         )
         return bool(allowed)
 
     # ------------------------------------------------------------------ confirmations
+
+    def ask_yes_no(
+        self,
+        title: str,
+        message: str,
+        details: list[tuple[str, str]],
+        yes_label: str,
+        no_label: str,
+        escape_label: str,
+        answered: Callable[[bool | None], None],
+    ) -> None:
+        """A question of this view's session, armed like every dialog that acts; ``answered``
+        gets True, False, or None (left with Escape)."""
+        from acp_tui.ui.screens.confirm import ConfirmScreen
+
+        self.app().push_screen(
+            ConfirmScreen(
+                title,
+                message,
+                yes_label,
+                no_label,
+                details,
+                escape_label=escape_label,
+                origin=self.origin(self.model.session_id),
+                forward_typing=self.forward_typing,
+            ),
+            answered,
+        )
 
     def confirm_delete(self, link: SessionController, session_id: str) -> None:
         """Ask before deleting a session (the agent removes it for good), then delete it."""
@@ -207,7 +256,11 @@ class ChatDialogs:
         title = display_title(state.display_title if state else session_id, 120)
         yes = await self.app().push_screen_wait(
             ConfirmScreen(
-                "Delete session", f"Delete “{title}”? The agent removes it for good.", "Delete"
+                "Delete session",
+                f"Delete “{title}”? The agent removes it for good.",
+                "Delete",
+                origin=self.origin(session_id),
+                forward_typing=self.forward_typing,
             )
         )
         if not yes:
@@ -233,9 +286,14 @@ class ChatDialogs:
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
         model = self.model
-        agent = link.agent.display_name if link.agent else "the agent"
         yes = await self.app().push_screen_wait(
-            ConfirmScreen("Log out", f"Sign out of {agent}?", "Log out")
+            ConfirmScreen(
+                "Log out",
+                f"Sign out of {self.agent()}?",
+                "Log out",
+                origin=self.origin(model.session_id),
+                forward_typing=self.forward_typing,
+            )
         )
         if not yes or model.link is not link:
             return

@@ -10,6 +10,10 @@ control goes back to the agent's value.
 
 :class:`SessionOptions` is a plain object the chat screen owns; the screen's keys, the bar's
 messages and the palette reach it through the screen.
+
+A mode that skips the permission questions (:mod:`acp_tui.store.mode_danger`) is marked in
+the header while it is in force, and a cycling key (Shift+Tab) enters one only with a yes;
+a pick in the selector or the palette is deliberate and goes through as any other.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from typing import Any
 from textual.screen import Screen
 
 from acp_tui.session.errors import AgentGone, AgentRefused, SessionError
+from acp_tui.store.mode_danger import current_danger, is_mode_option, pass_over, skips_permissions
 from acp_tui.store.options import (
     SessionOption,
     by_category,
@@ -29,7 +34,7 @@ from acp_tui.store.options import (
     valid_value,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.text.safety import one_line
+from acp_tui.text.safety import escaped_line, one_line
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
@@ -51,13 +56,22 @@ FOOTER_KEYS_WIDTH = 100
 #: How long the toast naming a value chosen with a key stays.
 CYCLE_TOAST_SECONDS = 2.5
 
+#: Asks the person a yes/no question (a dialog that arms, naming the agent and session):
+#: ``(title, message, details, yes_label, no_label, escape_label, answered)``; ``answered``
+#: gets True, False, or None (left with Escape).
+AskYesNo = Callable[
+    [str, str, list[tuple[str, str]], str, str, str, Callable[[bool | None], None]], object
+]
+
 
 class SessionOptions:
     """The options of the session on screen (or of the new session, before it exists).
 
     ``bar`` is the view's bar of controls, ``push`` shows the popup (and calls back when it
     closes), ``refresh_bindings`` has the footer read the keys again, ``typing_in_prompt``
-    says whether the prompt has the focus, ``width`` is the screen's."""
+    says whether the prompt has the focus, ``width`` is the screen's; ``mark_mode`` shows in
+    the header the mode in force when it skips the permission questions (None: it does not),
+    ``ask`` puts a yes/no question to the person."""
 
     def __init__(
         self,
@@ -68,8 +82,12 @@ class SessionOptions:
         refresh_bindings: Callable[[], None],
         typing_in_prompt: Callable[[], bool],
         width: Callable[[], int],
+        mark_mode: Callable[[str | None], None],
+        ask: AskYesNo,
     ) -> None:
         self.model = model
+        self.mark_mode = mark_mode
+        self.ask = ask
         self.bar = bar
         self.push = push
         self.refresh_bindings = refresh_bindings
@@ -95,6 +113,8 @@ class SessionOptions:
     def draw(self, state: SessionState) -> None:
         options = session_options(state)
         self.bar().show_options(options)
+        danger = current_danger(options)
+        self.mark_mode(danger.name or danger.value if danger is not None else None)
         popup = self._popup
         if popup is not None and popup.is_attached:
             popup.show_options(options)
@@ -203,11 +223,50 @@ class SessionOptions:
         value = cycled(option)
         if value is None:
             return
+        if is_mode_option(option) and skips_permissions(option.choice(value)):
+            # Never entered by a cycling key without a yes (a pick in the selector is
+            # deliberate, and goes through as any other).
+            self._ask_before(option, str(value))
+            return
+        self._cycle_to(option, value)
+
+    def _cycle_to(self, option: SessionOption, value: str | bool) -> None:
         self.model.notify(
             f"{one_line(option.name, 40)}: {one_line(option.value_name(value), 40)}",
             timeout=CYCLE_TOAST_SECONDS,
         )
         self.choose(option.key, value)
+
+    def _ask_before(self, option: SessionOption, value: str) -> None:
+        """The cycling key reached a mode that skips the permission questions: switch to it
+        only with a yes; "no" passes it over to the next mode that asks; Escape stays."""
+        choice = option.choice(value)
+        name = choice.name if choice is not None and choice.name else value
+        details = [("Mode", escaped_line(name, 80))]
+        if choice is not None and choice.description:
+            details.append(("The agent says", escaped_line(choice.description, 300)))
+
+        def answered(yes: bool | None) -> None:
+            now = self._option(option.key)
+            if yes is None or now is None or now.current != option.current:
+                return  # left with Escape (the mode stays), or changed meanwhile
+            if yes:
+                self._cycle_to(now, value)
+                return
+            other = pass_over(now, value)  # "no": on to the next mode that asks
+            if other is not None:
+                self._cycle_to(now, other)
+
+        self.ask(
+            "Switch to a mode that skips the permission questions?",
+            f"{self.model.keys('cycle-mode')} reached this mode. In it the agent runs tools and "
+            "changes files without asking you first.",
+            details,
+            f"Switch to {one_line(name, 30)}",
+            "Pass it over",
+            f"stay in {one_line(option.value_name(), 30)}",
+            answered,
+        )
 
     def _nothing_to_cycle(self, category: str) -> None:
         """The cycling key of a category the session has no option of: said, never typed (an

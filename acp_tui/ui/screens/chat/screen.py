@@ -63,7 +63,7 @@ from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import AgentLifecycle
-from acp_tui.ui.screens.chat.agent_name import background_title
+from acp_tui.ui.screens.chat.agent_name import agent_label, background_title
 from acp_tui.ui.screens.chat.attention import ChatAttention
 from acp_tui.ui.screens.chat.common import display_title, history_path
 from acp_tui.ui.screens.chat.local_index import IndexSync
@@ -268,6 +268,7 @@ class ChatScreen(
             app=lambda: self.app,
             run_worker=self.run_worker,
             forward_typing=lambda key, text: self.query_one(PromptEditor).take_typing(key, text),
+            agent=lambda: agent_label(self.spec, self.link),
         )
         self.dialogs.attach(self.broker, self.elicitations)
         self.options = SessionOptions(
@@ -279,6 +280,8 @@ class ChatScreen(
                 self.focused is None or self.focused is self._typing.prompt_area()
             ),
             width=lambda: self.size.width,
+            mark_mode=lambda name: self.query_one(ChatHeader).set_mode_warning(name),
+            ask=self.dialogs.ask_yes_no,
         )
         self.index_sync = IndexSync(
             self.model,
@@ -291,6 +294,7 @@ class ChatScreen(
             self.model,
             push=lambda dialog, answered: self.app.push_screen(dialog, answered),
             confirm_delete=self.dialogs.confirm_delete,
+            origin=self.dialogs.origin,
         )
         self.tools = ChatTools(
             self.model,

@@ -20,6 +20,7 @@ from acp_tui.session.agent import ops as session_ops
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.screens.armed import DialogOrigin
 
 __all__ = ["SessionActions"]
 
@@ -42,10 +43,13 @@ class SessionActions:
         *,
         push: Callable[[Screen[Any], Callable[[Any], None]], object],
         confirm_delete: Callable[[SessionController, str], None],
+        origin: Callable[[str | None], DialogOrigin],
     ) -> None:
         self.model = model
         self.push = push
         self.confirm_delete = confirm_delete
+        #: Who a dialog about a session is from (the rename names the session and agent).
+        self.origin = origin
 
     def palette_commands(self) -> Iterable[SystemCommand]:
         model = self.model
@@ -139,7 +143,12 @@ class SessionActions:
 
             link.spawn(rename, "rename session")
 
-        self.push(RenameScreen(current, STORED_BY_AGENT if by_agent else STORED_HERE), chosen)
+        self.push(
+            RenameScreen(
+                current, STORED_BY_AGENT if by_agent else STORED_HERE, origin=self.origin(target)
+            ),
+            chosen,
+        )
 
     # -- archive -----------------------------------------------------------------------------
 

@@ -1,0 +1,139 @@
+"""A terminal sign-in runs as the agent's own processes do (issue 36): Ctrl-C is the sign-in's,
+and one that ignores it is ended after a grace period with a message (it could be left only
+by killing acp-tui); what it leaves behind (a background job, a ``setsid`` daemon) is marked
+and ended with it. Real processes, run the way the suspended TUI runs them."""
+
+from __future__ import annotations
+
+import io
+import os
+import signal
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from acp_tui.protocol import reaper
+from acp_tui.session.auth import terminal_run
+from acp_tui.session.auth.methods import TerminalLogin, parse_auth_methods
+
+#: A sign-in that ignores Ctrl-C, leaves a background job and a setsid daemon behind (their
+#: pids written to the file named by its first argument), then waits for a minute.
+STUBBORN = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+job = subprocess.Popen(["sleep", "300"])
+daemon = subprocess.Popen(["sleep", "301"], start_new_session=True)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(f"{job.pid} {daemon.pid}")
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)
+"""
+
+
+def stubborn_login(tmp_path: Path) -> tuple[TerminalLogin, Path]:
+    pids = tmp_path / "pids"
+    (method,) = parse_auth_methods([{"id": "t", "type": "terminal", "name": "Stubborn"}])
+    login = TerminalLogin.of(method, [sys.executable, "-c", STUBBORN, str(pids)], str(tmp_path))
+    return login, pids
+
+
+def ctrl_c_when(ready: Path) -> threading.Thread:
+    """Ctrl-C at the terminal once the sign-in is ready: SIGINT to acp-tui (this process; the
+    terminal sends it to the sign-in too, which ignores it here)."""
+
+    def press() -> None:
+        deadline = time.monotonic() + 30
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    thread = threading.Thread(target=press, daemon=True)
+    thread.start()
+    return thread
+
+
+def alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as file:
+            state = file.read().rsplit(b")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state not in (b"Z", b"X")
+
+
+@pytest.mark.skipif(not reaper.supported(), reason="marking and sweeping need Linux's /proc")
+def test_a_sign_in_that_ignores_ctrl_c_is_ended_with_what_it_left_behind(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))  # "Press Enter to go back"
+    login, pids = stubborn_login(tmp_path)
+    written: list[str] = []
+    presser = ctrl_c_when(pids)
+    started = time.monotonic()
+    status = terminal_run.run_login(login, "Agent", written.append, grace=0.5)
+    took = time.monotonic() - started
+    presser.join(5)
+    text = "".join(written)
+    assert status != 0
+    assert "did not stop 0.5 s after Ctrl-C; acp-tui ends it" in text, text
+    assert f"ended with status {status}" in text
+    assert took < 20  # the grace and the kill, not the sign-in's minute
+    job, daemon = (int(word) for word in pids.read_text().split())
+    deadline = time.monotonic() + 10
+    while (alive(job) or alive(daemon)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not alive(job) and not alive(daemon), "left behind by the sign-in"
+
+
+@pytest.mark.skipif(not reaper.supported(), reason="marking needs Linux's /proc")
+def test_a_sign_in_is_marked_as_an_agent_process_is(tmp_path: Path) -> None:
+    """Marked, its leftovers end with acp-tui (the exit sweep) even when it ends by itself."""
+    script = (
+        "import subprocess, sys; "
+        "p = subprocess.Popen(['sleep', '300'], start_new_session=True); "
+        "open(sys.argv[1], 'w').write(str(p.pid))"
+    )
+    pid_file = tmp_path / "pid"
+    (method,) = parse_auth_methods([{"id": "t", "type": "terminal", "name": "Quick"}])
+    login = TerminalLogin.of(method, [sys.executable, "-c", script, str(pid_file)], str(tmp_path))
+    assert terminal_run.run_login(login, "Agent", lambda text: None) == 0
+    daemon = int(pid_file.read_text())
+    try:
+        assert alive(daemon) and reaper.is_marked(daemon)
+    finally:
+        os.kill(daemon, signal.SIGKILL)
+
+
+def test_a_sign_in_that_stops_on_ctrl_c_is_not_ended_by_acp_tui(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """One that handles Ctrl-C itself (to clean up) ends on its own: no message, its status."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))
+    ready = tmp_path / "ready"
+    script = (
+        "import os, signal, sys, time\n"
+        "signal.signal(signal.SIGINT, lambda *a: sys.exit(3))\n"
+        "open(sys.argv[1] + '.tmp', 'w').write(str(os.getpid()))\n"
+        "os.replace(sys.argv[1] + '.tmp', sys.argv[1])\n"
+        "time.sleep(60)\n"
+    )
+    (method,) = parse_auth_methods([{"id": "t", "type": "terminal", "name": "Polite"}])
+    login = TerminalLogin.of(method, [sys.executable, "-c", script, str(ready)], str(tmp_path))
+
+    def press() -> None:  # the terminal sends SIGINT to the sign-in and to acp-tui
+        deadline = time.monotonic() + 30
+        while not ready.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        os.kill(int(ready.read_text()), signal.SIGINT)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    presser = threading.Thread(target=press, daemon=True)
+    presser.start()
+    written: list[str] = []
+    status = terminal_run.run_login(login, "Agent", written.append, grace=30)
+    presser.join(5)
+    assert status == 3
+    assert "acp-tui ends it" not in "".join(written)
