@@ -1,6 +1,7 @@
 """Terminal sign-in in a real terminal: the demo agent requires a sign-in (``/login``), the
-TUI steps aside for the agent's own login command, the person answers it there, and the TUI
-comes back with the message that needed the sign-in answered."""
+picker shows what would run and takes no Enter of a message typed meanwhile, the TUI steps
+aside for the agent's own login command, the person answers it there, and the TUI comes back
+with the messages that needed the sign-in answered."""
 
 from __future__ import annotations
 
@@ -25,7 +26,17 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     term.send("hello from the journey")
     term.wait_for("needs you to sign in")
     term.wait_for("Sign in in the terminal")
-    term.press("Enter")  # the terminal method, listed first
+    # The picker says what would run: the agent's own command and what it sets.
+    screen = term.wait_for("--login")
+    assert "ACP_TUI_DEMO_LOGIN=terminal" in screen, screen
+    assert "Agent: " in screen and "Session: " in screen
+    # The person, not noticing it, sends another message: its Enter runs nothing (nothing is
+    # pre-selected) and the message waits for the sign-in with the first.
+    term.send("and another thing")
+    term.wait_until(lambda s: "1-2 choose" in s, "the picker armed")
+    screen = term.wait_still()
+    assert "Your name:" not in screen and "needs you to sign in" in screen
+    term.press("1")  # the terminal method, listed first: alone, it is chosen
     # The TUI is gone: the agent's own login step owns the terminal.
     screen = term.wait_for("Your name:")
     assert "Running:" in screen and "--login" in screen
@@ -34,6 +45,7 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     # Back in the TUI, the message that needed the sign-in is answered.
     term.wait_for("Signed in (Sign in in the terminal)")
     term.wait_for("HELLO FROM THE JOURNEY")
+    term.wait_for("AND ANOTHER THING")
     term.wait_until(lambda s: "working" not in s, "the turn to end", twice=True)
     assert_frame(term, "back from the sign-in")
     term.send("/login status")

@@ -81,9 +81,21 @@ def test_thinking_level_by_key_and_select_and_the_boolean_toggle(
     term.send("/run echo hi")
     screen = term.wait_for(re.compile(r"Run `echo hi`.*(done|completed)|exit (code|status) 0"))
     assert "allow once" not in screen
-    # Shift+Tab from the prompt: the next mode.
+    # Shift+Tab from the prompt: the next mode is one that skips the permission questions,
+    # entered only with a yes; "n" passes it over to the next one, Ask.
     term.press("BTab")
+    term.wait_for("skips the permission questions")
+    term.wait_until(lambda s: "y Switch to" in s, "the question armed")
+    term.press("n")
     term.wait_for(re.compile(r"Ask +▼"))
+    assert "no asking" not in term.screen()
+    # Shift+Tab on, and yes: the header marks the mode while it is in force.
+    term.press("BTab")
+    term.wait_for(re.compile(r"Code +▼"))
+    term.press("BTab")
+    term.wait_until(lambda s: "y Switch to" in s, "the question armed")
+    term.press("y")
+    term.wait_for("⚠ Bypass permissions: no asking")
     term.press("C-q")
     assert term.wait_exit() == 0
 

@@ -118,7 +118,7 @@ class AuthScreen(ArmedDialog[str]):
     AuthScreen .title { text-style: bold; }
     AuthScreen .reason { color: $text-muted; margin: 0 0 1 0; }
     AuthScreen ChoiceList {
-        height: auto; max-height: 24; border: none; padding: 0; background: transparent;
+        height: auto; border: none; padding: 0; background: transparent;
         & > .option-list--option-highlighted { background: $accent 30%; color: $text; }
     }
     AuthScreen.-unarmed ChoiceList { text-opacity: 50%; }
@@ -171,6 +171,24 @@ class AuthScreen(ArmedDialog[str]):
 
     def on_mount(self) -> None:
         self.set_class(not self.armed, "-unarmed")
+        self.call_after_refresh(self._fit)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.call_after_refresh(self._fit)
+
+    def _fit(self) -> None:
+        """The methods scroll; the names above them and the key hints below stay on screen."""
+        if not self.is_mounted or not self.query(ChoiceList):
+            return
+        box = self.query_one(Vertical)
+        choices = self.query_one(ChoiceList)
+        fixed = sum(
+            child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
+            for child in box.children
+            if child is not choices and child.display
+        )
+        room = int(self.size.height * 0.9) - box.styles.gutter.height - fixed
+        choices.styles.max_height = max(3, room)
 
     def _hint_text(self) -> KeyHints:
         if not self.armed:
