@@ -31,10 +31,12 @@ Choice = tuple[str, str, str]
 MODES: tuple[Choice, ...] = (
     ("ask", "Ask", "Answer questions; changes still need your permission"),
     ("code", "Code", "Edit files and run commands, asking permission first"),
-    ("bypass", "Bypass permissions", "Edit files and run commands without asking first"),
+    ("yolo", "YOLO", "Bypass permissions: edit files and run commands without asking first"),
 )
-#: The mode in which tools run without asking (as claude-agent-acp's "Bypass Permissions").
-BYPASS_MODE = "bypass"
+#: The mode in which tools run without asking (as Qwen Code's "YOLO" and claude-agent-acp's
+#: "Bypass Permissions"); its name is as short as the others', so the mode select keeps its
+#: width.
+BYPASS_MODE = "yolo"
 
 # (value, name, description, group, USD per million input tokens, per million output tokens)
 MODELS: tuple[tuple[str, str, str, str, float, float], ...] = (

@@ -165,9 +165,9 @@ def echo_reply(
         return "".join(parts)
     if mode == "ask":
         parts.append(f"I'm in {strong('Ask')} mode, so I'll just answer. ")
-    elif mode == "bypass":
+    elif mode == "yolo":
         parts.append(
-            f"I'm in {strong('Bypass permissions')} mode: {code('/edit')} and {code('/run')} "
+            f"I'm in {strong('YOLO')} mode (permissions bypassed): {code('/edit')} and {code('/run')} "
             "go ahead without asking you. "
         )
     else:

@@ -48,7 +48,7 @@ async def test_new_session_modes_model_and_commands(state_dir: Path, work_dir: P
         await agent.settle(response.session_id)
         client = agent.client
     data = response.model_dump(by_alias=True, exclude_none=True)
-    assert {m["id"] for m in data["modes"]["availableModes"]} == {"ask", "code", "bypass"}
+    assert {m["id"] for m in data["modes"]["availableModes"]} == {"ask", "code", "yolo"}
     options = {o["id"]: o for o in data["configOptions"]}
     model = options["model"]
     assert model["category"] == "model" and model["type"] == "select"
@@ -456,7 +456,7 @@ async def test_mode_and_model_switch(state_dir: Path, work_dir: Path) -> None:
         assert {o["id"]: o["currentValue"] for o in second["configOptions"]}["model"] == "demo-deep"
         assert "Ask" in client.text() and "Demo Deep" in client.text()
         with pytest.raises(RequestError):
-            await agent.conn.set_session_mode(session_id=sid, mode_id="yolo")
+            await agent.conn.set_session_mode(session_id=sid, mode_id="no-such-mode")
         with pytest.raises(RequestError):
             await agent.conn.set_config_option(config_id="model", session_id=sid, value="gpt-9")
 

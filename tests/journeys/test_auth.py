@@ -28,7 +28,7 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     term.wait_for("Sign in in the terminal")
     # The picker says what would run: the agent's own command and what it sets.
     screen = term.wait_for("--login")
-    assert "ACP_TUI_DEMO_LOGIN=terminal" in screen, screen
+    assert "ACP_TUI_DEMO_LOGIN=terminal" in screen.replace("\n", ""), screen
     assert "Agent: " in screen and "Session: " in screen
     # The person, not noticing it, sends another message: its Enter runs nothing (nothing is
     # pre-selected) and the message waits for the sign-in with the first.

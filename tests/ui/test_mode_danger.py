@@ -3,7 +3,7 @@ claude-agent-acp's "Bypass permissions" or Qwen Code's "YOLO" with no warning an
 Now a cycling key enters such a mode only with a yes (the question arms like every dialog
 that acts), "no" passes it over to the next mode that asks, and the header marks the mode
 while it is in force. A pick in the mode selector is deliberate: no question, the same mark.
-On the demo agent, whose "Bypass permissions" mode really runs tools unasked."""
+On the demo agent, whose "YOLO" mode really runs tools unasked."""
 
 from __future__ import annotations
 
@@ -53,7 +53,7 @@ async def test_shift_tab_asks_before_the_mode_and_no_passes_it_over(tmp_path: Pa
         await shift_tab_to_the_question(pilot, screen)
         text = confirm_text(app)
         assert "skips the permission questions" in text
-        assert "Bypass permissions" in text and "without asking first" in text  # the agent's
+        assert "YOLO" in text and "without asking first" in text  # the agent's words
         assert "Agent: " in text and "Session: " in text
         assert option_value(screen, "mode") == "code"  # nothing changed while it asks
         assert sent(screen, "session/set_config_option") == []
@@ -70,8 +70,8 @@ async def test_yes_enters_it_and_the_header_marks_it_while_in_force(tmp_path: Pa
         await shift_tab_to_the_question(pilot, screen)
         await armed_dialog(pilot)
         await pilot.press("y")
-        await wait_for(pilot, lambda: option_value(screen, "mode") == "bypass", "the mode")
-        await wait_for(pilot, lambda: "Bypass permissions" in mark(screen), "the mark")
+        await wait_for(pilot, lambda: option_value(screen, "mode") == "yolo", "the mode")
+        await wait_for(pilot, lambda: "YOLO" in mark(screen), "the mark")
         # In force: the demo runs its tool without asking.
         await send(pilot, "/run echo hi")
         await wait_for(pilot, lambda: not screen.busy, "the turn over")
@@ -106,9 +106,9 @@ async def test_a_pick_in_the_selector_is_deliberate_and_marked(tmp_path: Path) -
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        screen.choose_option("config:mode", "bypass")  # what the bar's select does
-        await wait_for(pilot, lambda: option_value(screen, "mode") == "bypass", "the mode")
+        screen.choose_option("config:mode", "yolo")  # what the bar's select does
+        await wait_for(pilot, lambda: option_value(screen, "mode") == "yolo", "the mode")
         assert not isinstance(app.screen, ConfirmScreen)
-        await wait_for(pilot, lambda: "Bypass permissions" in mark(screen), "the mark")
+        await wait_for(pilot, lambda: "YOLO" in mark(screen), "the mark")
         screen.choose_option("config:mode", "code")
         await wait_for(pilot, lambda: mark(screen) == "", "the mark gone")

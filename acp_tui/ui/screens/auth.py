@@ -1,11 +1,12 @@
 """Choosing how to authenticate, when the agent says it needs it.
 
 https://agentclientprotocol.com/protocol/initialization#authentication: the agent lists its
-methods in the initialize response. Each row says what choosing it does (the agent signs you
+methods in the initialize response. Each one says what choosing it does (the agent signs you
 in, a sign-in runs in this terminal, or a variable to set): the link completes the chosen one
-by its type. A terminal method shows exactly what will run: the program and its arguments,
-the directory, every variable the method sets (those that change which code runs marked, as
-``terminal/create`` marks them: :func:`acp_tui.services.terminals.risky_env`) and the names of
+by its type. A terminal method shows exactly what will run, in rows of their own
+(:class:`~acp_tui.ui.widgets.detail_rows.DetailRows`): the program and its arguments, the
+directory, every variable the method sets (those that change which code runs marked, by the
+rule of ``terminal/create``: :func:`acp_tui.services.terminals.risky_env`) and the names of
 those the configuration adds.
 
 It arms like the permission dialog (:mod:`acp_tui.ui.screens.armed`): a method is chosen by
@@ -25,84 +26,97 @@ from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical
-from textual.content import Content
+from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
 from acp_tui.services.terminals import risky_env
 from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
-from acp_tui.text.safety import escaped_line, sanitize_terminal_text
-from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines
+from acp_tui.text.safety import escaped_line
+from acp_tui.ui.agent_text import agent_line, agent_lines
 from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.screens.armed import (
     ArmedDialog,
-    ChoiceList,
     DialogOrigin,
     HintLine,
     TypingForwarder,
     is_typing,
 )
+from acp_tui.ui.widgets.detail_rows import DetailRows
 
 #: How much of a command, a directory or a variable a row shows.
 COMMAND_LIMIT = 400
 VALUE_LIMIT = 200
-#: Variables listed one per line; the rest are counted.
-MAX_ENV_LINES = 12
-#: Lines of a method's description shown.
-MAX_DESCRIPTION_LINES = 6
+#: Variables listed one per row; the rest are counted.
+MAX_ENV_ROWS = 12
+#: How much of the agent's reason and of a method's description shows.
+REASON_LIMIT = 500
+DESCRIPTION_LIMIT = 400
 
 
-def runs_lines(login: TerminalLogin) -> list[Content]:
-    """What a terminal method runs, every value the agent's made one line with its control
-    characters visible: ``$ program args``, ``in DIR``, one ``sets NAME=value`` line each."""
-    lines = [
-        Content.assemble(
-            ("$ ", "bold"), (escaped_line(shlex.join(login.argv), COMMAND_LIMIT), "bold")
-        ),
-        Content.assemble("in ", escaped_line(login.cwd, VALUE_LIMIT)),
+def runs_rows(login: TerminalLogin) -> list[tuple[str, str]]:
+    """What a terminal method runs, as (label, value) rows; every value the agent's, made one
+    line with its control characters visible."""
+    rows = [
+        ("Runs", escaped_line(shlex.join(login.argv), COMMAND_LIMIT)),
+        ("In", escaped_line(login.cwd, VALUE_LIMIT)),
     ]
     method_env = dict(login.method.env)
     risky = set(risky_env(method_env))
     ordered = sorted(method_env.items(), key=lambda item: item[0] not in risky)
-    for name, value in ordered[:MAX_ENV_LINES]:
-        line = Content.assemble("sets ", escaped_line(f"{name}={value}", VALUE_LIMIT))
-        if name in risky:
-            line = Content.assemble(
-                line, ("  ⚠ changes which code runs: asked again", "bold $text-warning")
-            )
-        lines.append(line)
-    if len(ordered) > MAX_ENV_LINES:
-        lines.append(Content(f"… and {len(ordered) - MAX_ENV_LINES} more variables"))
+    for name, value in ordered[:MAX_ENV_ROWS]:
+        label = "Sets (runs)" if name in risky else "Sets"
+        rows.append((label, escaped_line(f"{name}={value}", VALUE_LIMIT)))
+    if len(ordered) > MAX_ENV_ROWS:
+        rows.append(("Sets", f"… and {len(ordered) - MAX_ENV_ROWS} more variables"))
     hidden = login.hidden_env_names()
     if hidden:
         names = ", ".join(escaped_line(name, 40) for name in hidden[:8])
         more = f" and {len(hidden) - 8} more" if len(hidden) > 8 else ""
-        lines.append(
-            Content.styled(f"with your configured {names}{more} (values not shown)", "dim")
-        )
-    return lines
+        rows.append(("Configured", f"{names}{more} (your values, not shown)"))
+    return rows
 
 
-def method_prompt(index: int, method: AuthMethod, login: TerminalLogin | None) -> Content:
-    """One method as a row: its number key (1-9), its name, the agent's description, what
-    choosing it does, and for a terminal method what runs."""
-    number = f" {index + 1}  " if index < 9 else "    "
-    lines = [
-        Content.assemble(
-            (number, "bold $text-accent"), agent_content(method.label, 120, style="bold")
+class MethodBlock(Vertical):
+    """One method: its number key (1-9), its name, the agent's description, what choosing it
+    does, and for a terminal method what runs. A click chooses it, through the gate."""
+
+    def __init__(self, index: int, method: AuthMethod, login: TerminalLogin | None) -> None:
+        super().__init__(classes="method", id=f"method-{index}")
+        self.index = index
+        self.method = method
+        self.login = login
+
+    def compose(self) -> ComposeResult:
+        number = f"{self.index + 1}  " if self.index < 9 else "   "
+        yield Static(
+            Text.assemble((number, "bold"), agent_line(self.method.label, 120, style="bold")),
+            classes="method-name",
         )
-    ]
-    if method.description:
-        description = sanitize_terminal_text(method.description)
-        lines += [
-            agent_content(line, 200, style="$text-muted")
-            for line in description.splitlines()[:MAX_DESCRIPTION_LINES]
-            if line.strip()
-        ]
-    lines.append(agent_content(method.how(), 200, style="italic"))
-    if login is not None:
-        lines += runs_lines(login)
-    return Content("\n    ").join(lines)
+        if self.method.description:
+            yield Static(
+                agent_lines(self.method.description, DESCRIPTION_LIMIT), classes="method-text"
+            )
+        yield Static(agent_line(self.method.how(), 200), classes="method-how")
+        if self.login is not None:
+            rows = runs_rows(self.login)
+            risky = any(label == "Sets (runs)" for label, _ in rows)
+            yield DetailRows(rows, classes="method-runs -risky" if risky else "method-runs")
+            if risky:
+                yield Static(
+                    Text(
+                        "It sets a variable that decides which code runs: you will be asked "
+                        "again before it runs."
+                    ),
+                    classes="method-warning",
+                )
+
+    async def on_click(self, event: events.Click) -> None:
+        event.stop()
+        screen = self.screen
+        if isinstance(screen, AuthScreen):
+            screen.input_arrived(event.time)
+            if screen.accepts(event.time) and not screen.answered:
+                screen.choice_clicked(self.index, event.time)
 
 
 class AuthScreen(ArmedDialog[str]):
@@ -116,18 +130,23 @@ class AuthScreen(ArmedDialog[str]):
     }
     AuthScreen #origin { margin: 0 0 1 0; }
     AuthScreen .title { text-style: bold; }
-    AuthScreen .reason { color: $text-muted; margin: 0 0 1 0; }
-    AuthScreen ChoiceList {
-        height: auto; border: none; padding: 0; background: transparent;
-        & > .option-list--option-highlighted { background: $accent 30%; color: $text; }
-    }
-    AuthScreen.-unarmed ChoiceList { text-opacity: 50%; }
+    AuthScreen .reason { color: $text-muted; max-height: 4; margin: 0 0 1 0; }
+    AuthScreen #methods { height: auto; scrollbar-size-vertical: 1; }
+    AuthScreen .method { height: auto; padding: 0 0 1 0; }
+    AuthScreen .method.-highlighted { background: $accent 30%; }
+    AuthScreen .method-text, AuthScreen .method-how { color: $text-muted; padding: 0 0 0 3; }
+    AuthScreen .method-how { text-style: italic; }
+    AuthScreen .method-runs { padding: 0 0 0 3; max-height: 20; }
+    AuthScreen .method-warning { color: $text-warning; padding: 0 0 0 3; }
+    AuthScreen.-unarmed #methods { text-opacity: 50%; }
     AuthScreen #hint { color: $text-muted; }
     AuthScreen.-unarmed #hint { color: $text-warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "cancel", "Cancel", id="close-dialog")
     ]
+    #: Nothing has the focus: the dialog owns the keys, and no method is pre-selected.
+    AUTO_FOCUS = ""
 
     def __init__(
         self,
@@ -152,21 +171,20 @@ class AuthScreen(ArmedDialog[str]):
         self.reason = reason
         #: What each terminal method runs, by method id.
         self.logins = dict(logins or {})
+        #: The method moved to with the arrows (None: none, nothing is pre-selected).
+        self.highlighted: int | None = None
 
     def compose(self) -> ComposeResult:
-        with Vertical():
+        with Vertical(id="box"):
             yield self.origin_line()
             yield Label(
                 Text.assemble(agent_line(self.agent_name, 80), " needs you to sign in"),
                 classes="title",
             )
-            yield Static(agent_lines(self.reason, 500), classes="reason")
-            yield ChoiceList(
-                *(
-                    method_prompt(index, method, self.logins.get(method.id))
-                    for index, method in enumerate(self.methods)
-                )
-            )
+            yield Static(agent_lines(self.reason, REASON_LIMIT), classes="reason")
+            with VerticalScroll(id="methods", can_focus=False):
+                for index, method in enumerate(self.methods):
+                    yield MethodBlock(index, method, self.logins.get(method.id))
             yield HintLine(self._hint_text(), id="hint")
 
     def on_mount(self) -> None:
@@ -178,17 +196,18 @@ class AuthScreen(ArmedDialog[str]):
 
     def _fit(self) -> None:
         """The methods scroll; the names above them and the key hints below stay on screen."""
-        if not self.is_mounted or not self.query(ChoiceList):
+        boxes = self.query("#box")
+        if not self.is_mounted or not boxes:
             return
-        box = self.query_one(Vertical)
-        choices = self.query_one(ChoiceList)
+        box = boxes.first()
+        methods = self.query_one("#methods")
         fixed = sum(
             child.outer_size.height + child.styles.margin.top + child.styles.margin.bottom
             for child in box.children
-            if child is not choices and child.display
+            if child is not methods and child.display
         )
         room = int(self.size.height * 0.9) - box.styles.gutter.height - fixed
-        choices.styles.max_height = max(3, room)
+        methods.styles.max_height = max(3, room)
 
     def _hint_text(self) -> KeyHints:
         if not self.armed:
@@ -197,34 +216,34 @@ class AuthScreen(ArmedDialog[str]):
         keys = f"1-{count}" if count > 1 else "1"
         return KeyHints([f"{keys} choose", "↑↓ + Enter", "Esc cancel"])
 
-    @property
-    def highlighted(self) -> int | None:
-        return self.query_one(ChoiceList).highlighted
+    def _highlight(self, index: int | None) -> None:
+        self.highlighted = index
+        for block in self.query(MethodBlock):
+            block.set_class(block.index == index, "-highlighted")
+            if block.index == index:
+                block.scroll_visible(animate=False)
 
     def dialog_key(self, event: events.Key) -> None:
         key = event.key
-        choices = self.query_one(ChoiceList)
         if key in ("up", "down", "home", "end"):
             event.stop()
             event.prevent_default()
             if not self.methods:
                 return
-            last = len(self.methods) - 1
-            current = choices.highlighted
+            last, current = len(self.methods) - 1, self.highlighted
             if key == "home":
-                choices.highlighted = 0
+                self._highlight(0)
             elif key == "end":
-                choices.highlighted = last
+                self._highlight(last)
             elif current is None:
-                choices.highlighted = 0 if key == "down" else last
+                self._highlight(0 if key == "down" else last)
             else:
                 step = 1 if key == "down" else -1
-                choices.highlighted = max(0, min(last, current + step))
+                self._highlight(max(0, min(last, current + step)))
             return
-        if key in ("enter", "space") and choices.highlighted is not None:
-            index = choices.highlighted
+        if key in ("enter", "space") and self.highlighted is not None:
             # On the method the person moved to with the arrows: deliberate, at once.
-            self.answer_key(event, partial(self._choose, index), hold=False)
+            self.answer_key(event, partial(self._choose, self.highlighted), hold=False)
             return
         if key.isdigit() and 1 <= int(key) <= min(len(self.methods), 9):
             self.answer_key(event, partial(self._choose, int(key) - 1))
