@@ -106,9 +106,9 @@ async def test_a_pick_in_the_selector_is_deliberate_and_marked(tmp_path: Path) -
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        screen.choose_option("config:mode", "yolo")  # what the bar's select does
+        screen.options.choose("config:mode", "yolo")  # what the bar's select does
         await wait_for(pilot, lambda: option_value(screen, "mode") == "yolo", "the mode")
         assert not isinstance(app.screen, ConfirmScreen)
         await wait_for(pilot, lambda: "YOLO" in mark(screen), "the mark")
-        screen.choose_option("config:mode", "code")
+        screen.options.choose("config:mode", "code")
         await wait_for(pilot, lambda: mark(screen) == "", "the mark gone")

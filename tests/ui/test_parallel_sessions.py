@@ -264,7 +264,7 @@ async def test_the_gauge_mode_and_queue_shown_are_those_of_the_session_on_screen
         if screen.prompts.items(first):  # still queued: not shown in session 2
             assert not screen.query_one(QueueView).query(QueuedItem)
         before = mode_of(screen, second)
-        screen.choose_option("config:mode", "ask")  # (the demo's default is "code")
+        screen.options.choose("config:mode", "ask")  # (the demo's default is "code")
         await wait_for(pilot, lambda: mode_of(screen, second) != before, "session 2's mode")
         await send(pilot, "hello")
         await wait_for(pilot, lambda: two.context is not None, "session 2's usage")

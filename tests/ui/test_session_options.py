@@ -116,7 +116,7 @@ async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) ->
         screen = await wait_for_session(pilot)
         # From "ask" the next mode is "code" (after "code" comes one that skips the permission
         # questions, which asks first: tests/ui/test_mode_danger.py).
-        screen.choose_option("config:mode", "ask")
+        screen.options.choose("config:mode", "ask")
         await wait_for(pilot, lambda: option_value(screen, "mode") == "ask", "the Ask mode")
         screen.focus_prompt()
         await pilot.press("shift+tab")
