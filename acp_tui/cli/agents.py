@@ -23,6 +23,7 @@ def launch_options(options: argparse.Namespace) -> LaunchOptions:
         cwd=getattr(options, "cwd", None),
         add_dirs=tuple(getattr(options, "add_dirs", None) or ()),
         protocol=getattr(options, "protocol", None),
+        checkpoints=not getattr(options, "no_checkpoints", False),
     )
 
 

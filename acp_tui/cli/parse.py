@@ -132,6 +132,11 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
         "answers 1 is spoken to in version 1)",
     )
     parser.add_argument(
+        "--no-checkpoints",
+        action="store_true",
+        help="take no checkpoints of the project's files (nothing to rewind the files to)",
+    )
+    parser.add_argument(
         "--record",
         metavar="FILE",
         nargs="?",

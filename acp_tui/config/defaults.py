@@ -19,3 +19,9 @@ DEFAULT_INITIALIZE_TIMEOUT = 30.0
 DEFAULT_LOG_KEEP = 30
 #: ...taking at most this many megabytes together; older ones are deleted as acp-tui starts.
 DEFAULT_LOG_MEGABYTES = 100.0
+#: Checkpoints: files larger than this many KiB are left out of a snapshot (and said).
+DEFAULT_CHECKPOINT_MAX_FILE_KB = 1024
+#: Checkpoints: the newest turns kept per session...
+DEFAULT_CHECKPOINT_KEEP_PER_SESSION = 100
+#: ...and across all sessions; older ones are pruned.
+DEFAULT_CHECKPOINT_KEEP_TOTAL = 2000

@@ -11,6 +11,9 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Discriminator, Field, Tag
 
 from acp_tui.config.defaults import (
+    DEFAULT_CHECKPOINT_KEEP_PER_SESSION,
+    DEFAULT_CHECKPOINT_KEEP_TOTAL,
+    DEFAULT_CHECKPOINT_MAX_FILE_KB,
     DEFAULT_DESKTOP_NOTIFICATIONS,
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_LOG_KEEP,
@@ -139,6 +142,10 @@ class AgentConfig(_Strict):
     ``fs/write_text_file``: reads and writes outside the session's folders are asked about).
     Default: yes, but for Gemini CLI, which cannot create a file through a client (it then
     uses its own file tools)."""
+    checkpoints: bool | None = None
+    """Snapshot the session's folders before each turn so it can be rewound (default: the
+    top-level ``[checkpoints] enabled``); ``false`` takes none for this agent, as
+    ``--no-checkpoints`` does."""
 
     @property
     def argv(self) -> list[str]:
@@ -154,6 +161,22 @@ class LogsConfig(_Strict):
     """How many agent logs to keep, the newest."""
     max_megabytes: float = Field(default=DEFAULT_LOG_MEGABYTES, gt=0)
     """How much the agent logs may take together, in megabytes."""
+
+
+class CheckpointsConfig(_Strict):
+    """Checkpoints of the project's files, taken at every turn so it can be rewound
+    (``[checkpoints]``): kept in a shadow git repository in acp-tui's data folder, never in
+    the project's own ``.git``."""
+
+    enabled: bool = True
+    """Take checkpoints (an agent's ``checkpoints = false`` or ``--no-checkpoints`` wins)."""
+    max_file_kb: int = Field(default=DEFAULT_CHECKPOINT_MAX_FILE_KB, ge=1)
+    """Files larger than this many KiB are left out of the checkpoints (said when it
+    happens); a rewind leaves them as they are."""
+    keep_per_session: int = Field(default=DEFAULT_CHECKPOINT_KEEP_PER_SESSION, ge=1)
+    """The newest turns kept per session; older ones are pruned."""
+    keep_total: int = Field(default=DEFAULT_CHECKPOINT_KEEP_TOTAL, ge=1)
+    """The newest turns kept across all sessions."""
 
 
 class Config(_Strict):
@@ -191,6 +214,8 @@ class Config(_Strict):
     is spoken to in version 1). ``--protocol`` wins."""
     logs: LogsConfig = Field(default_factory=LogsConfig)
     """What is kept of the logs (``[logs]``)."""
+    checkpoints: CheckpointsConfig = Field(default_factory=CheckpointsConfig)
+    """Checkpoints of the project's files for rewind (``[checkpoints]``)."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

@@ -43,6 +43,13 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("run", "Run a shell command in a terminal, after asking permission", "command line"),
     Command(
+        "change",
+        "Change files both ways: write one through the client, create one and delete one "
+        "on disk (try a rewind after)",
+        "written created deleted (optional)",
+        usage="[WRITTEN [CREATED [DELETED]]]",
+    ),
+    Command(
         "plan",
         "Show a multi-step plan that progresses during the turn; `clear` removes it",
         "clear (optional)",

@@ -162,7 +162,9 @@ def replay_settings(recording: Recording, *, speed: float, data_dir: Path) -> Ap
     method, session_id = first_opening(recording)
     # The recorded agent as the command line would have given it (no config file).
     source = AgentSource.command(first.argv or ["replay"], session.label)
-    options = LaunchOptions(cwd=first.cwd or os.getcwd(), protocol=requested_version(recording))
+    options = LaunchOptions(
+        cwd=first.cwd or os.getcwd(), protocol=requested_version(recording), checkpoints=False
+    )
     return AppSettings(
         agent=resolve_agent(source, None, options).spec,
         # Every permission dialog comes up, whatever the config says.

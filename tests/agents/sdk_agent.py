@@ -8,6 +8,9 @@ Behaviour, chosen by the prompt text:
 - contains ``refuse``: stop reason ``refusal``; ``maxtokens``: ``max_tokens``;
 - contains ``slow``: streams a chunk every 50 ms until cancelled (stop reason ``cancelled``);
 - contains ``stubborn``: streams a chunk every 50 ms for 10 minutes, ignoring session/cancel;
+- contains ``writefiles``: changes files of the session's directory both ways: appends a line
+  to ``sdk-notes.txt`` through the client (``fs/write_text_file``), creates ``sdk-created.txt``
+  and deletes ``sdk-delete-me.txt`` directly on disk;
 - contains ``crash``: writes to stderr and exits with code 3 mid-turn; ``killself``: SIGKILL.
 
 Three sessions exist from the start in the agent's working directory (with a short history
@@ -282,6 +285,24 @@ class SdkTestAgent(Agent):
             session_id=session_id, update=update_agent_message_text(text)
         )
 
+    async def _write_files(self, session_id: str, cwd: Path) -> None:
+        notes = cwd / "sdk-notes.txt"
+        old = notes.read_text() if notes.is_file() else ""
+        await self.conn.session_update(
+            session_id=session_id,
+            update=start_tool_call(
+                "write-1", "Write sdk-notes.txt", kind="edit", status="in_progress"
+            ),
+        )
+        await self.conn.write_text_file(
+            session_id=session_id, path=str(notes), content=old + "written by the sdk agent\n"
+        )
+        await self.conn.session_update(
+            session_id=session_id, update=update_tool_call("write-1", status="completed")
+        )
+        (cwd / "sdk-created.txt").write_text("created on disk by the sdk agent\n")
+        (cwd / "sdk-delete-me.txt").unlink(missing_ok=True)
+
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self.sessions.get(session_id)
         if session is None:
@@ -317,6 +338,9 @@ class SdkTestAgent(Agent):
                     ],
                 ),
             )
+
+        if "writefiles" in text:
+            await self._write_files(session_id, Path(session["cwd"]))
 
         if "permission" in text:
             await self.conn.session_update(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from acp_tui.demo_agent.commands import basic, features, tools
+from acp_tui.demo_agent.commands import basic, features, files, tools
 from acp_tui.demo_agent.turn import TurnContext
 
 Handler = Callable[[TurnContext, str], Awaitable[None]]
@@ -19,6 +19,7 @@ HANDLERS: dict[str, Handler] = {
     "fill": basic.cmd_fill,
     "edit": tools.cmd_edit,
     "run": tools.cmd_run,
+    "change": files.cmd_change,
     "plan": basic.cmd_plan,
     "think": basic.cmd_think,
     "ask": features.cmd_ask,

@@ -232,6 +232,7 @@ class SessionCalls:
     def _opened(self, session_id: str) -> None:
         self.state.current_session_id = session_id
         self.state.runtime(session_id)
+        self.turns.checkpoints.warm(session_id)
         self.state.events.on_session_opened(session_id)
         self.turns.flush(session_id)
 

@@ -31,6 +31,7 @@ from acp_tui.protocol.client import (
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.session.agent.calls import SessionCalls
+from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.events import (
     AgentExit,
     FaceHooks,
@@ -48,6 +49,7 @@ from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import URL
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue
 from acp_tui.session.auth.signin import SignIn
+from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue, QueuedPrompt
@@ -83,6 +85,7 @@ class SessionController:
         process: ProcessSetup | None = None,
         prompts: PromptQueue | None = None,
         elicitations: ElicitationQueue | None = None,
+        checkpoints: Checkpoints | None = None,
     ) -> None:
         self.state = LinkState(
             spec,
@@ -92,7 +95,9 @@ class SessionController:
             prompts=prompts,
             elicitations=elicitations,
         )
-        self.turns = Turns(self.state)
+        #: Snapshots around each turn, and the rewinds the faces ask for.
+        self.checkpoints = TurnCheckpoints(self.state, checkpoints)
+        self.turns = Turns(self.state, self.checkpoints)
         self.calls = SessionCalls(self.state, self.turns)
         self.requests = AgentRequests(self.state, self.turns)
         # What the faces call: the parts' work, what fails said in the session layer's words
@@ -264,7 +269,7 @@ class SessionController:
                 self.state.roots.read_text_file
             )
             handlers[Method.FS_WRITE_TEXT_FILE] = self.requests.service(
-                self.state.roots.write_text_file
+                self.checkpoints.write_text_file
             )
         notifications = {Method.SESSION_UPDATE}
         abilities: set[str] = set()

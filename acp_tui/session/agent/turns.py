@@ -11,6 +11,7 @@ from typing import Any
 
 from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
+from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.state import LinkState
 from acp_tui.session.auth.signin import AuthNotDone
 from acp_tui.session.prompts.attachments import (
@@ -21,14 +22,17 @@ from acp_tui.session.prompts.attachments import (
 )
 from acp_tui.session.prompts.queue import QueuedPrompt
 from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_NOT_RUN
+from acp_tui.store.entries import UserMessage
 from acp_tui.wire import constants as wire
 
 
 class Turns:
     """Prompts and turns of the controller's sessions, over its ``state``."""
 
-    def __init__(self, state: LinkState) -> None:
+    def __init__(self, state: LinkState, checkpoints: TurnCheckpoints | None = None) -> None:
         self.state = state
+        #: Snapshots around each turn (see acp_tui.session.agent.checkpointing).
+        self.checkpoints = checkpoints or TurnCheckpoints(state, None)
 
     def build_prompt(self, text: str) -> BuiltPrompt:
         """The blocks of a prompt the person wrote: its text, then each file or image it
@@ -89,14 +93,25 @@ class Turns:
             caps = PromptCapabilities.from_agent(self.state.agent.capabilities)
             blocks, notes = fit_to_capabilities(blocks, caps)
         turn = self.state.store.prompt_sent(session_id, blocks)
+        session = self.state.store.get(session_id)
+        last = session.transcript[-1] if session is not None and session.transcript else None
+        entry_id = last.id if isinstance(last, UserMessage) else None
         for note in notes:
             self.state.store.add_notice(session_id, note, severity="warning")
-        self.state.task_group.start_soon(self._run_turn, session_id, blocks, turn)
+        self.state.task_group.start_soon(self._run_turn, session_id, blocks, turn, entry_id)
 
-    async def _run_turn(self, session_id: str, blocks: list[dict[str, Any]], turn: int) -> None:
+    async def _run_turn(
+        self,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        turn: int,
+        entry_id: int | None = None,
+    ) -> None:
         client = self.state.require_client()
         reason: str | None = None
         try:
+            # What the turn may change can be put back: snapshot first, then the prompt.
+            await self.checkpoints.before_prompt(session_id, blocks, entry_id)
             result = await self._prompt_signed_in(client, session_id, blocks)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
             if not self.state.v2_lifecycle:
@@ -214,6 +229,7 @@ class Turns:
         runtime.cancelling = False
         # A dialog still open for a turn that is over can only be answered in vain.
         runtime.stop_asking()
+        self.checkpoints.turn_ended(session_id)
         state = self.state.store.get(session_id)
         self.state.events.on_turn_ended(
             session_id, reason or (state.stop_reason if state else None)

@@ -6,28 +6,29 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = [
-    "DEFAULT_KEEP_PER_SESSION",
-    "DEFAULT_KEEP_TOTAL",
-    "DEFAULT_MAX_FILE_KB",
-    "CheckpointSettings",
-]
+from acp_tui.config.defaults import (
+    DEFAULT_CHECKPOINT_KEEP_PER_SESSION,
+    DEFAULT_CHECKPOINT_KEEP_TOTAL,
+    DEFAULT_CHECKPOINT_MAX_FILE_KB,
+)
 
-#: Files larger than this many KiB are not snapshotted (said when it happens).
-DEFAULT_MAX_FILE_KB = 1024
-#: The newest turns kept per session.
-DEFAULT_KEEP_PER_SESSION = 100
-#: The newest turns kept across all sessions.
-DEFAULT_KEEP_TOTAL = 2000
+__all__ = ["CheckpointSettings", "checkpoint_store"]
+
+
+def checkpoint_store() -> Path:
+    """Where checkpoints live: ``checkpoints`` in acp-tui's data folder (never the project)."""
+    from acp_tui.config.locations import data_dir
+
+    return data_dir() / "checkpoints"
 
 
 @dataclass(frozen=True, slots=True)
 class CheckpointSettings:
-    """Where the checkpoints live (``store``: acp-tui's data directory's ``checkpoints``),
-    and their bounds."""
+    """Whether checkpoints are taken, where they live (``store``), and their bounds. Off
+    unless the resolver turns them on (a spec made by hand, in a test, takes none)."""
 
-    store: Path
-    enabled: bool = True
-    max_file_bytes: int = DEFAULT_MAX_FILE_KB * 1024
-    keep_per_session: int = DEFAULT_KEEP_PER_SESSION
-    keep_total: int = DEFAULT_KEEP_TOTAL
+    store: Path = Path()
+    enabled: bool = False
+    max_file_bytes: int = DEFAULT_CHECKPOINT_MAX_FILE_KB * 1024
+    keep_per_session: int = DEFAULT_CHECKPOINT_KEEP_PER_SESSION
+    keep_total: int = DEFAULT_CHECKPOINT_KEEP_TOTAL

@@ -18,6 +18,7 @@ from acp_tui.session.agent.events import FaceHooks, ProcessSetup
 from acp_tui.session.asking.dialog_queue import AnsweredCallback, QueueCallback
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue
 from acp_tui.session.asking.permissions import PermissionBroker, Policy
+from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue, QueueKey
 from acp_tui.store import SessionStore
@@ -55,6 +56,10 @@ class AgentParts:
         self.elicitations = ElicitationQueue(
             on_answered=on_answered, on_queue_changed=on_elicitations_changed
         )
+        #: Snapshots of its sessions' files at each turn (None: off for this agent).
+        self.checkpoints = (
+            Checkpoints(spec.checkpoints, agent=spec.key) if spec.checkpoints.enabled else None
+        )
 
     def controller(self, face: FaceHooks | None = None) -> SessionController:
         """The controller of one start of the agent (its caller runs it). Permission requests
@@ -69,4 +74,5 @@ class AgentParts:
             process=self.process,
             prompts=self.prompts,
             elicitations=self.elicitations,
+            checkpoints=self.checkpoints,
         )

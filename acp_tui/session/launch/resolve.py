@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.config.known_agents import offers_client_files
 from acp_tui.session.agent.roots import dirs_to_send, resolve_dirs
+from acp_tui.session.checkpoints.settings import CheckpointSettings, checkpoint_store
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
 
 if TYPE_CHECKING:
@@ -47,6 +48,26 @@ def _directory_problem(path: str) -> str | None:
     return "not a directory" if os.path.exists(path) else "no such directory"
 
 
+def _checkpoints(
+    config: Config | None, options: LaunchOptions, agent_wants: bool | None
+) -> CheckpointSettings:
+    """The command line (``--no-checkpoints``) over the agent's ``checkpoints`` over
+    ``[checkpoints]``."""
+    section = config.checkpoints if config is not None else None
+    enabled = options.checkpoints and (
+        agent_wants if agent_wants is not None else (section.enabled if section else True)
+    )
+    if section is None:
+        return CheckpointSettings(store=checkpoint_store(), enabled=enabled)
+    return CheckpointSettings(
+        store=checkpoint_store(),
+        enabled=enabled,
+        max_file_bytes=section.max_file_kb * 1024,
+        keep_per_session=section.keep_per_session,
+        keep_total=section.keep_total,
+    )
+
+
 def resolve_agent(
     source: AgentSource,
     config: Config | None = None,
@@ -71,6 +92,7 @@ def resolve_agent(
             protocol_version=options.protocol or default_protocol,
             client_files=offers_client_files(argv),
             initialize_timeout=timeout,
+            checkpoints=_checkpoints(config, options, None),
         )
         return Resolved(spec)
     name = source.name
@@ -101,5 +123,6 @@ def resolve_agent(
             agent.client_files if agent.client_files is not None else offers_client_files(argv)
         ),
         initialize_timeout=timeout,
+        checkpoints=_checkpoints(config, options, agent.checkpoints),
     )
     return Resolved(spec, tuple(problems), bad_cwd)

@@ -20,9 +20,12 @@ from types import MappingProxyType
 from typing import Any
 
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
+from acp_tui.session.checkpoints.settings import CheckpointSettings
 
 __all__ = ["AgentSource", "AgentSpec", "LaunchOptions", "agent_key", "words_of_key"]
 
+#: A spec made by hand (a test) takes no checkpoints; the resolver decides for the faces.
+NO_CHECKPOINTS = CheckpointSettings()
 #: What the demo agent is called in the header and the lists.
 DEMO_LABEL = "demo agent"
 #: The key prefix of a configured agent (``[agents.NAME]``): ``config:NAME``.
@@ -87,6 +90,8 @@ class AgentSpec:
     client_files: bool = True
     #: Seconds to wait for ``initialize`` before saying the agent is not responding.
     initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT
+    #: Checkpoints of its sessions' files (off: ``checkpoints = false``, ``--no-checkpoints``).
+    checkpoints: CheckpointSettings = NO_CHECKPOINTS
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "argv", tuple(self.argv))
@@ -155,3 +160,5 @@ class LaunchOptions:
     add_dirs: tuple[str, ...] = ()
     #: ``--protocol``, else None: the agent's, else the config's.
     protocol: int | None = None
+    #: False with ``--no-checkpoints``: no agent takes checkpoints.
+    checkpoints: bool = True
