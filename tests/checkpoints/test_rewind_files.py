@@ -25,6 +25,7 @@ pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="git is need
 
 def book_for(tmp_path: Path, **kwargs: object) -> tuple[Checkpoints, list[tuple[str, ...]]]:
     told: list[tuple[str, ...]] = []
+    kwargs.setdefault("enabled", True)
     settings = CheckpointSettings(store=tmp_path / "store", **kwargs)  # type: ignore[arg-type]
     book = Checkpoints(settings, agent="test", notify=lambda *args: told.append(args))
     return book, told
