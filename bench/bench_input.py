@@ -81,7 +81,7 @@ async def type_during_flood(chunks: int, keys: int) -> dict[str, float]:
         for _flood in range(MAX_FLOODS):
             if during >= keys:
                 break
-            screen.send_text(f"/flood {chunks} 20")
+            screen.model.send(f"/flood {chunks} 20")
             await wait_until(streaming, 30, "the flood to start")
             # Type until this flood is over (its turn ended), so every measured key
             # competes with it; the next flood starts if more keys are wanted.

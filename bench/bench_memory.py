@@ -54,7 +54,7 @@ async def long_session(turns: int) -> dict[str, float]:
         sid = screen.session_id
 
         def idle() -> bool:
-            return not screen._refresh_pending and not screen._refreshing and not store.dirty
+            return screen.drawing.idle()
 
         t0 = time.perf_counter()
         fed = 0

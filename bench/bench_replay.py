@@ -122,9 +122,7 @@ async def replay(messages: int, tools: int) -> dict[str, float]:
                 view is not None
                 and view.is_mounted
                 and view.drawn_version == last.version
-                and not screen._refresh_pending
-                and not screen._refreshing
-                and not store.dirty
+                and screen.drawing.idle()
                 and isinstance(app.focused, PromptTextArea)
                 and not screen.busy
             )

@@ -158,7 +158,7 @@ async def ui_stream(chunks: int, size: int) -> dict[str, float]:
             original_apply(params)
 
         store.apply = timed_apply  # type: ignore[method-assign]
-        screen.send_text(f"/flood {chunks} {size}")
+        screen.model.send(f"/flood {chunks} {size}")
         transcript = screen.query_one(Transcript)
 
         def rendered() -> bool:

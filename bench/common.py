@@ -213,7 +213,7 @@ async def wait_for_session(app: Any, limit: float = 30.0) -> Any:
 
 def screen_idle(screen: Any) -> bool:
     """The chat screen has no store refresh scheduled or running."""
-    return not screen._refresh_pending and not screen._refreshing and not screen.store.dirty
+    return screen.drawing.idle()
 
 
 def last_reply_drawn(screen: Any, expected: int) -> bool:
@@ -236,4 +236,4 @@ def last_reply_drawn(screen: Any, expected: int) -> bool:
 
 def submit(screen: Any, text: str) -> None:
     """Send ``text`` as if typed and submitted in the prompt (no keystrokes involved)."""
-    screen.send_text(text)
+    screen.model.send(text)

@@ -27,6 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 from textual import events
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.errors import NoWidget
 from textual.screen import Screen
@@ -69,6 +70,22 @@ class TypingRouter:
         self.keeps_keys = keeps_keys
         #: Whether a key is one of the prompt's send or new-line keys.
         self.prompt_sends = prompt_sends
+        self._target: Widget | None = None
+
+    def prompt_target(self) -> Widget | None:
+        """The prompt's text area while it is there (None before the screen is composed)."""
+        target = self._target
+        if target is None or not target.is_attached:
+            try:
+                target = self._target = self.prompt_area()
+            except NoMatches:
+                return None
+        return target
+
+    def typing_elsewhere(self) -> bool:
+        """Whether the focus is on another place that takes typing than the prompt."""
+        focused = self.screen.focused
+        return focused is not self.prompt_target() and self.takes_typing(focused)
 
     def takes_typing(self, node: DOMNode | None, *, clicked: bool = False) -> bool:
         """Whether ``node`` (or what it is inside) has a use for typed characters. A selector

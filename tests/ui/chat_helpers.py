@@ -103,7 +103,7 @@ async def wait_for_ready(pilot: Pilot) -> ChatScreen:
 
 def screen_idle(screen: ChatScreen) -> bool:
     """Every store change is on the screen: no refresh scheduled or running, the store clean."""
-    return not screen._refresh_pending and not screen._refreshing and not screen.store.dirty
+    return screen.drawing.idle()
 
 
 def requests_unanswered(screen: ChatScreen) -> int:

@@ -321,7 +321,7 @@ async def test_enter_then_a_key_that_switches_the_session_sends_where_it_was_typ
             )
             await send(pilot, "here")
             await wait_for(pilot, lambda: not screen.busy, "its reply")
-            screen.send_text("/edit waiting.txt", target=typed_in)
+            screen.model.send("/edit waiting.txt", target=typed_in)
             waiting, typed_in = typed_in, screen.session_id
             await wait_for(
                 pilot,

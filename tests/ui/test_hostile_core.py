@@ -105,7 +105,7 @@ async def test_a_lone_surrogate_never_stops_the_transcript(tmp_path: Path) -> No
         await wait_for(pilot, lambda: "You said: reply 2" in screen_text(app), "the last reply")
         assert "Lone \ufffd surrogate" in screen_text(app)
         await wait_for(pilot, lambda: "\ufffd" in header_title(screen), "the title")
-        assert not screen._render_error_shown
+        assert not screen.drawing.error_shown
         remembered = screen.model.index.get(core.SESSION_ID)
         assert remembered is not None and remembered.title == "Title \ufffd lone"
         assert_inert(app)
@@ -122,7 +122,7 @@ async def test_impossible_numbers_show_as_unknown_and_the_tui_goes_on(tmp_path: 
         assert gauge.gauge_line().startswith("context: -")
         details = gauge.details_text()
         assert "nan" not in details.lower() and "inf" not in details.lower()
-        assert not screen._render_error_shown
+        assert not screen.drawing.error_shown
         await turn(pilot, "still alive", "You said: still alive")
         assert app.is_running
 
@@ -142,7 +142,7 @@ async def test_deeply_nested_lines_are_skipped_and_the_agent_is_not_blamed(
         await turn(pilot, "after deep", "You said: after deep")
         assert not screen.query_one(AgentBanner).has_class("-visible")
         await wait_for(pilot, lambda: "Deeply nested input" in screen_text(app), "the tool")
-        assert not screen._render_error_shown
+        assert not screen.drawing.error_shown
 
 
 async def test_ctrl_r_after_a_crash_keeps_the_transcript_the_replay_would_shorten(
@@ -447,7 +447,7 @@ async def test_a_step_that_fails_never_stops_the_others(tmp_path: Path) -> None:
             await wait_for(
                 pilot, lambda n=n: f"You said: turn {n}" in screen_text(app), f"reply {n} drawn"
             )
-        assert screen._render_error_shown  # said once, in a toast
+        assert screen.drawing.error_shown  # said once, in a toast
         assert sum("display error" in message for message in toasts) == 1
 
 

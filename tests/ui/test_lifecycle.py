@@ -554,11 +554,11 @@ async def test_a_message_sent_the_moment_the_new_session_opens_goes_to_it(
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
-        opened = screen._on_session_opened
+        opened = screen.link.events.on_session_opened  # type: ignore[union-attr]
 
         def opened_then_send(session_id: str) -> None:
             opened(session_id)
-            screen.send_text("right away")  # before anything else runs
+            screen.model.send("right away")  # before anything else runs
 
         screen.link.events.on_session_opened = opened_then_send  # type: ignore[union-attr]
         await pilot.press("ctrl+n")

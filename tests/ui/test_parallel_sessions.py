@@ -80,7 +80,7 @@ async def asked_from_behind(pilot, screen: ChatScreen, prompt: str) -> tuple[str
     )
     second = screen.session_id
     assert second is not None
-    screen.send_text(prompt, target=first)
+    screen.model.send(prompt, target=first)
     return first, second
 
 
@@ -327,10 +327,12 @@ async def test_a_request_of_a_session_nobody_can_go_to_is_shown_as_ever(tmp_path
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         assert screen.session_id is not None
-        assert screen.shows_session(screen.session_id)
-        assert screen.shows_session("never-heard-of") and screen.shows_session("")
+        assert screen.attention.shows_session(screen.session_id)
+        assert screen.attention.shows_session("never-heard-of") and screen.attention.shows_session(
+            ""
+        )
         screen.store.set_activity("listed-only", "requires_action")  # known, not open here
-        assert screen.shows_session("listed-only")
+        assert screen.attention.shows_session("listed-only")
 
 
 async def test_a_turn_running_off_screen_when_the_agent_crashes_shows_an_error(

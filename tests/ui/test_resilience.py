@@ -250,7 +250,7 @@ async def test_wrong_types_in_known_fields_are_kept_as_malformed_updates(tmp_pat
         malformed = [e for e in state.transcript if isinstance(e, UnknownUpdate) and e.error]
         assert len(malformed) >= 5
         await settle(pilot)
-        assert not screen._render_error_shown, "a display error was reported"
+        assert not screen.drawing.error_shown, "a display error was reported"
         assert screen.agent_alive
         await turn(pilot, "fine?", "You said: fine?")
         assert_inert(app)
@@ -379,7 +379,7 @@ async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
         assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
         assert not screen.busy
         # Sending while the agent is down queues the message (shown), the draft stays.
-        screen.send_text("while down")
+        screen.model.send("while down")
         assert editor.draft == "my unsent draft"  # type: ignore[attr-defined]
         await wait_for(pilot, lambda: len(screen.query("QueuedItem")) == 1, "the queued message")
         assert [q.text for q in screen.prompts.items(session_id)] == ["while down"]
@@ -576,7 +576,7 @@ async def test_cancelling_stays_shown_until_the_turn_ends(tmp_path: Path) -> Non
             return str(screen.query_one("#status").render())
 
         await wait_for(pilot, lambda: "cancelling" in status(), "cancelling")
-        screen._tick_elapsed()
+        screen.drawing.tick()
         await pilot.pause()
         assert "cancelling" in status() and "working" not in status()
 

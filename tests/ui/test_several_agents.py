@@ -442,7 +442,7 @@ async def test_a_permission_of_an_agent_not_on_screen_waits_and_ctrl_l_goes_ther
         await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
         # The edit (and its permission) starts once the person is in the other agent's view,
         # as a message queued there would (no race with a timed turn on a loaded machine).
-        demo.send_text("/edit notes.txt", target=asking)
+        demo.model.send("/edit notes.txt", target=asking)
         await wait_for(
             pilot,
             lambda: (
@@ -529,7 +529,7 @@ async def test_a_view_behind_draws_nothing_until_shown_then_all_of_it(tmp_path: 
         drawn = len(demo.query(AgentMessageView))
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.screen is fixture, "the other agent's view")
-        demo.send_text("words said from behind", target=session)
+        demo.model.send("words said from behind", target=session)
         await wait_for(
             pilot,
             lambda: any("You said (4 words" in reply for reply in replies(demo, session)),

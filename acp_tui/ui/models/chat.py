@@ -106,6 +106,8 @@ class ChatModel:
         self.focus_prompt_on_open = False
         #: What was typed in each session left (None: the new session).
         self.drafts: dict[str | None, str] = {}
+        #: The agent's thoughts are shown in the transcript.
+        self.thoughts_visible = True
         #: The app is quitting: the status line says so whatever else happens meanwhile.
         self.quitting = False
         #: Per session: (turn number, when the view saw it start running).

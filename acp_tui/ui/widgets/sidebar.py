@@ -57,6 +57,7 @@ __all__ = [
     "NO_LIST_HINT",
     "SessionList",
     "SessionsSidebar",
+    "SidebarMessage",
     "row_title",
     "shorten_path",
 ]

@@ -1,54 +1,123 @@
-"""The chat screen's agent: starting it through the workspace, what its controller reports
+"""The chat view's agent: starting it through the workspace, what its controller reports
 (ready, status, errors, not responding, exit), the banner, and restarts.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
-:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+:class:`AgentRunner` is a plain object the chat screen owns. The controller is made by the
+workspace from the view's :class:`~acp_tui.session.launch.factory.AgentParts` (its store,
+queue and broker outlive each start); the runner hands it the view's hooks
+(:class:`~acp_tui.session.link_events.FaceHooks`) and runs it in a worker of the screen.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Coroutine
+from dataclasses import dataclass
+from typing import Any
 
-from textual import work
+from textual.app import App
+from textual.worker import Worker
 
 from acp_tui.session.agent.controller import AgentExit, LinkEvents, NotResponding, SessionController
-from acp_tui.session.agent.events import AgentInfo, FaceHooks
+from acp_tui.session.agent.events import AgentInfo, FaceHooks, ProcessSetup
+from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.start import StartOutcome, open_at_start, reopen_after_restart
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.text.safety import sanitize_terminal_text
-from acp_tui.ui.keymap import key_label
+from acp_tui.ui.models import KeyLabel
+from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.screens.chat.common import TITLE_DISPLAY_LIMIT, display_title
+from acp_tui.ui.screens.chat.drawing import ChatDrawing, ChatWidgets
+from acp_tui.ui.screens.chat.local_index import IndexSync
+from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.toasts import toast_text
-from acp_tui.ui.widgets.agent_banner import AgentBanner
-from acp_tui.ui.widgets.chat_header import ChatHeader
-from acp_tui.ui.widgets.sidebar import SessionList, SessionsSidebar
 
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
+__all__ = ["AgentRunner", "ScreenHooks", "agent_parts"]
 
 
-class AgentLifecycle(ChatHost):
-    """Start, watch and restart the agent of the screen (its controller lives in the workspace)."""
+def agent_parts(
+    settings: AppSettings, on_queue_changed: Callable[[str | None], None]
+) -> AgentParts:
+    """The store, the prompt queue, the broker and the question queue of ``settings``' agent,
+    kept across its restarts (each start's controller is made from them)."""
+    assert settings.agent is not None, "the chat screen shows an agent"
+    replay = settings.replay
+    return AgentParts(
+        settings.agent,
+        policy=settings.permission_policy,
+        process=ProcessSetup(
+            log_dir=settings.log_dir,
+            recorder=settings.recorder,
+            process_factory=replay.process_for if replay else settings.process_factory,
+            machine_access=replay is None,
+        ),
+        on_queue_changed=on_queue_changed,
+    )
 
-    async def stop_agent(self, grace: float = 6.0) -> None:
+
+@dataclass(frozen=True, slots=True)
+class ScreenHooks:
+    """What the runner uses of the screen besides its drawing's timers: ``run_worker`` (its
+    workers end with it), ``refresh_bindings``, whether the view is the one ``on_screen``, and
+    ``list_key``: the key of a binding of the sessions list, by id ("Up")."""
+
+    run_worker: Callable[..., Worker[Any]]
+    refresh_bindings: Callable[[], object]
+    on_screen: Callable[[], bool]
+    list_key: Callable[[str], str]
+
+
+class AgentRunner:
+    """Start, watch and restart the agent of the view (its controller lives in the
+    workspace)."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        parts: AgentParts,
+        workspace: Workspace,
+        settings: AppSettings,
+        *,
+        widgets: ChatWidgets,
+        drawing: ChatDrawing,
+        dialogs: ChatDialogs,
+        index_sync: IndexSync,
+        keys: KeyLabel,
+        app: Callable[[], App[Any]],
+        screen: ScreenHooks,
+    ) -> None:
+        self.model = model
+        self.parts = parts
+        self.spec = parts.spec
+        self.workspace = workspace
+        self.settings = settings
+        self.widgets = widgets
+        self.drawing = drawing
+        self.dialogs = dialogs
+        self.index_sync = index_sync
+        self.keys = keys
+        self.app = app
+        self.screen = screen
+        self._started_once = False
+
+    async def stop(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
         a process or a terminal behind."""
         await self.workspace.stop(self.spec.key, grace)
 
-    def start_agent(self, reopen: str | None = None) -> None:
+    def start(self, reopen: str | None = None) -> None:
+        """Start the agent (``reopen``: the session to open again after a restart)."""
         events = LinkEvents(
-            on_ready=self._on_agent_ready,
-            on_status=self._on_agent_status,
-            on_error=self._on_agent_error,
-            on_session_opened=self._on_session_opened,
+            on_ready=self._ready,
+            on_status=lambda text: self.drawing.set_status(text + "…"),
+            on_error=self._error,
+            on_session_opened=self._session_opened,
             on_session_created=self.index_sync.session_created,
-            on_turn_ended=self._on_turn_ended,
-            on_exit=self._on_agent_exit,
-            on_terminal_output=self._on_terminal_output,
-            on_not_responding=self._on_not_responding,
+            on_turn_ended=self._turn_ended,
+            on_exit=self._exited,
+            on_terminal_output=lambda terminal_id: self.drawing.schedule(),
+            on_not_responding=self._not_responding,
         )
         replay = self.settings.replay
         link = self.workspace.start(
@@ -60,19 +129,21 @@ class AgentLifecycle(ChatHost):
                 run_terminal_login=self.dialogs.run_terminal_login,
                 # A browser has no terminal to hand over to an agent's sign-in.
                 # A replay neither: its "agent command" is whatever the recording says.
-                terminal_auth=not self.app.is_web and replay is None,
+                terminal_auth=not self.app().is_web and replay is None,
             ),
         )
         if replay is not None:
-            replay.bind(link, self._notify_replay, self.broker.cancel_session)
+            replay.bind(link, self._notify_replay, self.parts.broker.cancel_session)
         self.model.unresponsive = False
-        self.query_one(SessionsSidebar).connecting = True
-        self.query_one(AgentBanner).hide()
-        self._set_status("starting the agent…")
-        self._run_link(link, reopen)
+        self.widgets.sidebar.connecting = True
+        self.widgets.banner.hide()
+        self.drawing.set_status("starting the agent…")
+        self._in_worker(self._run(link, reopen), group="agent", exit_on_error=False)
 
-    @work(group="agent", exit_on_error=False)
-    async def _run_link(self, link: SessionController, reopen: str | None) -> None:
+    def _in_worker(self, work: Coroutine[Any, Any, None], **how: Any) -> None:
+        self.screen.run_worker(work, **how)
+
+    async def _run(self, link: SessionController, reopen: str | None) -> None:
         first_start = not self._started_once
         self._started_once = True
 
@@ -92,167 +163,187 @@ class AgentLifecycle(ChatHost):
 
         await link.run(opener)
 
+    def terminal_state(self, terminal_id: str) -> Any:
+        """An agent terminal of the running agent, for the transcript's tool calls."""
+        link = self.model.link
+        return link.terminal_state(terminal_id) if link is not None else None
+
+    # ------------------------------------------------------------------ opening at start
+
     def _reopening_over(self) -> None:
         """The reopening at start is over (done, failed, or the agent ended): when no session
         was opened, what is on screen is the new session, and its view is drawn."""
         if self.model.reopening_at_start:
             self.model.reopening_at_start = False
-            if self.session_id is None:
-                self._draw_new_session()
+            if self.model.session_id is None:
+                self.drawing.new_session()
 
     def _after_start(
         self, link: SessionController, outcome: StartOutcome, reopen: str | None
     ) -> None:
+        model = self.model
         self._reopening_over()
         for gone in outcome.gone:
-            self.model.forget(gone)
+            model.forget(gone)
         if outcome.message:
-            self._draw_status()
-            self.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
+            self.drawing.status()
+            model.notify(sanitize_terminal_text(outcome.message)[:500], severity="warning")
         if outcome.opened is None and reopen is not None:
             # Its transcript stays on screen; what waited for it, and the next message, go to
             # a new session.
-            self.model.unopenable.add(reopen)
-            self.prompts.rekey(reopen, None)
+            model.unopenable.add(reopen)
+            model.prompts.rekey(reopen, None)
         if outcome.choose:
-            self.call_later(self._offer_sessions)
-        if outcome.opened is None and self.prompts.has(None):
+            self.drawing.scheduling.next_turn(self._offer_sessions)
+        if outcome.opened is None and model.prompts.has(None):
             # Messages sent while the agent was starting: they start the new session.
-            self.model.start_new_session(link)
+            model.start_new_session(link)
 
     def _offer_sessions(self) -> None:
         """``--resume`` without an id: the sidebar, focused, the most recent session
         highlighted; Enter opens one, Escape goes to the prompt (a new session)."""
-        sidebar = self.query_one(SessionsSidebar)
+        sidebar = self.widgets.sidebar
         if not sidebar.display:
             sidebar.display = True
         sidebar.session_list.focus()
         self.model.offering_sessions = True
-        keys = " ".join(
-            key_label(self, f"sidebar-{name}", owner=SessionList) for name in ("up", "down", "open")
-        )
-        leave = key_label(self, "sidebar-leave", owner=SessionList)
-        self._set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
+        keys = " ".join(self.screen.list_key(f"sidebar-{name}") for name in ("up", "down", "open"))
+        leave = self.screen.list_key("sidebar-leave")
+        self.drawing.set_status(f"Choose a session to resume ({keys}), or {leave} for a new one")
 
-    def _on_agent_ready(self, agent: AgentInfo) -> None:
-        self.model.agent_alive = True
-        if self.model.unresponsive:
+    def _session_opened(self, session_id: str) -> None:
+        switch = self.model.session_opened(session_id)
+        state = self.model.store.get(session_id)
+        if state is not None:
+            self.index_sync.session_opened(state)
+        if switch:
+            # At once: a message sent from now on is this session's (drawn on the next turn).
+            self.drawing.show(session_id)
+
+    # ------------------------------------------------------------------ what the agent says
+
+    def _ready(self, agent: AgentInfo) -> None:
+        model = self.model
+        model.agent_alive = True
+        if model.unresponsive:
             # It answered after all: the "not responding" banner is out of date.
-            self.model.unresponsive = False
-            self.query_one(AgentBanner).hide()
-        if self.session_id is None:
-            self._draw_new_session()
+            model.unresponsive = False
+            self.widgets.banner.hide()
+        if model.session_id is None:
+            self.drawing.new_session()
         label = self.spec.label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
-        self.query_one(ChatHeader).set_agent(display_title(f"{label}{version}", 80))
-        self._draw_status()
-        sidebar = self.query_one(SessionsSidebar)
+        self.widgets.header.set_agent(display_title(f"{label}{version}", 80))
+        self.drawing.status()
+        sidebar = self.widgets.sidebar
         sidebar.set_loading(False)
         # A (re)started agent: list again from the first page.
         sidebar.reload()
 
     def _notify_replay(self, text: str) -> None:
-        self.notify(sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False)
+        self.model.notify(
+            sanitize_terminal_text(text)[:500], title="Replay", timeout=8, markup=False
+        )
 
-    def _on_agent_status(self, text: str) -> None:
-        self._set_status(text + "…")
-
-    def _on_agent_error(self, text: str) -> None:
+    def _error(self, text: str) -> None:
         # The toast says what went wrong in a line or two; the whole text goes in the
         # transcript, where it stays to be read.
-        self.notify(text, severity="error", timeout=10)
+        model = self.model
+        model.notify(text, severity="error", timeout=10)
         whole = sanitize_terminal_text(text).strip()
-        if self.session_id is not None and toast_text(whole) != whole:
+        if model.session_id is not None and toast_text(whole) != whole:
             lines = whole.split("\n", 1)
-            self.store.add_notice(
-                self.session_id,
+            model.store.add_notice(
+                model.session_id,
                 lines[0][:TITLE_DISPLAY_LIMIT],
                 severity="error",
                 description=lines[1][:20_000] if len(lines) > 1 else None,
             )
-        self._draw_status()
+        self.drawing.status()
 
-    def _on_turn_ended(self, session_id: str, reason: str | None) -> None:
+    def _turn_ended(self, session_id: str, reason: str | None) -> None:
         # The bell rang (see attention.py) as the store saw the turn end.
-        if reason == "cancelled" and session_id == self.session_id:
-            self._set_status("cancelled")
+        if reason == "cancelled" and session_id == self.model.session_id:
+            self.drawing.set_status("cancelled")
         # A question still open for a turn that is over can only be answered in vain.
-        self.elicitations.cancel_session(session_id)
+        self.model.elicitations.cancel_session(session_id)
 
-    def _on_terminal_output(self, terminal_id: str) -> None:
-        self._schedule_refresh()
-
-    def _terminal_state(self, terminal_id: str) -> Any:
-        link = self.link
-        return link.terminal_state(terminal_id) if link is not None else None
-
-    def _on_not_responding(self, report: NotResponding) -> None:
+    def _not_responding(self, report: NotResponding) -> None:
         """initialize took too long: say so, quote what the command printed if it was not ACP,
         and offer a restart or quit (the wait goes on: a late answer hides this again)."""
         self.model.unresponsive = True
-        self.refresh_bindings()
-        self.query_one(AgentBanner).show_not_responding(
+        self.screen.refresh_bindings()
+        self.widgets.banner.show_not_responding(
             report,
             shlex.join(self.spec.argv),
             self.model.restart_key(),
-            key_label(self, "quit"),
+            self.keys("quit"),
         )
-        self._set_status("the agent is not responding")
+        self.drawing.set_status("the agent is not responding")
 
-    def _on_agent_exit(self, info: AgentExit) -> None:
+    def _exited(self, info: AgentExit) -> None:
+        model = self.model
         self._reopening_over()  # it ended before reopening anything
-        self.model.agent_alive = False
-        self.model.unresponsive = False
-        self.query_one(SessionsSidebar).connecting = False
-        self.broker.cancel_all()
-        self.elicitations.cancel_all()
-        self.busy = False
-        self.refresh_bindings()
+        model.agent_alive = False
+        model.unresponsive = False
+        self.widgets.sidebar.connecting = False
+        model.broker.cancel_all()
+        model.elicitations.cancel_all()
+        self.drawing.set_busy(False)
+        self.screen.refresh_bindings()
         if info.expected:
             return
-        banner = self.query_one(AgentBanner)
+        banner = self.widgets.banner
         # Quoted as a shell would need it: an argument with a space stays one argument.
         command = shlex.join(self.spec.argv)
         if info.start_failed:
-            if self.link is not None and self.link.agent is None:
+            link = model.link
+            if link is not None and link.agent is None:
                 # The header said "starting…": name the command that did not start instead.
                 name = self.spec.label or os.path.basename(self.spec.argv[0])
-                self.query_one(ChatHeader).set_agent(display_title(name, 80))
+                self.widgets.header.set_agent(display_title(name, 80))
             self.workspace.note_start_failure(
                 self.spec.key, f"acp-tui: cannot start `{command}`: {info.description}"
             )
-        main_width = self.query_one("#main").size.width or self.size.width
+        main = self.widgets.main
+        main_width = main.size.width or main.screen.size.width
         row = max(20, main_width - banner.styles.gutter.width - 2)
-        banner.show_exit(info, command, self.model.restart_key(), key_label(self, "quit"), row)
+        banner.show_exit(info, command, model.restart_key(), self.keys("quit"), row)
         # How the turn ended ("stopped: error") stays said; it may have been drawn already.
-        self._draw_status()
-        if self not in self.app.screen_stack:
+        self.drawing.status()
+        if not self.screen.on_screen():
             # Several agents, this one not on screen: the others go on; say which one stopped.
-            self.notify(
-                f"{info.description}. {key_label(self, 'next-agent', 'The palette')} goes "
-                f"to its view; {self.model.restart_key()} there restarts it.",
+            model.notify(
+                f"{info.description}. {self.keys('next-agent', 'The palette')} goes "
+                f"to its view; {model.restart_key()} there restarts it.",
                 title="exited" if not info.start_failed else "could not start",
                 severity="error",
                 timeout=10,
             )
-        if not self.app.app_focus:
-            self.app.bell()
+        app = self.app()
+        if not app.app_focus:
+            app.bell()
 
-    def action_restart_agent(self) -> None:
-        link = self.link
-        if self.model.unresponsive and link is not None:
-            self.run_worker(self._restart_unresponsive(link), group="restart")
+    # ------------------------------------------------------------------ restarts
+
+    def restart(self) -> None:
+        """The person asked for a restart (Ctrl+R): after a back-off when it keeps exiting."""
+        model = self.model
+        link = model.link
+        if model.unresponsive and link is not None:
+            self._in_worker(self._restart_unresponsive(), group="restart")
             return
-        if self.model.agent_alive or (link is not None and not link.finished.is_set()):
-            self.notify("The agent is running.")
+        if model.agent_alive or (link is not None and not link.finished.is_set()):
+            model.notify("The agent is running.")
             return
-        delay = self.model.restart_delay()
+        delay = model.restart_delay()
         if delay:
-            self.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
-        self.set_timer(delay or 0.01, lambda: self.start_agent(reopen=self.model.reopen_target()))
+            model.notify(f"The agent keeps exiting; restarting in {delay:.0f} s.")
+        restart = lambda: self.start(reopen=model.reopen_target())  # noqa: E731
+        self.drawing.scheduling.timer(delay or 0.01, restart)
 
-    async def _restart_unresponsive(self, link: SessionController) -> None:
+    async def _restart_unresponsive(self) -> None:
         self.model.unresponsive = False
-        self._set_status("stopping the agent…")
-        await self.stop_agent()
-        self.start_agent(reopen=self.model.reopen_target())
+        self.drawing.set_status("stopping the agent…")
+        await self.stop()
+        self.start(reopen=self.model.reopen_target())

@@ -12,27 +12,34 @@ the one on screen may take it.
 The live states of every agent's sessions meet on the workspace's
 :class:`~acp_tui.session.workspace.attention.AttentionBoard`; each view reports its own.
 
-A mixin of :class:`~acp_tui.ui.screens.chat.screen.ChatScreen` (typed as a
-:class:`~acp_tui.ui.screens.chat.host.ChatHost`).
+:class:`Attention` is a plain object the chat screen owns; :func:`in_front` and
+:func:`others_open` read the app's screens for it.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import Any
 
+from textual.app import App
+from textual.screen import Screen
+
+from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.asking.permissions import PermissionBroker
+from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.attention import APP_TITLE, Event
+from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store import LIVE_WAITING, live_state
-from acp_tui.ui.keymap import key_label
+from acp_tui.ui.models import KeyLabel
+from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.terminal_signals import TerminalSignals, signals_of
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.toasts import about_session, toast_text
 
-if TYPE_CHECKING:
-    from acp_tui.ui.screens.chat.host import ChatHost
-else:
-    ChatHost = object
+__all__ = ["Attention", "in_front", "others_open"]
 
 #: How long the toast of a background session whose turn failed stays (seconds).
 TOAST_SECONDS = 10
@@ -40,63 +47,88 @@ TOAST_SECONDS = 10
 WAITING_TOAST_SECONDS = 120
 
 
-class ChatAttention(ChatHost):
-    """Hold what is not on screen, and tell the person about it."""
+def in_front(view: Screen[Any], kind: type[Screen[Any]]) -> bool:
+    """Whether ``view`` is the agent view (a screen of ``kind``) in front: another agent's
+    view may be (each agent's view lives in its own mode, so this one is then not in the
+    stack shown at all)."""
+    stack = view.app.screen_stack
+    views = [screen for screen in stack if isinstance(screen, kind)]
+    return views[-1] is view if views else view in stack
 
-    _attention_toasts: dict[str, str] | None = None
+
+def others_open(view: Screen[Any], kind: type[Screen[Any]]) -> bool:
+    """Whether the app has agent views (screens of ``kind``) besides ``view``."""
+    app = view.app
+    views = getattr(app, "agent_views", None)
+    if isinstance(views, dict):
+        return any(other is not view for other in views.values())
+    return any(isinstance(s, kind) and s is not view for s in app.screen_stack)
+
+
+class Attention:
+    """Hold what is not on screen, and tell the person about it. ``in_front`` says whether
+    the view is the agent view in front, ``others_open`` whether other agents' views are
+    open; ``app`` is the app (its bell, desktop notifications, window title and toasts)."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        workspace: Workspace,
+        spec: AgentSpec,
+        ui_settings: UiSettings,
+        *,
+        app: Callable[[], App[Any]],
+        keys: KeyLabel,
+        in_front: Callable[[], bool],
+        others_open: Callable[[], bool],
+    ) -> None:
+        self.model = model
+        self.workspace = workspace
+        self.spec = spec
+        self.ui_settings = ui_settings
+        self.app = app
+        self.keys = keys
+        self.in_front = in_front
+        self.others_open = others_open
+        #: The text of the "needs you" toast shown for each session, while it is up.
+        self._waiting_toasts: dict[str, str] = {}
 
     @property
     def signals(self) -> TerminalSignals:
         """The app's bell, desktop notifications and window title."""
-        return signals_of(self.app)
+        return signals_of(self.app())
 
     # -- what is on screen -----------------------------------------------------------------
 
-    def _attention_ready(self) -> None:
+    def hold(self, broker: PermissionBroker, elicitations: ElicitationQueue) -> None:
         """Requests show only for the session on screen (called once, at mount)."""
-        self.broker.ready = lambda pending: self.shows_session(pending.session_id)
-        self.elicitations.ready = lambda pending: self.shows_session(pending.session_id)
-
-    def _view_in_front(self) -> bool:
-        """Whether this view is the chat in front: another agent's view may be (each agent's
-        view lives in its own mode, so this one is then not in the stack shown at all)."""
-        chats = [s for s in self.app.screen_stack if isinstance(s, ChatAttention)]
-        return chats[-1] is self if chats else self in self.app.screen_stack
+        broker.ready = lambda pending: self.shows_session(pending.session_id)
+        elicitations.ready = lambda pending: self.shows_session(pending.session_id)
 
     def shows_session(self, session_id: str) -> bool:
         """Whether a request of ``session_id`` may take the screen now. One that names no
         session, or one not open here, is shown as ever: nobody could go to it."""
-        state = self.store.get(session_id) if session_id else None
+        state = self.model.store.get(session_id) if session_id else None
         if state is None or not state.live:
             return True
-        return session_id == self.session_id and self._view_in_front()
+        return session_id == self.model.session_id and self.in_front()
 
-    def _viewing_changed(self) -> None:
+    def viewing_changed(self) -> None:
         """Another session is on screen (or this view came to the front, or left it): its
         unread output is read, and what waited for it may show now."""
-        in_front = self._view_in_front()
-        self.store.set_viewing(self.session_id if in_front else None)
-        if in_front and self.session_id is not None:
-            self._withdraw_toast(self.session_id)  # seen now
-        self.broker.reconsider()
-        self.elicitations.reconsider()
-
-    def on_screen_resume(self) -> None:
-        self._viewing_changed()
-
-    def on_screen_suspend(self) -> None:
-        # A dialog over this view leaves it on screen; another agent's view does not.
-        self._viewing_changed()
+        model = self.model
+        front = self.in_front()
+        model.store.set_viewing(model.session_id if front else None)
+        if front and model.session_id is not None:
+            self._withdraw_toast(model.session_id)  # seen now
+        model.broker.reconsider()
+        model.elicitations.reconsider()
 
     # -- telling ---------------------------------------------------------------------------
 
-    def _agent_name(self) -> str:
-        """Named as the header and the sidebar name it (its label first)."""
-        return agent_label(self.spec, self.link)
-
-    def _note_live(self, session_id: str) -> None:
+    def note_live(self, session_id: str) -> None:
         """The session's state changed: the board learns it; a change worth telling is told."""
-        state = self.store.get(session_id)
+        state = self.model.store.get(session_id)
         live = live_state(state) if state is not None and state.live else None
         board = self.workspace.attention
         event = board.note(self.spec.key, session_id, live)
@@ -108,47 +140,41 @@ class ChatAttention(ChatHost):
 
     def _tell(self, event: Event, session_id: str, title: str) -> None:
         background = not self.shows_session(session_id)
-        if not background and self.app.app_focus:
+        if not background and self.app().app_focus:
             return  # the person sees it happen
-        agent = display_title(self._agent_name(), 40)
+        # Named as the header and the sidebar name it (its label first).
+        agent = display_title(agent_label(self.spec, self.model.link), 40)
         happened = {"waiting": "needs you", "failed": "ended in an error"}.get(event, "finished")
         what = f"“{title}” ({agent}) {happened}"
         # A turn that simply finished has its row ("done · unread"), the bell and the title: a
         # toast for each would bury the ones that ask something of the person.
         if background and event != "finished":
             hint = (
-                f": {key_label(self, 'jump-waiting')} to go there"
+                f": {self.keys('jump-waiting')} to go there"
                 if event == "waiting"
-                else f": open it from the sessions ({key_label(self, 'sessions-sidebar')})"
+                else f": open it from the sessions ({self.keys('sessions-sidebar')})"
             )
             # Said whole, however long the names: the title and the agent give way.
             told = about_session(title, agent, happened + hint)
-            self.notify(
+            self.model.notify(
                 told,
                 title="Waiting for you" if event == "waiting" else "",
                 severity="warning",
                 timeout=WAITING_TOAST_SECONDS if event == "waiting" else TOAST_SECONDS,
             )
             if event == "waiting":
-                self._waiting_toasts()[session_id] = told
+                self._waiting_toasts[session_id] = told
         if self.ui_settings.notify_when_unfocused:
             self.signals.bell()
         self.signals.desktop(APP_TITLE, what, self.ui_settings.desktop_notifications)
 
-    def _waiting_toasts(self) -> dict[str, str]:
-        """The text of the "needs you" toast shown for each session, while it is up."""
-        toasts = self._attention_toasts
-        if toasts is None:
-            toasts = self._attention_toasts = {}
-        return toasts
-
     def _withdraw_toast(self, session_id: str) -> None:
         """The session waits no more (answered, cancelled, gone to): its "needs you" toast,
         still up, would send the person to nothing."""
-        text = self._waiting_toasts().pop(session_id, None)
+        text = self._waiting_toasts.pop(session_id, None)
         if text is None:
             return
-        access.dismiss_notifications(self.app, toast_text(text))
+        access.dismiss_notifications(self.app(), toast_text(text))
 
     def _write_title(self) -> None:
         if not self.ui_settings.terminal_title:
@@ -157,42 +183,30 @@ class ChatAttention(ChatHost):
         if title != APP_TITLE or self.signals.title_written:
             self.signals.set_title(title)
 
-    def _leave_attention(self) -> None:
+    def leave(self) -> None:
         """The view goes: its sessions need nobody now; the terminal gets its title back
         when no view is left."""
-        board = self.workspace.attention
-        board.forget_agent(self.spec.key)
-        views = getattr(self.app, "agent_views", None)
-        others = (
-            [view for view in views.values() if view is not self]
-            if isinstance(views, dict)
-            else [
-                s for s in self.app.screen_stack if isinstance(s, ChatAttention) and s is not self
-            ]
-        )
-        if others:
+        self.workspace.attention.forget_agent(self.spec.key)
+        if self.others_open():
             self._write_title()
         else:
             self.signals.restore_title()
 
     # -- going there -----------------------------------------------------------------------
 
-    def action_jump_waiting(self) -> None:
-        """Go to the session that has waited longest for the person; its dialog shows (after
-        the keys typed before it: see ``after_typed``)."""
-        self.after_typed(self._jump_waiting)
-
-    def _jump_waiting(self) -> None:
-        here = (self.spec.key, self.session_id)
+    def jump_waiting(self) -> None:
+        """Go to the session that has waited longest for the person; its dialog shows."""
+        model = self.model
+        here = (self.spec.key, model.session_id)
         target = self.workspace.attention.oldest_waiting(besides=here)
         if target is None:
-            self.notify("No session is waiting for you.")
+            model.notify("No session is waiting for you.")
             return
         if target.agent_key == self.spec.key:
-            self.open_session(target.session_id)
+            model.open(target.session_id)
             return
-        show = getattr(self.app, "show_session", None)
+        show = getattr(self.app(), "show_session", None)
         if callable(show):
             show(target.agent_key, target.session_id)
         else:
-            self.notify("That session's agent has no view here.", severity="warning")
+            model.notify("That session's agent has no view here.", severity="warning")
