@@ -13,6 +13,7 @@ from typing import Any
 
 import anyio
 import pytest
+from textual import on
 from textual.app import App, ComposeResult
 from textual.pilot import Pilot
 
@@ -25,6 +26,7 @@ from acp_tui.ui.widgets.sidebar import (
     LOADING_TEXT,
     NO_LIST_HINT,
     SessionsSidebar,
+    SidebarMessage,
     row_title,
     shorten_path,
 )
@@ -84,6 +86,8 @@ class SidebarApp(App[None]):
         self.requests: list[tuple[str | None, str | None]] = []
         self.opened: list[str] = []
         self.new_sessions = 0
+        #: Every message of the sidebar, as it came.
+        self.heard: list[SidebarMessage] = []
         self.store.subscribe(self._wake)
 
     def compose(self) -> ComposeResult:
@@ -121,6 +125,10 @@ class SidebarApp(App[None]):
 
     def on_sessions_sidebar_new_session(self, message: SessionsSidebar.NewSession) -> None:
         self.new_sessions += 1
+
+    @on(SidebarMessage)
+    def _heard(self, message: SidebarMessage) -> None:
+        self.heard.append(message)
 
 
 def quiet(app: SidebarApp) -> bool:
@@ -296,6 +304,27 @@ async def test_enter_and_click_open_the_highlighted_session() -> None:
         await pilot.click(lst, offset=(5, 3))
         await settle(pilot)
         assert app.opened[-1] == sidebar.rows[1].id
+
+
+@pytest.mark.anyio
+async def test_every_message_of_the_sidebar_has_it_as_its_control() -> None:
+    """Messages up with their control (Textual's guide): a handler can tell which sidebar
+    asked (``@on(SessionsSidebar.Open, "#sidebar")``)."""
+    app = SidebarApp(n_sessions=12)
+    async with app.run_test(size=(60, 30)) as pilot:
+        await settle(pilot)
+        sidebar = app.sidebar
+        sidebar.session_list.focus()
+        await pilot.press("enter", "n", "escape")
+        await settle(pilot)
+        kinds = {type(message) for message in app.heard}
+        assert {
+            SessionsSidebar.LoadMore,
+            SessionsSidebar.Open,
+            SessionsSidebar.NewSession,
+            SessionsSidebar.Leave,
+        } <= kinds
+        assert all(message.control is sidebar for message in app.heard)
 
 
 @pytest.mark.anyio
