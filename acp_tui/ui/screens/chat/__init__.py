@@ -1,5 +1,6 @@
-"""The chat screen, as a package: :mod:`.screen` composes and wires it; the other modules
-each do one of its jobs (options, session actions, sign-out, ...).
+"""The chat screen, as a package: :mod:`.screen` composes and wires it; each other module is
+one of its jobs, a plain object the screen owns (the drawing, the agent, dialogs, options,
+the palette, ...).
 
 The names below are what the rest of the app and the tests use.
 """
