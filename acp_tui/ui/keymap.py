@@ -61,7 +61,8 @@ DESCRIPTIONS: dict[str, str] = {
     "latest-thought": "open or close the latest thought",
     "latest-output": "open or close the latest tool call's whole output",
     "restart-agent": "restart the agent after it exited (or stopped responding)",
-    "copy-reply": "copy the agent's last reply",
+    "copy-reply": "copy the agent's last reply (as sent: its Markdown)",
+    "copy-code": "copy the code of the last code block (a click on a code block copies that one)",
     "jump-waiting": "go to the session that has waited longest for you (a permission or a "
     "question of a session not on screen); its dialog then shows",
     "cycle-mode": "the agent's next mode (from the prompt; elsewhere Shift+Tab moves the focus "

@@ -161,7 +161,7 @@ def test_a_key_shared_with_the_app_follows_textuals_order() -> None:
     _keymap, problems = resolve_keymap({"latest-thought": "ctrl+q"}, SOURCE)
     assert any("also the key of quit" in p and "quit wins it" in p for p in problems)
     # A widget's key inside the screen wins over the screen's own (not a priority one).
-    _keymap, problems = resolve_keymap({"copy-reply": "a"}, SOURCE)
+    _keymap, problems = resolve_keymap({"latest-output": "a"}, SOURCE)
     assert any("sidebar-scope" in p and "sidebar-scope wins it" in p for p in problems)
 
 

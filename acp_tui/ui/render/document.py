@@ -315,6 +315,11 @@ class Document:
             index += 1
         return above if changed else None
 
+    def drawn_block(self, index: int) -> tuple[int, list[Strip]]:
+        """Block ``index`` drawn: the row it starts on and its lines."""
+        lines = self._draw(index)
+        return self._valid_starts()[index], lines
+
     def text_rows(self, first: int, last: int) -> list[str]:
         """The plain text of rows ``first`` to ``last`` (inclusive), for a selection."""
         return [

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
+from textual.events import Click
 from textual.geometry import Region, Size
 from textual.message import Message
 from textual.selection import Selection
@@ -25,6 +26,7 @@ from textual.widget import Widget
 from acp_tui.pace.input_first import give_way
 from acp_tui.ui.render.blocks import FENCE_PIECE_LINES, markdown_blocks
 from acp_tui.ui.render.document import Document
+from acp_tui.ui.render.source_text import DrawnBlock, code_of_block, selected_source
 from acp_tui.ui.textual_patches.tall import lean_dirty_rows
 from acp_tui.ui.widgets.base_style import CachedBaseStyle
 
@@ -251,13 +253,65 @@ class MarkdownLines(CachedBaseStyle, Widget):
         return strip.apply_offsets(0, y)
 
     def get_selection(self, selection: Selection) -> tuple[str, str] | None:
-        """The selected part of the reply as drawn (Markdown markers resolved); only the
-        selected rows are drawn."""
+        """The selected part of the reply as the agent sent it: its text from the first
+        selected character to the last (never cut at the wraps, no bar or bullet of the
+        drawing; see :mod:`~acp_tui.ui.render.source_text`). Only the selected blocks are
+        drawn."""
         document = self._laid_out(self.size.width)
+        if not document.blocks:
+            return None
         first = selection.start.y if selection.start is not None else 0
         last = selection.end.y if selection.end is not None else document.height - 1
-        text = "\n" * first + "\n".join(document.text_rows(first, last))
-        return selection.extract(text), "\n"
+        document.draw_rows(first, last + 1)  # as on screen, where they were selected
+        first_block = max(0, document.block_at(first))
+        last_block = max(first_block, document.block_at(last))
+        drawn = []
+        for index in range(first_block, last_block + 1):
+            row, lines = document.drawn_block(index)
+            drawn.append(DrawnBlock(document.blocks[index], row, [line.text for line in lines]))
+        start = (selection.start.x, selection.start.y) if selection.start is not None else None
+        end = (selection.end.x, selection.end.y) if selection.end is not None else None
+        text = selected_source(self._source, document.blocks[:first_block], drawn, start, end)
+        if text is None:  # not found in the text (cannot happen; the rows as drawn, then)
+            rows = "\n" * first + "\n".join(document.text_rows(first, last))
+            text = selection.extract(rows)
+        return text, "\n"
+
+    def code_at(self, row: int) -> str:
+        """The whole code of the code block drawn on ``row`` (all of a long one's pieces), as
+        sent; "" when no code block is drawn there."""
+        document = self._laid_out(self.size.width)
+        index = document.block_at(row)
+        if index < 0:
+            return ""
+        start, lines = document.drawn_block(index)
+        if not start <= row < start + len(lines):
+            return ""  # the blank row between two blocks
+        return code_of_block(document.blocks, index)
+
+    class CodeClicked(Message):
+        """A click on a code block (not the end of a drag that selected text): ``code`` is
+        all of its code, to copy."""
+
+        def __init__(self, lines: MarkdownLines, code: str) -> None:
+            super().__init__()
+            self.lines = lines
+            self.code = code
+
+        @property
+        def control(self) -> MarkdownLines:
+            return self.lines
+
+    def on_click(self, event: Click) -> None:
+        selection = self.text_selection
+        if selection is not None and selection.start != selection.end:
+            return  # the end of a drag: the person selected text
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        code = self.code_at(offset.y)
+        if code:
+            self.post_message(self.CodeClicked(self, code))
 
     def selection_updated(self, selection: Selection | None) -> None:
         self.refresh()

@@ -18,7 +18,9 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("ctrl+t", "toggle_latest_thought", "Thought", id="latest-thought"),
     Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
     Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
-    Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, id="copy-reply"),
+    # Priority: the prompt's text area takes Ctrl+Y as its redo.
+    Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, priority=True, id="copy-reply"),
+    Binding("alt+y", "copy_last_code", "Copy code", show=False, id="copy-code"),
     # Priority: the prompt has the focus when a toast says "ctrl+l to go there". Not Ctrl+G:
     # that is the app's next agent.
     Binding(

@@ -86,6 +86,14 @@ class ChatPalette:
             tools.copy_last_reply,
         )
         yield SystemCommand(
+            "Copy last code block",
+            self._with_key(
+                "Copy the code of the last code block (a click on a code block copies it)",
+                "copy-code",
+            ),
+            tools.copy_last_code,
+        )
+        yield SystemCommand(
             "Export transcript",
             "Save this session as Markdown in the working directory",
             tools.export_transcript,

@@ -61,6 +61,7 @@ from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.gauge import ContextGauge
+from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.option_controls import OptionChosen
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea, text_only
 from acp_tui.ui.widgets.queue_view import QueuedItem
@@ -545,6 +546,14 @@ class ChatScreen(Screen[None]):
 
     def action_copy_last_reply(self) -> None:
         self.tools.copy_last_reply()
+
+    def action_copy_last_code(self) -> None:
+        self.tools.copy_last_code()
+
+    @on(MarkdownLines.CodeClicked)
+    def _code_clicked(self, event: MarkdownLines.CodeClicked) -> None:
+        event.stop()
+        self.tools.copy_code(event.code)
 
     # ------------------------------------------------------------------ the transcript
 

@@ -1,4 +1,4 @@
-"""The chat view's tools over the session on screen: copy the last reply, export the
+"""The chat view's tools over the session on screen: copy the last reply or code block, export the
 transcript, the agent's stderr, the protocol inspector and the context details.
 
 :class:`ChatTools` is a plain object the screen owns: ``push`` shows a screen, ``copy`` puts
@@ -21,6 +21,7 @@ from acp_tui.text.safety import encodable
 from acp_tui.ui.export import transcript_markdown, write_export
 from acp_tui.ui.models import Notify
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.render.source_text import last_code_block
 from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.widgets.gauge import ContextGauge
 
@@ -47,19 +48,42 @@ class ChatTools:
         self.gauge = gauge
         self.announce = announce
 
-    def copy_last_reply(self) -> None:
+    def _last_reply(self) -> str | None:
         state = self.model.state()
-        reply = next(
-            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage))
-            if state
-            else iter(()),
+        if state is None:
+            return None
+        return next(
+            (e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage) and e.text),
             None,
         )
+
+    def copy_last_reply(self) -> None:
+        reply = self._last_reply()
         if not reply:
             self.model.notify("No reply to copy yet.")
             return
         self.copy(encodable(reply))
         self.model.notify("Copied the last reply to the clipboard.")
+
+    def copy_last_code(self) -> None:
+        """The last code block of the last reply that has one, as sent (its code only)."""
+        state = self.model.state()
+        replies = (
+            [e.text for e in reversed(state.transcript) if isinstance(e, AgentMessage)]
+            if state
+            else []
+        )
+        code = next((found for text in replies if (found := last_code_block(text))), None)
+        if code is None:
+            self.model.notify("No code block to copy yet.")
+            return
+        self.copy_code(code)
+
+    def copy_code(self, code: str) -> None:
+        """``code`` (a code block's, clicked or asked for) to the clipboard, and say so."""
+        self.copy(encodable(code))
+        lines = code.count("\n") + 1
+        self.model.notify(f"Copied the code block ({lines} line{'s' if lines != 1 else ''}).")
 
     def export_transcript(self) -> None:
         state = self.model.state()
