@@ -28,7 +28,7 @@ def test_a_message_typed_at_an_armed_dialog_is_a_message(
     term.type("1 more thing")
     screen = term.wait_still()
     # (At 80x24 the dialog covers the prompt: what it holds is read once the dialog is gone.)
-    assert "Permission requested" in screen and "▶ Raw input" in screen
+    assert "Permission requested" in screen and "▸ Raw input" in screen
     assert "exited with code" not in screen
     # Alone, 1 answers.
     term.wait_until(lambda s: "1-4 choose" in s, "armed again")

@@ -41,14 +41,14 @@ def test_a_form_a_page_a_notice_and_a_compaction(
     assert "The agent asks" not in screen
 
     term.send("/notice warning Disk almost full")
-    term.wait_for("⚠ Disk almost full")
+    term.wait_for("▲ Disk almost full")
 
     term.send("/compact")
     # /compact takes an argument: the first Enter completes the command, the second sends it.
     term.wait_until(lambda s: "/compact" in s, "the command typed")
     term.press("Enter")
     screen = term.wait_for("Compacted the context")
-    assert "Context compacted" in screen and "▶ Summary" in screen
+    assert "Context compacted" in screen and "▸ Summary" in screen
     assert_frame(term, "after the compaction")
 
 

@@ -95,7 +95,7 @@ def test_thinking_level_by_key_and_select_and_the_boolean_toggle(
     term.press("BTab")
     term.wait_until(lambda s: "y Switch to" in s, "the question armed")
     term.press("y")
-    term.wait_for("⚠ YOLO: no asking")
+    term.wait_for("▲ YOLO: no asking")
     term.press("C-q")
     assert term.wait_exit() == 0
 

@@ -1,5 +1,5 @@
 """The row under the prompt fits its width: the gauge's graphic, then the option controls from the
-last one back give way (to a "⚙ N more" button); the gauge's numbers never do, and a control is
+last one back give way (to a "☰ N more" button); the gauge's numbers never do, and a control is
 never narrower than what it says."""
 
 from __future__ import annotations

@@ -100,7 +100,7 @@ async def test_submit_checks_every_field_and_says_at_each_what_does_not_fit() ->
             box.id: str(box.query_one(".error", Static).render())
             for box in dialog.query(".field.-invalid")
         }
-        assert errors == {"field-0": "✖ required", "field-1": "✖ not an email address"}
+        assert errors == {"field-0": "✗ required", "field-1": "✗ not an email address"}
         assert dialog.focused is dialog.query_one("#input-0"), "the first field to fix"
         await pilot.press(*"Ada")
         dialog.query_one("#input-1", Input).value = "ada@example.com"

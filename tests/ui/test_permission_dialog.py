@@ -662,7 +662,7 @@ async def armed(pilot: Any) -> None:
 def test_snapshot_edit_with_diff(snap_compare: Any) -> None:
     """An edit of src/app.py: header "✎ edit  Write src/app.py", "1 of 2" in the border, a diff
     with old/new line numbers, removed lines on a red background and added ones on green, the
-    location, a collapsed "▶ Raw input (r to show)", then four options numbered 1-4 whose kinds
+    location, a collapsed "▸ Raw input (r to show)", then four options numbered 1-4 whose kinds
     read "✓ allow once", "✓✓ allow always" (green), "✗ reject once", "✗✗ reject always" (red),
     none highlighted, and the key hint at the bottom."""
     app = DialogApp(edit_params(), arm_delay=None, position=1, total=2)

@@ -461,7 +461,7 @@ class ChatModel:
         if state.replaying:
             return "loading the session…"
         if state.activity == "requires_action":
-            return "⏸ waiting for you"
+            return "▲ waiting for you"
         if running and link is not None and link.is_cancelling(state.id):
             # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
             return "cancelling…"

@@ -480,7 +480,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
             box = self.query_one(f"#field-{index}")
             problem = problems.get(form_field.name)
             box.set_class(problem is not None, "-invalid")
-            box.query_one(".error", Static).update(Text(f"✖ {problem}" if problem else ""))
+            box.query_one(".error", Static).update(Text(f"✗ {problem}" if problem else ""))
             if problem is not None and first is None:
                 first = index
         summary = self.query_one("#problems", Static)

@@ -1,4 +1,4 @@
-"""Every option of the session on screen, one row each: the chat bar's "⚙ N more" button and the
+"""Every option of the session on screen, one row each: the chat bar's "☰ N more" button and the
 palette's "Session options" open it. A change goes to the agent at once; the rows follow what
 the agent reports (a refused change shows the agent's value again). Escape closes it."""
 

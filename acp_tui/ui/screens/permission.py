@@ -82,7 +82,7 @@ MAX_LOCATIONS = 20
 KIND_ICONS: dict[str, tuple[str, str]] = {
     "read": ("◉", "read"),
     "edit": ("✎", "edit"),
-    "delete": ("✖", "delete"),
+    "delete": ("✗", "delete"),
     "move": ("⇄", "move"),
     "search": ("⌕", "search"),
     "execute": ("❯", "execute"),
@@ -317,7 +317,7 @@ class PermissionScreen(ArmedDialog[str]):
         return _literal(dumped, RAW_INPUT_LIMIT)
 
     def _raw_toggle_text(self) -> Text:
-        arrow = "▼" if self.show_raw else "▶"
+        arrow = "▾" if self.show_raw else "▸"
         action = "hide" if self.show_raw else "show"
         return Text(f"{arrow} Raw input ({self._key('raw')} to {action})")
 

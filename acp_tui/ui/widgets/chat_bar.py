@@ -6,7 +6,7 @@ in category order: mode, model, thinking, model settings, then the rest (see
 narrow for everything, things give way in this order, until what is left fits:
 
 1. the gauge's bar graphic (the numbers and the level colour stay),
-2. the controls, from the last one back: a "⚙ N more" button takes their place and opens them
+2. the controls, from the last one back: a "☰ N more" button takes their place and opens them
    all in a popup (so does the palette, Ctrl+P → "Session options"; the mode and the thinking
    level also have keys that cycle them).
 
@@ -70,7 +70,7 @@ class ChatBar(Horizontal):
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.gauge = ContextGauge(id="gauge", bar_width=GAUGE_BAR_CELLS)
-        self.more = Button("⚙", id="more-options", compact=True)
+        self.more = Button("☰", id="more-options", compact=True)
         self.more.tooltip = "Every option of this session"
         self.spacer = Static("", id="bar-spacer")
         #: The controls, in the order shown, by option key.
@@ -164,7 +164,7 @@ class ChatBar(Horizontal):
 
     @staticmethod
     def _more_label(count: int) -> str:
-        return f"⚙ {count} more"
+        return f"☰ {count} more"
 
     @on(Button.Pressed, "#more-options")
     def _more_pressed(self, event: Button.Pressed) -> None:

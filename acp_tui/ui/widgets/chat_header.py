@@ -77,7 +77,7 @@ class ChatHeader(Horizontal):
         in the error colour while it is in force."""
         label = self.query_one("#mode-warning", Label)
         label.set_class(mode_name is not None, "-on")
-        label.update(Text(f"⚠ {one_line(mode_name, 30)}: no asking" if mode_name else ""))
+        label.update(Text(f"▲ {one_line(mode_name, 30)}: no asking" if mode_name else ""))
 
     def set_policy(self, policy: str) -> None:
         badge = self.query_one("#badge", Label)

@@ -62,8 +62,8 @@ TerminalLookup = Callable[[str], Any]
 
 TOOL_KIND_ICONS: dict[str, str] = {
     "read": "📖",
-    "edit": "✏️",
-    "delete": "🗑",
+    "edit": "📝",
+    "delete": "❌",
     "move": "📦",
     "search": "🔍",
     "execute": "⚡",
@@ -83,6 +83,8 @@ STATUS_LABELS: dict[str, str] = {
     "allowed": "allowed",
     "not_run": "not run",
 }
+#: A fold's marks: Textual's own (▶, ▼) is an emoji some terminals draw two cells wide.
+FOLD_CLOSED, FOLD_OPEN = "▸", "▾"
 PLAN_MARKS: dict[str, str] = {"pending": "○", "in_progress": "◐", "completed": "●"}
 TITLE_LIMIT = 500
 #: A tool call's command line, shown on one row under its title (the dialog shows it whole).
@@ -314,7 +316,12 @@ class ThoughtView(GrowingMarkdownView):
     """
 
     def compose(self) -> ComposeResult:
-        with Collapsible(title="💭 Thinking", collapsed=True):
+        with Collapsible(
+            title="💭 Thinking",
+            collapsed=True,
+            collapsed_symbol=FOLD_CLOSED,
+            expanded_symbol=FOLD_OPEN,
+        ):
             yield MarkdownLines(classes="live thought")
 
     def set_expanded(self, expanded: bool) -> None:
@@ -420,6 +427,8 @@ class ToolCallView(EntryView):
                 Static(Text(pretty_json(entry.raw_output))),
                 title="raw output",
                 collapsed=not self.expanded,
+                collapsed_symbol=FOLD_CLOSED,
+                expanded_symbol=FOLD_OPEN,
             )
             widgets.append(raw)
         if widgets:
@@ -501,7 +510,7 @@ class NoticeView(EntryView):
     NoticeView.-agent.-error { border-left: outer $error; color: $text-error; }
     """
 
-    MARKS: ClassVar[dict[str, str]] = {"info": "ℹ", "warning": "⚠", "error": "✖"}
+    MARKS: ClassVar[dict[str, str]] = {"info": "●", "warning": "▲", "error": "✗"}
 
     def compose(self) -> ComposeResult:
         yield Static()
@@ -545,7 +554,13 @@ class CompactionView(EntryView):
 
     def compose(self) -> ComposeResult:
         yield Static(classes="status")
-        with Collapsible(title="Summary", collapsed=True, classes="-empty"):
+        with Collapsible(
+            title="Summary",
+            collapsed=True,
+            classes="-empty",
+            collapsed_symbol=FOLD_CLOSED,
+            expanded_symbol=FOLD_OPEN,
+        ):
             yield Static(classes="summary")
 
     async def redraw(self) -> None:
@@ -588,7 +603,12 @@ class UnknownView(EntryView):
             f" ({line_of(entry.error, 200)})" if entry.error else ""
         )
         # A Collapsible reads a str title as markup: the variant's name is the agent's.
-        with Collapsible(title=agent_content(title, 400), collapsed=True):  # type: ignore[arg-type]
+        with Collapsible(
+            title=agent_content(title, 400),  # type: ignore[arg-type]
+            collapsed=True,
+            collapsed_symbol=FOLD_CLOSED,
+            expanded_symbol=FOLD_OPEN,
+        ):
             yield Static(Text(pretty_json(entry.raw)))
 
     async def redraw(self) -> None:
