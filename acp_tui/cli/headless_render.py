@@ -34,6 +34,8 @@ from acp_tui.store.entries import (
     MessageEntry,
     Notice,
     PlanSnapshot,
+    SessionMessage,
+    SubagentCard,
     ToolCall,
     UnknownUpdate,
     UserMessage,
@@ -79,6 +81,12 @@ class Renderer(ABC):
     #: The turn has ended: what acp-tui notes about the end (cancelled, refused, failed) is
     #: said by the command's last line on stderr instead.
     turn_over: bool = False
+    #: Whether the session's subagents' own transcripts are rendered too (nested: each
+    #: event names its session and its parent's).
+    nested = False
+    #: The session whose entries are being rendered (the one ``ask`` works in, or a
+    #: subagent of it).
+    _rendering: SessionState | None = None
 
     def begin(
         self,
@@ -116,6 +124,11 @@ class Renderer(ABC):
         ids = changes.entries.get(self.session_id)
         if ids:
             self._entries(state, sorted(ids))
+        if self.nested:
+            for sid, child_ids in changes.entries.items():
+                child = self.store.get(sid)
+                if sid != self.session_id and child is not None and self._descends(child):
+                    self._entries(child, sorted(child_ids))
         parts = changes.parts(self.session_id)
         if PART_MODES in parts and state.current_mode_id != self._mode:
             self._mode = state.current_mode_id
@@ -125,16 +138,32 @@ class Renderer(ABC):
             self._config = state.config_options
             self.config_changed(state)
 
+    def _descends(self, s: SessionState) -> bool:
+        """Whether ``s`` is a subagent of the session rendered (at any depth)."""
+        hops = 0
+        while s.parent_id is not None and hops < 64:
+            if s.parent_id == self.session_id:
+                return True
+            parent = self.store.get(s.parent_id)
+            if parent is None:
+                return False
+            s, hops = parent, hops + 1
+        return False
+
     def _entries(self, state: SessionState, ids: list[int]) -> None:
         wanted = set(ids)
-        for entry in state.transcript:
-            if entry.id in wanted:
-                seen = self._seen.get(entry.id)
-                if seen is None:
-                    seen = self._seen[entry.id] = _Seen()
-                if entry.version != seen.version:
-                    entry.accept(self, seen)
-                seen.version = entry.version
+        self._rendering = state
+        try:
+            for entry in state.transcript:
+                if entry.id in wanted:
+                    seen = self._seen.get(entry.id)
+                    if seen is None:
+                        seen = self._seen[entry.id] = _Seen()
+                    if entry.version != seen.version:
+                        entry.accept(self, seen)
+                    seen.version = entry.version
+        finally:
+            self._rendering = None
 
     @staticmethod
     def _snapshot(entry: Entry) -> _Seen:
@@ -143,6 +172,8 @@ class Renderer(ABC):
             seen.text = entry.text
             seen.blocks = sum(1 for b in entry.content if b.get("type") != "text")
         elif isinstance(entry, ToolCall | Compaction):
+            seen.status = entry.status
+        elif isinstance(entry, SubagentCard):
             seen.status = entry.status
         return seen
 
@@ -163,6 +194,10 @@ class Renderer(ABC):
     def notice(self, entry: Notice, seen: _Seen, /) -> None: ...
     @abstractmethod
     def compaction(self, entry: Compaction, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def subagent(self, entry: SubagentCard, seen: _Seen, /) -> None: ...
+    @abstractmethod
+    def session_message(self, entry: SessionMessage, seen: _Seen, /) -> None: ...
     @abstractmethod
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None: ...
 
@@ -277,6 +312,22 @@ class TextRenderer(Renderer):
             f"[{severity}] {_label(entry.title, 200)}" + (f": {description}" if description else "")
         )
 
+    def subagent(self, entry: SubagentCard, seen: _Seen, /) -> None:
+        status = _label(entry.status, 20) or "started"
+        if seen.new or status != seen.status:
+            seen.status = status
+            self._note(f"[subagent] {_label(entry.label)} ({status.replace('_', ' ')})")
+
+    def session_message(self, entry: SessionMessage, seen: _Seen, /) -> None:
+        """A subagent's report to this session, once it has words: its first line."""
+        if seen.text or not entry.text.strip():
+            return
+        seen.text = entry.text
+        child = self.store.get(entry.sender_id) if entry.sender_id else None
+        sender = child.card.label if child is not None and child.card is not None else None
+        first = entry.text.strip().splitlines()[0]
+        self._note(f"[from {_label(sender or entry.sender_id or 'a session', 60)}] {_label(first)}")
+
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:
         pass  # the TUI shows it; a script wants the answer
 
@@ -348,23 +399,31 @@ def usage_dict(usage: TurnUsage | None) -> dict[str, Any] | None:
 
 
 class JsonRenderer(Renderer):
-    """``--json``: one event per line on stdout (see the README for the shape)."""
+    """``--json``: one event per line on stdout (see the README for the shape). The
+    session's subagents are rendered too: their events carry their own ``sessionId`` and
+    their ``parentSessionId``."""
+
+    nested = True
 
     def emit(self, event_type: str, /, **fields: Any) -> None:
         event: dict[str, Any] = {"type": event_type}
-        if self.session_id is not None:
+        rendering = self._rendering
+        if rendering is not None and rendering.parent_id is not None:
+            event["sessionId"] = rendering.id
+            event["parentSessionId"] = rendering.parent_id
+        elif self.session_id is not None:
             event["sessionId"] = self.session_id
         event.update(fields)
         self.output.write_raw(json_line(event))
 
-    def _message(self, kind: str, entry: MessageEntry, seen: _Seen) -> None:
+    def _message(self, kind: str, entry: MessageEntry, seen: _Seen, **extra: Any) -> None:
         delta, rewritten = _message_delta(entry, seen)
         if rewritten:
-            self.emit(kind, entryId=entry.id, text=entry.text, replace=True)
+            self.emit(kind, entryId=entry.id, text=entry.text, replace=True, **extra)
         elif delta:
-            self.emit(kind, entryId=entry.id, text=delta)
+            self.emit(kind, entryId=entry.id, text=delta, **extra)
         for block in _new_blocks(entry, seen):
-            self.emit(f"{kind}_block", entryId=entry.id, content=block)
+            self.emit(f"{kind}_block", entryId=entry.id, content=block, **extra)
 
     def agent_message(self, entry: AgentMessage, seen: _Seen, /) -> None:
         self._message("message", entry, seen)
@@ -419,6 +478,31 @@ class JsonRenderer(Renderer):
             compactionId=entry.compaction_id,
             status=entry.status,
             summary=entry.summary_text,
+        )
+
+    def subagent(self, entry: SubagentCard, seen: _Seen, /) -> None:
+        """When it is announced and when what it is or how it does changes (its words come
+        as its own session's events)."""
+        fields = {
+            "childSessionId": entry.child_id,
+            "title": entry.title,
+            "description": entry.description,
+            "status": entry.status,
+            "stopReason": entry.stop_reason,
+            "canCancel": entry.can_cancel,
+        }
+        said = json.dumps(fields, sort_keys=True, default=str)
+        if said != seen.text:
+            seen.text = said
+            self.emit("subagent", entryId=entry.id, **fields)
+
+    def session_message(self, entry: SessionMessage, seen: _Seen, /) -> None:
+        self._message(
+            "session_message",
+            entry,
+            seen,
+            senderSessionId=entry.sender_id,
+            recipientSessionId=entry.recipient_id,
         )
 
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:

@@ -73,7 +73,9 @@ Change notification contract
    store itself (``Changes`` says *what* to look at, not the new values).
 """
 
+from acp_tui.store.background import BackgroundWork
 from acp_tui.store.changes import (
+    PART_BACKGROUND,
     PART_COMMANDS,
     PART_CONFIG,
     PART_INFO,
@@ -100,6 +102,8 @@ from acp_tui.store.entries import (
     MessageEntry,
     Notice,
     PlanSnapshot,
+    SessionMessage,
+    SubagentCard,
     ToolCall,
     UnknownUpdate,
     UserMessage,
@@ -109,6 +113,7 @@ from acp_tui.store.session import (
     ACTIVITY_IDLE,
     ACTIVITY_REQUIRES_ACTION,
     ACTIVITY_RUNNING,
+    ACTIVITY_UNKNOWN,
     LIVE_ERROR,
     LIVE_UNREAD,
     LIVE_WAITING,
@@ -126,10 +131,12 @@ __all__ = [
     "ACTIVITY_IDLE",
     "ACTIVITY_REQUIRES_ACTION",
     "ACTIVITY_RUNNING",
+    "ACTIVITY_UNKNOWN",
     "LIVE_ERROR",
     "LIVE_UNREAD",
     "LIVE_WAITING",
     "LIVE_WORKING",
+    "PART_BACKGROUND",
     "PART_COMMANDS",
     "PART_CONFIG",
     "PART_INFO",
@@ -148,6 +155,7 @@ __all__ = [
     "TOOL_REJECTED",
     "AgentMessage",
     "AgentThought",
+    "BackgroundWork",
     "Changes",
     "Compaction",
     "ContextUsage",
@@ -158,8 +166,10 @@ __all__ = [
     "MessageEntry",
     "Notice",
     "PlanSnapshot",
+    "SessionMessage",
     "SessionState",
     "SessionStore",
+    "SubagentCard",
     "ToolCall",
     "TurnUsage",
     "UnknownUpdate",

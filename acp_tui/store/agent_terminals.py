@@ -46,10 +46,27 @@ def _decode(data: Any) -> bytes | None:
 class AgentTerminal:
     """The stored state of one agent-owned terminal."""
 
-    __slots__ = ("_bytes", "command", "cwd", "exit_status", "terminal_id")
+    __slots__ = (
+        "_bytes",
+        "can_cancel",
+        "command",
+        "cwd",
+        "exit_status",
+        "session_id",
+        "started_at",
+        "terminal_id",
+    )
 
-    def __init__(self, terminal_id: str) -> None:
+    def __init__(
+        self, terminal_id: str, session_id: str | None = None, started_at: float | None = None
+    ) -> None:
         self.terminal_id = terminal_id
+        #: The session whose update first named it (``terminal/cancel`` names it too).
+        self.session_id = session_id
+        #: When it was first heard of (the store's clock).
+        self.started_at = started_at
+        #: It advertises ``capabilities.cancel`` now (``terminal/cancel``).
+        self.can_cancel = False
         self.command: str | None = None
         self.cwd: str | None = None
         self.exit_status: AgentExitStatus | None = None
@@ -75,6 +92,9 @@ class AgentTerminal:
             output = update["output"]
             data = _decode(output.get("data")) if isinstance(output, dict) else None
             self._bytes = bytearray((data or b"")[-OUTPUT_LIMIT:])
+        if "capabilities" in update:
+            caps = update["capabilities"]
+            self.can_cancel = isinstance(caps, dict) and isinstance(caps.get("cancel"), dict)
         if "exitStatus" in update:
             status = update["exitStatus"]
             if isinstance(status, dict):

@@ -277,9 +277,10 @@ class Catalog:
             self._tracker.touch_catalog()
 
     def catalog(self, cwd: str | None = None, *, archived: bool = False) -> list[SessionState]:
-        """All known sessions (live, listed, indexed) but drafts, newest ``updatedAt`` first,
-        those without one last (ties: first heard of first). ``cwd`` filters to one
-        directory; ``archived`` gives the archived sessions instead of the others."""
+        """All known sessions (live, listed, indexed) but drafts and subagents (shown under
+        their parent), newest ``updatedAt`` first, those without one last (ties: first heard
+        of first). ``cwd`` filters to one directory; ``archived`` gives the archived sessions
+        instead of the others."""
         ordered = self._registry.ordered
         if ordered is None:
             ordered = self._registry.ordered = sorted(
@@ -288,7 +289,10 @@ class Catalog:
         return [
             s
             for s in ordered
-            if not s.draft and (cwd is None or s.cwd == cwd) and bool(s.archived) == archived
+            if not s.draft
+            and s.parent_id is None
+            and (cwd is None or s.cwd == cwd)
+            and bool(s.archived) == archived
         ]
 
     def search(

@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "LISTED_PARTS",
+    "PART_BACKGROUND",
     "PART_COMMANDS",
     "PART_CONFIG",
     "PART_INFO",
@@ -43,6 +44,8 @@ PART_MODES = "modes"
 PART_CONFIG = "config"
 PART_COMMANDS = "commands"
 PART_PLAN = "plan"
+#: The agent's report of the work it runs apart from the foreground (v2 ``background``).
+PART_BACKGROUND = "background"
 #: Other metadata: cwd, updatedAt, live flag, resumable, first prompt.
 PART_INFO = "info"
 #: What a list of sessions shows of a session (title, state, usage, cwd and marks, _meta).

@@ -25,9 +25,15 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping
-from typing import Any, ClassVar, NamedTuple, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
+from acp_tui.store.plan_items import PlanItem
 from acp_tui.store.tool_content import (
+    TOOL_ALLOWED,
+    TOOL_CANCELLED,
+    TOOL_INTERRUPTED,
+    TOOL_NOT_RUN,
+    TOOL_REJECTED,
     FileDiff,
     FileLocation,
     TerminalRef,
@@ -53,25 +59,12 @@ __all__ = [
     "Notice",
     "PlanItem",
     "PlanSnapshot",
+    "SessionMessage",
+    "SubagentCard",
     "ToolCall",
     "UnknownUpdate",
     "UserMessage",
 ]
-
-#: Statuses the client gives a tool call the agent left unfinished: ``cancelled`` as the person
-#: cancels its turn (the spec's advice to clients), ``interrupted`` when the turn failed (the
-#: agent exited, or answered the prompt with an error). The agent's later updates replace them.
-TOOL_CANCELLED = "cancelled"
-TOOL_INTERRUPTED = "interrupted"
-#: The person rejected the tool call's permission request (until the agent says otherwise).
-TOOL_REJECTED = "rejected"
-#: The person allowed the permission request of a tool call not started yet, and the agent
-#: has said nothing of it since (OpenHands asks for a made-up tool call it never updates: it
-#: read "not run" at the turn's end though it ran).
-TOOL_ALLOWED = "allowed"
-#: The turn ended (the agent answered the prompt) with the tool call not finished: it was
-#: never run, or never reported (Qwen Code sends no update after a rejection).
-TOOL_NOT_RUN = "not_run"
 
 
 C = TypeVar("C", contravariant=True)
@@ -92,6 +85,8 @@ class EntryVisitor(Protocol[C, R]):
     def plan(self, entry: PlanSnapshot, context: C, /) -> R: ...
     def notice(self, entry: Notice, context: C, /) -> R: ...
     def compaction(self, entry: Compaction, context: C, /) -> R: ...
+    def subagent(self, entry: SubagentCard, context: C, /) -> R: ...
+    def session_message(self, entry: SessionMessage, context: C, /) -> R: ...
     def unknown(self, entry: UnknownUpdate, context: C, /) -> R: ...
 
 
@@ -377,27 +372,6 @@ class ToolCall(Entry):
         return d
 
 
-class PlanItem(NamedTuple):
-    """One entry of a plan, typed: ``status`` is ``"pending"`` when missing or not a string (an
-    agent's own status string is kept), ``priority`` ``""`` when missing. Spec:
-    https://agentclientprotocol.com/protocol/v1/agent-plan#plan-entries"""
-
-    content: str
-    status: str = "pending"
-    priority: str = ""
-
-    @classmethod
-    def of(cls, raw: Mapping[str, Any]) -> PlanItem:
-        content = raw.get("content")
-        status = raw.get("status")
-        priority = raw.get("priority")
-        return cls(
-            content if isinstance(content, str) else "" if content is None else str(content),
-            status if isinstance(status, str) else "pending",
-            priority if isinstance(priority, str) else "",
-        )
-
-
 class PlanSnapshot(Entry):
     """The plan as it stood at this point of the conversation (``entries`` are PlanEntry dicts).
 
@@ -534,6 +508,71 @@ class Compaction(Entry):
             error=self.error,
             meta=self.meta,
         )
+        return d
+
+
+class SubagentCard(Entry):
+    """A child session (``subagent_update``) where its parent announced it: its title, state
+    (the child's activity; None: never reported) and last line, kept as the child changes.
+    ``started_at``/``ended_at`` (the store's clock) are left out of :meth:`to_dict`."""
+
+    __slots__ = (
+        "can_cancel",
+        "child_id",
+        "description",
+        "ended_at",
+        "last_line",
+        "started_at",
+        "status",
+        "stop_reason",
+        "title",
+    )
+    kind: ClassVar[str] = "subagent"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.subagent(self, context)
+
+    def __init__(self, entry_id: int, child_id: str) -> None:
+        super().__init__(entry_id)
+        self.child_id = child_id
+        self.title: str | None = None
+        self.description: str | None = None
+        self.status: str | None = None
+        self.stop_reason: str | None = None
+        self.last_line = ""
+        self.can_cancel = False
+        self.started_at: float | None = None
+        self.ended_at: float | None = None
+
+    @property
+    def label(self) -> str:
+        """What a person calls it: its title, else its description, else its session id."""
+        return self.title or self.description or self.child_id
+
+    def to_dict(self) -> dict[str, Any]:
+        names = ("child_id", "title", "description", "status", "stop_reason", "last_line")
+        return {**super().to_dict(), **{n: getattr(self, n) for n in (*names, "can_cancel")}}
+
+
+class SessionMessage(MessageEntry):
+    """A message between sessions (``session_message``, ``session_message_chunk``): a
+    parent's task to its child, a child's report to its parent. ``sender_id`` and
+    ``recipient_id`` are session ids (None: not said)."""
+
+    __slots__ = ("recipient_id", "sender_id")
+    kind: ClassVar[str] = "session_message"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.session_message(self, context)
+
+    def __init__(self, entry_id: int, message_id: str | None = None) -> None:
+        super().__init__(entry_id, message_id)
+        self.sender_id: str | None = None
+        self.recipient_id: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d.update(sender_id=self.sender_id, recipient_id=self.recipient_id)
         return d
 
 

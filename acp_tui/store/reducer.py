@@ -18,6 +18,7 @@ from typing import Any
 
 from acp_tui.store.agent_terminals import PART_TERMINALS, AgentTerminal
 from acp_tui.store.changes import (
+    PART_BACKGROUND,
     PART_COMMANDS,
     PART_CONFIG,
     PART_META,
@@ -34,12 +35,14 @@ from acp_tui.store.session import (
     ACTIVITY_IDLE,
     ACTIVITY_REQUIRES_ACTION,
     ACTIVITY_RUNNING,
+    BackgroundRef,
     ContextUsage,
     SessionState,
     TurnUsage,
     merge_meta,
     parse_iso,
 )
+from acp_tui.store.subagents import Subagents
 from acp_tui.store.transcript_updates import TranscriptUpdates
 from acp_tui.text.safety import escaped_line
 from acp_tui.wire import coerce
@@ -101,6 +104,7 @@ class Reducer:
         self.agent_terminals: dict[str, AgentTerminal] = {}
         self._routes: dict[str, Route] = {
             **TranscriptUpdates(registry).routes(),
+            **Subagents(registry, self.flush_held).routes(),
             UpdateKind.AVAILABLE_COMMANDS_UPDATE: route(
                 coerce.available_commands, self._on_commands
             ),
@@ -161,12 +165,22 @@ class Reducer:
                                 e.append_text(text)
                                 if e is not self._tracker.last_marked:
                                     self._tracker.touch_entry(s, e)
+                                if s.parent_id is not None:
+                                    self._child_changed(s)
                                 return
             elif update.get("sessionUpdate") == "agent_thought_chunk" and self._continued(
                 s, update, AgentThought
             ):
                 return
         self._apply_to(s, update)
+        if s.parent_id is not None:
+            self._child_changed(s)
+
+    def _child_changed(self, s: SessionState) -> None:
+        """A subagent's transcript changed: its card in its parent's says so."""
+        child_changed = self._registry.child_changed
+        if child_changed is not None:
+            child_changed(s)
 
     def _continued(self, s: SessionState, update: Any, cls: type[MessageEntry]) -> bool:
         """Whether ``update``, a chunk of a ``cls`` message, was a text chunk that continues
@@ -313,7 +327,9 @@ class Reducer:
         terminal_id = u["terminalId"]
         terminal = self.agent_terminals.get(terminal_id)
         if terminal is None:
-            terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+            terminal = self.agent_terminals[terminal_id] = AgentTerminal(
+                terminal_id, s.id, self._registry.clock()
+            )
         terminal.upsert(u)
         self._tracker.touch(s, PART_TERMINALS)
 
@@ -321,7 +337,9 @@ class Reducer:
         terminal_id = u["terminalId"]
         terminal = self.agent_terminals.get(terminal_id)
         if terminal is None:
-            terminal = self.agent_terminals[terminal_id] = AgentTerminal(terminal_id)
+            terminal = self.agent_terminals[terminal_id] = AgentTerminal(
+                terminal_id, s.id, self._registry.clock()
+            )
         if not terminal.append(u["data"]):
             raise TypeError("data: expected base64 text")
         self._tracker.touch(s, PART_TERMINALS)
@@ -330,6 +348,8 @@ class Reducer:
         """v2 ``state_update`` (RFD spelling: ``state_change``)."""
         state = u["state"]
         s.state_detail = u
+        if "background" in u:
+            self._background(s, u["background"])
         if self._registry.protocol_version < 2:
             # v1: the prompt's answer owns the turn (its number, stop reason and usage); a
             # state update the agent sends anyway only changes the activity shown.
@@ -359,3 +379,21 @@ class Reducer:
         elif state == ACTIVITY_REQUIRES_ACTION:
             self._registry.set_activity(s, ACTIVITY_REQUIRES_ACTION)
         self._tracker.touch(s, PART_STATE)
+
+    def _background(self, s: SessionState, items: list[wire.JsonObject] | None) -> None:
+        """A whole snapshot of the session's background work (``null``: not reported). An
+        item listed before keeps when it was first listed; one without its id is left out."""
+        if items is None:
+            s.background = None
+        else:
+            ids = {"terminal": "terminalId", "tool_call": "toolCallId", "subagent": "sessionId"}
+            before = {(b.kind, b.ref_id): b.since for b in s.background or ()}
+            now = self._registry.clock()
+            kept: list[BackgroundRef] = []
+            for item in items:
+                kind = item.get("type")
+                ref = item.get(ids.get(kind, "id")) if isinstance(kind, str) else None
+                if isinstance(kind, str) and isinstance(ref, str) and ref:
+                    kept.append(BackgroundRef(kind, ref, before.get((kind, ref), now)))
+            s.background = kept
+        self._tracker.touch(s, PART_BACKGROUND)

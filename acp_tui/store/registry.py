@@ -42,6 +42,7 @@ class SessionRegistry:
         "can_resume",
         "can_set_title",
         "capabilities_known",
+        "child_changed",
         "clock",
         "left_out",
         "ordered",
@@ -79,6 +80,9 @@ class SessionRegistry:
         #: The session on screen (see ``SessionStore.set_viewing``): a turn that ends there
         #: is read as it ends; elsewhere it leaves the session unread.
         self.viewing: str | None = None
+        #: Called with a subagent (a session with a parent) whose transcript or activity
+        #: changed, for its card (``acp_tui.store.subagents``).
+        self.child_changed: Callable[[SessionState], None] | None = None
 
     def next_id(self) -> int:
         """A transcript entry id, unique in the store."""
@@ -116,6 +120,8 @@ class SessionRegistry:
         elif s.turn_started is None:
             s.turn_started = self.clock()
             s.unread = False
+        if s.parent_id is not None and self.child_changed is not None:
+            self.child_changed(s)
 
     def make_live(self, s: SessionState, cwd: str | None) -> None:
         touch = self.tracker.touch

@@ -5,9 +5,9 @@ from __future__ import annotations
 import copy
 import re
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, NamedTuple
 
-from acp_tui.store.entries import Entry, MessageEntry, ToolCall
+from acp_tui.store.entries import Entry, MessageEntry, SubagentCard, ToolCall
 from acp_tui.wire import updates as wire
 from acp_tui.wire.updates import JsonObject
 
@@ -15,10 +15,12 @@ __all__ = [
     "ACTIVITY_IDLE",
     "ACTIVITY_REQUIRES_ACTION",
     "ACTIVITY_RUNNING",
+    "ACTIVITY_UNKNOWN",
     "LIVE_ERROR",
     "LIVE_UNREAD",
     "LIVE_WAITING",
     "LIVE_WORKING",
+    "BackgroundRef",
     "ContextUsage",
     "SessionState",
     "TurnUsage",
@@ -32,6 +34,9 @@ __all__ = [
 ACTIVITY_IDLE = "idle"
 ACTIVITY_RUNNING = "running"
 ACTIVITY_REQUIRES_ACTION = "requires_action"
+#: A subagent's activity the agent cannot tell now (v1 ``state: unknown``): not running, not
+#: idle; what was shown before no longer holds.
+ACTIVITY_UNKNOWN = "unknown"
 
 #: What a session's row says about it (see :func:`live_state`): a turn runs; the agent waits
 #: for the person (a permission or a form); a turn ended while the session was not on screen
@@ -112,6 +117,16 @@ def wire_amount(value: object) -> int | float | None:
     if value.__class__ is int or value.__class__ is float:
         return value if 0 <= value <= MAX_COST else None  # NaN fails both comparisons
     return None
+
+
+class BackgroundRef(NamedTuple):
+    """One item of a v2 ``state_update``'s ``background`` list: a terminal, a tool call or a
+    subagent (``kind``; another kind is kept as sent) by its id, and when it was first listed
+    (the store's clock). Spec: https://agentclientprotocol.com/rfds/v2/background-work"""
+
+    kind: str
+    ref_id: str
+    since: float
 
 
 class ContextUsage:
@@ -254,6 +269,9 @@ class SessionState:
         "additional_dirs",
         "archived",
         "available_modes",
+        "background",
+        "card",
+        "children",
         "commands",
         "config_options",
         "context",
@@ -269,6 +287,7 @@ class SessionState:
         "meta",
         "models",
         "msg_index",
+        "parent_id",
         "plan",
         "replaying",
         "resumable",
@@ -278,7 +297,9 @@ class SessionState:
         "stop_reason",
         "title",
         "title_pinned",
+        "tool_cancel",
         "tool_index",
+        "tool_started",
         "transcript",
         "turn",
         "turn_started",
@@ -318,6 +339,19 @@ class SessionState:
         self.transcript: list[Entry] = []
         self.msg_index: dict[str, MessageEntry] = {}
         self.tool_index: dict[str, ToolCall] = {}
+        #: When each tool call was first heard of (the store's clock), for how long it runs.
+        self.tool_started: dict[str, float] = {}
+        #: The tool calls that advertise ``capabilities.cancel`` now (v2 ``tool_call/cancel``).
+        self.tool_cancel: set[str] = set()
+        #: A subagent's parent session (``subagent_update``); None: a session of its own.
+        self.parent_id: str | None = None
+        #: The subagents this session started, in the order announced.
+        self.children: list[str] = []
+        #: A subagent's card in its parent's transcript (where it was announced).
+        self.card: SubagentCard | None = None
+        #: The work the agent runs apart from the foreground (v2 ``state_update``'s last
+        #: ``background``, typed); None: never reported.
+        self.background: list[BackgroundRef] | None = None
         self.live = False
         #: Created here by ``session/new`` and never prompted: the agent may not keep it, so it
         #: is neither listed nor remembered until its first prompt.
@@ -461,6 +495,11 @@ class SessionState:
             "additional_dirs": self.additional_dirs,
             "commands": self.commands,
             "plan": self.plan,
+            "parent_id": self.parent_id,
+            "children": list(self.children),
+            "background": [(b.kind, b.ref_id) for b in self.background]
+            if self.background is not None
+            else None,
             "live": self.live,
             "draft": self.draft,
             "listed": self.listed,

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from acp_tui.store.agent_terminals import AgentTerminal
+from acp_tui.store.background import BackgroundWork, background_work
 from acp_tui.store.catalog import MAX_STALE_PAGES, Catalog, ListState
 from acp_tui.store.changes import PART_STATE, Changes, ChangeTracker
 from acp_tui.store.entries import Notice, UnknownUpdate
@@ -148,6 +149,21 @@ class SessionStore:
     def agent_terminal(self, terminal_id: str) -> AgentTerminal | None:
         """An agent-owned terminal (v2) by id, for the tool call that shows it."""
         return self._reducer.agent_terminals.get(terminal_id)
+
+    def background_work(self) -> list[BackgroundWork]:
+        """What still runs in this store's sessions (subagents, v2 background terminals and
+        tool calls, tool calls left running after a turn), longest running first."""
+        return background_work(
+            self._registry.sessions.values(),
+            self._reducer.agent_terminals,
+            self._registry.protocol_version,
+        )
+
+    def children(self, session_id: str) -> list[SessionState]:
+        """The subagents a session started, in the order announced."""
+        s = self._registry.sessions.get(session_id)
+        sessions = self._registry.sessions
+        return [sessions[c] for c in s.children if c in sessions] if s is not None else []
 
     @property
     def can_load(self) -> bool:

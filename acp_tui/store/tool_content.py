@@ -15,15 +15,37 @@ from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 __all__ = [
+    "TOOL_ALLOWED",
+    "TOOL_CANCELLED",
+    "TOOL_INTERRUPTED",
+    "TOOL_NOT_RUN",
+    "TOOL_REJECTED",
     "ContentPart",
     "FileDiff",
     "FileLocation",
+    "SessionRef",
     "TerminalRef",
     "ToolOutput",
     "command_line",
     "file_locations",
     "tool_outputs",
 ]
+
+
+#: Statuses the client gives a tool call the agent left unfinished: ``cancelled`` as the person
+#: cancels its turn (the spec's advice to clients), ``interrupted`` when the turn failed (the
+#: agent exited, or answered the prompt with an error). The agent's later updates replace them.
+TOOL_CANCELLED = "cancelled"
+TOOL_INTERRUPTED = "interrupted"
+#: The person rejected the tool call's permission request (until the agent says otherwise).
+TOOL_REJECTED = "rejected"
+#: The person allowed the permission request of a tool call not started yet, and the agent
+#: has said nothing of it since (OpenHands asks for a made-up tool call it never updates: it
+#: read "not run" at the turn's end though it ran).
+TOOL_ALLOWED = "allowed"
+#: The turn ended (the agent answered the prompt) with the tool call not finished: it was
+#: never run, or never reported (Qwen Code sends no update after a rejection).
+TOOL_NOT_RUN = "not_run"
 
 
 class FileDiff(NamedTuple):
@@ -47,6 +69,13 @@ class TerminalRef(NamedTuple):
     terminal_id: str
 
 
+class SessionRef(NamedTuple):
+    """A ``session`` item: the tool call's work is a child session (a subagent), shown on its
+    own. Spec: https://agentclientprotocol.com/protocol/v1/subagents"""
+
+    session_id: str
+
+
 class ContentPart(NamedTuple):
     """A ``content`` item: a content block the tool produced. ``block_type`` is the block's
     ``type`` (``""`` when missing or not a string); ``text`` its text, for a text block. Spec:
@@ -56,7 +85,7 @@ class ContentPart(NamedTuple):
     text: str | None
 
 
-ToolOutput = FileDiff | TerminalRef | ContentPart
+ToolOutput = FileDiff | TerminalRef | SessionRef | ContentPart
 
 
 class FileLocation(NamedTuple):
@@ -82,7 +111,7 @@ def _int(value: object) -> int | None:
 
 def tool_outputs(content: Any) -> Iterator[ToolOutput]:
     """The items of a tool call's ``content`` list in order, typed; items of an unknown type or
-    of the wrong shape (not an object, a terminal without an id) are left out."""
+    of the wrong shape (not an object, a terminal or session without an id) are left out."""
     if not isinstance(content, list):
         return
     for item in content:
@@ -99,6 +128,10 @@ def tool_outputs(content: Any) -> Iterator[ToolOutput]:
             terminal_id = _str(item.get("terminalId"))
             if terminal_id is not None:
                 yield TerminalRef(terminal_id)
+        elif kind == "session":
+            session_id = _str(item.get("sessionId"))
+            if session_id:
+                yield SessionRef(session_id)
         elif kind == "content":
             block = item.get("content")
             if isinstance(block, Mapping):

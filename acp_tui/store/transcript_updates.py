@@ -211,6 +211,12 @@ class TranscriptUpdates:
         meta = u.get("_meta")
         if meta is not None:
             e.meta = meta
+        if "capabilities" in u:  # v2: what the client may do to it now (tool_call/cancel)
+            caps = u["capabilities"]
+            if isinstance(caps, dict) and isinstance(caps.get("cancel"), dict):
+                s.tool_cancel.add(e.tool_call_id)
+            else:
+                s.tool_cancel.discard(e.tool_call_id)
         if self._registry.protocol_version >= 2:
             self._clear_tool_fields(e, u)
         self._tracker.touch_entry(s, e)
@@ -239,6 +245,7 @@ class TranscriptUpdates:
         if e is None:
             e = ToolCall(self._registry.next_id(), tcid)
             s.tool_index[tcid] = e
+            s.tool_started.setdefault(tcid, self._registry.clock())
             s.transcript.append(e)
         else:
             e.version += 1

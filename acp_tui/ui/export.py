@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from acp_tui.services.path_gate import create_new, private_directory
@@ -15,6 +16,8 @@ from acp_tui.store.entries import (
     Compaction,
     Notice,
     PlanSnapshot,
+    SessionMessage,
+    SubagentCard,
     ToolCall,
     UnknownUpdate,
     UserMessage,
@@ -70,9 +73,20 @@ def under_a_turn(markdown: str) -> str:
     return "\n".join(out)
 
 
+#: Finds a session by id (a subagent's, for its transcript nested under its card).
+Lookup = Callable[[str], SessionState | None]
+#: How deep subagents of subagents are nested at most.
+_MAX_DEPTH = 8
+
+
 class _Markdown:
     """The Markdown of each kind of entry (an :class:`~acp_tui.store.entries.EntryVisitor`),
-    appended to the context, the lines of the export."""
+    appended to the context, the lines of the export. A subagent's transcript is nested
+    under its card, quoted, when ``lookup`` finds it."""
+
+    def __init__(self, lookup: Lookup | None = None, depth: int = 0) -> None:
+        self.lookup = lookup
+        self.depth = depth
 
     def user_message(self, entry: UserMessage, lines: list[str], /) -> None:
         lines += ["## You", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
@@ -128,6 +142,26 @@ class _Markdown:
     def compaction(self, entry: Compaction, lines: list[str], /) -> None:
         lines += [f"_context compaction: {md_line(entry.status, 40)}_", ""]
 
+    def subagent(self, entry: SubagentCard, lines: list[str], /) -> None:
+        status = (entry.status or "started").replace("_", " ")
+        lines += [f"**Subagent** {md_line(entry.label)} — _{md_line(status, 40)}_"]
+        if entry.description and entry.description != entry.label:
+            lines.append(f"{md_line(entry.description, 2000)}")
+        child = self.lookup(entry.child_id) if self.lookup is not None else None
+        if child is not None and self.depth < _MAX_DEPTH:
+            nested: list[str] = [""]
+            inner = _Markdown(self.lookup, self.depth + 1)
+            for child_entry in child.transcript:
+                child_entry.accept(inner, nested)
+            lines += [("> " + line).rstrip() for line in nested]
+        lines.append("")
+
+    def session_message(self, entry: SessionMessage, lines: list[str], /) -> None:
+        sender = self.lookup(entry.sender_id) if self.lookup and entry.sender_id else None
+        name = sender.card.label if sender is not None and sender.card is not None else None
+        who = f"From {md_line(name or entry.sender_id or 'another session', 200)}"
+        lines += [f"## {who}", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
+
     def unknown(self, entry: UnknownUpdate, lines: list[str], /) -> None:
         try:
             raw = json.dumps(entry.raw, default=str, ensure_ascii=False)[:500]
@@ -140,20 +174,19 @@ class _Markdown:
         ]
 
 
-_MARKDOWN = _Markdown()
-
-
-def transcript_markdown(state: SessionState) -> str:
+def transcript_markdown(state: SessionState, lookup: Lookup | None = None) -> str:
     """The whole conversation as Markdown: what a person would paste into an issue. Messages
     are the agent's Markdown (their headings nested under the turn's); every other agent
     string (titles, kinds, paths, plan entries, notices) is escaped so it reads as written,
-    and code blocks cannot be broken out of."""
+    and code blocks cannot be broken out of. ``lookup`` finds the session's subagents: each
+    one's transcript is nested under its card."""
     lines = [f"# {md_line(state.display_title)}", "", f"- session: {md_line(state.id, 200)}"]
     if state.cwd:
         lines.append(f"- directory: {md_line(state.cwd, 1000)}")
     lines.append("")
+    markdown = _Markdown(lookup)
     for entry in state.transcript:
-        entry.accept(_MARKDOWN, lines)
+        entry.accept(markdown, lines)
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -29,7 +29,10 @@ from acp_tui.wire.updates import (
     PlanRemoved,
     PlanUpdate,
     SessionInfoUpdate,
+    SessionMessage,
+    SessionMessageChunk,
     StateUpdate,
+    SubagentUpdate,
     TerminalOutputChunk,
     TerminalUpdate,
     ToolCallContentChunk,
@@ -50,7 +53,10 @@ __all__ = [
     "plan_removed",
     "plan_update",
     "session_info",
+    "session_message",
+    "session_message_chunk",
     "state",
+    "subagent",
     "terminal_output_chunk",
     "terminal_update",
     "tool_call",
@@ -123,6 +129,11 @@ def tool_call(u: Any, left_out: LeftOut) -> ToolCallUpdate:
     meta = get("_meta")
     if meta is not None and not isinstance(meta, dict):
         raise type_error("_meta", "an object or null", meta)
+    capabilities = get("capabilities")
+    if capabilities is not None and not isinstance(capabilities, dict):
+        # The schema: a malformed value falls back to no controls (never a request the agent
+        # did not advertise); the rest of the update still counts.
+        u = {**u, "capabilities": None}
     checked: ToolCallUpdate = u
     return checked
 
@@ -250,7 +261,53 @@ def usage(u: Any, left_out: LeftOut) -> UsageUpdate:
 
 def state(u: Any, left_out: LeftOut) -> StateUpdate:
     req_str(u, "state")
+    background = u.get("background")
+    if background is not None:
+        kept = left_out.objects(background, "background", some=False)
+        if kept is not background:
+            u = {**u, "background": kept}
     checked: StateUpdate = u
+    return checked
+
+
+def subagent(u: Any, left_out: LeftOut) -> SubagentUpdate:
+    """A malformed ``capabilities`` or ``state`` is taken as ``null`` (no controls, activity
+    unknown): the child is still announced, and never cancelled unasked."""
+    if not req_str(u, "sessionId"):
+        raise ValueError("sessionId: empty")
+    opt_str(u, "title")
+    opt_str(u, "description")
+    opt_str(u, "cwd")
+    _optional_object(u, "_meta")
+    for name in ("capabilities", "state"):
+        value = u.get(name)
+        if value is not None and not (
+            isinstance(value, dict) and (name != "state" or isinstance(value.get("state"), str))
+        ):
+            u = {**u, name: None}
+    checked: SubagentUpdate = u
+    return checked
+
+
+def session_message(u: Any, left_out: LeftOut) -> SessionMessage:
+    req_str(u, "messageId")
+    opt_str(u, "senderSessionId")
+    opt_str(u, "recipientSessionId")
+    content = u.get("content")
+    if content is not None:
+        kept = left_out.objects(content, "content", some=False)
+        if kept is not content:
+            u = {**u, "content": kept}
+    checked: SessionMessage = u
+    return checked
+
+
+def session_message_chunk(u: Any, left_out: LeftOut) -> SessionMessageChunk:
+    req_str(u, "messageId")
+    content = _object(u, "content")
+    if content.get("type").__class__ is not str:
+        raise type_error("content.type", "a string", content.get("type"))
+    checked: SessionMessageChunk = u
     return checked
 
 

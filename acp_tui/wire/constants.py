@@ -78,6 +78,11 @@ class UpdateKind:
     # Unstable (schema.unstable.json).
     PLAN_UPDATE: Final = "plan_update"
     PLAN_REMOVED: Final = "plan_removed"
+    # Subagent sessions (v1 unstable in the schema; stable since 2026-11-20, a v2 baseline):
+    # https://agentclientprotocol.com/protocol/v1/subagents
+    SUBAGENT_UPDATE: Final = "subagent_update"
+    SESSION_MESSAGE: Final = "session_message"
+    SESSION_MESSAGE_CHUNK: Final = "session_message_chunk"
     # Protocol v2 (the draft: v2/schema.json).
     USER_MESSAGE: Final = "user_message"
     AGENT_MESSAGE: Final = "agent_message"

@@ -31,7 +31,10 @@ __all__ = [
     "PlanUpdate",
     "PlanUpdateContent",
     "SessionInfoUpdate",
+    "SessionMessage",
+    "SessionMessageChunk",
     "StateUpdate",
+    "SubagentUpdate",
     "TerminalOutputChunk",
     "TerminalUpdate",
     "ToolCallContentChunk",
@@ -82,6 +85,8 @@ class ToolCallUpdate(TypedDict):
     locations: NotRequired[list[JsonObject] | None]
     rawInput: NotRequired[Any]
     rawOutput: NotRequired[Any]
+    #: v2: the controls the tool call supports now (``cancel``: ``tool_call/cancel``).
+    capabilities: NotRequired[JsonObject | None]
     _meta: NotRequired[JsonObject | None]
 
 
@@ -220,6 +225,10 @@ class StateUpdate(TypedDict):
     stopReason: NotRequired[object]
     stop_reason: NotRequired[object]
     usage: NotRequired[object]
+    #: The work running apart from the foreground, a whole snapshot (``BackgroundWork``
+    #: objects; other items left out); absent or ``null``: not reported. Spec:
+    #: https://agentclientprotocol.com/rfds/v2/background-work
+    background: NotRequired[list[JsonObject] | None]
 
 
 class TerminalUpdate(TypedDict):
@@ -233,6 +242,7 @@ class TerminalUpdate(TypedDict):
     cwd: NotRequired[object]
     output: NotRequired[object]
     exitStatus: NotRequired[object]
+    capabilities: NotRequired[object]
 
 
 class TerminalOutputChunk(TypedDict):
@@ -242,3 +252,43 @@ class TerminalOutputChunk(TypedDict):
     sessionUpdate: Literal["terminal_output_chunk"]
     terminalId: str
     data: str
+
+
+class SubagentUpdate(TypedDict):
+    """A child session the parent created and owns (``subagent_update``, sent on the
+    parent): the first one for a ``sessionId`` announces it, later ones patch it (omitted
+    unchanged, ``null`` cleared). ``capabilities`` (``cancel``: ``session/cancel`` on the
+    child) and ``state`` (a ``StateUpdate``, v1's report of the child's work) are objects,
+    read tolerantly where they are kept. Spec:
+    https://agentclientprotocol.com/protocol/v1/subagents"""
+
+    sessionUpdate: Literal["subagent_update"]
+    sessionId: str
+    title: NotRequired[str | None]
+    description: NotRequired[str | None]
+    capabilities: NotRequired[JsonObject | None]
+    state: NotRequired[JsonObject | None]
+    cwd: NotRequired[str | None]
+    _meta: NotRequired[JsonObject | None]
+
+
+class SessionMessage(TypedDict):
+    """A message between sessions, upserted by ``messageId`` (``session_message``): who sent
+    it and to whom (session ids), and its content blocks (omitted unchanged, ``null`` or
+    ``[]`` cleared). Spec: https://agentclientprotocol.com/protocol/v1/subagents"""
+
+    sessionUpdate: Literal["session_message"]
+    messageId: str
+    senderSessionId: NotRequired[str | None]
+    recipientSessionId: NotRequired[str | None]
+    content: NotRequired[list[JsonObject] | None]
+
+
+class SessionMessageChunk(TypedDict):
+    """A content block appended to a message between sessions (``session_message_chunk``);
+    who sent it comes from the ``session_message`` upserts. Spec:
+    https://agentclientprotocol.com/protocol/v1/subagents"""
+
+    sessionUpdate: Literal["session_message_chunk"]
+    messageId: str
+    content: JsonObject

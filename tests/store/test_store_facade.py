@@ -203,6 +203,8 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
 #: What reads (or, for take_changes/subscribe, consumes the changes): no state of its own.
 READERS = {
     "agent_terminal",
+    "background_work",
+    "children",
     "can_archive",
     "can_fork",
     "can_list",

@@ -18,7 +18,6 @@ Every string from the agent is shown literally (``rich.text.Text``, never markup
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
@@ -27,7 +26,6 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
-from textual.css.query import NoMatches
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message
@@ -41,19 +39,23 @@ from acp_tui.store.entries import (
     Entry,
     Notice,
     PlanSnapshot,
+    SessionMessage,
+    SubagentCard,
     ToolCall,
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.store.tool_content import FileDiff, TerminalRef
+from acp_tui.store.tool_content import FileDiff, SessionRef, TerminalRef
 from acp_tui.text.fences import unfenced
-from acp_tui.text.safety import clean_cut, sanitize_terminal_text, truncate
+from acp_tui.text.safety import clean_cut, sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.textual_patches import access
-from acp_tui.ui.textual_patches.tall import lean_dirty_rows, with_coarse_grid
+from acp_tui.ui.textual_patches.tall import with_coarse_grid
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
+from acp_tui.ui.widgets.entry_view import RAW_LIMIT, EntryView, pretty_json, safe
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+from acp_tui.ui.widgets.subagent_views import SessionLookup, SessionMessageView, SubagentCardView
 
 log = logging.getLogger(__name__)
 
@@ -91,7 +93,6 @@ TITLE_LIMIT = 500
 COMMAND_LIMIT = 500
 #: Characters of a reply's new text sanitised per step (a few milliseconds each).
 SANITIZE_SLICE = 256_000
-RAW_LIMIT = 20_000
 #: Entries with a mounted view at most, while the person follows the bottom.
 WINDOW = 60
 #: How far past :data:`WINDOW` the view count may grow before the oldest views are dropped
@@ -106,82 +107,6 @@ EARLIER_STEP = 50
 FIRST_SHOWN = 12
 #: Entries mounted per frame while the rest of the window fills in above.
 FILL_STEP = 12
-
-
-def safe(text: Any, limit: int | None = None) -> str:
-    """Agent text made inert for the terminal, optionally cut with an ellipsis."""
-    value = sanitize_terminal_text(text if isinstance(text, str) else str(text))
-    return value if limit is None else truncate(value, limit)
-
-
-def pretty_json(value: Any, limit: int = RAW_LIMIT) -> str:
-    try:
-        text = json.dumps(value, indent=2, ensure_ascii=False, default=str)
-    except (TypeError, ValueError):
-        text = repr(value)
-    except RecursionError:  # JSON the reader could parse may be too deep to print again
-        text = "(too deeply nested to show)"
-    if len(text) > limit:
-        text = text[:limit] + f"\n… ({len(text) - limit:,} more characters)"
-    return safe(text)
-
-
-class EntryView(Widget):
-    """Base: a view of one store entry that redraws when the entry's version moves. As tall as
-    its entry (a reply of megabytes): see :mod:`~acp_tui.ui.textual_patches.tall`."""
-
-    DEFAULT_CSS = """
-    EntryView { height: auto; }
-    """
-
-    def __init__(self, entry: Entry) -> None:
-        super().__init__(classes=f"entry -{entry.kind.replace('_', '-')}")
-        lean_dirty_rows(self)
-        self.entry = entry
-        self.drawn_version = -1
-
-    def arrange(self, size: Size, optimal: bool = False) -> DockArrangeResult:
-        return with_coarse_grid(self, super().arrange(size, optimal))
-
-    async def sync(self, entry: Entry) -> None:
-        """Bring the view up to date with ``entry`` (the same object, or its replacement).
-
-        A view draws into the children it composed. One asked before they exist (its mount
-        was skipped because the transcript is being removed) or after they are gone (removed
-        while a redraw awaited) has nothing to draw into: it keeps the entry and draws it
-        when it mounts, if it ever does."""
-        self.entry = entry
-        if entry.version == self.drawn_version:
-            return
-        if not self._can_draw():
-            self._draw_on_mount = True
-            return
-        self.drawn_version = entry.version
-        try:
-            await self.redraw()
-        except NoMatches:
-            if self._can_draw():
-                raise
-            self.drawn_version = -1
-
-    _draw_on_mount = False
-
-    def _can_draw(self) -> bool:
-        return self.is_mounted and self.is_attached and not access.closing(self)
-
-    def on_mount(self) -> None:
-        if self._draw_on_mount:
-            self._draw_on_mount = False
-            self.call_after_refresh(self._draw_late)
-
-    async def _draw_late(self) -> None:
-        try:
-            await self.sync(self.entry)
-        except Exception:  # as _sync_each: a view that cannot draw never stops the app
-            log.exception("drawing a transcript entry failed")
-
-    async def redraw(self) -> None:
-        raise NotImplementedError
 
 
 class UserMessageView(EntryView):
@@ -416,6 +341,9 @@ class ToolCallView(EntryView):
                 widgets.append(make_diff_widget(output))
             elif isinstance(output, TerminalRef):
                 widgets.append(Static(self._terminal_text(output.terminal_id), classes="terminal"))
+            elif isinstance(output, SessionRef):
+                line = f"⧉ subagent {line_of(output.session_id, 80)} (its card shows it)"
+                widgets.append(Static(Text(line, style="dim")))
             elif output.block_type == "text":
                 widgets.append(Static(Text(safe(unfenced(output.text or ""), RAW_LIMIT))))
             else:
@@ -640,6 +568,12 @@ class _Views:
     def compaction(self, entry: Compaction, lookup: TerminalLookup | None, /) -> EntryView:
         return CompactionView(entry)
 
+    def subagent(self, entry: SubagentCard, lookup: TerminalLookup | None, /) -> EntryView:
+        return SubagentCardView(entry)
+
+    def session_message(self, entry: SessionMessage, lookup: TerminalLookup | None, /) -> EntryView:
+        return SessionMessageView(entry)
+
     def unknown(self, entry: UnknownUpdate, lookup: TerminalLookup | None, /) -> EntryView:
         return UnknownView(entry)
 
@@ -687,6 +621,8 @@ class Transcript(VerticalScroll):
         self.session_id: str | None = None
         #: Where tool calls find their terminals' output (handed to each tool call view).
         self.terminal_lookup = terminal_lookup
+        #: Finds a session by id, for who sent a message between sessions (the screen's).
+        self.session_lookup: SessionLookup | None = None
         self._views: dict[int, EntryView] = {}
         self._busy = False
         #: The entries last synced, and how many of the first ones have no view.

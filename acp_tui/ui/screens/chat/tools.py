@@ -91,7 +91,7 @@ class ChatTools:
             return
         folder = locations.exports_dir(data_dir(self.settings))
         try:
-            path = write_export(folder, state, transcript_markdown(state))
+            path = write_export(folder, state, transcript_markdown(state, self.model.store.get))
         except (OSError, PathRefused) as error:
             self.model.notify(f"Export failed: {error}", severity="error", markup=False)
             return
