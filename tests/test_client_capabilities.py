@@ -157,6 +157,24 @@ SAMPLE_UPDATES: dict[str, dict[str, Any] | list[dict[str, Any]]] = {
         "compactionId": "c1",
         "content": {"type": "text", "text": "Summary"},
     },
+    "subagent_update": {
+        "sessionUpdate": "subagent_update",
+        "sessionId": "child",
+        "title": "Research",
+        "capabilities": {"cancel": {}},
+        "state": {"state": "running"},
+    },
+    "session_message": {
+        "sessionUpdate": "session_message",
+        "messageId": "m1",
+        "senderSessionId": "child",
+        "content": [{"type": "text", "text": "Found it"}],
+    },
+    "session_message_chunk": {
+        "sessionUpdate": "session_message_chunk",
+        "messageId": "m2",
+        "content": {"type": "text", "text": "Found it"},
+    },
 }
 
 _FORM = {"sessionId": "s", "mode": "form", "message": "m", "requestedSchema": {"properties": {}}}
@@ -177,7 +195,32 @@ ABILITY_PROOFS: dict[str, Callable[[Face], bool]] = {
     "elicitation.url": _takes(_URL),
     "auth.terminal": lambda face: face.terminal_auth and callable(SignIn.terminal_login),
     "config_options.boolean": lambda face: _boolean_option_is_a_toggle(),
+    "subagents.cancel": lambda face: _a_subagent_is_cancelled_on_its_own(),
 }
+
+
+def _a_subagent_is_cancelled_on_its_own() -> bool:
+    """``session/cancel`` goes out on the child alone, once it advertised ``cancel``."""
+    import anyio
+
+
+    sent: list[tuple[str, Any]] = []
+
+    class Client:
+        async def cancel(self, session_id: str) -> None:
+            sent.append(("session/cancel", session_id))
+
+    store = SessionStore()
+    store.register_session("parent")
+    store.apply_update(
+        "parent",
+        {"sessionUpdate": "subagent_update", "sessionId": "c", "capabilities": {"cancel": {}}},
+    )
+    link = SessionController(AgentSpec(["agent"], cwd="."), store=store)
+    link.state.client = Client()  # type: ignore[assignment]
+    link.state.agent = object()  # type: ignore[assignment]
+    anyio.run(link.cancel_child, "c")
+    return sent == [("session/cancel", "c")]
 
 
 def _boolean_option_is_a_toggle() -> bool:
@@ -260,6 +303,7 @@ def test_what_each_face_advertises(face: Face) -> None:
         "configOptions": {"boolean": {}},
     }
     assert caps["plan"] == {}
+    assert caps["subagents"] == {}
     if face.name == "tui":
         assert caps["elicitation"] == {"form": {}, "url": {}}
     else:

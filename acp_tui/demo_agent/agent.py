@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import logging
 import math
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
 import anyio
@@ -41,7 +41,7 @@ from acp_tui.demo_agent.sessions import (
     new_session_id,
     valid_session_id,
 )
-from acp_tui.demo_agent.turn import LiveSession
+from acp_tui.demo_agent.turn import LiveSession, Turn
 from acp_tui.protocol.jsonrpc import (
     INVALID_PARAMS,
     METHOD_NOT_FOUND,
@@ -77,6 +77,10 @@ class DemoAgent:
         self.conn: Connection | None = None
         self.caps = ClientCaps()
         self.sessions: dict[str, LiveSession] = {}
+        #: Subagents at work, by their session id: what session/cancel on them stops.
+        self.children: dict[str, Turn] = {}
+        #: Work that outlives a request (``/background``): the serving task group's.
+        self.task_group: anyio.abc.TaskGroup | None = None
         self.turns = PromptTurns(self)
         common: dict[str, Method] = {
             "initialize": self.initialize,
@@ -105,6 +109,7 @@ class DemoAgent:
                 "auth/login": self.authenticate,
                 "auth/logout": self.logout,
                 "terminal/cancel": self.cancel_terminal,
+                "tool_call/cancel": self.cancel_tool_call,
             },
         }
 
@@ -131,6 +136,10 @@ class DemoAgent:
         # Requests read before this notification run in tasks of their own: let them
         # start, so a prompt sent just before the cancel is held (and withdrawn) by now.
         await anyio.lowlevel.checkpoint()
+        child = self.children.get(params.get("sessionId", ""))
+        if child is not None:
+            child.cancel()
+            return
         session = self.sessions.get(params.get("sessionId", ""))
         if session is None:
             return
@@ -138,6 +147,10 @@ class DemoAgent:
             session.turn.cancel()
         for held in list(session.held):
             held.cancel()
+        if not self.caps.v2:  # v1 cancels a session's work with nothing finer
+            for (kind, _), scope in list(session.background.items()):
+                if kind == "tool_call":
+                    scope.cancel()
 
     # ------------------------------------------------------------------ outgoing
 
@@ -162,11 +175,20 @@ class DemoAgent:
         await self.conn.send_serialized(lines)
 
     async def state(self, session: LiveSession, state: str, **fields: Any) -> None:
-        """``state_update``: always on v2; on v1 only with ``--v2-updates``."""
+        """``state_update``: always on v2 (with the work that runs in the background, once
+        there was some); on v1 only with ``--v2-updates``."""
         if self.caps.v2 or self.v2_updates:
-            await self.update(
-                session.id, {"sessionUpdate": "state_update", "state": state, **fields}
-            )
+            update = {"sessionUpdate": "state_update", "state": state, **fields}
+            if self.caps.v2 and (session.background or session.background_reported):
+                update["background"] = [wire.background_item(k, i) for k, i in session.background]
+                session.background_reported = bool(session.background)
+            await self.update(session.id, update)
+
+    def spawn(self, job: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        """Run ``job`` beyond the request that started it, until the connection ends."""
+        if self.task_group is None:
+            raise RuntimeError("the agent is not serving")
+        self.task_group.start_soon(job)
 
     def plan_update(self, plan_id: str, entries: list[dict[str, Any]]) -> dict[str, Any]:
         return wire.plan_update(plan_id, entries, self.caps)
@@ -469,6 +491,16 @@ class DemoAgent:
             session.id, {"sessionUpdate": "config_option_update", "configOptions": options}
         )
         return options
+
+    async def cancel_tool_call(self, params: dict[str, Any]) -> dict[str, Any]:
+        """v2 ``tool_call/cancel``: accepted now; the tool call's own update says it ended."""
+        session = self.live(str_param(params, "sessionId"))
+        tool_call_id = str_param(params, "toolCallId")
+        scope = session.background.get(("tool_call", tool_call_id))
+        if scope is None:
+            raise RpcError(INVALID_PARAMS, f"no cancellable tool call {tool_call_id}")
+        scope.cancel()
+        return {}
 
     async def cancel_terminal(self, params: dict[str, Any]) -> dict[str, Any]:
         session = self.live(str_param(params, "sessionId"))

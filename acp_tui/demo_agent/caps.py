@@ -39,6 +39,8 @@ class ClientCaps:
     compaction: bool = False
     boolean_options: bool = False
     plan_updates: bool = False
+    #: Child sessions shown as such (v1: ``subagents: {}``; v2: every client).
+    subagents: bool = False
 
     @classmethod
     def from_initialize(cls, params: dict[str, Any], version: int) -> ClientCaps:
@@ -64,6 +66,7 @@ class ClientCaps:
             compaction=_present(session, "compaction"),
             boolean_options=_present(config, "boolean"),
             plan_updates=_present(caps, "plan"),
+            subagents=_present(caps, "subagents"),
         )
 
     @classmethod
@@ -78,6 +81,7 @@ class ClientCaps:
             compaction=True,
             boolean_options=True,
             plan_updates=True,
+            subagents=True,
         )
 
     @property

@@ -73,8 +73,12 @@ async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool, require_a
     connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
     try:
-        await connection.run()
+        async with anyio.create_task_group() as group:
+            agent.task_group = group
+            await connection.run()
+            group.cancel_scope.cancel()  # what ran on (/background) ends with the connection
     finally:
+        agent.task_group = None
         await connection.aclose()
         await receive.aclose()
 

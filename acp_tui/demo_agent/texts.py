@@ -98,6 +98,16 @@ COMMANDS: tuple[Command, ...] = (
         "N [chunk bytes: 20 if left out]",
     ),
     Command("crash", "Exit the agent process in the middle of the turn"),
+    Command(
+        "subagents",
+        "Hand the work to two subagents (child sessions; one asks a permission) and wait",
+    ),
+    Command(
+        "background",
+        "Start work that runs on after the turn (a watcher, a terminal, a subagent), "
+        "each cancellable",
+        "seconds (default 120)",
+    ),
 )
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)

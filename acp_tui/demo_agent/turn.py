@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import uuid
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -91,6 +92,12 @@ class LiveSession:
     held: set[anyio.CancelScope] = field(default_factory=set)
     #: v2 agent-owned terminals still running, by id, for terminal/cancel.
     terminals: dict[str, anyio.CancelScope] = field(default_factory=dict)
+    #: Work that outlives its turn (``/background``), by (kind, id): what stops it. v2 lists
+    #: it in every ``state_update``; ``tool_call/cancel``, ``terminal/cancel`` or
+    #: ``session/cancel`` (on the child; on the session itself, v1's only way) stop it.
+    background: dict[tuple[str, str], anyio.CancelScope] = field(default_factory=dict)
+    #: A ``background`` list was reported: the next state says so even when it is empty.
+    background_reported: bool = False
 
     @property
     def id(self) -> str:
@@ -106,6 +113,7 @@ class Serving(Protocol):
     chunk_delay: float
     auth: AuthState
     sessions: dict[str, LiveSession]
+    children: dict[str, Turn]
 
     def live(self, session_id: str) -> LiveSession: ...
 
@@ -128,6 +136,8 @@ class Serving(Protocol):
     async def send_serialized(self, lines: list[str]) -> None: ...
 
     async def state(self, session: LiveSession, state: str, **fields: Any) -> None: ...
+
+    def spawn(self, job: Callable[[], Coroutine[Any, Any, None]]) -> None: ...
 
     async def send_usage(self, session: LiveSession) -> None: ...
 

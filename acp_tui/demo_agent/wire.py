@@ -149,3 +149,9 @@ def replay(record: SessionRecord, caps: ClientCaps) -> Iterator[dict[str, Any]]:
             yield plan_removed(item["planId"], caps)
         elif kind == "compaction" and caps.compaction and isinstance(item.get("compactionId"), str):
             yield compaction(item)
+
+
+def background_item(kind: str, item_id: str) -> dict[str, Any]:
+    """One item of a v2 ``background`` list (``BackgroundWork``)."""
+    key = {"terminal": "terminalId", "tool_call": "toolCallId", "subagent": "sessionId"}[kind]
+    return {"type": kind, key: item_id}

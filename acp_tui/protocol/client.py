@@ -102,6 +102,14 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     ClientFeature(
         ("session", "compaction"), {}, updates=("compaction_update", "compaction_summary_chunk")
     ),
+    # Subagents (stable since 2026-11-20; the SDK 2.4.0 schema still says unstable): each
+    # child a session of its own under its parent, its card live, cancelled on its own.
+    ClientFeature(
+        ("subagents",),
+        {},
+        updates=("subagent_update", "session_message", "session_message_chunk"),
+        abilities=("subagents.cancel",),
+    ),
 )
 #: Agent->client requests and notifications every client takes, advertised by no capability.
 BASELINE_METHODS: tuple[str, ...] = (Method.SESSION_REQUEST_PERMISSION,)

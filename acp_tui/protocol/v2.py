@@ -24,6 +24,12 @@ if TYPE_CHECKING:
 V1 = 1
 V2 = 2
 
+#: Background work's own cancels (https://agentclientprotocol.com/rfds/v2/background-work):
+#: a request each, sent only for an item that advertises ``capabilities.cancel``; the answer
+#: means accepted, the item's own update says it stopped.
+TERMINAL_CANCEL = "terminal/cancel"
+TOOL_CALL_CANCEL = "tool_call/cancel"
+
 #: v2 session capabilities kept as they are (the stable ones, and unstable fork/title/archive).
 SESSION_EXTRAS = ("delete", "additionalDirectories", "fork", "title", "archive")
 REPLAY_FROM_START = {"type": "start"}
@@ -129,3 +135,11 @@ def permission_params(params: dict[str, Any]) -> tuple[dict[str, Any], dict[str,
             {"type": "content", "content": {"type": "text", "text": description}}
         ]
     return {**params, "toolCall": tool_call}, upsert
+
+
+def cancel_terminal_params(session_id: str, terminal_id: str) -> dict[str, Any]:
+    return {"sessionId": session_id, "terminalId": terminal_id}
+
+
+def cancel_tool_call_params(session_id: str, tool_call_id: str) -> dict[str, Any]:
+    return {"sessionId": session_id, "toolCallId": tool_call_id}

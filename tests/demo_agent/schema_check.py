@@ -34,10 +34,36 @@ class SchemaError(AssertionError):
     pass
 
 
+#: What the protocol's pages added after the SDK 2.4.0 schema kept here: the ``session``
+#: tool call content of subagents (stabilized 2026-11-20,
+#: https://agentclientprotocol.com/announcements/subagents-stabilized.md), by the
+#: definition it extends.
+NEWER_THAN_THE_SCHEMA: dict[str, dict[str, Any]] = {
+    "ToolCallContent": {
+        "description": "A child session (a subagent) the tool call's work is.",
+        "type": "object",
+        "properties": {
+            "type": {"type": "string", "const": "session"},
+            "sessionId": {"$ref": "#/$defs/SessionId"},
+            "_meta": {"type": ["object", "null"]},
+        },
+        "required": ["type", "sessionId"],
+    }
+}
+
+
 @cache
 def load(version: int, unstable: bool = True) -> dict[str, Any]:
     name = "schema.unstable.json" if unstable else "schema.json"
-    return json.loads((SCHEMA_DIR / f"v{version}" / name).read_text(encoding="utf-8"))
+    schema = json.loads((SCHEMA_DIR / f"v{version}" / name).read_text(encoding="utf-8"))
+    if unstable:
+        defs = schema["$defs"]
+        for definition, variant in NEWER_THAN_THE_SCHEMA.items():
+            union = defs.get(definition, {})
+            branches = union.get("oneOf") if "oneOf" in union else union.get("anyOf")
+            if isinstance(branches, list):
+                branches.append(variant)
+    return schema
 
 
 _TYPES = {

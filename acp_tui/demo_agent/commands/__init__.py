@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from acp_tui.demo_agent.commands import basic, features, files, tools
+from acp_tui.demo_agent.commands import background, basic, features, files, tools
 from acp_tui.demo_agent.turn import TurnContext
 
 Handler = Callable[[TurnContext, str], Awaitable[None]]
@@ -31,4 +31,6 @@ HANDLERS: dict[str, Handler] = {
     "slow": basic.cmd_slow,
     "flood": basic.cmd_flood,
     "crash": basic.cmd_crash,
+    "subagents": background.cmd_subagents,
+    "background": background.cmd_background,
 }

@@ -30,6 +30,7 @@ from acp_tui.protocol.client import (
 )
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
+from acp_tui.session.agent.background import Background
 from acp_tui.session.agent.calls import SessionCalls
 from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.events import (
@@ -100,6 +101,7 @@ class SessionController:
         self.turns = Turns(self.state, self.checkpoints)
         self.calls = SessionCalls(self.state, self.turns)
         self.requests = AgentRequests(self.state, self.turns)
+        self.background = Background(self.state, self.turns)
         # What the faces call: the parts' work, what fails said in the session layer's words
         # (acp_tui.session.errors), never the wire's. Prompts and turns:
         turns = self.turns
@@ -131,6 +133,11 @@ class SessionController:
         self.close_session = translating(calls.close_session)
         self.delete_session = translating(calls.delete_session)
         self.logout = translating(calls.logout)
+        # Subagents and background work.
+        self.background_work = self.background.work
+        self.cancel_work = translating(self.background.cancel)
+        self.cancel_child = translating(self.background.cancel_child)
+        self.can_cancel_child = self.background.can_cancel_child
         # The state's own.
         self.is_open = self.state.is_open
         self.runtime = self.state.runtime
@@ -282,6 +289,8 @@ class SessionController:
             abilities.add("auth.terminal")
         # The chat bar shows boolean config options as toggles (acp_tui.store.options).
         abilities.add("config_options.boolean")
+        # A subagent is cancelled on its own (Background.cancel_child).
+        abilities.add("subagents.cancel")
         return {
             "handlers": handlers,
             "notifications": notifications,

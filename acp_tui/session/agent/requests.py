@@ -18,7 +18,7 @@ from acp_tui.session.agent.state import LinkState
 from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.asking.permissions import CANCELLED, PendingPermission
-from acp_tui.store import TOOL_ALLOWED, TOOL_REJECTED
+from acp_tui.store import ACTIVITY_IDLE, TOOL_ALLOWED, TOOL_REJECTED
 from acp_tui.wire.constants import Method, UpdateKind
 
 
@@ -37,6 +37,8 @@ class AgentRequests:
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.state.v2_lifecycle and isinstance(params, dict):
                 self._v2_state(params)
+            if self.state.child_runtimes:
+                self._children_stopped()
         elif method == Method.ELICITATION_COMPLETE and self.state.elicitations is not None:
             if isinstance(params, dict):
                 self.state.elicitations.complete(params.get("elicitationId"))
@@ -71,6 +73,14 @@ class AgentRequests:
             )
             self.turns.turn_idle(session_id)
 
+    def _children_stopped(self) -> None:
+        """A subagent the person cancelled that is idle again asks afresh from now on."""
+        for child_id, runtime in self.state.child_runtimes.items():
+            if runtime.cancelling:
+                child = self.state.store.get(child_id)
+                if child is None or child.activity == ACTIVITY_IDLE:
+                    runtime.cancelling = False
+
     async def on_permission(self, params: Any) -> Any:
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
@@ -96,7 +106,7 @@ class AgentRequests:
             )
             return dict(CANCELLED)
         self._announce_tool_call(session_id, params)
-        runtime = self.state.runtimes.get(session_id) if isinstance(session_id, str) else None
+        runtime = self.state.asking_runtime(session_id)
         if runtime is not None and runtime.cancelling:
             self.state.store.add_notice(
                 str(session_id),
@@ -127,7 +137,7 @@ class AgentRequests:
         (:meth:`ElicitationQueue.cancel_session`), after ``session/cancel`` went out."""
         assert self.state.elicitations is not None
         session_id = params.get("sessionId") if isinstance(params, dict) else None
-        runtime = self.state.runtimes.get(session_id) if isinstance(session_id, str) else None
+        runtime = self.state.asking_runtime(session_id)
         if runtime is not None and runtime.cancelling:
             return answer(CANCEL)
         if isinstance(session_id, str) and self.state.store.get(session_id) is None:

@@ -123,6 +123,9 @@ class LinkState:
         #: its sessions are loaded instead.
         self.resume_unsupported = False
         self.runtimes: dict[str, SessionRuntime] = {}
+        #: The subagents' (never opened here, never prompted): their permission requests
+        #: waiting, and whether the person cancelled their work.
+        self.child_runtimes: dict[str, SessionRuntime] = {}
         #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
@@ -157,6 +160,19 @@ class LinkState:
         if runtime is None:
             runtime = self.runtimes[session_id] = SessionRuntime()
         return runtime
+
+    def asking_runtime(self, session_id: object) -> SessionRuntime | None:
+        """Where a request of ``session_id`` for the person waits: an open session's runtime,
+        or a subagent's (made on first use); None for any other session."""
+        if not isinstance(session_id, str):
+            return None
+        runtime = self.runtimes.get(session_id)
+        if runtime is not None:
+            return runtime
+        state = self.store.get(session_id)
+        if state is None or state.parent_id is None:
+            return None
+        return self.child_runtimes.setdefault(session_id, SessionRuntime())
 
     def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
         """Run an intent in the link's task group; failures become error events."""

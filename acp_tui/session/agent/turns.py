@@ -9,7 +9,7 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError
+from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.state import LinkState
@@ -48,6 +48,10 @@ class Turns:
         """Send now, or queue when a turn is running (v1 agents take one turn at a time) or
         when earlier messages still wait (they go first)."""
         blocks = blocks or [{"type": "text", "text": text}]
+        target = self.state.store.get(session_id)
+        if target is not None and target.parent_id is not None:
+            # The spec forbids it: a subagent's work is its parent's to give.
+            raise NotSupportedError("a subagent takes no messages from you, only its parent's")
         runtime = self.state.runtime(session_id)
         runtime.auth_blocked = False  # the person sends: what waited for a sign-in tries again
         if (runtime.turn_running and not self.state.v2_lifecycle) or self.state.prompts.has(
