@@ -203,7 +203,6 @@ def _a_subagent_is_cancelled_on_its_own() -> bool:
     """``session/cancel`` goes out on the child alone, once it advertised ``cancel``."""
     import anyio
 
-
     sent: list[tuple[str, Any]] = []
 
     class Client:
