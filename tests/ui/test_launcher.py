@@ -247,7 +247,9 @@ def test_snapshot_launcher(snap_compare, tmp_path: Path) -> None:  # type: ignor
     described, no command shown), then the configured "claude" (claude-agent-acp, config
     file) and "Goose (work)" (goose acp, config file), then "Gemini CLI" and "Codex" found on
     PATH (Claude Code and Goose are not repeated); under it the hint naming
-    ~/.config/acp-tui/config.toml; the footer offers Start and Quit."""
+    ~/.config/acp-tui/config.toml; then "Not installed", a list of the other well-known agents
+    each with its install command (Claude Code's older adapter first, highlighted but not
+    focused); the footer offers Start and Quit."""
 
     async def run_before(pilot: Pilot) -> None:
         await pilot.pause()
@@ -255,3 +257,38 @@ def test_snapshot_launcher(snap_compare, tmp_path: Path) -> None:  # type: ignor
     assert snap_compare(
         launcher_app(tmp_path, recent_keys=["demo"]), terminal_size=SIZE, run_before=run_before
     )
+
+
+@pytest.mark.anyio
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+async def test_agents_not_installed_are_offered_with_a_command_to_copy(
+    tmp_path: Path, size: tuple[int, int]
+) -> None:
+    """With no agent on PATH the launcher offered only the demo agent: every well-known
+    agent that is not found is listed with its install command, which Enter copies."""
+    choices = build_choices(Config(), [], demo_agent_argv(state_dir=str(tmp_path), chunk_delay=0))
+    settings = AppSettings(options=LaunchOptions(cwd=str(tmp_path)), data_dir=tmp_path / ".data")
+    app = make_app(settings, ui=UiSettings(theme="textual-dark"), config=Config(), choices=choices)
+    async with app.run_test(size=size) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        assert isinstance(launcher, LauncherScreen)
+        install = launcher.query_one("#install", OptionList)
+        offered = [install.get_option_at_index(i).id for i in range(install.option_count)]
+        assert offered == [known.id for known in KNOWN_AGENTS if known.install]
+        assert "No agent found on your PATH" in str(launcher.query_one("#install-title").render())
+        await pilot.press("tab")
+        assert install.has_focus
+        codex = offered.index("codex")
+        for _ in range(codex):
+            await pilot.press("down")
+        await pilot.press("enter")
+        command = "npm install -g @zed-industries/codex-acp"
+        await wait_for(pilot, lambda: app.clipboard == command, "the command copied")
+        assert isinstance(app.screen, LauncherScreen)  # nothing started
+        # Found on PATH: offered to start, not to install.
+    found = build_choices(Config(), by_id("codex"), ["demo"])
+    from acp_tui.ui.screens.launcher import not_installed
+
+    assert "codex" not in [known.id for known in not_installed(found)]
+    assert "claude" in [known.id for known in not_installed(found)]

@@ -1,6 +1,7 @@
 """The launcher: ``acp-tui`` with no agent. Lists the agents from the config file, the
 well-known agents found on PATH and the built-in demo agent, recently used first; Enter
-starts one (the app then switches to the chat screen).
+starts one (the app then switches to the chat screen). Under them, the well-known agents
+not found, each with the command that installs it: Enter (or a click) copies it.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from textual.screen import Screen
 from textual.widgets import Label, OptionList, Static
 from textual.widgets.option_list import Option
 
-from acp_tui.config.known_agents import KnownAgent
+from acp_tui.config.known_agents import KNOWN_AGENTS, KnownAgent
 from acp_tui.session.launch.resolve import resolve_agent
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource
@@ -31,7 +32,13 @@ from acp_tui.ui.widgets.key_footer import KeyFooter
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
 
-__all__ = ["LaunchChoice", "LauncherScreen", "build_choices", "settings_for_choice"]
+__all__ = [
+    "LaunchChoice",
+    "LauncherScreen",
+    "build_choices",
+    "not_installed",
+    "settings_for_choice",
+]
 
 ChoiceKind = Literal["config", "detected", "demo"]
 
@@ -117,6 +124,25 @@ def build_choices(
     return first + [choice for choice in choices if choice.key in by_key]
 
 
+def not_installed(choices: Sequence[LaunchChoice]) -> list[KnownAgent]:
+    """The well-known agents none of ``choices`` runs (not found on PATH, not configured with
+    their command line): the ones to offer an install command for."""
+    offered = {choice.argv for choice in choices}
+    keys = {choice.key for choice in choices}
+    return [
+        known
+        for known in KNOWN_AGENTS
+        if known.install and f"known:{known.id}" not in keys and tuple(known.argv) not in offered
+    ]
+
+
+def _install_prompt(known: KnownAgent) -> Text:
+    text = agent_line(known.name, 60, style="bold")
+    text.append("\n  ")
+    text.append_text(agent_line(known.install, 200, style="dim"))
+    return text
+
+
 def settings_for_choice(
     base: AppSettings, choice: LaunchChoice, config: Config | None = None
 ) -> tuple[AppSettings, tuple[str, ...]]:
@@ -163,6 +189,10 @@ class LauncherScreen(Screen[None]):
         self.config_location = config_location
         #: Opened over a running agent's view ("Start agent…"): Escape goes back to it.
         self.closable = closable
+        #: The well-known agents not found, each offered with its install command.
+        self.installable = not_installed(self.choices)
+        #: The last install command copied (for tests).
+        self.copied: str | None = None
 
     def compose(self) -> ComposeResult:
         with Horizontal(id="launcher-header"):
@@ -180,6 +210,18 @@ class LauncherScreen(Screen[None]):
                 hint.append_text(agent_line(self.config_location, 500, style="bold"))
                 hint.append(".")
             yield Static(hint, id="launcher-hint")
+            if self.installable:
+                found = any(choice.kind != "demo" for choice in self.choices)
+                yield Static(
+                    ("Not installed" if found else "No agent found on your PATH. Install one")
+                    + f" (Tab here; {key_label(self, 'launcher-start')} or a click copies the "
+                    "command, to run in a terminal; then start acp-tui again):",
+                    id="install-title",
+                )
+                yield OptionList(
+                    *(Option(_install_prompt(known), id=known.id) for known in self.installable),
+                    id="install",
+                )
         yield KeyFooter()
 
     def on_mount(self) -> None:
@@ -200,11 +242,32 @@ class LauncherScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
+        if event.option_list.id == "install":
+            self._copy_install(event.option.id or "")
+            return
         chosen = self.choice(event.option.id or "")
         if chosen is not None:
             self.post_message(self.Chosen(chosen))
 
+    def _copy_install(self, agent_id: str) -> None:
+        known = next((known for known in self.installable if known.id == agent_id), None)
+        if known is None:
+            return
+        self.copied = known.install
+        self.app.copy_to_clipboard(known.install)
+        self.notify(
+            f"Copied: {known.install}\nRun it in a terminal, then start acp-tui again.",
+            title=f"Install {known.name}",
+            markup=False,
+        )
+
     def action_start(self) -> None:
+        install = self.query("#install").first(OptionList) if self.installable else None
+        if install is not None and install.has_focus:
+            if install.highlighted is not None:
+                option = install.get_option_at_index(install.highlighted)
+                self._copy_install(option.id or "")
+            return
         agents = self.query_one("#agents", OptionList)
         if agents.highlighted is None:
             return
