@@ -49,9 +49,18 @@ from acp_tui.cli.headless_render import (
     usage_dict,
 )
 from acp_tui.cli.headless_sessions import HeadlessSessions, run_sessions
+from acp_tui.config import locations
+from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.agent.events import AgentInfo
 from acp_tui.session.asking.elicitation import DECLINE, FORM, answer
-from acp_tui.session.asking.permissions import PendingPermission
+from acp_tui.session.asking.permissions import (
+    CANCELLED,
+    REJECT_ALWAYS,
+    REJECT_ONCE,
+    PendingPermission,
+)
+from acp_tui.session.asking.rule_book import RuleBook
+from acp_tui.session.asking.rules import Rule
 from acp_tui.session.errors import SessionError
 from acp_tui.store.entries import Notice
 from acp_tui.store.session import SessionState
@@ -89,18 +98,27 @@ class HeadlessAsk(Headless):
     def __init__(self, invocation: Any, output: Output) -> None:
         options = invocation.options
         self.allow = bool(getattr(options, "allow", False))
+        deny = bool(getattr(options, "deny", False))
         self.session = getattr(options, "session", None)
-        # The TUI's broker and its policies: --allow is --yolo's, --deny (the default) is
-        # --deny-all's. Nobody is there to ask.
+        # The TUI's broker and its policies: --deny is --deny-all's (no rule is asked),
+        # --allow is --yolo's after the rules; without either, what no rule decides is
+        # rejected. Nobody is there to ask: what would be asked is rejected.
         super().__init__(
             invocation,
             output,
-            policy="yolo" if self.allow else "deny",
+            policy="deny" if deny else "yolo" if self.allow else "ask",
             permission_handler=self._permission,
+            rules=RuleBook(
+                locations.rules_file(),
+                locations.rules_state_file(),
+                on_problem=lambda text: output.error(_label(text, 400)),
+            ),
+            on_question_ruled=self._question_ruled,
         )
         renderer_class = JsonRenderer if getattr(options, "json", False) else TextRenderer
         self.renderer: Renderer = renderer_class(self.store, output)
         self.broker = self.parts.broker
+        self.broker.set_presenter(self._nobody_there)
         self.parts.elicitations.set_presenter(self._decline_form, ELICITATION_MODES)
         self.session_id: str | None = None
         self.turn_done = anyio.Event()
@@ -236,10 +254,22 @@ class HeadlessAsk(Headless):
 
     async def _permission(self, params: Any) -> dict[str, Any]:
         self.renderer.render()  # what led to the request comes first
-        pending = PendingPermission.from_params(params)
-        result = await self.broker.request(params)
+        pending = await self.broker.answer(params)
+        result = pending.result or dict(CANCELLED)
         self.renderer.permission(pending, result, self.allow)
         return result
+
+    async def _nobody_there(
+        self, pending: PendingPermission, position: int, total: int
+    ) -> str | None:
+        """What the dialog would ask (a rule says ask; no rule and no --allow) is rejected:
+        once where the agent offers that, else always, else cancelled."""
+        choice = pending.first_of(REJECT_ONCE, REJECT_ALWAYS)
+        return choice.option_id if choice is not None else None
+
+    def _question_ruled(self, request: OutsideRequest, rule: Rule, line: str) -> None:
+        self.renderer.render()
+        self.renderer.question_ruled(request, rule, line)
 
     async def _decline_form(self, pending: Any, position: int, total: int) -> dict[str, Any]:
         what = _label(pending.request.label, 100)

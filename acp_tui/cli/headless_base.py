@@ -36,6 +36,7 @@ from acp_tui.session.agent.controller import (
 )
 from acp_tui.session.agent.events import FaceHooks, ProcessSetup
 from acp_tui.session.asking.permissions import Policy
+from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.auth.methods import ENV_VAR, TERMINAL
 from acp_tui.session.errors import (
     AgentGone,
@@ -44,7 +45,7 @@ from acp_tui.session.errors import (
     NotSupported,
     SessionError,
 )
-from acp_tui.session.launch.factory import AgentParts
+from acp_tui.session.launch.factory import AgentParts, QuestionRuled
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store.local_index import LocalIndex
 from acp_tui.text.safety import one_line, sanitize_terminal_text
@@ -91,6 +92,8 @@ class Headless:
         *,
         policy: Policy = "deny",
         permission_handler: PermissionHandler | None = None,
+        rules: RuleBook | None = None,
+        on_question_ruled: QuestionRuled | None = None,
     ) -> None:
         options = invocation.options
         spec = invocation.spec
@@ -112,6 +115,8 @@ class Headless:
             process=ProcessSetup(
                 log_dir=locations.log_dir(), recorder=getattr(invocation, "recorder", None)
             ),
+            rules=rules,
+            on_question_ruled=on_question_ruled,
         )
         self.store = self.parts.store
         self.controller = self.parts.controller(

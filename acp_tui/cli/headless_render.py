@@ -23,7 +23,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from acp_tui.cli.headless_output import Output
+from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.asking.permissions import PendingPermission
+from acp_tui.session.asking.rule_requests import question_kinds
+from acp_tui.session.asking.rules import Rule
 from acp_tui.store import SessionStore
 from acp_tui.store.changes import PART_CONFIG, PART_MODES, Changes
 from acp_tui.store.entries import (
@@ -214,6 +217,11 @@ class Renderer(ABC):
         self, pending: PendingPermission, result: dict[str, Any], allow: bool
     ) -> None: ...
     @abstractmethod
+    def question_ruled(self, request: OutsideRequest, rule: Rule, line: str) -> None:
+        """One of the client's own questions (a file or a command outside the project) was
+        answered by a permission rule; ``line`` says so."""
+
+    @abstractmethod
     def note(self, kind: str, text: str) -> None:
         """A line of acp-tui's own about the run (a question declined, a path refused)."""
 
@@ -353,8 +361,15 @@ class TextRenderer(Renderer):
             self._note(f"[permission] {what}: no {wanted} option offered, answered cancelled")
             return
         verb = "allowed" if choice.is_allow else "rejected" if choice.is_reject else "chose"
+        if pending.rule is not None:
+            by = f" by rule: {pending.rule.describe()}"
+            self._note(f"[permission] {what}: {verb} ({_label(choice.name, 40)}){by}")
+            return
         hint = "" if allow else " (use --allow to allow)"
         self._note(f"[permission] {what}: {verb} ({_label(choice.name, 40)}){hint}")
+
+    def question_ruled(self, request: OutsideRequest, rule: Rule, line: str) -> None:
+        self._note(f"[rule] {_label(line, 400)}")
 
     def note(self, kind: str, text: str) -> None:
         self._note(f"[{kind}] {text}")
@@ -377,6 +392,16 @@ def scrub_surrogates(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [scrub_surrogates(v) for v in value]
     return value
+
+
+def rule_json(rule: Rule) -> dict[str, Any]:
+    """A permission rule in an event: what it decided, the rule in words, where it is."""
+    return {
+        "decision": rule.decision,
+        "rule": rule.describe(),
+        "file": str(rule.source) if rule.source is not None else None,
+        "line": rule.line,
+    }
 
 
 def json_line(event: dict[str, Any]) -> str:
@@ -530,6 +555,16 @@ class JsonRenderer(Renderer):
             optionId=choice.option_id if choice else None,
             optionKind=choice.kind if choice else None,
             optionName=choice.name if choice else None,
+            rule=rule_json(pending.rule) if pending.rule is not None else None,
+        )
+
+    def question_ruled(self, request: OutsideRequest, rule: Rule, line: str) -> None:
+        self.emit(
+            "question",
+            kinds=sorted(question_kinds(request)),
+            text=line,
+            allowed=rule.decision == "allow",
+            rule=rule_json(rule),
         )
 
     def note(self, kind: str, text: str) -> None:

@@ -224,10 +224,14 @@ def build_ask_parser() -> argparse.ArgumentParser:
     answer.add_argument(
         "--allow",
         action="store_true",
-        help="allow permission requests, once where the agent offers that, else always",
+        help="allow the permission requests no permission rule decides, once where the agent "
+        "offers that, else always",
     )
     answer.add_argument(
-        "--deny", action="store_true", help="reject permission requests (the default)"
+        "--deny",
+        action="store_true",
+        help="reject every permission request, whatever the rules say (without --allow or "
+        "--deny: the rules decide, and what they do not is rejected)",
     )
     parser.add_argument(
         "--allow-outside",

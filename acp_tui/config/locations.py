@@ -26,6 +26,8 @@ __all__ = [
     "log_dir",
     "recent_agents_file",
     "recordings_dir",
+    "rules_file",
+    "rules_state_file",
     "state_dir",
 ]
 
@@ -38,6 +40,17 @@ def config_file() -> Path:
     from platformdirs import user_config_dir
 
     return Path(user_config_dir(APP_NAME, appauthor=False)) / "config.toml"
+
+
+def rules_file() -> Path:
+    """The person's permission rules: ``rules.toml`` beside the config file."""
+    return config_file().parent / "rules.toml"
+
+
+def rules_state_file(data: Path | None = None) -> Path:
+    """What acp-tui keeps about the rules (how often each fired, the projects whose rules
+    file is in use), in ``data`` or the data dir: never in the hand-edited file."""
+    return (data or data_dir()) / "rules-state.json"
 
 
 def data_dir() -> Path:

@@ -21,6 +21,14 @@ Policies:
   presenter is registered).
 - ``"deny"``: ``reject_once``, else ``reject_always``, else cancelled.
 
+Between ``"deny"`` and the others come the permission rules (:attr:`PermissionBroker.rules`,
+see :mod:`acp_tui.session.asking.rules`): a rule that allows picks the agent's
+``allow_once`` option, one that denies its ``reject_once`` (never an "always" option: the
+agent's own memory must not outlive the rule), one that asks shows the dialog whatever the
+policy. When the agent offers no such option, the rule cannot answer: an allow rule leaves
+the request to the policy, a deny rule to the dialog, and the dialog says why it is asked.
+A request a rule answered is echoed ``Allowed by rule: execute `npm test*` in ~/proj — …``.
+
 :meth:`PermissionBroker.cancel_session` answers every pending request of a session with
 ``cancelled`` (the spec requires it after ``session/cancel``); the one on screen is closed by
 cancelling the presenter's coroutine, so a presenter must close its dialog when it is cancelled
@@ -39,11 +47,12 @@ import itertools
 import logging
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import anyio
 
 from acp_tui.session.asking.dialog_queue import AnsweredCallback, DialogQueue, QueueCallback
+from acp_tui.session.asking.rules import Rule
 from acp_tui.text.safety import one_line
 
 log = logging.getLogger(__name__)
@@ -125,6 +134,11 @@ class PendingPermission:
     problem: str | None = None  # why the request has no usable options, if it has none
     serial: int = field(default_factory=lambda: next(_ids))
     result: dict[str, Any] | None = None
+    #: The rule that answered it (allowed or denied it).
+    rule: Rule | None = None
+    #: Why a rule sent it to the dialog (the dialog shows it): an ``ask`` rule, or one the
+    #: agent's options could not carry out.
+    rule_note: str | None = None
     _done: anyio.Event = field(default_factory=anyio.Event)
     _scope: anyio.CancelScope | None = None
 
@@ -222,6 +236,19 @@ class PendingPermission:
 # --- the broker -----------------------------------------------------------------------------
 
 
+class RuleJudge(Protocol):
+    """The rules as the broker uses them (:class:`acp_tui.session.asking.rule_requests.
+    AgentRules`)."""
+
+    def judge(self, pending: PendingPermission) -> Rule | None: ...
+
+    def fired(self, rule: Rule) -> None: ...
+
+
+#: The option kind each rule decision picks.
+_RULE_PICKS: dict[str, str] = {"allow": ALLOW_ONCE, "deny": REJECT_ONCE}
+
+
 class PermissionBroker(DialogQueue[PendingPermission, str | None]):
     """Queues permission requests, applies the policy, and echoes every answer."""
 
@@ -236,6 +263,8 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
     ) -> None:
         super().__init__(on_answered=on_answered, on_queue_changed=on_queue_changed)
         self.policy = policy
+        #: The permission rules, checked after the ``deny`` policy and before the others.
+        self.rules: RuleJudge | None = None
 
     # -- configuration --
 
@@ -267,12 +296,32 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
 
     async def request(self, params: Any) -> dict[str, Any]:
         """Answer one ``session/request_permission``; never raises for malformed params."""
+        pending = await self.answer(params)
+        return pending.result or CANCELLED
+
+    async def answer(self, params: Any) -> PendingPermission:
+        """:meth:`request`, answering the request itself: its ``result``, and the ``rule``
+        that answered it, if one did."""
         pending = PendingPermission.from_params(params)
+        await self._answer(pending)
+        return pending
+
+    async def _answer(self, pending: PendingPermission) -> None:
         if not pending.options:
             reason = pending.problem or "no usable options"
             self._finish(pending, None, f"Cancelled ({reason}): {pending.label}")
-            return pending.result or CANCELLED
+            return
+        if self._policy != "deny":
+            rule = self._judge(pending)
+            if rule is not None:
+                if self._answer_by(pending, rule):
+                    return
+                if rule.decision != "allow":  # ask, or a deny the agent gave no way to say
+                    await self._ask(pending)
+                    return
+        await self._by_policy(pending)
 
+    async def _by_policy(self, pending: PendingPermission) -> None:
         if self._policy == "yolo":
             # Allow this once, as --deny-all rejects once: "always" would leave a rule in the
             # agent's settings (claude-agent-acp wrote one for `ask --allow`), or switch its
@@ -282,10 +331,10 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
             )
             if first is not None:
                 self._finish(pending, first, f"Auto-allowed (--yolo): {pending.label}")
-                return pending.result or CANCELLED
+                return
             if self._presenter is None:
                 self._finish(pending, None, f"Cancelled (--yolo, no allow option): {pending.label}")
-                return pending.result or CANCELLED
+                return
         elif self._policy == "deny":
             choice = pending.first_of(REJECT_ONCE, REJECT_ALWAYS)
             text = (
@@ -294,18 +343,62 @@ class PermissionBroker(DialogQueue[PendingPermission, str | None]):
                 else f"Cancelled (--deny-all, no reject option): {pending.label}"
             )
             self._finish(pending, choice, text)
-            return pending.result or CANCELLED
+            return
+        await self._ask(pending)
 
-        return await self._ask(pending)
-
-    async def _ask(self, pending: PendingPermission) -> dict[str, Any]:
+    async def _ask(self, pending: PendingPermission) -> None:
         try:
             await self._wait_for_answer(pending)
         finally:
             if not pending.answered:  # our own task was cancelled (e.g. the connection closed)
                 self._finish(pending, None, f"Cancelled: {pending.label}")
             self._remove(pending)
-        return pending.result or CANCELLED
+
+    # -- rules --
+
+    def _judge(self, pending: PendingPermission) -> Rule | None:
+        if self.rules is None:
+            return None
+        try:
+            return self.rules.judge(pending)
+        except Exception:  # a rule must never keep a request from the person
+            log.exception("the permission rules failed; asking instead")
+            return None
+
+    def _answer_by(self, pending: PendingPermission, rule: Rule) -> bool:
+        """Answer ``pending`` as ``rule`` says, if the agent offers the option it picks;
+        else note why the dialog asks. Returns whether it was answered."""
+        described = rule.describe()
+        kind = _RULE_PICKS.get(rule.decision)
+        choice = pending.first_of(kind) if kind is not None else None
+        if kind is None:
+            pending.rule_note = f"Asked by rule: {described}"
+        elif choice is None:
+            pending.rule_note = (
+                f"The rule {described} would {rule.decision} this, but the agent offers no "
+                f"'{KIND_LABELS[kind]}' option"
+            )
+            return False
+        else:
+            pending.rule = rule
+            verb = "Allowed" if rule.decision == "allow" else "Denied"
+            self._finish(pending, choice, f"{verb} by rule: {described} — {pending.label}")
+        assert self.rules is not None
+        try:
+            self.rules.fired(rule)
+        except Exception:
+            log.exception("counting a rule failed")
+        return pending.answered
+
+    def apply_rules(self, pending: PendingPermission) -> bool:
+        """The rules changed while ``pending`` waited (one was made from its dialog): answer
+        it now if one allows or denies it (its dialog closes). Returns whether it was."""
+        if pending.answered:
+            return False
+        rule = self._judge(pending)
+        if rule is None or rule.decision == "ask":
+            return False
+        return self._answer_by(pending, rule)
 
     def _answer_shown(self, pending: PendingPermission, answer: str | None) -> None:
         if pending.answered:  # cancel_session / cancel_all got there first
