@@ -194,7 +194,20 @@ class AcpTuiApp(AgentViews, App[int]):
                 timeout=20,
                 markup=False,
             )
+        # A mistake in the permission rules is said as soon as it is read: now for the
+        # person's own file, when a session of its project asks for a project's.
+        self.workspace.rules.on_problem = self._rules_problem
+        self.workspace.rules.user()
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+
+    def _rules_problem(self, problem: str) -> None:
+        self.notify(
+            sanitize_terminal_text(problem),
+            title="permission rules",
+            severity="error",
+            timeout=30,
+            markup=False,
+        )
 
     def _quit_on_termination(self) -> None:
         """Python's default for SIGTERM ends the process where it stands: the terminal was

@@ -46,14 +46,16 @@ PLACES: dict[str, str] = {
     "ConfirmScreen": "dialogs",
     "OptionsScreen": "dialogs",
     "RenameScreen": "dialogs",
+    "RulesScreen": "permission rules",
+    "RuleEditorScreen": "rule editor",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
 DESCRIPTIONS: dict[str, str] = {
     "quit": "quit",
     "command-palette": "open the command palette",
-    "close-dialog": "close a dialog: sign-in, confirm, session options (`escape`), agent log "
-    "and inspector "
+    "close-dialog": "close a dialog: sign-in, confirm, session options, rule editor (`escape`), "
+    "agent log, inspector and permission rules "
     "(`escape`, `q`), context details (`escape`, `enter`, `q`)",
     "cancel-turn": "cancel the running turn; while editing a queued message, keep it as it was",
     "new-session": "new session",
@@ -90,6 +92,17 @@ DESCRIPTIONS: dict[str, str] = {
     "permission-scroll-down": "scroll the details down",
     "permission-choose": "answer with the highlighted option (once armed)",
     "permission-raw": "show or hide the raw input (once armed)",
+    "permission-always-allow": "a rule that allows requests like this one: opens the rule "
+    "editor, pre-filled (once armed)",
+    "permission-always-deny": "a rule that denies requests like this one: opens the rule "
+    "editor, pre-filled (once armed)",
+    "rules-add": "a new rule",
+    "rules-edit": "edit the highlighted rule (Enter too)",
+    "rules-delete": "delete the highlighted rule (asks first)",
+    "rules-move-up": "move the highlighted rule up (within its file)",
+    "rules-move-down": "move the highlighted rule down (within its file)",
+    "rules-accept": "put the project's rules file in use as it is now (asks first)",
+    "rule-save": "save the rule (once armed)",
     "form-next-field": "the next field of the agent's form",
     "form-previous-field": "the previous field of the agent's form",
     "gauge-details": "context details (on the focused gauge)",

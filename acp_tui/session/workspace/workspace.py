@@ -18,9 +18,11 @@ from dataclasses import dataclass
 
 import anyio
 
+from acp_tui.config import locations
 from acp_tui.protocol import reaper
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks
+from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.attention import AttentionBoard
@@ -49,7 +51,14 @@ class Workspace:
     """Controllers by agent key (:attr:`acp_tui.session.launch.spec.AgentSpec.key`: the
     agent's configured name, or its exact command line and env)."""
 
-    def __init__(self) -> None:
+    def __init__(self, rules: RuleBook | None = None) -> None:
+        #: The permission rules every agent of the app answers by (one book: an edit made
+        #: in one agent's view applies to all). Default: the person's files.
+        self.rules = (
+            rules
+            if rules is not None
+            else RuleBook(locations.rules_file(), locations.rules_state_file())
+        )
         self._controllers: dict[str, SessionController] = {}
         self._made: dict[str, _Made] = {}
         self._start_failures: dict[str, str] = {}

@@ -23,6 +23,11 @@ never an accident. :meth:`PermissionScreen.close` closes it from code (the broke
 request). :func:`present_permission` is a ready-made presenter body for
 :class:`acp_tui.session.asking.permissions.PermissionBroker`.
 
+With a :class:`RuleOffer`, two rows follow the agent's options: "Always allow this for this
+project…" and "Always deny…" (keys ``a`` and ``d``), which open the rule editor pre-filled for
+this request. They pass the same gate as the options; the dialog stays open under the editor
+and closes when the saved rule answers the request (the broker answers it).
+
 The options are an :class:`~textual.widgets.OptionList`, which renders only the rows on screen:
 a request with thousands of options opens at once, and the title and key hints stay on screen.
 
@@ -32,7 +37,8 @@ Everything the agent sent is shown literally, through :mod:`acp_tui.ui.agent_tex
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from typing import Any, ClassVar
 
@@ -53,6 +59,7 @@ from acp_tui.session.asking.permissions import (
     PendingPermission,
     PermissionChoice,
 )
+from acp_tui.session.asking.rules import Decision
 from acp_tui.store.entries import ToolCall
 from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
@@ -107,7 +114,24 @@ _KIND_STYLES: dict[str, str] = {
 KIND_CELLS = 20
 _NUMBER_KEYS = frozenset(str(n) for n in range(1, 10))
 #: The actions of the dialog's own keys (see PermissionScreen.BINDINGS).
-_OWN_ACTIONS = frozenset({"reject", "move", "move_to", "scroll_body", "choose", "toggle_raw"})
+_OWN_ACTIONS = frozenset(
+    {"reject", "move", "move_to", "scroll_body", "choose", "toggle_raw", "always"}
+)
+#: The rows the dialog adds after the agent's options, with an offer of rules.
+_RULE_ROWS: tuple[tuple[Decision, str, str], ...] = (
+    ("allow", "✓ rule", "Always allow this for this project…"),
+    ("deny", "✗ rule", "Always deny…"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class RuleOffer:
+    """What the dialog offers besides the agent's options: a permission rule made from this
+    request (``make`` opens the editor on one that allows or denies it), and why a rule sent
+    the request here, if one did."""
+
+    make: Callable[[Decision], object]
+    note: str | None = None
 
 
 def _parse_action(action: str) -> tuple[str, tuple[Any, ...]]:
@@ -179,9 +203,11 @@ class PermissionScreen(ArmedDialog[str]):
         ),
         Binding("enter,space", "choose", "Choose the highlighted option", id="permission-choose"),
         Binding("r", "toggle_raw", "Show or hide the raw input", id="permission-raw"),
+        Binding("a", "always('allow')", "Always allow…", id="permission-always-allow"),
+        Binding("d", "always('deny')", "Always deny…", id="permission-always-deny"),
     ]
     #: Actions that answer or change what is shown: taken only once the dialog is armed.
-    GATED_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "toggle_raw"})
+    GATED_ACTIONS: ClassVar[frozenset[str]] = frozenset({"choose", "toggle_raw", "always"})
 
     highlighted: reactive[int | None] = reactive(None, init=False)
     show_raw: reactive[bool] = reactive(False, init=False)
@@ -194,6 +220,7 @@ class PermissionScreen(ArmedDialog[str]):
         origin: DialogOrigin | None = None,
         position: int = 1,
         total: int = 1,
+        offer: RuleOffer | None = None,
         arm_delay: float | None = None,
         burst_window: float | None = None,
         forward_typing: TypingForwarder | None = None,
@@ -218,6 +245,10 @@ class PermissionScreen(ArmedDialog[str]):
             else ToolCall.from_fields(self.request.tool_call)
         )
         self.options: list[PermissionChoice] = self.request.options
+        #: A permission rule made from this request, offered after the agent's options.
+        self.offer = offer if self.options else None
+        #: The rows after the agent's options (each opens the rule editor).
+        self.rule_rows: tuple[tuple[Decision, str, str], ...] = _RULE_ROWS if self.offer else ()
         self.position = position
         self.total = total
         self._answered = False
@@ -256,11 +287,14 @@ class PermissionScreen(ArmedDialog[str]):
                 kind_class = f"kind-{self.kind}" if self.kind in KIND_ICONS else "kind-other"
                 yield Label(Text(f"{icon} {word}"), id="kind", classes=kind_class)
                 yield Static(Text(self.title_text, overflow="fold"), id="title")
+            if self.offer is not None and self.offer.note:
+                yield Static(agent_line(self.offer.note, 300), id="rule-note")
             with _Body(id="body"):
                 yield from self._compose_details()
             if self.options:
                 yield PermissionOptions(
                     *(option_prompt(i, choice) for i, choice in enumerate(self.options)),
+                    *(self._rule_prompt(i) for i in range(len(self.rule_rows))),
                     id="options",
                 )
             else:
@@ -325,6 +359,21 @@ class PermissionScreen(ArmedDialog[str]):
         """The key of one of the dialog's actions, as the hints spell it."""
         return key_label(self, f"permission-{name}")
 
+    def _rule_prompt(self, index: int) -> Content:
+        """A row offering a rule: its key, what it is, in the options' columns."""
+        decision, mark, text = self.rule_rows[index]
+        key = line_of(self._key(f"always-{decision}"), 3)
+        number = f" {key}  " if len(key) == 1 else "    "
+        kind = f" {mark}"
+        kind += " " * max(1, KIND_CELLS - cell_len(kind))
+        style = "$text-success" if decision == "allow" else "$text-error"
+        return Content.assemble((number, "bold $text-accent"), (kind, style), " ", text)
+
+    @property
+    def row_count(self) -> int:
+        """The rows of the list: the agent's options, then the rule rows."""
+        return len(self.options) + len(self.rule_rows)
+
     def _hint_text(self) -> KeyHints:
         reject = f"{self._key('reject')} reject"
         if not self.armed:
@@ -337,6 +386,9 @@ class PermissionScreen(ArmedDialog[str]):
         if len(self.options) > 9:
             first, last = self._key("first"), self._key("last")
             parts[1] = f"{move} {first} {last} + {choose} ({len(self.options):,} options)"
+        if self.offer is not None:
+            allow, deny = self._key("always-allow"), self._key("always-deny")
+            parts.append(f"{allow}/{deny} always allow/deny… (a rule)")
         if self.has_raw_input:
             parts.append(f"{self._key('raw')} raw input")
         parts.append(f"{self._key('scroll-up')}/{self._key('scroll-down')} scroll")
@@ -432,6 +484,8 @@ class PermissionScreen(ArmedDialog[str]):
             return self.highlighted is not None
         if name == "toggle_raw":
             return self.has_raw_input
+        if name == "always":
+            return self.offer is not None
         return True
 
     def _do_reject(self, *, at: float) -> None:
@@ -452,6 +506,16 @@ class PermissionScreen(ArmedDialog[str]):
 
     def _do_toggle_raw(self, *, at: float) -> None:
         self.action_toggle_raw()
+
+    def _do_always(self, decision: Decision, *, at: float) -> None:
+        self._make_rule(decision, at)
+
+    def _make_rule(self, decision: Decision, at: float) -> None:
+        """Open the rule editor over the dialog (taken only once armed, like an answer);
+        the dialog stays until the rule, once saved, answers the request."""
+        if self._answered or self.offer is None or not self.accepts(at):
+            return
+        self.offer.make(decision)
 
     # -- reactive state --
 
@@ -479,16 +543,17 @@ class PermissionScreen(ArmedDialog[str]):
     # -- actions --
 
     def action_move(self, delta: int) -> None:
-        if not self.options:
+        rows = self.row_count
+        if not rows:
             return
         if self.highlighted is None:
-            self.highlighted = 0 if delta > 0 else len(self.options) - 1
+            self.highlighted = 0 if delta > 0 else rows - 1
         else:
-            self.highlighted = max(0, min(len(self.options) - 1, self.highlighted + delta))
+            self.highlighted = max(0, min(rows - 1, self.highlighted + delta))
 
     def action_move_to(self, index: int) -> None:
-        if self.options:
-            self.highlighted = index % len(self.options)
+        if self.row_count:
+            self.highlighted = index % self.row_count
 
     def action_reject(self) -> None:
         # Escape is always taken: saying no is never an accident.
@@ -513,7 +578,11 @@ class PermissionScreen(ArmedDialog[str]):
 
     def _person_answers(self, index: int, at: float) -> bool:
         """The one way the person's input answers: taken only when the dialog was armed at
-        ``at``, the time of the key or click."""
+        ``at``, the time of the key or click. A rule row opens the rule editor instead."""
+        rule_index = index - len(self.options)
+        if 0 <= rule_index < len(self.rule_rows):
+            self._make_rule(self.rule_rows[rule_index][0], at)
+            return False
         if self._answered or not self.accepts(at) or not 0 <= index < len(self.options):
             return False
         self._answer_with(self.options[index].option_id)
@@ -546,6 +615,7 @@ async def present_permission(
     *,
     tool_call: ToolCall | None = None,
     origin: DialogOrigin | None = None,
+    offer: RuleOffer | None = None,
     forward_typing: TypingForwarder | None = None,
 ) -> str | None:
     """Show ``pending`` in a :class:`PermissionScreen` and wait for the answer; when the caller
@@ -562,6 +632,7 @@ async def present_permission(
         origin=origin,
         position=position,
         total=total,
+        offer=offer,
         forward_typing=forward_typing,
     )
     return await present_dialog(app, screen)

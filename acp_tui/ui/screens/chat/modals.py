@@ -11,7 +11,7 @@ the other dialogs are pushed with ``push_screen_wait`` in a worker of the screen
 from __future__ import annotations
 
 from collections.abc import Callable, Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.screen import Screen
@@ -27,6 +27,9 @@ from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.screens.armed import DialogOrigin
 from acp_tui.ui.screens.chat.common import display_title
+
+if TYPE_CHECKING:
+    from acp_tui.ui.screens.permission import RuleOffer
 
 __all__ = ["DIALOGS", "LOGGED_OUT", "ChatDialogs"]
 
@@ -58,6 +61,9 @@ class ChatDialogs:
         self.forward_typing = forward_typing
         #: The view's agent, as the person knows it (acp_tui.ui.screens.chat.agent_name).
         self.agent = agent
+        #: What a permission dialog offers besides the agent's options (a rule made from the
+        #: request: acp_tui.ui.screens.chat.rules); None: nothing.
+        self.rule_offer: Callable[[PendingPermission], RuleOffer | None] | None = None
 
     def attach(self, broker: PermissionBroker, elicitations: ElicitationQueue) -> None:
         """The permission requests and the agent's questions are shown here."""
@@ -101,6 +107,7 @@ class ChatDialogs:
             total,
             tool_call=tool_call,
             origin=self.origin(pending.session_id),
+            offer=self.rule_offer(pending) if self.rule_offer is not None else None,
             forward_typing=self.forward_typing,
         )
 

@@ -48,6 +48,7 @@ class ChatPalette:
         tools: ChatTools,
         sessions: SessionActions,
         dialogs: ChatDialogs,
+        rules: Callable[[], object],
         key_words: Callable[[str], str | None],
         highlighted: Callable[[], str | None],
         other_agents: Callable[[], Iterable[SystemCommand]],
@@ -59,6 +60,8 @@ class ChatPalette:
         self.tools = tools
         self.sessions = sessions
         self.dialogs = dialogs
+        #: Shows the permission rules (Ctrl+P → Permission rules).
+        self.rules = rules
         self.key_words = key_words
         self.highlighted = highlighted
         self.other_agents = other_agents
@@ -106,6 +109,11 @@ class ChatPalette:
         )
         yield SystemCommand(
             "Context details", "Token usage, cost and the last turn", tools.context_details
+        )
+        yield SystemCommand(
+            "Permission rules",
+            "The rules that answer permission requests before the dialog: list, add, edit",
+            self.rules,
         )
         yield SystemCommand(
             "Toggle sessions sidebar",

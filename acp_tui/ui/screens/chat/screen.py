@@ -53,6 +53,7 @@ from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
+from acp_tui.ui.screens.chat.rules import ChatRules
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SidebarRequests
 from acp_tui.ui.screens.chat.tools import ChatTools
@@ -105,7 +106,9 @@ class ChatScreen(Screen[None]):
         self.workspace = workspace if workspace is not None else Workspace()
         #: The store, the queue, the broker and the elicitation queue of this view's agent,
         #: kept across its restarts; each start's controller is made from them.
-        self.parts = agent_parts(settings, lambda key: self.drawing.queue_changed(key))
+        self.parts = agent_parts(
+            settings, lambda key: self.drawing.queue_changed(key), rules=self.workspace.rules
+        )
         self.store = self.parts.store
         self.broker = self.parts.broker
         self.elicitations = self.parts.elicitations
@@ -154,6 +157,16 @@ class ChatScreen(Screen[None]):
             agent=lambda: agent_label(self.spec, self.link),
         )
         self.dialogs.attach(self.broker, self.elicitations)
+        #: The permission rules: the palette's list, and what the dialog offers.
+        self.rules = ChatRules(
+            self.model,
+            rules=self.parts.rules,
+            broker=self.broker,
+            push=lambda screen, answered: self.app.push_screen(screen, answered),
+            origin=self.dialogs.origin,
+            default_cwd=self.spec.cwd,
+        )
+        self.dialogs.rule_offer = self.rules.offer
         self.options = SessionOptions(
             model,
             bar=lambda: widgets.bar,
@@ -266,6 +279,7 @@ class ChatScreen(Screen[None]):
             tools=self.tools,
             sessions=self.session_actions,
             dialogs=self.dialogs,
+            rules=self.rules.show_rules,
             key_words=lambda binding_id: next(
                 (key_words(key) for key in effective_keys(self, binding_id)), None
             ),
