@@ -85,6 +85,17 @@ def _store_written_only_by_the_store() -> Generator[None, None, None]:
     )
 
 
+@pytest.fixture(autouse=True)
+def _permission_rules_forgotten() -> Generator[None, None, None]:
+    """The config and data folders are the test process's: the permission rules a test wrote
+    (and their counts) must not answer the next test's requests."""
+    from acp_tui.config import locations
+
+    yield
+    for path in (locations.rules_file(), locations.rules_state_file()):
+        path.unlink(missing_ok=True)
+
+
 def empty_textual_style_cache() -> None:
     styles_cache = sys.modules.get("textual._styles_cache")  # never imported here for nothing
     if styles_cache is not None:

@@ -145,6 +145,7 @@ class RuleEditorScreen(ArmedDialog[Rule]):
 
     def on_mount(self) -> None:
         self.set_class(not self.armed, "-unarmed")
+        self.show_problem("")
         first = self.query(Input).first()
         self.set_focus(first)
 
@@ -178,7 +179,9 @@ class RuleEditorScreen(ArmedDialog[Rule]):
         return value == PROJECT_FILE
 
     def show_problem(self, text: str) -> None:
-        self.query_one("#rule-problem", Static).update(Text(text))
+        problem = self.query_one("#rule-problem", Static)
+        problem.update(Text(text))
+        problem.display = bool(text)
 
     # -- keys and answers --
 
