@@ -41,6 +41,7 @@ BENCHMARKS: dict[str, str] = {
     "keys": "bench.screen:KEYS",
     "launch": "bench.screen:LAUNCH",
     "permission": "bench.screen:PERMISSION",
+    "forms": "bench.screen:FORMS",
     "agents3": "bench.screen_agents:AGENTS3",
     "wire": "bench.bench_wire",
     "stream": "bench.bench_stream",

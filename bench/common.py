@@ -62,7 +62,12 @@ class Metric:
 
 
 #: How a flag of ``Metric.requires`` at 0 reads in the table, by the end of its key.
-FLAG_WORDS = {"_unfolded": "folded", "_reached": "start not reached"}
+FLAG_WORDS = {
+    "_unfolded": "folded",
+    "_reached": "start not reached",
+    "_refused": "not refused",
+    "_streamed": "not streamed",
+}
 
 
 def flag_word(key: str) -> str:

@@ -12,6 +12,7 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from acp_tui.session.asking.elicitation import MAX_FORM_FIELDS
 from bench.blackbox import drive
 from bench.blackbox.workloads import PACE, chunks_for
 from bench.common import Metric, percentile
@@ -356,4 +357,45 @@ PERMISSION = ScreenBench(
         ),
     ],
     _permission,
+)
+
+
+# ---------------------------------------------------------------------------- forms
+
+
+def _forms(smoke: bool, quick: bool) -> dict[str, float]:
+    huge = drive.form(60 if smoke else 5_000, limit=60.0)
+    bound = drive.form(3 if smoke else MAX_FORM_FIELDS, limit=60.0)
+    return {
+        "form5000_s": huge["shown_s"],
+        "form5000_refused": huge["refused"],
+        "form5000_rss_mb": huge["rss_mb"],
+        "form_bound_s": bound["shown_s"],
+        "form_bound_rss_mb": bound["rss_mb"],
+    }
+
+
+FORMS = ScreenBench(
+    "forms",
+    "Forms (elicitation/create)",
+    [
+        Metric(
+            "form5000_rss_mb",
+            "a 5,000-field form: peak RSS (refused, the person told)",
+            "MB",
+            ("<", 300.0),
+            requires=("form5000_refused",),
+            digits=0,
+        ),
+        Metric("form5000_s", "a 5,000-field form: sent -> its refusal on screen", "s"),
+        Metric(
+            "form_bound_s",
+            f"a form of {MAX_FORM_FIELDS} fields (the most shown): sent -> on screen",
+            "s",
+        ),
+        Metric(
+            "form_bound_rss_mb", f"a form of {MAX_FORM_FIELDS} fields: peak RSS", "MB", digits=0
+        ),
+    ],
+    _forms,
 )

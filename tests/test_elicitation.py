@@ -7,6 +7,7 @@ import copy
 import json
 import subprocess
 import sys
+import tracemalloc
 from typing import Any
 
 import pytest
@@ -21,6 +22,8 @@ from acp_tui.session.asking.elicitation import (
     CHOICE,
     DECLINE,
     INTEGER,
+    MAX_FORM_CHOICES,
+    MAX_FORM_FIELDS,
     MULTI,
     NUMBER,
     TEXT,
@@ -208,6 +211,37 @@ def test_a_property_type_this_client_cannot_ask_for_blocks_accept_only_when_requ
 def test_a_request_that_cannot_be_shown_says_why(params: Any, why: str) -> None:
     with pytest.raises(ElicitationError, match=why):
         parse_request(params)
+
+
+def _fields(count: int, **schema: Any) -> dict[str, Any]:
+    return {f"f{n}": {"type": "string", **schema} for n in range(count)}
+
+
+def test_a_form_too_big_to_show_is_refused_saying_how_big() -> None:
+    """A form of 5,000 fields took a minute and 1.1 GB to draw: more than MAX_FORM_FIELDS
+    fields, or MAX_FORM_CHOICES choices in all, is refused, and the message says why."""
+    assert len(parse_request(form({"properties": _fields(MAX_FORM_FIELDS)})).fields) == 50
+    with pytest.raises(ElicitationError, match=r"has 5,000 fields; .* at most 50"):
+        parse_request(form({"properties": _fields(5_000)}))
+    few = [f"v{n}" for n in range(MAX_FORM_CHOICES // 4)]
+    many = [f"w{n}" for n in range(MAX_FORM_CHOICES + 1)]
+    assert parse_request(form({"properties": _fields(4, enum=few)})).fields[0].kind == CHOICE
+    with pytest.raises(ElicitationError, match="more than 2,000 choices"):
+        parse_request(form({"properties": _fields(5, enum=few)}))
+    with pytest.raises(ElicitationError, match="more than 2,000 choices"):
+        parse_request(form({"properties": {"many": {"type": "array", "items": {"enum": many}}}}))
+
+
+def test_a_choice_list_of_a_million_is_refused_without_reading_it_all() -> None:
+    values = [f"v{n}" for n in range(1_000_000)]
+    tracemalloc.start()
+    try:
+        with pytest.raises(ElicitationError, match="choices"):
+            parse_request(form({"properties": {"pick": {"type": "string", "enum": values}}}))
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 5_000_000
 
 
 def test_a_mode_not_advertised_is_refused() -> None:

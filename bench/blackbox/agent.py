@@ -8,11 +8,13 @@ replies are the benchmark workloads, with timestamps of what it sent.
   (``burst``: serialised first, then written in one go, as fast as the pipe takes them) or one
   every 5 ms (``paced``, on a fixed schedule, so the stream never drifts longer);
 - ``/bench permission N``: a tool call asking permission with N options; when answered, a
-  reply naming the choice.
+  reply naming the choice;
+- ``/bench form N``: ``elicitation/create`` of a form of N text fields ("Field 00001"...);
+  when answered, a reply naming the answer.
 
 Every event is appended to FILE as one JSON line with ``time.time()``: ``start`` and ``end``
 of a stream (``end``: the last byte was written and flushed), ``permission-sent``,
-``permission-answered``. The demo agent stays a demo: this one exists only for the benchmarks.
+``permission-answered``, ``form-sent``, ``form-answered``. The demo agent stays a demo: this one exists only for the benchmarks.
 """
 
 from __future__ import annotations
@@ -133,6 +135,9 @@ class BenchAgent:
         if len(words) >= 2 and words[0] == "/bench" and words[1] == "permission":
             self.permission(int(words[2]) if len(words) > 2 else 1000, message_id)
             return
+        if len(words) >= 2 and words[0] == "/bench" and words[1] == "form":
+            self.form(int(words[2]) if len(words) > 2 else 5000, message_id)
+            return
         if len(words) >= 2 and words[0] == "/bench":
             try:
                 chunks = chunks_for(words[1])
@@ -172,6 +177,45 @@ class BenchAgent:
             self.out.write(data)
             self.out.flush()
         self.mark("end", workload=name, cancelled=self.cancelled.is_set())
+
+    def answer_to(self, request_id: str) -> Any:
+        """Wait for the client's answer to our request ``request_id`` (its result or error)."""
+        while True:
+            message = self.inbox.get()
+            if message is None:
+                return None
+            if message.get("id") == request_id and "method" not in message:
+                return message.get("result") or message.get("error")
+
+    def form(self, count: int, message_id: str) -> None:
+        self.next_id += 1
+        request_id = f"form-{self.next_id}"
+        properties = {
+            f"field{n:05d}": {"type": "string", "title": f"Field {n:05d}", "description": "d"}
+            for n in range(1, count + 1)
+        }
+        self.send(
+            {
+                "jsonrpc": "2.0",
+                "id": request_id,
+                "method": "elicitation/create",
+                "params": {
+                    "sessionId": SESSION_ID,
+                    "mode": "form",
+                    "message": f"A form of {count:,} fields",
+                    "requestedSchema": {"type": "object", "properties": properties},
+                },
+            }
+        )
+        self.mark("form-sent", fields=count)
+        answer = self.answer_to(request_id)
+        outcome = (
+            answer.get("action") or answer.get("message") if isinstance(answer, dict) else None
+        )
+        self.mark("form-answered", outcome=str(outcome))
+        reply = f"The form was answered: {outcome}. {marker(END, self.turn)}"
+        self.out.write(self.notification_line(reply, message_id))
+        self.out.flush()
 
     def permission(self, count: int, message_id: str) -> None:
         call_id = f"call-{self.turn}"

@@ -401,3 +401,33 @@ def permission(options: int, limit: float) -> dict[str, float]:
             raise RuntimeError(f"the key 1 chose {outcome!r}, not the first option")
         term.wait_for(marker(END, 1), limit)
         return {"shown_s": shown - sent, "answered_s": answered - pressed}
+
+
+# ---------------------------------------------------------------------------- forms
+
+
+def form(fields: int, limit: float) -> dict[str, float]:
+    """A form of ``fields`` text fields: the agent sent it -> on screen (its first field, or
+    the message that it is refused) -> Escape (a form shown is cancelled) -> the agent has its
+    answer; seconds, and the app's peak RSS."""
+    with launch(bench_agent_args()) as run:
+        term = run.term
+        wait_ready(run, "bench-agent")
+        shown = visible("Field 00001")
+        refused = visible("cannot show")
+        _, watch = send_prompt(run, f"/bench form {fields}", lambda r: shown(r) or refused(r))
+        try:
+            at = term.settle(watch, limit, "the form or its refusal")
+        except ScreenTimeout:
+            return {"shown_s": float("inf"), "refused": 0.0, "rss_mb": term.peak_rss_mb()}
+        was_refused = term.contains("cannot show")
+        if not was_refused:
+            term.wait_for("Esc cancel", limit)
+            term.press("escape")
+        run.mark("form-answered", 1, limit=limit)
+        term.wait_for(marker(END, 1), limit)
+        return {
+            "shown_s": at - run.mark("form-sent", 1),
+            "refused": 1.0 if was_refused else 0.0,
+            "rss_mb": term.peak_rss_mb(),
+        }

@@ -8,12 +8,16 @@ Prompts (the text of the first text block; arguments after a space):
   with :data:`WORD_START` and ending with :data:`WORD_END`; the turn is not ended (the person
   cancels it: the cancel is answered) unless ``end`` is given.
 
+- ``many-fields N``: ``elicitation/create`` of a form of N text fields (default 5,000); the
+  answer is reported as :data:`FORM_ANSWER` and the JSON of the answer, then the turn ends.
+
 Everything a test asserts on is a constant of this module.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 try:  # imported by the tests
@@ -29,6 +33,8 @@ respond = base.respond
 WORD_START = "WORDSTART"
 WORD_END = "WORDEND"
 WORD_CHUNK = 65_536
+#: ``many-fields``: the start of the reply reporting the form's answer.
+FORM_ANSWER = "form answer:"
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
 
 
@@ -63,6 +69,25 @@ class Agent(round3.Agent):
             self.end_turn(request_id)
         else:
             self.running = request_id
+
+    def do_many_fields(self, request_id: Any, argument: str) -> None:
+        count = int(argument or "5000")
+        properties = {
+            f"field{n:05d}": {"type": "string", "title": f"Field {n:05d}", "description": "d"}
+            for n in range(count)
+        }
+        answer = self.request(
+            "elicitation/create",
+            {
+                "sessionId": round3.SESSION_ID,
+                "mode": "form",
+                "message": f"A form of {count:,} fields",
+                "requestedSchema": {"type": "object", "properties": properties},
+            },
+        )
+        shown = {key: (answer or {}).get(key) for key in ("result", "error")}
+        say(f"{FORM_ANSWER} {json.dumps(shown, sort_keys=True)}")
+        self.end_turn(request_id)
 
 
 def main(argv: list[str] | None = None) -> None:

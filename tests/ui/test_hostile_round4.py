@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.ui.app import AcpTuiApp
+from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.widgets.prompt import PromptTextArea
 from tests.agents import hostile4_agent as h4
 from tests.ui.chat_helpers import agent_app, chat, send, wait_for, wait_for_session
@@ -53,3 +54,18 @@ async def test_the_turns_clock_ticks_while_one_huge_word_is_drawn(tmp_path: Path
         await wait_for(pilot, lambda: prompt.text == "typed", "the keys in the prompt")
         await pilot.press("escape")
         await wait_for(pilot, lambda: not screen.busy, "the turn cancelled")
+
+
+async def test_a_form_too_big_to_show_is_refused_and_the_person_told(tmp_path: Path) -> None:
+    """A form of 5,000 fields took a minute and 1.1 GB to draw. It is refused at once: the
+    person reads why in the transcript, the agent gets an error saying so, no dialog opens."""
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "many-fields 5000")
+        await wait_for(pilot, lambda: h4.FORM_ANSWER in screen_text(app), "the agent's report")
+        text = " ".join(screen_text(app).replace("▕", " ").split())  # the sidebar's edge out
+        assert "cannot show: the form has 5,000 fields; acp-tui shows forms of at most 50" in text
+        assert '"code": -32602' in text and "5,000 fields" in text.split(h4.FORM_ANSWER)[1]
+        assert not isinstance(app.screen, ElicitationScreen)
+        assert not screen.busy

@@ -45,6 +45,11 @@ UNSUPPORTED = "unsupported"
 #: Only these schemes are opened in a browser; anything else can only be copied.
 OPENABLE_SCHEMES = ("http", "https")
 
+#: The most fields and choices (of all its choice fields together) a form may have: a
+#: bigger one is refused with a message saying so (each field is a few widgets, drawn in
+#: tens of milliseconds: a form of 5,000 fields took a minute and 1.1 GB).
+MAX_FORM_FIELDS = 50
+MAX_FORM_CHOICES = 2_000
 #: How much of an agent's ``pattern`` the field's hint shows.
 PATTERN_HINT_LIMIT = 60
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
@@ -212,10 +217,13 @@ def _number_text(value: float) -> str:
 
 
 def _choices(options: Any, titled: bool) -> list[Choice]:
-    """``enum`` strings, or titled ``oneOf``/``anyOf`` options (``const`` + ``title``)."""
+    """``enum`` strings, or titled ``oneOf``/``anyOf`` options (``const`` + ``title``); no
+    more than one past :data:`MAX_FORM_CHOICES` (enough to refuse the form)."""
     found: list[Choice] = []
     seen: set[str] = set()
     for item in options if isinstance(options, list) else []:
+        if len(found) > MAX_FORM_CHOICES:
+            break
         if titled:
             if not isinstance(item, dict) or not isinstance(item.get("const"), str):
                 continue
@@ -290,8 +298,9 @@ def parse_request(
     params: Any, modes: frozenset[str] | set[str] = frozenset({FORM, URL})
 ) -> ElicitationRequest:
     """Check ``elicitation/create`` params; raises :class:`ElicitationError` for a request this
-    client cannot show (an unknown or unadvertised mode, a form without a schema, a url
-    request without its url or id)."""
+    client cannot show (an unknown or unadvertised mode, a form without a schema or with more
+    than :data:`MAX_FORM_FIELDS` fields or :data:`MAX_FORM_CHOICES` choices, a url request
+    without its url or id)."""
     if not isinstance(params, dict):
         raise ElicitationError("the elicitation params are not an object")
     mode = params.get("mode")
@@ -331,11 +340,23 @@ def parse_request(
     required = (
         {r for r in required_raw if isinstance(r, str)} if isinstance(required_raw, list) else set()
     )
+    if len(properties) > MAX_FORM_FIELDS:
+        raise ElicitationError(
+            f"the form has {len(properties):,} fields; acp-tui shows forms of at most "
+            f"{MAX_FORM_FIELDS}"
+        )
     request.title = _text(schema.get("title"))
     request.description = _text(schema.get("description"))
-    request.fields = [
-        parse_field(name, prop, name in required) for name, prop in properties.items()
-    ]
+    choices = 0
+    for name, prop in properties.items():
+        made = parse_field(name, prop, name in required)
+        choices += len(made.choices)
+        if choices > MAX_FORM_CHOICES:
+            raise ElicitationError(
+                f"the form offers more than {MAX_FORM_CHOICES:,} choices; acp-tui shows "
+                f"forms of at most {MAX_FORM_CHOICES:,}"
+            )
+        request.fields.append(made)
     return request
 
 
