@@ -399,3 +399,35 @@ FORMS = ScreenBench(
     ],
     _forms,
 )
+
+
+# ---------------------------------------------------------------------------- replay
+
+#: The recording replayed (bytes): issue 36's "190 MB recording".
+REPLAY_SIZE = 190_000_000
+
+
+def _replay(smoke: bool, quick: bool) -> dict[str, float]:
+    one = drive.replay(2_000_000 if smoke else REPLAY_SIZE, limit=800.0)
+    return {**one, "replay_streamed": 1.0 if one["replay_s"] != float("inf") else 0.0}
+
+
+REPLAY190 = ScreenBench(
+    "replay190",
+    "acp-tui replay of a 190 MB recording (a long session: streamed replies, tool output)",
+    [
+        Metric(
+            "replay_rss_mb",
+            "replay --fast: peak RSS, to the last words on screen",
+            "MB",
+            ("<", 300.0),
+            requires=("replay_streamed",),
+            digits=0,
+        ),
+        Metric("replay_s", "replay --fast: spawn -> the last words on screen", "s"),
+        Metric("check_rss_mb", "replay --check: peak RSS", "MB", ("<", 300.0), digits=0),
+        Metric("check_s", "replay --check: spawn -> its verdict", "s"),
+    ],
+    _replay,
+    IN_QUICK=False,
+)

@@ -110,8 +110,7 @@ def _load(given: str) -> Recording:
     except (OSError, ValueError, PathRefused) as error:
         why = error.strerror if isinstance(error, OSError) and error.strerror else error
         raise RecordingError(f"cannot read {given}: {why}") from None
-    with file:
-        return load_recording(given, file)
+    return load_recording(given, file)  # kept open: its lines are read as they are played
 
 
 # ---------------------------------------------------------------------------------- check

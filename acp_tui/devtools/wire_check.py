@@ -101,8 +101,10 @@ class _SegmentCheck:
     initialize_id: str | None = None
     initialized: bool = False
     store: SessionStore = field(default_factory=SessionStore)
-    # The update (or params) objects given to the store, to find where an unknown came from.
-    sources: dict[int, WireEntry] = field(default_factory=dict)
+    # Where each update the store kept as unknown, or held, came from (by the object's id:
+    # the store keeps the object, so the id stays its own); the others are not remembered,
+    # so a recording of any length is checked in the memory of its sessions.
+    sources: dict[int, tuple[float, str, int]] = field(default_factory=dict)
 
     def report(self, entry: WireEntry, what: str, *, note: bool = False) -> None:
         self.problems.append(Problem(entry.t, entry.direction, what, entry.line, note))
@@ -229,10 +231,7 @@ class _SegmentCheck:
         method = message["method"]
         params = message.get("params")
         if entry.direction == FROM_AGENT and method == "session/update":
-            self.sources[id(params)] = entry
-            if isinstance(params, dict):
-                self.sources[id(params.get("update"))] = entry
-            self.store.apply(params)
+            self._apply(entry, params)
         elif method == Method.CANCEL_REQUEST:
             request_id = params.get("requestId") if isinstance(params, dict) else None
             if request_id is not None:
@@ -244,6 +243,25 @@ class _SegmentCheck:
             for request in self.pending[FROM_AGENT].values():
                 if request.method == PERMISSION and _session_of(request.params) == session_id:
                     request.cancelled = True
+
+    def _apply(self, entry: WireEntry, params: Any) -> None:
+        """Give the update to the store, noting where it came from if the store keeps it as
+        unknown (at the end of its session's transcript, or of the unrouted ones) or holds it
+        for a session not open yet."""
+        update = params.get("update") if isinstance(params, dict) else None
+        session_id = _session_of(params)
+        held = self.store.held_count(session_id) if isinstance(session_id, str) else 0
+        self.store.apply(params)
+        source = (entry.t, entry.direction, entry.line)
+        state = self.store.sessions.get(session_id) if isinstance(session_id, str) else None
+        last = state.transcript[-1] if state is not None and state.transcript else None
+        if isinstance(last, UnknownUpdate) and last.raw is update:
+            self.sources[id(update)] = source
+        unrouted = self.store.unrouted
+        if unrouted and unrouted[-1].raw is params:
+            self.sources[id(params)] = source
+        if isinstance(session_id, str) and self.store.held_count(session_id) > held:
+            self.sources[id(update)] = source
 
     def _response(self, entry: WireEntry) -> None:
         message = entry.message
@@ -323,15 +341,11 @@ class _SegmentCheck:
             self._unknown(item, "no session")
         held = self.store.snapshot()["held"]
         for session_id, updates in held.items():
-            entry = self._source(updates[0]) if updates else None
             what = (
                 f"{len(updates)} session/update(s) for session {_short(session_id, 40)}, "
                 "which was never opened"
             )
-            if entry is not None:
-                self.report(entry, what)
-            else:
-                self.problems.append(Problem(math.nan, FROM_AGENT, what))
+            self._report_from(updates[0] if updates else None, what)
 
     def _unknown(self, item: UnknownUpdate, where: str) -> None:
         kind = item.update_kind
@@ -340,14 +354,16 @@ class _SegmentCheck:
         else:
             name = _short(kind, 40) if kind else "(no sessionUpdate)"
             what = f"session/update {name} the client could not apply: {item.error} ({where})"
-        entry = self._source(item.raw)
-        if entry is not None:
-            self.report(entry, what)
-        else:
-            self.problems.append(Problem(math.nan, FROM_AGENT, what))
+        self._report_from(item.raw, what)
 
-    def _source(self, raw: Any) -> WireEntry | None:
-        return self.sources.get(id(raw))
+    def _report_from(self, raw: Any, what: str) -> None:
+        """Report ``what`` at the line ``raw`` came from (at no line when it is not known)."""
+        source = self.sources.get(id(raw)) if raw is not None else None
+        if source is None:
+            self.problems.append(Problem(math.nan, FROM_AGENT, what))
+        else:
+            t, direction, line = source
+            self.problems.append(Problem(t, direction, what, line))
 
 
 def _text(value: Any) -> str:

@@ -30,7 +30,8 @@ import logging
 import os
 import re
 import time
-from collections.abc import Iterable, Sequence
+from collections import defaultdict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,6 +49,9 @@ FROM_AGENT = "from_agent"
 DIRECTIONS = {"out": TO_AGENT, "in": FROM_AGENT}
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The start of a line :func:`message_line` wrote for a message (the message's text follows,
+#: then the line's closing brace).
+_STAMP = re.compile(rb'\{"t":[0-9.]+,"dir":"(?:to_agent|from_agent)","msg":(?=\{)')
 
 
 def _encodable(text: str) -> bytes:
@@ -199,22 +203,104 @@ class WireEntry:
     message: Any = None
     junk: str | None = None
     text: str = ""
+    #: The message's JSON text as the wire carried it (copied into the line by
+    #: :func:`message_line`), when the line is in that shape: played back as it is.
+    wire: bytes | None = None
 
     @property
     def is_message(self) -> bool:
         return self.junk is None
 
 
+#: Bytes read at a time from a recording (a longer line is read in as many pieces).
+READ_CHUNK = 1 << 20
+
+
+def _lines(fd: int, start: int, end: int) -> Iterator[tuple[int, bytes]]:
+    """The lines of file ``fd`` from byte ``start`` to byte ``end``, each with its offset, without
+    its newline. Read with ``pread``: walks of one file never move each other's place."""
+    pending: list[bytes] = []  # the start of a line longer than what was read so far
+    line_start = position = start
+    while position < end:
+        chunk = os.pread(fd, min(READ_CHUNK, end - position), position)
+        if not chunk:
+            break
+        base = position
+        position += len(chunk)
+        cut = 0
+        while (newline := chunk.find(b"\n", cut)) >= 0:
+            piece = chunk[cut:newline]
+            if pending:
+                pending.append(piece)
+                piece = b"".join(pending)
+                pending = []
+            yield line_start, piece
+            cut = newline + 1
+            line_start = base + cut
+        if cut < len(chunk):
+            pending.append(chunk[cut:])
+    if pending:
+        yield line_start, b"".join(pending)
+
+
 @dataclass(slots=True)
 class Segment:
-    """One connection: from the header (or a ``connected`` event) to its ``closed`` event."""
+    """One connection: from the header (or a ``connected`` event) to its ``closed`` event.
+
+    Its entries are read from the file each time they are walked (:attr:`entries`), never
+    held all at once: a recording of hundreds of megabytes is played in the memory of one
+    line."""
 
     argv: list[str]
     cwd: str
     start: float
-    entries: list[WireEntry] = field(default_factory=list)
     #: The ``closed`` event, if the recording has one (a crash of acp-tui leaves none).
     closed: dict[str, Any] | None = None
+    #: How many entries (messages and junk lines) it has.
+    count: int = 0
+    #: Each request the client made: (method, its number among that method's requests) ->
+    #: its position among the entries.
+    requests: dict[tuple[str, int], int] = field(default_factory=dict)
+    #: Where its lines are: the file (kept open while a segment is), from byte ``offset``
+    #: (line ``first_line``) to ``end``.
+    file: BinaryIO | None = None
+    offset: int = 0
+    end: int = 0
+    first_line: int = 1
+
+    @property
+    def entries(self) -> SegmentEntries:
+        return SegmentEntries(self)
+
+
+class SegmentEntries:
+    """A segment's entries as they are read from the file: walk them (as often as needed),
+    count them; ``[n]`` walks to the n-th (for small recordings)."""
+
+    def __init__(self, segment: Segment) -> None:
+        self.segment = segment
+
+    def __iter__(self) -> Iterator[WireEntry]:
+        segment = self.segment
+        if segment.file is None:
+            return
+        lines = _lines(segment.file.fileno(), segment.offset, segment.end)
+        for number, (_, raw) in enumerate(lines, start=segment.first_line):
+            if raw.strip():
+                item = _read_line(number, raw)
+                if isinstance(item, WireEntry):
+                    yield item
+
+    def __len__(self) -> int:
+        return self.segment.count
+
+    def __getitem__(self, index: int) -> WireEntry:
+        if index < 0:
+            index += len(self)
+        for position, entry in enumerate(self):
+            if position == index:
+                return entry
+        raise IndexError(index)
 
 
 @dataclass(slots=True)
@@ -224,28 +310,78 @@ class Recording:
     segments: list[Segment]
     #: Lines that are not in the format: (line number, what is wrong).
     problems: list[tuple[int, str]] = field(default_factory=list)
+    #: The file its segments are read from (open for as long as the recording is used).
+    file: BinaryIO | None = None
+
+    def close(self) -> None:
+        if self.file is not None:
+            self.file.close()
 
 
 def load_recording(path: str | os.PathLike[str], file: BinaryIO | None = None) -> Recording:
-    """Read a recording (from ``file`` when given: the command line opens it through the
-    path gate, so a pipe or device is never read). Raises :class:`RecordingError` when
-    ``path`` is not one; lines that are not in the format are listed in ``problems`` and
-    otherwise skipped."""
+    """Read a recording's outline: its header, its connections (where each one's lines are,
+    how many entries, the client's requests) and the lines not in the format (listed in
+    ``problems``, otherwise skipped); its entries are read when walked
+    (:attr:`Segment.entries`). From ``file`` when given (the command line opens it through
+    the path gate, so a pipe or device is never read), which the recording then keeps open;
+    raises :class:`RecordingError` when ``path`` is not one."""
     target = Path(path)
     try:
-        data = file.read() if file is not None else target.read_bytes()
+        if file is None:
+            file = open(target, "rb")  # the recording's (and its segments'): see close()
+        fd = file.fileno()
+        size = os.fstat(fd).st_size
     except OSError as error:
         raise RecordingError(f"cannot read {target}: {error.strerror or error}") from None
-    lines = data.split(b"\n")
-    header = _parse_header(target, lines[0] if lines else b"")
-    agent = header.get("agent")
-    argv = [str(part) for part in agent] if isinstance(agent, list) else []
-    cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else ""
-    recording = Recording(target, header, [Segment(argv, str(cwd), 0.0)])
-    for number, raw in enumerate(lines[1:], start=2):
-        if not raw.strip():
-            continue
-        _read_line(recording, number, raw)
+    lines = _lines(fd, 0, size)
+    try:
+        _, first = next(lines, (0, b""))
+        header = _parse_header(target, first)
+        agent = header.get("agent")
+        argv = [str(part) for part in agent] if isinstance(agent, list) else []
+        cwd = header.get("cwd") if isinstance(header.get("cwd"), str) else ""
+        segment = Segment(argv, str(cwd), 0.0, file=file, offset=len(first) + 1, first_line=2)
+        recording = Recording(target, header, [segment], file=file)
+        requests: dict[str, int] = defaultdict(int)
+        for number, (offset, raw) in enumerate(lines, start=2):
+            if not raw.strip():
+                continue
+            item = _read_line(number, raw)
+            if isinstance(item, str):
+                recording.problems.append((number, item))
+            elif isinstance(item, WireEntry):
+                message = item.message
+                if (
+                    item.direction == TO_AGENT
+                    and isinstance(message, dict)
+                    and isinstance(message.get("method"), str)
+                    and "id" in message
+                ):
+                    method = message["method"]
+                    segment.requests[(method, requests[method])] = segment.count
+                    requests[method] += 1
+                segment.count += 1
+            elif item.get("event") == "connected":
+                segment.end = offset
+                agent = item.get("agent")
+                segment = Segment(
+                    [str(part) for part in agent] if isinstance(agent, list) else segment.argv,
+                    str(item.get("cwd") or segment.cwd),
+                    float(item["t"]),
+                    file=file,
+                    offset=offset + len(raw) + 1,
+                    first_line=number + 1,
+                )
+                recording.segments.append(segment)
+                requests = defaultdict(int)
+            else:
+                segment.closed = item
+        segment.end = size
+    except (OSError, RecordingError) as error:
+        file.close()
+        if isinstance(error, RecordingError):
+            raise
+        raise RecordingError(f"cannot read {target}: {error.strerror or error}") from None
     return recording
 
 
@@ -265,56 +401,40 @@ def _parse_header(path: Path, raw: bytes) -> dict[str, Any]:
     return header
 
 
-def _read_line(recording: Recording, number: int, raw: bytes) -> None:
+def _read_line(number: int, raw: bytes) -> WireEntry | dict[str, Any] | str:
+    """One line: an entry, an event (``connected``, ``closed``), or what is wrong with it."""
     try:
         item = json.loads(raw)
     except ValueError as error:
         try:  # a message with an integer of thousands of digits, read as the client read it
             item = parse_line_lenient(raw.decode("utf-8", errors="replace"))
         except (ValueError, RecursionError):
-            recording.problems.append((number, f"not JSON ({error})"))
-            return
+            return f"not JSON ({error})"
     except RecursionError:
-        recording.problems.append((number, "not JSON (nested too deeply)"))
-        return
+        return "not JSON (nested too deeply)"
     t = item.get("t") if isinstance(item, dict) else None
     if not isinstance(t, int | float) or isinstance(t, bool):
-        recording.problems.append((number, "no time (t)"))
-        return
+        return "no time (t)"
     assert isinstance(item, dict)
-    segment = recording.segments[-1]
     event = item.get("event")
-    if event == "connected":
-        agent = item.get("agent")
-        recording.segments.append(
-            Segment(
-                [str(part) for part in agent] if isinstance(agent, list) else segment.argv,
-                str(item.get("cwd") or segment.cwd),
-                float(t),
-            )
-        )
-        return
-    if event == "closed":
-        segment.closed = item
-        return
+    if event in ("connected", "closed"):
+        return item
     direction = item.get("dir")
     if direction not in (TO_AGENT, FROM_AGENT):
-        recording.problems.append((number, f"unknown line (dir {direction!r}, event {event!r})"))
-        return
+        return f"unknown line (dir {direction!r}, event {event!r})"
     if "msg" in item:
-        segment.entries.append(WireEntry(number, float(t), direction, message=item["msg"]))
-    else:
-        junk = item.get("junk")
-        text = item.get("text")
-        segment.entries.append(
-            WireEntry(
-                number,
-                float(t),
-                direction,
-                junk=junk if isinstance(junk, str) and junk else "junk",
-                text=text if isinstance(text, str) else "",
-            )
-        )
+        stamp = _STAMP.match(raw)
+        wire = raw[stamp.end() : -1] if stamp is not None and raw.endswith(b"}") else None
+        return WireEntry(number, float(t), direction, message=item["msg"], wire=wire)
+    junk = item.get("junk")
+    text = item.get("text")
+    return WireEntry(
+        number,
+        float(t),
+        direction,
+        junk=junk if isinstance(junk, str) and junk else "junk",
+        text=text if isinstance(text, str) else "",
+    )
 
 
 __all__ = [
@@ -325,6 +445,7 @@ __all__ = [
     "Recording",
     "RecordingError",
     "Segment",
+    "SegmentEntries",
     "WireEntry",
     "WireRecorder",
     "load_recording",

@@ -67,6 +67,12 @@ OPTIONAL_REQUESTS = frozenset({"session/list"})
 #: (the answer is then sent whenever the request comes).
 STALL_SECONDS = 10.0
 NOT_RECORDED = -32603
+#: The agent's notifications played at full speed between two turns of the event loop (a
+#: full send buffer gives way before): one a turn, the client read a few dozen between two
+#: frames of the screen.
+UNPACED_RUN = 512
+#: Messages queued between the recording and the client (one line each).
+SEND_BUFFER = 4096
 
 Driver = Callable[[str, Any], Awaitable[None]]
 Note = Callable[[str], None]
@@ -97,7 +103,17 @@ class MemoryByteReceiveStream(ByteReceiveStream):
 
     async def receive(self, max_bytes: int = 65536) -> bytes:
         if self._offset >= len(self._rest):
-            self._rest = await self._stream.receive()
+            # What is queued goes in one piece, as a pipe gives it: a reader that got one
+            # message per turn of the loop read about twenty between two frames.
+            pieces = [await self._stream.receive()]
+            size = len(pieces[0])
+            while size < max_bytes:
+                try:
+                    pieces.append(self._stream.receive_nowait())
+                except (anyio.WouldBlock, anyio.EndOfStream):
+                    break
+                size += len(pieces[-1])
+            self._rest = pieces[0] if len(pieces) == 1 else b"".join(pieces)
             self._offset = 0
         start = self._offset
         self._offset = min(len(self._rest), start + max_bytes)
@@ -122,7 +138,7 @@ class MemoryByteSendStream(ByteSendStream):
 
 @dataclass(slots=True)
 class _Plan:
-    """What the timeline needs to know about each entry, worked out before playing."""
+    """What the timeline needs to know about one entry (see :class:`_Planner`)."""
 
     #: For a client request entry: (method, its position among requests of that method).
     request_key: tuple[str, int] | None = None
@@ -132,6 +148,44 @@ class _Plan:
     replies_to: str | None = None
     #: For a client notification: its position among notifications of that method.
     notification_index: int = 0
+
+
+class _Planner:
+    """What the timeline needs to know about each entry, worked out as the entries are read
+    (in order: an answer always comes after what it answers)."""
+
+    def __init__(self) -> None:
+        self.counts: dict[str, int] = defaultdict(int)
+        self.notifications: dict[str, int] = defaultdict(int)
+        self.pending_client: dict[str, tuple[str, int]] = {}
+        self.pending_agent: set[str] = set()
+
+    def plan(self, entry: WireEntry) -> _Plan:
+        plan = _Plan()
+        if not entry.is_message:
+            return plan
+        message = entry.message
+        kind = _kind(message)
+        if entry.direction == TO_AGENT:
+            if kind == "request":
+                method = message["method"]
+                plan.request_key = (method, self.counts[method])
+                self.counts[method] += 1
+                self.pending_client[_id_key(message["id"])] = plan.request_key
+            elif kind == "notification":
+                method = message["method"]
+                plan.notification_index = self.notifications[method]
+                self.notifications[method] += 1
+            elif kind == "response":
+                key = _id_key(message["id"])
+                if key in self.pending_agent:
+                    self.pending_agent.discard(key)
+                    plan.replies_to = key
+        elif kind == "response":
+            plan.answers = self.pending_client.pop(_id_key(message["id"]), None)
+        elif kind == "request":
+            self.pending_agent.add(_id_key(message["id"]))
+        return plan
 
 
 class ReplayPeer:
@@ -162,21 +216,20 @@ class ReplayPeer:
         self.on_log = on_log
         self.stall_seconds = stall_seconds
         self._sleep = sleep
-        to_client_send, to_client_receive = anyio.create_memory_object_stream[bytes](256)
-        from_client_send, from_client_receive = anyio.create_memory_object_stream[bytes](256)
+        to_client_send, to_client_receive = anyio.create_memory_object_stream[bytes](SEND_BUFFER)
+        from_client_send, from_client_receive = anyio.create_memory_object_stream[bytes](
+            SEND_BUFFER
+        )
         self._to_client = to_client_send
         self._from_client = from_client_receive
         #: What the client's connection reads (the agent's stdout) and writes (its stdin).
         self.client_stdout: ByteReceiveStream = MemoryByteReceiveStream(to_client_receive)
         self.client_stdin: ByteSendStream = MemoryByteSendStream(from_client_send)
-        self._plans = self._plan(segment.entries)
+        #: How many requests of each method the recorded client made, and where each was.
         self._recorded_requests: dict[str, int] = defaultdict(int)
-        #: Where in the recording each client request was made.
-        self._request_position: dict[tuple[str, int], int] = {}
-        for position, plan in enumerate(self._plans):
-            if plan.request_key is not None:
-                self._recorded_requests[plan.request_key[0]] += 1
-                self._request_position[plan.request_key] = position
+        self._request_position: dict[tuple[str, int], int] = dict(segment.requests)
+        for method, index in segment.requests:
+            self._recorded_requests[method] = max(self._recorded_requests[method], index + 1)
         #: The furthest recorded position of a request this client has made.
         self._furthest_request = -1
         # What the client did this time.
@@ -196,42 +249,7 @@ class ReplayPeer:
         #: Called just before the recorded end of the agent (the process has exited by then).
         self.before_close: Callable[[], None] | None = None
         self.notes: list[str] = []
-
-    # ------------------------------------------------------------------ planning
-
-    @staticmethod
-    def _plan(entries: Sequence[WireEntry]) -> list[_Plan]:
-        plans = [_Plan() for _ in entries]
-        counts: dict[str, int] = defaultdict(int)
-        notifications: dict[str, int] = defaultdict(int)
-        pending_client: dict[str, tuple[str, int]] = {}
-        pending_agent: set[str] = set()
-        for entry, plan in zip(entries, plans, strict=True):
-            if not entry.is_message:
-                continue
-            message = entry.message
-            kind = _kind(message)
-            if entry.direction == TO_AGENT:
-                if kind == "request":
-                    method = message["method"]
-                    plan.request_key = (method, counts[method])
-                    counts[method] += 1
-                    pending_client[_id_key(message["id"])] = plan.request_key
-                elif kind == "notification":
-                    method = message["method"]
-                    plan.notification_index = notifications[method]
-                    notifications[method] += 1
-                elif kind == "response":
-                    key = _id_key(message["id"])
-                    if key in pending_agent:
-                        pending_agent.discard(key)
-                        plan.replies_to = key
-            else:
-                if kind == "response":
-                    plan.answers = pending_client.pop(_id_key(message["id"]), None)
-                elif kind == "request":
-                    pending_agent.add(_id_key(message["id"]))
-        return plans
+        self._unpaced = 0
 
     # ------------------------------------------------------------------ running
 
@@ -257,8 +275,11 @@ class ReplayPeer:
 
     async def _play(self) -> None:
         last = self.segment.start
-        for entry, plan in zip(self.segment.entries, self._plans, strict=True):
-            await self._pace(entry.t - last)
+        planner = _Planner()
+        for entry in self.segment.entries:
+            plan = planner.plan(entry)
+            notification = entry.direction != TO_AGENT and _kind(entry.message) == "notification"
+            await self._pace(entry.t - last, in_a_run=notification)
             last = entry.t
             if entry.direction == TO_AGENT:
                 await self._client_step(entry, plan)
@@ -276,11 +297,18 @@ class ReplayPeer:
             self._note("end of the recording")
         self.finished.set()
 
-    async def _pace(self, gap: float) -> None:
+    async def _pace(self, gap: float, *, in_a_run: bool = False) -> None:
+        """Wait for the entry's time. At full speed, the agent's notifications go out
+        :data:`UNPACED_RUN` to a turn of the event loop (the rest, one a turn: the client
+        answers and acts between them)."""
         if self.speed > 0 and gap > 0:
             await self._sleep(gap / self.speed)
-        else:
+            return
+        self._unpaced = self._unpaced + 1 if in_a_run else 0
+        if self._unpaced % UNPACED_RUN == 0:
             await anyio.lowlevel.checkpoint()
+        else:
+            await anyio.lowlevel.checkpoint_if_cancelled()
 
     async def _wait_until(self, condition: Callable[[], bool], limit: float = math.inf) -> bool:
         with anyio.move_on_after(limit):
@@ -399,9 +427,11 @@ class ReplayPeer:
                 await self._send(message)
             else:
                 self._skipped_request(method)
-        else:
+        elif entry.wire is not None:
             # Notifications, and whatever else the agent sent (an answer to nothing, a
             # malformed message): as recorded, for the client to cope with again.
+            await self._send_bytes(entry.wire + b"\n")
+        else:
             await self._send(message)
 
     def _skipped_request(self, method: str) -> None:

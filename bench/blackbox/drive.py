@@ -15,6 +15,7 @@ import json
 import random
 import shutil
 import string
+import subprocess
 import sys
 import tempfile
 import time
@@ -431,3 +432,43 @@ def form(fields: int, limit: float) -> dict[str, float]:
             "refused": 1.0 if was_refused else 0.0,
             "rss_mb": term.peak_rss_mb(),
         }
+
+
+# ---------------------------------------------------------------------------- replay
+
+
+def replay(size: int, limit: float) -> dict[str, float]:
+    """``acp-tui replay --fast`` of a recording of about ``size`` bytes (a long session:
+    :mod:`bench.blackbox.recordings`): spawn -> its last words on screen, seconds; the app's
+    peak RSS. Then ``acp-tui replay --check`` of it: seconds, peak RSS."""
+    from bench.blackbox.recordings import LAST_WORDS, write_recording
+
+    home = fresh_home()
+    path = home / "session.jsonl"
+    write_recording(path, size, cwd=str(home / "project"))
+    result: dict[str, float] = {}
+    with launch(["replay", "--fast", str(path)], home=home) as run:
+        try:
+            result["replay_s"] = run.term.wait_for(LAST_WORDS, limit) - run.started
+        except ScreenTimeout:
+            result["replay_s"] = float("inf")
+        result["replay_rss_mb"] = run.term.peak_rss_mb()
+    home = fresh_home()
+    path = home / "session.jsonl"
+    write_recording(path, size, cwd=str(home / "project"))
+    check = [installed_acp_tui(), "replay", "--check", str(path)]
+    started = time.perf_counter()
+    done = subprocess.run(
+        ["/usr/bin/time", "-f", "%M", *check],
+        env={**base_env(), **app_env(home)},
+        capture_output=True,
+        text=True,
+        timeout=limit,
+        check=False,
+    )
+    result["check_s"] = time.perf_counter() - started
+    if done.returncode != 0 or "no protocol errors" not in done.stdout:
+        raise RuntimeError(f"replay --check failed: {done.stdout} {done.stderr}")
+    result["check_rss_mb"] = int(done.stderr.strip().splitlines()[-1]) / 1000
+    shutil.rmtree(home, ignore_errors=True)
+    return result
