@@ -19,6 +19,7 @@ import json
 import os
 import sqlite3
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -415,14 +416,16 @@ class LocalIndex:
             return {}
         return {str(sid): str(title) for sid, title in rows if isinstance(title, str)}
 
-    def remember_defaults(self, defaults: dict[str, Any]) -> bool:
+    def remember_defaults(self, defaults: dict[str, Any], *, forget: Iterable[str] = ()) -> bool:
         """What this agent's last new session offered (its ``modes``, ``configOptions`` as in
-        the session/new answer, and its ``commands``), merged over what was remembered: shown
-        before the next new session exists, which is only made by the first message."""
+        the session/new answer, and its ``commands``), merged over what was remembered less
+        the keys in ``forget``: shown before the next new session exists, which is only made
+        by the first message."""
         conn = self._conn
         if conn is None:
             return False
-        merged = {**self.defaults(), **defaults}
+        gone = set(forget)
+        merged = {k: v for k, v in self.defaults().items() if k not in gone} | defaults
         try:
             text = json.dumps(merged, ensure_ascii=False)
             with conn:

@@ -35,6 +35,7 @@ __all__ = [
     "config_id",
     "cycled",
     "legacy_models",
+    "option_of_category",
     "remembered_values",
     "select_choices",
     "session_options",
@@ -200,10 +201,12 @@ def session_options(state: Any, *, booleans: bool = True) -> list[SessionOption]
     category; the agent's order within one. ``booleans``: show boolean options (the client
     advertises them)."""
     options: list[SessionOption] = []
+    keys: set[str] = set()
     for raw in getattr(state, "config_options", None) or ():
         if isinstance(raw, dict):
             option = _config_option(raw, booleans)
-            if option is not None and all(o.key != option.key for o in options):
+            if option is not None and option.key not in keys:
+                keys.add(option.key)
                 options.append(option)
     categories = {option.category for option in options}
     modes = [
@@ -245,6 +248,54 @@ def session_options(state: Any, *, booleans: bool = True) -> list[SessionOption]
         )
     # Stable: the agent's order within a category.
     return sorted(options, key=lambda option: option.rank)
+
+
+def option_of_category(state: Any, category: str, *, booleans: bool = True) -> SessionOption | None:
+    """``by_category(session_options(state), category)``, reading only what it needs: the
+    keys ask it at every redraw of the footer, and an agent may offer a thousand options."""
+    keys: set[str] = set()
+    for raw in getattr(state, "config_options", None) or ():
+        if not isinstance(raw, dict):
+            continue
+        option_id = config_id(raw)
+        if option_id is None or option_id in keys:
+            continue
+        if raw.get("category") != category:
+            if _shown(raw, booleans):  # a key is taken only by an option that is shown
+                keys.add(option_id)
+            continue
+        option = _config_option(raw, booleans)
+        if option is not None:
+            return option
+    if category in ("mode", "model"):
+        # The legacy states count only with no config option of their category at all.
+        return by_category(session_options(_Legacy(state)), category)
+    return None
+
+
+def _shown(raw: Mapping[str, Any], booleans: bool) -> bool:
+    """Whether :func:`_config_option` makes an option of ``raw`` (its first value is enough)."""
+    kind = raw.get("type", "select")
+    if kind == "boolean":
+        return booleans
+    if kind != "select":
+        return False
+    items = raw.get("options")
+    for item in items if isinstance(items, list) else ():
+        group = item.get("options") if isinstance(item, dict) else None
+        for choice in group if isinstance(group, list) else (item,):
+            if isinstance(choice, dict) and isinstance(choice.get("value"), str):
+                return True
+    return False
+
+
+class _Legacy:
+    """A session's legacy ``modes`` and ``models`` states alone."""
+
+    def __init__(self, state: Any) -> None:
+        self.available_modes = getattr(state, "available_modes", None)
+        self.current_mode_id = getattr(state, "current_mode_id", None)
+        self.models = getattr(state, "models", None)
 
 
 def by_category(options: Iterable[SessionOption], category: str) -> SessionOption | None:

@@ -11,6 +11,19 @@ Prompts (the text of the first text block; arguments after a space):
 - ``many-fields N``: ``elicitation/create`` of a form of N text fields (default 5,000); the
   answer is reported as :data:`FORM_ANSWER` and the JSON of the answer, then the turn ends.
 
+- ``mode-to-config``: the session's ``modes`` (see ``--offer modes``) replaced by a config
+  option of category ``mode`` with the same values (:data:`CONFIG_MODE`), in a
+  ``config_option_update``; the turn ends.
+
+- ``config-options N``: ``config_option_update`` with N select options (default 1,000), five
+  values each (:func:`many_options`); the turn ends with :data:`OPTIONS_SENT`.
+
+What ``session/new`` offers is read from :data:`OFFER_FILE` in the agent's directory when it
+is there (so that two runs of the same command offer different things): ``modes``
+(:data:`STALE_MODES` and :data:`STALE_MODEL`), ``nothing``, or ``config-mode``
+(:data:`CONFIG_MODE` and :data:`FRESH_MODEL`); ``session/set_mode`` and
+``session/set_config_option`` are then answered as a well-behaved agent does.
+
 Everything a test asserts on is a constant of this module.
 """
 
@@ -18,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from pathlib import Path
 from typing import Any
 
 try:  # imported by the tests
@@ -33,6 +47,55 @@ respond = base.respond
 WORD_START = "WORDSTART"
 WORD_END = "WORDEND"
 WORD_CHUNK = 65_536
+#: What ``session/new`` offers, when this file is in the agent's directory (see the doc).
+OFFER_FILE = "hostile4-offer.txt"
+STALE_MODES = {
+    "currentModeId": "plan",
+    "availableModes": [
+        {"id": "plan", "name": "Stale Plan"},
+        {"id": "build", "name": "Stale Build"},
+    ],
+}
+STALE_MODEL = {
+    "id": "model",
+    "name": "Model",
+    "category": "model",
+    "type": "select",
+    "currentValue": "old",
+    "options": [{"value": "old", "name": "Stale Model"}],
+}
+CONFIG_MODE = {
+    "id": "mode",
+    "name": "Mode",
+    "category": "mode",
+    "type": "select",
+    "currentValue": "plan",
+    "options": [{"value": "plan", "name": "Fresh Plan"}, {"value": "build", "name": "Fresh Build"}],
+}
+FRESH_MODEL = {
+    **STALE_MODEL,
+    "currentValue": "new",
+    "options": [{"value": "new", "name": "Fresh Model"}],
+}
+MODE_MOVED = "The mode is a config option now."
+OPTIONS_SENT = "Options sent."
+
+
+def many_options(count: int) -> list[dict[str, Any]]:
+    """``count`` select options named "Setting 0001"..., five values each."""
+    return [
+        {
+            "id": f"setting{n:04d}",
+            "name": f"Setting {n:04d}",
+            "category": "other",
+            "type": "select",
+            "currentValue": "v0",
+            "options": [{"value": f"v{k}", "name": f"Value {k}"} for k in range(5)],
+        }
+        for n in range(1, count + 1)
+    ]
+
+
 #: ``many-fields``: the start of the reply reporting the form's answer.
 FORM_ANSWER = "form answer:"
 _ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
@@ -54,11 +117,56 @@ class Agent(round3.Agent):
         self.running: Any = None
 
     def handle(self, message: dict[str, Any]) -> None:
-        if message.get("method") == "session/cancel" and self.running is not None:
+        method = message.get("method")
+        request_id = message.get("id")
+        params = message.get("params") if isinstance(message.get("params"), dict) else {}
+        if method == "session/cancel" and self.running is not None:
             request_id, self.running = self.running, None
             respond(request_id, {"stopReason": "cancelled"})
             return
+        offer = self.offer()
+        if offer is not None and method == "session/new":
+            respond(request_id, {"sessionId": round3.SESSION_ID, **offer})
+            return
+        if offer is not None and method in ("session/set_mode", "session/set_config_option"):
+            respond(request_id, self.configured(params) if "configId" in params else {})
+            return
         super().handle(message)
+
+    @staticmethod
+    def offer() -> dict[str, Any] | None:
+        """What ``session/new`` offers (see :data:`OFFER_FILE`); None: the round 1-3 way."""
+        path = Path(OFFER_FILE)
+        if not path.exists():
+            return None
+        return {
+            "modes": {"modes": STALE_MODES, "configOptions": [STALE_MODEL]},
+            "nothing": {},
+            "config-mode": {"configOptions": [CONFIG_MODE, FRESH_MODEL]},
+        }[path.read_text().strip()]
+
+    def configured(self, params: dict[str, Any]) -> dict[str, Any]:
+        offered = (self.offer() or {}).get("configOptions", [])
+        options = [
+            {**option, "currentValue": params.get("value")}
+            if option["id"] == params.get("configId")
+            else option
+            for option in offered
+        ]
+        return {"configOptions": options}
+
+    def do_config_options(self, request_id: Any, argument: str) -> None:
+        options = many_options(int(argument or "1000"))
+        base.update({"sessionUpdate": "config_option_update", "configOptions": options})
+        say(OPTIONS_SENT)
+        self.end_turn(request_id)
+
+    def do_mode_to_config(self, request_id: Any, argument: str) -> None:
+        base.update(
+            {"sessionUpdate": "config_option_update", "configOptions": [CONFIG_MODE, STALE_MODEL]}
+        )
+        say(MODE_MOVED)
+        self.end_turn(request_id)
 
     def do_huge_word(self, request_id: Any, argument: str) -> None:
         size_text, _, end = argument.partition(" ")

@@ -79,7 +79,7 @@ async def test_the_row_fits_and_the_numbers_stay(width: int) -> None:
                 # Never cut: the control has the room its longest label needs.
                 assert control.region.width >= ChatBar.width_of(control)
         # What does not fit is behind the button, which says how many.
-        assert bar.hidden == [k for k in bar.controls if k not in shown(bar)]
+        assert bar.hidden == [o.key for o in bar.options if o.key not in shown(bar)]
         if bar.hidden and bar.more.display:
             assert f"{len(bar.hidden)} more" in str(bar.more.label)
             assert bar.more.region.right <= gauge.region.x

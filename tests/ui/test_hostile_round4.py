@@ -15,9 +15,20 @@ import pytest
 
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.elicitation import ElicitationScreen
+from acp_tui.ui.textual_patches.select import ClosedSelect
+from acp_tui.ui.widgets.chat_bar import ChatBar
+from acp_tui.ui.widgets.option_controls import OptionSelect
 from acp_tui.ui.widgets.prompt import PromptTextArea
 from tests.agents import hostile4_agent as h4
-from tests.ui.chat_helpers import agent_app, chat, send, wait_for, wait_for_session
+from tests.ui.chat_helpers import (
+    agent_app,
+    chat,
+    send,
+    settle,
+    wait_for,
+    wait_for_ready,
+    wait_for_session,
+)
 from tests.ui.test_resilience import SIZE, screen_text
 
 pytestmark = pytest.mark.anyio
@@ -69,3 +80,74 @@ async def test_a_form_too_big_to_show_is_refused_and_the_person_told(tmp_path: P
         assert '"code": -32602' in text and "5,000 fields" in text.split(h4.FORM_ANSWER)[1]
         assert not isinstance(app.screen, ElicitationScreen)
         assert not screen.busy
+
+
+def bar_text(app: AcpTuiApp) -> str:
+    """What the row of session options says."""
+    bar = chat(app).query_one(ChatBar)
+    return " ".join(
+        str(control.query_one(ClosedSelect).render()) if isinstance(control, OptionSelect) else ""
+        for control in bar.controls.values()
+        if control.display
+    )
+
+
+async def new_session_run(cwd: Path) -> str:
+    """A run of the app that sends a message (so a new session is made); what the options
+    row said before, and that the session, once made, shows nothing of the old modes."""
+    app = round4_app(cwd)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        await settle(pilot)
+        shown_before = bar_text(app)
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: "You said: hello" in screen_text(app), "the reply")
+        await settle(pilot)
+        assert screen.session_id is not None
+        assert "Stale" not in bar_text(app) and "Stale" not in screen_text(app)
+    return shown_before
+
+
+async def test_a_new_session_shows_what_its_agent_offered_last_not_before(tmp_path: Path) -> None:
+    """Before the new session exists, its selectors show what the agent's last new session
+    offered. An agent that stopped offering modes left the names of the run before shown
+    there for good (what it offered was merged over what was remembered), until it sent modes
+    of its own again."""
+    (tmp_path / h4.OFFER_FILE).write_text("modes")
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_session(pilot)
+        await wait_for(pilot, lambda: "Stale Plan" in bar_text(app), "this run's modes")
+    (tmp_path / h4.OFFER_FILE).write_text("nothing")
+    await new_session_run(tmp_path)
+    shown_before = await new_session_run(tmp_path)
+    # The second run after the agent stopped offering them: none before the session either.
+    assert "Stale" not in shown_before
+
+
+async def test_modes_moving_to_a_mode_option_show_one_mode_control(tmp_path: Path) -> None:
+    """An agent whose modes become a config option of category mode (in the session, or from
+    one run to the next): one mode control, the option's, and no error."""
+    (tmp_path / h4.OFFER_FILE).write_text("modes")
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await wait_for(pilot, lambda: "Stale Plan" in bar_text(app), "the modes")
+        await send(pilot, "mode-to-config")
+        await wait_for(pilot, lambda: h4.MODE_MOVED in screen_text(app), "the change")
+        await settle(pilot)
+        assert "Fresh Plan" in bar_text(app) and "Stale Plan" not in bar_text(app)
+        assert app._exception is None
+        assert screen.session_id is not None
+    (tmp_path / h4.OFFER_FILE).write_text("config-mode")
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_for_ready(pilot)
+        await settle(pilot)
+        # Before the new session exists: what its agent offered last, once.
+        assert bar_text(app).count("Plan") == 1, bar_text(app)
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: "You said: hello" in screen_text(app), "the reply")
+        await settle(pilot)
+        assert "Fresh Plan" in bar_text(app) and "Stale" not in bar_text(app)
+        assert app._exception is None

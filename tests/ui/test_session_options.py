@@ -163,7 +163,7 @@ async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Pat
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_session(pilot)
         bar = screen.query_one(ChatBar)
-        await wait_for(pilot, lambda: len(bar.controls) == 6, "the controls")
+        await wait_for(pilot, lambda: len(bar.options) == 6, "the options")
         # At 80 columns some options live in the popup only.
         assert "config:confirm_tools" in bar.hidden
         assert bar.more.display

@@ -14,6 +14,12 @@ A control is never narrower than what it says ("Thinking: Medium"): a cut label 
 which option it is.
 
 The gauge's numbers always stay: they are why the row exists.
+
+Only the controls on the row exist: the row is planned from the options' labels
+(:func:`~acp_tui.ui.widgets.option_controls.widest_label`), measuring them only until it is
+full, and a control is made for each option that fits. An agent that offers a thousand
+options costs a row's worth of widgets (they were all made, hidden: seconds at every change
+of one, and at the next launch, which shows what the agent offered last).
 """
 
 from __future__ import annotations
@@ -31,6 +37,8 @@ from acp_tui.ui.widgets.option_controls import (
     OptionSelect,
     OptionToggle,
     control_for,
+    widest_label,
+    widget_id,
 )
 
 __all__ = ["ChatBar", "OptionChosen"]
@@ -73,7 +81,9 @@ class ChatBar(Horizontal):
         self.more = Button("☰", id="more-options", compact=True)
         self.more.tooltip = "Every option of this session"
         self.spacer = Static("", id="bar-spacer")
-        #: The controls, in the order shown, by option key.
+        #: The session's options, in order.
+        self.options: list[SessionOption] = []
+        #: The controls on the row, in order, by option key: one for each option that fits.
         self.controls: dict[str, Control] = {}
         #: Keys of the options that do not fit (in the popup only).
         self.hidden: list[str] = []
@@ -90,42 +100,21 @@ class ChatBar(Horizontal):
         return self.controls.get(key)
 
     def show_options(self, options: list[SessionOption]) -> None:
-        """Show ``options`` (in that order): controls are kept, updated, added or removed."""
-        keys = [option.key for option in options]
-        for key in [key for key in self.controls if key not in keys]:
-            self.controls.pop(key).remove()
-        used = {c.id for c in self.controls.values()}
-        fresh: set[str] = set()
-        for option in options:
-            control = self.controls.get(option.key)
-            if control is not None and _same_kind(control, option):
-                control.show(option)
-                continue
-            if control is not None:
-                used.discard(control.id)
-                control.remove()
-            control = control_for(option, taken=used)
-            if isinstance(control, OptionSelect):
-                control.opens_upward = True  # the footer is below the bar
-            used.add(control.id)
-            self.controls[option.key] = control
-            fresh.add(option.key)
-        self.controls = {key: self.controls[key] for key in keys}
-        # Each new control goes before the next one already there, so the row keeps the order.
-        for index, key in enumerate(keys):
-            if key in fresh:
-                after = next((k for k in keys[index + 1 :] if k not in fresh), None)
-                self.mount(self.controls[key], before=self.controls[after] if after else self.more)
+        """Show ``options`` (in that order): the row is planned again, and its controls are
+        kept, updated, added or removed."""
+        self.options = list(options)
         self.fit()
 
     def on_resize(self, event: events.Resize) -> None:
         self.fit()
 
     @staticmethod
-    def width_of(control: Control) -> int:
-        if isinstance(control, OptionToggle):
-            return control.widest()
-        return max(SELECT_MIN, min(SELECT_MAX, control.widest() + SELECT_CHROME))
+    def width_of(control: Control | SessionOption) -> int:
+        """Cells the control of an option needs (without its margin)."""
+        option = control if isinstance(control, SessionOption) else control.option
+        if option.kind == "boolean":
+            return widest_label(option)
+        return max(SELECT_MIN, min(SELECT_MAX, widest_label(option) + SELECT_CHROME))
 
     def fit(self) -> None:
         """Give way (see the module docstring) until the row fits its width."""
@@ -133,34 +122,85 @@ class ChatBar(Horizontal):
         if room <= 0:
             return
         gauge = self.gauge
-        controls = list(self.controls.values())
-
-        def need(bar_cells: int, shown: list[Control], more: bool) -> int:
-            cells = gauge.width_for(bar_cells)
-            cells += sum(self.width_of(c) + SELECT_MARGIN for c in shown)
-            if more:
-                cells += len(self._more_label(len(controls) - len(shown))) + 2 + SELECT_MARGIN
-            return cells
-
-        shown = list(controls)
+        options = self.options
+        # The options' widths, measured only while they could all still fit.
+        widths: list[int] = []
+        used = 0
+        for option in options:
+            width = self.width_of(option) + SELECT_MARGIN
+            if used + width > room:
+                break
+            widths.append(width)
+            used += width
+        shown = len(widths)
         bar_cells = GAUGE_BAR_CELLS
-        if need(bar_cells, shown, False) > room:
+        if shown < len(options) or used + gauge.width_for(bar_cells) > room:
             bar_cells = 0
-            if need(0, shown, False) > room:
-                while shown and need(0, shown, True) > room:
-                    shown.pop()
+        more_needed = shown < len(options) or used + gauge.width_for(0) > room
+
+        def more_cells(count: int) -> int:
+            return len(self._more_label(count)) + 2 + SELECT_MARGIN
+
+        if more_needed:
+            while (
+                shown
+                and sum(widths[:shown]) + gauge.width_for(0) + more_cells(len(options) - shown)
+                > room
+            ):
+                shown -= 1
         if gauge.bar_width != bar_cells:
             gauge.bar_width = bar_cells
             gauge.refresh(layout=True)
-        for control in controls:
-            control.display = control in shown
-            if control in shown:
-                control.styles.width = self.width_of(control)
-        self.hidden = [key for key, control in self.controls.items() if control not in shown]
-        more = bool(self.hidden) and need(0, shown, True) <= room
+        self._place(options[:shown])
+        for control in self.controls.values():
+            control.styles.width = self.width_of(control)
+        self.hidden = [option.key for option in options[shown:]]
+        fits = sum(widths[:shown]) + gauge.width_for(0) + more_cells(len(self.hidden)) <= room
+        more = bool(self.hidden) and fits
         self.more.display = more
         if more:
             self.more.label = self._more_label(len(self.hidden))
+
+    def _place(self, options: list[SessionOption]) -> None:
+        """Controls for ``options`` on the row, in order: kept, updated, added or removed."""
+        keys = [option.key for option in options]
+        leaving = {key: c for key, c in self.controls.items() if key not in keys}
+        # Every id in the DOM stays taken until its control has gone (removal is not at once).
+        taken: set[str | None] = {c.id for c in self.controls.values()}
+        fresh: set[str] = set()
+        for option in options:
+            control = self.controls.get(option.key)
+            if control is not None and _same_kind(control, option):
+                control.show(option)
+                continue
+            if control is not None:
+                control.remove()
+            # A control leaving with the id this option would take (the mode moving from
+            # ``modes`` to a config option) goes on as this option's.
+            wanted = widget_id(option)
+            reused = next(
+                (k for k, c in leaving.items() if c.id == wanted and _same_kind(c, option)),
+                None,
+            )
+            if reused is not None:
+                control = leaving.pop(reused)
+                control.show(option)
+                self.controls[option.key] = control
+                continue
+            control = control_for(option, taken=taken)
+            if isinstance(control, OptionSelect):
+                control.opens_upward = True  # the footer is below the bar
+            taken.add(control.id)
+            self.controls[option.key] = control
+            fresh.add(option.key)
+        for control in leaving.values():
+            control.remove()
+        self.controls = {key: self.controls[key] for key in keys}
+        # Each new control goes before the next one already there, so the row keeps the order.
+        for index, key in enumerate(keys):
+            if key in fresh:
+                after = next((k for k in keys[index + 1 :] if k not in fresh), None)
+                self.mount(self.controls[key], before=self.controls[after] if after else self.more)
 
     @staticmethod
     def _more_label(count: int) -> str:

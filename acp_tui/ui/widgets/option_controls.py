@@ -20,10 +20,13 @@ from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.textual_patches.select import LazySelect
 
 __all__ = [
+    "BARE_CATEGORIES",
     "OptionChosen",
     "OptionSelect",
     "OptionToggle",
     "control_for",
+    "select_label",
+    "widest_label",
     "widget_id",
 ]
 
@@ -124,15 +127,11 @@ class OptionSelect(LazySelect[str]):
 
     def label_text(self, value: Any) -> str:
         """What the closed select reads for ``value``."""
-        name = line_of(self.option.value_name(value), NAME_CELLS)
-        if self.bare or self.option.category in BARE_CATEGORIES:
-            return name
-        return f"{line_of(self.option.name, NAME_CELLS)}: {name}"
+        return select_label(self.option, value, bare=self.bare)
 
     def widest(self) -> int:
         """Cells of the longest label the closed select can show."""
-        labels = [self.label_text(c.value) for c in self.option.choices] or [self.option.name]
-        return max(len(label) for label in labels)
+        return widest_label(self.option, bare=self.bare)
 
     def watch_value(self, value: Any) -> None:
         # After Select's own watcher: the closed select says which option it is (its name
@@ -167,6 +166,8 @@ class OptionSelect(LazySelect[str]):
                 self.value = option.current  # type: ignore[assignment]
             elif self.blank_allowed:
                 self.clear()
+        # The names may have changed with the value the same (no watcher runs then).
+        self.watch_value(self.value)
 
     def _on_select_changed(self, event: Select.Changed) -> None:
         # Only a change from the agent's value is a choice (Select also reports its value
@@ -206,7 +207,7 @@ class OptionToggle(Checkbox):
         return Text(line_of(self.option.name, NAME_CELLS))
 
     def widest(self) -> int:
-        return len(line_of(self.option.name, NAME_CELLS)) + 4
+        return widest_label(self.option, bare=self.bare)
 
     def show(self, option: SessionOption) -> None:
         self.option = option
@@ -219,6 +220,24 @@ class OptionToggle(Checkbox):
             self.label = self._caption(event.value)
             if event.value != self.option.current:
                 self.post_message(OptionChosen(self.key, event.value))
+
+
+def select_label(option: SessionOption, value: Any, *, bare: bool = False) -> str:
+    """What the closed select of ``option`` reads for ``value``: "Name: Value" (just "Value"
+    for a mode, a model, or ``bare``)."""
+    name = line_of(option.value_name(value), NAME_CELLS)
+    if bare or option.category in BARE_CATEGORIES:
+        return name
+    return f"{line_of(option.name, NAME_CELLS)}: {name}"
+
+
+def widest_label(option: SessionOption, *, bare: bool = False) -> int:
+    """Cells of the longest label the control of ``option`` can show (no widget needed: a
+    row of controls is planned before any is made)."""
+    if option.kind == "boolean":
+        return len(line_of(option.name, NAME_CELLS)) + 4
+    labels = [select_label(option, c.value, bare=bare) for c in option.choices]
+    return max((len(label) for label in labels), default=len(option.name))
 
 
 def control_for(

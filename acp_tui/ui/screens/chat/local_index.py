@@ -22,6 +22,9 @@ from acp_tui.ui.screens.chat.common import data_dir
 
 __all__ = ["IndexSync"]
 
+#: What a ``session/new`` answer offers that the next new session shows before it exists.
+OFFERED_KEYS = ("modes", "configOptions", "models")
+
 log = logging.getLogger(__name__)
 
 
@@ -102,19 +105,19 @@ class IndexSync:
 
     def session_created(self, session_id: str, response: Any) -> None:
         """Remember what a new session of this agent offers: the next "New session" shows its
-        mode and model selectors before it exists."""
+        mode and model selectors before it exists. What it no longer offers is forgotten (an
+        agent that stopped sending ``modes`` had the names of the run before it shown for
+        good)."""
         index = self.index
         if index is None or not isinstance(response, dict):
             return
         offered = {
-            key: response[key]
-            for key in ("modes", "configOptions", "models")
-            if isinstance(response.get(key), dict | list)
+            key: response[key] for key in OFFERED_KEYS if isinstance(response.get(key), dict | list)
         }
-        if offered:
-            index.remember_defaults(offered)
-            choices = self.model.new_choices
-            choices.defaults = {**choices.defaults, **offered}
+        index.remember_defaults(offered, forget=OFFERED_KEYS)
+        choices = self.model.new_choices
+        kept = {key: value for key, value in choices.defaults.items() if key not in OFFERED_KEYS}
+        choices.defaults = {**kept, **offered}
 
     def session_opened(self, state: SessionState) -> None:
         """A session opened: the options it had here set again, and it is remembered."""

@@ -30,6 +30,7 @@ from acp_tui.store.options import (
     SessionOption,
     by_category,
     cycled,
+    option_of_category,
     session_options,
     valid_value,
 )
@@ -198,7 +199,7 @@ class SessionOptions:
         """``check_action`` for the cycling keys: only with something to cycle, and Shift+Tab
         only from the prompt (elsewhere it moves the focus back, as everywhere). The footer
         lists them only when it has room: the listed binding steps aside for its twin."""
-        option = by_category(self.current(), CYCLE_ACTIONS[action])
+        option = option_of_category(self._state(), CYCLE_ACTIONS[action])
         # One mode is nothing to cycle (Kimi, fast-agent): the footer offered Shift+Tab "Mode",
         # which did nothing.
         nothing = option is None or (option.kind != "boolean" and len(option.choices) < 2)
@@ -216,7 +217,7 @@ class SessionOptions:
     def cycle(self, category: str) -> None:
         """The next value of the session's option of ``category`` (its key: Shift+Tab for the
         mode, Alt+T for the thinking level)."""
-        option = by_category(self.current(), category)
+        option = option_of_category(self._state(), category)
         if option is None:
             self._nothing_to_cycle(category)
             return
