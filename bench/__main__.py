@@ -42,6 +42,7 @@ BENCHMARKS: dict[str, str] = {
     "launch": "bench.screen:LAUNCH",
     "permission": "bench.screen:PERMISSION",
     "forms": "bench.screen:FORMS",
+    "options": "bench.screen:OPTIONS1000",
     "replay190": "bench.screen:REPLAY190",
     "agents3": "bench.screen_agents:AGENTS3",
     "wire": "bench.bench_wire",

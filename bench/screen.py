@@ -431,3 +431,42 @@ REPLAY190 = ScreenBench(
     _replay,
     IN_QUICK=False,
 )
+
+
+# ---------------------------------------------------------------------------- options
+
+
+def _options(smoke: bool, quick: bool) -> dict[str, float]:
+    one = drive.options(20 if smoke else 1_000, limit=60.0, keys=5 if smoke else 20)
+    latencies = one["latencies"]
+    return {
+        "options_shown_s": one["shown_s"],
+        "options_key_p50_ms": percentile(latencies, 50),
+        "options_key_p95_ms": percentile(latencies, 95),
+        "options_launch_s": one["launch_s"],
+    }
+
+
+OPTIONS1000 = ScreenBench(
+    "options",
+    "1,000 config options",
+    [
+        Metric(
+            "options_shown_s",
+            "config_option_update sent -> the bar on screen (⚙ N more)",
+            "s",
+            ("<", 1.0),
+        ),
+        Metric("options_key_p50_ms", "with them: key -> on screen, p50", "ms", digits=1),
+        Metric(
+            "options_key_p95_ms", "with them: key -> on screen, p95", "ms", ("<", 60.0), digits=1
+        ),
+        Metric(
+            "options_launch_s",
+            "the next launch (they are remembered): spawn -> ready",
+            "s",
+            ("<", 1.5),
+        ),
+    ],
+    _options,
+)

@@ -10,7 +10,12 @@ replies are the benchmark workloads, with timestamps of what it sent.
 - ``/bench permission N``: a tool call asking permission with N options; when answered, a
   reply naming the choice;
 - ``/bench form N``: ``elicitation/create`` of a form of N text fields ("Field 00001"...);
-  when answered, a reply naming the answer.
+  when answered, a reply naming the answer;
+- ``/bench options N``: ``config_option_update`` with N select options ("Setting 0001"...),
+  then a reply ending with the turn's END marker.
+
+``--options N``: ``session/new`` offers N such options (the next launch shows them before its
+new session exists: acp-tui remembers what the last one offered).
 
 Every event is appended to FILE as one JSON line with ``time.time()``: ``start`` and ``end``
 of a stream (``end``: the last byte was written and flushed), ``permission-sent``,
@@ -35,9 +40,25 @@ from bench.blackbox.workloads import BEGIN, END, PACE, chunks_for, marker
 SESSION_ID = "bench-session-1"
 
 
+def many_options(count: int) -> list[dict[str, Any]]:
+    """``count`` select options, five values each."""
+    return [
+        {
+            "id": f"setting{n:04d}",
+            "name": f"Setting {n:04d}",
+            "type": "select",
+            "currentValue": "v0",
+            "options": [{"value": f"v{k}", "name": f"Value {k}"} for k in range(5)],
+        }
+        for n in range(1, count + 1)
+    ]
+
+
 class BenchAgent:
-    def __init__(self, marks: Path | None, out: BinaryIO) -> None:
+    def __init__(self, marks: Path | None, out: BinaryIO, options: int = 0) -> None:
         self.marks = marks
+        #: Options ``session/new`` offers.
+        self.options = options
         self.out = out
         self.inbox: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.cancelled = threading.Event()
@@ -117,7 +138,11 @@ class BenchAgent:
                 "authMethods": [],
             }
         if method == "session/new":
+            if self.options:
+                return {"sessionId": SESSION_ID, "configOptions": many_options(self.options)}
             return {"sessionId": SESSION_ID}
+        if method == "session/set_config_option":
+            return {"configOptions": many_options(self.options)}
         if method == "session/prompt":
             self.turn += 1
             self.cancelled.clear()
@@ -134,6 +159,21 @@ class BenchAgent:
         message_id = f"reply-{self.turn}"
         if len(words) >= 2 and words[0] == "/bench" and words[1] == "permission":
             self.permission(int(words[2]) if len(words) > 2 else 1000, message_id)
+            return
+        if len(words) >= 2 and words[0] == "/bench" and words[1] == "options":
+            options = many_options(int(words[2]) if len(words) > 2 else 1000)
+            update = {"sessionUpdate": "config_option_update", "configOptions": options}
+            self.send(
+                {
+                    "jsonrpc": "2.0",
+                    "method": "session/update",
+                    "params": {"sessionId": SESSION_ID, "update": update},
+                }
+            )
+            self.mark("options-sent", options=len(options))
+            reply = f"Options sent. {marker(END, self.turn)}"
+            self.out.write(self.notification_line(reply, message_id))
+            self.out.flush()
             return
         if len(words) >= 2 and words[0] == "/bench" and words[1] == "form":
             self.form(int(words[2]) if len(words) > 2 else 5000, message_id)
@@ -275,8 +315,9 @@ class BenchAgent:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="bench agent", description=__doc__)
     parser.add_argument("--marks", type=Path, help="append timestamped events here")
+    parser.add_argument("--options", type=int, default=0, help="options session/new offers")
     options = parser.parse_args(argv)
-    agent = BenchAgent(options.marks, sys.stdout.buffer)
+    agent = BenchAgent(options.marks, sys.stdout.buffer, options.options)
     reader = threading.Thread(target=agent.read_forever, args=(sys.stdin.buffer,), daemon=True)
     reader.start()
     agent.serve()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import shutil
 import string
 import subprocess
@@ -131,10 +132,15 @@ class Running:
 
 @contextmanager
 def launch(
-    args: list[str], home: Path | None = None, program: list[str] | None = None
+    args: list[str],
+    home: Path | None = None,
+    program: list[str] | None = None,
+    *,
+    keep_home: bool = False,
 ) -> Iterator[Running]:
     """``acp-tui ARGS`` (or ``program ARGS``: a stand-in client, for testing the benchmarks
-    themselves) in a fresh home, in a 120x40 pty; ended on exit."""
+    themselves) in a fresh home (or ``home``: kept afterwards with ``keep_home``, for a next
+    launch), in a 120x40 pty; ended on exit."""
     home = home or fresh_home()
     marks = home / "marks.jsonl"
     command = program or [installed_acp_tui()]
@@ -147,7 +153,8 @@ def launch(
         yield Running(term, home, marks, started)
     finally:
         term.close()
-        shutil.rmtree(home, ignore_errors=True)
+        if not keep_home:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 def bench_agent_args() -> list[str]:
@@ -471,4 +478,39 @@ def replay(size: int, limit: float) -> dict[str, float]:
         raise RuntimeError(f"replay --check failed: {done.stdout} {done.stderr}")
     result["check_rss_mb"] = int(done.stderr.strip().splitlines()[-1]) / 1000
     shutil.rmtree(home, ignore_errors=True)
+    return result
+
+
+# ---------------------------------------------------------------------------- options
+
+
+def options(count: int, limit: float, keys: int = 20) -> dict[str, Any]:
+    """``count`` config options: the agent's update sent -> the bar says what is behind
+    "⚙ N more"; keys typed with them there, each to the screen (ms); then the next launch,
+    which shows them before its new session exists: spawn -> ready."""
+    home = fresh_home()
+    args = [*bench_agent_args(), "--options", str(count)]
+    more = re.compile(r"⚙ \d+ more")
+    result: dict[str, Any] = {}
+    try:
+        with launch(args, home=home, keep_home=True) as run:
+            term = run.term
+            wait_ready(run, "bench-agent")
+            _, watch = send_prompt(run, f"/bench options {count}", visible(marker(END, 1)))
+            term.settle(watch, limit, "the agent's reply")
+            sent = run.mark("options-sent", 1)
+            shown = term.wait_until(
+                lambda rows: any(more.search(row) for row in rows), limit, "⚙ N more"
+            )
+            result["shown_s"] = max(0.0, shown - sent)
+            typist = Typist(run)
+            result["latencies"] = [typist.key(5.0) for _ in range(keys)]
+        with launch(args, home=home) as run:
+            wait_ready(run, "bench-agent", limit)
+            run.term.wait_until(
+                lambda rows: any(more.search(row) for row in rows), limit, "the remembered options"
+            )
+            result["launch_s"] = run.term.wait_for(ACP_TUI.placeholder, limit) - run.started
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
     return result

@@ -175,13 +175,27 @@ class NewSessionChoices:
     config: dict[str, Any] = field(default_factory=dict)
     #: The model of an agent with the legacy ``models`` state (no model config option).
     model: str | None = None
+    #: The last preview, and what it was made from (the keys ask for it at every redraw of
+    #: the footer, and an agent may offer a thousand options).
+    _preview: SessionState | None = field(default=None, repr=False, compare=False)
+    _preview_of: tuple[Any, ...] = field(default=(), repr=False, compare=False)
 
     def preview(self) -> SessionState:
         """A stand-in session with the remembered modes, options and commands, the choices
-        applied, for the selectors and the ``/`` completion to read."""
-        return SessionState.preview(
-            self.defaults, mode=self.mode, config=self.config, model=self.model
-        )
+        applied, for the selectors and the ``/`` completion to read (not to change)."""
+        made_of = (self.defaults, self.mode, tuple(self.config.items()), self.model)
+        cached = self._preview_of
+        if (
+            self._preview is None
+            or len(cached) != len(made_of)
+            or cached[0] is not made_of[0]
+            or cached[1:] != made_of[1:]
+        ):
+            self._preview = SessionState.preview(
+                self.defaults, mode=self.mode, config=self.config, model=self.model
+            )
+            self._preview_of = made_of
+        return self._preview
 
     def take(self) -> tuple[str | None, dict[str, Any], str | None]:
         """The choices (mode, config options, legacy model), for ``session/new``; they apply
