@@ -93,15 +93,12 @@ def small_blocks() -> Iterator[None]:
         yield
 
 
-def _opening_line(block: str) -> int:
-    """Characters up to a fence's opening line in ``block`` (0 if it opens none): a fence's
-    pieces are bounded after it."""
-    start = 0
-    for line in block.split("\n"):
-        start += len(line) + 1
-        if line.lstrip().startswith(("```", "~~~")):
-            return start
-    return 0
+def _fence_lines(block: str) -> int:
+    """Characters of ``block``'s fence lines (each piece of a fence repeats its opening line,
+    however long: the rest of a piece is what is bounded)."""
+    return sum(
+        len(line) + 1 for line in block.split("\n") if line.lstrip().startswith(("```", "~~~"))
+    )
 
 
 def _visible(text: str) -> str:
@@ -131,9 +128,12 @@ def _cut_the_same(text: str, sizes: list[int]) -> None:
     splitter.feed(text[position:])
     blocks = splitter.settled + splitter.open_blocks()
     assert marked(blocks) == marked(markdown_blocks(text))
-    # Bounded, but for a fence's opening line, which each of its pieces repeats.
+    # Bounded, but for a fence's lines, which each of its pieces repeats; a block with a fence
+    # opened inside it has a part before the fence and one after it, each bounded.
     limit = 40 + 2 * 30 + len("```") + 1
-    assert all(len(block) - _opening_line(block) <= limit for block in blocks)
+    for block in blocks:
+        fenced = _fence_lines(block)
+        assert len(block) - fenced <= (2 * limit if fenced else limit), repr(block)
     # Every visible character is in a block, in order (a fence's pieces repeat its markers).
     if "```" not in text:
         assert _visible("".join(blocks)) == _visible(text)
