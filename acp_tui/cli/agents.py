@@ -18,12 +18,15 @@ __all__ = ["launch_options", "resolve_command_line", "source_of", "sources"]
 
 
 def launch_options(options: argparse.Namespace) -> LaunchOptions:
-    """``--cwd``, ``--add-dir`` and ``--protocol`` (checked and made absolute by the parser)."""
+    """``--cwd``, ``--add-dir``, ``--protocol`` and ``--system-prompt`` (checked, and made
+    absolute, by the parser)."""
     return LaunchOptions(
         cwd=getattr(options, "cwd", None),
         add_dirs=tuple(getattr(options, "add_dirs", None) or ()),
         protocol=getattr(options, "protocol", None),
         checkpoints=not getattr(options, "no_checkpoints", False),
+        system_prompt=getattr(options, "system_prompt", None),
+        system_prompt_mode=getattr(options, "system_prompt_mode", None),
     )
 
 

@@ -147,6 +147,21 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_system_prompt_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--system-prompt",
+        metavar="TEXT|@FILE",
+        help="instructions sent with each session to agents that take a client's system "
+        "prompt (@FILE: that file's text); wins over the config's system_prompt",
+    )
+    parser.add_argument(
+        "--system-prompt-mode",
+        choices=["append", "override"],
+        help="append (the default) adds to the agent's own instructions; override replaces "
+        "its default ones (only agents that advertise it take that)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui",
@@ -157,6 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     _add_agent_options(parser)
+    _add_system_prompt_options(parser)
     policy = parser.add_mutually_exclusive_group()
     policy.add_argument(
         "--yolo",
@@ -214,11 +230,12 @@ def build_ask_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui ask",
         usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] [--allow-outside] '
-        "[--json] -- AGENT [ARGS...]",
+        "[--json] [--system-prompt TEXT|@FILE] -- AGENT [ARGS...]",
         description="Send one prompt, stream the reply to stdout, exit 0 when the turn ended normally.",
     )
     parser.add_argument("prompt", help="the prompt text ('-' reads it from stdin)")
     _add_agent_options(parser)
+    _add_system_prompt_options(parser)
     parser.add_argument("--session", metavar="ID", help="continue this session (resume or load)")
     answer = parser.add_mutually_exclusive_group()
     answer.add_argument(
@@ -328,7 +345,21 @@ def parse(argv: Sequence[str]) -> Invocation:
         if path not in add_dirs:
             add_dirs.append(path)
     options.add_dirs = add_dirs
+    _check_system_prompt(parser, options)
     return Invocation(command, options, agent_argv, list(argv))
+
+
+def _check_system_prompt(parser: argparse.ArgumentParser, options: argparse.Namespace) -> None:
+    """``--system-prompt @FILE`` must name a file that can be read (the resolver reads it)."""
+    given = getattr(options, "system_prompt", None)
+    if given is None:
+        return
+    from acp_tui.session.launch.system_prompt import SystemPromptProblem, read_system_prompt
+
+    try:
+        read_system_prompt(given, "append", origin="--system-prompt", base=os.getcwd())
+    except SystemPromptProblem as problem:
+        parser.error(str(problem))
 
 
 #: One agent of ``acp-tui --agent A --demo -- CMD``: ``("config", NAME)``, ``("demo", "")`` or

@@ -30,6 +30,8 @@ __all__ = [
     "McpServerConfig",
     "McpSseServer",
     "McpStdioServer",
+    "ProjectConfig",
+    "SystemPromptConfig",
 ]
 
 
@@ -113,6 +115,26 @@ def _key_spec(value: Any) -> Any:
 KeySpec = Annotated[str | list[str], BeforeValidator(_key_spec)]
 
 
+class SystemPromptConfig(_Strict):
+    """A system prompt with its mode: ``{ text = "...", mode = "override" }``."""
+
+    text: str
+    """The instructions, or ``@FILE``: the text of that file (``~`` expanded; a relative path
+    is taken from the config file's folder, or for a project from the project's folder)."""
+    mode: Literal["append", "override"] = "append"
+    """``"append"``: added to the agent's own instructions; ``"override"``: replaces its
+    built-in default instructions (only agents that advertise it take this)."""
+
+
+def _system_prompt(value: Any) -> Any:
+    # A plain string is the text, appended.
+    return {"text": value} if isinstance(value, str) else value
+
+
+#: ``system_prompt = "..."`` (or ``"@FILE"``), or ``{ text = "...", mode = "override" }``.
+SystemPromptSetting = Annotated[SystemPromptConfig, BeforeValidator(_system_prompt)]
+
+
 class AgentConfig(_Strict):
     """A named agent: ``[agents.NAME]``; start it with ``acp-tui --agent NAME``."""
 
@@ -147,9 +169,24 @@ class AgentConfig(_Strict):
     top-level ``[checkpoints] enabled``); ``false`` takes none for this agent, as
     ``--no-checkpoints`` does."""
 
+    system_prompt: SystemPromptSetting | None = None
+    """Instructions sent with each of its sessions (``session/new``, load, resume, branch),
+    to agents that take a client's system prompt: ``"..."`` or ``"@FILE"``, appended to the
+    agent's own; ``{ text = "...", mode = "override" }`` replaces them. A project's
+    (``[projects."DIR"]``) wins; ``--system-prompt`` wins over both."""
+
     @property
     def argv(self) -> list[str]:
         return [self.command, *self.args]
+
+
+class ProjectConfig(_Strict):
+    """Settings of the sessions working in one directory (or below it):
+    ``[projects."~/src/shop"]``."""
+
+    system_prompt: SystemPromptSetting | None = None
+    """The system prompt of every agent's sessions there (a relative ``@FILE`` is taken from
+    the project's directory); wins over an agent's own, ``--system-prompt`` wins over it."""
 
 
 class LogsConfig(_Strict):
@@ -212,6 +249,9 @@ class Config(_Strict):
     protocol: Literal[1, 2] = 1
     """ACP version asked for at ``initialize``: 1, or 2 (the draft; an agent that answers 1
     is spoken to in version 1). ``--protocol`` wins."""
+    projects: dict[str, ProjectConfig] = Field(default_factory=dict)
+    """Per-directory settings, one ``[projects."DIR"]`` table each (``~`` expanded); a
+    session's directory takes the deepest one it is in."""
     logs: LogsConfig = Field(default_factory=LogsConfig)
     """What is kept of the logs (``[logs]``)."""
     checkpoints: CheckpointsConfig = Field(default_factory=CheckpointsConfig)

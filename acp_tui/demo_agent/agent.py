@@ -32,7 +32,13 @@ from acp_tui import __version__
 from acp_tui.demo_agent import auth, config, texts, wire
 from acp_tui.demo_agent.caps import V1, V2, ClientCaps
 from acp_tui.demo_agent.commands.basic import CONTEXT_SIZE
-from acp_tui.demo_agent.params import dirs_param, not_found, params_object, str_param
+from acp_tui.demo_agent.params import (
+    dirs_param,
+    not_found,
+    params_object,
+    str_param,
+    system_prompt_param,
+)
 from acp_tui.demo_agent.prompting import PromptTurns
 from acp_tui.demo_agent.sessions import (
     CursorError,
@@ -207,6 +213,8 @@ class DemoAgent:
         info = {"name": "acp-tui-demo", "title": "acp-tui demo agent", "version": __version__}
         session_extras: dict[str, Any] = {
             "additionalDirectories": {},
+            # Stable since 2026-11-06: both modes (echoed by /system).
+            "systemPrompt": {"mode": {"override": {}}},
             "fork": {},
             "title": {},
             "archive": {},
@@ -264,10 +272,11 @@ class DemoAgent:
     async def new_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
         cwd = str_param(params, "cwd")
+        prompt = system_prompt_param(params)
         record = SessionRecord(
             session_id=new_session_id(), cwd=cwd, additional_dirs=dirs_param(params)
         )
-        session = LiveSession(record)
+        session = LiveSession(record, system_prompt=prompt)
         self.sessions[record.session_id] = session
 
         async def announce() -> None:
@@ -324,7 +333,9 @@ class DemoAgent:
 
     async def load_session(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.check(self.caps)
+        prompt = system_prompt_param(params)
         session = self._open(str_param(params, "sessionId"))
+        session.system_prompt = prompt
         self._activate_dirs(session, dirs_param(params))
         for update in wire.replay(session.record, self.caps):
             await self.update(session.id, update)
@@ -339,7 +350,9 @@ class DemoAgent:
             not isinstance(replay_from, dict) or replay_from.get("type") != "start"
         ):
             raise RpcError(INVALID_PARAMS, f"unsupported replayFrom: {replay_from!r}")
+        prompt = system_prompt_param(params)
         session = self._open(session_id)
+        session.system_prompt = prompt
         self._activate_dirs(session, dirs_param(params))
         if replay_from is not None:
             for update in wire.replay(session.record, self.caps):
@@ -355,6 +368,7 @@ class DemoAgent:
         source_id = str_param(params, "sessionId")
         cwd = str_param(params, "cwd")
         dirs = dirs_param(params)
+        prompt = system_prompt_param(params)
         _live, source = self._record(source_id)
         # The branch keeps the conversation and the options, not the source's title (the
         # client names it) nor its standing permissions.
@@ -370,7 +384,7 @@ class DemoAgent:
             turns=source.turns,
             history=copy.deepcopy(source.history),
         )
-        session = LiveSession(record)
+        session = LiveSession(record, system_prompt=prompt)
         self.sessions[record.session_id] = session
         self.save(session)
         after_response(lambda: self._announce_reopened(session))

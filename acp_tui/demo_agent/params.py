@@ -40,3 +40,33 @@ def not_found(session_id: str, detail: str = "") -> RpcError:
         f"session not found: {session_id}" if not detail else detail,
         {"sessionId": session_id},
     )
+
+
+#: The ``systemPrompt`` modes the demo agent takes (it advertises ``override`` too).
+SYSTEM_PROMPT_MODES = ("append", "override")
+
+
+def system_prompt_param(params: dict[str, Any]) -> tuple[str, str] | None:
+    """``systemPrompt`` of a session setup request: (mode, its text) or None when omitted.
+    The schema's rules: a mode the agent does not support, an empty ``content``, or a block
+    that is not text is an error, never taken as something else."""
+    value = params.get("systemPrompt")
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise RpcError(INVALID_PARAMS, "`systemPrompt` must be an object")
+    mode = value.get("mode")
+    if mode not in SYSTEM_PROMPT_MODES:
+        raise RpcError(INVALID_PARAMS, f"unsupported systemPrompt mode: {mode!r}")
+    content = value.get("content")
+    if not isinstance(content, list) or not content:
+        raise RpcError(INVALID_PARAMS, "`systemPrompt.content` must be a non-empty array")
+    texts: list[str] = []
+    for block in content:
+        if not isinstance(block, dict) or block.get("type") != "text":
+            raise RpcError(INVALID_PARAMS, "`systemPrompt.content` takes text blocks only")
+        text = block.get("text")
+        if not isinstance(text, str):
+            raise RpcError(INVALID_PARAMS, "a text block of `systemPrompt` has no text")
+        texts.append(text)
+    return str(mode), "\n".join(texts)

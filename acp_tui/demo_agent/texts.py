@@ -87,6 +87,7 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("image", "Describe the images and other blocks attached to this prompt"),
     Command("dirs", "List this session's directories (cwd and additional directories)"),
+    Command("system", "Show the system prompt the client sent with this session"),
     Command(
         "slow",
         "A long turn (about 30 s of chunks): try cancel and queued prompts",

@@ -98,6 +98,8 @@ class LiveSession:
     background: dict[tuple[str, str], anyio.CancelScope] = field(default_factory=dict)
     #: A ``background`` list was reported: the next state says so even when it is empty.
     background_reported: bool = False
+    #: The client's system prompt of the request that opened it: (mode, text), or None.
+    system_prompt: tuple[str, str] | None = None
 
     @property
     def id(self) -> str:

@@ -246,6 +246,19 @@ class AgentInfo:
     def can_archive(self) -> bool:
         return self.session_capability("archive")
 
+    @property
+    def system_prompt_modes(self) -> frozenset[str]:
+        """The ``systemPrompt`` modes the agent takes on session setup requests: none, or
+        ``append`` (``sessionCapabilities.systemPrompt``) and ``override`` when its ``mode``
+        says so."""
+        caps = self.capabilities.get("sessionCapabilities")
+        prompt = caps.get("systemPrompt") if isinstance(caps, dict) else None
+        if not isinstance(prompt, dict):
+            return frozenset()
+        modes = prompt.get("mode")
+        override = isinstance(modes, dict) and isinstance(modes.get("override"), dict)
+        return frozenset({"append", "override"} if override else {"append"})
+
     def mcp_capability(self, transport: str) -> bool:
         caps = self.capabilities.get("mcpCapabilities")
         return isinstance(caps, dict) and bool(caps.get(transport))
@@ -350,6 +363,9 @@ class AcpClient:
         self.abilities = frozenset(abilities)
         self.client_name = client_name
         self.agent: AgentInfo | None = None
+        #: The ``systemPrompt`` every session setup request carries (new, load, resume,
+        #: fork); set by the driver once the agent said it takes it.
+        self.system_prompt: JsonObject | None = None
         self.connection = Connection(
             process.stdout,
             process.stdin,
@@ -537,9 +553,15 @@ class AcpClient:
         self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
     ) -> JsonObject:
         result = await self.call(
-            Method.SESSION_NEW, {"cwd": cwd, "mcpServers": mcp_servers or [], **extra}
+            Method.SESSION_NEW, self._setup({"cwd": cwd, "mcpServers": mcp_servers or [], **extra})
         )
         return result if isinstance(result, dict) else {}
+
+    def _setup(self, params: dict[str, Any]) -> dict[str, Any]:
+        """A session setup request's params, with the client's system prompt."""
+        if self.system_prompt is not None:
+            params["systemPrompt"] = copy.deepcopy(self.system_prompt)
+        return params
 
     async def load_session(
         self,
@@ -551,7 +573,9 @@ class AcpClient:
         self._require(self.info.can_load, "loading sessions (session/load)")
         result = await self.call(
             Method.SESSION_LOAD,
-            {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or [], **extra},
+            self._setup(
+                {"sessionId": session_id, "cwd": cwd, "mcpServers": mcp_servers or [], **extra}
+            ),
         )
         return result if isinstance(result, dict) else {}
 
@@ -575,7 +599,7 @@ class AcpClient:
         }
         if replay and self.v2:
             params["replayFrom"] = dict(v2.REPLAY_FROM_START)
-        result = await self.call(Method.SESSION_RESUME, params)
+        result = await self.call(Method.SESSION_RESUME, self._setup(params))
         return result if isinstance(result, dict) else {}
 
     async def list_sessions(
@@ -667,7 +691,7 @@ class AcpClient:
         }
         if additional_directories:
             params["additionalDirectories"] = list(additional_directories)
-        result = await self.call(Method.SESSION_FORK, params)
+        result = await self.call(Method.SESSION_FORK, self._setup(params))
         return result if isinstance(result, dict) else {}
 
     async def set_session_title(self, session_id: str, title: str) -> str | None:

@@ -30,8 +30,18 @@ V2 = 2
 TERMINAL_CANCEL = "terminal/cancel"
 TOOL_CALL_CANCEL = "tool_call/cancel"
 
-#: v2 session capabilities kept as they are (the stable ones, and unstable fork/title/archive).
-SESSION_EXTRAS = ("delete", "additionalDirectories", "fork", "title", "archive")
+#: v2 session capabilities kept as they are (the stable ones, the system prompt, and the
+#: unstable fork, title, archive, status and options).
+SESSION_EXTRAS = (
+    "delete",
+    "additionalDirectories",
+    "fork",
+    "title",
+    "archive",
+    "systemPrompt",
+    "status",
+    "options",
+)
 REPLAY_FROM_START = {"type": "start"}
 
 

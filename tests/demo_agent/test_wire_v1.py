@@ -79,7 +79,9 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
         "fork",
         "title",
         "archive",
+        "systemPrompt",
     }
+    assert session_caps["systemPrompt"] == {"mode": {"override": {}}}
     assert caps["auth"] == {"logout": {}}
     # Each advertised session method answers (not -32601).
     methods = {
@@ -622,3 +624,49 @@ async def test_additional_directories(state_dir: Path, work_dir: Path, tmp_path:
             },
         )
         assert "additionalDirectories" in json.dumps(await agent.call("session/list", {}))
+
+
+async def test_the_system_prompt_of_each_setup_request_is_echoed_and_bad_ones_refused(
+    state_dir: Path, tmp_path: Path
+) -> None:
+    """``systemPrompt`` on new, load, resume and fork: ``/system`` quotes the one the session
+    was opened with; a mode it does not know, empty content or a non-text block is -32602,
+    never taken as something else (the schema's MUSTs)."""
+
+    def prompt(mode: str, text: str) -> dict[str, Any]:
+        return {"systemPrompt": {"mode": mode, "content": [{"type": "text", "text": text}]}}
+
+    async with wire_agent(state_dir) as agent:
+        first = await agent.new_session(tmp_path, **prompt("append", "Be brief."))
+        await agent.prompt(first, "/system")
+        assert "(append, 9 characters)" in agent.text(first) and "> Be brief." in agent.text(first)
+        branch = (
+            await agent.call(
+                "session/fork",
+                {"sessionId": first, "cwd": str(tmp_path), **prompt("override", "Branch.")},
+            )
+        )["sessionId"]
+        await agent.prompt(branch, "/system")
+        assert "(override, 7 characters)" in agent.text(branch)
+        await agent.call("session/close", {"sessionId": first})
+        await agent.call(
+            "session/resume", {"sessionId": first, "cwd": str(tmp_path), **prompt("append", "R")}
+        )
+        mark = agent.mark()
+        await agent.prompt(first, "/system")
+        said = "".join(
+            m["params"]["update"]["content"]["text"]
+            for m in agent.since(mark)
+            if m.get("method") == "session/update"
+            and m["params"]["update"].get("sessionUpdate") == "agent_message_chunk"
+        )
+        assert "(append, 1 characters)" in said
+        bad: list[Any] = [
+            {"mode": "prepend", "content": [{"type": "text", "text": "x"}]},
+            {"mode": "append", "content": []},
+            {"mode": "append", "content": [{"type": "image", "data": "", "mimeType": "x"}]},
+        ]
+        for value in bad:
+            with pytest.raises(CallFailed) as refused:
+                await agent.new_session(tmp_path, systemPrompt=value)
+            assert refused.value.code == -32602, value

@@ -28,6 +28,7 @@ HANDLERS: dict[str, Handler] = {
     "notice": features.cmd_notice,
     "image": basic.cmd_image,
     "dirs": basic.cmd_dirs,
+    "system": basic.cmd_system,
     "slow": basic.cmd_slow,
     "flood": basic.cmd_flood,
     "crash": basic.cmd_crash,

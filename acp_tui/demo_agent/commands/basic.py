@@ -223,3 +223,21 @@ async def cmd_dirs(ctx: TurnContext, argument: str) -> None:
             "`additionalDirectories` on session/new, load, resume or fork):\n\n"
         )
     await ctx.say(intro + "\n".join(lines))
+
+
+async def cmd_system(ctx: TurnContext, argument: str) -> None:
+    """What the client sent as ``systemPrompt`` when this session was opened here."""
+    received = ctx.session.system_prompt
+    if received is None:
+        await ctx.say(
+            "No system prompt came with this session (a client sends one as `systemPrompt` "
+            "on session/new, load, resume or fork; acp-tui: `--system-prompt` or "
+            "`system_prompt` in the config)."
+        )
+        return
+    mode, text = received
+    quoted = "\n".join(f"> {line}" if line else ">" for line in text.splitlines() or [""])
+    await ctx.say(
+        f"The client's system prompt for this session ({mode}, {len(text)} characters):\n\n"
+        + quoted
+    )

@@ -53,6 +53,7 @@ from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
 from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.launch.system_prompt import SystemPrompt
 from acp_tui.session.prompts.queue import PromptQueue, QueuedPrompt
 from acp_tui.store import SessionStore
 from acp_tui.wire.constants import Method
@@ -201,6 +202,17 @@ class SessionController:
     @property
     def additional_dirs(self) -> list[str]:
         return self.state.additional_dirs
+
+    @property
+    def system_prompt(self) -> SystemPrompt | None:
+        """The system prompt in force for this agent's sessions (see
+        :mod:`acp_tui.session.launch.system_prompt`)."""
+        return self.state.spec.system_prompt
+
+    @property
+    def system_prompt_sent(self) -> bool | None:
+        """Whether it goes with the sessions: None until the agent said what it takes."""
+        return self.state.system_prompt_sent
 
     @property
     def mcp_servers(self) -> list[McpServer]:
@@ -369,6 +381,7 @@ class SessionController:
         self.state.mcp_servers, notes = select_mcp_servers(self.state.configured_mcp_servers, agent)
         for note in notes:
             self.state.events.on_error(note)
+        self._offer_system_prompt(client, agent)
         if self.state.additional_dirs and not agent.can_add_dirs:
             self.state.events.on_error(
                 f"{agent.display_name} does not take additional directories: "
@@ -385,6 +398,27 @@ class SessionController:
             return
         except SessionError as error:
             self.state.events.on_error(str(error))
+
+    def _offer_system_prompt(self, client: AcpClient, agent: AgentInfo) -> None:
+        """The system prompt in force goes with every session setup request when the agent
+        takes it in its mode; else the person is told, once, that it is not sent."""
+        prompt = self.state.spec.system_prompt
+        self.state.system_prompt_sent = False
+        if prompt is None:
+            return
+        modes = agent.system_prompt_modes
+        if prompt.mode in modes:
+            client.system_prompt = prompt.wire()
+            self.state.system_prompt_sent = True
+            return
+        why = (
+            "does not take a client's system prompt"
+            if not modes
+            else f"takes a system prompt only to {' or '.join(sorted(modes))}"
+        )
+        self.state.events.on_error(
+            f"{agent.display_name} {why}: yours ({prompt.describe()}) is not sent"
+        )
 
     async def _watch_initialize(self, client: AcpClient, scope: anyio.CancelScope) -> None:
         """Tell the person when ``initialize`` takes too long (the wait goes on: a slow first

@@ -118,6 +118,9 @@ class LinkState:
         self.terminals = TerminalManager(self._terminal_output, guard=self.files.guard)
         self.released_terminals: dict[str, Any] = {}
         self.current_session_id: str | None = None
+        #: Whether the system prompt in force goes with each session (None: not decided
+        #: before the agent answered initialize).
+        self.system_prompt_sent: bool | None = None
         self.v2_lifecycle = False
         #: The agent answered session/resume "method not found" although it advertises it:
         #: its sessions are loaded instead.

@@ -19,6 +19,7 @@ from acp_tui.config.known_agents import offers_client_files
 from acp_tui.session.agent.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.checkpoints.settings import CheckpointSettings, checkpoint_store
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
+from acp_tui.session.launch.system_prompt import SystemPrompt, system_prompt_for
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -84,6 +85,7 @@ def resolve_agent(
     timeout = config.initialize_timeout if config is not None else DEFAULT_INITIALIZE_TIMEOUT
     if source.name is None:
         argv = list(source.argv)
+        prompt, problems = _system_prompt(config, options, None, cwd)
         spec = AgentSpec(
             argv=tuple(argv),
             cwd=cwd,
@@ -93,8 +95,9 @@ def resolve_agent(
             client_files=offers_client_files(argv),
             initialize_timeout=timeout,
             checkpoints=_checkpoints(config, options, None),
+            system_prompt=prompt,
         )
-        return Resolved(spec)
+        return Resolved(spec, tuple(problems))
     name = source.name
     agent = config.agents.get(name) if config is not None else None
     if agent is None:
@@ -110,6 +113,8 @@ def resolve_agent(
     dirs, missing = resolve_dirs(agent.additional_directories, cwd)
     problems += [f"agents.{name}.additional_directories: {p}; left out" for p in missing]
     argv = agent.argv
+    prompt, prompt_problems = _system_prompt(config, options, name, cwd)
+    problems += prompt_problems
     spec = AgentSpec(
         argv=tuple(argv),
         cwd=cwd,
@@ -124,5 +129,25 @@ def resolve_agent(
         ),
         initialize_timeout=timeout,
         checkpoints=_checkpoints(config, options, agent.checkpoints),
+        system_prompt=prompt,
     )
     return Resolved(spec, tuple(problems), bad_cwd)
+
+
+def _system_prompt(
+    config: Config | None, options: LaunchOptions, name: str | None, cwd: str
+) -> tuple[SystemPrompt | None, list[str]]:
+    """The system prompt in force (see :mod:`acp_tui.session.launch.system_prompt`)."""
+    folder: str | None = None
+    if config is not None:
+        from acp_tui.config.load import config_dir
+
+        folder = str(config_dir())
+    return system_prompt_for(
+        config,
+        agent=name,
+        cwd=cwd,
+        given=options.system_prompt,
+        given_mode=options.system_prompt_mode,
+        config_dir=folder,
+    )

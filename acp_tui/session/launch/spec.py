@@ -21,6 +21,7 @@ from typing import Any
 
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.session.checkpoints.settings import CheckpointSettings
+from acp_tui.session.launch.system_prompt import SystemPrompt
 
 __all__ = ["AgentSource", "AgentSpec", "LaunchOptions", "agent_key", "words_of_key"]
 
@@ -92,6 +93,8 @@ class AgentSpec:
     initialize_timeout: float = DEFAULT_INITIALIZE_TIMEOUT
     #: Checkpoints of its sessions' files (off: ``checkpoints = false``, ``--no-checkpoints``).
     checkpoints: CheckpointSettings = NO_CHECKPOINTS
+    #: The client's instructions sent with each session (to agents that take them).
+    system_prompt: SystemPrompt | None = None
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "argv", tuple(self.argv))
@@ -162,3 +165,7 @@ class LaunchOptions:
     protocol: int | None = None
     #: False with ``--no-checkpoints``: no agent takes checkpoints.
     checkpoints: bool = True
+    #: ``--system-prompt`` as given (text or ``@FILE``), else None: the project's or agent's.
+    system_prompt: str | None = None
+    #: ``--system-prompt-mode`` (``append``, ``override``), else None: the prompt's own.
+    system_prompt_mode: str | None = None

@@ -18,7 +18,7 @@ from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.session_actions import SessionActions
-from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.screens.chat.tools import ChatTools, system_prompt_state
 
 __all__ = ["ChatPalette", "ViewActions"]
 
@@ -110,6 +110,14 @@ class ChatPalette:
         yield SystemCommand(
             "Context details", "Token usage, cost and the last turn", tools.context_details
         )
+        link = self.model.link
+        prompt = link.system_prompt if link is not None else None
+        if link is not None and prompt is not None:
+            yield SystemCommand(
+                "System prompt",
+                f"{prompt.describe()}; {system_prompt_state(link.system_prompt_sent)}",
+                tools.show_system_prompt,
+            )
         yield SystemCommand(
             "Permission rules",
             "The rules that answer permission requests before the dialog: list, add, edit",
@@ -123,7 +131,6 @@ class ChatPalette:
         yield from self.sessions.palette_commands()
         yield from self.other_agents()
         yield from self._highlighted_commands()
-        link = self.model.link
         if link is not None and self.model.agent_alive and link.can_logout:
             yield SystemCommand(
                 "Log out", "Sign out of the agent (asks first)", self.dialogs.confirm_logout

@@ -25,7 +25,14 @@ from acp_tui.ui.render.source_text import last_code_block
 from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.widgets.gauge import ContextGauge
 
-__all__ = ["ChatTools"]
+__all__ = ["ChatTools", "system_prompt_state"]
+
+
+def system_prompt_state(sent: bool | None) -> str:
+    """Whether the system prompt goes with the sessions, in a few words."""
+    if sent is None:
+        return "sent once the agent says it takes one"
+    return "sent with each session" if sent else "not sent: the agent does not take it"
 
 
 class ChatTools:
@@ -118,6 +125,24 @@ class ChatTools:
             return
         self.push(
             InspectorScreen(traffic, folder=locations.recordings_dir(data_dir(self.settings)))
+        )
+
+    def show_system_prompt(self) -> None:
+        """The system prompt in force for this agent's sessions, whole, and whether it goes
+        with them."""
+        from acp_tui.ui.screens.inspector import TextLogScreen
+
+        link = self.model.link
+        prompt = link.system_prompt if link else None
+        if link is None or prompt is None:
+            self.model.notify("No system prompt is set (--system-prompt, or system_prompt).")
+            return
+        where = f"From {prompt.origin}" + (f": {prompt.path}" if prompt.path else "")
+        self.push(
+            TextLogScreen(
+                f"System prompt: {prompt.mode}, {system_prompt_state(link.system_prompt_sent)}",
+                [where, "", *(prompt.text.splitlines() or [""])],
+            )
         )
 
     def context_details(self) -> None:
