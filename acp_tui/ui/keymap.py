@@ -36,6 +36,11 @@ PLACES: dict[str, str] = {
     "_FilterInput": "sidebar filter",
     "ContextGauge": "context gauge",
     "FoldedText": "transcript",
+    "UserMessageView": "your message in the transcript",
+    "ChangeReview": "change review",
+    "HunkPane": "change review",
+    "RewindPicker": "dialogs",
+    "ReviewDialog": "dialogs",
     "PermissionScreen": "permission dialog",
     "ElicitationScreen": "form dialog",
     "LauncherScreen": "launcher",
@@ -128,6 +133,19 @@ DESCRIPTIONS: dict[str, str] = {
     "prompt-send": "send the prompt (or queue it while the agent works)",
     "prompt-newline": "a new line in the prompt",
     "show-folded": 'show the earlier entries (on a focused "⋯ earlier entries" row)',
+    "rewind-escape": "twice, on an empty prompt while no turn runs: rewind (the files, the "
+    "conversation or both, to before a turn)",
+    "previous-message": "the focus on your previous message in the transcript (Enter there "
+    "rewinds to before it)",
+    "next-message": "the focus on your next message in the transcript; past the last, the prompt",
+    "rewind-message": "rewind to before this message (the files, the conversation, or edit it)",
+    "review-keep": "keep or leave out the file (in the list) or the hunk (in the diff)",
+    "review-all": "keep every file",
+    "review-none": "leave out every file",
+    "review-hunks": "to the highlighted file's hunks",
+    "review-previous-hunk": "the previous hunk",
+    "review-next-hunk": "the next hunk",
+    "review-files": "back to the list of files",
 }
 
 #: Places inside others (a widget in a screen): their keys are live at the same time, the
@@ -141,6 +159,7 @@ INSIDE: dict[str, frozenset[str]] = {
             "ContextGauge",
             "FoldedText",
             "PromptEditor",
+            "UserMessageView",
         }
     ),
     "SessionsSidebar": frozenset({"SessionList", "_FilterInput"}),

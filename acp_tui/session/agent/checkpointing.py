@@ -223,6 +223,24 @@ class TurnCheckpoints:
         checkpointed in this run."""
         return self._entries.get(entry_id)
 
+    def entry_of_turn(self, session_id: str, number: int) -> int | None:
+        """The user message that began a turn checkpointed in this run, else the session's
+        user message with the turn's text (the last such), else None."""
+        for entry_id, (session, turn) in self._entries.items():
+            if session == session_id and turn == number:
+                return entry_id
+        book = self.book
+        journal = book.journal(session_id) if book is not None else None
+        record = journal.turn(number) if journal is not None else None
+        state = self.state.store.get(session_id)
+        if record is None or state is None:
+            return None
+        found: int | None = None
+        for entry in state.transcript:
+            if isinstance(entry, UserMessage) and entry.text.strip() == record.prompt.strip():
+                found = entry.id
+        return found
+
     async def turns(self, session_id: str) -> list[TurnRecord]:
         """The session's checkpointed turns (and rewinds), oldest first."""
         book = self.book

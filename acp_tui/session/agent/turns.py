@@ -33,6 +33,13 @@ class Turns:
         self.state = state
         #: Snapshots around each turn (see acp_tui.session.agent.checkpointing).
         self.checkpoints = checkpoints or TurnCheckpoints(state, None)
+        #: Blocks that go before the next prompt of a session (a rewound conversation).
+        self._carried: dict[str, list[dict[str, Any]]] = {}
+
+    def carry_context(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
+        """``blocks`` go before the next prompt sent in the session, once (the conversation
+        a rewind reconstructs: see acp_tui.session.agent.rewind_talk)."""
+        self._carried[session_id] = list(blocks)
 
     def build_prompt(self, text: str) -> BuiltPrompt:
         """The blocks of a prompt the person wrote: its text, then each file or image it
@@ -90,6 +97,9 @@ class Turns:
             raise AgentExitedError("the agent is not running")
         runtime = self.state.runtime(session_id)
         runtime.turn_running = True
+        carried = self._carried.pop(session_id, None)
+        if carried:
+            blocks = [*carried, *blocks]
         # Built before the agent said what it takes (or for another agent): what it cannot
         # take goes as a link, and the person is told below their message.
         notes: list[str] = []

@@ -65,18 +65,23 @@ class PlannedFile:
     target: bytes | None
     #: Changed by the person after a turn being undone: put back only if they say so.
     conflict: bool = False
-    #: The text change from ``current`` to ``target`` (None: not text, changed whole).
+    #: The text change from ``current`` to ``target`` (None: not text, changed whole); with
+    #: ``reverse``, the change from ``target`` to ``current`` (a turn's own change, as it
+    #: made it), whose chosen hunks are taken back.
     change: FileChange | None = None
+    reverse: bool = False
 
     @property
     def binary(self) -> bool:
         return self.change is None
 
     def content_for(self, keep: frozenset[int] | None) -> bytes | None:
-        """What to write for the hunks in ``keep`` taken (None: all of them)."""
+        """What to write for the hunks in ``keep`` chosen (None: all of them): taken from
+        the target, or (``reverse``) taken back."""
         if keep is None or self.change is None:
             return self.target
-        text = self.change.apply(keep)
+        chosen = self.change.all_hunks() - keep if self.reverse else keep
+        text = self.change.apply(chosen)
         return None if text is None else text.encode("utf-8")
 
 
@@ -272,13 +277,14 @@ def plan_turn_revert(
             except Refused as refused:
                 plan.left.append(str(refused))
                 continue
-            # The turn's own change, shown as it made it (after -> before); reverted
-            # against the file as it is now.
-            planned = _planned(Path(path), journal.cwd, after, target)
-            planned.current = current
+            # The turn's own change, shown as it made it (before -> now), its chosen hunks
+            # taken back from the file as it is now; changed since the turn: a conflict.
+            planned = _planned(Path(path), journal.cwd, current, target)
             planned.conflict = current != after
-            if planned.conflict:
-                planned.change = _planned(Path(path), journal.cwd, current, target).change
+            planned.reverse = True
+            planned.change = _planned(Path(path), journal.cwd, target, current).change
+            if planned.change is not None and target is None and current is None:
+                continue
             plan.files.append(planned)
     except (ShadowError, OSError) as error:
         raise RewindError(f"the checkpoint cannot be read: {error}") from None

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
@@ -109,7 +109,21 @@ FIRST_SHOWN = 12
 FILL_STEP = 12
 
 
-class UserMessageView(EntryView):
+class UserMessageView(EntryView, can_focus=True):
+    """One of the person's messages. Focused (Alt+Up from the prompt), Enter asks to rewind
+    to before it (:class:`UserMessageView.RewindAsked`)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "rewind", "Rewind to here", id="rewind-message"),
+    ]
+
+    class RewindAsked(Message):
+        """Rewind to before this message (``entry_id``: its store entry)."""
+
+        def __init__(self, entry_id: int) -> None:
+            super().__init__()
+            self.entry_id = entry_id
+
     DEFAULT_CSS = """
     UserMessageView {
         margin: 1 0 0 0;
@@ -117,6 +131,7 @@ class UserMessageView(EntryView):
         border-left: thick $primary;
         background: $boost;
     }
+    UserMessageView:focus { border-left: thick $accent; background: $accent 20%; }
     UserMessageView > .attachments { display: none; }
     UserMessageView > .attachments.-some { display: block; }
     """
@@ -124,6 +139,9 @@ class UserMessageView(EntryView):
     def compose(self) -> ComposeResult:
         yield Static(classes="text")
         yield Static(classes="attachments")
+
+    def action_rewind(self) -> None:
+        self.post_message(self.RewindAsked(self.entry.id))
 
     async def redraw(self) -> None:
         entry = self.entry

@@ -9,6 +9,8 @@ __all__ = ["CHAT_BINDINGS"]
 
 CHAT_BINDINGS: list[BindingType] = [
     Binding("escape", "cancel_turn", "Cancel", show=True, id="cancel-turn"),
+    # Escape where there is nothing to cancel: twice on an empty prompt, the rewind.
+    Binding("escape", "rewind_escape", show=False, id="rewind-escape"),
     # Priority: handled before the keys typed after it reach the prompt, so a message sent
     # right after Ctrl+N goes to the new session, not the one left.
     Binding("ctrl+n", "new_session", "New session", priority=True, id="new-session"),
@@ -21,6 +23,9 @@ CHAT_BINDINGS: list[BindingType] = [
     # Priority: the prompt's text area takes Ctrl+Y as its redo.
     Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, priority=True, id="copy-reply"),
     Binding("alt+y", "copy_last_code", "Copy code", show=False, id="copy-code"),
+    # Your messages in the transcript, to rewind from one (Enter on it).
+    Binding("alt+up", "your_message(-1)", show=False, id="previous-message"),
+    Binding("alt+down", "your_message(1)", show=False, id="next-message"),
     # Priority: the prompt has the focus when a toast says "ctrl+l to go there". Not Ctrl+G:
     # that is the app's next agent.
     Binding(

@@ -54,6 +54,7 @@ class ChatPalette:
         other_agents: Callable[[], Iterable[SystemCommand]],
         options: Callable[[], Iterable[AgentCommand]],
         agent_switches: Callable[[], Iterable[AgentCommand]],
+        rewind: Callable[[], Iterable[SystemCommand]] = tuple,
     ) -> None:
         self.model = model
         self.actions = actions
@@ -67,6 +68,8 @@ class ChatPalette:
         self.other_agents = other_agents
         self.options = options
         self.agent_switches = agent_switches
+        #: "Rewind…" and "Changes of this turn" (acp_tui.ui.screens.chat.rewind).
+        self.rewind = rewind
 
     def _with_key(self, text: str, action_id: str) -> str:
         """A palette entry's help with the key that does the same (as configured)."""
@@ -129,6 +132,7 @@ class ChatPalette:
             actions.toggle_sidebar,
         )
         yield from self.sessions.palette_commands()
+        yield from self.rewind()
         yield from self.other_agents()
         yield from self._highlighted_commands()
         if link is not None and self.model.agent_alive and link.can_logout:

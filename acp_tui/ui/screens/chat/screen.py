@@ -53,6 +53,7 @@ from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
+from acp_tui.ui.screens.chat.rewind import RewindActions
 from acp_tui.ui.screens.chat.rules import ChatRules
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SidebarRequests
@@ -69,7 +70,12 @@ from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.session_list import SessionList
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 from acp_tui.ui.widgets.status_line import NewOutputMarker
-from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from acp_tui.ui.widgets.transcript import (
+    ThoughtView,
+    ToolCallView,
+    Transcript,
+    UserMessageView,
+)
 
 __all__ = ["QUITTING_STATUS", "ChatScreen"]
 
@@ -157,6 +163,14 @@ class ChatScreen(Screen[None]):
             agent=lambda: agent_label(self.spec, self.link),
         )
         self.dialogs.attach(self.broker, self.elicitations)
+        #: Rewind and "Changes of this turn" (Esc Esc, the palette, a key on a message).
+        self.rewind = RewindActions(
+            model,
+            dialogs=self.dialogs,
+            run_worker=self.run_worker,
+            set_draft=lambda text: widgets.prompt.set_draft(text),
+            prompt_text=lambda: widgets.prompt.text,
+        )
         #: The permission rules: the palette's list, and what the dialog offers.
         self.rules = ChatRules(
             self.model,
@@ -287,6 +301,7 @@ class ChatScreen(Screen[None]):
             other_agents=self.other_agents.commands,
             options=self.options.commands,
             agent_switches=lambda: getattr(self.app, "agent_switch_commands", tuple)(),
+            rewind=self.rewind.palette_commands,
         )
 
     @property
@@ -499,6 +514,31 @@ class ChatScreen(Screen[None]):
         if action in ("cycle_mode", "cycle_thought_level"):
             return self.options.action_allowed(action, parameters)
         return True
+
+    def action_rewind_escape(self) -> None:
+        """Escape with no turn to cancel: twice on an empty prompt opens the rewind."""
+        self.rewind.escape(self.busy)
+
+    def action_your_message(self, step: int) -> None:
+        """Alt+Up / Alt+Down: the focus on your previous / next message in the transcript
+        (Enter there rewinds to before it); past the last one, back to the prompt."""
+        views = list(self.query(UserMessageView))
+        if not views:
+            return
+        focused = self.focused
+        index = views.index(focused) if isinstance(focused, UserMessageView) else len(views)
+        target = index + step
+        if target >= len(views):
+            self.focus_prompt()
+            return
+        view = views[max(0, target)]
+        view.focus()
+        view.scroll_visible()
+
+    @on(UserMessageView.RewindAsked)
+    def _rewind_asked(self, event: UserMessageView.RewindAsked) -> None:
+        event.stop()
+        self.rewind.from_entry(event.entry_id)
 
     def action_cancel_turn(self) -> None:
         cancelled = self.model.cancel(self.busy)
