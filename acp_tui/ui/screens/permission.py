@@ -37,6 +37,7 @@ Everything the agent sent is shown literally, through :mod:`acp_tui.ui.agent_tex
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -62,6 +63,8 @@ from acp_tui.session.asking.permissions import (
 from acp_tui.session.asking.rules import Decision
 from acp_tui.store.entries import ToolCall
 from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
+from acp_tui.text.fences import unfenced
+from acp_tui.text.titles import plain_title, project_path
 from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
@@ -183,6 +186,13 @@ class PermissionOptions(ChoiceList):
     """
 
 
+def _same_command(text: str, command: str) -> bool:
+    """Whether a text content part only repeats the command (``$ npm test``, or the command
+    alone, in a fence or not)."""
+    shown = text.strip()
+    return shown.removeprefix("$").strip() == command.strip() or shown == command.strip()
+
+
 class PermissionScreen(ArmedDialog[str]):
     """A modal asking the person to answer one permission request."""
 
@@ -224,6 +234,7 @@ class PermissionScreen(ArmedDialog[str]):
         arm_delay: float | None = None,
         burst_window: float | None = None,
         forward_typing: TypingForwarder | None = None,
+        project: str | None = None,
         name: str | None = None,
         id: str | None = None,
         classes: str | None = None,
@@ -249,6 +260,8 @@ class PermissionScreen(ArmedDialog[str]):
         self.offer = offer if self.options else None
         #: The rows after the agent's options (each opens the rule editor).
         self.rule_rows: tuple[tuple[Decision, str, str], ...] = _RULE_ROWS if self.offer else ()
+        #: The session's folder: paths inside it are shown relative to it.
+        self.project = project
         self.position = position
         self.total = total
         self._answered = False
@@ -258,7 +271,7 @@ class PermissionScreen(ArmedDialog[str]):
     @property
     def title_text(self) -> str:
         label = self.tool_call.label
-        return line_of(label, TITLE_LIMIT) if label else "Tool call"
+        return line_of(plain_title(label), TITLE_LIMIT) if label else "Tool call"
 
     @property
     def kind(self) -> str:
@@ -313,24 +326,41 @@ class PermissionScreen(ArmedDialog[str]):
             text.append_text(_literal(command, COMMAND_LIMIT))
             yield Static(text, id="command", classes="section")
             cwd = tool_call.command_cwd
-            if cwd:
-                yield Static(Text.assemble("in ", agent_line(cwd, 500)), classes="section muted")
+            if cwd and os.path.normpath(cwd) != os.path.normpath(self.project or ""):
+                yield Static(
+                    Text.assemble("in ", agent_line(project_path(cwd, self.project), 500)),
+                    classes="section muted",
+                )
         diffs = 0
         for output in tool_call.outputs:
             if isinstance(output, FileDiff):
                 diffs += 1
                 if diffs <= MAX_DIFFS:
-                    yield DiffView.from_diff(output, classes="section")
+                    yield DiffView(
+                        project_path(output.path, self.project)
+                        if output.path
+                        else "(unknown file)",
+                        output.old_text,
+                        output.new_text,
+                        classes="section",
+                    )
             elif isinstance(output, TerminalRef):
                 yield Static(
                     Text.assemble("Terminal ", agent_line(output.terminal_id, 100)),
                     classes="section muted",
                 )
             elif isinstance(output, ContentPart) and output.text is not None:
-                yield Static(_literal(output.text, TEXT_LIMIT), classes="section")
+                inside = unfenced(output.text)  # a fence is Markdown for a renderer, not text
+                if command and _same_command(inside, command):
+                    continue  # the command again (Claude's, Codex's "```sh" block): shown above
+                yield Static(_literal(inside, TEXT_LIMIT), classes="section")
         if diffs > MAX_DIFFS:
             yield Static(Text(f"… {diffs - MAX_DIFFS} more diffs"), classes="section muted")
-        lines = [location.label for location in tool_call.file_locations]
+        lines = [
+            project_path(location.path, self.project)
+            + (f":{location.line}" if location.line is not None else "")
+            for location in tool_call.file_locations
+        ]
         if lines:
             text = Text()
             text.append("Locations: ", style="bold")
@@ -617,6 +647,7 @@ async def present_permission(
     origin: DialogOrigin | None = None,
     offer: RuleOffer | None = None,
     forward_typing: TypingForwarder | None = None,
+    project: str | None = None,
 ) -> str | None:
     """Show ``pending`` in a :class:`PermissionScreen` and wait for the answer; when the caller
     is cancelled (the broker's ``cancel_session``), the dialog is closed. Use it as the body of a
@@ -634,5 +665,6 @@ async def present_permission(
         total=total,
         offer=offer,
         forward_typing=forward_typing,
+        project=project,
     )
     return await present_dialog(app, screen)

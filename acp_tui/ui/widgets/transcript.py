@@ -48,6 +48,7 @@ from acp_tui.store.entries import (
 from acp_tui.store.tool_content import FileDiff, SessionRef, TerminalRef
 from acp_tui.text.fences import unfenced
 from acp_tui.text.safety import clean_cut, sanitize_terminal_text
+from acp_tui.text.titles import plain_title
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.textual_patches import access
@@ -328,7 +329,7 @@ class ToolCallView(EntryView):
             self.set_class(status.replace("_", "-") == name, f"-status-{name}")
         icon = TOOL_KIND_ICONS.get(entry.tool_kind or "other", "🔧")
         header = Text(f"{icon} ")
-        header.append(line_of(entry.title or entry.tool_call_id, TITLE_LIMIT))
+        header.append(line_of(plain_title(entry.title or entry.tool_call_id), TITLE_LIMIT))
         header.append(f"  [{STATUS_LABELS.get(status) or line_of(status, 40)}]", style="dim")
         self.query_one(".header", Static).update(header)
         command = self._command_shown(entry)

@@ -109,6 +109,7 @@ class ChatDialogs:
             origin=self.origin(pending.session_id),
             offer=self.rule_offer(pending) if self.rule_offer is not None else None,
             forward_typing=self.forward_typing,
+            project=state.cwd if state is not None else None,
         )
 
     def permission_queue_changed(self, position: int, total: int) -> None:
