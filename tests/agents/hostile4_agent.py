@@ -24,6 +24,9 @@ is there (so that two runs of the same command offer different things): ``modes`
 (:data:`CONFIG_MODE` and :data:`FRESH_MODEL`); ``session/set_mode`` and
 ``session/set_config_option`` are then answered as a well-behaved agent does.
 
+``session/fork`` is offered: with :data:`FORK_FILE` in the agent's directory saying
+``source``, it is answered with the source session's own id (no branch made).
+
 Everything a test asserts on is a constant of this module.
 """
 
@@ -78,6 +81,9 @@ FRESH_MODEL = {
     "options": [{"value": "new", "name": "Fresh Model"}],
 }
 MODE_MOVED = "The mode is a config option now."
+#: When this file in the agent's directory says ``source``, a fork is answered with the
+#: source's own id.
+FORK_FILE = "hostile4-fork.txt"
 OPTIONS_SENT = "Options sent."
 
 
@@ -124,6 +130,12 @@ class Agent(round3.Agent):
             request_id, self.running = self.running, None
             respond(request_id, {"stopReason": "cancelled"})
             return
+        if method == "session/fork":
+            fork = Path(FORK_FILE)
+            source = params.get("sessionId")
+            same = fork.exists() and fork.read_text().strip() == "source"
+            respond(request_id, {"sessionId": source if same else "hostile-fork-1"})
+            return
         offer = self.offer()
         if offer is not None and method == "session/new":
             respond(request_id, {"sessionId": round3.SESSION_ID, **offer})
@@ -132,6 +144,13 @@ class Agent(round3.Agent):
             respond(request_id, self.configured(params) if "configId" in params else {})
             return
         super().handle(message)
+
+    def more_capabilities(self) -> dict[str, Any]:
+        caps = super().more_capabilities()
+        sessions = caps.setdefault("sessionCapabilities", {})
+        if isinstance(sessions, dict):
+            sessions["fork"] = {}
+        return caps
 
     @staticmethod
     def offer() -> dict[str, Any] | None:

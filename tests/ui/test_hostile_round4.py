@@ -23,6 +23,8 @@ from tests.agents import hostile4_agent as h4
 from tests.ui.chat_helpers import (
     agent_app,
     chat,
+    record_notifications,
+    run_palette_command,
     send,
     settle,
     wait_for,
@@ -151,3 +153,25 @@ async def test_modes_moving_to_a_mode_option_show_one_mode_control(tmp_path: Pat
         await settle(pilot)
         assert "Fresh Plan" in bar_text(app) and "Stale" not in bar_text(app)
         assert app._exception is None
+
+
+async def test_a_fork_answered_with_the_sources_own_id_makes_no_branch(tmp_path: Path) -> None:
+    """The agent answered ``session/fork`` with the id of the session branched: that session
+    was taken for the branch, retitled "… (branch)". No branch is made: the person is told,
+    the session keeps its title and its place."""
+    (tmp_path / h4.FORK_FILE).write_text("source")
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        told = record_notifications(app)
+        screen = await wait_for_session(pilot)
+        source = screen.session_id
+        await send(pilot, "plan the trip")
+        await wait_for(pilot, lambda: "You said: plan the trip" in screen_text(app), "the reply")
+        await settle(pilot)
+        await run_palette_command(pilot, "Branch this conversation")
+        await wait_for(pilot, lambda: any("own id" in text for text in told), "what went wrong")
+        await settle(pilot)
+        state = screen.store.get(source or "")
+        assert state is not None and "(branch)" not in state.display_title
+        assert screen.session_id == source
+        assert "(branch)" not in screen_text(app)

@@ -75,6 +75,10 @@ async def fork(link: SessionController, source_id: str, *, index: LocalIndex | N
     branch_id = result.get("sessionId")
     if not isinstance(branch_id, str) or not branch_id:
         raise SessionError("the agent answered session/fork without a sessionId")
+    if branch_id == source_id or link.store.get(branch_id) is not None:
+        # Taken for the branch, that session would get the source's copy and its title.
+        which = "the session's own id" if branch_id == source_id else "an existing session's id"
+        raise SessionError(f"the agent answered session/fork with {which}: no branch was made")
     link.set_session_dirs(branch_id, cwd, dirs)
     branch = link.store.register_fork(branch_id, source_id, cwd=cwd, response=result)
     if not branch.transcript:
