@@ -11,6 +11,9 @@ Prompts (the text of the first text block; arguments after a space):
 - ``many-fields N``: ``elicitation/create`` of a form of N text fields (default 5,000); the
   answer is reported as :data:`FORM_ANSWER` and the JSON of the answer, then the turn ends.
 
+- ``form-storm N``: N ``elicitation/create`` forms at once (default 200); once all are
+  answered, :data:`STORM_ANSWERS` and how many of each answer (``cancel: 200``), and the turn
+  ends (``cancelled`` if ``session/cancel`` came meanwhile).
 - ``mode-to-config``: the session's ``modes`` (see ``--offer modes``) replaced by a config
   option of category ``mode`` with the same values (:data:`CONFIG_MODE`), in a
   ``config_option_update``; the turn ends.
@@ -85,6 +88,7 @@ MODE_MOVED = "The mode is a config option now."
 #: source's own id.
 FORK_FILE = "hostile4-fork.txt"
 OPTIONS_SENT = "Options sent."
+STORM_ANSWERS = "storm answers:"
 
 
 def many_options(count: int) -> list[dict[str, Any]]:
@@ -173,6 +177,48 @@ class Agent(round3.Agent):
             for option in offered
         ]
         return {"configOptions": options}
+
+    def do_form_storm(self, request_id: Any, argument: str) -> None:
+        count = int(argument or "200")
+        ids = []
+        for n in range(count):
+            self.next_request += 1
+            ids.append(f"storm-{self.next_request}")
+            base.send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": ids[-1],
+                    "method": "elicitation/create",
+                    "params": {
+                        "sessionId": round3.SESSION_ID,
+                        "mode": "form",
+                        "message": f"Question {n + 1} of {count}",
+                        "requestedSchema": {
+                            "type": "object",
+                            "properties": {"answer": {"type": "string", "title": "Answer"}},
+                        },
+                    },
+                }
+            )
+        answers: dict[str, int] = {}
+        waiting = set(ids)
+        cancelled = False
+        while waiting:
+            message = self.read()
+            if message is None:
+                return
+            if message.get("method") == "session/cancel":
+                cancelled = True
+            elif "method" not in message and message.get("id") in waiting:
+                waiting.discard(message["id"])
+                result = message.get("result") or {}
+                action = result.get("action", "error") if isinstance(result, dict) else "error"
+                answers[action] = answers.get(action, 0) + 1
+            else:
+                self.handle(message)
+        shown = ", ".join(f"{action}: {n}" for action, n in sorted(answers.items()))
+        say(f"{STORM_ANSWERS} {shown}")
+        respond(request_id, {"stopReason": "cancelled" if cancelled else "end_turn"})
 
     def do_config_options(self, request_id: Any, argument: str) -> None:
         options = many_options(int(argument or "1000"))

@@ -53,13 +53,15 @@ def test_a_form_a_page_a_notice_and_a_compaction(
 
 
 def test_escape_cancels_the_form_and_typing_goes_on(terminal: Callable[..., Terminal]) -> None:
+    """Escape in a form cancels the turn it is part of, and its questions."""
     term = terminal(80, 24)
     term.start(["--demo"])
     term.wait_header("New session")
     term.send("/ask")
     term.wait_until(lambda s: "Tab next field" in s, "the form, armed")
     term.press("Escape")
-    term.wait_for("cancelled the form")
+    term.wait_for("cancelled")
+    term.wait_gone("Tab next field")
     term.send("still here")
     term.wait_for("You said")
     assert_frame(term, "after a cancelled form")

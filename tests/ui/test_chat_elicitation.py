@@ -16,6 +16,7 @@ from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.widgets.transcript import CompactionView, NoticeView
 from tests.ui.chat_helpers import chat, demo_app, send, settle, wait_for, wait_for_session
+from tests.ui.test_resilience import screen_text
 
 pytestmark = pytest.mark.anyio
 
@@ -62,15 +63,21 @@ async def test_a_filled_in_form_reaches_the_agent(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: agent_said(screen, "and then"), "a second turn")
 
 
-async def test_escape_cancels_the_form(tmp_path: Path) -> None:
+async def test_escape_cancels_the_form_and_its_turn(tmp_path: Path) -> None:
+    """Escape in a form is the chat's Escape: the turn is cancelled, and its questions with
+    it (issue 36: a storm of forms took an Escape each, the turn uncancellable meanwhile)."""
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         await send(pilot, "/ask")
-        await armed_dialog(pilot)
+        dialog = await armed_dialog(pilot)
+        assert "Esc cancel the turn" in screen_text(app)
         await pilot.press("escape")
-        await wait_for(pilot, lambda: agent_said(screen, "cancelled** the form"), "the agent")
-        assert screen.busy is False or screen.store.get(screen.session_id or "") is not None
+        await wait_for(pilot, lambda: app.screen is screen, "the dialog to close")
+        assert await dialog.wait_for_answer() == {"action": "cancel"}
+        state = screen.store.get(screen.session_id or "")
+        await wait_for(pilot, lambda: state is not None and state.stop_reason == "cancelled", "end")
+        await settle(pilot, answered=True)
 
 
 async def test_cancelling_the_turn_cancels_the_open_form(tmp_path: Path) -> None:

@@ -175,3 +175,23 @@ async def test_a_fork_answered_with_the_sources_own_id_makes_no_branch(tmp_path:
         assert state is not None and "(branch)" not in state.display_title
         assert screen.session_id == source
         assert "(branch)" not in screen_text(app)
+
+
+async def test_escape_in_a_storm_of_forms_cancels_the_turn_and_all_of_them(
+    tmp_path: Path,
+) -> None:
+    """200 forms at once took 200 Escapes, and the turn could not be cancelled meanwhile (the
+    dialog had the Escape). One Escape cancels the turn and every question of it."""
+    app = round4_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "form-storm 200")
+        await wait_for(pilot, lambda: isinstance(app.screen, ElicitationScreen), "the first form")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: h4.STORM_ANSWERS in screen_text(app), "the agent's count")
+        await settle(pilot)
+        assert "cancel: 200" in screen_text(app)
+        assert not isinstance(app.screen, ElicitationScreen)
+        assert not screen.busy
+        state = screen.store.get(screen.session_id or "")
+        assert state is not None and state.stop_reason == "cancelled"

@@ -258,21 +258,33 @@ class ChatModel:
             self.flush(key)
             return "edit"
         session_id = self.session_id
-        link = self.link
-        if link is None or session_id is None or not busy:
+        if self.link is None or session_id is None or not busy:
             return None
-        self.broker.cancel_session(session_id)
-        link.begin_cancel(session_id)
+        self.cancel_turn_of(session_id)
+        return "turn"
+
+    def cancel_turn_of(self, session_id: str) -> None:
+        """The turn of ``session_id`` is cancelled (when one runs) and every question of it
+        answered ``cancel``: its forms and permission requests (Escape in a form: a storm of
+        200 forms took 200 Escapes, and meanwhile the turn could not be cancelled). The
+        questions of no session (``""``): those of no session."""
+        link = self.link
         elicitations = self.elicitations
+        self.broker.cancel_session(session_id)
+        if link is None or not session_id or not link.is_busy(session_id):
+            elicitations.cancel_session(session_id)
+            return
+        link.begin_cancel(session_id)
 
         async def cancel() -> None:
-            await link.cancel(session_id)
-            # After session/cancel has gone out: the agent learns the turn is cancelled before
-            # it reads "cancel" for its open questions.
-            elicitations.cancel_session(session_id)
+            try:
+                await link.cancel(session_id)
+            finally:
+                # After session/cancel has gone out: the agent learns the turn is cancelled
+                # before it reads "cancel" for its open questions.
+                elicitations.cancel_session(session_id)
 
         link.spawn(cancel, "cancel")
-        return "turn"
 
     # ------------------------------------------------------------------ the new session
 

@@ -139,6 +139,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         burst_window: float | None = None,
         forward_typing: TypingForwarder | None = None,
         open_url: Callable[[str], Any] | None = None,
+        cancel_turn: Callable[[], object] | None = None,
     ) -> None:
         super().__init__(
             origin=origin,
@@ -151,6 +152,9 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         self.position = position
         self.total = total
         self.open_url = open_url or webbrowser.open
+        #: Escape's: cancel the turn the question is part of, and all its questions (this
+        #: one too: the dialog closes when the queue answers it). None: this question only.
+        self.cancel_turn = cancel_turn
         self._fields: list[FormField] = list(self.request.fields)
         self._watch_task: asyncio.Task[None] | None = None
         self._leaving = False
@@ -269,16 +273,25 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
 
     def _hint_text(self) -> KeyHints:
         if not self.armed:
-            return KeyHints(["Keys arm in a moment; typing goes to the prompt", "Esc cancel"])
+            return KeyHints(
+                ["Keys arm in a moment; typing goes to the prompt", self._escape_hint()]
+            )
         if self.request.mode == URL:
             if self.waiting:
                 return KeyHints(["c copy the address", "Esc close"])
             keys = ["o open"] if self.request.openable else []
-            keys += ["i I'll open it myself", "c copy", "d decline", "Esc cancel"]
+            keys += ["i I'll open it myself", "c copy", "d decline", self._escape_hint()]
             return KeyHints(keys)
         return KeyHints(
-            [f"{key_label(self, 'form-next-field')} next field", "Ctrl+S submit", "Esc cancel"]
+            [
+                f"{key_label(self, 'form-next-field')} next field",
+                "Ctrl+S submit",
+                self._escape_hint(),
+            ]
         )
+
+    def _escape_hint(self) -> str:
+        return "Esc cancel" if self.cancel_turn is None else "Esc cancel the turn"
 
     def _position_text(self) -> str:
         return f"{self.position} of {self.total}" if self.total > 1 else ""
@@ -422,8 +435,16 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
         self.notify("Copied the address (if your terminal lets acp-tui use the clipboard)")
 
     def action_dismiss_dialog(self) -> None:
-        """Escape: a form or a url request not yet answered is cancelled; a url request
-        being waited for is only closed (its answer was given)."""
+        """Escape: a form or a url request not yet answered is cancelled, with the turn it is
+        part of and every other question of it (:attr:`cancel_turn`); a url request being
+        waited for is only closed (its answer was given)."""
+        if (
+            self._answer is None
+            and self.cancel_turn is not None
+            and not self.pending.finished.is_set()
+        ):
+            self.cancel_turn()
+            return
         if self._answer is None:
             self._give(answer(CANCEL))
         self.close()
@@ -538,6 +559,7 @@ async def present_elicitation(
     *,
     origin: DialogOrigin | None = None,
     forward_typing: TypingForwarder | None = None,
+    cancel_turn: Callable[[], object] | None = None,
 ) -> dict[str, Any] | None:
     """Show ``pending`` and wait for the answer; when the caller is cancelled (the queue's
     ``cancel_session``), the dialog closes. The body of an elicitation presenter."""
@@ -547,5 +569,6 @@ async def present_elicitation(
         position=position,
         total=total,
         forward_typing=forward_typing,
+        cancel_turn=cancel_turn,
     )
     return await present_dialog(app, screen)

@@ -130,13 +130,15 @@ class ChatDialogs:
     ) -> dict[str, Any] | None:
         from acp_tui.ui.screens.elicitation import present_elicitation
 
+        session_id = pending.session_id
         return await present_elicitation(
             self.app(),
             pending,
             position,
             total,
-            origin=self.origin(pending.session_id),
+            origin=self.origin(session_id),
             forward_typing=self.forward_typing,
+            cancel_turn=lambda: self.model.cancel_turn_of(session_id),
         )
 
     def elicitation_queue_changed(self, position: int, total: int) -> None:
