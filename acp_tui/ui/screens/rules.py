@@ -35,7 +35,9 @@ ORDER_NOTE = (
     "decides (allow: the agent's allow-once option; deny: its reject-once; ask: the dialog)."
 )
 _FIXED = {"#": 3, "decision": 8, "fired": 5, "last": 11}
-_DECISION_STYLES = {"allow": "bold $text-success", "deny": "bold $text-error", "ask": "bold"}
+#: The theme variable each decision is drawn in (a table cell is a Rich renderable: the
+#: variable is read from the app's theme when the list is drawn).
+_DECISION_COLOURS = {"allow": "text-success", "deny": "text-error", "ask": "text-warning"}
 
 
 class RulesTable(DataTable[Text]):
@@ -92,6 +94,7 @@ class RulesScreen(ModalScreen[None]):
         self.query_one("#rules-problem").display = False
         self.reload()
         self.query_one(RulesTable).focus()
+        self.app.theme_changed_signal.subscribe(self, lambda _theme: self._theme_changed())
 
     def on_resize(self, event: events.Resize) -> None:
         self.reload(keep=self.current)
@@ -145,7 +148,7 @@ class RulesScreen(ModalScreen[None]):
             decision = row.decision + ("" if row.in_use else " (off)")
             table.add_row(
                 Text(str(numbers[row.where]), style=muted),
-                agent_line(decision, 20, style=_DECISION_STYLES.get(row.decision, "")),
+                agent_line(decision, 20, style=self._decision_style(row.decision, muted)),
                 agent_line(row.scope, scope_width, style=muted),
                 agent_line(row.match, match_width, style=muted),
                 Text(row.fired, style=muted, justify="right"),
@@ -158,6 +161,14 @@ class RulesScreen(ModalScreen[None]):
                 if row.rule == keep and row.rule.source == keep.source:
                     table.move_cursor(row=index)
                     break
+
+    def _decision_style(self, decision: str, muted: str) -> str:
+        colour = self.app.theme_variables.get(_DECISION_COLOURS.get(decision, ""), "")
+        return " ".join(part for part in ("bold", colour, muted) if part)
+
+    def _theme_changed(self) -> None:
+        """Drawn again in the colours of a new theme."""
+        self.reload(keep=self.current)
 
     def _problem(self, text: str | None) -> None:
         problem = self.query_one("#rules-problem", Static)
