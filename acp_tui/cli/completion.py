@@ -34,6 +34,7 @@ def completion_parser() -> argparse.ArgumentParser:
     """The whole command line as one parser: the TUI's options, and each sub-command's own
     parser under its name (the real parsers, which :mod:`acp_tui.cli.main` dispatches to by
     the first word), with completers for the values a person looks up."""
+    from acp_tui.cli.checkpoints import build_checkpoints_parser, build_rewind_parser
     from acp_tui.devtools import replay
 
     parser = build_parser()
@@ -42,6 +43,8 @@ def completion_parser() -> argparse.ArgumentParser:
         ("ask", build_ask_parser()),
         ("sessions", build_sessions_parser()),
         ("replay", replay.build_parser()),
+        ("checkpoints", build_checkpoints_parser()),
+        ("rewind", build_rewind_parser()),
         ("completion", build_completion_parser()),
     ):
         commands.add_parser(

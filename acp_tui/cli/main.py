@@ -96,6 +96,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         from acp_tui.cli import completion
 
         return completion.main(args[1:])
+    if args[:1] in (["checkpoints"], ["rewind"]):
+        from acp_tui.cli import checkpoints
+
+        if args[0] == "checkpoints":
+            return checkpoints.main_checkpoints(args[1:])
+        return checkpoints.main_rewind(args[1:])
     if args[:1] == ["replay"]:
         from acp_tui.devtools import replay
 
