@@ -218,7 +218,7 @@ class ReviewDialog(ArmedDialog[list[frozenset[int] | bool | None]]):
             if conflicts:
                 yield Static(
                     Text(
-                        f"⚠ {conflicts} file{'s' if conflicts != 1 else ''} changed by you "
+                        f"▲ {conflicts} file{'s' if conflicts != 1 else ''} changed by you "
                         "after that turn: left as they are unless you keep them (Space).",
                         style="bold",
                     ),

@@ -8,7 +8,7 @@ Usage::
 
 One widget for every review of a change: a rewind's preview, "Changes of this turn", and the
 review of a write before it lands. It shows a list of files on the left (what happens to
-each, ``+added -removed``, ⚠ for a conflict) and the highlighted file's diff on the right,
+each, ``+added -removed``, ▲ for a conflict) and the highlighted file's diff on the right,
 hunk by hunk (each drawn by :class:`~acp_tui.ui.widgets.diff_view.DiffView`), with a mark
 saying whether the hunk is kept.
 
@@ -192,14 +192,14 @@ class ChangeReview(Widget):
     def _row(self, index: int) -> Text:
         item = self.files[index]
         kept = self.choices()[index]
-        mark = "☐" if kept is False else "☑" if kept is None else "◩"
+        mark = "□" if kept is False else "■" if kept is None else "◩"
         row = Text(f"{mark} ", end="")
         row.append(_ACTIONS.get(item.action, "?") + " ", style="bold")
         row.append(escaped_line(item.display, 200))
         if item.change is not None and item.change.hunks:
             row.append(f"  +{item.change.added} -{item.change.removed}", style="dim")
         if item.conflict:
-            row.append("  ⚠", style="bold")
+            row.append("  ▲ conflict", style="bold")
         return row
 
     def _refresh_rows(self) -> None:
@@ -242,7 +242,7 @@ class ChangeReview(Widget):
         for header in self.query(HunkHeader):
             on = header.hunk_index in kept
             hunk = self.files[self._file].change.hunks[header.hunk_index]  # type: ignore[union-attr]
-            label = Text("☑ kept  " if on else "☐ left out  ", style="bold")
+            label = Text("■ kept  " if on else "□ left out  ", style="bold")
             label.append(hunk.header())
             header.update(label)
             header.set_class(not on, "-left-out")

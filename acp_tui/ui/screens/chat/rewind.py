@@ -44,7 +44,7 @@ def review_files(plan: RewindPlan) -> list[ReviewFile]:
         note = ""
         if planned.conflict:
             note = (
-                "⚠ Changed since that turn (by you, or outside the agent's turns): kept as it "
+                "▲ Changed since that turn (by you, or outside the agent's turns): kept as it "
                 "is unless you keep it here."
             )
         action: str = planned.action
