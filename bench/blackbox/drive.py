@@ -12,6 +12,7 @@ can be driven by the same code with its own profile.
 from __future__ import annotations
 
 import json
+import os
 import random
 import re
 import shutil
@@ -186,14 +187,16 @@ def reply(
     word on screen (``after_end_s``); whether the first words were reached by scrolling to the
     top of the reply with keys afterwards (``reached``: 1 or 0); whether no fold row was ever on
     screen (``unfolded``: 1 or 0); Enter -> the first words on screen after that scroll
-    (``top_s``); the app's peak RSS (``rss_mb``); ``timed_out`` (1 or 0): the last word did not
-    show within ``limit``."""
+    (``top_s``); the app's peak RSS (``rss_mb``); the app's CPU seconds from the prompt typed to
+    the last word shown (``cpu_s``); ``timed_out`` (1 or 0): the last word did not show within
+    ``limit``."""
     turn = 1
     with launch(bench_agent_args(), program=program) as run:
         term = run.term
         wait_ready(run, "bench-agent")
         fold_seen = term.expect(ACP_TUI.fold_row())
         command = f"/bench {workload} {'paced' if paced else 'burst'}"
+        cpu_before = cpu_seconds(term.pid)
         entered, last = send_prompt(run, command, visible(marker(END, turn)))
         result: dict[str, float] = {"timed_out": 0.0}
         try:
@@ -206,8 +209,10 @@ def reply(
                 "unfolded": 0.0 if fold_seen.done.is_set() else 1.0,
                 "reached": 0.0,
                 "rss_mb": term.peak_rss_mb(),
+                "cpu_s": float("inf"),
                 "timed_out": 1.0,
             }
+        result["cpu_s"] = cpu_seconds(term.pid) - cpu_before
         stream_end = run.mark("end", turn)
         result["enter_s"] = shown - entered
         result["after_end_s"] = shown - stream_end
@@ -346,13 +351,24 @@ def keys_during(
 # ---------------------------------------------------------------------------- launch
 
 
-def launch_to_ready(*, fill_caches: bool = False) -> float:
+def cpu_seconds(pid: int) -> float:
+    """The CPU time (user + system) process ``pid`` has used so far."""
+    with open(f"/proc/{pid}/stat", encoding="ascii") as handle:
+        fields = handle.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def launch_to_ready(*, fill_caches: bool = False, cpu: list[float] | None = None) -> float:
     """``acp-tui --demo``: spawn -> the demo agent ready and the prompt usable, in seconds;
     then a typed key must show (else the prompt was not usable after all). ``fill_caches``:
     then wait (up to 15 s) for the app to keep its parsed stylesheets in its cache directory
-    (its warm-up thread does, a second after start), as a person's earlier launch did."""
+    (its warm-up thread does, a second after start), as a person's earlier launch did.
+    ``cpu`` gets the CPU seconds acp-tui had used when it was ready (its agent's not counted):
+    less moved by other work on the machine than the time."""
     with launch(["--demo"]) as run:
         ready = wait_ready(run, "demo agent")
+        if cpu is not None:
+            cpu.append(cpu_seconds(run.term.pid))
         run.term.type("q")
         run.term.wait_until(
             lambda rows: any("▊ q" in row for row in rows), 30, "a key in the prompt"

@@ -8,7 +8,10 @@ tests/ui/test_private_api.py fails on any use outside this package.
 
 - :func:`install` is called once per app, as it is made: it decides the app's patches
   (:mod:`.switches`: the supported Textual range, ``ACP_TUI_PATCHES``) and installs those
-  that act on the app or the process. Screens ask :func:`switches_of` for theirs.
+  that act on the app or the process; :func:`install_screen` those of the chat screen.
+  Widgets ask :func:`switches_of` their app.
+- :mod:`.access` reads private state Textual offers no public way to read; it changes
+  nothing, so it has no switch, and gives a public approximation where a name is gone.
 - Every patch has a switch and the app works with any of them off (CI runs the whole suite
   once more with ``ACP_TUI_PATCHES=none``), only slower or, for a patch that works around a
   Textual bug, with that bug back (docs/upstream/ holds the issue text for Textual).
