@@ -53,6 +53,7 @@ BENCHMARKS: dict[str, str] = {
     "sessions": "bench.bench_sessions",
     "browser": "bench.bench_browser",
     "startup": "bench.bench_startup",
+    "startcpu": "bench.bench_start_cpu",
     "memory": "bench.bench_memory",
     "store": "bench.bench_store",
 }

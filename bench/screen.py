@@ -314,7 +314,8 @@ def _launch(smoke: bool, quick: bool) -> dict[str, float]:
     messages, tools = (10, 2) if smoke else (2_000, 200)
     return {
         "launch_s": statistics.median(launches),
-        "launch_cpu_s": statistics.median(cpu),
+        # The least: other work only adds to a process's CPU time (shared caches, cores).
+        "launch_cpu_s": min(cpu),
         "resume_s": drive.resume_to_last(messages, tools, limit=60.0),
     }
 
@@ -330,7 +331,9 @@ LAUNCH = ScreenBench(
             ("<", 0.6),
             toad="2.3-2.9 s (issue 20)",
         ),
-        Metric("launch_cpu_s", "acp-tui's CPU time until ready (its agent's not counted)", "s"),
+        Metric(
+            "launch_cpu_s", "acp-tui's CPU time until ready, least of 3 (agent's not counted)", "s"
+        ),
         Metric(
             "resume_s",
             "--resume of 2,000 messages + 200 tool calls: spawn -> last entry",
