@@ -21,6 +21,19 @@ from typing import Any
 
 from acp_tui.protocol.jsonrpc import INTERNAL_ERROR, INVALID_PARAMS, RESOURCE_NOT_FOUND
 
+__all__ = [
+    "INTERNAL_ERROR",
+    "INVALID_PARAMS",
+    "PERMISSION_DENIED",
+    "RESOURCE_NOT_FOUND",
+    "RESOURCE_NOT_FOUND_MESSAGE",
+    "ServiceError",
+    "internal_error",
+    "invalid_params",
+    "not_found",
+    "permission_denied",
+]
+
 PERMISSION_DENIED = -32003
 
 

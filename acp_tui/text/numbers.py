@@ -28,4 +28,5 @@ def wire_number(value: Any, *, low: float | None = None) -> int | float | None:
         return None
     if not ok or (low is not None and value < low):
         return None
-    return value
+    number: int | float = value
+    return number
