@@ -51,6 +51,11 @@ async def test_an_app_that_has_ended_is_not_kept_alive(tmp_path: Path) -> None:
             signals_of(app).bell()
         return weakref.ref(app)
 
+    # psutil, imported by the app's first agent launch (acp_tui.protocol.reaper), keeps the
+    # sys.stdout of its import as a default argument (psutil._common.print_color): Textual's
+    # capture of the app running then. A process has one app; here it must not be this one.
+    import psutil  # noqa: F401
+
     # In a task of its own: Textual's "active app" context variable goes with the task's context.
     ended = await asyncio.create_task(run_to_the_end())
     gc.collect()

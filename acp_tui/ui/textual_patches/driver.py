@@ -23,8 +23,9 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Callable
+from types import MethodType
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakMethod
 
 from textual import events
 from textual.app import App
@@ -35,15 +36,20 @@ from acp_tui.ui.textual_patches.access import driver as driver_of
 
 __all__ = ["hear_keys", "terminal_answers", "write_nothing_more"]
 
-#: What each app asked to hear of the keys its driver reads.
-_listeners: WeakKeyDictionary[App[Any], Callable[[events.Key], None]] = WeakKeyDictionary()
+KeyRead = Callable[[events.Key], None]
+
+#: What each app asked to hear of the keys its driver reads, each behind a call that gives it
+#: back (None once gone): a listener is often a method of its app, and a value that held its
+#: key would keep the app alive forever.
+_listeners: WeakKeyDictionary[App[Any], Callable[[], KeyRead | None]] = WeakKeyDictionary()
 
 
-def hear_keys(app: App[Any], key_read: Callable[[events.Key], None]) -> None:
+def hear_keys(app: App[Any], key_read: KeyRead) -> None:
     """Call ``key_read`` with each key ``app``'s driver reads, in the driver's input thread,
-    before the key is posted to the app."""
+    before the key is posted to the app. A bound method is held weakly; any other callable
+    must not refer to ``app`` (it would keep it alive)."""
     _wrap_process_message()
-    _listeners[app] = key_read
+    _listeners[app] = WeakMethod(key_read) if isinstance(key_read, MethodType) else lambda: key_read
 
 
 def _wrap_process_message() -> None:
@@ -53,7 +59,8 @@ def _wrap_process_message() -> None:
 
     def process_message(self: Driver, message: Message) -> None:  # in the input thread
         if isinstance(message, events.Key):
-            listener = _listeners.get(self._app)
+            held = _listeners.get(self._app)
+            listener = held() if held is not None else None
             if listener is not None:
                 with contextlib.suppress(Exception):  # never in the way of the key itself
                     listener(message)

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from textual import events
 from textual._dispatch_key import dispatch_key
@@ -166,11 +166,19 @@ def of(app: App[Any]) -> KeyOrder | None:
 class KeyOrder:
     """The app's side of the patch: it notes where each key goes (:meth:`handing`, from the
     app's ``on_event``) and acts on a key come back as typed (:meth:`came_back`, from the
-    app's ``on_key``)."""
+    app's ``on_key``). It holds its app weakly: it is the value of its app's entry in a
+    :class:`~weakref.WeakKeyDictionary`, which a strong reference would keep forever."""
 
     def __init__(self, app: App[Any]) -> None:
-        self.app = app
+        self._app = ref(app)
         self.targets = KeyTargets()
+
+    @property
+    def app(self) -> App[Any]:
+        app = self._app()
+        if app is None:
+            raise RuntimeError("the app of this key order has gone")
+        return app
 
     async def handing(
         self, event: events.Key, hand: Callable[[events.Event], Awaitable[None]]

@@ -36,7 +36,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from textual import events
 from textual.screen import Screen
@@ -61,12 +61,15 @@ class Pacer(Protocol):
     def painted_whole(self) -> None: ...
 
 
-#: The gate of each gated screen.
-_gates: WeakKeyDictionary[Screen[Any], PaintGate] = WeakKeyDictionary()
+#: The gate of each gated screen, held weakly: the screen holds its gate (its update tick and
+#: compositor refresh are the gate's), and the gate its screen, which a strong value here would
+#: keep forever.
+_gates: WeakKeyDictionary[Screen[Any], ref[PaintGate]] = WeakKeyDictionary()
 
 
 def gate_of(screen: Screen[Any]) -> PaintGate | None:
-    return _gates.get(screen)
+    held = _gates.get(screen)
+    return held() if held is not None else None
 
 
 def install(
@@ -75,7 +78,8 @@ def install(
     """Gate ``screen``'s frames (call before it is mounted: from its ``__init__``).
     ``typing_target`` gives the widget the person types into (None: there is none now)."""
     _wrap_idle()
-    gate = _gates[screen] = PaintGate(screen, pacer, typing_target)
+    gate = PaintGate(screen, pacer, typing_target)
+    _gates[screen] = ref(gate)
     screen._on_timer_update = gate.on_timer_update  # type: ignore[method-assign]
     screen._compositor_refresh = gate.compositor_refresh  # type: ignore[method-assign]
     return gate
@@ -92,7 +96,7 @@ def _wrap_idle() -> None:
         return
 
     async def _on_idle(self: Screen[Any], event: events.Idle) -> None:
-        gate = _gates.get(self)
+        gate = gate_of(self)
         if gate is not None:
             gate.on_idle()
         await textuals(self, event)

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, ref
 
 from textual import events
 from textual.screen import Screen
@@ -49,15 +49,24 @@ def _css_update_count(screen: Screen[Any]) -> int | None:
 
 
 class Restyle:
-    """Whether a resume of one screen must restyle it (see the module docstring)."""
+    """Whether a resume of one screen must restyle it (see the module docstring). It holds
+    its screen weakly: it is the value of the screen's entry in a
+    :class:`~weakref.WeakKeyDictionary`, which a strong reference would keep forever."""
 
     def __init__(self, screen: Screen[Any]) -> None:
-        self.screen = screen
+        self._screen = ref(screen)
         #: The rule list the screen's widgets were all last styled with (None: since covered).
         self._restyled_with: object = None
         #: Textual's count of CSS invalidations (theme changes) when the screen was made;
         #: None once it has been covered.
         self._made_at_css_update = _css_update_count(screen)
+
+    @property
+    def screen(self) -> Screen[Any]:
+        screen = self._screen()
+        if screen is None:
+            raise RuntimeError("the screen of this guard has gone")
+        return screen
 
     def resuming(self, event: events.ScreenResume) -> None:
         """Before Textual's resume handler, which restyles the screen if the event asks."""
