@@ -132,6 +132,8 @@ DESCRIPTIONS: dict[str, str] = {
     "filter-clear": "clear the filter (when empty: back to the list)",
     "prompt-send": "send the prompt (or queue it while the agent works)",
     "prompt-newline": "a new line in the prompt",
+    "external-editor": "write the prompt in your editor ($VISUAL, else $EDITOR, else vi); "
+    "what it saves replaces the prompt",
     "show-folded": 'show the earlier entries (on a focused "⋯ earlier entries" row)',
     "rewind-escape": "twice, on an empty prompt while no turn runs: rewind (the files, the "
     "conversation or both, to before a turn)",

@@ -10,6 +10,8 @@ the focus; the editor reads its keys before the text area does:
 - Up on the first (visual) line recalls earlier prompts, Down goes forward again; the draft
   being typed is kept and comes back after the newest entry. Editing a recalled prompt makes it
   the draft, so nothing typed is lost.
+- Alt+E (``external-editor``) opens the text in ``$VISUAL``/``$EDITOR``/``vi``; what the
+  editor saves replaces it.
 - ``/`` at the start of the prompt offers the agent's commands; ``@`` followed by characters
   offers files under ``cwd``. Up/Down move in the list, Tab or Enter complete, Escape closes
   it. Escape with no list open is left alone (the screen cancels the turn with it).
@@ -51,6 +53,7 @@ from acp_tui.session.prompts.attachments import (
     mention_for,
 )
 from acp_tui.text.safety import escaped_line, one_line
+from acp_tui.ui.external_editor import edit_in_editor
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.safe_input import SafeTextArea
@@ -389,6 +392,12 @@ class PromptEditor(Vertical):
         Binding(
             "shift+enter,ctrl+j,alt+enter", "newline", "New line", show=False, id="prompt-newline"
         ),
+        # Priority: the text area would type the "e" of Alt+E. Listed in the footer while no
+        # turn runs (then Cancel needs the room); its unlisted twin works meanwhile.
+        Binding("alt+e", "external_editor", "Editor", priority=True, id="external-editor"),
+        Binding(
+            "alt+e", "external_editor('unlisted')", show=False, priority=True, id="external-editor"
+        ),
     ]
 
     def __init__(
@@ -439,6 +448,8 @@ class PromptEditor(Vertical):
         self._key_table_for: object = None
         #: The session the text is typed in (set by the screen; None: a new session).
         self.target: str | None = None
+        #: A turn runs in the session on screen (set by the screen): the footer lists fewer keys.
+        self.busy = False
 
     def compose(self) -> ComposeResult:
         yield self._list
@@ -521,6 +532,16 @@ class PromptEditor(Vertical):
         self.post_message(self.Submitted(self, text, built.blocks))
         return True
 
+    def action_external_editor(self, _how: str = "") -> None:
+        """The prompt in ``$VISUAL``/``$EDITOR``/``vi``: the app steps aside while it runs,
+        and what the editor saved replaces the prompt (an editor that fails changes nothing)."""
+        result = edit_in_editor(self.app, self._area.text, self._cwd)
+        if result.problem is not None:
+            self.screen.notify(result.problem, severity="warning", timeout=8, markup=False)
+        elif result.text is not None:
+            self.set_draft(result.text)
+        self._area.focus()
+
     def take_typing(self, key: str, text: str) -> None:
         """A key typed for the prompt that another screen received first (a permission dialog
         that opened under the person's fingers): it lands here as if typed here. ``text`` is
@@ -554,6 +575,8 @@ class PromptEditor(Vertical):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         # Sending and new lines go through _handle_key (with the completion list): never as
         # bindings.
+        if action == "external_editor":
+            return self.busy == bool(parameters)
         return action not in ("send", "newline")
 
     def sends_or_breaks(self, key: str) -> bool:

@@ -450,6 +450,7 @@ class ChatScreen(Screen[None]):
     def watch_busy(self, busy: bool) -> None:
         # On the status line only: a class on the screen would restyle every widget on it.
         self.widgets.status.set_busy(busy)
+        self.widgets.prompt.busy = busy
         self.refresh_bindings()
 
     def show_quitting(self) -> None:

@@ -1,0 +1,82 @@
+"""A terminal power user's habits (issue 42), in a real terminal against the demo agent and
+the official SDK's agent: the prompt written in ``$EDITOR``."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.journeys.terminal import Terminal, agent_command
+
+#: (agent arguments, what its reply to "draft words … from the editor" shows, the size)
+AGENTS = {
+    "demo-120x40": (["--demo"], 120, 40),
+    "sdk-80x24": (["--", *agent_command("sdk_agent.py")], 80, 24),
+}
+
+#: An editor for the test: it owns the terminal (it asks for Enter there), then adds a line
+#: to the file it was given and notes what it was handed.
+EDITOR = """\
+import sys
+from pathlib import Path
+path = Path(sys.argv[-1])
+before = path.read_text()
+Path(sys.argv[1]).write_text(before)
+print("the test editor has the terminal: press Enter", flush=True)
+sys.stdin.readline()
+path.write_text(before + " and the second line\\nfrom the editor\\n")
+"""
+
+
+def _editor(home: Path) -> tuple[str, Path]:
+    script = home / "editor.py"
+    script.write_text(EDITOR)
+    seen = home / "editor-saw.txt"
+    return f"{sys.executable} {script} {seen}", seen
+
+
+@pytest.mark.parametrize("case", list(AGENTS))
+def test_the_prompt_round_trips_through_the_editor(
+    terminal: Callable[..., Terminal], case: str
+) -> None:
+    args, cols, rows = AGENTS[case]
+    term = terminal(cols=cols, rows=rows)
+    command, seen = _editor(term.home)
+    configured = case.startswith("sdk")
+    if configured:
+        # The key is configurable, and the footer lists the one in force.
+        (term.home / "config" / "acp-tui" / "config.toml").write_text(
+            '[keys]\nexternal-editor = "f4"\n'
+        )
+    term.start(args, env={"VISUAL": command, "EDITOR": "false"})
+    term.wait_header("New session")
+    footer = term.lines()[-1]
+    assert ("f4 Editor" if configured else "Editor") in footer, footer
+    term.type("draft words")
+    term.wait_for("draft words")
+    term.press("F4" if configured else "M-e")
+    term.wait_for("the test editor has the terminal")
+    term.press("Enter")
+    screen = term.wait_for("from the editor")
+    assert "draft words and the second line" in screen
+    assert "the test editor has the terminal" not in screen  # the app is back
+    assert seen.read_text() == "draft words"
+    term.press("Enter")
+    reply = "You said: draft words" if configured else "DRAFT WORDS AND THE SECOND LINE"
+    term.wait_for(reply)
+
+
+def test_an_editor_that_fails_leaves_the_prompt_as_it_was(
+    terminal: Callable[..., Terminal],
+) -> None:
+    term = terminal(cols=80, rows=24)
+    term.start(["--demo"], env={"VISUAL": "", "EDITOR": "false"})
+    term.wait_header("New session")
+    term.type("keep me")
+    term.wait_for("keep me")
+    term.press("M-e")
+    screen = term.wait_for("status 1")
+    assert "keep me" in screen
