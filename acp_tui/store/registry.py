@@ -114,7 +114,8 @@ class SessionRegistry:
         s.activity = activity
         self.tracker.touch(s, PART_STATE)
         if activity == ACTIVITY_IDLE:
-            if ended and s.turn_started is not None and s.id != self.viewing:
+            # A subagent's end is read on its parent's card, never "unread" on its own.
+            if ended and s.turn_started is not None and s.id != self.viewing and not s.parent_id:
                 s.unread = True
             s.turn_started = None
         elif s.turn_started is None:

@@ -53,6 +53,9 @@ PLACES: dict[str, str] = {
     "RenameScreen": "dialogs",
     "RulesScreen": "permission rules",
     "RuleEditorScreen": "rule editor",
+    "ChatMain": "subagent's view",
+    "SubagentCardView": "subagent card",
+    "BackgroundScreen": "background work",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
@@ -148,6 +151,13 @@ DESCRIPTIONS: dict[str, str] = {
     "review-previous-hunk": "the previous hunk",
     "review-next-hunk": "the next hunk",
     "review-files": "back to the list of files",
+    "sidebar-unfold": "list the highlighted session's subagents under it",
+    "sidebar-fold": "fold them (on a subagent's row: up to its parent)",
+    "back-to-parent": "back to the session that started the subagent",
+    "subagent-cancel": "cancel the subagent (session/cancel on it), when its agent allows it",
+    "subagent-open": "open the subagent's own transcript (a click does too)",
+    "background-cancel": "cancel the highlighted work with its own cancel",
+    "background-jump": "go to the highlighted work (a subagent's view, or its session)",
 }
 
 #: Places inside others (a widget in a screen): their keys are live at the same time, the
@@ -162,8 +172,11 @@ INSIDE: dict[str, frozenset[str]] = {
             "FoldedText",
             "PromptEditor",
             "UserMessageView",
+            "ChatMain",
+            "SubagentCardView",
         }
     ),
+    "ChatMain": frozenset({"PromptEditor", "FoldedText", "SubagentCardView"}),
     "SessionsSidebar": frozenset({"SessionList", "_FilterInput"}),
 }
 

@@ -210,19 +210,32 @@ class ChatModel:
         )
         return typed_in if switched_since else None
 
+    def child(self, session_id: str | None) -> SessionState | None:
+        """``session_id``'s session when it is a subagent (a child of another), else None."""
+        state = self.store.get(session_id) if session_id is not None else None
+        return state if state is not None and state.parent_id is not None else None
+
     def send(
         self, text: str, blocks: list[dict[str, Any]] | None = None, *, target: str | None = None
-    ) -> None:
+    ) -> bool:
         """Send, or queue: nothing sent is ever lost, whatever the agent is doing. ``target``:
-        the session it was typed in (default: the view's)."""
+        the session it was typed in (default: the view's). False: not taken (a subagent's
+        view: its parent gives it its work), and the prompt keeps the text."""
         session_id = target if target is not None else self.queue_key()
+        if self.child(session_id) is not None:
+            self.notify(
+                "A subagent takes its work from its parent, not from you: your message stays "
+                f"in the prompt ({self.keys('back-to-parent', 'Escape')} goes back to the parent).",
+                severity="warning",
+            )
+            return False
         editing = self.prompts.editing(session_id)
         link = self.link
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
             if link is not None and session_id is not None:
                 link.edit_saved(session_id)  # also retries what waited for a sign-in
-            return
+            return True
         if link is not None and session_id is not None and self.agent_alive:
             if link.can_send(session_id):
                 try:
@@ -230,7 +243,7 @@ class ChatModel:
                 except SessionError as error:
                     self.prompts.add(session_id, text, blocks)
                     self.notify(str(error), severity="error")
-                return
+                return True
         # No session open to take it yet: it waits in the queue, shown, and goes out when the
         # session opens (the new one is created now if the agent is ready; while a session is
         # reopened at start, it is that session's, unless none opens).
@@ -243,6 +256,7 @@ class ChatModel:
                 f"{self.restart_key()} has restarted it.",
                 severity="warning",
             )
+        return True
 
     def can_cancel(self, busy: bool) -> bool:
         """Escape does something: a turn runs (``busy``), or a queued message is edited."""
@@ -378,7 +392,14 @@ class ChatModel:
     # ------------------------------------------------------------------ opening
 
     def open(self, session_id: str) -> None:
-        """Switch to a live session at once, else resume / load it through the agent."""
+        """Switch to a live session at once, else resume / load it through the agent. A
+        subagent is shown at once (its transcript is its parent's agent's to send: nothing
+        is asked of the agent)."""
+        if self.child(session_id) is not None:
+            self.focus_prompt_on_open = False
+            if session_id != self.session_id:
+                self.show(session_id)
+            return
         link = self.link
         if link is None or not self.agent_alive:
             self.notify(
@@ -474,6 +495,8 @@ class ChatModel:
             return "loading the session…"
         if state.activity == "requires_action":
             return "▲ waiting for you"
+        if state.parent_id is not None:
+            return self._child_status(state)
         if running and link is not None and link.is_cancelling(state.id):
             # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
             return "cancelling…"
@@ -486,6 +509,21 @@ class ChatModel:
         if state.stop_reason and state.stop_reason not in ("end_turn",):
             return f"stopped: {one_line(state.stop_reason, 60)}"
         return ""
+
+    def _child_status(self, state: SessionState) -> str:
+        """A subagent's view: what it does, and the keys of its view."""
+        card = state.card
+        back = f"{self.keys('back-to-parent', 'Escape')} back to its parent"
+        if state.activity in ("running", "unknown"):
+            started = state.turn_started
+            took = f" {elapsed_text(self.clock() - started)}" if started is not None else ""
+            cancel = ""
+            if card is not None and card.can_cancel:
+                cancel = f", {self.keys('subagent-cancel', 'Delete')} to cancel it"
+            return f"● subagent working…{took} ({back}{cancel})"
+        if card is not None and card.stop_reason == "cancelled":
+            return f"subagent cancelled ({back})"
+        return f"subagent idle ({back})"
 
     def status(self) -> str:
         """The status line of the view: its session's activity, or the new session's."""

@@ -82,6 +82,8 @@ class SidebarView:
     can_list: bool
     #: What the view's own agent offers (fork, archive, list): the keys shown follow it.
     offered: tuple[bool, bool, bool] | None
+    #: How deep each row is: 0 for a session, 1 for a subagent shown under it, and so on.
+    depths: list[int] | None = None
 
 
 class SidebarModel:
@@ -129,6 +131,8 @@ class SidebarModel:
         self.seen_version: object = None
         #: What the rows were last built from (:meth:`shown_state`).
         self.built_from: object = None
+        #: Sessions whose subagents are listed under them (collapsed by default).
+        self.expanded: set[str] = set()
 
     # ------------------------------------------------------------------ reading
 
@@ -185,7 +189,64 @@ class SidebarModel:
         if session_id is not None:
             self.cursor_id = session_id
             self.cursor_agent = self.agent_key
+            self._unfold_to(session_id)
         return True
+
+    # ------------------------------------------------------------------ subagents
+
+    def _unfold_to(self, session_id: str) -> None:
+        """A subagent on screen: the sessions above it list their subagents, so its row
+        shows."""
+        store = self.store
+        state = store.get(session_id) if store is not None else None
+        hops = 0
+        while store is not None and state is not None and state.parent_id and hops < 64:
+            self.expanded.add(state.parent_id)
+            state, hops = store.get(state.parent_id), hops + 1
+
+    def fold(self, session_id: str, open_it: bool) -> bool:
+        """List ``session_id``'s subagents under it (``open_it``), or not. Returns whether
+        anything changed (a session without subagents has nothing to list)."""
+        if open_it == (session_id in self.expanded):
+            return False
+        if open_it:
+            self.expanded.add(session_id)
+        else:
+            self.expanded.discard(session_id)
+        return True
+
+    def _nest(
+        self, rows: list[SessionState], agents: list[str] | None
+    ) -> tuple[list[SessionState], list[str] | None, list[int]]:
+        """The rows with the subagents of each unfolded session under it, and each row's
+        depth. A subagent's row is of its parent's agent."""
+        out: list[SessionState] = []
+        out_agents: list[str] | None = [] if agents is not None else None
+        depths: list[int] = []
+
+        def add(state: SessionState, agent: str | None, depth: int) -> None:
+            out.append(state)
+            depths.append(depth)
+            if out_agents is not None and agent is not None:
+                out_agents.append(agent)
+            if state.id not in self.expanded or depth >= 8:
+                return
+            store = self.store_of(agent)
+            for child in store.children(state.id) if store is not None else ():
+                add(child, agent, depth + 1)
+
+        for index, state in enumerate(rows):
+            add(state, agents[index] if agents is not None else None, 0)
+        return out, out_agents, depths
+
+    def store_of(self, agent: str | None) -> SessionStore | None:
+        """The store of a row's agent (None: the view's own)."""
+        directory = self.directory
+        if agent is not None and directory is not None:
+            found = directory.store_of(agent)
+            if found is not None:
+                return found
+        return self.store
 
     def set_filter(self, text: str) -> bool:
         """Filter by title, cwd and id (and ``@agent``). Returns whether it changed."""
@@ -270,6 +331,7 @@ class SidebarModel:
             self.new_view,
             frozenset(self.loading_agents),
             tuple(self.agent_errors.items()),
+            frozenset(self.expanded),
         )
 
     def stale(self) -> bool:
@@ -306,9 +368,10 @@ class SidebarModel:
                 stopped=merged.stopped,
                 empty=not merged.sessions,
             )
+            nested, nested_agents, depths = self._nest(merged.sessions, merged.keys)
             return SidebarView(
-                rows=merged.sessions,
-                agents=merged.keys,
+                rows=nested,
+                agents=nested_agents,
                 footer=footer,
                 footer_is_error=is_error,
                 header=self._header(len(merged), merged.complete),
@@ -319,6 +382,7 @@ class SidebarModel:
                 capabilities_known=all(s.store.capabilities_known for s in sources),
                 can_list=any(s.store.can_list for s in sources),
                 offered=offered,
+                depths=depths,
             )
         if store is None:
             rows: list[SessionState] = []
@@ -339,12 +403,14 @@ class SidebarModel:
         complete = None
         if store is not None and store.can_list:
             complete = store.list_state(scope, archived=archived).complete
+        count = len(rows)  # the sessions, not their subagents under them
+        rows, _, depths = self._nest(rows, None)
         return SidebarView(
             rows=rows,
             agents=None,
             footer=footer,
             footer_is_error=is_error,
-            header=self._header(len(rows), complete),
+            header=self._header(count, complete),
             placeholder=placeholder,
             keep_id=keep,
             keep_agent=None,
@@ -352,6 +418,7 @@ class SidebarModel:
             capabilities_known=store is not None and store.capabilities_known,
             can_list=store is not None and store.can_list,
             offered=offered,
+            depths=depths,
         )
 
     def kept(self, view: SidebarView, session_id: str | None, agent: str | None) -> None:

@@ -75,16 +75,22 @@ class DialogOrigin:
 
     agent: str
     session: str | None = None
+    #: A subagent's request: the session it works for (its parent's title).
+    parent: str | None = None
 
     def text(self) -> Text:
-        """``Agent: NAME · Session: TITLE``, both shown literally, on one line."""
+        """``Agent: NAME · Session: TITLE`` (a subagent's: ``Subagent: TITLE · of: PARENT``),
+        each shown literally, on one line."""
         line = Text("Agent: ", style="dim", end="")
         line.append_text(agent_line(self.agent, 60, style="bold"))
-        line.append("  ·  Session: ", style="dim")
+        line.append("  ·  Subagent: " if self.parent is not None else "  ·  Session: ", style="dim")
         if self.session is None:
             line.append("none", style="italic")
         else:
             line.append_text(agent_line(self.session or "untitled", 120, style="bold"))
+        if self.parent is not None:
+            line.append("  ·  of: ", style="dim")
+            line.append_text(agent_line(self.parent or "untitled", 120, style="bold"))
         return line
 
 

@@ -29,7 +29,7 @@ from textual.geometry import Region, Size
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from acp_tui.store import SessionState
+from acp_tui.store import SessionState, SubagentCard
 from acp_tui.text.relative_time import relative_time
 from acp_tui.text.safety import one_line
 from acp_tui.text.usage import format_percent
@@ -64,6 +64,13 @@ def row_title(session: SessionState) -> str:
             if line:
                 return line
     return "Untitled"
+
+
+def subagent_words(card: SubagentCard) -> str:
+    """A subagent's row, second line, when nothing goes on in it: how it ended."""
+    if card.status == "idle":
+        return "subagent · cancelled" if card.stop_reason == "cancelled" else "subagent · done"
+    return "subagent"
 
 
 def shorten_path(path: str, home: str | None, limit: int) -> str:
@@ -159,6 +166,8 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         Binding("home", "first", "First", show=False, id="sidebar-first"),
         Binding("end", "last", "Last", show=False, id="sidebar-last"),
         Binding("enter", "open", "Open", show=False, id="sidebar-open"),
+        Binding("right", "fold(True)", "Subagents", show=False, id="sidebar-unfold"),
+        Binding("left", "fold(False)", "Fold", show=False, id="sidebar-fold"),
         Binding("escape", "leave", "Back to the prompt", show=False, id="sidebar-leave"),
     ]
 
@@ -170,6 +179,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         on_scrolled: Callable[[], object] = _nothing,
         on_open: Callable[[], object] = _nothing,
         on_leave: Callable[[], object] = _nothing,
+        on_fold: Callable[[str, bool], object] = lambda session_id, open_it: None,
         filter_focused: Callable[[], bool] = lambda: False,
         now: Callable[[], float] = time.time,
         tz: tzinfo | None = None,
@@ -182,6 +192,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         self.on_scrolled = on_scrolled
         self.on_open = on_open
         self.on_leave = on_leave
+        self.on_fold = on_fold
         self.filter_focused = filter_focused
         self.now = now
         self.tz = tz
@@ -189,6 +200,8 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         self.rows: list[SessionState] = []
         #: The agent key of each row when the rows are of several agents (else empty).
         self.row_agents: list[str] = []
+        #: How deep each row is (0: a session; 1: a subagent under it...; empty: all 0).
+        self.row_depths: list[int] = []
         self.cursor = -1
         self.footer: str | None = None
         self.footer_is_error = False
@@ -211,6 +224,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         to_top: bool = False,
         agents: list[str] | None = None,
         keep_agent: str | None = None,
+        depths: list[int] | None = None,
     ) -> None:
         """Replace the rows; the cursor stays on ``keep_id`` when it is still there (and, unless
         the list is scrolled to the top, on the same screen line). ``to_top``: a new view
@@ -222,6 +236,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         was_visible = old_cursor >= 0 and 0 <= old_screen_line < max(1, self.size.height)
         self.rows = rows
         self.row_agents = agents or []
+        self.row_depths = depths or []
         self.footer = footer
         self.footer_is_error = footer_is_error
         cursor = -1
@@ -334,6 +349,26 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
     def action_leave(self) -> None:
         self.on_leave()
 
+    def depth_of(self, row: int) -> int:
+        return self.row_depths[row] if 0 <= row < len(self.row_depths) else 0
+
+    def action_fold(self, open_it: bool) -> None:
+        """Right: list the highlighted session's subagents under it; Left: fold them (on a
+        subagent's row: go up to its parent's row and fold it)."""
+        s = self.highlighted
+        if s is None:
+            return
+        if not open_it and self.depth_of(self.cursor) > 0 and s.parent_id is not None:
+            parent = next(
+                (i for i in range(self.cursor - 1, -1, -1) if self.rows[i].id == s.parent_id), None
+            )
+            if parent is not None:
+                self.move_cursor(parent)
+            self.on_fold(s.parent_id, False)
+            return
+        if s.children:
+            self.on_fold(s.id, open_it)
+
     def watch_scroll_y(self, old_value: float, new_value: float) -> None:
         super().watch_scroll_y(old_value, new_value)
         self.on_scrolled()
@@ -381,7 +416,12 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         row, sub = divmod(line, ROW_HEIGHT)
         if row < len(self.rows):
             return self._render_row(
-                self.rows[row], sub, width, row == self.cursor, self.agent_of(row)
+                self.rows[row],
+                sub,
+                width,
+                row == self.cursor,
+                self.agent_of(row),
+                self.depth_of(row),
             )
         if self.footer and line == len(self.rows) * ROW_HEIGHT:
             name = "sessions-list--error" if self.footer_is_error else "sessions-list--footer"
@@ -416,7 +456,13 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         return store is None or store.capabilities_known
 
     def _render_row(
-        self, s: SessionState, sub: int, width: int, is_cursor: bool, agent: str | None = None
+        self,
+        s: SessionState,
+        sub: int,
+        width: int,
+        is_cursor: bool,
+        agent: str | None = None,
+        depth: int = 0,
     ) -> Strip:
         model = self.model
         style = self.get_component_rich_style
@@ -429,9 +475,11 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
                 base = base + Style(bgcolor=cursor_bg)
         reopenable = s.live or s.resumable or not self._abilities_known(agent)
         text = Text(style=base, end="", no_wrap=True)
+        indent = "  " * depth
         if sub == 0:
             current = s.id == model.current_session_id
             text.append(CURRENT_BAR if current else " ", style=_fg(style("sessions-list--bar")))
+            text.append(indent)
             status = row_status(s, self.now())
             if status is not None:
                 text.append(status.glyph, style=_fg(style(status.component)))
@@ -446,8 +494,9 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
                 title_style = style("sessions-list--title")
             else:
                 title_style = style("sessions-list--closed")
-            title = Text(row_title(s), style=_fg(title_style), end="", no_wrap=True)
-            title.truncate(max(width - 3, 0), overflow="ellipsis")
+            shown = row_title(s) if s.card is None else "⧉ " + one_line(s.card.label, 500)
+            title = Text(shown, style=_fg(title_style), end="", no_wrap=True)
+            title.truncate(max(width - 3 - len(indent), 0), overflow="ellipsis")
             text.append_text(title)
             return self._strip(text, width, base)
         right = ""
@@ -459,7 +508,7 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
         elif not reopenable:
             right = "can't reopen"
             right_style = _fg(style("sessions-list--closed"))
-        avail = max(width - 3 - (cell_len(right) + 1 if right else 0), 0)
+        avail = max(width - 3 - len(indent) - (cell_len(right) + 1 if right else 0), 0)
         status = row_status(s, self.now())
         mark = self._agent_mark(agent)
         if mark is not None:
@@ -471,6 +520,14 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
             if room >= 6:
                 short = shorten_path(s.cwd, self.home, room)
                 left = f"{left} · {short}" if left else short
+        if s.card is not None:
+            left = subagent_words(s.card)
+        elif s.children:
+            unfold = "▾" if s.id in model.expanded else "▸"
+            count = len(s.children)
+            left = f"{unfold} {count} subagent{'s' if count > 1 else ''}" + (
+                f" · {left}" if left else ""
+            )
         meta = Text(left, style=_fg(style("sessions-list--meta")), end="", no_wrap=True)
         if status is not None:
             # What goes on now before when it last changed.
@@ -478,13 +535,13 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
             if left and status.with_time:
                 meta.append(f" · {left}", style=_fg(style("sessions-list--meta")))
         meta.truncate(avail, overflow="ellipsis")
-        text.append("   ")
+        text.append("   " + indent)
         if mark is not None:
             text.append_text(mark)
             text.append(" ")
         text.append_text(meta)
         if right:
-            pad = width - 3 - meta.cell_len - cell_len(right)
+            pad = width - 3 - len(indent) - meta.cell_len - cell_len(right)
             if mark is not None:
                 pad -= mark.cell_len + 1
             if pad >= 1:

@@ -264,6 +264,7 @@ class SessionsSidebar(Widget):
             on_scrolled=self._ask_for_pages,
             on_open=self.open_highlighted,
             on_leave=lambda: self.post_message(self.Leave(self)),
+            on_fold=self._fold,
             filter_focused=lambda: self.filter_has_focus,
             now=now,
             tz=tz,
@@ -521,6 +522,11 @@ class SessionsSidebar(Widget):
             self._ask(asked)
             self.refresh_rows()
 
+    def _fold(self, session_id: str, open_it: bool) -> None:
+        """List a session's subagents under it, or fold them (Right and Left in the list)."""
+        if self.model.fold(session_id, open_it):
+            self.refresh_rows()
+
     def _highlight_moved(self) -> None:
         s = self.session_list.highlighted
         self.model.highlight_moved(s.id if s else None, self.highlighted_agent_key())
@@ -565,6 +571,7 @@ class SessionsSidebar(Widget):
             to_top=view.to_top,
             agents=view.agents,
             keep_agent=view.keep_agent,
+            depths=view.depths,
         )
         highlighted = lst.highlighted
         self.model.kept(view, highlighted.id if highlighted else None, lst.agent_of(lst.cursor))

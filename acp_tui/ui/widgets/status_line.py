@@ -18,7 +18,7 @@ from acp_tui.text.relative_time import elapsed_text
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 
-__all__ = ["NEW_OUTPUT_TEXT", "StatusLine", "elapsed_text"]
+__all__ = ["NEW_OUTPUT_TEXT", "BackgroundCount", "StatusLine", "elapsed_text"]
 
 NEW_OUTPUT_TEXT = "↓ new output ({key})"
 
@@ -34,8 +34,21 @@ class NewOutputMarker(Static):
         self.post_message(self.Pressed())
 
 
+class BackgroundCount(Static):
+    """``⚙ 2 running in the background``: what still runs anywhere in the workspace; a click
+    opens the background-work panel."""
+
+    class Pressed(Message):
+        """The person clicked the count."""
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
 class StatusLine(Horizontal):
-    """The status text (id ``status``) and the new-output marker (id ``new-output``)."""
+    """The status text (id ``status``), the background count (id ``background-count``) and
+    the new-output marker (id ``new-output``)."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -55,11 +68,21 @@ class StatusLine(Horizontal):
         }
         & > NewOutputMarker.-visible { display: block; }
         & > NewOutputMarker:hover { background: $accent; }
+        & > BackgroundCount {
+            display: none;
+            width: auto;
+            height: 1;
+            padding: 0 1;
+            color: $text-warning;
+        }
+        & > BackgroundCount.-visible { display: block; }
+        & > BackgroundCount:hover { background: $boost; }
     }
     """
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
+        yield BackgroundCount("", id="background-count")
         key = key_label(self, "transcript-bottom", "click")
         yield NewOutputMarker(NEW_OUTPUT_TEXT.format(key=key), id="new-output")
 
@@ -80,6 +103,19 @@ class StatusLine(Horizontal):
         changes every second ("working… 12 s") never asks for a layout."""
         width = status.size.width or self.size.width - self.styles.gutter.width
         status.set_class(width > 0 and Text(text).cell_len > width, "-two-lines")
+
+    def set_background(self, count: int) -> None:
+        """How many pieces of work still run in the background (none: nothing shown)."""
+        counter = self.query_one(BackgroundCount)
+        text = f"⚙ {count} running in the background" if count else ""
+        if str(counter.render()) != text:
+            counter.update(Text(text))
+        counter.set_class(count > 0, "-visible")
+
+    @property
+    def background_count(self) -> str:
+        counter = self.query_one(BackgroundCount)
+        return str(counter.render()) if counter.has_class("-visible") else ""
 
     def set_busy(self, busy: bool) -> None:
         self.query_one("#status").set_class(busy, "-busy")

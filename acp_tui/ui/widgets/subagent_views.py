@@ -25,7 +25,13 @@ from acp_tui.text.relative_time import elapsed_text
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.widgets.entry_view import RAW_LIMIT, EntryView, safe
 
-__all__ = ["SessionLookup", "SessionMessageView", "SubagentCardView", "status_label"]
+__all__ = [
+    "SessionLookup",
+    "SessionMessageView",
+    "SubagentCardView",
+    "session_lookup_of",
+    "status_label",
+]
 
 #: Finds a session of the agent by id (a subagent, the parent of one); None if unknown.
 SessionLookup = Callable[[str], SessionState | None]
@@ -62,7 +68,7 @@ def status_label(card: SubagentCard, now: float) -> str:
     return f"● {line_of(status, 30)}"
 
 
-def _lookup_of(view: EntryView) -> SessionLookup | None:
+def session_lookup_of(view: EntryView) -> SessionLookup | None:
     """The transcript's way to find a session (given to it by the screen)."""
     for node in view.ancestors:
         lookup = getattr(node, "session_lookup", None)
@@ -211,7 +217,7 @@ class SessionMessageView(EntryView):
     async def redraw(self) -> None:
         entry = self.entry
         assert isinstance(entry, SessionMessage)
-        lookup = _lookup_of(self)
+        lookup = session_lookup_of(self)
         if entry.sender_id is not None:
             who = f"✉ from {self._session_name(entry.sender_id, lookup)}"
         else:

@@ -56,7 +56,12 @@ from acp_tui.ui.textual_patches.tall import with_coarse_grid
 from acp_tui.ui.widgets.attachment_chips import attachment_chips
 from acp_tui.ui.widgets.entry_view import RAW_LIMIT, EntryView, pretty_json, safe
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.subagent_views import SessionLookup, SessionMessageView, SubagentCardView
+from acp_tui.ui.widgets.subagent_views import (
+    SessionLookup,
+    SessionMessageView,
+    SubagentCardView,
+    session_lookup_of,
+)
 
 log = logging.getLogger(__name__)
 
@@ -361,7 +366,10 @@ class ToolCallView(EntryView):
             elif isinstance(output, TerminalRef):
                 widgets.append(Static(self._terminal_text(output.terminal_id), classes="terminal"))
             elif isinstance(output, SessionRef):
-                line = f"⧉ subagent {line_of(output.session_id, 80)} (its card shows it)"
+                lookup = session_lookup_of(self)
+                child = lookup(output.session_id) if lookup is not None else None
+                name = child.card.label if child is not None and child.card else output.session_id
+                line = f"⧉ subagent: {line_of(name, 120)} (its card below)"
                 widgets.append(Static(Text(line, style="dim")))
             elif output.block_type == "text":
                 widgets.append(Static(Text(safe(unfenced(output.text or ""), RAW_LIMIT))))

@@ -111,7 +111,12 @@ class Attention:
         state = self.model.store.get(session_id) if session_id else None
         if state is None or not state.live:
             return True
-        return session_id == self.model.session_id and self.in_front()
+        on_screen = self.model.session_id
+        # A subagent's question shows over its own view and over its parent's (any level).
+        hops = 0
+        while state is not None and state.id != on_screen and state.parent_id and hops < 64:
+            state, hops = self.model.store.get(state.parent_id), hops + 1
+        return state is not None and state.id == on_screen and self.in_front()
 
     def viewing_changed(self) -> None:
         """Another session is on screen (or this view came to the front, or left it): its
@@ -130,6 +135,8 @@ class Attention:
         """The session's state changed: the board learns it; a change worth telling is told."""
         state = self.model.store.get(session_id)
         live = live_state(state) if state is not None and state.live else None
+        if state is not None and state.parent_id is not None and live != LIVE_WAITING:
+            live = None  # a subagent needs the person only to answer it; its card says the rest
         board = self.workspace.attention
         event = board.note(self.spec.key, session_id, live)
         if event is not None and state is not None:

@@ -20,7 +20,6 @@ import logging
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from textual.containers import Vertical
 from textual.widget import Widget
 from textual.widgets import TextArea
 
@@ -46,6 +45,7 @@ from acp_tui.ui.screens.chat.common import display_title
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.pacing import FramePacer
+from acp_tui.ui.screens.chat.subagents import ChatMain
 from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
@@ -77,7 +77,7 @@ class ChatWidgets:
 
     header: ChatHeader
     sidebar: SessionsSidebar
-    main: Vertical
+    main: ChatMain
     banner: AgentBanner
     transcript: Transcript
     status: StatusLine
@@ -95,9 +95,10 @@ class ChatWidgets:
         what was sent in ``history``."""
         self.header = ChatHeader()
         self.sidebar = SessionsSidebar(store, cwd, id="sidebar")
-        self.main = Vertical(id="main")
+        self.main = ChatMain(id="main")
         self.banner = AgentBanner(id="banner")
         self.transcript = Transcript(id="transcript", terminal_lookup=terminals)
+        self.transcript.session_lookup = store.get
         self.status = StatusLine(id="status-line")
         self.queue = QueueView(id="queue")
         self.prompt = PromptEditor(id="prompt", history=history)
@@ -346,11 +347,11 @@ class ChatDrawing:
         if PART_TITLE in parts or "info" in parts:
             with self._step("title"):
                 widgets.header.set_dirs(state.additional_dirs or [])
-                widgets.header.set_title(
-                    display_title(
-                        state.display_title if state.title or state.first_prompt else "New session"
-                    )
-                )
+                title = state.display_title if state.title or state.first_prompt else "New session"
+                parent = self.store.get(state.parent_id) if state.parent_id else None
+                if parent is not None:  # a subagent's view says whose it is
+                    title = f"⧉ {title} · subagent of {parent.display_title}"
+                widgets.header.set_title(display_title(title))
         if PART_STATE in parts:
             with self._step("activity"):
                 self.activity(state)

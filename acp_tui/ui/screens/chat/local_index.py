@@ -87,9 +87,12 @@ class IndexSync:
 
     def remember(self, state: SessionState) -> None:
         # A draft is remembered once it has a prompt: the agent may never keep it otherwise.
-        # An archived one is not offered from the index (the agent lists it as archived).
+        # An archived one is not offered from the index (the agent lists it as archived), a
+        # subagent neither (it is its parent's, never reopened on its own).
         index = self.index
         if index is None or state.draft or not state.live or not state.id or state.archived:
+            return
+        if state.parent_id is not None:
             return
         if index.remember_session(state) is False:
             log.warning("session index: %s", "; ".join(index.warnings))

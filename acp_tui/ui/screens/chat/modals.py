@@ -85,6 +85,11 @@ class ChatDialogs:
         title = None
         if session_id:
             title = display_title(state.display_title if state else session_id, 120)
+        parent = self.model.store.get(state.parent_id) if state and state.parent_id else None
+        if parent is not None:  # a subagent's: named with the session it works for
+            return DialogOrigin(
+                self.agent(), title, parent=display_title(parent.display_title, 120)
+            )
         return DialogOrigin(self.agent(), title)
 
     async def present_permission(

@@ -18,6 +18,7 @@ from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.session_actions import SessionActions
+from acp_tui.ui.screens.chat.subagents import Subagents
 from acp_tui.ui.screens.chat.tools import ChatTools, system_prompt_state
 
 __all__ = ["ChatPalette", "ViewActions"]
@@ -55,6 +56,7 @@ class ChatPalette:
         options: Callable[[], Iterable[AgentCommand]],
         agent_switches: Callable[[], Iterable[AgentCommand]],
         rewind: Callable[[], Iterable[SystemCommand]] = tuple,
+        subagents: Subagents | None = None,
     ) -> None:
         self.model = model
         self.actions = actions
@@ -70,6 +72,8 @@ class ChatPalette:
         self.agent_switches = agent_switches
         #: "Rewind…" and "Changes of this turn" (acp_tui.ui.screens.chat.rewind).
         self.rewind = rewind
+        #: Background work, and a subagent's view's own entries.
+        self.subagents = subagents
 
     def _with_key(self, text: str, action_id: str) -> str:
         """A palette entry's help with the key that does the same (as configured)."""
@@ -131,6 +135,8 @@ class ChatPalette:
             self._with_key("Show or hide past sessions", "sessions-sidebar"),
             actions.toggle_sidebar,
         )
+        if self.subagents is not None:
+            yield from self.subagents.palette_commands()
         yield from self.sessions.palette_commands()
         yield from self.rewind()
         yield from self.other_agents()
@@ -170,4 +176,6 @@ class ChatPalette:
         then "Switch to AGENT" for the app's other running agents (their names are agent
         text)."""
         yield from self.options()
+        if self.subagents is not None:
+            yield from self.subagents.agent_commands()
         yield from self.agent_switches()

@@ -57,6 +57,7 @@ from acp_tui.ui.screens.chat.rewind import RewindActions
 from acp_tui.ui.screens.chat.rules import ChatRules
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SidebarRequests
+from acp_tui.ui.screens.chat.subagents import Subagents
 from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.textual_patches import install_screen
 from acp_tui.ui.toasts import toast_text
@@ -282,6 +283,14 @@ class ChatScreen(Screen[None]):
             focus_prompt=self.focus_prompt,
             app=app,
         )
+        self.subagents = Subagents(
+            model,
+            self.workspace,
+            self.spec.key,
+            push=lambda screen: self.app.push_screen(screen),
+            app=app,
+            focus_transcript=lambda: self.set_focus(widgets.transcript),
+        )
         self.palette = ChatPalette(
             model,
             actions=ViewActions(
@@ -302,6 +311,7 @@ class ChatScreen(Screen[None]):
             options=self.options.commands,
             agent_switches=lambda: getattr(self.app, "agent_switch_commands", tuple)(),
             rewind=self.rewind.palette_commands,
+            subagents=self.subagents,
         )
 
     @property
@@ -325,6 +335,7 @@ class ChatScreen(Screen[None]):
         w = self.widgets
         history = InputHistory(history_path(self.settings))
         w.make(self.store, self.spec.cwd, self.agent.terminal_state, history)
+        w.main.subagents = self.subagents
         yield w.header
         with Horizontal(id="body"):
             yield w.sidebar
@@ -495,7 +506,10 @@ class ChatScreen(Screen[None]):
         self.widgets.transcript.to_bottom()
         # Typed in another session than the one on screen now (a key that switched the view
         # was handled since): it goes where it was typed. Otherwise, as ever: the view's.
-        self.model.send(event.text, event.blocks, target=self.model.send_target(event.target))
+        if not self.model.send(
+            event.text, event.blocks, target=self.model.send_target(event.target)
+        ):
+            self.widgets.prompt.set_draft(event.text)  # not taken: nothing typed is lost
 
     def open_session(self, session_id: str) -> None:
         """Switch to a live session at once, else resume / load it through the agent."""
