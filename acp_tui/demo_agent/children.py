@@ -202,7 +202,15 @@ async def _work(agent: Parenting, child: Child) -> None:
         await _say(agent, child, "You said no, so I skipped that step.")
     else:
         await agent.update(child.session_id, {**done, "status": "in_progress"})
-        await child.turn.sleep(script.pause)
+        try:
+            await child.turn.sleep(script.pause)
+        except TurnCancelled:
+            with anyio.CancelScope(shield=True):
+                await agent.update(
+                    child.session_id,
+                    {**done, "status": "failed", "content": [wire.text_content("Cancelled.")]},
+                )
+            raise
         await agent.update(child.session_id, {**done, "status": "completed"})
     for step in script.steps[1:]:
         await child.turn.sleep(script.pause)

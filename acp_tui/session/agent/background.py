@@ -12,7 +12,7 @@ from acp_tui.protocol import v2
 from acp_tui.protocol.client import NotSupportedError
 from acp_tui.session.agent.state import LinkState
 from acp_tui.session.agent.turns import Turns
-from acp_tui.store import BackgroundWork
+from acp_tui.store import TOOL_CANCELLED, BackgroundWork
 from acp_tui.store.background import (
     CANCEL_SESSION,
     CANCEL_TERMINAL,
@@ -70,4 +70,7 @@ class Background:
         if runtime is not None:
             runtime.cancelling = True
             runtime.stop_asking()
+        # As for a turn the person cancels: its unfinished tool calls say so at once (the
+        # agent's later updates still apply).
+        self.state.store.end_unfinished_tool_calls(child_id, TOOL_CANCELLED)
         await client.cancel(child_id)

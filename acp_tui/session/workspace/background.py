@@ -52,7 +52,10 @@ def running_work(workspace: Workspace) -> list[RunningWork]:
         controller = workspace.get(key)
         if controller is None or controller.finished.is_set():
             continue
-        label = workspace.labels.get(key, key)
+        agent = controller.agent
+        # As the views name it: its label, else the name it gave at initialize.
+        label = workspace.labels.get(key) or controller.spec.label
+        label = label or (agent.display_name if agent is not None else key)
         for work in controller.background_work():
             sid, title = _session_of(controller, work)
             rows.append(RunningWork(key, label, sid, title, work))
