@@ -35,7 +35,7 @@ class NewOutputMarker(Static):
 
 
 class BackgroundCount(Static):
-    """``⚙ 2 running in the background``: what still runs anywhere in the workspace; a click
+    """``⏳ 2 running in the background``: what still runs anywhere in the workspace; a click
     opens the background-work panel."""
 
     class Pressed(Message):
@@ -107,7 +107,7 @@ class StatusLine(Horizontal):
     def set_background(self, count: int) -> None:
         """How many pieces of work still run in the background (none: nothing shown)."""
         counter = self.query_one(BackgroundCount)
-        text = f"⚙ {count} running in the background" if count else ""
+        text = f"⏳ {count} running in the background" if count else ""
         if str(counter.render()) != text:
             counter.update(Text(text))
         counter.set_class(count > 0, "-visible")

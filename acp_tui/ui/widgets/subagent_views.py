@@ -100,7 +100,7 @@ class SubagentCardView(EntryView, can_focus=True):
 
     BINDINGS = [
         Binding("enter", "open", "Open", id="subagent-open"),
-        Binding("delete", "cancel", "Cancel subagent", id="subagent-cancel"),
+        Binding("delete", "cancel_subagent", "Cancel subagent", id="subagent-cancel"),
     ]
 
     class Open(Message):
@@ -177,7 +177,7 @@ class SubagentCardView(EntryView, can_focus=True):
     def action_open(self) -> None:
         self.post_message(self.Open(self, self.card.child_id))
 
-    def action_cancel(self) -> None:
+    def action_cancel_subagent(self) -> None:
         if self._cancellable:
             self.post_message(self.Cancel(self, self.card.child_id))
         else:
@@ -219,8 +219,8 @@ class SessionMessageView(EntryView):
         assert isinstance(entry, SessionMessage)
         lookup = session_lookup_of(self)
         if entry.sender_id is not None:
-            who = f"✉ from {self._session_name(entry.sender_id, lookup)}"
+            who = f"📨 from {self._session_name(entry.sender_id, lookup)}"
         else:
-            who = f"✉ to {self._session_name(entry.recipient_id, lookup)}"
+            who = f"📨 to {self._session_name(entry.recipient_id, lookup)}"
         self.query_one(".who", Static).update(Text(who))
         self.query_one(".text", Static).update(Text(safe(entry.text, RAW_LIMIT)))
