@@ -1,4 +1,5 @@
-"""The wire declaration (``acp_tui.wire.schema``) against the official JSON schema.
+"""The wire declaration (``acp_tui.wire.schema``, ``.content``, ``.client_methods``) against the
+official JSON schema.
 
 Every ``TypedDict`` is checked against the schema's definition of the same name: each field the
 schema names exists, with a compatible type (the same JSON types, ``null`` when and only when
@@ -21,15 +22,18 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 import pytest
 
-from acp_tui.wire import constants, schema
+from acp_tui.wire import client_methods, constants, content, schema
 
 SCHEMA_DIR = Path(__file__).parent / "data" / "acp-schema" / "v1"
 DEFS: dict[str, Any] = json.loads((SCHEMA_DIR / "schema.json").read_text())["$defs"]
 UNSTABLE: dict[str, Any] = json.loads((SCHEMA_DIR / "schema.unstable.json").read_text())["$defs"]
 SPEC = "https://agentclientprotocol.com/protocol/"
 
+#: The modules that declare the wire's shapes.
+DECLARATIONS = (schema, content, client_methods)
 TYPED_DICTS = sorted(
-    (obj for obj in vars(schema).values() if is_typeddict(obj)), key=lambda cls: cls.__name__
+    {obj for module in DECLARATIONS for obj in vars(module).values() if is_typeddict(obj)},
+    key=lambda cls: cls.__name__,
 )
 
 
@@ -350,7 +354,8 @@ class TestTheCheckCatchesDrift:
 def test_importing_the_wire_declaration_is_light() -> None:
     """The names are on the path to the first frame; neither module imports anything heavy."""
     code = (
-        "import sys; import acp_tui.wire.schema, acp_tui.wire.constants; "
+        "import sys; import acp_tui.wire.schema, acp_tui.wire.client_methods, "
+        "acp_tui.wire.constants; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'textual', 'rich')))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
@@ -359,14 +364,17 @@ def test_importing_the_wire_declaration_is_light() -> None:
 
 def test_the_shapes_are_imported_for_type_checking_only() -> None:
     """Building the TypedDicts costs ~10 ms: no module of the app imports them at run time
-    (``if TYPE_CHECKING:`` only), so they stay off the path to the first frame."""
+    (``if TYPE_CHECKING:`` only), so they stay off the path to the first frame. The
+    declarations build on one another."""
     from tests.test_layers import imports_of, sources
 
+    declarations = {declaration.__name__ for declaration in DECLARATIONS}
     at_run_time = [
         str(path.relative_to(path.parents[2]))
         for path in sources()
+        if path.resolve() not in {Path(str(d.__file__)).resolve() for d in DECLARATIONS}
         for module, typing_only in imports_of(path)
-        if module == "acp_tui.wire.schema" and not typing_only
+        if module in declarations and not typing_only
     ]
     assert at_run_time == []
 

@@ -1,5 +1,6 @@
 """The ACP wire, declared once: its names (:mod:`~acp_tui.wire.constants`), its message
-shapes (:mod:`~acp_tui.wire.schema`, checked against the official JSON schema), and each
+shapes (:mod:`~acp_tui.wire.schema`, with :mod:`~acp_tui.wire.content` and
+:mod:`~acp_tui.wire.client_methods`, checked against the official JSON schema), and each
 ``session/update`` kind as the client takes it (:mod:`~acp_tui.wire.updates`), reached
 through one tolerant coercion step (:mod:`~acp_tui.wire.coerce`, with the field readers of
 :mod:`~acp_tui.wire.fields`).

@@ -1,6 +1,8 @@
 """The ACP wire, declared once: the messages as :class:`~typing.TypedDict` shapes (protocol
 v1); their names (methods, ``sessionUpdate`` kinds, enumerations) are in
-:mod:`acp_tui.wire.constants`.
+:mod:`acp_tui.wire.constants`. The content blocks they carry are in :mod:`acp_tui.wire.content`,
+and what the agent asks of the client (permission, files, terminals) in
+:mod:`acp_tui.wire.client_methods`.
 
 These are declarations, not validators: what comes off the wire is plain JSON (dicts), and the
 code that reads it (the store for ``session/update``, the controller and services for requests)
@@ -22,14 +24,13 @@ Spec: https://agentclientprotocol.com/protocol/v1/overview
 from typing import Any, Literal, Required, TypedDict
 
 from acp_tui.wire.constants import (
-    PermissionOptionKind,
     PlanEntryPriority,
     PlanEntryStatus,
-    Role,
     StopReason,
     ToolCallStatus,
     ToolKind,
 )
+from acp_tui.wire.content import ContentBlock
 from acp_tui.wire.updates import JsonObject
 
 #: The ``session/update`` payload as it comes, routed on ``sessionUpdate`` (see
@@ -37,104 +38,6 @@ from acp_tui.wire.updates import JsonObject
 #: :mod:`acp_tui.wire.updates`. Spec:
 #: https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output
 SessionUpdate = JsonObject
-
-# ---- Content blocks ----------------------------------------------------------------------
-
-
-class Annotations(TypedDict, total=False):
-    """Optional annotations for the client. The client can use annotations to inform how
-    objects are used or displayed Spec: https://agentclientprotocol.com/protocol/v1/content"""
-
-    audience: list[Role] | None
-    lastModified: str | None
-    priority: float | None
-    _meta: JsonObject | None
-
-
-class TextContent(TypedDict, total=False):
-    """Text provided to or from an LLM. Spec:
-    https://agentclientprotocol.com/protocol/v1/content"""
-
-    type: Required[Literal["text"]]
-    annotations: Annotations | None
-    text: Required[str]
-    _meta: JsonObject | None
-
-
-class ImageContent(TypedDict, total=False):
-    """An image provided to or from an LLM. Spec:
-    https://agentclientprotocol.com/protocol/v1/content"""
-
-    type: Required[Literal["image"]]
-    annotations: Annotations | None
-    data: Required[str]
-    mimeType: Required[str]
-    uri: str | None
-    _meta: JsonObject | None
-
-
-class AudioContent(TypedDict, total=False):
-    """Audio provided to or from an LLM. Spec:
-    https://agentclientprotocol.com/protocol/v1/content"""
-
-    type: Required[Literal["audio"]]
-    annotations: Annotations | None
-    data: Required[str]
-    mimeType: Required[str]
-    _meta: JsonObject | None
-
-
-class ResourceLink(TypedDict, total=False):
-    """A resource that the server is capable of reading, included in a prompt or tool call
-    result. Spec: https://agentclientprotocol.com/protocol/v1/content"""
-
-    type: Required[Literal["resource_link"]]
-    annotations: Annotations | None
-    description: str | None
-    mimeType: str | None
-    name: Required[str]
-    size: int | None
-    title: str | None
-    uri: Required[str]
-    _meta: JsonObject | None
-
-
-class TextResourceContents(TypedDict, total=False):
-    """Text-based resource contents. Spec:
-    https://agentclientprotocol.com/protocol/v1/content"""
-
-    mimeType: str | None
-    text: Required[str]
-    uri: Required[str]
-    _meta: JsonObject | None
-
-
-class BlobResourceContents(TypedDict, total=False):
-    """Binary resource contents. Spec: https://agentclientprotocol.com/protocol/v1/content"""
-
-    blob: Required[str]
-    mimeType: str | None
-    uri: Required[str]
-    _meta: JsonObject | None
-
-
-#: The resource of an embedded resource block (untagged: ``text`` or ``blob`` tells).
-EmbeddedResourceResource = TextResourceContents | BlobResourceContents
-
-
-class EmbeddedResource(TypedDict, total=False):
-    """The contents of a resource, embedded into a prompt or tool call result. Spec:
-    https://agentclientprotocol.com/protocol/v1/content"""
-
-    type: Required[Literal["resource"]]
-    annotations: Annotations | None
-    resource: Required[EmbeddedResourceResource]
-    _meta: JsonObject | None
-
-
-#: A content block, tagged by ``type``. Spec: https://agentclientprotocol.com/protocol/v1/content
-ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource
-
 
 # ---- Initialization ----------------------------------------------------------------------
 
@@ -594,172 +497,6 @@ class ToolCallUpdate(TypedDict, total=False):
     locations: list[ToolCallLocation] | None
     rawInput: Any
     rawOutput: Any
-    _meta: JsonObject | None
-
-
-class PermissionOption(TypedDict, total=False):
-    """An option presented to the user when requesting permission. Spec:
-    https://agentclientprotocol.com/protocol/v1/tool-calls"""
-
-    optionId: Required[str]
-    name: Required[str]
-    kind: Required[PermissionOptionKind]
-    _meta: JsonObject | None
-
-
-class RequestPermissionRequest(TypedDict, total=False):
-    """Request for user permission to execute a tool call. Spec:
-    https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission"""
-
-    sessionId: Required[str]
-    toolCall: Required[ToolCallUpdate]
-    options: Required[list[PermissionOption]]
-    _meta: JsonObject | None
-
-
-class SelectedPermissionOutcome(TypedDict, total=False):
-    """The user selected one of the provided options. Spec:
-    https://agentclientprotocol.com/protocol/v1/tool-calls"""
-
-    outcome: Required[Literal["selected"]]
-    optionId: Required[str]
-    _meta: JsonObject | None
-
-
-class CancelledPermissionOutcome(TypedDict):
-    """The prompt turn was cancelled before the person answered (an inline variant of
-    ``RequestPermissionOutcome``). Spec:
-    https://agentclientprotocol.com/protocol/v1/tool-calls#requesting-permission"""
-
-    outcome: Literal["cancelled"]
-
-
-#: The person's answer, tagged by ``outcome``.
-RequestPermissionOutcome = CancelledPermissionOutcome | SelectedPermissionOutcome
-
-
-class RequestPermissionResponse(TypedDict, total=False):
-    """Response to a permission request. Spec:
-    https://agentclientprotocol.com/protocol/v1/tool-calls"""
-
-    outcome: Required[RequestPermissionOutcome]
-    _meta: JsonObject | None
-
-
-# ---- File system and terminals -----------------------------------------------------------
-
-
-class ReadTextFileRequest(TypedDict, total=False):
-    """Request to read content from a text file. Spec:
-    https://agentclientprotocol.com/protocol/v1/file-system"""
-
-    sessionId: Required[str]
-    path: Required[str]
-    line: int | None
-    limit: int | None
-    _meta: JsonObject | None
-
-
-class ReadTextFileResponse(TypedDict, total=False):
-    """Response containing the contents of a text file. Spec:
-    https://agentclientprotocol.com/protocol/v1/file-system"""
-
-    content: Required[str]
-    _meta: JsonObject | None
-
-
-class WriteTextFileRequest(TypedDict, total=False):
-    """Request to write content to a text file. Spec:
-    https://agentclientprotocol.com/protocol/v1/file-system"""
-
-    sessionId: Required[str]
-    path: Required[str]
-    content: Required[str]
-    _meta: JsonObject | None
-
-
-class CreateTerminalRequest(TypedDict, total=False):
-    """Request to create a new terminal and execute a command. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    sessionId: Required[str]
-    command: Required[str]
-    args: list[str]
-    env: list[EnvVariable]
-    cwd: str | None
-    outputByteLimit: int | None
-    _meta: JsonObject | None
-
-
-class CreateTerminalResponse(TypedDict, total=False):
-    """Response containing the ID of the created terminal. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    terminalId: Required[str]
-    _meta: JsonObject | None
-
-
-class TerminalOutputRequest(TypedDict, total=False):
-    """Request to get the current output and status of a terminal. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    sessionId: Required[str]
-    terminalId: Required[str]
-    _meta: JsonObject | None
-
-
-class TerminalExitStatus(TypedDict, total=False):
-    """Exit status of a terminal command. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    exitCode: int | None
-    signal: str | None
-    _meta: JsonObject | None
-
-
-class TerminalOutputResponse(TypedDict, total=False):
-    """Response containing the terminal output and exit status. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    output: Required[str]
-    truncated: Required[bool]
-    exitStatus: TerminalExitStatus | None
-    _meta: JsonObject | None
-
-
-class WaitForTerminalExitRequest(TypedDict, total=False):
-    """Request to wait for a terminal command to exit. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    sessionId: Required[str]
-    terminalId: Required[str]
-    _meta: JsonObject | None
-
-
-class WaitForTerminalExitResponse(TypedDict, total=False):
-    """Response containing the exit status of a terminal command. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    exitCode: int | None
-    signal: str | None
-    _meta: JsonObject | None
-
-
-class KillTerminalRequest(TypedDict, total=False):
-    """Request to kill a terminal without releasing it. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    sessionId: Required[str]
-    terminalId: Required[str]
-    _meta: JsonObject | None
-
-
-class ReleaseTerminalRequest(TypedDict, total=False):
-    """Request to release a terminal and free its resources. Spec:
-    https://agentclientprotocol.com/protocol/v1/terminals"""
-
-    sessionId: Required[str]
-    terminalId: Required[str]
     _meta: JsonObject | None
 
 
