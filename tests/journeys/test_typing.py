@@ -37,13 +37,13 @@ def test_typing_after_clicking_a_tool_block_and_a_thought(
     term.wait_header("New session")
     term.send("/run echo from-the-tool")
     term.wait_for("exited with code 0")
-    click_on(term, "Run `echo from-the-tool`")
+    click_on(term, "Run echo from-the-tool")
     typed_reaches_the_prompt(term, "after the tool block")
     term.wait_for("You said")
     term.send("/think about tests")
     term.wait_for("Done thinking")
     click_on(term, "Thinking")
-    term.wait_for("▼ 💭 Thinking")  # the click opened it
+    term.wait_for("▾ 💭 Thinking")  # the click opened it
     typed_reaches_the_prompt(term, "after the thought")
     term.wait_for("after the thought")
     assert_frame(term, "after the clicks")

@@ -123,10 +123,17 @@ class Turns:
     ) -> None:
         client = self.state.require_client()
         reason: str | None = None
+        unsent = False
         try:
             # What the turn may change can be put back: snapshot first, then the prompt.
             await self.checkpoints.before_prompt(session_id, blocks, entry_id)
-            result = await self._prompt_signed_in(client, session_id, blocks)
+            if self.state.runtime(session_id).cancelling:
+                # Cancelled while the snapshot was taken: the prompt never goes out (a
+                # session/cancel sent before it would reach no turn, and the turn would run).
+                unsent = True
+                result = {"stopReason": wire.CANCELLED}
+            else:
+                result = await self._prompt_signed_in(client, session_id, blocks)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
             if not self.state.v2_lifecycle:
                 self._left_unfinished(session_id, turn)
@@ -146,7 +153,8 @@ class Turns:
             self.state.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         finally:
-            if not self.state.v2_lifecycle or reason == "error":
+            # v2 ends a turn on the agent's idle state update: one never prompted sends none.
+            if not self.state.v2_lifecycle or reason == "error" or unsent:
                 self.turn_idle(session_id, reason)
 
     def _left_unfinished(self, session_id: str, turn: int) -> None:
