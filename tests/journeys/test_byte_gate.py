@@ -83,9 +83,14 @@ def test_a_hostile_agent_in_a_real_terminal_writes_nothing_foreign(tmp_path: Pat
         term.wait_for("Message the agent", LIMIT)
         term.type("mirror")
         term.press("enter")
-        for title in ("Permission requested", "The agent asks", "visit a page"):
-            term.wait_for(title, LIMIT)
-            term.press("escape")
+        term.wait_for("Permission requested", LIMIT)
+        term.press("escape")
+        # Escape in a form would cancel the whole turn: Decline (Shift+Tab from the first
+        # field wraps to it) answers the form only, and the turn goes on to the page to visit.
+        term.wait_for("Tab next field", LIMIT)
+        term.press("shift+tab", "enter")
+        term.wait_for("visit a page", LIMIT)
+        term.press("escape")
         term.wait_for("mirrored", LIMIT)
         term.type("/")
         term.wait_for("/mirror", LIMIT)

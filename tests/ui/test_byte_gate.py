@@ -271,7 +271,13 @@ async def answer_dialogs(pilot: Pilot[int]) -> list[str]:
         mode = getattr(getattr(dialog, "request", None), "mode", None)
         seen.append(f"{kind}:{mode}" if isinstance(dialog, ElicitationScreen) else kind)
         await pilot.pause()
-        await pilot.press("escape")
+        if isinstance(dialog, ElicitationScreen) and mode == "form":
+            # Escape in a form cancels its whole turn; Decline answers this form only, and
+            # the turn goes on to its page to visit.
+            await wait_for(pilot, lambda d=dialog: d.armed, "the form, armed")  # type: ignore[misc]
+            await pilot.click("#answer-decline")
+        else:
+            await pilot.press("escape")
         await wait_for(pilot, lambda d=dialog: app.screen is not d, f"{kind} closed")  # type: ignore[misc]
 
 

@@ -47,6 +47,7 @@ class Controller:
         self.calls: list[tuple[Any, ...]] = []
         self.opened: set[str] = set()
         self.cancelling: set[str] = set()
+        self.busy: set[str] = set()
         self.new_error: BaseException | None = None
         self.open_error: BaseException | None = None
         self.made = 0
@@ -83,6 +84,9 @@ class Controller:
     def begin_cancel(self, session_id: str) -> None:
         self.cancelling.add(session_id)
         self.calls.append(("begin_cancel", session_id))
+
+    def is_busy(self, session_id: str) -> bool:
+        return session_id in self.busy
 
     def is_cancelling(self, session_id: str) -> bool:
         return session_id in self.cancelling
@@ -327,11 +331,22 @@ async def test_escape_cancels_the_turn_and_then_the_agents_questions() -> None:
     live(model, link, "a")
     model.session_id = "a"
     assert not model.can_cancel(busy=False) and model.cancel(busy=False) is None
+    link.busy.add("a")
     assert model.cancel(busy=True) == "turn"
     assert link.calls == [("permissions", "a"), ("begin_cancel", "a")]
     await link.run_jobs()
     assert link.calls[2:] == [("cancel", "a"), ("questions", "a")]
     assert model.activity_status(model.store.get("a")) == ""  # the turn had ended
+
+
+async def test_cancelling_a_session_with_no_turn_answers_its_questions_only() -> None:
+    """A form of a session whose turn has ended (or never ran): Escape answers its questions
+    ``cancel`` at once and sends no session/cancel."""
+    model, link, _ = make()
+    live(model, link, "a")
+    model.cancel_turn_of("a")
+    assert link.calls == [("permissions", "a"), ("questions", "a")]
+    assert not link.jobs and not link.is_cancelling("a")
 
 
 def test_escape_while_editing_a_queued_message_abandons_the_edit() -> None:
