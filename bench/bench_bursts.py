@@ -95,7 +95,8 @@ SIZES = {"paragraphs": 400, "long": 3_000, "tokens": 1_000}
 
 async def run_workloads(smoke: bool) -> dict[str, float]:
     from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-    from acp_tui.ui.widgets.transcript import Transcript, view_for
+    from acp_tui.ui.widgets.transcript import Transcript
+    from acp_tui.ui.widgets.transcript_views import view_for
     from bench.common import wait_for_session
 
     results: dict[str, float] = {}

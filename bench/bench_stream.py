@@ -137,7 +137,8 @@ async def wire_seconds(data: bytes, expected_text: str) -> float:
 
 
 async def ui_stream(chunks: int, size: int) -> dict[str, float]:
-    from acp_tui.ui.widgets.transcript import Transcript, view_for
+    from acp_tui.ui.widgets.transcript import Transcript
+    from acp_tui.ui.widgets.transcript_views import view_for
 
     home = isolate_dirs()
     app = demo_app(demo_settings(home))

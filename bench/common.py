@@ -226,7 +226,8 @@ def last_reply_drawn(screen: Any, expected: int) -> bool:
     it handed to its view and laid out at the view's width, with no screen refresh pending."""
     from acp_tui.store.entries import AgentMessage
     from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-    from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
+    from acp_tui.ui.widgets.transcript import Transcript
+    from acp_tui.ui.widgets.transcript_views import AgentMessageView
 
     state = screen.store.get(screen.session_id)
     entry = state.transcript[-1] if state and state.transcript else None

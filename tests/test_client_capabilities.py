@@ -36,7 +36,7 @@ from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.launch.resolve import resolve_agent
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
 from acp_tui.store import SessionStore
-from acp_tui.ui.widgets.transcript import UnknownView, view_for
+from acp_tui.ui.widgets.transcript_views import UnknownView, view_for
 from tests.demo_agent import schema_check
 
 

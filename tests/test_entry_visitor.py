@@ -18,7 +18,7 @@ FACES = [
     ("acp_tui.cli.headless_render", "TextRenderer"),
     ("acp_tui.cli.headless_render", "JsonRenderer"),
     ("acp_tui.ui.export", "_Markdown"),
-    ("acp_tui.ui.widgets.transcript", "_Views"),
+    ("acp_tui.ui.widgets.transcript_views", "_Views"),
 ]
 
 

@@ -23,7 +23,6 @@ OVER_STILL = {
     "protocol/jsonrpc.py",
     "services/terminals.py",
     "ui/widgets/prompt.py",
-    "ui/widgets/transcript.py",
 }
 #: A class's most methods of its own.
 METHODS = 60

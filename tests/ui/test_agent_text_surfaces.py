@@ -27,7 +27,8 @@ from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.screens.permission import PermissionOptions, PermissionScreen
 from acp_tui.ui.widgets.gauge import ContextGauge
-from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript_views import UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import (
     answer_permission,

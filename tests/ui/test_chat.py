@@ -11,7 +11,9 @@ from acp_tui.store.entries import AgentMessage, AgentThought, Notice, PlanSnapsh
 from acp_tui.ui.screens.chat import ChatHeader
 from acp_tui.ui.widgets.diff_view import DiffView
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.transcript import PlanView, ThoughtView, ToolCallView, Transcript
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import PlanView, ThoughtView
 from tests.ui.chat_helpers import (
     answer_permission,
     demo_app,

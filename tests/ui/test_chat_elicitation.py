@@ -14,7 +14,7 @@ from acp_tui.store import AgentMessage, Compaction, Notice
 from acp_tui.ui.export import transcript_markdown
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
-from acp_tui.ui.widgets.transcript import CompactionView, NoticeView
+from acp_tui.ui.widgets.transcript_views import CompactionView, NoticeView
 from tests.ui.chat_helpers import chat, demo_app, send, settle, wait_for, wait_for_session
 from tests.ui.test_resilience import screen_text
 

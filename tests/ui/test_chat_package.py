@@ -23,7 +23,8 @@ from acp_tui.ui.screens.chat import AgentBanner
 from acp_tui.ui.screens.confirm import ConfirmScreen
 from acp_tui.ui.widgets.queue_view import QueuedItem, QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.transcript import ToolCallView, Transcript
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import Transcript
 
 from .chat_helpers import (
     FIXTURE_AGENT,

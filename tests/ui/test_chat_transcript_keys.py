@@ -15,7 +15,9 @@ from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.widgets.prompt import PromptTextArea
 from acp_tui.ui.widgets.status_line import NewOutputMarker, StatusLine
-from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import ThoughtView
 from tests.ui.chat_helpers import demo_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio

@@ -17,7 +17,9 @@ from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import ChatScreen, QueuedItem
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.transcript import ThoughtView, ToolCallView, Transcript
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import ThoughtView
 from tests.ui.chat_helpers import (
     FIXTURE_AGENT,
     agent_app,

@@ -11,7 +11,7 @@ import pytest
 
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.transcript import AgentMessageView
+from acp_tui.ui.widgets.transcript_views import AgentMessageView
 from tests.ui.chat_helpers import (
     chat,
     demo_app,

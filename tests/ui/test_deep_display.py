@@ -9,7 +9,7 @@ from typing import Any
 
 from acp_tui.store import SessionStore
 from acp_tui.ui.export import transcript_markdown
-from acp_tui.ui.widgets.transcript import pretty_json
+from acp_tui.ui.widgets.entry_view import pretty_json
 
 
 def nested(depth: int) -> Any:

@@ -19,7 +19,9 @@ from acp_tui.store.entries import (
     UnknownUpdate,
     UserMessage,
 )
-from acp_tui.ui.widgets.transcript import EntryView, Transcript, view_for
+from acp_tui.ui.widgets.entry_view import EntryView
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import view_for
 
 pytestmark = pytest.mark.anyio
 

@@ -26,7 +26,7 @@ from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.screens.rename import RenameScreen
-from acp_tui.ui.widgets.transcript import ToolCallView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
 from tests.agents import hostile3_agent as h3
 from tests.ui.chat_helpers import (
     agent_app,

@@ -353,7 +353,7 @@ async def test_continue_skips_what_never_had_a_conversation_and_what_the_agent_l
 async def test_an_embedded_terminal_ends_in_words(
     tmp_path: Path, command: str, ending: str
 ) -> None:
-    from acp_tui.ui.widgets.transcript import ToolCallView
+    from acp_tui.ui.widgets.tool_call_view import ToolCallView
 
     app = demo_app(tmp_path, tmp_path / "state", permission_policy="yolo")
     async with app.run_test(size=SIZE) as pilot:

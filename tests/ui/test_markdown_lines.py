@@ -10,7 +10,8 @@ from textual.pilot import Pilot
 
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.widgets.markdown_lines import FENCE_PIECE_LINES, MarkdownLines, markdown_blocks
-from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import AgentMessageView
 
 pytestmark = pytest.mark.anyio
 

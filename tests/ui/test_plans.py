@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.store.entries import AgentMessage, PlanSnapshot
-from acp_tui.ui.widgets.transcript import PlanView
+from acp_tui.ui.widgets.transcript_views import PlanView
 from tests.ui.chat_helpers import chat, demo_app, send, settle, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.store.entries import AgentMessage
-from acp_tui.ui.widgets.transcript import ToolCallView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
 from tests.ui.chat_helpers import (
     answer_permission,
     demo_app,

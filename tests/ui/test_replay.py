@@ -27,7 +27,7 @@ from acp_tui.ui.screens.inspector import InspectorScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.prompt import PromptEditor
-from acp_tui.ui.widgets.transcript import ToolCallView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
 from tests.ui.chat_helpers import (
     AGENTS,
     agent_app,

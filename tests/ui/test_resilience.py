@@ -23,7 +23,8 @@ from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UnknownUpdate
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import AgentBanner, ChatHeader, ChatScreen
 from acp_tui.ui.screens.chat.screen import QUITTING_STATUS
-from acp_tui.ui.widgets.transcript import ToolCallView, UnknownView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript_views import UnknownView
 from tests.agents import hostile_agent as hostile
 from tests.ui.chat_helpers import (
     WAIT_LIMIT,

@@ -13,7 +13,7 @@ from acp_tui.session.checkpoints.settings import CheckpointSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.rewind import ReviewDialog, RewindPicker
 from acp_tui.ui.widgets.change_review import ChangeReview
-from acp_tui.ui.widgets.transcript import UserMessageView
+from acp_tui.ui.widgets.transcript_views import UserMessageView
 from tests.checkpoints.helpers import git_state, make_project, tree_bytes
 from tests.ui.chat_helpers import (
     armed_dialog,

@@ -518,7 +518,7 @@ async def test_a_view_behind_draws_nothing_until_shown_then_all_of_it(tmp_path: 
     kept (the store has it) but not drawn: no entry view is mounted and nothing is laid out
     behind, where drawing three agents' replies at once kept the keys typed into the one
     seen waiting. Shown again, the view draws all that came at once."""
-    from acp_tui.ui.widgets.transcript import AgentMessageView
+    from acp_tui.ui.widgets.transcript_views import AgentMessageView
 
     app = two_agents(tmp_path)
     async with app.run_test(size=SIZE) as pilot:

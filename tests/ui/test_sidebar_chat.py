@@ -20,8 +20,9 @@ from acp_tui.cli.tui import settings_from_invocation
 from acp_tui.store.entries import AgentMessage, Notice
 from acp_tui.ui.app import AcpTuiApp
 from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
+from acp_tui.ui.widgets.entry_view import EntryView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
-from acp_tui.ui.widgets.transcript import EntryView, Transcript
+from acp_tui.ui.widgets.transcript import Transcript
 from tests.ui.chat_helpers import (
     agent_app,
     send,

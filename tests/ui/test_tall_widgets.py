@@ -16,7 +16,8 @@ from textual.widget import Widget
 from acp_tui.store.entries import AgentMessage
 from acp_tui.ui.textual_patches.tall import GRID_SQUARES, coarse_spatial_map
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
-from acp_tui.ui.widgets.transcript import AgentMessageView, Transcript
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import AgentMessageView
 from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio

@@ -137,7 +137,7 @@ def _installed(app: AcpTuiApp, screen: ChatScreen) -> dict[str, bool]:
     from acp_tui.ui.textual_patches.compositor import CoveredSkipping
     from acp_tui.ui.textual_patches.tall import _LeanStylesCache
     from acp_tui.ui.widgets.option_controls import OptionSelect
-    from acp_tui.ui.widgets.transcript import AgentMessageView
+    from acp_tui.ui.widgets.transcript_views import AgentMessageView
 
     option = SessionOption(
         "config:m", "m", "config", "M", "", "mode", "select", (Choice("a", "A"),), "a"

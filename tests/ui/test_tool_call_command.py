@@ -10,7 +10,7 @@ from textual.app import App, ComposeResult
 from textual.widgets import Static
 
 from acp_tui.store.entries import ToolCall
-from acp_tui.ui.widgets.transcript import ToolCallView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
 
 pytestmark = pytest.mark.anyio
 

@@ -135,11 +135,11 @@ async def test_a_huge_reply_is_sanitised_slice_by_slice_like_the_whole(
     The slice is made small (the real one is 256,000 characters): the same boundaries with a
     few KB of text to draw instead of 800 KB (14 CPU s)."""
     from acp_tui.text.safety import sanitize_terminal_text
-    from acp_tui.ui.widgets import transcript as transcript_module
-    from acp_tui.ui.widgets.transcript import AgentMessageView
+    from acp_tui.ui.widgets import transcript_views
+    from acp_tui.ui.widgets.transcript_views import AgentMessageView
 
     slice_size = 1_000
-    monkeypatch.setattr(transcript_module, "SANITIZE_SLICE", slice_size)
+    monkeypatch.setattr(transcript_views, "SANITIZE_SLICE", slice_size)
     first = "x" * (slice_size - 3) + "\x1b]52;c;ZXZpbA==\x07 after " + "y " * 100
     grown = first + "more \x1b[2J text " * 50 + "z" * (2 * slice_size)
     entry = AgentMessage(1)

@@ -8,13 +8,9 @@ import pytest
 from textual.app import App, ComposeResult
 
 from acp_tui.store.entries import AgentMessage, Entry, ToolCall, UserMessage
-from acp_tui.ui.widgets.transcript import (
-    FIRST_SHOWN,
-    WINDOW,
-    EntryView,
-    ToolCallView,
-    Transcript,
-)
+from acp_tui.ui.widgets.entry_view import EntryView
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import FIRST_SHOWN, WINDOW, Transcript
 from tests.ui.chat_helpers import wait_for
 
 pytestmark = pytest.mark.anyio

@@ -1,5 +1,5 @@
 """The base of a transcript entry's view, and the helpers every view uses to show agent text
-inert (:func:`safe`, :func:`pretty_json`). Kept apart from
+inert (:func:`safe`, :func:`pretty_json`) and fold (:data:`FOLD_CLOSED`). Kept apart from
 :mod:`acp_tui.ui.widgets.transcript` so that views in modules of their own (a subagent's
 card) build on it."""
 
@@ -19,11 +19,22 @@ from acp_tui.text.safety import sanitize_terminal_text, truncate
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.textual_patches.tall import lean_dirty_rows, with_coarse_grid
 
-__all__ = ["RAW_LIMIT", "EntryView", "pretty_json", "safe"]
+__all__ = [
+    "FOLD_CLOSED",
+    "FOLD_OPEN",
+    "RAW_LIMIT",
+    "TITLE_LIMIT",
+    "EntryView",
+    "pretty_json",
+    "safe",
+]
 
 log = logging.getLogger(__name__)
 
 RAW_LIMIT = 20_000
+#: A fold's marks: Textual's own (▶, ▼) is an emoji some terminals draw two cells wide.
+FOLD_CLOSED, FOLD_OPEN = "▸", "▾"
+TITLE_LIMIT = 500
 
 
 def safe(text: Any, limit: int | None = None) -> str:

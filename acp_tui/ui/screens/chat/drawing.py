@@ -55,7 +55,8 @@ from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from acp_tui.ui.widgets.queue_view import QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import StatusLine
-from acp_tui.ui.widgets.transcript import TerminalLookup, Transcript
+from acp_tui.ui.widgets.tool_call_view import TerminalLookup
+from acp_tui.ui.widgets.transcript import Transcript
 
 __all__ = ["QUITTING_STATUS", "ChatDrawing", "ChatWidgets", "Scheduling"]
 

@@ -71,12 +71,9 @@ from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.session_list import SessionList
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 from acp_tui.ui.widgets.status_line import NewOutputMarker
-from acp_tui.ui.widgets.transcript import (
-    ThoughtView,
-    ToolCallView,
-    Transcript,
-    UserMessageView,
-)
+from acp_tui.ui.widgets.tool_call_view import ToolCallView
+from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.transcript_views import ThoughtView, UserMessageView
 
 __all__ = ["QUITTING_STATUS", "ChatScreen"]
 
