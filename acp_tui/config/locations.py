@@ -28,6 +28,7 @@ __all__ = [
     "recordings_dir",
     "rules_file",
     "rules_state_file",
+    "search_index_file",
     "state_dir",
 ]
 
@@ -95,6 +96,11 @@ def local_index_file(data: Path | None = None) -> Path:
     """The local index of sessions (for agents that cannot list theirs), in ``data`` or the
     data dir."""
     return (data or data_dir()) / "sessions.sqlite3"
+
+
+def search_index_file(data: Path | None = None) -> Path:
+    """The search index of every session of every agent, in ``data`` or the data dir."""
+    return (data or data_dir()) / "search.sqlite3"
 
 
 def exports_dir(data: Path | None = None) -> Path:

@@ -169,6 +169,10 @@ class AgentConfig(_Strict):
     top-level ``[checkpoints] enabled``); ``false`` takes none for this agent, as
     ``--no-checkpoints`` does."""
 
+    index: bool = True
+    """Keep what its sessions say in the search index of every session (Ctrl+P → Search all
+    sessions, ``acp-tui search``); ``false``: nothing of this agent's sessions is indexed."""
+
     system_prompt: SystemPromptSetting | None = None
     """Instructions sent with each of its sessions (``session/new``, load, resume, branch),
     to agents that take a client's system prompt: ``"..."`` or ``"@FILE"``, appended to the

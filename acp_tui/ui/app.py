@@ -238,6 +238,7 @@ class AcpTuiApp(AgentViews, App[int]):
         # Every agent of the workspace stops with the app (those started in the background
         # to list their sessions too), all at once, each within its grace.
         await self.workspace.stop_all()
+        self.workspace.close_search()
         # What this run parsed anew, for the next launch (the command line's apps only).
         css_cache.save_to_disk()
         if self.collector is not None:

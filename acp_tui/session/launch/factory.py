@@ -35,6 +35,8 @@ from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue, QueueKey
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import ToolCall
+from acp_tui.store.search_feed import SearchFeed
+from acp_tui.store.search_writer import SearchWriter
 
 __all__ = ["AgentParts", "QuestionRuled"]
 
@@ -59,6 +61,7 @@ class AgentParts:
         on_queue_changed: Callable[[QueueKey], None] | None = None,
         rules: RuleBook | None = None,
         on_question_ruled: QuestionRuled | None = None,
+        search: SearchWriter | None = None,
     ) -> None:
         self.spec = spec
         self.process = process or ProcessSetup()
@@ -90,6 +93,24 @@ class AgentParts:
             else None
         )
         self.broker.rules = self.rules
+        #: What its sessions say, fed to the app's search index (None: no index, or the
+        #: agent's ``index = false``).
+        self.search = (
+            SearchFeed(self.store, search, agent=spec.key, label=self._label).attach()
+            if search is not None and spec.index
+            else None
+        )
+
+    def _label(self) -> str:
+        """What the search results call the agent: its label, else its own name, else its
+        command."""
+        spec = self.spec
+        info = self.link.agent if self.link is not None else None
+        if spec.label:
+            return spec.label
+        if info is not None and info.display_name:
+            return info.display_name
+        return spec.name or (Path(spec.argv[0]).name if spec.argv else spec.key)
 
     def _agent_names(self) -> tuple[str, ...]:
         spec = self.spec

@@ -130,6 +130,7 @@ def resolve_agent(
         initialize_timeout=timeout,
         checkpoints=_checkpoints(config, options, agent.checkpoints),
         system_prompt=prompt,
+        index=agent.index,
     )
     return Resolved(spec, tuple(problems), bad_cwd)
 

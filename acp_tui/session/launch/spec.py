@@ -95,6 +95,8 @@ class AgentSpec:
     checkpoints: CheckpointSettings = NO_CHECKPOINTS
     #: The client's instructions sent with each session (to agents that take them).
     system_prompt: SystemPrompt | None = None
+    #: Whether what its sessions say goes into the search index (``index = false``: never).
+    index: bool = True
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "argv", tuple(self.argv))

@@ -26,6 +26,7 @@ from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.attention import AttentionBoard
+from acp_tui.store.search_writer import SearchWriter
 
 __all__ = ["AgentRunning", "Workspace", "kill_every_agent"]
 
@@ -51,7 +52,9 @@ class Workspace:
     """Controllers by agent key (:attr:`acp_tui.session.launch.spec.AgentSpec.key`: the
     agent's configured name, or its exact command line and env)."""
 
-    def __init__(self, rules: RuleBook | None = None) -> None:
+    def __init__(
+        self, rules: RuleBook | None = None, search: SearchWriter | bool | None = True
+    ) -> None:
         #: The permission rules every agent of the app answers by (one book: an edit made
         #: in one agent's view applies to all). Default: the person's files.
         self.rules = (
@@ -70,6 +73,13 @@ class Workspace:
         self.labels: dict[str, str] = {}
         #: What needs the person, in every agent's sessions (the views keep it up to date).
         self.attention = AttentionBoard()
+        #: The search index of every session of every agent (one writer for the app; True:
+        #: the person's file in the data directory, False or None: no index).
+        self.search: SearchWriter | None = (
+            SearchWriter(locations.search_index_file())
+            if search is True
+            else (search if isinstance(search, SearchWriter) else None)
+        )
 
     # ------------------------------------------------------------------ finding
 
@@ -136,6 +146,17 @@ class Workspace:
         async with anyio.create_task_group() as group:
             for key in self:
                 group.start_soon(self.stop, key, grace)
+
+    def close_search(self) -> None:
+        """Index what every agent's sessions hold now and write it out (as the app quits:
+        the last second of a reply is not lost)."""
+        search = self.search
+        if search is None:
+            return
+        for made in self._made.values():
+            if made.parts.search is not None:
+                made.parts.search.detach()
+        search.close()
 
     def spec_of(self, key: str) -> AgentSpec | None:
         """The spec ``key``'s controller was made from, or None: a view that takes over an

@@ -20,7 +20,6 @@ from textual.worker import Worker
 
 from acp_tui.session.agent.controller import AgentExit, LinkEvents, NotResponding, SessionController
 from acp_tui.session.agent.events import AgentInfo, FaceHooks, ProcessSetup
-from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.start import StartOutcome, open_at_start, reopen_after_restart
@@ -40,12 +39,11 @@ __all__ = ["AgentRunner", "ScreenHooks", "agent_parts"]
 def agent_parts(
     settings: AppSettings,
     on_queue_changed: Callable[[str | None], None],
-    *,
-    rules: RuleBook | None = None,
+    workspace: Workspace,
 ) -> AgentParts:
     """The store, the prompt queue, the broker and the question queue of ``settings``' agent,
     kept across its restarts (each start's controller is made from them), answering by the
-    app's permission ``rules``."""
+    ``workspace``'s permission rules, feeding its search index."""
     assert settings.agent is not None, "the chat screen shows an agent"
     replay = settings.replay
     return AgentParts(
@@ -58,7 +56,8 @@ def agent_parts(
             machine_access=replay is None,
         ),
         on_queue_changed=on_queue_changed,
-        rules=rules,
+        rules=workspace.rules,
+        search=workspace.search,
     )
 
 

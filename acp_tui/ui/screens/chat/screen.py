@@ -111,7 +111,7 @@ class ChatScreen(Screen[None]):
         #: The store, the queue, the broker and the elicitation queue of this view's agent,
         #: kept across its restarts; each start's controller is made from them.
         self.parts = agent_parts(
-            settings, lambda key: self.drawing.queue_changed(key), rules=self.workspace.rules
+            settings, lambda key: self.drawing.queue_changed(key), self.workspace
         )
         self.store = self.parts.store
         self.broker = self.parts.broker

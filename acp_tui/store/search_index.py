@@ -1,0 +1,434 @@
+"""The search index of every session of every agent: SQLite, full text through FTS5.
+
+One file in acp-tui's data directory holds what acp-tui has seen of each session (the
+person's messages, the agent's replies and thoughts, tool call titles and the first part of
+their output, each bounded), one row per transcript entry with its agent, project, session,
+time and position in the transcript. :class:`~acp_tui.store.search_writer.SearchWriter`
+writes it from a thread of its own; :meth:`SearchIndex.search` reads it.
+
+FTS5 is detected when the file is opened: an SQLite built without it gets a slower search
+with ``LIKE`` (:attr:`SearchIndex.fts` is False and :attr:`SearchIndex.note` says so).
+
+Ranking: the newest :data:`WINDOW` entries that match (and pass the filters) are ranked by
+FTS5's bm25, best first, so a word found in millions of entries still answers at once.
+
+Never raises to its caller on a broken file: a file SQLite cannot read is renamed
+``<name>.corrupt-<timestamp>`` and a fresh one made; if even that fails, the index lives in
+memory for this run (said in :attr:`SearchIndex.note`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import re
+import sqlite3
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from acp_tui.store.search_query import SearchQuery, fts_expression, words_of
+from acp_tui.text.safety import encodable
+
+__all__ = [
+    "EntryRow",
+    "IndexStats",
+    "SearchHit",
+    "SearchIndex",
+    "SessionRow",
+    "WriteOp",
+    "snippet_of",
+]
+
+log = logging.getLogger(__name__)
+
+#: How many of the newest matching entries are ranked (bm25) for one query.
+WINDOW = 2_000
+#: How many results a query returns at most, by default.
+LIMIT = 50
+#: Characters of context a snippet shows before and after its first match.
+BEFORE, AFTER = 40, 110
+
+_TABLES = """
+CREATE TABLE IF NOT EXISTS search_sessions (
+    id          INTEGER PRIMARY KEY,
+    agent       TEXT NOT NULL,
+    label       TEXT NOT NULL,
+    session_id  TEXT NOT NULL,
+    project     TEXT NOT NULL DEFAULT '',
+    title       TEXT NOT NULL DEFAULT '',
+    updated     REAL,
+    agent_words TEXT NOT NULL DEFAULT '',
+    UNIQUE (agent, session_id)
+);
+CREATE TABLE IF NOT EXISTS search_entries (
+    id          INTEGER PRIMARY KEY,
+    session     INTEGER NOT NULL,
+    position    INTEGER NOT NULL,
+    kind        TEXT NOT NULL,
+    at          REAL NOT NULL,
+    text        TEXT NOT NULL,
+    UNIQUE (session, position)
+);
+"""
+
+_FTS = """
+CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
+    text, content='search_entries', content_rowid='id'
+);
+CREATE TRIGGER IF NOT EXISTS search_entries_ai AFTER INSERT ON search_entries BEGIN
+    INSERT INTO search_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS search_entries_ad AFTER DELETE ON search_entries BEGIN
+    INSERT INTO search_fts(search_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TRIGGER IF NOT EXISTS search_entries_au AFTER UPDATE OF text ON search_entries BEGIN
+    INSERT INTO search_fts(search_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO search_fts(rowid, text) VALUES (new.id, new.text);
+END;
+"""
+
+_SELECT = (
+    "SELECT e.id, e.position, e.kind, e.at, e.text, s.agent, s.label, s.session_id,"
+    " s.project, s.title"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SessionRow:
+    """What a result says of its session."""
+
+    agent: str
+    label: str
+    session_id: str
+    project: str
+    title: str
+    updated: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class EntryRow:
+    """One transcript entry as indexed: its position, kind (``user``, ``agent``,
+    ``thought``, ``tool``, ``message``), when it was first seen and its text (bounded)."""
+
+    position: int
+    kind: str
+    at: float
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class SearchHit:
+    """One entry that matched. :attr:`snippet` is the text around the first match (data:
+    shown literally), :attr:`spans` where the query's words are in it."""
+
+    agent: str
+    label: str
+    session_id: str
+    project: str
+    title: str
+    position: int
+    kind: str
+    at: float
+    snippet: str
+    spans: tuple[tuple[int, int], ...]
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "agent": self.agent,
+            "label": self.label,
+            "session_id": self.session_id,
+            "project": self.project,
+            "title": self.title,
+            "position": self.position,
+            "kind": self.kind,
+            "at": self.at,
+            "snippet": self.snippet,
+            "spans": [list(span) for span in self.spans],
+        }
+
+
+#: What the writer hands over: ``("put", SessionRow, entries, keep)`` or
+#: ``("forget", agent, session_id)``.
+WriteOp = tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class IndexStats:
+    sessions: int
+    entries: int
+    bytes: int
+
+
+def _pattern(query: SearchQuery) -> re.Pattern[str] | None:
+    words = [word for term in query.terms for word in words_of(term)]
+    if not words:
+        return None
+    last = len(words) - 1
+    parts = [
+        re.escape(word) + (r"\w*" if query.typing and index == last else r"\b")
+        for index, word in enumerate(words)
+    ]
+    return re.compile(r"\b(?:" + "|".join(parts) + ")", re.IGNORECASE)
+
+
+def snippet_of(text: str, query: SearchQuery) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """The part of ``text`` around the first of ``query``'s words, on one line, and where
+    each of its words is in that part."""
+    pattern = _pattern(query)
+    first = pattern.search(text) if pattern is not None else None
+    start = max(0, first.start() - BEFORE) if first is not None else 0
+    end = min(len(text), (first.end() if first is not None else 0) + AFTER)
+    if start > 0:  # begin at a word
+        space = text.find(" ", start, start + 15)
+        start = space + 1 if space != -1 else start
+    piece = " ".join(text[start:end].split())
+    prefix = "…" if start > 0 else ""
+    suffix = "…" if end < len(text) else ""
+    snippet = prefix + piece + suffix
+    spans = (
+        tuple((m.start(), m.end()) for m in pattern.finditer(snippet))
+        if pattern is not None
+        else ()
+    )
+    return snippet, spans
+
+
+def _connect(path: Path | None) -> sqlite3.Connection:
+    target = ":memory:" if path is None else str(path)
+    conn = sqlite3.connect(target, check_same_thread=False, isolation_level=None, timeout=10)
+    conn.execute("PRAGMA cache_size = -8000")  # at most 8 MB of pages per connection
+    if path is not None:
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+    return conn
+
+
+def fts5_available() -> bool:
+    """Whether this Python's SQLite has FTS5."""
+    try:
+        conn = sqlite3.connect(":memory:")
+        try:
+            conn.execute("CREATE VIRTUAL TABLE probe USING fts5(text)")
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return True
+
+
+class SearchIndex:
+    """One connection to the index file (``path``; None: in memory). Thread-safe: calls are
+    serialised by a lock; the writer and the readers each open their own."""
+
+    def __init__(self, path: Path | None, *, fts: bool | None = None) -> None:
+        self.path = path
+        #: Full text through FTS5 (else LIKE); None: detected.
+        self.fts = fts5_available() if fts is None else fts
+        #: Said to the person once: the index is slower, or in memory only.
+        self.note: str | None = None if self.fts else "full-text search unavailable: slower"
+        self._lock = threading.Lock()
+        self._conn = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        path = self.path
+        if path is not None:
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                return self._made(_connect(path))
+            except (sqlite3.Error, OSError) as error:
+                log.warning("search index %s unreadable: %s", path, error)
+                with contextlib.suppress(OSError):
+                    path.rename(path.with_name(f"{path.name}.corrupt-{int(time.time())}"))
+                try:
+                    return self._made(_connect(path))
+                except (sqlite3.Error, OSError) as again:
+                    self.note = f"search index kept in memory only: {again}"
+        return self._made(_connect(None))
+
+    def _made(self, conn: sqlite3.Connection) -> sqlite3.Connection:
+        try:
+            conn.executescript(_TABLES)
+            if self.fts:
+                conn.executescript(_FTS)
+        except sqlite3.Error:
+            conn.close()
+            raise
+        return conn
+
+    def close(self) -> None:
+        with self._lock, contextlib.suppress(sqlite3.Error):
+            self._conn.close()
+
+    # -- writing (the writer's thread) -----------------------------------------------------------
+    def _session_id(self, cur: sqlite3.Cursor, row: SessionRow) -> int:
+        words = f"{row.label}\n{row.agent}".casefold()
+        cur.execute(
+            "INSERT INTO search_sessions (agent, label, session_id, project, title, updated,"
+            " agent_words) VALUES (?, ?, ?, ?, ?, ?, ?)"
+            " ON CONFLICT (agent, session_id) DO UPDATE SET label = excluded.label,"
+            " project = excluded.project, title = excluded.title,"
+            " updated = excluded.updated, agent_words = excluded.agent_words",
+            (
+                encodable(row.agent),
+                encodable(row.label),
+                encodable(row.session_id),
+                encodable(row.project),
+                encodable(row.title),
+                row.updated,
+                encodable(words),
+            ),
+        )
+        found = cur.execute(
+            "SELECT id FROM search_sessions WHERE agent = ? AND session_id = ?",
+            (encodable(row.agent), encodable(row.session_id)),
+        ).fetchone()
+        return int(found[0])
+
+    def write(self, ops: Iterable[WriteOp]) -> None:
+        """One transaction, in order: ``("put", session, entries, keep)`` writes a session's
+        row and entries (an entry at a position already indexed is replaced, keeping when it
+        was first seen; ``keep`` not None: entries at that position and after are dropped,
+        the transcript is shorter now); ``("forget", agent, session_id)`` removes one."""
+        with self._lock:
+            cur = self._conn.cursor()
+            cur.execute("BEGIN")
+            try:
+                for op in ops:
+                    if op[0] == "forget":
+                        self._forget(cur, op[1], op[2])
+                    else:
+                        self._put(cur, op[1], op[2], op[3])
+                cur.execute("COMMIT")
+            except BaseException:
+                with contextlib.suppress(sqlite3.Error):
+                    cur.execute("ROLLBACK")
+                raise
+
+    def _put(
+        self,
+        cur: sqlite3.Cursor,
+        session: SessionRow,
+        entries: Sequence[EntryRow],
+        keep: int | None,
+    ) -> None:
+        key = self._session_id(cur, session)
+        cur.executemany(
+            "INSERT INTO search_entries (session, position, kind, at, text)"
+            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, position) DO UPDATE"
+            " SET kind = excluded.kind, text = excluded.text"
+            " WHERE text != excluded.text OR kind != excluded.kind",
+            [(key, e.position, e.kind, e.at, encodable(e.text)) for e in entries],
+        )
+        if keep is not None:
+            cur.execute(
+                "DELETE FROM search_entries WHERE session = ? AND position >= ?", (key, keep)
+            )
+
+    def _forget(self, cur: sqlite3.Cursor, agent: str, session_id: str) -> None:
+        found = cur.execute(
+            "SELECT id FROM search_sessions WHERE agent = ? AND session_id = ?",
+            (encodable(agent), encodable(session_id)),
+        ).fetchone()
+        if found is None:
+            return
+        cur.execute("DELETE FROM search_entries WHERE session = ?", (found[0],))
+        cur.execute("DELETE FROM search_sessions WHERE id = ?", (found[0],))
+
+    def clear(self) -> None:
+        """Everything out (a reindex starts here)."""
+        with self._lock:
+            self._conn.execute("BEGIN")
+            self._conn.execute("DELETE FROM search_entries")
+            self._conn.execute("DELETE FROM search_sessions")
+            self._conn.execute("COMMIT")
+            if self.fts:
+                self._conn.execute("INSERT INTO search_fts(search_fts) VALUES ('rebuild')")
+
+    # -- reading ---------------------------------------------------------------------------------
+    def search(self, query: SearchQuery, *, limit: int = LIMIT) -> list[SearchHit]:
+        """The entries that hold every word of ``query`` and pass its filters, best first
+        (with no words: the newest entries that pass the filters)."""
+        if query.empty:
+            return []
+        filters, values = self._filters(query)
+        expression = fts_expression(query) if self.fts else None
+        if expression is not None:
+            sql = (
+                f"{_SELECT}, m.score FROM (SELECT f.rowid AS rid, f.rank AS score"
+                " FROM search_fts f JOIN search_entries e ON e.id = f.rowid"
+                " JOIN search_sessions s ON s.id = e.session"
+                f" WHERE search_fts MATCH ?{filters} ORDER BY f.rowid DESC LIMIT ?) m"
+                " JOIN search_entries e ON e.id = m.rid"
+                " JOIN search_sessions s ON s.id = e.session"
+                " ORDER BY m.score, e.id DESC LIMIT ?"
+            )
+            params: list[object] = [expression, *values, WINDOW, limit]
+        else:
+            likes = ""
+            words = [w for term in query.terms for w in words_of(term)]
+            for word in words:
+                likes += " AND e.text LIKE ? ESCAPE '\\'"
+                values.append("%" + re.sub(r"([%_\\])", r"\\\1", word) + "%")
+            if not words and query.terms:
+                return []
+            sql = (
+                f"{_SELECT}, 0 FROM search_entries e JOIN search_sessions s"
+                f" ON s.id = e.session WHERE 1{filters}{likes} ORDER BY e.id DESC LIMIT ?"
+            )
+            params = [*values, limit]
+        with self._lock:
+            try:
+                rows = self._conn.execute(sql, params).fetchall()
+            except sqlite3.Error as error:
+                log.warning("search %r failed: %s", query, error)
+                return []
+        hits = []
+        for _id, position, kind, at, text, agent, label, sid, project, title, _score in rows:
+            snippet, spans = snippet_of(text, query)
+            hits.append(
+                SearchHit(agent, label, sid, project, title, position, kind, at, snippet, spans)
+            )
+        return hits
+
+    @staticmethod
+    def _filters(query: SearchQuery) -> tuple[str, list[object]]:
+        sql = ""
+        values: list[object] = []
+        if query.agents:
+            sql += " AND (" + " OR ".join("instr(s.agent_words, ?) > 0" for _ in query.agents)
+            sql += ")"
+            values += query.agents
+        if query.projects:
+            sql += " AND (" + " OR ".join("instr(lower(s.project), ?) > 0" for _ in query.projects)
+            sql += ")"
+            values += query.projects
+        if query.before is not None:
+            sql += " AND e.at < ?"
+            values.append(query.before)
+        if query.after is not None:
+            sql += " AND e.at >= ?"
+            values.append(query.after)
+        return sql, values
+
+    def sessions_of(self, agent: str) -> list[str]:
+        """The ids of ``agent``'s sessions in the index."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT session_id FROM search_sessions WHERE agent = ?", (agent,)
+            ).fetchall()
+        return [row[0] for row in rows]
+
+    def stats(self) -> IndexStats:
+        with self._lock:
+            sessions = self._conn.execute("SELECT count(*) FROM search_sessions").fetchone()[0]
+            entries = self._conn.execute("SELECT count(*) FROM search_entries").fetchone()[0]
+        size = 0
+        if self.path is not None:
+            for suffix in ("", "-wal"):
+                with contextlib.suppress(OSError):
+                    size += self.path.with_name(self.path.name + suffix).stat().st_size
+        return IndexStats(int(sessions), int(entries), size)
