@@ -127,3 +127,28 @@ def test_saving_in_the_background_writes_the_newest_list(tmp_path: Path) -> None
         thread.join(timeout=30)
     assert InputHistory(path).entries == [f"prompt {number}" for number in range(20)]
     assert [entry.name for entry in tmp_path.iterdir()] == ["history.jsonl"]
+
+
+def test_search_finds_this_projects_prompts_first_then_the_others_newest_first(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "history.jsonl"
+    history = InputHistory(path)
+    history.append("Fix the flaky test", "/src/a")
+    history.append("write the docs", "/src/b")
+    history.append("an old prompt without a project")
+    history.append("fix THE parser", "/src/a")
+    history.append("Fix the flaky test", "/src/b")  # sent here too: listed once, as here
+    assert history.save()
+    again = InputHistory(path)  # the projects survive a restart
+    found = again.search("the", "/src/a")
+    assert [(f.text, f.here) for f in found] == [
+        ("fix THE parser", True),
+        ("Fix the flaky test", True),
+        ("write the docs", False),
+    ]
+    assert [(f.text, f.cwd) for f in again.search("FLAKY", "/src/c")] == [
+        ("Fix the flaky test", "/src/b")
+    ]
+    assert again.search("nothing like it", "/src/a") == []
+    assert len(again.search("", None)) == 4

@@ -1,6 +1,7 @@
 """The prompts a person has sent, kept across runs.
 
-Stored as JSON lines, one ``{"text": ...}`` object per prompt, oldest first. Loading never
+Stored as JSON lines, one ``{"text": ..., "cwd": ...}`` object per prompt, oldest first
+(``cwd``, the project it was sent in, is left out where unknown). Loading never
 raises: a file that cannot be read or parsed is moved aside as ``<name>.corrupt`` and the
 history starts empty. Saving writes a temporary file next to the target and renames it over
 the target (``os.replace``), so a crash leaves either the old file or the new one, never half.
@@ -18,12 +19,22 @@ import tempfile
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import NamedTuple
 
 from acp_tui.text.safety import encodable
 
-__all__ = ["InputHistory"]
+__all__ = ["Found", "InputHistory"]
 
 log = logging.getLogger(__name__)
+
+
+class Found(NamedTuple):
+    """A prompt found in the history: its text, where it was sent, and whether that is the
+    project searched from."""
+
+    text: str
+    cwd: str | None
+    here: bool
 
 
 class InputHistory:
@@ -36,10 +47,14 @@ class InputHistory:
         self.path = path
         self.limit = max(1, limit)
         self._entries: list[str] = []
+        #: The project each entry was sent in (None: not known), beside :attr:`_entries`.
+        self._cwds: list[str | None] = []
         self._lock = threading.Lock()
         self._saving: threading.Thread | None = None
         if path is not None:
-            self._entries = self._load(path)[-self.limit :]
+            loaded = self._load(path)[-self.limit :]
+            self._entries = [text for text, _cwd in loaded]
+            self._cwds = [cwd for _text, cwd in loaded]
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -57,24 +72,46 @@ class InputHistory:
     def __iter__(self) -> Iterator[str]:
         return iter(list(self._entries))
 
+    def search(self, query: str, cwd: str | None = None, limit: int = 200) -> list[Found]:
+        """The prompts holding ``query`` (ignoring case; all of them for an empty query), one
+        per text: those sent in ``cwd`` (at any time) first, then the others, each group
+        newest first."""
+        needle = query.casefold()
+        here: dict[str, Found] = {}
+        elsewhere: dict[str, Found] = {}
+        with self._lock:
+            pairs = list(zip(self._entries, self._cwds, strict=True))
+        for text, where in reversed(pairs):
+            if needle not in text.casefold():
+                continue
+            if cwd is not None and where == cwd:
+                here.setdefault(text, Found(text, where, True))
+            elif text not in elsewhere:
+                elsewhere[text] = Found(text, where, False)
+        others = [found for text, found in elsewhere.items() if text not in here]
+        return [*here.values(), *others][:limit]
+
     # -- changing --------------------------------------------------------------------------
 
-    def append(self, text: str) -> bool:
-        """Add ``text`` as the newest entry. Blank text and a repeat of the newest entry are
-        not added. Returns whether the history changed."""
+    def append(self, text: str, cwd: str | None = None) -> bool:
+        """Add ``text`` (sent in the project ``cwd``) as the newest entry. Blank text and a
+        repeat of the newest entry are not added. Returns whether the history changed."""
         if not text.strip():
             return False
         with self._lock:
             if self._entries and self._entries[-1] == text:
                 return False
             self._entries.append(text)
+            self._cwds.append(cwd)
             if len(self._entries) > self.limit:
                 del self._entries[: len(self._entries) - self.limit]
+                del self._cwds[: len(self._cwds) - self.limit]
         return True
 
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._cwds.clear()
 
     def save_in_background(self) -> threading.Thread:
         """:meth:`save` in a thread of its own, so that the caller (the prompt, on Enter) never
@@ -104,8 +141,12 @@ class InputHistory:
         with self._lock:
             payload = encodable(
                 "".join(
-                    json.dumps({"text": entry}, ensure_ascii=False) + "\n"
-                    for entry in self._entries
+                    json.dumps(
+                        {"text": entry} if cwd is None else {"text": entry, "cwd": cwd},
+                        ensure_ascii=False,
+                    )
+                    + "\n"
+                    for entry, cwd in zip(self._entries, self._cwds, strict=True)
                 )
             )
             tmp_name: str | None = None
@@ -132,7 +173,7 @@ class InputHistory:
     # -- internals -------------------------------------------------------------------------
 
     @staticmethod
-    def _load(path: Path) -> list[str]:
+    def _load(path: Path) -> list[tuple[str, str | None]]:
         try:
             raw = path.read_text(encoding="utf-8")
         except FileNotFoundError:
@@ -141,16 +182,17 @@ class InputHistory:
             log.warning("input history %s is unreadable (%s); starting empty", path, error)
             InputHistory._set_aside(path)
             return []
-        entries: list[str] = []
+        entries: list[tuple[str, str | None]] = []
         try:
             for line in raw.splitlines():
                 if not line.strip():
                     continue
                 item = json.loads(line)
                 if isinstance(item, dict) and isinstance(item.get("text"), str):
-                    entries.append(item["text"])
+                    cwd = item.get("cwd")
+                    entries.append((item["text"], cwd if isinstance(cwd, str) else None))
                 elif isinstance(item, str):
-                    entries.append(item)
+                    entries.append((item, None))
                 else:
                     raise ValueError(f"unexpected entry {line[:80]!r}")
         except ValueError as error:  # json.JSONDecodeError is a ValueError

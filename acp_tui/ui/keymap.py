@@ -56,13 +56,15 @@ PLACES: dict[str, str] = {
     "ChatMain": "subagent's view",
     "SubagentCardView": "subagent card",
     "BackgroundScreen": "background work",
+    "HistorySearchScreen": "history search",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
 DESCRIPTIONS: dict[str, str] = {
     "quit": "quit",
     "command-palette": "open the command palette",
-    "close-dialog": "close a dialog: sign-in, confirm, session options, rule editor (`escape`), "
+    "close-dialog": "close a dialog: sign-in, confirm, session options, rule editor, history "
+    "search (`escape`), "
     "agent log, inspector and permission rules "
     "(`escape`, `q`), context details (`escape`, `enter`, `q`)",
     "cancel-turn": "cancel the running turn; while editing a queued message, keep it as it was",
@@ -71,6 +73,11 @@ DESCRIPTIONS: dict[str, str] = {
     "latest-thought": "open or close the latest thought",
     "latest-output": "open or close the latest tool call's whole output",
     "restart-agent": "restart the agent after it exited (or stopped responding)",
+    "history-search": "search the prompts you have sent, this project's first (while the agent "
+    "runs: once it has exited, the same key restarts it)",
+    "history-choose": "put the highlighted prompt in the prompt (it sends nothing)",
+    "history-newer": "the newer match",
+    "history-older": "the older match (Ctrl+R again, as in a shell)",
     "copy-reply": "copy the agent's last reply (as sent: its Markdown)",
     "copy-code": "copy the code of the last code block (a click on a code block copies that one)",
     "jump-waiting": "go to the session that has waited longest for you (a permission or a "

@@ -1,5 +1,5 @@
 """A terminal power user's habits (issue 42), in a real terminal against the demo agent and
-the official SDK's agent: the prompt written in ``$EDITOR``."""
+the official SDK's agent: the prompt written in ``$EDITOR``, Ctrl+R over the prompts sent."""
 
 from __future__ import annotations
 
@@ -80,3 +80,68 @@ def test_an_editor_that_fails_leaves_the_prompt_as_it_was(
     term.press("M-e")
     screen = term.wait_for("status 1")
     assert "keep me" in screen
+
+
+@pytest.mark.parametrize("case", list(AGENTS))
+def test_ctrl_r_finds_a_prompt_of_an_earlier_run_this_project_first(
+    terminal: Callable[..., Terminal], case: str
+) -> None:
+    args, cols, rows = AGENTS[case]
+    demo = case.startswith("demo")
+    earlier = terminal(cols=cols, rows=rows)
+    elsewhere, here = earlier.home / "elsewhere", earlier.home / "here"
+    elsewhere.mkdir()
+    here.mkdir()
+    earlier.start(args, cwd=elsewhere)
+    earlier.wait_header("New session")
+    earlier.send("fix the flaky payment test")
+    earlier.wait_for("FIX THE FLAKY" if demo else "You said: fix the flaky")
+    earlier.press("C-q")
+    assert earlier.wait_exit() == 0
+
+    term = terminal(cols=cols, rows=rows, name="later")
+    term.home, term.env = earlier.home, earlier.env  # the same data
+    term.start(args, cwd=here)
+    term.wait_header("New session")
+    term.send("write the docs of the parser")
+    term.wait_for("WRITE THE DOCS" if demo else "You said: write the docs")
+    term.wait_gone("working…")
+    term.press("C-r")
+    term.wait_for("Search your prompts")
+    term.type("the")
+    screen = term.wait_for("2 found, 1 here")
+    lines = screen.splitlines()
+    docs = next(i for i, line in enumerate(lines) if line.strip() == "write the docs of the parser")
+    flaky = next(i for i, line in enumerate(lines) if "fix the flaky payment test" in line)
+    assert docs < flaky, screen  # this project first
+    assert "· elsewhere" in lines[flaky], screen
+    term.press("C-r")  # older, as in a shell
+    term.press("Enter")
+    term.wait_gone("Search your prompts")
+    term.wait_until(
+        lambda s: any(
+            "fix the flaky payment test" in line and "▊" in line for line in s.splitlines()
+        ),
+        "the match in the prompt",
+    )
+    assert "working…" not in term.wait_still()  # put in the prompt, not sent
+    term.press("Enter")
+    term.wait_for("FIX THE FLAKY PAYMENT TEST" if demo else "You said: fix the flaky")
+
+
+def test_ctrl_r_restarts_an_agent_that_exited_and_the_banner_says_so(
+    terminal: Callable[..., Terminal],
+) -> None:
+    term = terminal(cols=80, rows=24)
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.send("/crash")
+    screen = term.wait_for("The agent exited")
+    assert "Ctrl+R to restart" in " ".join(screen.split()), screen
+    term.press("C-r")
+    term.wait_gone("The agent exited")
+    term.wait_until(lambda s: "Search your prompts" not in s, "no search")
+    term.send("after the restart")
+    term.wait_for("AFTER THE RESTART")
+    term.press("C-r")  # the agent runs: the same key searches
+    term.wait_for("Search your prompts")

@@ -55,6 +55,7 @@ from acp_tui.session.prompts.attachments import (
 from acp_tui.text.safety import escaped_line, one_line
 from acp_tui.ui.external_editor import edit_in_editor
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
+from acp_tui.ui.screens.history_search import HistorySearchScreen
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
@@ -525,7 +526,7 @@ class PromptEditor(Vertical):
             return False
         for note in built.notes:
             self.screen.notify(note, severity="warning", timeout=8, markup=False)
-        if self.history.append(text):
+        if self.history.append(text, str(self._cwd)):
             self.history.save_in_background()
         self._reset_history_browsing()
         self._load("")
@@ -541,6 +542,24 @@ class PromptEditor(Vertical):
         elif result.text is not None:
             self.set_draft(result.text)
         self._area.focus()
+
+    def search_history(self) -> None:
+        """Ctrl+R: search the prompts sent (this project's first); the one chosen replaces the
+        text (undoable), which starts the search when it is one line."""
+        typed = self._area.text
+        query = typed.strip() if "\n" not in typed.strip() else ""
+
+        def chosen(text: str | None) -> None:
+            if text is not None:
+                self._reset_history_browsing()
+                self._close_completion()
+                self._loaded_text = text
+                area = self._area
+                area.replace(text, (0, 0), area.document.end, maintain_selection_offset=False)
+                area.move_cursor(area.document.end)
+            self._area.focus()
+
+        self.app.push_screen(HistorySearchScreen(self.history, self._cwd, query), chosen)
 
     def take_typing(self, key: str, text: str) -> None:
         """A key typed for the prompt that another screen received first (a permission dialog

@@ -20,6 +20,9 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("ctrl+t", "toggle_latest_thought", "Thought", id="latest-thought"),
     Binding("ctrl+o", "toggle_latest_tool", "Output", id="latest-output"),
     Binding("ctrl+r", "restart_agent", "Restart agent", show=False, id="restart-agent"),
+    # The same key while the agent runs (the restart is only offered once it has exited):
+    # the prompts sent, searched as shells do.
+    Binding("ctrl+r", "search_history", "History", show=False, id="history-search"),
     # Priority: the prompt's text area takes Ctrl+Y as its redo.
     Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, priority=True, id="copy-reply"),
     Binding("alt+y", "copy_last_code", "Copy code", show=False, id="copy-code"),

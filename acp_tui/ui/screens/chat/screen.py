@@ -574,6 +574,9 @@ class ChatScreen(Screen[None]):
     def action_restart_agent(self) -> None:
         self.agent.restart()
 
+    def action_search_history(self) -> None:
+        self.widgets.prompt.search_history()
+
     def action_toggle_sidebar(self) -> None:
         """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
         sidebar = self.widgets.sidebar
