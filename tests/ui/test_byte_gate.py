@@ -45,7 +45,7 @@ from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.textual_patches import ENV, inert_output
-from acp_tui.ui.widgets import prompt as prompt_module
+from acp_tui.ui.widgets import prompt_sources
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from tests.agents import mirror_agent
 from tests.terminal_bytes import Capture, assert_app_own, capture_writes, strip_is_inert
@@ -375,7 +375,7 @@ async def test_lists_names_and_messages_reach_the_terminal_inert(
         old.unlink()
     for name in file_names(strings):
         (project / name).write_text("x")
-    prompt_module._FILE_INDEXES.clear()
+    prompt_sources.FILE_INDEXES.clear()
     mirrored.set(strings)
     mark = mirrored.capture.mark
     screen = chat(app)

@@ -14,15 +14,11 @@ from textual.pilot import Pilot
 from textual.widgets import Static
 
 from acp_tui.config.history import InputHistory
-from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt
+from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt, find_mentions
 from acp_tui.ui.widgets import prompt as prompt_module
-from acp_tui.ui.widgets.prompt import (
-    FileIndex,
-    PromptEditor,
-    find_mentions,
-    match_commands,
-    scan_files,
-)
+from acp_tui.ui.widgets import prompt_sources
+from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.prompt_sources import FileIndex, match_commands, scan_files
 from tests.ui.chat_helpers import WAIT_LIMIT
 
 COMMANDS: list[dict[str, Any]] = [
@@ -99,7 +95,7 @@ async def _scans_done(pilot: Pilot[Any]) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_file_cache() -> None:
-    prompt_module._FILE_INDEXES.clear()
+    prompt_sources.FILE_INDEXES.clear()
 
 
 # -- sending and newlines ----------------------------------------------------------------------

@@ -23,13 +23,9 @@ lists already in memory.
 
 from __future__ import annotations
 
-import os
 import re
-import time
-from bisect import bisect_right
-from collections import deque
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar, Literal
@@ -45,10 +41,8 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from acp_tui.config.history import InputHistory
-from acp_tui.services.path_gate import resolve_path
 from acp_tui.session.prompts.attachments import (
     BuiltPrompt,
-    find_mentions,
     image_paths_in_paste,
     mention_for,
 )
@@ -57,198 +51,27 @@ from acp_tui.ui.external_editor import edit_in_editor
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.screens.history_search import HistorySearchScreen
 from acp_tui.ui.textual_patches import access
+from acp_tui.ui.widgets.prompt_sources import (
+    FILE_INDEXES,
+    FileIndex,
+    bracketed,
+    command_hint,
+    command_name,
+    match_commands,
+    path_completion,
+    scan_files,
+)
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
-__all__ = [
-    "FileIndex",
-    "PromptEditor",
-    "PromptTextArea",
-    "find_mentions",
-    "match_commands",
-    "scan_files",
-]
+__all__ = ["PromptEditor", "PromptTextArea", "text_only"]
 
-MAX_SCAN_FILES = 20_000
-"""At most this many files are listed for ``@`` completion."""
-SKIPPED_DIRS = frozenset({".git", "node_modules", "__pycache__", ".venv"})
-"""Directories never entered (as are all hidden directories)."""
-FILE_INDEX_TTL = 30.0
-"""Seconds after which a cached file list is refreshed (in the background) on the next ``@``."""
-MAX_COMPLETIONS = 50
 #: The longest file path shown in the ``@`` list (characters, escapes counted).
 PATH_LIMIT = 300
-
-Location = tuple[int, int]
-
-# ---------------------------------------------------------------------------------------------
-# Pure helpers (no widgets): scanning, matching, mention parsing, prompt blocks.
-# ---------------------------------------------------------------------------------------------
-
-
-def scan_files(root: Path, limit: int = MAX_SCAN_FILES) -> list[str]:
-    """Relative paths (with ``/``) of up to ``limit`` files under ``root``, breadth first (so
-    shallow files come first and one deep tree cannot use up the budget), sorted by name within
-    a directory. Hidden directories and :data:`SKIPPED_DIRS` are not entered; symlinked
-    directories are not followed. Unreadable directories are skipped. A symlink is offered
-    only when the path gate would send what it leads to: a regular file under ``root``
-    (never one leading outside, to a pipe or a device)."""
-    found: list[str] = []
-    queue: deque[tuple[str, str]] = deque([(str(root), "")])
-    while queue and len(found) < limit:
-        directory, prefix = queue.popleft()
-        try:
-            with os.scandir(directory) as scan:
-                entries = sorted(scan, key=lambda entry: entry.name)
-        except OSError:
-            continue
-        for entry in entries:
-            try:
-                if entry.is_dir(follow_symlinks=False):
-                    if entry.name.startswith(".") or entry.name in SKIPPED_DIRS:
-                        continue
-                    queue.append((entry.path, f"{prefix}{entry.name}/"))
-                elif entry.is_file(follow_symlinks=False) or (
-                    entry.is_symlink() and _link_to_a_file_under(entry.path, root)
-                ):
-                    found.append(prefix + entry.name)
-                    if len(found) >= limit:
-                        break
-            except OSError:
-                continue
-    return found
-
-
-def _link_to_a_file_under(link: str, root: Path) -> bool:
-    try:
-        target = resolve_path(link, roots=(root,))
-    except ValueError:
-        return False
-    return target.kind == "file" and target.inside
-
-
-@dataclass(slots=True)
-class FileIndex:
-    """The files under one directory, with lower-cased copies for matching."""
-
-    root: Path
-    paths: list[str]
-    scanned_at: float = field(default_factory=time.monotonic)
-    _lower: list[str] = field(init=False, repr=False)
-    _base_start: list[int] = field(init=False, repr=False)
-    _joined: str = field(init=False, repr=False)
-    _line_starts: list[int] = field(init=False, repr=False)
-
-    def __post_init__(self) -> None:
-        self._lower = [path.lower().replace("\n", " ") for path in self.paths]
-        self._base_start = [path.rfind("/") + 1 for path in self.paths]
-        # One string, one path a line: the fuzzy search runs in the regex engine, not in a
-        # Python loop over every path.
-        self._joined = "\n".join(self._lower)
-        starts: list[int] = []
-        offset = 0
-        for path in self._lower:
-            starts.append(offset)
-            offset += len(path) + 1
-        self._line_starts = starts
-
-    @property
-    def stale(self) -> bool:
-        return time.monotonic() - self.scanned_at > FILE_INDEX_TTL
-
-    def match(self, query: str, limit: int = MAX_COMPLETIONS) -> list[str]:
-        """Paths matching ``query``: a file name starting with it first, then a file name
-        containing it, then a path containing it, then paths containing its characters in
-        order (fuzzy). Shorter paths first within each group. Case-insensitive."""
-        if not query:
-            return self.paths[:limit]
-        needle = query.lower()
-        tiers: tuple[list[int], list[int], list[int]] = ([], [], [])
-        lower, base_start = self._lower, self._base_start
-        for index, path in enumerate(lower):
-            position = path.find(needle)
-            if position < 0:
-                continue
-            base = base_start[index]
-            if position == base:
-                tier = tiers[0]
-            elif position > base:
-                tier = tiers[1]
-            else:
-                tier = tiers[2]
-            if len(tier) < limit:
-                tier.append(index)
-        ranked: list[int] = []
-        for tier in tiers:
-            ranked.extend(sorted(tier, key=lambda i: (len(lower[i]), lower[i])))
-        if len(ranked) < limit:
-            ranked.extend(self._fuzzy(needle, set(ranked), limit - len(ranked)))
-        return [self.paths[index] for index in ranked[:limit]]
-
-    def _fuzzy(self, needle: str, exclude: set[int], limit: int) -> list[int]:
-        """Indexes of paths holding the characters of ``needle`` in order, shortest first."""
-        pattern = re.compile("[^\n]*".join(re.escape(char) for char in needle))
-        starts, lower = self._line_starts, self._lower
-        found: list[int] = []
-        last = -1
-        for match in pattern.finditer(self._joined):
-            index = bisect_right(starts, match.start()) - 1
-            if index != last and index not in exclude:
-                found.append(index)
-                if len(found) >= 20 * limit:  # enough to pick the shortest from
-                    break
-            last = index
-        found.sort(key=lambda i: (len(lower[i]), lower[i]))
-        return found[:limit]
-
-
-_FILE_INDEXES: dict[Path, FileIndex] = {}
-"""Scanned file lists, shared by every editor in the process (keyed by resolved root)."""
-
-
-def _command_name(command: Mapping[str, Any]) -> str:
-    name = command.get("name")
-    return name.lstrip("/") if isinstance(name, str) else ""
-
-
-def _command_hint(command: Mapping[str, Any]) -> str:
-    spec = command.get("input")
-    if isinstance(spec, Mapping):
-        hint = spec.get("hint")
-        if isinstance(hint, str):
-            return hint
-    return ""
-
-
-def _bracketed(hint: str) -> str:
-    """The hint in angle brackets, unless the agent bracketed it itself (fast-agent sends
-    ``[summary|<tool-name>]``): brackets twice read as part of the syntax."""
-    return hint if hint.startswith(("<", "[", "(", "{")) else f"<{hint}>"
-
-
-def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Commands whose name starts with ``query`` (in the agent's order), then those whose
-    name contains it. Case-insensitive."""
-    needle = query.lower()
-    starts: list[Mapping[str, Any]] = []
-    contains: list[Mapping[str, Any]] = []
-    for command in commands:
-        name = _command_name(command).lower()
-        if not name:
-            continue
-        if name.startswith(needle):
-            starts.append(command)
-        elif needle in name:
-            contains.append(command)
-    return (starts + contains)[:MAX_COMPLETIONS]
 
 
 def text_only(text: str) -> BuiltPrompt:
     """A prompt of its text alone: what an editor sends until it is given a builder."""
     return BuiltPrompt([{"type": "text", "text": text}])
-
-
-def _format_path_completion(path: str) -> str:
-    return f'@"{path}" ' if any(char.isspace() for char in path) else f"@{path} "
 
 
 # ---------------------------------------------------------------------------------------------
@@ -777,7 +600,7 @@ class PromptEditor(Vertical):
         needle = query.lower()
         return any(
             len(name) > len(needle) and name.startswith(needle)
-            for name in (_command_name(command).lower() for command in self._commands)
+            for name in (command_name(command).lower() for command in self._commands)
         )
 
     def _refresh_completion(self, *, may_open: bool, force: bool = False) -> None:
@@ -801,10 +624,9 @@ class PromptEditor(Vertical):
                 self._close_completion()
                 return
             commands = match_commands(query, self._commands)
-            replacements = [f"/{_command_name(command)} " for command in commands]
+            replacements = [f"/{command_name(command)} " for command in commands]
             exact = [
-                _command_name(command) == query and not _command_hint(command)
-                for command in commands
+                command_name(command) == query and not command_hint(command) for command in commands
             ]
             options = [Option(self._command_prompt(command)) for command in commands]
         else:
@@ -813,7 +635,7 @@ class PromptEditor(Vertical):
                 self._close_completion()
                 return
             paths = index.match(query)
-            replacements = [_format_path_completion(path) for path in paths]
+            replacements = [path_completion(path) for path in paths]
             exact = [False] * len(paths)
             # A file's name is anyone's (a repository's): shown exactly, every character
             # that is not printable as its escape, never passed to the terminal.
@@ -828,12 +650,12 @@ class PromptEditor(Vertical):
 
     @staticmethod
     def _command_prompt(command: Mapping[str, Any]) -> Content:
-        name = one_line(_command_name(command), 40)
+        name = one_line(command_name(command), 40)
         description = command.get("description")
-        hint = _command_hint(command)
+        hint = command_hint(command)
         parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
         if hint:
-            parts.extend([" ", (_bracketed(one_line(hint, 40)), "italic $text-accent")])
+            parts.extend([" ", (bracketed(one_line(hint, 40)), "italic $text-accent")])
         if isinstance(description, str) and description.strip():
             parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
         return Content.assemble(*parts)
@@ -873,7 +695,7 @@ class PromptEditor(Vertical):
             root = self._cwd.resolve()
         except OSError:
             return None
-        index = _FILE_INDEXES.get(root)
+        index = FILE_INDEXES.get(root)
         if index is None or index.stale:
             self._start_scan(root)
         return index
@@ -896,7 +718,7 @@ class PromptEditor(Vertical):
         event.stop()  # our own business: the screen need not hear about it
         if event.state == WorkerState.SUCCESS and self._scan_root is not None:
             result = event.worker.result
-            _FILE_INDEXES[self._scan_root] = FileIndex(self._scan_root, list(result or []))
+            FILE_INDEXES[self._scan_root] = FileIndex(self._scan_root, list(result or []))
             if self._completion is None or self._completion.kind == "path":
                 self._refresh_completion(may_open=True, force=True)
         if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
