@@ -363,3 +363,40 @@ def test_page_loads_make_no_session(tmp_path: Path) -> None:
     assert index.exists(), "the app did not run"
     with sqlite3.connect(index) as conn:
         assert conn.execute("SELECT count(*) FROM sessions").fetchone() == (0,)
+
+
+# ------------------------------------------------------ the private method we rely on
+
+
+def test_textual_serve_still_builds_its_app_in_the_method_we_override() -> None:
+    """GuardedServer puts its guard in front of the application textual-serve builds in its
+    private ``Server._make_app``: a textual-serve without that method (or building a
+    different application in it) would serve the app unguarded or not at all. The version
+    installed is in the range pyproject.toml pins, for this reason."""
+    import inspect
+    from importlib.metadata import requires, version
+
+    from packaging.requirements import Requirement
+    from textual_serve.server import Server
+
+    from acp_tui.cli.web import guarded_server_class
+
+    pins = [Requirement(r) for r in requires("acp-tui") or []]
+    (pin,) = [r for r in pins if r.name == "textual-serve"]
+    assert any(spec.operator == "<" for spec in pin.specifier), pin  # an upper bound
+    assert version("textual-serve") in pin.specifier, (version("textual-serve"), pin)
+    assert inspect.iscoroutinefunction(Server.__dict__.get("_make_app")), "_make_app is gone"
+    guarded = guarded_server_class()
+    assert "_make_app" in guarded.__dict__
+
+    async def build() -> tuple[list[str], set[str]]:
+        server = guarded("true", host="127.0.0.1", port=free_port(), token="t0k3n")
+        outer = await server._make_app()
+        infos = [resource.get_info() for resource in outer.router.resources()]
+        prefixes = [str(info.get("prefix")) for info in infos]
+        inner = infos[0]["app"]
+        return prefixes, {str(name) for name in inner.router.named_resources()}
+
+    prefixes, names = asyncio.run(build())
+    assert prefixes == ["/t0k3n"]  # everything is under the token, behind the guard
+    assert {"index", "websocket"} <= names  # textual-serve's page and socket, from _make_app
