@@ -31,6 +31,7 @@ from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews
 from acp_tui.ui.collector import IdleCollector
 from acp_tui.ui.keymap import key_label
+from acp_tui.ui.palette import literal_command
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.termination import SIGNALS, TerminationWatch
@@ -367,8 +368,9 @@ class AcpTuiApp(AgentViews, App[int]):
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if isinstance(screen, ChatScreen):
-            yield from screen.palette_commands()
-            yield from self.agent_system_commands()
+            # Ours are plain text: Textual would read a "[" in them as markup.
+            yield from map(literal_command, screen.palette_commands())
+            yield from map(literal_command, self.agent_system_commands())
 
     async def action_quit(self) -> None:
         """Quit. Stopping the agents can take seconds (a turn's end, a grace before TERM),

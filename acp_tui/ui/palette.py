@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from textual.app import SystemCommand
 from textual.command import CommandPalette, DiscoveryHit, Hit, Hits, Matcher, Provider
 from textual.content import Content
 from textual.style import Style
@@ -32,6 +33,19 @@ class AgentCommand:
     title: str
     help: str
     callback: Callable[[], Any]
+
+
+def literal_markup(text: str) -> str:
+    """``text`` as markup that reads back as exactly ``text``, with no style or action:
+    every ``[`` escaped (Textual's own ``escape`` leaves ``[$var]`` and some backslashes)."""
+    return text.replace("[", "\\[")
+
+
+def literal_command(command: SystemCommand) -> SystemCommand:
+    """``command`` with its title and help shown literally. Textual reads a system command's
+    title and help as markup: the app passes its own through this, so an entry that
+    carries outside text (a configured name, a path) by mistake still shows it as text."""
+    return command._replace(title=literal_markup(command.title), help=literal_markup(command.help))
 
 
 def highlighted(matcher: Matcher, title: str) -> Content:

@@ -12,11 +12,12 @@ workspace when it quits); no session is opened in it until the person opens one 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import App
 
 from acp_tui.session.agent.controller import AgentExit, LinkEvents
 from acp_tui.session.agent.events import FaceHooks, ProcessSetup
@@ -27,6 +28,7 @@ from acp_tui.session.workspace.listing import run_for_listing, start_for_listing
 from acp_tui.session.workspace.workspace import AgentRunning, Workspace
 from acp_tui.text.safety import one_line
 from acp_tui.ui.models import Notify
+from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 
 if TYPE_CHECKING:
@@ -70,18 +72,21 @@ class OtherAgents:
         self.sidebar = sidebar
         self.app = app
 
-    def commands(self) -> Iterable[SystemCommand]:
-        """One palette entry per configured agent that is not running in the workspace."""
+    def commands(self) -> Iterable[AgentCommand]:
+        """One palette entry per configured agent that is not running in the workspace. Its
+        name is the config's words, shown literally (never read as markup)."""
         config = _config()
-        for name in config.agents if config is not None else ():
+        if config is None:
+            return
+        for name in config.agents:
             link = self.workspace.get(AgentSource.configured(name).key)
             if link is not None and not link.finished.is_set():
                 continue
             label = one_line(name, 40)
-            yield SystemCommand(
+            yield AgentCommand(
                 f"Show sessions of: {label}",
                 f"Start {label} in the background and list its sessions in the sidebar",
-                lambda name=name, config=config: self.show_sessions_of(name, config),
+                functools.partial(self.show_sessions_of, name, config),
             )
 
     def show_sessions_of(self, name: str, config: Config) -> None:

@@ -52,7 +52,7 @@ class ChatPalette:
         rules: Callable[[], object],
         key_words: Callable[[str], str | None],
         highlighted: Callable[[], str | None],
-        other_agents: Callable[[], Iterable[SystemCommand]],
+        other_agents: Callable[[], Iterable[AgentCommand]],
         options: Callable[[], Iterable[AgentCommand]],
         agent_switches: Callable[[], Iterable[AgentCommand]],
         rewind: Callable[[], Iterable[SystemCommand]] = tuple,
@@ -139,7 +139,6 @@ class ChatPalette:
             yield from self.subagents.palette_commands()
         yield from self.sessions.palette_commands()
         yield from self.rewind()
-        yield from self.other_agents()
         yield from self._highlighted_commands()
         if link is not None and self.model.agent_alive and link.can_logout:
             yield SystemCommand(
@@ -173,9 +172,10 @@ class ChatPalette:
 
     def agent_commands(self) -> Iterable[AgentCommand]:
         """Palette entries named by the agent (its options): see :mod:`acp_tui.ui.palette`;
-        then "Switch to AGENT" for the app's other running agents (their names are agent
-        text)."""
+        then "Switch to AGENT" for the app's other running agents and "Show sessions of" for
+        the configured ones (their names are outside text)."""
         yield from self.options()
         if self.subagents is not None:
             yield from self.subagents.agent_commands()
         yield from self.agent_switches()
+        yield from self.other_agents()
