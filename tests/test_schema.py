@@ -260,11 +260,27 @@ def _update_kinds(defs: dict[str, Any]) -> set[str]:
     return {tag["const"] for tag in tags if "const" in tag}  # not the open "custom" branch
 
 
+def _newer_update_kinds() -> set[str]:
+    """The kinds the pages added after the schema kept here (``newer.json``)."""
+    from tests.demo_agent.schema_check import newer
+
+    kinds: set[str] = set()
+    for version in (1, 2):
+        for branch in newer(version).get("variants", {}).get("SessionUpdate", []):
+            kinds.add(branch["properties"]["sessionUpdate"]["const"])
+    return kinds
+
+
 def test_session_update_kinds_are_the_schemas() -> None:
     """Stable v1, unstable v1 and the v2 draft's kinds; and the v2 RFD's ``state_change``."""
     v2 = json.loads((SCHEMA_DIR.parent / "v2" / "schema.json").read_text())["$defs"]
     assert constants.SESSION_UPDATE_KINDS == _update_kinds(DEFS)
-    known = _update_kinds(UNSTABLE) | _update_kinds(v2) | {constants.UpdateKind.STATE_CHANGE}
+    known = (
+        _update_kinds(UNSTABLE)
+        | _update_kinds(v2)
+        | {constants.UpdateKind.STATE_CHANGE}
+        | _newer_update_kinds()
+    )
     assert _values(constants.UpdateKind) <= known
     assert _update_kinds(v2) <= _values(constants.UpdateKind)
     assert constants.SESSION_UPDATE_KINDS <= _values(constants.UpdateKind)

@@ -35,7 +35,13 @@ def _defs(path: str) -> dict[str, Any]:
 
 
 #: Where a shape's definition is looked for, in order.
-DEFINITIONS = [_defs("v1/schema.json"), _defs("v1/schema.unstable.json"), _defs("v2/schema.json")]
+DEFINITIONS = [
+    _defs("v1/schema.json"),
+    _defs("v1/schema.unstable.json"),
+    _defs("v2/schema.json"),
+    # What the pages defined after the schema kept here (prompt suggestions...).
+    json.loads((SCHEMAS / "newer.json").read_text())["v1"]["$defs"],
+]
 #: Fields the client reads that no schema has: the v2 RFD's spelling of ``stopReason``.
 NOT_IN_ANY_SCHEMA = {("StateUpdate", "stop_reason")}
 
@@ -136,6 +142,9 @@ GOOD: dict[str, dict[str, Any]] = {
     "config_option_update": {"configOptions": [{"id": "model"}]},
     "session_info_update": {"title": "T", "updatedAt": None, "_meta": {"a": 1}},
     "usage_update": {"used": 1, "size": 2, "cost": {"amount": 1, "currency": "USD"}},
+    "prompt_suggestions_update": {
+        "suggestions": [{"prompt": [{"type": "text", "text": "Run the tests"}]}]
+    },
     "state_update": {
         "state": "idle",
         "stopReason": "end_turn",

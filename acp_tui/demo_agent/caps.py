@@ -41,6 +41,9 @@ class ClientCaps:
     plan_updates: bool = False
     #: Child sessions shown as such (v1: ``subagents: {}``; v2: every client).
     subagents: bool = False
+    #: ``prompt_suggestions_update`` offered to the person (``session.promptSuggestions``,
+    #: unstable, both versions).
+    prompt_suggestions: bool = False
 
     @classmethod
     def from_initialize(cls, params: dict[str, Any], version: int) -> ClientCaps:
@@ -67,6 +70,7 @@ class ClientCaps:
             boolean_options=_present(config, "boolean"),
             plan_updates=_present(caps, "plan"),
             subagents=_present(caps, "subagents"),
+            prompt_suggestions=_present(session, "promptSuggestions"),
         )
 
     @classmethod
@@ -82,6 +86,7 @@ class ClientCaps:
             boolean_options=True,
             plan_updates=True,
             subagents=True,
+            prompt_suggestions=_present(_object(caps.get("session")), "promptSuggestions"),
         )
 
     @property

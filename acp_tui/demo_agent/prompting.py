@@ -169,8 +169,28 @@ class PromptTurns:
             self.agent.save(session)
             raise
         await ctx.end_message()
+        if stop_reason == "end_turn":
+            await self._suggest(session, turn, command)
         return await self._finish_turn(
             session, turn, stop_reason, input_tokens, prompt_tokens, error
+        )
+
+    async def _suggest(self, session: LiveSession, turn: Turn, command: str | None) -> None:
+        """After a reply, the prompts the person might send next (to a client that offers
+        them): the turn's own (``/suggest``), else a few of the demo's commands."""
+        if not self.agent.caps.prompt_suggestions or session.deleted:
+            return
+        chosen = turn.suggestions
+        if chosen is None:
+            chosen = texts.next_prompts(command, session.record.turns)
+        await self.agent.update(
+            session.id,
+            {
+                "sessionUpdate": "prompt_suggestions_update",
+                "suggestions": [
+                    {"prompt": [{"type": "text", "text": text}]} for text in chosen if text.strip()
+                ],
+            },
         )
 
     async def _finish_turn(

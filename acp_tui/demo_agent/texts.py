@@ -89,6 +89,12 @@ COMMANDS: tuple[Command, ...] = (
     Command("dirs", "List this session's directories (cwd and additional directories)"),
     Command("system", "Show the system prompt the client sent with this session"),
     Command(
+        "suggest",
+        "Suggest these prompts after this reply (none: withdraw the suggestions)",
+        "prompt | another prompt",
+        usage="[PROMPT [| PROMPT]...]",
+    ),
+    Command(
         "slow",
         "A long turn (about 30 s of chunks): try cancel and queued prompts",
         "seconds (default 30)",
@@ -304,3 +310,14 @@ SLOW_LINES = (
     "considering alternatives",
     "almost there (not really)",
 )
+
+
+#: What the demo suggests sending next, three at a time, turn by turn.
+_NEXT_PROMPTS = ("/edit notes.txt", "/run ls -la", "/plan", "/think why", "/help")
+
+
+def next_prompts(command: str | None, turn: int) -> list[str]:
+    """Three of the demo's commands to try next, not the one just run."""
+    ring = [p for p in _NEXT_PROMPTS if command is None or p.split()[0] != f"/{command}"]
+    start = turn % len(ring)
+    return [ring[(start + i) % len(ring)] for i in range(3)]

@@ -22,6 +22,7 @@ __all__ = [
     "PART_PLAN",
     "PART_RESET",
     "PART_STATE",
+    "PART_SUGGESTIONS",
     "PART_TITLE",
     "PART_TRANSCRIPT",
     "PART_USAGE",
@@ -46,6 +47,8 @@ PART_COMMANDS = "commands"
 PART_PLAN = "plan"
 #: The agent's report of the work it runs apart from the foreground (v2 ``background``).
 PART_BACKGROUND = "background"
+#: The prompts the agent suggests sending next (``prompt_suggestions_update``).
+PART_SUGGESTIONS = "suggestions"
 #: Other metadata: cwd, updatedAt, live flag, resumable, first prompt.
 PART_INFO = "info"
 #: What a list of sessions shows of a session (title, state, usage, cwd and marks, _meta).

@@ -24,6 +24,7 @@ from acp_tui.store.changes import (
     PART_META,
     PART_MODES,
     PART_STATE,
+    PART_SUGGESTIONS,
     PART_TITLE,
     PART_USAGE,
     ChangeTracker,
@@ -43,6 +44,7 @@ from acp_tui.store.session import (
     parse_iso,
 )
 from acp_tui.store.subagents import Subagents
+from acp_tui.store.suggestions import suggestions_of
 from acp_tui.store.transcript_updates import TranscriptUpdates
 from acp_tui.text.safety import escaped_line
 from acp_tui.wire import coerce
@@ -112,6 +114,9 @@ class Reducer:
             UpdateKind.CONFIG_OPTION_UPDATE: route(coerce.config_options, self._on_config_options),
             UpdateKind.SESSION_INFO_UPDATE: route(coerce.session_info, self._on_session_info),
             UpdateKind.USAGE_UPDATE: route(coerce.usage, self._on_usage),
+            UpdateKind.PROMPT_SUGGESTIONS_UPDATE: route(
+                coerce.prompt_suggestions, self._on_suggestions
+            ),
             UpdateKind.STATE_UPDATE: route(coerce.state, self._on_state),
             UpdateKind.STATE_CHANGE: route(coerce.state, self._on_state),
             UpdateKind.TERMINAL_UPDATE: route(coerce.terminal_update, self._on_terminal_update),
@@ -291,6 +296,13 @@ class Reducer:
     def _on_config_options(self, s: SessionState, u: wire.ConfigOptionUpdate) -> None:
         s.config_options = list(u["configOptions"])
         self._tracker.touch(s, PART_CONFIG)
+
+    def _on_suggestions(self, s: SessionState, u: wire.PromptSuggestionsUpdate) -> None:
+        """The agent's list replaces the session's; a replay's is history's and not taken."""
+        if s.replaying:
+            return
+        s.suggestions = suggestions_of(u["suggestions"])
+        self._tracker.touch(s, PART_SUGGESTIONS)
 
     def _on_usage(self, s: SessionState, u: wire.UsageUpdate) -> None:
         context = ContextUsage.from_update(u)

@@ -8,6 +8,7 @@ from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
 from acp_tui.store.entries import Entry, MessageEntry, SubagentCard, ToolCall
+from acp_tui.store.suggestions import PromptSuggestion
 from acp_tui.wire import updates as wire
 from acp_tui.wire.updates import JsonObject
 
@@ -295,6 +296,7 @@ class SessionState:
         "shadow",
         "state_detail",
         "stop_reason",
+        "suggestions",
         "title",
         "title_pinned",
         "tool_cancel",
@@ -335,6 +337,8 @@ class SessionState:
         #: The session's additional directories (absolute), as last sent or reported.
         self.additional_dirs: list[str] | None = None
         self.commands: list[JsonObject] | None = None
+        #: The prompts the agent suggests sending next (not history; see store.suggestions).
+        self.suggestions: tuple[PromptSuggestion, ...] = ()
         self.plan: list[JsonObject] | None = None
         self.transcript: list[Entry] = []
         self.msg_index: dict[str, MessageEntry] = {}

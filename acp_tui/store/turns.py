@@ -14,6 +14,7 @@ from acp_tui.store.changes import (
     PART_PLAN,
     PART_RESET,
     PART_STATE,
+    PART_SUGGESTIONS,
     PART_TITLE,
     PART_TRANSCRIPT,
     PART_USAGE,
@@ -270,6 +271,9 @@ class Turns:
                     s._search_key = None
                     self._tracker.touch_catalog()
         s.turn += 1
+        if s.suggestions:  # they predicted this message: said, they are gone
+            s.suggestions = ()
+            self._tracker.touch(s, PART_SUGGESTIONS)
         self._registry.set_activity(s, ACTIVITY_RUNNING)
         s.stop_reason = None
         self._registry.updated_now(s)

@@ -28,6 +28,7 @@ from acp_tui.wire.updates import (
     Plan,
     PlanRemoved,
     PlanUpdate,
+    PromptSuggestionsUpdate,
     SessionInfoUpdate,
     SessionMessage,
     SessionMessageChunk,
@@ -52,6 +53,7 @@ __all__ = [
     "plan",
     "plan_removed",
     "plan_update",
+    "prompt_suggestions",
     "session_info",
     "session_message",
     "session_message_chunk",
@@ -323,4 +325,27 @@ def terminal_output_chunk(u: Any, left_out: LeftOut) -> TerminalOutputChunk:
     if not isinstance(data, str):
         raise TypeError("data: expected base64 text")
     checked: TerminalOutputChunk = u
+    return checked
+
+
+def _suggestion(item: Any) -> bool:
+    """A ``PromptSuggestion``: a ``prompt`` of content blocks (objects with a string
+    ``type``), at least one."""
+    prompt = item.get("prompt")
+    return (
+        isinstance(prompt, list)
+        and bool(prompt)
+        and all(isinstance(b, dict) and isinstance(b.get("type"), str) for b in prompt)
+    )
+
+
+def prompt_suggestions(u: Any, left_out: LeftOut) -> PromptSuggestionsUpdate:
+    suggestions = u["suggestions"]
+    kept = left_out.objects(suggestions, "suggestions", some=False)
+    good = [item for item in kept if _suggestion(item)]
+    if len(good) != len(kept):
+        left_out.items.append(f"{len(kept) - len(good)} suggestions with no prompt blocks")
+    if len(good) != len(suggestions):
+        u = {**u, "suggestions": good}
+    checked: PromptSuggestionsUpdate = u
     return checked

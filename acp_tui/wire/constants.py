@@ -83,6 +83,9 @@ class UpdateKind:
     SUBAGENT_UPDATE: Final = "subagent_update"
     SESSION_MESSAGE: Final = "session_message"
     SESSION_MESSAGE_CHUNK: Final = "session_message_chunk"
+    # Newer than the schema kept here (SDK 2.4.0): unstable prompt suggestions (schema
+    # v1.32.0, https://agentclientprotocol.com/rfds/prompt-suggestions), v1 and v2.
+    PROMPT_SUGGESTIONS_UPDATE: Final = "prompt_suggestions_update"
     # Protocol v2 (the draft: v2/schema.json).
     USER_MESSAGE: Final = "user_message"
     AGENT_MESSAGE: Final = "agent_message"

@@ -30,6 +30,7 @@ __all__ = [
     "PlanRemoved",
     "PlanUpdate",
     "PlanUpdateContent",
+    "PromptSuggestionsUpdate",
     "SessionInfoUpdate",
     "SessionMessage",
     "SessionMessageChunk",
@@ -292,3 +293,15 @@ class SessionMessageChunk(TypedDict):
     sessionUpdate: Literal["session_message_chunk"]
     messageId: str
     content: JsonObject
+
+
+class PromptSuggestionsUpdate(TypedDict):
+    """The prompts the agent predicts the person will send next, replacing the session's
+    list (``prompt_suggestions_update``, unstable: schema v1.32.0, newer than the schema kept
+    here). Each item is a ``PromptSuggestion`` object whose ``prompt`` is the content blocks
+    to send as they are; an empty list withdraws them. Not history. Spec:
+    https://agentclientprotocol.com/protocol/v1/prompt-turn (RFD:
+    https://agentclientprotocol.com/rfds/prompt-suggestions)"""
+
+    sessionUpdate: Literal["prompt_suggestions_update"]
+    suggestions: list[JsonObject]

@@ -52,6 +52,19 @@ NEWER_THAN_THE_SCHEMA: dict[str, dict[str, Any]] = {
 }
 
 
+def _branches(union: dict[str, Any]) -> list[Any] | None:
+    branches = union.get("oneOf") if "oneOf" in union else union.get("anyOf")
+    return branches if isinstance(branches, list) else None
+
+
+def newer(version: int) -> dict[str, Any]:
+    """``newer.json``'s additions for ``version``: ``$defs``, ``properties`` (by the
+    definition they extend) and ``variants`` (by the union they extend)."""
+    data = json.loads((SCHEMA_DIR / "newer.json").read_text(encoding="utf-8"))
+    found: dict[str, Any] = data.get(f"v{version}", {})
+    return found
+
+
 @cache
 def load(version: int, unstable: bool = True) -> dict[str, Any]:
     name = "schema.unstable.json" if unstable else "schema.json"
@@ -59,10 +72,19 @@ def load(version: int, unstable: bool = True) -> dict[str, Any]:
     if unstable:
         defs = schema["$defs"]
         for definition, variant in NEWER_THAN_THE_SCHEMA.items():
-            union = defs.get(definition, {})
-            branches = union.get("oneOf") if "oneOf" in union else union.get("anyOf")
-            if isinstance(branches, list):
+            branches = _branches(defs.get(definition, {}))
+            if branches is not None:
                 branches.append(variant)
+        added = newer(version)
+        for definition, node in added.get("$defs", {}).items():
+            defs.setdefault(definition, node)
+        for definition, properties in added.get("properties", {}).items():
+            defs[definition].setdefault("properties", {}).update(properties)
+        for definition, variants in added.get("variants", {}).items():
+            branches = _branches(defs[definition])
+            assert branches is not None, f"{definition} is no union"
+            # Before an open "custom or future" branch, if the union has one.
+            branches[0:0] = variants
     return schema
 
 

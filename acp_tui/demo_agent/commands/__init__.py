@@ -29,6 +29,7 @@ HANDLERS: dict[str, Handler] = {
     "image": basic.cmd_image,
     "dirs": basic.cmd_dirs,
     "system": basic.cmd_system,
+    "suggest": basic.cmd_suggest,
     "slow": basic.cmd_slow,
     "flood": basic.cmd_flood,
     "crash": basic.cmd_crash,

@@ -241,3 +241,15 @@ async def cmd_system(ctx: TurnContext, argument: str) -> None:
         f"The client's system prompt for this session ({mode}, {len(text)} characters):\n\n"
         + quoted
     )
+
+
+async def cmd_suggest(ctx: TurnContext, argument: str) -> None:
+    """``/suggest A | B``: those prompts are suggested after this reply; none withdraws."""
+    prompts = [part.strip() for part in argument.split("|") if part.strip()]
+    ctx.turn.suggestions = prompts
+    if not ctx.caps.prompt_suggestions:
+        await ctx.say("This client does not offer prompt suggestions, so I send none.")
+    elif prompts:
+        await ctx.say(f"I suggest {len(prompts)} prompts for your next message.")
+    else:
+        await ctx.say("No suggestions this time: the ones offered are withdrawn.")
