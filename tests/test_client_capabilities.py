@@ -30,6 +30,7 @@ from acp_tui.protocol.client import (
     implements,
 )
 from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.asking.elicitation import parse_request
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue
 from acp_tui.session.auth.signin import SignIn
@@ -74,8 +75,14 @@ def tui_face(tmp_path: Path) -> Face:
     queue = ElicitationQueue()
     queue.set_presenter(_present)
     store = SessionStore()
+    # As the chat screen's agent runner starts it (acp_tui.ui.screens.chat.agent): it offers
+    # the agent's prompt suggestions as chips (tests/ui/test_prompt_suggestions.py checks the
+    # app's own initialize says so).
     link = SessionController(
-        AgentSpec(["agent"], cwd=str(tmp_path)), store=store, elicitations=queue
+        AgentSpec(["agent"], cwd=str(tmp_path)),
+        store=store,
+        elicitations=queue,
+        face=FaceHooks(offers_suggestions=True),
     )
     setup = link.client_setup()
 
@@ -84,8 +91,12 @@ def tui_face(tmp_path: Path) -> Face:
         shown.register_session("s")
         for update in updates:
             shown.apply({"sessionId": "s", "update": update})
-        entries = shown.get("s").transcript  # type: ignore[union-attr]
-        return bool(entries) and all(not isinstance(view_for(e), UnknownView) for e in entries)
+        state = shown.get("s")
+        assert state is not None
+        entries = state.transcript
+        if not entries:  # not history: what the session shows besides its transcript
+            return bool(state.suggestions)
+        return all(not isinstance(view_for(e), UnknownView) for e in entries)
 
     return Face(
         "tui",
@@ -152,6 +163,10 @@ SAMPLE_UPDATES: dict[str, dict[str, Any] | list[dict[str, Any]]] = {
     },
     "plan_update": _PLAN,
     "plan_removed": [_PLAN, {"sessionUpdate": "plan_removed", "planId": "p1"}],
+    "prompt_suggestions_update": {
+        "sessionUpdate": "prompt_suggestions_update",
+        "suggestions": [{"prompt": [{"type": "text", "text": "Run the tests"}]}],
+    },
     "compaction_summary_chunk": {
         "sessionUpdate": "compaction_summary_chunk",
         "compactionId": "c1",
@@ -196,7 +211,19 @@ ABILITY_PROOFS: dict[str, Callable[[Face], bool]] = {
     "auth.terminal": lambda face: face.terminal_auth and callable(SignIn.terminal_login),
     "config_options.boolean": lambda face: _boolean_option_is_a_toggle(),
     "subagents.cancel": lambda face: _a_subagent_is_cancelled_on_its_own(),
+    "prompt_suggestions": lambda face: _a_suggestion_is_taken_as_written(),
 }
+
+
+def _a_suggestion_is_taken_as_written() -> bool:
+    """A suggestion keeps the agent's blocks, which the prompt sends unchanged once taken
+    (tests/ui/test_prompt_suggestions.py takes one with Tab and a click in the app)."""
+    from acp_tui.store.suggestions import suggestions_of
+    from acp_tui.ui.widgets.prompt import PromptEditor
+
+    link = {"type": "resource_link", "uri": "file:///a.md", "name": "a.md"}
+    (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, link]}])
+    return suggestion.blocks[1] == link and callable(PromptEditor.take_suggestion)
 
 
 def _a_subagent_is_cancelled_on_its_own() -> bool:
@@ -296,11 +323,10 @@ def test_what_each_face_advertises(face: Face) -> None:
     caps = face.capabilities
     assert caps["fs"] == {"readTextFile": True, "writeTextFile": True} and caps["terminal"]
     assert caps["auth"] == {"terminal": True}
-    assert caps["session"] == {
-        "notices": {},
-        "compaction": {},
-        "configOptions": {"boolean": {}},
-    }
+    session = {"notices": {}, "compaction": {}, "configOptions": {"boolean": {}}}
+    if face.name == "tui":  # nobody takes a suggestion in ``ask``: one prompt, then it ends
+        session["promptSuggestions"] = {}
+    assert caps["session"] == session
     assert caps["plan"] == {}
     assert caps["subagents"] == {}
     if face.name == "tui":

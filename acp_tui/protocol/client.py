@@ -110,6 +110,14 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
         updates=("subagent_update", "session_message", "session_message_chunk"),
         abilities=("subagents.cancel",),
     ),
+    # Unstable (schema v1.32.0): the agent's guesses at the next prompt, offered by a face
+    # that lets the person take one (the TUI's chips; never sent unless taken).
+    ClientFeature(
+        ("session", "promptSuggestions"),
+        {},
+        updates=("prompt_suggestions_update",),
+        abilities=("prompt_suggestions",),
+    ),
 )
 #: Agent->client requests and notifications every client takes, advertised by no capability.
 BASELINE_METHODS: tuple[str, ...] = (Method.SESSION_REQUEST_PERMISSION,)

@@ -23,7 +23,9 @@ def frame_problems(term: Terminal) -> list[str]:
         problems.append(f"the app draws narrower than the terminal's {term.cols} columns")
     if "/ 200K" not in rows[-2] and "context: -" not in rows[-2]:
         problems.append("the gauge is not on the row above the footer")
-    if "▁▁▁" not in rows[-3]:
+    # Right above the bar, or above the agent's suggestions (a row right above the bar).
+    suggested = "Suggested (Tab)" in rows[-3]
+    if "▁▁▁" not in rows[-4 if suggested else -3]:
         problems.append("the prompt's bottom border is not right above the bar")
     if any("▇▇" in row for row in rows):
         problems.append("a screen-level scrollbar shows")

@@ -20,6 +20,7 @@ from acp_tui.ui.screens.chat import ChatHeader, ChatScreen
 from acp_tui.ui.screens.permission import PermissionScreen
 from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
 from tests.ui.chat_helpers import demo_app, fixture_app, send, wait_for, wait_for_session
 
 pytestmark = pytest.mark.anyio
@@ -88,8 +89,12 @@ def assert_frame_fits(screen: ChatScreen) -> None:
     assert header[1] == 0
     assert body[1] == 1 and body[1] + body[3] == bar[1], regions
     assert bar[3] == 1 and bar[1] + 1 == footer[1] and footer[1] == height - 1, regions
-    # The prompt ends right above the bar: its bottom border row is on screen.
-    assert prompt[3] >= 3 and prompt[1] + prompt[3] == bar[1], regions
+    # The prompt ends right above the bar (or above the agent's suggestions, a row right
+    # above the bar): its bottom border row is on screen.
+    chips = screen.query_one(SuggestionChips)
+    below = chips.region.y if chips.display and chips.region.height else bar[1]
+    assert prompt[3] >= 3 and prompt[1] + prompt[3] == below, regions
+    assert below == bar[1] or chips.region.y + chips.region.height == bar[1], regions
     for name, (x, y, w, h) in regions.items():
         assert 0 <= x and x + w <= width and 0 <= y and y + h <= height, (name, regions)
     assert screen.max_scroll_y == 0 and not screen.show_vertical_scrollbar

@@ -301,6 +301,8 @@ class SessionController:
             abilities.add("auth.terminal")
         # The chat bar shows boolean config options as toggles (acp_tui.store.options).
         abilities.add("config_options.boolean")
+        if self.state.offers_suggestions:
+            abilities.add("prompt_suggestions")
         # A subagent is cancelled on its own (Background.cancel_child).
         abilities.add("subagents.cancel")
         return {

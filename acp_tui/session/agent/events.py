@@ -106,6 +106,9 @@ class FaceHooks:
     run_terminal_login: TerminalRunner | None = None
     #: Whether terminal sign-in methods can run here (not in a browser, not in a replay).
     terminal_auth: bool = True
+    #: Whether the face offers the agent's prompt suggestions for the person to take (the
+    #: TUI: chips under the prompt); advertised only then (``session.promptSuggestions``).
+    offers_suggestions: bool = False
 
 
 @dataclass(frozen=True, slots=True)

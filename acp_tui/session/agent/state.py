@@ -137,6 +137,8 @@ class LinkState:
         self.protocol_version = spec.protocol_version
         #: Whether terminal sign-in methods can run here (not in a browser): advertised so.
         self.terminal_auth = face.terminal_auth
+        #: Whether the face offers prompt suggestions to take: advertised so.
+        self.offers_suggestions = face.offers_suggestions
         self.task_group: anyio.abc.TaskGroup | None = None
         self.stop_requested = anyio.Event()
         self.stopping = False

@@ -46,6 +46,7 @@ from acp_tui.session.prompts.attachments import (
     image_paths_in_paste,
     mention_for,
 )
+from acp_tui.store.suggestions import PromptSuggestion
 from acp_tui.text.safety import escaped_line, one_line
 from acp_tui.ui.external_editor import edit_in_editor
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
@@ -274,6 +275,11 @@ class PromptEditor(Vertical):
         self.target: str | None = None
         #: A turn runs in the session on screen (set by the screen): the footer lists fewer keys.
         self.busy = False
+        #: The agent's prompt suggestions for the session on screen (set by the screen): Tab
+        #: on an empty prompt takes the first, Tab again the next.
+        self.suggestions: Sequence[PromptSuggestion] = ()
+        #: The suggestion put in the prompt: sent as the agent wrote it while unedited.
+        self._taken: PromptSuggestion | None = None
 
     def compose(self) -> ComposeResult:
         yield self._list
@@ -337,12 +343,46 @@ class PromptEditor(Vertical):
         self._area.focus(scroll_visible)
         return self
 
+    def take_suggestion(self, index: int) -> bool:
+        """Put suggestion ``index`` in the prompt (nothing is sent): Tab, or a click on its
+        chip. False when there is no such suggestion."""
+        if not 0 <= index < len(self.suggestions):
+            return False
+        taken = self.suggestions[index]
+        self.set_draft(taken.text)
+        self._taken = taken
+        return True
+
+    @property
+    def taken_suggestion(self) -> PromptSuggestion | None:
+        """The suggestion in the prompt, while its text is as taken."""
+        taken = self._taken
+        return taken if taken is not None and self._area.text == taken.text else None
+
+    def _tab_takes_suggestion(self) -> bool:
+        """Tab on an empty prompt takes the first suggestion; on one it took, the next."""
+        if not self.suggestions or self._completion is not None:
+            return False
+        taken = self.taken_suggestion
+        if self._area.text and taken is None:
+            return False
+        index = 0
+        if taken is not None and taken in self.suggestions:
+            index = (list(self.suggestions).index(taken) + 1) % len(self.suggestions)
+        return self.take_suggestion(index)
+
     def submit(self) -> bool:
         """Send what is typed (as Enter does). Returns False when there is nothing to send."""
         text = self._area.text.rstrip().lstrip("\n")
         if not text.strip():
             return False
-        built = self.builder(text)
+        taken = self.taken_suggestion
+        self._taken = None
+        if taken is not None:
+            # A suggestion sent as taken goes out as the agent wrote it (its blocks).
+            built = BuiltPrompt(blocks=[dict(block) for block in taken.blocks])
+        else:
+            built = self.builder(text)
         if built.refused is not None:
             # Nothing is sent and nothing is lost: the text stays to be changed.
             self.screen.notify(built.refused, severity="error", timeout=10, markup=False)
@@ -443,6 +483,8 @@ class PromptEditor(Vertical):
 
     def _handle_key(self, key: str) -> bool:
         """Handle a key pressed in the text area. True if it was used here."""
+        if key == "tab" and self._tab_takes_suggestion():
+            return True
         action = self._key_action(key)
         completes = key in ("tab", "enter")
         if self._completion is not None or completes:

@@ -135,6 +135,8 @@ class AgentRunner:
                 # A browser has no terminal to hand over to an agent's sign-in.
                 # A replay neither: its "agent command" is whatever the recording says.
                 terminal_auth=not self.app().is_web and replay is None,
+                # The agent's guesses at the next prompt: chips under the prompt.
+                offers_suggestions=True,
             ),
         )
         if replay is not None:

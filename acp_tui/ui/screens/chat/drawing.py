@@ -33,6 +33,7 @@ from acp_tui.store.changes import (
     PART_MODES,
     PART_RESET,
     PART_STATE,
+    PART_SUGGESTIONS,
     PART_TITLE,
     PART_USAGE,
 )
@@ -46,6 +47,7 @@ from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.subagents import ChatMain
+from acp_tui.ui.screens.chat.suggestions import ChatSuggestions
 from acp_tui.ui.widgets.agent_banner import AgentBanner
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
@@ -55,6 +57,7 @@ from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from acp_tui.ui.widgets.queue_view import QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
 from acp_tui.ui.widgets.status_line import StatusLine
+from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
 from acp_tui.ui.widgets.tool_call_view import TerminalLookup
 from acp_tui.ui.widgets.transcript import Transcript
 
@@ -67,7 +70,9 @@ REMEMBERED_PARTS = frozenset({"title", "info", "modes", "config", "state"})
 #: Changes that may change what a session's row says about it (working, waiting...).
 LIVE_PARTS = frozenset({PART_STATE, PART_INFO})
 #: What a session's view draws when it is shown.
-EVERY_PART = frozenset({PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS})
+EVERY_PART = frozenset(
+    {PART_TITLE, PART_STATE, PART_USAGE, PART_MODES, PART_CONFIG, PART_COMMANDS, PART_SUGGESTIONS}
+)
 #: The status line while the app quits.
 QUITTING_STATUS = "quitting: stopping the agent…"
 
@@ -84,6 +89,7 @@ class ChatWidgets:
     status: StatusLine
     queue: QueueView
     prompt: PromptEditor
+    suggestions: SuggestionChips
     bar: ChatBar
     gauge: ContextGauge
     footer: KeyFooter
@@ -103,6 +109,7 @@ class ChatWidgets:
         self.status = StatusLine(id="status-line")
         self.queue = QueueView(id="queue")
         self.prompt = PromptEditor(id="prompt", history=history)
+        self.suggestions = SuggestionChips(id="suggestions")
         self.bar = ChatBar(id="bar")
         self.gauge = self.bar.gauge
         self.footer = KeyFooter()
@@ -179,6 +186,8 @@ class ChatDrawing:
         #: in its own task and must never interleave with a switch.
         self._transcript_lock = asyncio.Lock()
         self._error_shown = False
+        #: The agent's prompt suggestions under the prompt.
+        self.suggestions = ChatSuggestions(widgets)
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -237,6 +246,8 @@ class ChatDrawing:
         taken from the queue) is not, and an emptied prompt (a message sent) ends the typing:
         what follows is drawn at once."""
         typed = isinstance(area, PromptTextArea) and area.change_was_typed()
+        if isinstance(area, PromptTextArea):
+            self.suggestions.refresh()
         if not area.text:
             self.pacer.stopped_typing()
         elif typed:
@@ -362,6 +373,9 @@ class ChatDrawing:
         if PART_MODES in parts or PART_CONFIG in parts:
             with self._step("options"):
                 self.options.draw(state)
+        if PART_SUGGESTIONS in parts:
+            with self._step("suggestions"):
+                self.suggestions.draw(state)
         if PART_COMMANDS in parts:
             with self._step("commands"):
                 widgets.prompt.commands = list(state.commands or [])

@@ -71,6 +71,7 @@ from acp_tui.ui.widgets.queue_view import QueuedItem
 from acp_tui.ui.widgets.session_list import SessionList
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 from acp_tui.ui.widgets.status_line import NewOutputMarker
+from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
 from acp_tui.ui.widgets.tool_call_view import ToolCallView
 from acp_tui.ui.widgets.transcript import Transcript
 from acp_tui.ui.widgets.transcript_views import ThoughtView, UserMessageView
@@ -342,6 +343,7 @@ class ChatScreen(Screen[None]):
                 yield w.status
                 yield w.queue
                 yield w.prompt
+                yield w.suggestions
         yield w.bar
         yield w.footer
 
@@ -651,6 +653,11 @@ class ChatScreen(Screen[None]):
         self.widgets.transcript.to_bottom()
 
     # ------------------------------------------------------------------ the queue
+
+    @on(SuggestionChips.Chosen)
+    def _suggestion_chosen(self, event: SuggestionChips.Chosen) -> None:
+        event.stop()
+        self.drawing.suggestions.chosen(event.index)
 
     @on(QueuedItem.RemoveRequested)
     def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
