@@ -523,7 +523,7 @@ def test_a_line_that_breaks_the_handling_is_dropped_not_fatal() -> None:
         def get(self, *args: Any, **kwargs: Any) -> Any:
             raise RuntimeError("bug while handling a line")
 
-    import acp_tui.protocol.jsonrpc as jsonrpc
+    import acp_tui.protocol.jsonrpc.connection as jsonrpc
 
     original = jsonrpc.parse_line
 
