@@ -45,6 +45,7 @@ BENCHMARKS: dict[str, str] = {
     "options": "bench.screen:OPTIONS1000",
     "replay190": "bench.screen:REPLAY190",
     "agents3": "bench.screen_agents:AGENTS3",
+    "checkpoints": "bench.screen:CHECKPOINTS",
     "wire": "bench.bench_wire",
     "stream": "bench.bench_stream",
     "bursts": "bench.bench_bursts",

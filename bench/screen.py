@@ -478,3 +478,41 @@ OPTIONS1000 = ScreenBench(
     ],
     _options,
 )
+
+
+# ---------------------------------------------------------------------------- checkpoints
+
+CHECKPOINT_FILES = 10_000
+
+
+def _checkpoints(smoke: bool, quick: bool) -> dict[str, float]:
+    files, turns = (200, 2) if smoke else (CHECKPOINT_FILES, 2 if quick else 4)
+    on = drive.checkpoint_delay(files, turns, limit=120.0)["delays"]
+    off = drive.checkpoint_delay(files, turns, limit=120.0, checkpoints=False)["delays"]
+    return {
+        "cold_s": on[0],
+        "turn_ms": statistics.median(on[1:]) * 1000,
+        "off_ms": statistics.median(off[1:]) * 1000,
+    }
+
+
+CHECKPOINTS = ScreenBench(
+    "checkpoints",
+    "Checkpoint before each turn, 10,000-file git project (bench agent)",
+    [
+        Metric(
+            "turn_ms",
+            "Enter -> session/prompt on the wire, checkpoints on (turns after the first)",
+            "ms",
+            ("<", 300.0),
+        ),
+        Metric("off_ms", "the same with --no-checkpoints", "ms"),
+        Metric(
+            "cold_s",
+            "the first prompt, sent as soon as the agent is ready, in a project never seen "
+            "(waits at most 1 s for the background warm-up)",
+            "s",
+        ),
+    ],
+    _checkpoints,
+)

@@ -96,6 +96,7 @@ def _book() -> Checkpoints:
             store=checkpoint_store(),
             enabled=True,
             max_file_bytes=section.max_file_kb * 1024,
+            max_files=section.max_files,
             keep_per_session=section.keep_per_session,
             keep_total=section.keep_total,
         )

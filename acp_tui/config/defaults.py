@@ -21,6 +21,9 @@ DEFAULT_LOG_KEEP = 30
 DEFAULT_LOG_MEGABYTES = 100.0
 #: Checkpoints: files larger than this many KiB are left out of a snapshot (and said).
 DEFAULT_CHECKPOINT_MAX_FILE_KB = 1024
+#: Checkpoints: a folder with more files than this (not ignored) is too big to snapshot at
+#: every turn: checkpoints are off there, and the person is told.
+DEFAULT_CHECKPOINT_MAX_FILES = 50_000
 #: Checkpoints: the newest turns kept per session...
 DEFAULT_CHECKPOINT_KEEP_PER_SESSION = 100
 #: ...and across all sessions; older ones are pruned.

@@ -14,6 +14,7 @@ from acp_tui.config.defaults import (
     DEFAULT_CHECKPOINT_KEEP_PER_SESSION,
     DEFAULT_CHECKPOINT_KEEP_TOTAL,
     DEFAULT_CHECKPOINT_MAX_FILE_KB,
+    DEFAULT_CHECKPOINT_MAX_FILES,
     DEFAULT_DESKTOP_NOTIFICATIONS,
     DEFAULT_INITIALIZE_TIMEOUT,
     DEFAULT_LOG_KEEP,
@@ -214,6 +215,9 @@ class CheckpointsConfig(_Strict):
     max_file_kb: int = Field(default=DEFAULT_CHECKPOINT_MAX_FILE_KB, ge=1)
     """Files larger than this many KiB are left out of the checkpoints (said when it
     happens); a rewind leaves them as they are."""
+    max_files: int = Field(default=DEFAULT_CHECKPOINT_MAX_FILES, ge=1)
+    """A folder with more files than this (not counting ignored ones) takes no checkpoints:
+    snapshotting it before every turn would hold the turn up (said when it happens)."""
     keep_per_session: int = Field(default=DEFAULT_CHECKPOINT_KEEP_PER_SESSION, ge=1)
     """The newest turns kept per session; older ones are pruned."""
     keep_total: int = Field(default=DEFAULT_CHECKPOINT_KEEP_TOTAL, ge=1)

@@ -145,6 +145,7 @@ class BenchAgent:
             return {"configOptions": many_options(self.options)}
         if method == "session/prompt":
             self.turn += 1
+            self.mark("prompt-received")
             self.cancelled.clear()
             text = "".join(
                 block.get("text", "")

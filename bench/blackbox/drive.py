@@ -530,3 +530,47 @@ def options(count: int, limit: float, keys: int = 20) -> dict[str, Any]:
     finally:
         shutil.rmtree(home, ignore_errors=True)
     return result
+
+
+# ---------------------------------------------------------------------------- checkpoints
+
+
+def _project_of(home: Path, files: int) -> None:
+    """``files`` small source files in 100 folders, committed to a git repository (a project
+    as acp-tui meets it)."""
+    project = home / "project"
+    for n in range(files):
+        folder = project / f"pkg{n % 100:02d}"
+        folder.mkdir(exist_ok=True)
+        (folder / f"module{n:05d}.py").write_text(f"# module {n}\n" + "value = 1\n" * 20)
+    env = {**base_env(), "GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null"}
+    for args in (
+        ["init", "-q"],
+        ["add", "-A"],
+        ["-c", "user.name=b", "-c", "user.email=b@b", "commit", "-qm", "project"],
+    ):
+        subprocess.run(["git", *args], cwd=project, env=env, check=True, capture_output=True)
+
+
+def checkpoint_delay(
+    files: int, turns: int, limit: float, *, checkpoints: bool = True
+) -> dict[str, Any]:
+    """Enter -> ``session/prompt`` received by the agent, for each of ``turns`` prompts in
+    a project of ``files`` files (seconds): what a checkpoint before each turn adds. The
+    first prompt is sent as soon as the agent is ready, in a project acp-tui never saw."""
+    home = fresh_home()
+    try:
+        _project_of(home, files)
+        args = bench_agent_args() if checkpoints else ["--no-checkpoints", *bench_agent_args()]
+        delays: list[float] = []
+        with launch(args, home=home) as run:
+            wait_ready(run, "bench-agent", limit)
+            for turn in range(1, turns + 1):
+                entered, done = send_prompt(
+                    run, f"/bench tokens:5 burst {turn}", visible(marker(END, turn))
+                )
+                run.term.settle(done, limit, "the reply")
+                delays.append(run.mark("prompt-received", turn, limit) - entered)
+        return {"delays": delays}
+    finally:
+        shutil.rmtree(home, ignore_errors=True)

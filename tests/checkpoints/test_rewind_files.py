@@ -200,6 +200,8 @@ def test_pruning_keeps_the_newest_turns_per_session_and_in_all(tmp_path):
     assert [t.number for t in book.journal("a").turns] == [3, 4, 5]
     for n in range(3):
         book.end_turn(book.begin_turn("b", roots, f"b{n}"), roots)
+    # The bound in total is kept as an agent starts (in the background).
+    assert book.prune_and_collect() == 1
     fresh = Checkpoints(book.settings)
     counts = {j.session_id: len(j.turns) for j in fresh.journals.all()}
     assert sum(counts.values()) <= 5 and counts["b"] == 3

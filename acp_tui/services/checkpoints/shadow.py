@@ -17,7 +17,9 @@ A snapshot (:meth:`ShadowRepo.snapshot`) is ``git add -A`` over the session's di
 ``commit-tree``; the index keeps the files' stat data, so after the first snapshot only
 changed files are read again. A file larger than ``max_file_bytes`` is left out and named in
 :attr:`Snapshot.skipped`. Commits are kept alive by refs (:meth:`ShadowRepo.keep`) and dropped
-by :meth:`ShadowRepo.drop` (then :meth:`ShadowRepo.collect` frees their objects).
+by :meth:`ShadowRepo.drop` (then :meth:`ShadowRepo.collect` frees their objects). A work
+tree with more than ``max_files`` files to read in one snapshot, or whose listing takes over
+:data:`LIST_TIMEOUT`, is :class:`TooBig`: nothing is read.
 
 Synchronous and blocking (run it in a worker thread); one lock per shadow directory in this
 process; git's own ``index.lock`` between processes (retried briefly).
@@ -44,6 +46,7 @@ __all__ = [
     "ShadowError",
     "ShadowRepo",
     "Snapshot",
+    "TooBig",
     "TreeChange",
     "find_git",
     "work_tree_of",
@@ -71,6 +74,10 @@ _LOCKS: dict[Path, threading.Lock] = {}
 _LOCKS_GUARD = threading.Lock()
 #: Attempts when another process holds the shadow's index lock.
 _LOCK_TRIES = 20
+#: Up to this many changed files are named to ``git add``; more, and the roots are given.
+_NAMED = 200
+#: Seconds a listing of the work tree's files may take before it is too big to snapshot.
+LIST_TIMEOUT = 20.0
 
 
 class ShadowError(Exception):
@@ -79,6 +86,11 @@ class ShadowError(Exception):
 
 class GitMissing(ShadowError):
     """No ``git`` program: snapshots cannot be taken (the caller falls back)."""
+
+
+class TooBig(ShadowError):
+    """The work tree has too many files to snapshot at every turn, or listing them took
+    too long; ``str()`` says which, for the person."""
 
 
 def find_git() -> str | None:
@@ -162,6 +174,7 @@ class ShadowRepo:
         work_tree: Path,
         *,
         max_file_bytes: int = 1024 * 1024,
+        max_files: int = 50_000,
         git: str | None = None,
     ) -> None:
         git = git or find_git()
@@ -172,11 +185,14 @@ class ShadowRepo:
         self.git_dir = store / "repos" / _key(work_tree)
         self.index = self.git_dir / "acp-tui.index"
         self.max_file_bytes = max_file_bytes
+        self.max_files = max_files
         with _LOCKS_GUARD:
             self._lock = _LOCKS.setdefault(self.git_dir, threading.Lock())
         exclude = _project_exclude(work_tree)
         self._config_args = ["-c", f"core.excludesFile={exclude or os.devnull}"]
         self._env = self._environment()
+        #: The last snapshot's (tree, commit): an unchanged tree is the same commit.
+        self._last = ("", "")
 
     def _environment(self) -> dict[str, str]:
         env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
@@ -196,7 +212,11 @@ class ShadowRepo:
     # ------------------------------------------------------------------ running git
 
     def _run(
-        self, *args: str, data: bytes | None = None, check: bool = True
+        self,
+        *args: str,
+        data: bytes | None = None,
+        check: bool = True,
+        timeout: float | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
         for attempt in range(_LOCK_TRIES):
             done = subprocess.run(
@@ -206,6 +226,7 @@ class ShadowRepo:
                 cwd=self.work_tree,
                 env=self._env,
                 check=False,
+                timeout=timeout,
             )
             if done.returncode == 0:
                 return done
@@ -215,8 +236,8 @@ class ShadowRepo:
                 continue
             if not check:
                 return done
-            raise ShadowError(f"git {args[0]} failed: {error or done.returncode}")
-        raise ShadowError(f"git {args[0]} failed")  # pragma: no cover (the loop returns)
+            raise ShadowError(f"git {_command(args)} failed: {error or done.returncode}")
+        raise ShadowError(f"git {_command(args)} failed")  # pragma: no cover (loop returns)
 
     def ensure(self) -> None:
         """Make the shadow repository if it is not there yet (mode 0700)."""
@@ -241,13 +262,14 @@ class ShadowRepo:
 
     def snapshot(self, pathspecs: Sequence[str], message: str) -> Snapshot:
         """Snapshot the files under ``pathspecs`` (relative to the work tree; ``"."`` is all
-        of it) as they are now: a commit in the shadow. Files over the size cap are left out
-        (and dropped from the shadow's index if they were in it)."""
+        of it) as they are now: a commit in the shadow. Only what changed since the last
+        snapshot is read (new files, and those whose stat data changed); files over the size
+        cap are left out (and dropped from the shadow's index if they were in it)."""
         with self._lock:
             self.ensure()
             specs = [spec or "." for spec in pathspecs] or ["."]
-            skipped = self._oversized(specs)
-            literal = [f":(literal){spec}" for spec in specs]
+            changed = self._changed(specs)
+            skipped = [name for name in changed if self._oversized(name)]
             if skipped:
                 self._run(
                     "rm",
@@ -258,48 +280,76 @@ class ShadowRepo:
                     "--pathspec-file-nul",
                     data=_nul(f":(literal){path}" for path in skipped),
                 )
-            exclude = [f":(exclude,literal){path}" for path in skipped]
-            self._run(
-                "add",
-                "--all",
-                "--ignore-errors",
-                "--pathspec-from-file=-",
-                "--pathspec-file-nul",
-                data=_nul([*literal, *exclude]),
-                check=False,
-            )
+            big = set(skipped)
+            take = [name for name in changed if name not in big]
+            many: list[str] = []
+            if len(take) > _NAMED:
+                # Git matches each file against every pathspec: many are slow, so the
+                # roots are given (the index's stat data still spares the unchanged); and
+                # thousands of loose objects are slow to write: one pack instead.
+                pathspecs = [f":(literal){spec}" for spec in specs] + [
+                    f":(exclude,literal){name}" for name in skipped
+                ]
+                many = ["-c", "core.bigFileThreshold=1"]
+            else:
+                pathspecs = [f":(literal){name}" for name in take]
+            if take:
+                self._run(
+                    *many,
+                    "add",
+                    "--all",
+                    "--ignore-errors",
+                    "--pathspec-from-file=-",
+                    "--pathspec-file-nul",
+                    data=_nul(pathspecs),
+                    check=False,
+                )
             tree = self._run("write-tree").stdout.decode().strip()
+            if tree == self._last[0]:
+                return Snapshot(self._last[1], tuple(skipped))
             commit = (
                 self._run("commit-tree", tree, "-m", message or "checkpoint")
                 .stdout.decode()
                 .strip()
             )
+            self._last = (tree, commit)
             return Snapshot(commit, tuple(skipped))
 
-    def _oversized(self, specs: Sequence[str]) -> list[str]:
-        """Files under ``specs`` that a snapshot would read and that are over the cap: the
-        new ones and those whose stat data changed since the last snapshot."""
-        found = self._run(
-            "ls-files",
-            "-z",
-            "--others",
-            "--exclude-standard",
-            "--",
-            *(f":(literal){spec}" for spec in specs),
-        ).stdout
-        changed = self._run(
-            "diff-files", "-z", "--name-only", "--", *(f":(literal){s}" for s in specs)
-        ).stdout
-        names = {name for name in (found + changed).decode("utf-8", "surrogateescape").split("\0")}
-        big: list[str] = []
-        for name in sorted(names - {""}):
-            try:
-                info = os.lstat(self.work_tree / name)
-            except OSError:
-                continue
-            if stat.S_ISREG(info.st_mode) and info.st_size > self.max_file_bytes:
-                big.append(name)
-        return big
+    def _changed(self, specs: Sequence[str]) -> list[str]:
+        """Files under ``specs`` a snapshot must read: new ones (not ignored) and those whose
+        stat data changed since the last snapshot (deleted ones included). :class:`TooBig`
+        when there are more than ``max_files`` or listing them takes over
+        :data:`LIST_TIMEOUT` (nothing is read then)."""
+        literal = [f":(literal){spec}" for spec in specs]
+        started = time.monotonic()
+        try:
+            found = self._run(
+                "ls-files",
+                "-z",
+                "--others",
+                "--exclude-standard",
+                "--",
+                *literal,
+                timeout=LIST_TIMEOUT,
+            ).stdout
+            left = max(1.0, LIST_TIMEOUT - (time.monotonic() - started))
+            changed = self._run(
+                "diff-files", "-z", "--name-only", "--", *literal, timeout=left
+            ).stdout
+        except subprocess.TimeoutExpired:
+            raise TooBig(f"listing its files took over {LIST_TIMEOUT:.0f} s") from None
+        names = set((found + changed).decode("utf-8", "surrogateescape").split("\0"))
+        names.discard("")
+        if len(names) > self.max_files:
+            raise TooBig(f"over {self.max_files:,} files (not counting ignored ones)")
+        return sorted(names)
+
+    def _oversized(self, name: str) -> bool:
+        try:
+            info = os.lstat(self.work_tree / name)
+        except OSError:
+            return False
+        return stat.S_ISREG(info.st_mode) and info.st_size > self.max_file_bytes
 
     # ------------------------------------------------------------------ reading
 
@@ -396,10 +446,17 @@ class ShadowRepo:
 
     def collect(self) -> None:
         """Free the objects no ref keeps (after :meth:`drop`)."""
-        with self._lock:
-            if (self.git_dir / "HEAD").is_file():
-                self._run("reflog", "expire", "--expire=now", "--all", check=False)
-                self._run("gc", "--prune=now", "--quiet", check=False)
+        # Not under the lock: a turn's snapshot never waits for a collection (git's own
+        # locks keep them apart; objects younger than the grace below are kept).
+        if (self.git_dir / "HEAD").is_file():
+            self._run("reflog", "expire", "--expire=now", "--all", check=False)
+            # Not "now": a snapshot being taken has no ref yet.
+            self._run("gc", "--prune=1.hour.ago", "--quiet", check=False)
+
+
+def _command(args: Sequence[str]) -> str:
+    """The git command of ``args`` (after any ``-c name=value``)."""
+    return next((arg for arg in args if not arg.startswith("-") and "=" not in arg), "")
 
 
 def _nul(items: Iterable[str]) -> bytes:

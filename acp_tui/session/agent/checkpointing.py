@@ -5,8 +5,11 @@ A part of :class:`~acp_tui.session.agent.controller.SessionController` over its 
 :class:`~acp_tui.session.checkpoints.book.Checkpoints` (None: checkpoints are off for this
 agent, or it is a replay). What blocks (git, the disk) runs in a worker thread:
 
+- :meth:`TurnCheckpoints.warm`: the first snapshot of a project, in the background, as the
+  agent is ready and as a session opens;
 - :meth:`TurnCheckpoints.before_prompt`: the snapshot, awaited before ``session/prompt``
-  goes out (the delay it adds is measured in bench/);
+  goes out (the delay it adds is measured in bench/). A warm-up still running holds it for
+  at most :data:`WARM_WAIT`: then the turn goes without a checkpoint, and says so;
 - :meth:`TurnCheckpoints.turn_ended`: the end-of-turn snapshot, in the background (the next
   turn's snapshot waits for it);
 - :meth:`TurnCheckpoints.write_text_file`: ``fs/write_text_file`` served, with the file's
@@ -21,6 +24,7 @@ session's transcript, on the event loop.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Mapping
@@ -50,6 +54,10 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
+#: Seconds the prompts wait, in all, for the first snapshot of a project still being taken
+#: (the warm-up) before they go out without a checkpoint.
+WARM_WAIT = 1.0
+
 
 def _prompt_text(blocks: list[dict[str, Any]]) -> str:
     return "\n".join(
@@ -74,7 +82,10 @@ class TurnCheckpoints:
         self._ending: dict[str, anyio.Event] = {}
         #: A user message's entry id -> (session, turn number): rewind from the transcript.
         self._entries: dict[int, tuple[str, int]] = {}
-        self._warmed: set[str] = set()
+        #: Each warm-up (the agent's: "", a session's: its id), set when it is done.
+        self._warming: dict[str, anyio.Event] = {}
+        #: When the prompts stop waiting for warm-ups (set by the first that waits).
+        self._warm_deadline: float | None = None
 
     @property
     def enabled(self) -> bool:
@@ -103,22 +114,49 @@ class TurnCheckpoints:
 
     # ------------------------------------------------------------------ around turns
 
-    def warm(self, session_id: str) -> None:
-        """A session opened: its first snapshot is taken now, in the background, so the
-        first prompt's waits only for what changed since."""
+    def warm(self, session_id: str | None = None) -> None:
+        """The agent is ready (``session_id`` None: its directories) or a session opened: a
+        first snapshot is taken now, in the background, so that the first prompt waits only
+        for what changed since (the shadow index keeps the files' stat data)."""
         book = self.book
-        if book is None or session_id in self._warmed or self.state.task_group is None:
+        key = session_id or ""
+        if book is None or key in self._warming or self.state.task_group is None:
             return
-        self._warmed.add(session_id)
-        roots = self.roots(session_id).all()
+        done = self._warming[key] = anyio.Event()
+        if session_id is None:
+            roots = Roots(self.state.cwd, tuple(self.state.additional_dirs)).all()
+        else:
+            roots = self.roots(session_id).all()
 
         async def warm() -> None:
             try:
-                await anyio.to_thread.run_sync(functools.partial(book.snapshot, roots, "warm-up"))
+                await self._in_thread(functools.partial(book.warm, roots, session_id))
             except Exception as error:  # never a traceback for a warm-up
                 log.info("checkpoint warm-up failed: %s", error)
+            finally:
+                done.set()
+            if session_id is None:
+                with contextlib.suppress(Exception):
+                    await anyio.to_thread.run_sync(book.prune_and_collect)
 
-        self.state.task_group.start_soon(warm)
+        try:
+            self.state.task_group.start_soon(warm)
+        except RuntimeError:
+            done.set()
+
+    async def _warmed(self, session_id: str) -> bool:
+        """Wait (at most :data:`WARM_WAIT`) for the warm-ups this session's snapshot would
+        queue behind; False when one is still running."""
+        waits = [self._warming.get(key) for key in ("", session_id)]
+        if all(event is None or event.is_set() for event in waits):
+            return True
+        if self._warm_deadline is None:
+            self._warm_deadline = anyio.current_time() + WARM_WAIT
+        with anyio.move_on_after(self._warm_deadline - anyio.current_time()):
+            for event in waits:
+                if event is not None:
+                    await event.wait()
+        return all(event is None or event.is_set() for event in waits)
 
     async def before_prompt(
         self, session_id: str, blocks: list[dict[str, Any]], entry_id: int | None
@@ -130,6 +168,15 @@ class TurnCheckpoints:
         ending = self._ending.get(session_id)
         if ending is not None:
             await ending.wait()
+        if not await self._warmed(session_id):
+            self.state.store.add_notice(
+                session_id,
+                "No checkpoint for this turn",
+                severity="info",
+                description="The project's first snapshot is still being taken (in the "
+                "background); this turn cannot be rewound, the next ones can.",
+            )
+            return
         state = self.state.store.get(session_id)
         title = state.title if state is not None else None
         ref = await self._in_thread(

@@ -390,6 +390,7 @@ class SessionController:
                 f"{', '.join(self.state.additional_dirs)} not sent (its sessions work in their cwd only)"
             )
         self.state.ready.set()
+        self.checkpoints.warm()
         self.state.events.on_ready(agent)
         try:
             if open_session is not None:

@@ -10,10 +10,16 @@ blocks on git and the disk):
   be put back;
 - :meth:`Checkpoints.end_turn` when the turn ended: a second snapshot, the files the turn
   changed, and the base for telling the person's later edits (conflicts) from the agent's;
+- :meth:`Checkpoints.warm` as an agent starts or a session opens (in the background): the
+  first snapshot of a project reads every file; afterwards only what changed is read;
 - :meth:`Checkpoints.record_write` for each ``fs/write_text_file`` the client serves: its
   path, tool call and content before, so one tool call can be undone, and, where git is
   missing, so the client's own writes can still be taken back (the person is told once that
   the agent's direct writes are not covered then).
+
+Checkpoints are off, said once per session, in a folder that is not a project (the home
+folder, the temporary folder, the file system's root) and in one too big to snapshot at every
+turn (:class:`~acp_tui.services.checkpoints.shadow.TooBig`): a turn is never held up by them.
 
 Rewinds are planned and applied by :mod:`acp_tui.session.checkpoints.rewind`, over
 :meth:`Checkpoints.journal` and the snapshots here.
@@ -25,6 +31,7 @@ import contextlib
 import hashlib
 import logging
 import os
+import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -42,6 +49,7 @@ from acp_tui.services.checkpoints.journal import (
 from acp_tui.services.checkpoints.shadow import (
     ShadowError,
     ShadowRepo,
+    TooBig,
     TreeChange,
     find_git,
     work_tree_of,
@@ -86,6 +94,20 @@ class TurnRef:
     number: int
 
 
+def not_a_project(tree: Path) -> str | None:
+    """Why ``tree`` is no project to snapshot (the home folder, the temporary folder, the
+    file system's root: thousands of unrelated files), or None."""
+    places = {
+        Path(os.path.realpath(Path.home())): "your home folder",
+        Path(os.path.realpath(tempfile.gettempdir())): "the temporary folder",
+        Path(os.path.realpath("/tmp")): "the temporary folder",
+    }
+    tree = Path(os.path.realpath(tree))
+    if tree == Path(tree.anchor):
+        return "the file system's root"
+    return places.get(tree)
+
+
 def _ref_prefix(session_id: str) -> str:
     return (
         "refs/acp/" + hashlib.sha256(session_id.encode("utf-8", "surrogatepass")).hexdigest()[:24]
@@ -108,6 +130,9 @@ class Checkpoints:
         self._lock = threading.RLock()
         self._open: dict[str, SessionJournal] = {}
         self._told_no_git: set[str] = set()
+        #: Work trees that take no checkpoints, with why (not a project; too big).
+        self.off: dict[Path, str] = {}
+        self._told_off: set[tuple[str, Path]] = set()
 
     @property
     def enabled(self) -> bool:
@@ -169,6 +194,7 @@ class Checkpoints:
                     self.settings.store,
                     tree,
                     max_file_bytes=self.settings.max_file_bytes,
+                    max_files=self.settings.max_files,
                     git=self.git,
                 )
             spec = os.path.relpath(root, tree)
@@ -177,16 +203,56 @@ class Checkpoints:
 
     def snapshot(self, roots: Sequence[Path], message: str) -> tuple[dict[str, str], list[str]]:
         """Snapshot every root now: the commit of each work tree, and the files left out
-        (absolute paths). Empty without git."""
+        (absolute paths). Empty without git; a work tree that takes no checkpoints
+        (:attr:`off`, found out here) has no commit."""
         commits: dict[str, str] = {}
         skipped: list[str] = []
         if not self.git:
             return commits, skipped
+        for root in roots:
+            tree = work_tree_of(root)
+            if tree not in self.off and (why := not_a_project(tree)) is not None:
+                self.off[tree] = f"{why} is not a project"
         for tree, (repo, specs) in self.repos_of(roots).items():
-            shot = repo.snapshot(specs, message)
+            if tree in self.off:
+                continue
+            try:
+                shot = repo.snapshot(specs, message)
+            except TooBig as error:
+                self.off[tree] = f"it is too big to snapshot at every turn: {error}"
+                continue
             commits[str(tree)] = shot.commit
             skipped += [str(tree / name) for name in shot.skipped]
         return commits, skipped
+
+    def warm(self, roots: Sequence[Path], session_id: str | None = None) -> None:
+        """The first snapshot of the roots' work trees, taken ahead of the first turn (the
+        shadow index keeps the files' stat data: a turn's snapshot then reads only what
+        changed). With a ``session_id``, what takes no checkpoints is said to it."""
+        if not self.enabled:
+            return
+        # Not under the book's lock: a client's write is never held up by a warm-up.
+        self.snapshot(roots, "warm-up")
+        if session_id is not None:
+            self.tell_off(session_id, roots)
+
+    def tell_off(self, session_id: str, roots: Sequence[Path]) -> bool:
+        """Say (once per session and folder) which of the roots take no checkpoints, and
+        why. True when none of them takes any."""
+        trees = {work_tree_of(root) for root in roots}
+        for tree in sorted(trees & set(self.off)):
+            if (session_id, tree) in self._told_off:
+                continue
+            self._told_off.add((session_id, tree))
+            self._say(
+                session_id,
+                "Checkpoints are off here",
+                f"{tree}: {self.off[tree]}. Nothing is snapshotted there, so a rewind cannot "
+                "put its files back; start acp-tui in a project folder (or raise "
+                "[checkpoints] max_files) to have them.",
+                "warning",
+            )
+        return bool(trees) and trees <= set(self.off)
 
     def begin_turn(
         self, session_id: str, roots: Roots, prompt: str, *, title: str | None = None
@@ -205,6 +271,8 @@ class Checkpoints:
             except (ShadowError, OSError) as error:
                 self._say(session_id, "No checkpoint for this turn", str(error), "warning")
                 return None
+            if self.tell_off(session_id, roots.all()) and self.git:
+                return None
             if not self.git and session_id not in self._told_no_git:
                 self._told_no_git.add(session_id)
                 self._say(session_id, "Checkpoints without git", NO_GIT_NOTICE, "warning")
@@ -221,8 +289,9 @@ class Checkpoints:
                     "info",
                 )
             journal.turns.append(record)
-            self.keep_record(journal, record)
-            self.prune(journal)
+            # Only this session's bound here (the refs and the bound in total are kept after
+            # the turn and at start: not on the way to the prompt).
+            self._drop_oldest(journal, len(journal.turns) - self.settings.keep_per_session)
             self.save(journal)
             return TurnRef(session_id, record.number)
 
@@ -348,6 +417,14 @@ class Checkpoints:
         return self.blobs.get(blob)
 
     # ------------------------------------------------------------------ pruning
+
+    def prune_and_collect(self) -> int:
+        """The bound in total, then the objects no ref keeps freed when anything went (in
+        the background, as an agent starts)."""
+        dropped = self.prune()
+        if dropped:
+            self.collect()
+        return dropped
 
     def prune(self, journal: SessionJournal | None = None) -> int:
         """Drop the oldest turns beyond the bounds: ``keep_per_session`` of ``journal`` (when

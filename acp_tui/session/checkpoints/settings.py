@@ -10,6 +10,7 @@ from acp_tui.config.defaults import (
     DEFAULT_CHECKPOINT_KEEP_PER_SESSION,
     DEFAULT_CHECKPOINT_KEEP_TOTAL,
     DEFAULT_CHECKPOINT_MAX_FILE_KB,
+    DEFAULT_CHECKPOINT_MAX_FILES,
 )
 
 __all__ = ["CheckpointSettings", "checkpoint_store"]
@@ -30,5 +31,6 @@ class CheckpointSettings:
     store: Path = Path()
     enabled: bool = False
     max_file_bytes: int = DEFAULT_CHECKPOINT_MAX_FILE_KB * 1024
+    max_files: int = DEFAULT_CHECKPOINT_MAX_FILES
     keep_per_session: int = DEFAULT_CHECKPOINT_KEEP_PER_SESSION
     keep_total: int = DEFAULT_CHECKPOINT_KEEP_TOTAL

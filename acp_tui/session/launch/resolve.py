@@ -64,6 +64,7 @@ def _checkpoints(
         store=checkpoint_store(),
         enabled=enabled,
         max_file_bytes=section.max_file_kb * 1024,
+        max_files=section.max_files,
         keep_per_session=section.keep_per_session,
         keep_total=section.keep_total,
     )
