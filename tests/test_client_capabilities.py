@@ -3,7 +3,7 @@
 Derived from the code, for both faces of acp-tui (the TUI and ``acp-tui ask``, both on a
 :class:`SessionController`): every advertised capability has its handlers, its notifications, its ``session/update``
 kinds (rendered, not shown as unknown) and its abilities; every agent->client method handled is
-advertised. Table-driven: a new row in :data:`acp_tui.protocol.client.CLIENT_FEATURES` needs a
+advertised. Table-driven: a new row in :data:`acp_tui.protocol.capabilities.CLIENT_FEATURES` needs a
 sample here for each update kind it names and a proof for each ability it names.
 """
 
@@ -21,7 +21,7 @@ from acp_tui.cli import headless
 from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
 from acp_tui.config.schema import Config
-from acp_tui.protocol.client import (
+from acp_tui.protocol.capabilities import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
     CLIENT_FEATURES,

@@ -344,7 +344,9 @@ def test_the_client_itself_never_sends_a_non_agent_method_to_the_login_call(
 ) -> None:
     """Whatever calls it, with whatever id: AcpClient.call refuses before anything is written
     when the id names a method that is not plainly an agent method."""
-    from acp_tui.protocol.client import AcpClient, AcpError, AgentInfo
+    from acp_tui.protocol.agent_info import AgentInfo
+    from acp_tui.protocol.client import AcpClient
+    from acp_tui.protocol.errors import AcpError
 
     class Connection:
         def __init__(self) -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from acp_tui.config.load import AgentConfig
-from acp_tui.protocol.client import AgentInfo
+from acp_tui.protocol.agent_info import AgentInfo
 from acp_tui.session.agent.mcp import select_mcp_servers
 
 SERVERS: list[dict[str, Any]] = [

@@ -11,7 +11,8 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.protocol.client import AcpClient, AgentExitedError
+from acp_tui.protocol.client import AcpClient
+from acp_tui.protocol.errors import AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.recording import (
     FROM_AGENT,

@@ -13,12 +13,7 @@ import anyio
 import pytest
 
 from acp_tui.demo_agent import demo_agent_argv
-from acp_tui.protocol.client import (
-    AcpError,
-    AgentExitedError,
-    NotAnAgentError,
-    NotSupportedError,
-)
+from acp_tui.protocol.errors import AcpError, AgentExitedError, NotAnAgentError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, INTERNAL_ERROR, METHOD_NOT_FOUND, RpcError
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks

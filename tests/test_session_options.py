@@ -189,7 +189,7 @@ def test_the_boolean_capability_is_where_the_schema_puts_it() -> None:
     import json
     from pathlib import Path
 
-    from acp_tui.protocol.client import client_capabilities
+    from acp_tui.protocol.capabilities import client_capabilities
 
     schema = json.loads(
         (Path(__file__).parent / "data" / "acp-schema" / "v1" / "schema.json").read_text()

@@ -15,7 +15,6 @@ import copy
 import json
 import os
 from collections.abc import AsyncIterator, Awaitable, Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +22,20 @@ import anyio
 
 from acp_tui import __version__
 from acp_tui.protocol import v2
+from acp_tui.protocol.agent_info import (
+    LOGIN_METHODS,
+    AgentInfo,
+    parse_agent_info,
+    refuse_terminal_login,
+)
+from acp_tui.protocol.capabilities import BASELINE_NOTIFICATIONS, client_capabilities
+from acp_tui.protocol.errors import (
+    AcpError,
+    AgentExitedError,
+    NotAnAgentError,
+    NotSupportedError,
+    ProtocolVersionError,
+)
 from acp_tui.protocol.jsonrpc import (
     CLOSED_INPUT,
     CLOSED_OUTPUT,
@@ -41,263 +54,10 @@ if TYPE_CHECKING:
     from acp_tui.wire.schema import CancelNotification, Implementation, McpServer
 
 
-# Agent -> client requests whose presence in `handlers` turns on a client capability.
-FS_READ = Method.FS_READ_TEXT_FILE
-FS_WRITE = Method.FS_WRITE_TEXT_FILE
-TERMINAL_METHODS = (
-    Method.TERMINAL_CREATE,
-    Method.TERMINAL_OUTPUT,
-    Method.TERMINAL_WAIT_FOR_EXIT,
-    Method.TERMINAL_KILL,
-    Method.TERMINAL_RELEASE,
-)
-ELICITATION_CREATE = Method.ELICITATION_CREATE
-ELICITATION_COMPLETE = Method.ELICITATION_COMPLETE
-SESSION_UPDATE = Method.SESSION_UPDATE
-
-
-@dataclass(frozen=True, slots=True)
-class ClientFeature:
-    """One client capability and what implements it: it is advertised only when every
-    agent->client request it names has a handler, every notification and ``session/update``
-    kind it names is handled, and the driver declares every ability it names (a mode or
-    behaviour that no method name shows, e.g. ``elicitation.url``)."""
-
-    path: tuple[str, ...]
-    #: What is advertised at ``path``: ``True``, or ``{}`` for ACP's opt-in objects.
-    value: Any
-    methods: tuple[str, ...] = ()
-    notifications: tuple[str, ...] = ()
-    updates: tuple[str, ...] = ()
-    abilities: tuple[str, ...] = ()
-
-
-#: Every client capability this client can advertise, one row each
-#: (https://agentclientprotocol.com/protocol/v1/initialization#client-capabilities).
-CLIENT_FEATURES: tuple[ClientFeature, ...] = (
-    ClientFeature(("fs", "readTextFile"), True, methods=(FS_READ,)),
-    ClientFeature(("fs", "writeTextFile"), True, methods=(FS_WRITE,)),
-    ClientFeature(("terminal",), True, methods=TERMINAL_METHODS),
-    ClientFeature(
-        ("elicitation", "form"), {}, methods=(ELICITATION_CREATE,), abilities=("elicitation.form",)
-    ),
-    ClientFeature(
-        ("elicitation", "url"),
-        {},
-        methods=(ELICITATION_CREATE,),
-        notifications=(ELICITATION_COMPLETE,),
-        abilities=("elicitation.url",),
-    ),
-    ClientFeature(("session", "notices"), {}, updates=("notice",)),
-    # Unstable: the store keeps each plan by id, in each of its forms, and marks a removed one.
-    ClientFeature(("plan",), {}, updates=("plan_update", "plan_removed")),
-    ClientFeature(("auth", "terminal"), True, abilities=("auth.terminal",)),
-    # The same, as spelt before the protocol had it (Zed's): claude-agent-acp offers its
-    # terminal sign-in only to a client that says this (see session.auth_methods).
-    ClientFeature(("_meta", "terminal-auth"), True, abilities=("auth.terminal",)),
-    # Boolean session config options shown as toggles (acp_tui.store.options, the chat bar).
-    ClientFeature(
-        ("session", "configOptions", "boolean"), {}, abilities=("config_options.boolean",)
-    ),
-    ClientFeature(
-        ("session", "compaction"), {}, updates=("compaction_update", "compaction_summary_chunk")
-    ),
-    # Subagents (stable since 2026-11-20; the SDK 2.4.0 schema still says unstable): each
-    # child a session of its own under its parent, its card live, cancelled on its own.
-    ClientFeature(
-        ("subagents",),
-        {},
-        updates=("subagent_update", "session_message", "session_message_chunk"),
-        abilities=("subagents.cancel",),
-    ),
-    # Unstable (schema v1.32.0): the agent's guesses at the next prompt, offered by a face
-    # that lets the person take one (the TUI's chips; never sent unless taken).
-    ClientFeature(
-        ("session", "promptSuggestions"),
-        {},
-        updates=("prompt_suggestions_update",),
-        abilities=("prompt_suggestions",),
-    ),
-)
-#: Agent->client requests and notifications every client takes, advertised by no capability.
-BASELINE_METHODS: tuple[str, ...] = (Method.SESSION_REQUEST_PERMISSION,)
-BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE,)
-
-
-def implements(
-    feature: ClientFeature,
-    *,
-    handlers: Collection[str],
-    notifications: Collection[str],
-    updates: Collection[str],
-    abilities: Collection[str],
-) -> bool:
-    """Whether what a client handles covers everything ``feature`` needs."""
-    return (
-        all(method in handlers for method in feature.methods)
-        and all(name in notifications for name in feature.notifications)
-        and all(kind in updates for kind in feature.updates)
-        and all(ability in abilities for ability in feature.abilities)
-    )
-
-
-def client_capabilities(
-    *,
-    handlers: Collection[str],
-    notifications: Collection[str] = BASELINE_NOTIFICATIONS,
-    updates: Collection[str] = (),
-    abilities: Collection[str] = (),
-) -> dict[str, Any]:
-    """The ``clientCapabilities`` of a client that handles these: every
-    :data:`CLIENT_FEATURES` row it implements, and nothing else. fs and terminal are always
-    sent (false when absent), as the schema's defaults."""
-    caps: dict[str, Any] = {
-        "fs": {"readTextFile": False, "writeTextFile": False},
-        "terminal": False,
-    }
-    for feature in CLIENT_FEATURES:
-        if implements(
-            feature,
-            handlers=handlers,
-            notifications=notifications,
-            updates=updates,
-            abilities=abilities,
-        ):
-            *parents, leaf = feature.path
-            node = caps
-            for key in parents:
-                node = node.setdefault(key, {})
-            node[leaf] = copy.deepcopy(feature.value)
-    return caps
-
-
 Handler = Callable[[Any], Awaitable[Any]]
 NotificationCallback = Callable[[str, Any], Awaitable[None] | None]
 #: Makes the agent's process from (argv, cwd=, env=, log_dir=); AgentProcess by default.
 ProcessFactory = Callable[..., AgentProcess]
-
-
-class AcpError(Exception):
-    """Base for client-level failures with a message fit for a person."""
-
-
-class NotSupportedError(AcpError):
-    """The agent did not advertise the capability a call needs."""
-
-
-class ProtocolVersionError(AcpError):
-    """The agent answered initialize with a protocol version this client cannot speak."""
-
-
-class NotAnAgentError(AcpError):
-    """The command answers, but not as an ACP agent (``cat`` sends our requests back)."""
-
-
-class AgentExitedError(AcpError):
-    """The agent process ended while a call was waiting."""
-
-
-@dataclass(slots=True)
-class AgentInfo:
-    """What initialize told us about the agent."""
-
-    protocol_version: int = PROTOCOL_VERSION
-    name: str = ""
-    title: str = ""
-    version: str = ""
-    capabilities: JsonObject = field(default_factory=dict)
-    auth_methods: list[JsonObject] = field(default_factory=list)
-    raw: JsonObject = field(default_factory=dict)
-
-    @property
-    def display_name(self) -> str:
-        return self.title or self.name or "agent"
-
-    def session_capability(self, name: str) -> bool:
-        caps = self.capabilities.get("sessionCapabilities")
-        return isinstance(caps, dict) and caps.get(name) is not None
-
-    @property
-    def can_load(self) -> bool:
-        return bool(self.capabilities.get("loadSession"))
-
-    @property
-    def can_list(self) -> bool:
-        return self.session_capability("list")
-
-    @property
-    def can_resume(self) -> bool:
-        return self.session_capability("resume")
-
-    @property
-    def can_close(self) -> bool:
-        return self.session_capability("close")
-
-    @property
-    def can_delete(self) -> bool:
-        return self.session_capability("delete")
-
-    @property
-    def can_add_dirs(self) -> bool:
-        """``additionalDirectories`` on session/new, load, resume (and fork)."""
-        return self.session_capability("additionalDirectories")
-
-    @property
-    def can_fork(self) -> bool:
-        return self.session_capability("fork")
-
-    @property
-    def can_set_title(self) -> bool:
-        return self.session_capability("title")
-
-    @property
-    def can_archive(self) -> bool:
-        return self.session_capability("archive")
-
-    @property
-    def system_prompt_modes(self) -> frozenset[str]:
-        """The ``systemPrompt`` modes the agent takes on session setup requests: none, or
-        ``append`` (``sessionCapabilities.systemPrompt``) and ``override`` when its ``mode``
-        says so."""
-        caps = self.capabilities.get("sessionCapabilities")
-        prompt = caps.get("systemPrompt") if isinstance(caps, dict) else None
-        if not isinstance(prompt, dict):
-            return frozenset()
-        modes = prompt.get("mode")
-        override = isinstance(modes, dict) and isinstance(modes.get("override"), dict)
-        return frozenset({"append", "override"} if override else {"append"})
-
-    def mcp_capability(self, transport: str) -> bool:
-        caps = self.capabilities.get("mcpCapabilities")
-        return isinstance(caps, dict) and bool(caps.get(transport))
-
-    def prompt_capability(self, name: str) -> bool:
-        caps = self.capabilities.get("promptCapabilities")
-        return isinstance(caps, dict) and bool(caps.get(name))
-
-
-#: The requests that complete an agent-type sign-in (v1, v2).
-LOGIN_METHODS = (Method.AUTHENTICATE, "auth/login")
-
-
-def refuse_terminal_login(agent: AgentInfo | None, params: Any) -> None:
-    """The last guard of a MUST: a method the agent advertised as ``terminal`` is never sent
-    to ``authenticate`` (v2: ``auth/login``), whoever asks. Any method that is not plainly an
-    agent method (v1: no ``type``; either: ``type: "agent"``) is refused the same way."""
-    if agent is None:
-        return
-    method_id = params.get("methodId") if isinstance(params, dict) else None
-    for method in agent.auth_methods:
-        advertised = method.get("methodId", method.get("id"))
-        if advertised != method_id:
-            continue
-        kind = method.get("type", None if agent.protocol_version < 2 else "")
-        if kind not in (None, "agent"):
-            raise AcpError(
-                f"refused to send the {kind!r} sign-in method {method_id!r} to the agent's "
-                "login call: only agent methods go there (a terminal method runs the agent's "
-                "command in a terminal)"
-            )
 
 
 #: Pages in a row with no new session after which listing stops (a cursor that never ends).
@@ -307,31 +67,6 @@ MAX_STALE_PAGES = 3
 def _note(notes: list[str] | None, text: str) -> None:
     if notes is not None:
         notes.append(text)
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else ""
-
-
-def parse_agent_info(result: Any) -> AgentInfo:
-    if not isinstance(result, dict):
-        raise ProtocolVersionError("the agent's initialize answer is not a JSON object")
-    version = result.get("protocolVersion")
-    raw_info = v2.agent_identity(result) if version == v2.V2 else result.get("agentInfo")
-    info = raw_info if isinstance(raw_info, dict) else {}
-    caps = v2.agent_capabilities(result) if version == v2.V2 else result.get("agentCapabilities")
-    methods = result.get("authMethods")
-    return AgentInfo(
-        protocol_version=version if isinstance(version, int) else -1,
-        name=_text(info.get("name")),
-        title=_text(info.get("title")),
-        version=_text(info.get("version")),
-        capabilities=caps if isinstance(caps, dict) else {},
-        auth_methods=[m for m in methods if isinstance(m, dict)]
-        if isinstance(methods, list)
-        else [],
-        raw=result,
-    )
 
 
 class AcpClient:

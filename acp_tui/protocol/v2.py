@@ -7,7 +7,7 @@ on. So the one ``initialize`` request carries both spellings: v2's ``info`` and
 the other's fields), and a v1 agent reads exactly what a v1 request would have told it.
 
 A v2 answer is translated here into the v1 shapes the rest of the client reads
-(:class:`~acp_tui.protocol.client.AgentInfo`): ``capabilities.session`` (``{}`` = new, list,
+(:class:`~acp_tui.protocol.agent_info.AgentInfo`): ``capabilities.session`` (``{}`` = new, list,
 resume, close) becomes ``sessionCapabilities``, ``session.prompt`` / ``session.mcp`` the
 prompt and MCP capabilities, and a non-empty ``authMethods`` means ``auth/login`` and
 ``auth/logout`` exist. There is no ``session/load`` in v2: reopening is ``session/resume``

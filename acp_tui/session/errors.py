@@ -16,7 +16,7 @@ import functools
 from collections.abc import Awaitable, Callable, Iterator
 from typing import Any, ParamSpec, TypeVar
 
-from acp_tui.protocol.client import AcpError, AgentExitedError, NotSupportedError
+from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RESOURCE_NOT_FOUND, RpcError
 from acp_tui.session.auth.signin import AuthNotDone
 

@@ -98,7 +98,8 @@ def test_any_cursor_graph_ends_and_lists_each_session_once(
 
 @pytest.mark.anyio
 async def test_list_all_sessions_stops_on_a_repeated_cursor_and_deduplicates() -> None:
-    from acp_tui.protocol.client import AcpClient, AgentInfo
+    from acp_tui.protocol.agent_info import AgentInfo
+    from acp_tui.protocol.client import AcpClient
 
     requests: list[str | None] = []
 

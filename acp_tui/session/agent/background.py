@@ -9,7 +9,7 @@ https://agentclientprotocol.com/rfds/v2/background-work."""
 from __future__ import annotations
 
 from acp_tui.protocol import v2
-from acp_tui.protocol.client import NotSupportedError
+from acp_tui.protocol.errors import NotSupportedError
 from acp_tui.session.agent.state import LinkState
 from acp_tui.session.agent.turns import Turns
 from acp_tui.store import TOOL_CANCELLED, BackgroundWork

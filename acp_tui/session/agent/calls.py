@@ -9,11 +9,7 @@ import functools
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from acp_tui.protocol.client import (
-    AcpError,
-    AgentExitedError,
-    NotSupportedError,
-)
+from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
 from acp_tui.session.agent.roots import dirs_to_send
 from acp_tui.session.agent.state import LinkState

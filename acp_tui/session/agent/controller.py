@@ -21,13 +21,9 @@ from typing import TYPE_CHECKING, Any
 import anyio
 
 from acp_tui.protocol import reaper
-from acp_tui.protocol.client import (
-    AcpClient,
-    AcpError,
-    AgentExitedError,
-    AgentInfo,
-    NotAnAgentError,
-)
+from acp_tui.protocol.agent_info import AgentInfo
+from acp_tui.protocol.client import AcpClient
+from acp_tui.protocol.errors import AcpError, AgentExitedError, NotAnAgentError
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.protocol.process import AgentProcess, AgentStartError
 from acp_tui.session.agent.background import Background

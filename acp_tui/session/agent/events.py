@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from acp_tui.protocol.client import AgentInfo
+from acp_tui.protocol.agent_info import AgentInfo
 from acp_tui.text.safety import one_line
 
 if TYPE_CHECKING:

@@ -17,12 +17,9 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 
-from acp_tui.protocol.client import (
-    AcpClient,
-    AcpError,
-    AgentExitedError,
-    AgentInfo,
-)
+from acp_tui.protocol.agent_info import AgentInfo
+from acp_tui.protocol.client import AcpClient
+from acp_tui.protocol.errors import AcpError, AgentExitedError
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.terminals import TerminalManager
 from acp_tui.session.agent.events import FaceHooks, ProcessSetup

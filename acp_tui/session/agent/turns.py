@@ -9,7 +9,8 @@ import contextlib
 from pathlib import Path
 from typing import Any
 
-from acp_tui.protocol.client import AcpClient, AcpError, AgentExitedError, NotSupportedError
+from acp_tui.protocol.client import AcpClient
+from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.state import LinkState

@@ -18,7 +18,8 @@ from typing import Any
 
 import anyio
 
-from acp_tui.protocol.client import AcpClient, AcpError
+from acp_tui.protocol.client import AcpClient
+from acp_tui.protocol.errors import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.paths import ApproveOutside, OutsideRequest
 from acp_tui.services.terminals import risky_env
