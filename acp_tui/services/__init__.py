@@ -13,7 +13,8 @@ from acp_tui.services.errors import (
 )
 from acp_tui.services.files import FileService
 from acp_tui.services.paths import PathGuard
-from acp_tui.services.terminals import ExitStatus, TerminalManager, TerminalState
+from acp_tui.services.terminal_output import ExitStatus, TerminalState
+from acp_tui.services.terminals import TerminalManager
 
 __all__ = [
     "INTERNAL_ERROR",

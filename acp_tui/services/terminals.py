@@ -19,7 +19,7 @@ Working directory and environment
     ``cwd`` must be absolute; with a :class:`PathGuard` (per manager or per ``create`` call) it
     defaults to the guard's cwd (without one, to the client's cwd). With a guard, a command
     whose ``cwd`` is outside the session's roots, or whose ``env`` changes a variable that
-    decides which code runs (:data:`RISKY_ENV_NAMES`: PATH, LD_PRELOAD, PYTHONPATH...), runs
+    decides which code runs (:data:`~acp_tui.services.terminal_commands.RISKY_ENV_NAMES`: PATH, LD_PRELOAD, PYTHONPATH...), runs
     only if the person allows it: the guard's callback gets one
     :class:`~acp_tui.services.paths.OutsideRequest` with the cwd, command, args and every
     variable set; a refusal is PERMISSION_DENIED.
@@ -46,13 +46,10 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import re
-import shlex
 import signal
 import subprocess
 import uuid
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -63,6 +60,8 @@ import anyio.abc
 from acp_tui.protocol import reaper
 from acp_tui.services.errors import internal_error, invalid_params, not_found, permission_denied
 from acp_tui.services.paths import OutsideRequest, PathGuard, require_absolute, resolve_real
+from acp_tui.services.terminal_commands import command_argv, env_overrides, risky_env
+from acp_tui.services.terminal_output import ExitStatus, OutputBuffer, TerminalState
 
 log = logging.getLogger(__name__)
 
@@ -72,138 +71,6 @@ DEFAULT_OUTPUT_LIMIT = 4 * 1024 * 1024
 #: spec's truncation (from the beginning, ``truncated: true``) applies at this size.
 MAX_OUTPUT_LIMIT = 64 * 1024 * 1024
 READ_CHUNK = 64 * 1024
-_SHELL_SYNTAX = re.compile(r"[\s|&;<>()$`\\\"'*?\[\]#~=%{}!]")
-
-
-# -- output buffer -----------------------------------------------------------------------------
-
-
-class OutputBuffer:
-    """The tail of a byte stream, at most ``limit`` bytes, starting on a UTF-8 boundary."""
-
-    def __init__(self, limit: int) -> None:
-        self.limit = limit
-        self.truncated = False
-        self.total_bytes = 0
-        self.peak_bytes = 0
-        self._data = bytearray()
-
-    def __len__(self) -> int:
-        return len(self._data)
-
-    def append(self, chunk: bytes) -> None:
-        self.total_bytes += len(chunk)
-        if len(chunk) >= self.limit:
-            # Only the end of this chunk can survive: never hold more than the limit.
-            if self._data or len(chunk) > self.limit:
-                self.truncated = True
-            self._data = bytearray(chunk[len(chunk) - self.limit :] if self.limit else b"")
-        else:
-            self._data += chunk
-            excess = len(self._data) - self.limit
-            if excess > 0:
-                self.truncated = True
-                del self._data[:excess]
-        if self.truncated:
-            self._skip_continuation_bytes()
-        self.peak_bytes = max(self.peak_bytes, len(self._data))
-
-    def _skip_continuation_bytes(self) -> None:
-        # A cut may land inside a multi-byte character: drop its remaining (10xxxxxx) bytes.
-        data = self._data
-        start = 0
-        while start < len(data) and start < 3 and (data[start] & 0xC0) == 0x80:
-            start += 1
-        if start:
-            del data[:start]
-
-    def text(self, final: bool = False) -> str:
-        """The kept output as text.
-
-        An incomplete character at the end (the rest has not been read yet) is left out
-        unless ``final``; bytes that are not UTF-8 become U+FFFD, and if those replacements
-        make the text longer than the limit in UTF-8, its start is cut again.
-        """
-        data = bytes(self._data)
-        if not final:
-            data = data[: _complete_prefix_length(data)]
-        text = data.decode("utf-8", errors="replace")
-        if "\ufffd" in text:
-            encoded = text.encode("utf-8")
-            if len(encoded) > self.limit:
-                text = encoded[len(encoded) - self.limit :].decode("utf-8", errors="ignore")
-        return text
-
-
-def _complete_prefix_length(data: bytes) -> int:
-    """Length of ``data`` without a trailing, still incomplete UTF-8 sequence."""
-    end = len(data)
-    for back in range(1, min(4, end) + 1):
-        byte = data[end - back]
-        if byte & 0xC0 == 0x80:
-            continue  # continuation byte: keep looking for the lead byte
-        if byte >= 0xF8:
-            needed = 1  # never valid in UTF-8: nothing to wait for
-        elif byte >= 0xF0:
-            needed = 4
-        elif byte >= 0xE0:
-            needed = 3
-        elif byte >= 0xC0:
-            needed = 2
-        else:
-            needed = 1
-        return end - back if back < needed else end
-    return end
-
-
-# -- state -------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class ExitStatus:
-    """How a process ended: an exit code, or the name of the signal that killed it."""
-
-    exit_code: int | None
-    signal: str | None
-
-    @classmethod
-    def from_returncode(cls, returncode: int) -> ExitStatus:
-        if returncode < 0:
-            try:
-                name = signal.Signals(-returncode).name
-            except ValueError:
-                name = f"SIG{-returncode}"
-            return cls(None, name)
-        return cls(returncode, None)
-
-    def to_json(self) -> dict[str, Any]:
-        return {"exitCode": self.exit_code, "signal": self.signal}
-
-    def describe(self) -> str:
-        """For a person: ``exit 0``, ``exit 3``, ``killed by SIGTERM``."""
-        if self.signal is not None:
-            return f"killed by {self.signal}"
-        if self.exit_code is not None:
-            return f"exit {self.exit_code}"
-        return "ended"
-
-    def __str__(self) -> str:
-        return self.describe()
-
-
-@dataclass(frozen=True, slots=True)
-class TerminalState:
-    """A snapshot of one terminal, for display."""
-
-    terminal_id: str
-    session_id: str | None
-    command_line: str
-    cwd: str
-    output: str
-    truncated: bool
-    exit_status: ExitStatus | None
-    running: bool
-    output_byte_limit: int
 
 
 class _Terminal:
@@ -360,7 +227,7 @@ class TerminalManager:
             raise invalid_params("'args' must be an array of strings", {"args": args})
         if any("\0" in arg for arg in args):
             raise invalid_params("'args' must not contain NUL bytes")
-        overrides = _env_overrides(params.get("env"))
+        overrides = env_overrides(params.get("env"))
         limit = params.get("outputByteLimit")
         if limit is None:
             limit = self.default_output_limit
@@ -375,7 +242,7 @@ class TerminalManager:
         if guard is not None and (outside or risky):
             await self._confirm(guard, params, cwd, outside, command, args, overrides, risky)
 
-        argv, command_line = _argv(command, args, cwd)
+        argv, command_line = command_argv(command, args, cwd)
         tag = reaper.new_tag("terminal")
         try:
             with reaper.spawning():
@@ -599,115 +466,6 @@ class TerminalManager:
                 self._notify(terminal)
         finally:
             terminal.output_closed.set()
-
-
-# -- helpers -----------------------------------------------------------------------------------
-
-
-def _argv(command: str, args: list[str], cwd: Path) -> tuple[list[str], str]:
-    if not args and _SHELL_SYNTAX.search(command) and not (cwd / command).is_file():
-        return ["/bin/sh", "-c", command], command
-    argv = [command, *args]
-    return argv, shlex.join(argv)
-
-
-#: Variables that decide which code a command runs, rather than what it works on: setting
-#: one can make ``git status`` in the project run a program of the agent's choosing, so a
-#: terminal that changes one is confirmed like a working directory outside the project.
-#: Where programs are found (PATH); what the dynamic loader loads (LD_*, DYLD_*, and iconv's
-#: modules); what a shell runs before the command (its start-up files, exported functions,
-#: options that run code); what interpreters load on start (module paths, start-up files,
-#: option variables); the helper programs tools start (git's, editors, pagers, askpass).
-#: Variables that only configure (LANG, TERM, CI, RUST_LOG...) pass without a question.
-RISKY_ENV_NAMES = frozenset(
-    {
-        "PATH",
-        "GCONV_PATH",
-        "BASH_ENV",
-        "ENV",
-        "ZDOTDIR",
-        "SHELLOPTS",
-        "BASHOPTS",
-        "PS4",
-        "PROMPT_COMMAND",
-        "PYTHONPATH",
-        "PYTHONHOME",
-        "PYTHONSTARTUP",
-        "PYTHONUSERBASE",
-        "PYTHONEXECUTABLE",
-        "NODE_OPTIONS",
-        "NODE_PATH",
-        "PERL5LIB",
-        "PERLLIB",
-        "PERL5OPT",
-        "RUBYLIB",
-        "RUBYOPT",
-        "JAVA_TOOL_OPTIONS",
-        "_JAVA_OPTIONS",
-        "JDK_JAVA_OPTIONS",
-        "CLASSPATH",
-        "LUA_PATH",
-        "LUA_CPATH",
-        "LUA_INIT",
-        "TCLLIBPATH",
-        "PHPRC",
-        "PHP_INI_SCAN_DIR",
-        "R_PROFILE",
-        "R_PROFILE_USER",
-        "GIT_EXEC_PATH",
-        "GIT_SSH",
-        "GIT_SSH_COMMAND",
-        "GIT_ASKPASS",
-        "GIT_EDITOR",
-        "GIT_PAGER",
-        "GIT_EXTERNAL_DIFF",
-        "GIT_PROXY_COMMAND",
-        "GIT_TEMPLATE_DIR",
-        "EDITOR",
-        "VISUAL",
-        "PAGER",
-        "BROWSER",
-        "SSH_ASKPASS",
-        "SUDO_ASKPASS",
-    }
-)
-#: Families of such variables: the loaders' (every LD_* and DYLD_* changes what is loaded or
-#: audited), bash's exported functions (BASH_FUNC_ls%% replaces ``ls``), git's config
-#: (GIT_CONFIG_KEY_0=core.fsmonitor runs a program).
-RISKY_ENV_PREFIXES = ("LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG")
-
-
-def risky_env(overrides: dict[str, str], current: Mapping[str, str] | None = None) -> list[str]:
-    """The variables of ``overrides`` that change which code runs: a risky name whose value
-    differs from ours (setting PATH to what it already is changes nothing)."""
-    current = os.environ if current is None else current
-    return [
-        name
-        for name, value in overrides.items()
-        if (name in RISKY_ENV_NAMES or name.startswith(RISKY_ENV_PREFIXES))
-        and current.get(name) != value
-    ]
-
-
-def _env_overrides(raw: Any) -> dict[str, str]:
-    """The ``env`` of a ``terminal/create``, checked: the variables it sets over ours."""
-    env: dict[str, str] = {}
-    if raw is None:
-        return env
-    if not isinstance(raw, list):
-        raise invalid_params("'env' must be an array of {name, value}", {"env": raw})
-    for entry in raw:
-        if not isinstance(entry, Mapping):
-            raise invalid_params("'env' entries must be objects {name, value}", {"env": entry})
-        name, value = entry.get("name"), entry.get("value")
-        if not isinstance(name, str) or not name or "=" in name or "\0" in name:
-            raise invalid_params("invalid environment variable name", {"name": name})
-        if not isinstance(value, str) or "\0" in value:
-            raise invalid_params(
-                f"environment variable {name} must have a string value", {"name": name}
-            )
-        env[name] = value
-    return env
 
 
 def _require_object(params: Any) -> dict[str, Any]:

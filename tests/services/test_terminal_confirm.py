@@ -12,7 +12,8 @@ import pytest
 
 from acp_tui.services.errors import PERMISSION_DENIED, ServiceError
 from acp_tui.services.paths import OutsideRequest, PathGuard
-from acp_tui.services.terminals import TerminalManager, risky_env
+from acp_tui.services.terminal_commands import risky_env
+from acp_tui.services.terminals import TerminalManager
 
 pytestmark = pytest.mark.anyio
 SESSION = "sess-1"

@@ -15,7 +15,8 @@ from acp_tui.services.errors import (
     ServiceError,
 )
 from acp_tui.services.paths import OutsideRequest, PathGuard
-from acp_tui.services.terminals import OutputBuffer, TerminalManager
+from acp_tui.services.terminal_output import OutputBuffer
+from acp_tui.services.terminals import TerminalManager
 
 pytestmark = pytest.mark.anyio
 

@@ -22,7 +22,7 @@ from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.errors import AcpError
 from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.paths import ApproveOutside, OutsideRequest
-from acp_tui.services.terminals import risky_env
+from acp_tui.services.terminal_commands import risky_env
 from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
 
 __all__ = ["AuthChooser", "AuthNotDone", "SignIn", "TerminalRunner"]

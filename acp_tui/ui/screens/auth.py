@@ -29,7 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Label, Static
 
-from acp_tui.services.terminals import risky_env
+from acp_tui.services.terminal_commands import risky_env
 from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
 from acp_tui.text.safety import escaped_line
 from acp_tui.ui.agent_text import agent_line, agent_lines
