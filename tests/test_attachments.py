@@ -6,6 +6,8 @@ import base64
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from acp_tui.session.prompts import attachments
 from acp_tui.session.prompts.attachments import (
@@ -220,4 +222,44 @@ def test_sizes_read_as_file_sizes() -> None:
         "1.5 KB",
         "5.0 MB",
         "300 MB",
+    ]
+
+
+# -- a mention names any path, in visible text -------------------------------------------------
+
+#: Any path a file system may hold (no NUL), lone surrogates (undecodable bytes) too.
+PATHS = st.text(st.characters(blacklist_characters="\x00", blacklist_categories=()), min_size=1)
+
+
+@given(path=PATHS, before=st.sampled_from(["", "see ", "a\n"]))
+def test_every_path_has_a_mention_of_visible_text_that_reads_back_as_it(
+    path: str, before: str
+) -> None:
+    """What the ``@`` list writes for a file holds no control, bidi or invisible character
+    (the prompt shows it as typed) and reads back as exactly that path."""
+    mention = attachments.mention_for(path)
+    assert all(char.isprintable() or char == " " for char in mention), mention
+    assert attachments.find_mentions(f"{before}{mention} and more") == [path]
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["e\x1b]52;c;ZXZpbA==\x07.md", "nl\nname.md", "bidi\u202etxt.md", 'q" d\\.md', "t\tab.md"],
+)
+def test_a_file_named_with_control_characters_is_sent_by_its_mention(
+    tmp_path: Path, name: str
+) -> None:
+    (tmp_path / name).write_text("hello\n")
+    text = f"look at {attachments.mention_for(name)} please"
+    assert "\x1b" not in text and "\n" not in text and "\u202e" not in text
+    blocks = build_prompt(text, tmp_path, RICH).blocks
+    assert [b["resource"]["uri"] for b in blocks[1:]] == [(tmp_path / name).resolve().as_uri()]
+
+
+def test_a_quoted_mention_typed_with_backslashes_still_names_its_file(tmp_path: Path) -> None:
+    """Escapes are read in a quoted mention; one naming nothing so is tried as written."""
+    (tmp_path / "a\\new b.md").write_text("x")
+    blocks = build_prompt('see @"a\\new b.md"', tmp_path, RICH).blocks
+    assert [b["resource"]["uri"] for b in blocks[1:]] == [
+        (tmp_path / "a\\new b.md").resolve().as_uri()
     ]

@@ -173,3 +173,51 @@ async def test_a_planted_link_or_pipe_is_not_sent_and_the_message_stays(tmp_path
         await send(pilot, "see @notes-real.md")
         await wait_for(pilot, lambda: "an embedded resource" in _replies(app), "the reply")
         assert "the secret" not in repr(chat(app).store.get(chat(app).session_id or ""))
+
+
+#: Names a repository may hold: an escape sequence, a bell, a line break, a bidi override, a
+#: tab, a quote beside a space, a backslash.
+ODD_NAMES = [
+    "q0\x1b]52;c;ZXZpbA==\x07.md",
+    "q1\x07bell.md",
+    "q2\nline.md",
+    "q3\u202etxt.md",
+    "q4\ttab.md",
+    'q5 "quoted".md',
+    "q6\\back.md",
+]
+
+
+async def test_a_file_named_with_control_characters_is_mentioned_from_the_list(
+    tmp_path: Path,
+) -> None:
+    """Picked from the ``@`` list, each odd name is written into the prompt as visible text
+    (its escapes, as the list shows it), reaches the agent as that very file, and its chip
+    shows the escapes too."""
+    for name in ODD_NAMES:
+        (tmp_path / name).write_text("hello\n")
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_ready(pilot)
+        editor = screen.query_one(PromptEditor)
+        editor.focus()
+        await pilot.press(*"see")
+        for n in range(len(ODD_NAMES)):
+            await pilot.press("space", "@", "q", str(n))
+            await wait_for(pilot, lambda: editor.completion_open, "the @ list")
+            await pilot.press("tab")
+            await wait_for(pilot, lambda: not editor.completion_open, "the list closed")
+        typed = editor.text
+        assert all(char.isprintable() or char == " " for char in typed), repr(typed)
+        assert "q0\\x1b]52;c;ZXZpbA==\\x07.md" in typed and "q2\\nline.md" in typed
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: "an embedded resource" in _replies(app), "the reply")
+        await settle(pilot, answered=True)
+        state = chat(app).store.get(chat(app).session_id or "")
+        assert state is not None
+        [user] = [e for e in state.transcript if isinstance(e, UserMessage)]
+        uris = [b["resource"]["uri"] for b in user.content if b.get("type") == "resource"]
+        assert uris == [(tmp_path / name).resolve().as_uri() for name in ODD_NAMES]
+        [chips] = _chips(app)
+        assert "q0\\x1b]52;c;ZXZpbA==\\x07.md · text/markdown" in chips
+        assert "q3\\u202etxt.md" in chips and "\x1b" not in chips and "\u202e" not in chips

@@ -27,6 +27,7 @@ from urllib.parse import unquote, urlparse
 
 from acp_tui.services.path_gate import PathRefused, open_to_read, resolve_path
 from acp_tui.text.numbers import wire_number
+from acp_tui.text.safety import escaped_line
 
 __all__ = [
     "MAX_EMBED_BYTES",
@@ -42,6 +43,7 @@ __all__ = [
     "image_paths_in_paste",
     "mention_for",
     "resolve_mention",
+    "unescape_mention",
 ]
 
 #: Files up to this size are embedded (as ``resource`` blocks); larger ones are linked.
@@ -59,7 +61,16 @@ IMAGE_SUFFIXES: Mapping[str, str] = {
     ".webp": "image/webp",
 }
 
-_MENTION = re.compile(r'(?<!\S)@(?:"([^"\n]+)"|(\S+))')
+#: ``@path``, or ``@"path"`` (which may hold spaces, and backslash escapes: see
+#: :func:`mention_for`).
+_MENTION = re.compile(r'(?<!\S)@(?:"((?:[^"\\\n]|\\.)+)"|(\S+))')
+#: The escapes of a quoted mention: ``\\``, ``\"``, ``\n`` ``\r`` ``\t``, ``\xNN``, ``\uNNNN``,
+#: ``\UNNNNNNNN`` (what :func:`acp_tui.text.safety.escaped_line` shows for a character that is
+#: not printable).
+_MENTION_ESCAPE = re.compile(
+    r'\\(?:(["\\])|([nrt])|x([0-9a-fA-F]{2})|u([0-9a-fA-F]{4})|U([0-9a-fA-F]{8}))'
+)
+_NAMED = {"n": "\n", "r": "\r", "t": "\t"}
 _TRAILING_PUNCTUATION = ".,;:!?)]}'\""
 
 
@@ -105,21 +116,46 @@ class BuiltPrompt:
 
 
 def find_mentions(text: str) -> list[str]:
-    """The paths written as ``@path`` or ``@"path with spaces"`` in ``text``, in order."""
-    return [quoted or bare for quoted, bare in _MENTION.findall(text)]
+    """The paths written as ``@path`` or ``@"path with spaces"`` in ``text``, in order (a
+    quoted one with its escapes read: see :func:`mention_for`)."""
+    return [unescape_mention(quoted) if quoted else bare for quoted, bare in _mentions(text)]
 
 
-def resolve_mention(mention: str, cwd: Path) -> Path | None:
+def _mentions(text: str) -> list[tuple[str, str]]:
+    """(quoted, bare) for each mention of ``text``: one of the two is empty."""
+    return _MENTION.findall(text)
+
+
+def unescape_mention(quoted: str) -> str:
+    """The path a quoted mention's text names: its escapes read (others left as written)."""
+
+    def one(match: re.Match[str]) -> str:
+        literal, named, *codes = match.groups()
+        if literal:
+            return literal
+        if named:
+            return _NAMED[named]
+        return chr(int(next(code for code in codes if code), 16))
+
+    return _MENTION_ESCAPE.sub(one, quoted)
+
+
+def resolve_mention(mention: str, cwd: Path, *, quoted: bool = False) -> Path | None:
     """The file a mention names (its real path), trying it as written and then without
     trailing punctuation (``see @notes.md, then``); None when it names no file or folder.
+    A ``quoted`` mention (the text between the quotes) is tried with its escapes read, then
+    as written (a path of backslashes typed by hand).
 
     Through the path gate: a mention written inside ``cwd`` that leads outside it through a
     link, and a FIFO, socket or device, are :class:`PathRefused` (a path written outside is
     the person's own choice)."""
-    candidates = [mention]
-    stripped = mention.rstrip(_TRAILING_PUNCTUATION)
-    if stripped and stripped != mention:
-        candidates.append(stripped)
+    if quoted:
+        candidates = list(dict.fromkeys([unescape_mention(mention), mention]))
+    else:
+        candidates = [mention]
+        stripped = mention.rstrip(_TRAILING_PUNCTUATION)
+        if stripped and stripped != mention:
+            candidates.append(stripped)
     for candidate in candidates:
         try:
             path = resolve_path(candidate, base=cwd, roots=(cwd,))
@@ -138,8 +174,16 @@ def _open_file(path: Path) -> BinaryIO:
 
 
 def mention_for(path: str) -> str:
-    """How a path is written as a mention (quoted when it holds whitespace)."""
-    return f'@"{path}"' if any(char.isspace() for char in path) else f"@{path}"
+    """How a path is written as a mention: ``@path``, or quoted when it holds whitespace or
+    a character that is not printable. Quoted, ``\\`` and ``"`` are escaped and every
+    character that is not printable is written as its escape (``\\x1b``, ``\\n``,
+    ``\\u202e``), so the prompt holds only visible text (a file named with an escape
+    sequence is mentioned by what the completion list shows) and :func:`find_mentions`
+    reads back the same path."""
+    if path and not path.startswith('"') and all(c.isprintable() and not c.isspace() for c in path):
+        return f"@{path}"
+    doubled = path.replace("\\", "\\\\").replace('"', '\\"')
+    return f'@"{escaped_line(doubled, 8 * len(doubled) + 8)}"'
 
 
 def sniff_image(head: bytes) -> str | None:
@@ -247,9 +291,10 @@ def build_prompt(text: str, cwd: Path, caps: PromptCapabilities | None = None) -
         base = cwd.resolve()
     except OSError:
         base = cwd
-    for mention in find_mentions(text):
+    for quoted, bare in _mentions(text):
+        mention = quoted or bare
         try:
-            path = resolve_mention(mention, cwd)
+            path = resolve_mention(mention, cwd, quoted=bool(quoted))
         except PathRefused as refused:
             if built.refused is None:
                 built.refused = _not_sent(mention, refused)

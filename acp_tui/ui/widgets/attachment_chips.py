@@ -2,7 +2,8 @@
 
 An image, an embedded file, audio or a link shows as its name, type and size (from
 :func:`acp_tui.session.prompts.attachments.describe_block`), never as its data: a base64 payload is never drawn.
-Names come from the agent or the disk and are shown literally, on one line.
+Names come from the agent or the disk and are shown literally, on one line, a character
+that is not printable as its escape (as the ``@`` list shows a file name).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 from textual.content import Content
 
 from acp_tui.session.prompts.attachments import describe_block, format_size
+from acp_tui.text.safety import escaped_line
 from acp_tui.ui.agent_text import line_of
 
 __all__ = ["KIND_LABELS", "attachment_chips"]
@@ -46,7 +48,7 @@ def attachment_chips(blocks: Iterable[Any]) -> Content:
                     "bold $text-accent on $accent-muted",
                 ),
                 " ",
-                (line_of(attachment.name, NAME_LIMIT), "$foreground"),
+                (escaped_line(attachment.name, NAME_LIMIT), "$foreground"),
                 (" · " + " · ".join(line_of(d, 60) for d in details), "$foreground-muted"),
             )
         )

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.services.path_gate import resolve_path
+from acp_tui.session.prompts.attachments import mention_for
 
 __all__ = [
     "FILE_INDEXES",
@@ -195,4 +196,6 @@ def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Ma
 
 
 def path_completion(path: str) -> str:
-    return f'@"{path}" ' if any(char.isspace() for char in path) else f"@{path} "
+    """What choosing ``path`` in the ``@`` list writes: its mention (visible text whatever
+    the name holds) and a space."""
+    return mention_for(path) + " "
