@@ -119,6 +119,7 @@ DESCRIPTIONS: dict[str, str] = {
     "rules-accept": "put the project's rules file in use as it is now (asks first)",
     "rule-save": "save the rule (once armed)",
     "form-next-field": "the next field of the agent's form",
+    "rule-next-field": "the rule editor's next field (from a field)",
     "form-previous-field": "the previous field of the agent's form",
     "gauge-details": "context details (on the focused gauge)",
     "sidebar-up": "previous session",

@@ -46,12 +46,21 @@ def test_typing_while_permission_dialogs_open_approves_nothing_and_loses_nothing
     term.type("hello 1 world")
     screen = term.wait_for("hello 1 world")
     assert "Storm 0" in screen and "Permission requested" in screen, "the dialog was answered"
-    # Armed only after a pause; then two 1s at once: one approval, and a "1" for the prompt.
+    # Armed only after a pause; then two 1s at once: a burst of typing (issue 36), both for
+    # the prompt, nothing approved.
     term.wait_for("1-3 choose")
     term.press("1", "1")
-    screen = term.wait_for("hello 1 world1")
-    assert "Storm 1" in screen and "Permission requested" in screen
-    assert "Keys arm in a moment" in screen  # the dialog that replaced it starts over
+    screen = term.wait_for("hello 1 world11")
+    assert "Storm 0" in screen and "1 of 2" in screen, "the dialog was answered"
+    # A 1 alone, once armed again, approves; the dialog that replaced it starts over.
+    term.wait_for("1-3 choose")
+    term.press("1")
+    screen = term.wait_until(
+        lambda screen: "2 of 2" in screen and "Keys arm in a moment" in screen,
+        "the second request's dialog, not armed yet",
+    )
+    assert "Storm 1" in screen and "hello 1 world11" in screen
+    assert "hello 1 world111" not in screen
     term.wait_for("1-3 choose")
     term.press("Escape")
     term.wait_for("answers: yes,no")

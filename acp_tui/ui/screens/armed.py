@@ -252,6 +252,11 @@ class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
         """Close from code: cancelled, unless answered already. Safe to call more than once."""
         self.settle(None)
 
+    async def action_dismiss(self, result: object = None) -> None:
+        """Escape (``close-dialog``): cancelled, at any time (leaving is never an accident),
+        through :meth:`close` so that whoever waits for the answer hears it."""
+        self.close()
+
     def _hint_text(self) -> Any:
         raise NotImplementedError
 

@@ -143,7 +143,7 @@ class AuthScreen(ArmedDialog[str]):
     AuthScreen.-unarmed #hint { color: $text-warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="close-dialog")
+        Binding("escape", "dismiss", "Cancel", id="close-dialog")
     ]
     #: Nothing has the focus: the dialog owns the keys, and no method is pre-selected.
     AUTO_FOCUS = ""
@@ -257,6 +257,3 @@ class AuthScreen(ArmedDialog[str]):
     def _choose(self, index: int) -> None:
         if 0 <= index < len(self.methods):
             self.settle(self.methods[index].id)
-
-    def action_cancel(self) -> None:
-        self.settle(None)

@@ -60,7 +60,7 @@ class ConfirmScreen(ArmedDialog[bool]):
     ConfirmScreen #hint { color: $text-muted; margin: 1 0 0 0; }
     ConfirmScreen.-unarmed #hint { color: $text-warning; }
     """
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "say_no", "No", id="close-dialog")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "dismiss", "No", id="close-dialog")]
     #: Nothing has the focus (no button is pre-selected): Tab moves to the buttons.
     AUTO_FOCUS = ""
 
@@ -125,7 +125,3 @@ class ConfirmScreen(ArmedDialog[bool]):
     def answer_button(self, name: str, at: float) -> None:
         # Only reached through the gate (answer_key, ArmedButton): the answer stands.
         self.settle(name == YES)
-
-    def action_say_no(self) -> None:
-        # Escape is always taken: leaving the question is never an accident.
-        self.settle(None)

@@ -483,8 +483,8 @@ class PermissionScreen(ArmedDialog[str]):
         key = event.key
         types = is_typing(event)
         binding = self.key_actions().get(key)
-        if binding is not None:
-            name, arguments = _parse_action(binding.action)
+        name, arguments = _parse_action(binding.action) if binding is not None else ("", ())
+        if name in _OWN_ACTIONS:
             action = partial(getattr(self, f"_do_{name}"), *arguments, at=event.time)
             if name not in self.GATED_ACTIONS:
                 if not types:
@@ -582,8 +582,11 @@ class PermissionScreen(ArmedDialog[str]):
             self.highlighted = max(0, min(rows - 1, self.highlighted + delta))
 
     def action_move_to(self, index: int) -> None:
-        if self.row_count:
-            self.highlighted = index % self.row_count
+        # Home and End go to the agent's first and last option; the rule rows after them
+        # are reached with the arrows or their own keys (End then Enter answers the agent).
+        count = len(self.options) or self.row_count
+        if count:
+            self.highlighted = index % count
 
     def action_reject(self) -> None:
         # Escape is always taken: saying no is never an accident.

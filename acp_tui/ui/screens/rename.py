@@ -41,7 +41,7 @@ class RenameScreen(ArmedDialog[str]):
     RenameScreen.-unarmed #hint { color: $text-warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave_it", "Cancel", id="close-dialog")
+        Binding("escape", "dismiss", "Cancel", id="close-dialog")
     ]
     # Focused as the screen opens: keys typed right after the key that opened it land here.
     AUTO_FOCUS = "#rename-input"
@@ -89,6 +89,3 @@ class RenameScreen(ArmedDialog[str]):
             if not self.answered and self.accepts(event.time):
                 title = self.focused.value.strip()
                 self.settle(title or None)
-
-    def action_leave_it(self) -> None:
-        self.settle(None)

@@ -1,10 +1,13 @@
 """The rule editor: one permission rule as fields, checked and saved by the rules model.
 
 Opened from the permission dialog ("Always allow this for this project…", pre-filled with a
-rule for the request) and from the rules screen (add, edit). The person opened it, so the
-first field has the focus and what they type is for the fields; what arms is the saving
+rule for the request) and from the rules screen (add, edit). What arms is the saving
 (:mod:`acp_tui.ui.screens.armed`): Ctrl+S or the Save button only once the dialog is armed.
-Enter moves to the next field; Escape leaves it at any time, saving nothing.
+Opened over a question (``forward_typing`` given), it is the arming gate's: until it arms
+nothing in it has the focus and what the person types goes on to the prompt beneath, as in
+every dialog that pops up while they may be typing; once armed the first field has the focus.
+From the rules screen (nothing asked) the first field has the focus at once. Enter moves to
+the next field; Escape leaves it at any time, saving nothing.
 
 A rule that is not one (an unknown kind, a relative project) is said under the fields, with
 the field's name, and nothing is saved; so is a file that cannot be written.
@@ -27,7 +30,14 @@ from acp_tui.ui.agent_text import agent_lines
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.models.rules import FORM_FIELDS, form_of
 from acp_tui.ui.render.hints import KeyHints
-from acp_tui.ui.screens.armed import ArmedButton, ArmedDialog, DialogOrigin, HintLine
+from acp_tui.ui.screens.armed import (
+    ArmedButton,
+    ArmedDialog,
+    DialogOrigin,
+    HintLine,
+    TypingForwarder,
+    is_typing,
+)
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.safe_input import SafeInput
 
@@ -66,8 +76,13 @@ class RuleEditorScreen(ArmedDialog[Rule]):
     RuleEditorScreen.-unarmed #hint { color: $text-warning; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "leave_it", "Cancel", id="close-dialog"),
+        Binding("escape", "dismiss", "Cancel", id="close-dialog"),
         Binding("ctrl+s", "save", "Save", id="rule-save"),
+        # Taken as the app reads it (a priority binding), not once it bubbled up from the
+        # field: by then the keys typed right after it were handed to the field it left.
+        Binding(
+            "enter", "next_field", "Next field", show=False, priority=True, id="rule-next-field"
+        ),
     ]
     AUTO_FOCUS = ""
 
@@ -82,8 +97,9 @@ class RuleEditorScreen(ArmedDialog[Rule]):
         project_label: str | None = None,
         origin: DialogOrigin | None = None,
         arm_delay: float | None = None,
+        forward_typing: TypingForwarder | None = None,
     ) -> None:
-        super().__init__(origin=origin, arm_delay=arm_delay)
+        super().__init__(origin=origin, arm_delay=arm_delay, forward_typing=forward_typing)
         self.rule = rule
         self.save = save
         self.heading = heading
@@ -146,8 +162,16 @@ class RuleEditorScreen(ArmedDialog[Rule]):
     def on_mount(self) -> None:
         self.set_class(not self.armed, "-unarmed")
         self.show_problem("")
-        first = self.query(Input).first()
-        self.set_focus(first)
+        if self.armed or self.forward_typing is None:
+            self._focus_first()
+
+    def _focus_first(self) -> None:
+        self.set_focus(self.query(Input).first())
+
+    def watch_armed(self, armed: bool) -> None:
+        super().watch_armed(armed)
+        if armed and self.focused is None:
+            self._focus_first()
 
     def _key(self, action: str, fallback: str) -> str:
         return key_label(self, action, fallback)
@@ -157,7 +181,8 @@ class RuleEditorScreen(ArmedDialog[Rule]):
         leave = f"{self._key('close-dialog', 'Esc')} cancel"
         if not self.armed:
             return KeyHints([f"{save} saves in a moment", leave])
-        return KeyHints([f"{save} save", "Enter next field", leave])
+        following = f"{self._key('rule-next-field', 'Enter')} next field"
+        return KeyHints([f"{save} save", following, leave])
 
     # -- what the fields hold --
 
@@ -190,6 +215,15 @@ class RuleEditorScreen(ArmedDialog[Rule]):
         return any(binding.action == "save" for binding in bindings)
 
     def dialog_key(self, event: events.Key) -> None:
+        if self.focused is None and not self.armed:
+            # Not armed yet, over a question: the person was typing their message (and a Tab
+            # of theirs does not move their typing into a field).
+            if is_typing(event):
+                self.pass_on_key(event)
+            elif event.key in ("tab", "shift+tab"):
+                event.stop()
+                event.prevent_default()
+            return
         if self._saves(event.key):
             # Taken only if typed once the dialog was armed (by when it was typed).
             event.stop()
@@ -197,14 +231,16 @@ class RuleEditorScreen(ArmedDialog[Rule]):
             if not self.answered and self.accepts(event.time):
                 self._save()
             return
-        if event.key == "enter" and isinstance(self.focused, Input):
-            event.stop()
-            event.prevent_default()
-            self.focus_next()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # The save key goes through dialog_key (gated): never as a binding.
+        # The save key goes through dialog_key (gated): never as a binding. Enter moves on
+        # only from a field (on a button it presses it, on a list it opens it).
+        if action == "next_field":
+            return isinstance(self.focused, Input)
         return action != "save"
+
+    def action_next_field(self) -> None:
+        self.focus_next()
 
     def answer_button(self, name: str, at: float) -> None:
         if name == SAVE:
@@ -219,6 +255,3 @@ class RuleEditorScreen(ArmedDialog[Rule]):
             return
         self.saved = True
         self.settle(self.rule)
-
-    def action_leave_it(self) -> None:
-        self.settle(None)

@@ -23,7 +23,7 @@ from acp_tui.session.asking.rule_requests import AgentRules
 from acp_tui.session.asking.rules import Decision
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.models.rules import RulesModel
-from acp_tui.ui.screens.armed import DialogOrigin
+from acp_tui.ui.screens.armed import DialogOrigin, TypingForwarder
 
 if TYPE_CHECKING:
     from acp_tui.ui.screens.permission import RuleOffer
@@ -46,6 +46,7 @@ class ChatRules:
         push: Push,
         origin: Callable[[str | None], DialogOrigin],
         default_cwd: str,
+        forward_typing: TypingForwarder | None = None,
     ) -> None:
         self.model = model
         self.rules = rules
@@ -53,6 +54,8 @@ class ChatRules:
         self.push = push
         self.origin = origin
         self.default_cwd = default_cwd
+        #: Where typing at an editor opened from a dialog goes until it arms (the prompt).
+        self.forward_typing = forward_typing
 
     def _cwd(self, session_id: str | None) -> Path:
         state = self.model.store.get(session_id) if session_id else None
@@ -130,6 +133,7 @@ class ChatRules:
                 ),
                 project_label=str(project / ".acp-tui" / "rules.toml") if project else None,
                 origin=self.origin(pending.session_id),
+                forward_typing=self.forward_typing,
             ),
             saved,
         )

@@ -178,6 +178,7 @@ class ChatScreen(Screen[None]):
             push=lambda screen, answered: self.app.push_screen(screen, answered),
             origin=self.dialogs.origin,
             default_cwd=self.spec.cwd,
+            forward_typing=self.dialogs.forward_typing,
         )
         self.dialogs.rule_offer = self.rules.offer
         self.options = SessionOptions(
