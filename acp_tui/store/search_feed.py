@@ -19,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from acp_tui.store.entries import (
     AgentMessage,
@@ -34,7 +34,14 @@ from acp_tui.store.search_writer import SearchWriter
 from acp_tui.store.session import SessionState
 from acp_tui.store.store import SessionStore
 
-__all__ = ["INTERVAL", "MESSAGE_CHARS", "TOOL_OUTPUT_CHARS", "SearchFeed", "entry_text"]
+__all__ = [
+    "INTERVAL",
+    "MESSAGE_CHARS",
+    "TOOL_OUTPUT_CHARS",
+    "SearchFeed",
+    "entry_text",
+    "locate",
+]
 
 #: Seconds between two scans of a store that keeps changing.
 INTERVAL = 1.0
@@ -187,3 +194,25 @@ class SearchFeed:
             self._seen.pop(session_id, None)
         self._rows.pop(session_id, None)
         self.writer.forget(self.agent, session_id)
+
+
+def locate(transcript: Sequence[Entry], position: int, words: Sequence[str]) -> int | None:
+    """Where the entry indexed at ``position`` is in ``transcript`` now: there, when it
+    still holds ``words`` (the words found), else the nearest entry that holds them all (a
+    replay can leave out what the client added, such as notices, and move the rest); None
+    when no entry does."""
+    wanted = [word.casefold() for word in words if word.strip()]
+
+    def holds(index: int) -> bool:
+        indexed = entry_text(transcript[index])
+        if indexed is None:
+            return False
+        text = indexed[1].casefold()
+        return all(word in text for word in wanted)
+
+    if 0 <= position < len(transcript) and holds(position):
+        return position
+    found = [index for index in range(len(transcript)) if holds(index)]
+    if not found:
+        return None
+    return min(found, key=lambda index: abs(index - position))

@@ -22,10 +22,12 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.theme import Theme
 
+from acp_tui.config import locations
 from acp_tui.config.recent import RecentAgents
 from acp_tui.pace.input_first import input_first
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.workspace.workspace import Workspace
+from acp_tui.store.search_writer import SearchWriter
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews
@@ -34,6 +36,7 @@ from acp_tui.ui.keymap import key_label
 from acp_tui.ui.palette import literal_command
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.search_sessions import SessionSearch
 from acp_tui.ui.termination import SIGNALS, TerminationWatch
 from acp_tui.ui.textual_patches import css_cache, key_order
 from acp_tui.ui.textual_patches.driver import terminal_answers, write_nothing_more
@@ -95,6 +98,7 @@ class AcpTuiApp(AgentViews, App[int]):
             id="command-palette",
         ),
         Binding("ctrl+g", "next_agent", "Next agent", show=False, priority=True, id="next-agent"),
+        Binding("ctrl+f", "search_sessions", "Search", show=False, id="search-sessions"),
     ]
 
     def __init__(
@@ -123,7 +127,13 @@ class AcpTuiApp(AgentViews, App[int]):
         #: The config file's agents, offered by "Start agent…".
         self.config = config
         #: The running agents, one controller each: the screens show them.
-        self.workspace = workspace if workspace is not None else Workspace()
+        self.workspace = (
+            workspace
+            if workspace is not None
+            else Workspace(search=SearchWriter(locations.search_index_file(settings.data_dir)))
+        )
+        #: Search all sessions (Ctrl+F, the palette), and opening what is found.
+        self.session_search = SessionSearch(self)
         #: Shown as notifications once the app runs (config and theme file problems).
         self.problems: list[str] = [*problems, *self.patches.problems]
         self.choices = list(choices) if choices is not None else None
@@ -239,6 +249,7 @@ class AcpTuiApp(AgentViews, App[int]):
         # Every agent of the workspace stops with the app (those started in the background
         # to list their sessions too), all at once, each within its grace.
         await self.workspace.stop_all()
+        self.session_search.close()
         self.workspace.close_search()
         # What this run parsed anew, for the next launch (the command line's apps only).
         css_cache.save_to_disk()
@@ -370,7 +381,13 @@ class AcpTuiApp(AgentViews, App[int]):
         if isinstance(screen, ChatScreen):
             # Ours are plain text: Textual would read a "[" in them as markup.
             yield from map(literal_command, screen.palette_commands())
+            yield from map(literal_command, self.session_search.commands())
             yield from map(literal_command, self.agent_system_commands())
+
+    def action_search_sessions(self) -> None:
+        """Search every session, from an agent's view (over a dialog it does nothing)."""
+        if isinstance(self.screen, ChatScreen):
+            self.session_search.open()
 
     async def action_quit(self) -> None:
         """Quit. Stopping the agents can take seconds (a turn's end, a grace before TERM),

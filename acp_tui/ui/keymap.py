@@ -57,6 +57,7 @@ PLACES: dict[str, str] = {
     "SubagentCardView": "subagent card",
     "BackgroundScreen": "background work",
     "HistorySearchScreen": "history search",
+    "SearchScreen": "dialogs",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
@@ -96,6 +97,8 @@ DESCRIPTIONS: dict[str, str] = {
     "inspector-filter": "to the filter: a method or any words; `in` or `out` keeps one direction",
     "launcher-start": "start the highlighted agent",
     "launcher-back": 'back to the agent\'s view (a launcher opened by "Start agent…")',
+    "search-sessions": "search every session of every agent (`@agent`, `in:project`, "
+    "`before:`/`after:`); Enter opens the session found, scrolled to it",
     "next-agent": "the next running agent's view (with several agents; none is stopped or "
     "cancelled)",
     "permission-reject": "reject (at any time: a key that types only once the dialog is armed)",

@@ -52,9 +52,7 @@ class Workspace:
     """Controllers by agent key (:attr:`acp_tui.session.launch.spec.AgentSpec.key`: the
     agent's configured name, or its exact command line and env)."""
 
-    def __init__(
-        self, rules: RuleBook | None = None, search: SearchWriter | bool | None = True
-    ) -> None:
+    def __init__(self, rules: RuleBook | None = None, search: SearchWriter | None = None) -> None:
         #: The permission rules every agent of the app answers by (one book: an edit made
         #: in one agent's view applies to all). Default: the person's files.
         self.rules = (
@@ -73,13 +71,9 @@ class Workspace:
         self.labels: dict[str, str] = {}
         #: What needs the person, in every agent's sessions (the views keep it up to date).
         self.attention = AttentionBoard()
-        #: The search index of every session of every agent (one writer for the app; True:
-        #: the person's file in the data directory, False or None: no index).
-        self.search: SearchWriter | None = (
-            SearchWriter(locations.search_index_file())
-            if search is True
-            else (search if isinstance(search, SearchWriter) else None)
-        )
+        #: The search index of every session of every agent (one writer for the app), or
+        #: None: nothing is indexed.
+        self.search = search
 
     # ------------------------------------------------------------------ finding
 

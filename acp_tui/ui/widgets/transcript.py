@@ -223,6 +223,28 @@ class Transcript(VerticalScroll):
         if self._to_fill:
             self.call_after_refresh(self._fill_step, self._shown_count)
 
+    async def reveal(self, position: int) -> bool:
+        """Scroll to the entry at ``position`` of the transcript shown (mounting the entries
+        before it when it is behind the "earlier entries" row), its top at the top, and stop
+        following the bottom. False when there is no such entry."""
+        async with self._lock:
+            if not 0 <= position < len(self._entries):
+                return False
+            self._to_fill = 0
+            if position < self._hidden:
+                await self._show_earlier(self._hidden - position)
+            view = self._views.get(self._entries[position].id)
+            if view is None:
+                return False
+            self.release_anchor()
+            self.call_after_refresh(self.scroll_to_widget, view, top=True, animate=False)
+            return True
+
+    @property
+    def entries(self) -> list[Entry]:
+        """The entries of the transcript shown, as last synced."""
+        return self._entries
+
     @property
     def filling(self) -> bool:
         """Whether views are still being mounted above those shown first."""
