@@ -19,7 +19,6 @@ MODULE_LINES = 600
 #: Modules over it still, to be split (this list only shrinks: one that gets under the limit
 #: must leave it, and no other may join it).
 OVER_STILL = {
-    "ui/widgets/prompt.py",
 }
 #: A class's most methods of its own.
 METHODS = 60

@@ -15,9 +15,9 @@ from textual.widgets import Static
 
 from acp_tui.config.history import InputHistory
 from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt, find_mentions
-from acp_tui.ui.widgets import prompt as prompt_module
 from acp_tui.ui.widgets import prompt_sources
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.prompt_completion import CompletionList
 from acp_tui.ui.widgets.prompt_sources import FileIndex, match_commands, scan_files
 from tests.ui.chat_helpers import WAIT_LIMIT
 
@@ -692,7 +692,7 @@ def test_snapshot_slash_command_list(snap_compare: Any) -> None:
 )
 def test_a_command_hint_is_bracketed_once(hint: str, shown: str) -> None:
     command = {"name": "tools", "description": "List tools", "input": {"hint": hint}}
-    row = prompt_module.PromptEditor._command_prompt(command).plain
+    row = CompletionList.command_prompt(command).plain
     assert row == f"/tools {shown}  List tools"
 
 

@@ -23,22 +23,16 @@ lists already in memory.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from functools import partial
 from pathlib import Path
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.content import Content
 from textual.message import Message
 from textual.widgets import OptionList, TextArea
-from textual.widgets.option_list import Option
-from textual.worker import Worker, WorkerState
 
 from acp_tui.config.history import InputHistory
 from acp_tui.session.prompts.attachments import (
@@ -47,27 +41,14 @@ from acp_tui.session.prompts.attachments import (
     mention_for,
 )
 from acp_tui.store.suggestions import PromptSuggestion
-from acp_tui.text.safety import escaped_line, one_line
 from acp_tui.ui.external_editor import edit_in_editor
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
 from acp_tui.ui.screens.history_search import HistorySearchScreen
 from acp_tui.ui.textual_patches import access
-from acp_tui.ui.widgets.prompt_sources import (
-    FILE_INDEXES,
-    FileIndex,
-    bracketed,
-    command_hint,
-    command_name,
-    match_commands,
-    path_completion,
-    scan_files,
-)
+from acp_tui.ui.widgets.prompt_completion import CompletionList
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
 __all__ = ["PromptEditor", "PromptTextArea", "text_only"]
-
-#: The longest file path shown in the ``@`` list (characters, escapes counted).
-PATH_LIMIT = 300
 
 
 def text_only(text: str) -> BuiltPrompt:
@@ -78,18 +59,6 @@ def text_only(text: str) -> BuiltPrompt:
 # ---------------------------------------------------------------------------------------------
 # Widgets
 # ---------------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Completion:
-    """The completion list currently offered."""
-
-    kind: Literal["command", "path"]
-    query: str
-    row: int
-    start: int  # column of the "/" or "@"
-    replacements: list[str]
-    exact_submit: list[bool]  # Enter on this item sends instead of completing
 
 
 class PromptTextArea(SafeTextArea):
@@ -143,10 +112,6 @@ class PromptTextArea(SafeTextArea):
         self.insert(lead + " ".join(mentions) + " ")
 
 
-class _CompletionList(OptionList, can_focus=False):
-    """The completions: never focused (the text area keeps the keys), clickable."""
-
-
 class PromptEditor(Vertical):
     """A multi-line prompt editor. See the module docstring for the keys.
 
@@ -171,7 +136,7 @@ class PromptEditor(Vertical):
                 background: transparent;
             }
         }
-        & > _CompletionList {
+        & > CompletionList {
             display: none;
             height: auto;
             max-height: 10;
@@ -254,8 +219,7 @@ class PromptEditor(Vertical):
         )
         #: The placeholder as given (kept whole), or None: the default, cut to fit by phrases.
         self._given_placeholder = placeholder
-        self._list = _CompletionList()
-        self._completion: _Completion | None = None
+        self._list = CompletionList(self._area, lambda: self._commands, lambda: self._cwd)
         #: The word whose list Escape closed: Enter on it sends rather than completes.
         self._dismissed: tuple[str, str, int, int] | None = None
         # History browsing: index into history (None = editing the draft), the draft put
@@ -267,8 +231,6 @@ class PromptEditor(Vertical):
         # The text we last put in the area ourselves: a Changed event for it is not typing
         # and does not open a completion list.
         self._loaded_text: str | None = None
-        self._scan_worker: Worker[list[str]] | None = None
-        self._scan_root: Path | None = None
         self._key_table: dict[str, str] = {}
         self._key_table_for: object = None
         #: The session the text is typed in (set by the screen; None: a new session).
@@ -298,8 +260,8 @@ class PromptEditor(Vertical):
     @commands.setter
     def commands(self, commands: Iterable[Mapping[str, Any]]) -> None:
         self._commands = list(commands)
-        if self._completion is not None and self._completion.kind == "command":
-            self._refresh_completion(may_open=False, force=True)
+        if self._list.offered is not None and self._list.offered.kind == "command":
+            self._list.update_for_cursor(may_open=False, force=True)
 
     @property
     def cwd(self) -> Path:
@@ -308,8 +270,8 @@ class PromptEditor(Vertical):
     @cwd.setter
     def cwd(self, cwd: str | Path) -> None:
         self._cwd = Path(cwd)
-        if self._completion is not None and self._completion.kind == "path":
-            self._close_completion()
+        if self._list.offered is not None and self._list.offered.kind == "path":
+            self._list.close_list()
 
     @property
     def draft(self) -> str:
@@ -337,7 +299,7 @@ class PromptEditor(Vertical):
 
     @property
     def completion_open(self) -> bool:
-        return self._completion is not None
+        return self._list.offered is not None
 
     def focus(self, scroll_visible: bool = True) -> PromptEditor:
         self._area.focus(scroll_visible)
@@ -361,7 +323,7 @@ class PromptEditor(Vertical):
 
     def _tab_takes_suggestion(self) -> bool:
         """Tab on an empty prompt takes the first suggestion; on one it took, the next."""
-        if not self.suggestions or self._completion is not None:
+        if not self.suggestions or self._list.offered is not None:
             return False
         taken = self.taken_suggestion
         if self._area.text and taken is None:
@@ -415,7 +377,7 @@ class PromptEditor(Vertical):
         def chosen(text: str | None) -> None:
             if text is not None:
                 self._reset_history_browsing()
-                self._close_completion()
+                self._list.close_list()
                 self._loaded_text = text
                 area = self._area
                 area.replace(text, (0, 0), area.document.end, maintain_selection_offset=False)
@@ -487,7 +449,7 @@ class PromptEditor(Vertical):
             return True
         action = self._key_action(key)
         completes = key in ("tab", "enter")
-        if self._completion is not None or completes:
+        if self._list.offered is not None or completes:
             # The list may be a few keys behind (its update waits for the text area's change
             # events, which queue behind a burst of keys): judge it on the text as it is now,
             # or Enter after "/slow 30" would complete "/slow" and drop " 30". Enter and Tab
@@ -497,10 +459,10 @@ class PromptEditor(Vertical):
             opens = (
                 completes
                 and self._area.text != self._loaded_text
-                and self._trigger() != self._dismissed
+                and self._list.trigger() != self._dismissed
             )
-            self._refresh_completion(may_open=opens)
-        if self._completion is not None:
+            self._list.update_for_cursor(may_open=opens)
+        if self._list.offered is not None:
             if key == "up":
                 self._list.action_cursor_up()
                 return True
@@ -510,18 +472,18 @@ class PromptEditor(Vertical):
             if key in ("tab", "enter"):
                 highlighted = self._list.highlighted
                 index = highlighted if highlighted is not None else 0
-                if key == "enter" and self._completion.exact_submit[index]:
-                    self._close_completion()
+                if key == "enter" and self._list.offered.exact_submit[index]:
+                    self._list.close_list()
                     self.submit()
                 else:
-                    self._apply_completion(index)
+                    self._list.apply(index)
                 return True
             if key == "escape":
-                self._dismissed = self._trigger()
-                self._close_completion()
+                self._dismissed = self._list.trigger()
+                self._list.close_list()
                 return True
         if action == "send":
-            self._close_completion()
+            self._list.close_list()
             self.submit()
             return True
         if action == "newline":
@@ -583,7 +545,7 @@ class PromptEditor(Vertical):
 
     def _load(self, text: str) -> None:
         """Put ``text`` in the area (not undoable as typing), cursor at the end."""
-        self._close_completion()
+        self._list.close_list()
         self._loaded_text = text
         self._area.load_text(text)
         self._area.move_cursor(self._area.document.end)
@@ -597,171 +559,16 @@ class PromptEditor(Vertical):
         if self._loaded_text is not None and self._area.text == self._loaded_text:
             return  # our own load, not typing: no completion list
         self._loaded_text = None
-        self._refresh_completion(may_open=True)
+        self._list.update_for_cursor(may_open=True)
 
     @on(TextArea.SelectionChanged)
     def _selection_changed(self, event: TextArea.SelectionChanged) -> None:
-        if event.text_area is self._area and self._completion is not None:
-            self._refresh_completion(may_open=False)
+        if event.text_area is self._area and self._list.offered is not None:
+            self._list.update_for_cursor(may_open=False)
 
     @on(OptionList.OptionSelected)
     def _option_clicked(self, event: OptionList.OptionSelected) -> None:
         event.stop()
-        if self._completion is not None:
-            self._apply_completion(event.option_index)
+        if self._list.offered is not None:
+            self._list.apply(event.option_index)
         self._area.focus()
-
-    # -- completion ------------------------------------------------------------------------
-
-    def _trigger(self) -> tuple[Literal["command", "path"], str, int, int] | None:
-        """(kind, query, row, start column) when the cursor ends a ``/command`` at the start
-        of the prompt or an ``@path`` word."""
-        area = self._area
-        if not area.selection.is_empty:
-            return None
-        row, column = area.cursor_location
-        before = area.document[row][:column]
-        if row == 0 and before.startswith("/"):
-            query = before[1:]
-            if not any(char.isspace() for char in query) or self._a_name_goes_on(query):
-                return "command", query, 0, 0
-            return None
-        at = before.rfind("@")
-        if at < 0 or at == len(before) - 1:
-            return None
-        if at > 0 and not before[at - 1].isspace():
-            return None
-        query = before[at + 1 :]
-        if query.startswith('"') or any(char.isspace() for char in query):
-            return None
-        return "path", query, row, at
-
-    def _a_name_goes_on(self, query: str) -> bool:
-        """Whether a command's name goes on past ``query`` (Gemini CLI's ``memory show``: the
-        completion closed at the space, and ``/memory sh`` could not narrow the list)."""
-        needle = query.lower()
-        return any(
-            len(name) > len(needle) and name.startswith(needle)
-            for name in (command_name(command).lower() for command in self._commands)
-        )
-
-    def _refresh_completion(self, *, may_open: bool, force: bool = False) -> None:
-        trigger = self._trigger()
-        if trigger is None:
-            self._close_completion()
-            return
-        current = self._completion
-        if current is None and not may_open:
-            return
-        kind, query, row, start = trigger
-        if (
-            not force
-            and current is not None
-            and (current.kind, current.query, current.row, current.start)
-            == (kind, query, row, start)
-        ):
-            return
-        if kind == "command":
-            if not self._commands:
-                self._close_completion()
-                return
-            commands = match_commands(query, self._commands)
-            replacements = [f"/{command_name(command)} " for command in commands]
-            exact = [
-                command_name(command) == query and not command_hint(command) for command in commands
-            ]
-            options = [Option(self._command_prompt(command)) for command in commands]
-        else:
-            index = self._file_index()
-            if index is None:
-                self._close_completion()
-                return
-            paths = index.match(query)
-            replacements = [path_completion(path) for path in paths]
-            exact = [False] * len(paths)
-            # A file's name is anyone's (a repository's): shown exactly, every character
-            # that is not printable as its escape, never passed to the terminal.
-            options = [Option(Content(escaped_line(path, PATH_LIMIT))) for path in paths]
-        if not options:
-            self._close_completion()
-            return
-        self._completion = _Completion(kind, query, row, start, replacements, exact)
-        self._list.set_options(options)
-        self._list.highlighted = 0
-        self._list.add_class("-open")
-
-    @staticmethod
-    def _command_prompt(command: Mapping[str, Any]) -> Content:
-        name = one_line(command_name(command), 40)
-        description = command.get("description")
-        hint = command_hint(command)
-        parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
-        if hint:
-            parts.extend([" ", (bracketed(one_line(hint, 40)), "italic $text-accent")])
-        if isinstance(description, str) and description.strip():
-            parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
-        return Content.assemble(*parts)
-
-    def _close_completion(self) -> None:
-        if self._completion is None:
-            return
-        self._completion = None
-        self._list.remove_class("-open")
-        self._list.clear_options()
-
-    def _apply_completion(self, index: int) -> None:
-        completion = self._completion
-        if completion is None or not 0 <= index < len(completion.replacements):
-            return
-        area = self._area
-        row = completion.row
-        line = area.document[row]
-        column = area.cursor_location[1] if area.cursor_location[0] == row else len(line)
-        # Replace the whole word under the cursor, including what follows the cursor.
-        match = re.match(r"\S*", line[column:])
-        end = column + (match.end() if match else 0)
-        replacement = completion.replacements[index]
-        if line[end : end + 1] == " " and replacement.endswith(" "):
-            end += 1  # don't leave two spaces
-        self._close_completion()
-        area.replace(
-            replacement, (row, completion.start), (row, end), maintain_selection_offset=False
-        )
-
-    # -- the file list for @ ----------------------------------------------------------------
-
-    def _file_index(self) -> FileIndex | None:
-        """The cached file list for ``cwd`` (starting a background scan when there is none or
-        it is stale). None until the first scan has finished."""
-        try:
-            root = self._cwd.resolve()
-        except OSError:
-            return None
-        index = FILE_INDEXES.get(root)
-        if index is None or index.stale:
-            self._start_scan(root)
-        return index
-
-    def _start_scan(self, root: Path) -> None:
-        if self._scan_worker is not None and self._scan_worker.is_running:
-            return
-        self._scan_root = root
-        self._scan_worker = self.run_worker(
-            partial(scan_files, root),
-            name="prompt-file-scan",
-            group="prompt-file-scan",
-            thread=True,
-            exit_on_error=False,
-        )
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker is not self._scan_worker:
-            return
-        event.stop()  # our own business: the screen need not hear about it
-        if event.state == WorkerState.SUCCESS and self._scan_root is not None:
-            result = event.worker.result
-            FILE_INDEXES[self._scan_root] = FileIndex(self._scan_root, list(result or []))
-            if self._completion is None or self._completion.kind == "path":
-                self._refresh_completion(may_open=True, force=True)
-        if event.state in (WorkerState.SUCCESS, WorkerState.ERROR, WorkerState.CANCELLED):
-            self._scan_worker = None
