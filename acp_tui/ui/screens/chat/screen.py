@@ -18,8 +18,6 @@ the sessions not on screen (:mod:`.attention`).
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from functools import partial
-from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult, SystemCommand
@@ -36,29 +34,15 @@ from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.workspace import Workspace
-from acp_tui.ui.keymap import effective_keys, key_label, key_words
-from acp_tui.ui.models import KeyLabel
-from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.preferences import UiSettings
-from acp_tui.ui.screens.chat.agent import AgentRunner, ScreenHooks, agent_parts
-from acp_tui.ui.screens.chat.agent_name import agent_label, background_title
-from acp_tui.ui.screens.chat.attention import Attention, in_front, others_open
+from acp_tui.ui.screens.chat.agent import agent_parts
+from acp_tui.ui.screens.chat.agent_name import background_title
 from acp_tui.ui.screens.chat.common import history_path
-from acp_tui.ui.screens.chat.drawing import QUITTING_STATUS, ChatDrawing, ChatWidgets, Scheduling
+from acp_tui.ui.screens.chat.drawing import QUITTING_STATUS, ChatWidgets
 from acp_tui.ui.screens.chat.keys import CHAT_BINDINGS
-from acp_tui.ui.screens.chat.local_index import IndexSync
-from acp_tui.ui.screens.chat.modals import ChatDialogs
-from acp_tui.ui.screens.chat.options import SessionOptions
-from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
-from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
-from acp_tui.ui.screens.chat.rewind import RewindActions
-from acp_tui.ui.screens.chat.rules import ChatRules
-from acp_tui.ui.screens.chat.session_actions import SessionActions
-from acp_tui.ui.screens.chat.sessions import SidebarRequests
-from acp_tui.ui.screens.chat.subagents import Subagents
-from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.screens.chat.parts import ScreenSide, make_parts
 from acp_tui.ui.textual_patches import install_screen
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -68,7 +52,6 @@ from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.option_controls import OptionChosen
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea, text_only
 from acp_tui.ui.widgets.queue_view import QueuedItem
-from acp_tui.ui.widgets.session_list import SessionList
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 from acp_tui.ui.widgets.status_line import NewOutputMarker
 from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
@@ -134,184 +117,40 @@ class ChatScreen(Screen[None]):
         install_screen(self, pacer=self.pacer, typing_target=self._typing.prompt_target)
 
     def _make_parts(self) -> None:
-        """The view's parts, each given what it needs of the others and of the screen."""
-        keys: KeyLabel = partial(key_label, self)
-
-        def app() -> Any:
-            return self.app
-
-        self.model = model = ChatModel(
-            store=self.store,
-            prompts=self.prompts,
-            broker=self.broker,
-            elicitations=self.elicitations,
-            controller=lambda: self.link,
-            notify=self.notify,
-            keys=keys,
-            # ``--continue`` or ``--resume ID``: the view is not the new session's (its title
-            # and last mode and model showed there until the reopened session replaced them).
-            reopening_at_start=self.settings.resume is not None
-            and (bool(self.settings.resume) or self.settings.continue_latest),
-        )
-        widgets = self.widgets
-        self.dialogs = ChatDialogs(
-            model,
-            app=app,
-            run_worker=self.run_worker,
-            forward_typing=lambda key, text: widgets.prompt.take_typing(key, text),
-            agent=lambda: agent_label(self.spec, self.link),
-        )
-        self.dialogs.attach(self.broker, self.elicitations)
-        #: Rewind and "Changes of this turn" (Esc Esc, the palette, a key on a message).
-        self.rewind = RewindActions(
-            model,
-            dialogs=self.dialogs,
-            run_worker=self.run_worker,
-            set_draft=lambda text: widgets.prompt.set_draft(text),
-            prompt_text=lambda: widgets.prompt.text,
-        )
-        #: The permission rules: the palette's list, and what the dialog offers.
-        self.rules = ChatRules(
-            self.model,
-            rules=self.parts.rules,
-            broker=self.broker,
-            push=lambda screen, answered: self.app.push_screen(screen, answered),
-            origin=self.dialogs.origin,
-            default_cwd=self.spec.cwd,
-            forward_typing=self.dialogs.forward_typing,
-        )
-        self.dialogs.rule_offer = self.rules.offer
-        self.options = SessionOptions(
-            model,
-            bar=lambda: widgets.bar,
-            push=lambda popup, closed: self.app.push_screen(popup, closed),
-            refresh_bindings=self.refresh_bindings,
-            typing_in_prompt=lambda: (
-                self.focused is None or self.focused is widgets.prompt.text_area
-            ),
-            width=lambda: self.size.width,
-            mark_mode=lambda name: widgets.header.set_mode_warning(name),
-            ask=self.dialogs.ask_yes_no,
-        )
-        self.index_sync = IndexSync(
-            model,
-            self.settings,
-            self.spec,
-            reapply=self.options.reapply,
-            spec_of=self.workspace.spec_of,
-        )
-        self.session_actions = SessionActions(
-            model,
-            push=lambda dialog, answered: self.app.push_screen(dialog, answered),
-            confirm_delete=self.dialogs.confirm_delete,
-            origin=self.dialogs.origin,
-        )
-        self.tools = ChatTools(
-            model,
-            self.settings,
-            push=lambda screen: self.app.push_screen(screen),
-            copy=lambda text: self.app.copy_to_clipboard(text),
-            gauge=lambda: widgets.gauge,
-            announce=lambda message, **how: self.app.notify(message, **how),
-        )
-        self.other_agents = OtherAgents(
-            self.workspace,
-            self.settings,
-            self.spec,
-            notify=self.notify,
-            sidebar=lambda: widgets.sidebar,
-            app=app,
-        )
-        self.attention = Attention(
-            model,
-            self.workspace,
-            self.spec,
-            self.ui_settings,
-            app=app,
-            keys=keys,
-            in_front=lambda: in_front(self, ChatScreen),
-            others_open=lambda: others_open(self, ChatScreen),
-        )
-        self.drawing = ChatDrawing(
-            model,
-            widgets,
-            pacer=self.pacer,
-            scheduling=Scheduling(
-                timer=self.set_timer,
-                next_turn=self.call_later,
-                after_paint=self.call_after_refresh,
-                mounted=lambda: self.is_mounted,
-                attached=lambda: self.is_attached,
-            ),
-            index_sync=self.index_sync,
-            attention=self.attention,
-            options=self.options,
-            set_busy=lambda busy: setattr(self, "busy", busy),
-            focus_prompt=self.focus_prompt,
-            focused=lambda: self.focused,
-            notify=self.notify,
-        )
-        model.show = self.drawing.show
-        model.focus_prompt = self.focus_prompt
-        model.status_changed = self.drawing.status
-        self.agent = AgentRunner(
-            model,
-            self.parts,
-            self.workspace,
-            self.settings,
-            widgets=widgets,
-            drawing=self.drawing,
-            dialogs=self.dialogs,
-            index_sync=self.index_sync,
-            keys=keys,
-            app=app,
-            screen=ScreenHooks(
-                run_worker=self.run_worker,
-                refresh_bindings=self.refresh_bindings,
-                on_screen=lambda: self in self.app.screen_stack,
-                list_key=lambda binding_id: key_label(self, binding_id, owner=SessionList),
-            ),
-        )
-        self.sidebar_requests = SidebarRequests(
-            model,
-            self.workspace,
-            self.spec,
-            drawing=self.drawing,
-            actions=self.session_actions,
-            new_session=self.action_new_session,
-            focus_prompt=self.focus_prompt,
-            app=app,
-        )
-        self.subagents = Subagents(
-            model,
-            self.workspace,
-            self.spec.key,
-            push=lambda screen: self.app.push_screen(screen),
-            app=app,
-            focus_transcript=lambda: self.set_focus(widgets.transcript),
-        )
-        self.palette = ChatPalette(
-            model,
-            actions=ViewActions(
+        """The view's parts (:mod:`.parts`), kept as the screen's attributes."""
+        made = make_parts(
+            self,
+            ScreenSide(
+                link=lambda: self.link,
+                focus_prompt=self.focus_prompt,
                 new_session=self.action_new_session,
                 toggle_thoughts=self.action_toggle_thoughts,
                 toggle_sidebar=self.action_toggle_sidebar,
-                restart_agent=self.agent.restart,
+                set_busy=lambda busy: setattr(self, "busy", busy),
             ),
-            tools=self.tools,
-            sessions=self.session_actions,
-            dialogs=self.dialogs,
-            rules=self.rules.show_rules,
-            key_words=lambda binding_id: next(
-                (key_words(key) for key in effective_keys(self, binding_id)), None
-            ),
-            highlighted=lambda: widgets.sidebar.highlighted_session_id(),
-            other_agents=self.other_agents.commands,
-            options=self.options.commands,
-            agent_switches=lambda: getattr(self.app, "agent_switch_commands", tuple)(),
-            rewind=self.rewind.palette_commands,
-            subagents=self.subagents,
+            settings=self.settings,
+            spec=self.spec,
+            workspace=self.workspace,
+            ui_settings=self.ui_settings,
+            parts=self.parts,
+            widgets=self.widgets,
+            pacer=self.pacer,
         )
+        self.model = made.model
+        self.dialogs = made.dialogs
+        self.rewind = made.rewind
+        self.rules = made.rules
+        self.options = made.options
+        self.index_sync = made.index_sync
+        self.session_actions = made.session_actions
+        self.tools = made.tools
+        self.other_agents = made.other_agents
+        self.attention = made.attention
+        self.drawing = made.drawing
+        self.agent = made.agent
+        self.sidebar_requests = made.sidebar_requests
+        self.subagents = made.subagents
+        self.palette = made.palette
 
     @property
     def link(self) -> SessionController | None:
