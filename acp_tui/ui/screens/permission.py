@@ -36,8 +36,6 @@ Everything the agent sent is shown literally, through :mod:`acp_tui.ui.agent_tex
 
 from __future__ import annotations
 
-import json
-import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import partial
@@ -49,72 +47,42 @@ from textual import events
 from textual.actions import parse as parse_action
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.reactive import reactive
 from textual.widgets import Label, Static
 
 from acp_tui.session.asking.permissions import (
-    KIND_LABELS,
     REJECT_ONCE,
     PendingPermission,
     PermissionChoice,
 )
 from acp_tui.session.asking.rules import Decision
 from acp_tui.store.entries import ToolCall
-from acp_tui.store.tool_content import ContentPart, FileDiff, TerminalRef
-from acp_tui.text.fences import unfenced
-from acp_tui.text.titles import plain_title, project_path
-from acp_tui.ui.agent_text import agent_content, agent_line, agent_lines, line_of
+from acp_tui.text.titles import plain_title
+from acp_tui.ui.agent_text import agent_line, line_of
 from acp_tui.ui.keymap import key_label
 from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.screens.armed import (
     ArmedDialog,
-    ChoiceList,
     DialogOrigin,
     HintLine,
     TypingForwarder,
     is_typing,
     present_dialog,
 )
+from acp_tui.ui.screens.permission_view import (
+    KIND_CELLS,
+    KIND_ICONS,
+    TITLE_LIMIT,
+    DetailsBody,
+    PermissionOptions,
+    option_prompt,
+    raw_json,
+    tool_call_details,
+)
 from acp_tui.ui.textual_patches import access
-from acp_tui.ui.widgets.diff_view import DiffView
 
-TITLE_LIMIT = 500
-OPTION_NAME_LIMIT = 200
-COMMAND_LIMIT = 100_000
-TEXT_LIMIT = 10_000
-RAW_INPUT_LIMIT = 50_000
-MAX_DIFFS = 20
-MAX_LOCATIONS = 20
-
-#: Icon and word shown for each ToolKind.
-KIND_ICONS: dict[str, tuple[str, str]] = {
-    "read": ("◉", "read"),
-    "edit": ("✎", "edit"),
-    "delete": ("✗", "delete"),
-    "move": ("⇄", "move"),
-    "search": ("⌕", "search"),
-    "execute": ("❯", "execute"),
-    "think": ("∴", "think"),
-    "fetch": ("⇣", "fetch"),
-    "switch_mode": ("⇆", "switch mode"),
-    "other": ("•", "tool"),
-}
-_OPTION_MARKS: dict[str, str] = {
-    "allow_once": "✓",
-    "allow_always": "✓✓",
-    "reject_once": "✗",
-    "reject_always": "✗✗",
-}
-_KIND_STYLES: dict[str, str] = {
-    "allow_once": "bold $text-success",
-    "allow_always": "bold $text-success on $success 25%",
-    "reject_once": "bold $text-error",
-    "reject_always": "bold $text-error on $error 25%",
-}
-#: Cells of an option's kind column.
-KIND_CELLS = 20
 _NUMBER_KEYS = frozenset(str(n) for n in range(1, 10))
 #: The actions of the dialog's own keys (see PermissionScreen.BINDINGS).
 _OWN_ACTIONS = frozenset(
@@ -140,57 +108,6 @@ class RuleOffer:
 def _parse_action(action: str) -> tuple[str, tuple[Any, ...]]:
     _namespace, name, arguments = parse_action(action)
     return name, arguments
-
-
-def _literal(text: str, limit: int) -> Text:
-    text_block = agent_lines(text, limit)
-    text_block.overflow = "fold"
-    return text_block
-
-
-def option_prompt(index: int, choice: PermissionChoice) -> Content:
-    """One option as a row: its number key (1-9 only), its kind (mark, word, colour) and the
-    agent's name for it, literally."""
-    number = f" {index + 1}  " if index < 9 else "    "
-    mark = _OPTION_MARKS.get(choice.kind, "?")
-    label = KIND_LABELS.get(choice.kind) or line_of(choice.kind or "option", 14)
-    kind = f" {mark} {label}"
-    kind += " " * max(1, KIND_CELLS - cell_len(kind))
-    return Content.assemble(
-        (number, "bold $text-accent"),
-        (kind, _KIND_STYLES.get(choice.kind, "bold")),
-        " ",
-        agent_content(choice.name, OPTION_NAME_LIMIT),
-    )
-
-
-class _Body(VerticalScroll, can_focus=False):
-    """The scrollable details; scrolled with PageUp/PageDown or the mouse wheel."""
-
-
-class PermissionOptions(ChoiceList):
-    """The agent's options. An option list renders only the rows on screen, so a request with
-    thousands of options opens and answers as fast as one with two. Never focused: the dialog
-    owns the keys, and a click is an answer only through the gate."""
-
-    DEFAULT_CSS = """
-    PermissionOptions {
-        height: auto;
-        border: none;
-        padding: 0;
-        background: transparent;
-        scrollbar-size-vertical: 1;
-        & > .option-list--option-highlighted { background: $accent 30%; color: $text; }
-        & > .option-list--option-hover { background: $boost; }
-    }
-    """
-
-
-def _same_command(text: str, command: str) -> bool:
-    """Whether a text content part only repeats the command (``$ npm test``, or the command
-    alone, in a fence or not)."""
-    shown = text.strip()
-    return shown.removeprefix("$").strip() == command.strip() or shown == command.strip()
 
 
 class PermissionScreen(ArmedDialog[str]):
@@ -302,7 +219,7 @@ class PermissionScreen(ArmedDialog[str]):
                 yield Static(Text(self.title_text, overflow="fold"), id="title")
             if self.offer is not None and self.offer.note:
                 yield Static(agent_line(self.offer.note, 300), id="rule-note")
-            with _Body(id="body"):
+            with DetailsBody(id="body"):
                 yield from self._compose_details()
             if self.options:
                 yield PermissionOptions(
@@ -318,67 +235,13 @@ class PermissionScreen(ArmedDialog[str]):
             yield HintLine(self._hint_text(), id="hint")
 
     def _compose_details(self) -> ComposeResult:
-        tool_call = self.tool_call
-        command = tool_call.command
-        if command:
-            text = Text()
-            text.append("$ ", style="bold")
-            text.append_text(_literal(command, COMMAND_LIMIT))
-            yield Static(text, id="command", classes="section")
-            cwd = tool_call.command_cwd
-            if cwd and os.path.normpath(cwd) != os.path.normpath(self.project or ""):
-                yield Static(
-                    Text.assemble("in ", agent_line(project_path(cwd, self.project), 500)),
-                    classes="section muted",
-                )
-        diffs = 0
-        for output in tool_call.outputs:
-            if isinstance(output, FileDiff):
-                diffs += 1
-                if diffs <= MAX_DIFFS:
-                    yield DiffView(
-                        project_path(output.path, self.project)
-                        if output.path
-                        else "(unknown file)",
-                        output.old_text,
-                        output.new_text,
-                        classes="section",
-                    )
-            elif isinstance(output, TerminalRef):
-                yield Static(
-                    Text.assemble("Terminal ", agent_line(output.terminal_id, 100)),
-                    classes="section muted",
-                )
-            elif isinstance(output, ContentPart) and output.text is not None:
-                inside = unfenced(output.text)  # a fence is Markdown for a renderer, not text
-                if command and _same_command(inside, command):
-                    continue  # the command again (Claude's, Codex's "```sh" block): shown above
-                yield Static(_literal(inside, TEXT_LIMIT), classes="section")
-        if diffs > MAX_DIFFS:
-            yield Static(Text(f"… {diffs - MAX_DIFFS} more diffs"), classes="section muted")
-        lines = [
-            project_path(location.path, self.project)
-            + (f":{location.line}" if location.line is not None else "")
-            for location in tool_call.file_locations
-        ]
-        if lines:
-            text = Text()
-            text.append("Locations: ", style="bold")
-            shown = lines[:MAX_LOCATIONS]
-            text.append(", ".join(line_of(line, 300) for line in shown))
-            if len(lines) > len(shown):
-                text.append(f" … {len(lines) - len(shown)} more")
-            yield Static(text, id="locations", classes="section")
+        yield from tool_call_details(self.tool_call, self.project)
         if self.has_raw_input:
             yield Static(self._raw_toggle_text(), id="raw-toggle", classes="section muted")
             yield Static(self._raw_json(), id="raw-input", classes="section")
 
     def _raw_json(self) -> Text:
-        try:
-            dumped = json.dumps(self.raw_input, indent=2, ensure_ascii=False, default=str)
-        except (TypeError, ValueError):
-            dumped = repr(self.raw_input)
-        return _literal(dumped, RAW_INPUT_LIMIT)
+        return raw_json(self.raw_input)
 
     def _raw_toggle_text(self) -> Text:
         arrow = "▾" if self.show_raw else "▸"
@@ -439,7 +302,7 @@ class PermissionScreen(ArmedDialog[str]):
     def _fit(self) -> None:
         """Share the height between the details and the options so that the header, the hint
         and some of each always stay on screen."""
-        bodies = self.query(_Body)
+        bodies = self.query(DetailsBody)
         if not self.is_mounted or not bodies:
             return  # closed before its first layout (cancelled as it opened)
         dialog = self.query_one("#dialog")
@@ -598,7 +461,7 @@ class PermissionScreen(ArmedDialog[str]):
             self.show_raw = not self.show_raw
 
     def action_scroll_body(self, direction: int) -> None:
-        body = self.query_one(_Body)
+        body = self.query_one(DetailsBody)
         if direction < 0:
             body.scroll_page_up(animate=False)
         else:
