@@ -50,3 +50,32 @@ def test_login_suspends_the_tui_runs_the_agents_login_and_the_session_goes_on(
     assert_frame(term, "back from the sign-in")
     term.send("/login status")
     term.wait_for("signed in as Journey Person")
+
+
+def test_ctrl_c_in_the_sign_in_ends_it_and_the_tui_comes_back(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """The sign-in is the terminal's job while it runs: Ctrl-C there is its own (the demo's
+    login says "Not signed in"), acp-tui says how it ended, and Enter brings the TUI back,
+    still working, the message waiting for a sign-in still there."""
+    term = terminal(80, 24)
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.send("/login")
+    term.wait_for("I require authentication")
+    term.wait_until(lambda s: "working" not in s, "the /login turn to end", twice=True)
+    term.send("hello")
+    term.wait_until(lambda s: "1-2 choose" in s, "the picker armed")
+    term.press("1")
+    term.wait_for("Your name:")
+    term.press("C-c")
+    term.wait_for("Not signed in.")
+    term.wait_for("the sign-in ended with status 1")
+    term.press("Enter")
+    # Back in the TUI, which says so; the message waits in the queue.
+    term.wait_for("ended with status 1")
+    term.wait_for("waits in the queue")
+    term.send("and again")
+    term.wait_until(lambda s: "1-2 choose" in s, "the picker again")
+    term.press("2")  # the demo's other method: signed in without the terminal
+    term.wait_for("HELLO")

@@ -5,9 +5,11 @@ and ended with it. Real processes, run the way the suspended TUI runs them."""
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
+import subprocess
 import sys
 import threading
 import time
@@ -137,3 +139,112 @@ def test_a_sign_in_that_stops_on_ctrl_c_is_not_ended_by_acp_tui(
     presser.join(5)
     assert status == 3
     assert "acp-tui ends it" not in "".join(written)
+
+
+# -- in a real terminal ---------------------------------------------------------------------
+
+#: acp-tui's side, in a terminal of its own (the session's leader, the terminal's foreground
+#: group, as acp-tui is in the person's terminal): runs a sign-in that ignores Ctrl-C and
+#: writes, once it returns, its status and whether the terminal is acp-tui's again.
+DRIVER = """
+import os, sys
+os.close(os.open(os.ttyname(0), os.O_RDWR))  # the terminal becomes this session's
+from acp_tui.session.auth import terminal_run
+from acp_tui.session.auth.methods import TerminalLogin, parse_auth_methods
+(method,) = parse_auth_methods([{"id": "t", "type": "terminal", "name": "Stubborn"}])
+login = TerminalLogin.of(method, [sys.executable, "-c", sys.argv[1], sys.argv[2]], sys.argv[3])
+def write(text):
+    sys.stdout.write(text)
+    sys.stdout.flush()
+status = terminal_run.run_login(login, "Agent", write, grace=float(sys.argv[4]))
+print(f"STATUS {status} BACK {os.tcgetpgrp(0) == os.getpgrp()} ME {os.getpgrp()}", flush=True)
+"""
+
+#: The sign-in: its group and the terminal's foreground group, a job in its group and a
+#: setsid daemon (pids in the file named by its argument), then it ignores Ctrl-C a minute.
+STUBBORN_IN_A_TERMINAL = """
+import os, signal, subprocess, sys, time
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+job = subprocess.Popen(["sleep", "300"])  # ignores Ctrl-C too
+daemon = subprocess.Popen(["sleep", "301"], start_new_session=True)
+with open(sys.argv[1] + ".tmp", "w") as f:
+    f.write(f"{os.getpgrp()} {os.tcgetpgrp(0)} {job.pid} {daemon.pid}")
+os.replace(sys.argv[1] + ".tmp", sys.argv[1])
+time.sleep(60)
+"""
+
+
+class Pty:
+    """A program in a terminal of its own: what it wrote, and keys typed into it."""
+
+    def __init__(self, argv: list[str]) -> None:
+        import pty
+
+        self.master, slave = pty.openpty()
+        self.process = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, start_new_session=True
+        )
+        os.close(slave)
+        self.output = b""
+
+    def read_until(self, needle: bytes, limit: float = 30) -> bytes:
+        import select
+
+        deadline = time.monotonic() + limit
+        while needle not in self.output and time.monotonic() < deadline:
+            ready, _, _ = select.select([self.master], [], [], 0.1)
+            if ready:
+                try:
+                    self.output += os.read(self.master, 4096)
+                except OSError:
+                    break
+        assert needle in self.output, self.output.decode("utf-8", "replace")
+        return self.output
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)
+        self.process.wait(10)
+        os.close(self.master)
+
+
+@pytest.mark.skipif(not reaper.supported(), reason="marking and sweeping need Linux's /proc")
+def test_in_a_terminal_the_sign_in_is_a_job_of_its_own_and_ctrl_c_ends_all_of_it(
+    tmp_path: Path,
+) -> None:
+    """The sign-in's processes are a group of their own that has the terminal (not acp-tui's
+    group); Ctrl-C typed there reaches that group, acp-tui learns of it, and when the
+    sign-in ignores it, its group and its setsid daemon are ended after the grace; then the
+    terminal is acp-tui's again."""
+    pids = tmp_path / "pids"
+    term = Pty(
+        [
+            sys.executable,
+            "-c",
+            DRIVER,
+            STUBBORN_IN_A_TERMINAL,
+            str(pids),
+            str(tmp_path),
+            "0.5",
+        ]
+    )
+    try:
+        deadline = time.monotonic() + 30
+        while not pids.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        group, foreground, job, daemon = (int(word) for word in pids.read_text().split())
+        assert group != term.process.pid  # not acp-tui's group
+        assert foreground == group  # the sign-in has the terminal
+        os.write(term.master, b"\x03")  # Ctrl-C, typed
+        term.read_until(b"did not stop 0.5 s after Ctrl-C; acp-tui ends it")
+        term.read_until(b"Press Enter to go back")
+        os.write(term.master, b"\n")
+        output = term.read_until(b"BACK").decode()
+        assert "BACK True" in output and f"ME {term.process.pid}" in output
+        deadline = time.monotonic() + 10
+        while (alive(job) or alive(daemon)) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not alive(job) and not alive(daemon), "left behind by the sign-in"
+    finally:
+        term.close()
