@@ -153,6 +153,8 @@ class ChangeReview(Widget):
         ]
         self._file = 0
         self._hunk = 0
+        #: The shown file's hunk views, in order (the pane's old ones may still be going).
+        self._views: list[DiffView] = []
 
     # ------------------------------------------------------------------ what is chosen
 
@@ -226,6 +228,7 @@ class ChangeReview(Widget):
         widgets: list[Widget] = [Static(title, classes="file-title")]
         if item.note:
             widgets.append(Static(Text(item.note), classes="file-note"))
+        self._views = []
         if item.change is None:
             widgets.append(Static("Not text: taken or left whole.", classes="binary"))
         elif not item.change.hunks:
@@ -233,13 +236,16 @@ class ChangeReview(Widget):
         else:
             for number, hunk in enumerate(item.change.hunks):
                 widgets.append(HunkHeader(index, number))
-                widgets.append(_hunk_view(item.display, hunk, number))
+                self._views.append(_hunk_view(item.display, hunk))
+                widgets.append(self._views[-1])
         pane.mount_all(widgets)
         self.call_after_refresh(self._mark_hunks)
 
     def _mark_hunks(self) -> None:
         kept = self._kept[self._file]
         for header in self.query(HunkHeader):
+            if header.file_index != self._file:
+                continue  # the file shown before, on its way out
             on = header.hunk_index in kept
             hunk = self.files[self._file].change.hunks[header.hunk_index]  # type: ignore[union-attr]
             label = Text("■ kept  " if on else "□ left out  ", style="bold")
@@ -247,8 +253,7 @@ class ChangeReview(Widget):
             header.update(label)
             header.set_class(not on, "-left-out")
             header.set_class(header.hunk_index == self._hunk, "-current")
-        for view in self.query(DiffView):
-            number = int((view.id or "hunk-0").removeprefix("hunk-"))
+        for number, view in enumerate(self._views):
             view.set_class(number not in kept, "-left-out")
 
     # ------------------------------------------------------------------ acting
@@ -299,7 +304,11 @@ class ChangeReview(Widget):
             return
         self._hunk = max(0, min(count - 1, self._hunk + step))
         self._mark_hunks()
-        headers = [h for h in self.query(HunkHeader) if h.hunk_index == self._hunk]
+        headers = [
+            h
+            for h in self.query(HunkHeader)
+            if h.file_index == self._file and h.hunk_index == self._hunk
+        ]
         if headers:
             headers[0].scroll_visible()
 
@@ -313,7 +322,7 @@ def _hunk_count(item: ReviewFile) -> int:
     return len(item.change.hunks) if item.change is not None else 0
 
 
-def _hunk_view(path: str, hunk: Hunk, number: int) -> DiffView:
+def _hunk_view(path: str, hunk: Hunk) -> DiffView:
     old = "".join(hunk.old_lines())
     new = "".join(hunk.new_lines())
     # A relative path: the view numbers nothing (the header says where the hunk is).
@@ -324,5 +333,4 @@ def _hunk_view(path: str, hunk: Hunk, number: int) -> DiffView:
         context=10_000,
         show_header=False,
         max_lines=2000,
-        id=f"hunk-{number}",
     )
