@@ -88,7 +88,7 @@ def ui_settings(
     configured keys, checked (what is wrong goes to ``problems``)."""
     keymap: dict[str, str] = {}
     if config is not None and config.keys:
-        from acp_tui.ui.keymap import resolve_keymap
+        from acp_tui.ui.keymap_config import resolve_keymap
 
         keymap, key_problems = resolve_keymap(config.keys, str(config_path()))
         if problems is not None:

@@ -14,7 +14,6 @@ from acp_tui.cli.tui import ui_settings
 from acp_tui.config.load import load_config
 from acp_tui.ui.keymap import (
     PLACES,
-    WAYS_OUT,
     _binding_owners,
     actions_markdown,
     declared_bindings,
@@ -22,8 +21,8 @@ from acp_tui.ui.keymap import (
     key_words,
     parse_key,
     parse_keys,
-    resolve_keymap,
 )
+from acp_tui.ui.keymap_config import WAYS_OUT, resolve_keymap
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 SOURCE = "/home/me/.config/acp-tui/config.toml"
