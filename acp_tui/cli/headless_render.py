@@ -38,6 +38,7 @@ from acp_tui.store.entries import (
     Notice,
     PlanSnapshot,
     SessionMessage,
+    ShellRun,
     SubagentCard,
     ToolCall,
     UnknownUpdate,
@@ -202,6 +203,8 @@ class Renderer(ABC):
     @abstractmethod
     def session_message(self, entry: SessionMessage, seen: _Seen, /) -> None: ...
     @abstractmethod
+    def shell_run(self, entry: ShellRun, seen: _Seen, /) -> None: ...
+    @abstractmethod
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None: ...
 
     @abstractmethod
@@ -335,6 +338,9 @@ class TextRenderer(Renderer):
         sender = child.card.label if child is not None and child.card is not None else None
         first = entry.text.strip().splitlines()[0]
         self._note(f"[from {_label(sender or entry.sender_id or 'a session', 60)}] {_label(first)}")
+
+    def shell_run(self, entry: ShellRun, seen: _Seen, /) -> None:
+        pass  # shell mode is the TUI's: a session headless never holds one
 
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:
         pass  # the TUI shows it; a script wants the answer
@@ -529,6 +535,9 @@ class JsonRenderer(Renderer):
             senderSessionId=entry.sender_id,
             recipientSessionId=entry.recipient_id,
         )
+
+    def shell_run(self, entry: ShellRun, seen: _Seen, /) -> None:
+        pass  # shell mode is the TUI's: a session headless never holds one
 
     def unknown(self, entry: UnknownUpdate, seen: _Seen, /) -> None:
         self.emit("unknown", entryId=entry.id, update=entry.raw, error=entry.error)

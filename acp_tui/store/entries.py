@@ -7,7 +7,7 @@ Every entry has:
 - ``version``: an ``int`` bumped on every change, so a UI can re-render only entries whose
   version differs from the one it last drew;
 - ``kind``: a short class-level string (``"user"``, ``"agent"``, ``"thought"``, ``"tool_call"``,
-  ``"plan"``, ``"notice"``, ``"unknown"``).
+  ``"plan"``, ``"notice"``, ``"shell"``, ``"unknown"``).
 
 Entries are plain ``__slots__`` classes mutated only by the store. ``to_dict()`` gives plain
 data (used by :meth:`SessionStore.snapshot`).
@@ -40,8 +40,10 @@ from acp_tui.store.tool_content import (
     ToolOutput,
     command_line,
     file_locations,
+    tool_call_fields,
     tool_outputs,
 )
+from acp_tui.text.terminal_screen import TerminalScreen
 from acp_tui.wire.updates import JsonObject, PlanUpdateContent
 
 __all__ = [
@@ -60,6 +62,7 @@ __all__ = [
     "PlanItem",
     "PlanSnapshot",
     "SessionMessage",
+    "ShellRun",
     "SubagentCard",
     "ToolCall",
     "UnknownUpdate",
@@ -87,6 +90,7 @@ class EntryVisitor(Protocol[C, R]):
     def compaction(self, entry: Compaction, context: C, /) -> R: ...
     def subagent(self, entry: SubagentCard, context: C, /) -> R: ...
     def session_message(self, entry: SessionMessage, context: C, /) -> R: ...
+    def shell_run(self, entry: ShellRun, context: C, /) -> R: ...
     def unknown(self, entry: UnknownUpdate, context: C, /) -> R: ...
 
 
@@ -316,24 +320,8 @@ class ToolCall(Entry):
         request's ``toolCall``): the fields present, not ``null`` and of the right type replace
         the known ones; others are ignored. The entry itself is not changed."""
         merged = copy.copy(self)
-        if not isinstance(fields, Mapping):
-            return merged
-        for key, attribute in (
-            ("title", "title"),
-            ("name", "name"),
-            ("kind", "tool_kind"),
-            ("status", "status"),
-        ):
-            value = fields.get(key)
-            if isinstance(value, str):
-                setattr(merged, attribute, value)
-        for key, attribute in (("content", "content"), ("locations", "locations")):
-            value = fields.get(key)
-            if isinstance(value, list):
-                setattr(merged, attribute, [item for item in value if isinstance(item, dict)])
-        for key, attribute in (("rawInput", "raw_input"), ("rawOutput", "raw_output")):
-            if fields.get(key) is not None:
-                setattr(merged, attribute, fields[key])
+        for attribute, value in tool_call_fields(fields).items():
+            setattr(merged, attribute, value)
         return merged
 
     @classmethod
@@ -425,10 +413,7 @@ class PlanSnapshot(Entry):
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
-        d["entries"] = self.entries
-        d["raw"] = self.raw
-        d["plan_id"] = self.plan_id
-        d["removed"] = self.removed
+        d.update(entries=self.entries, raw=self.raw, plan_id=self.plan_id, removed=self.removed)
         return d
 
 
@@ -462,12 +447,8 @@ class Notice(Entry):
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
-        d.update(
-            title=self.title,
-            severity=self.severity,
-            description=self.description,
-            source=self.source,
-        )
+        d.update(title=self.title, severity=self.severity, source=self.source)
+        d.update(description=self.description)
         return d
 
 
@@ -501,13 +482,8 @@ class Compaction(Entry):
 
     def to_dict(self) -> dict[str, Any]:
         d = super().to_dict()
-        d.update(
-            compaction_id=self.compaction_id,
-            status=self.status,
-            summary=self.summary,
-            error=self.error,
-            meta=self.meta,
-        )
+        d.update(compaction_id=self.compaction_id, status=self.status, summary=self.summary)
+        d.update(error=self.error, meta=self.meta)
         return d
 
 
@@ -574,6 +550,27 @@ class SessionMessage(MessageEntry):
         d = super().to_dict()
         d.update(sender_id=self.sender_id, recipient_id=self.recipient_id)
         return d
+
+
+class ShellRun(Entry):
+    """A command run in shell mode (``!cmd``): history, not the agent's. ``exit_code``: None
+    while it runs, negative: the signal that ended it; ``attached``: sent with the next prompt."""
+
+    __slots__ = ("attached", "command", "cwd", "exit_code", "screen")
+    kind: ClassVar[str] = "shell"
+
+    def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
+        return visitor.shell_run(self, context)
+
+    def __init__(self, entry_id: int, command: str, cwd: str, screen: TerminalScreen) -> None:
+        super().__init__(entry_id)
+        self.command, self.cwd, self.screen = command, cwd, screen
+        self.exit_code: int | None = None
+        self.attached = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "command": self.command, "cwd": self.cwd,
+                "exit_code": self.exit_code, "output": self.screen.text()}  # fmt: skip
 
 
 class UnknownUpdate(Entry):

@@ -26,11 +26,12 @@ from acp_tui.store.agent_terminals import AgentTerminal
 from acp_tui.store.background import BackgroundWork, background_work
 from acp_tui.store.catalog import MAX_STALE_PAGES, Catalog, ListState
 from acp_tui.store.changes import PART_STATE, Changes, ChangeTracker
-from acp_tui.store.entries import Notice, UnknownUpdate
+from acp_tui.store.entries import Notice, ShellRun, UnknownUpdate
 from acp_tui.store.reducer import Reducer
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import SessionState
 from acp_tui.store.turns import Turns
+from acp_tui.text.terminal_screen import TerminalScreen
 from acp_tui.wire.updates import JsonObject
 
 __all__ = ["MAX_STALE_PAGES", "ListState", "SessionStore"]
@@ -342,6 +343,24 @@ class SessionStore:
         """Record a client notice in the transcript ("Allowed once: Write src/app.py",
         "Cancelled", an error...)."""
         return self._turns.add_notice(session_id, title, severity=severity, description=description)
+
+    def add_shell_run(
+        self, session_id: str, command: str, cwd: str, screen: TerminalScreen
+    ) -> ShellRun:
+        """Record a shell-mode command in the transcript (the person's own, not the agent's)."""
+        s = self._registry.ensure(session_id)
+        entry = ShellRun(self._registry.next_id(), command, cwd, screen)
+        s.transcript.append(entry)
+        self._tracker.touch_entry(s, entry)
+        return entry
+
+    def shell_changed(self, session_id: str, entry: ShellRun) -> None:
+        """A shell-mode command printed, ended or was attached: its view redraws."""
+        s = self._registry.sessions.get(session_id)
+        if s is not None:
+            entry.version += 1
+            self._tracker.last_marked = None
+            self._tracker.touch_entry(s, entry)
 
     def end_unfinished_tool_calls(
         self, session_id: str, status: str, *, only_pending: bool = False

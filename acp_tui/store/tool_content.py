@@ -28,6 +28,7 @@ __all__ = [
     "ToolOutput",
     "command_line",
     "file_locations",
+    "tool_call_fields",
     "tool_outputs",
 ]
 
@@ -181,3 +182,29 @@ def command_line(raw_input: Any, *, executes: bool = False) -> str | None:
             parts.append(words)
             break
     return " ".join(parts) if parts else None
+
+
+def tool_call_fields(fields: object) -> dict[str, Any]:
+    """The attributes of a :class:`~acp_tui.store.entries.ToolCall` that the wire
+    ``ToolCallUpdate`` ``fields`` set: those present, not ``null`` and of the right type;
+    others are ignored."""
+    out: dict[str, Any] = {}
+    if not isinstance(fields, Mapping):
+        return out
+    for key, attribute in (
+        ("title", "title"),
+        ("name", "name"),
+        ("kind", "tool_kind"),
+        ("status", "status"),
+    ):
+        value = fields.get(key)
+        if isinstance(value, str):
+            out[attribute] = value
+    for key, attribute in (("content", "content"), ("locations", "locations")):
+        value = fields.get(key)
+        if isinstance(value, list):
+            out[attribute] = [item for item in value if isinstance(item, dict)]
+    for key, attribute in (("rawInput", "raw_input"), ("rawOutput", "raw_output")):
+        if fields.get(key) is not None:
+            out[attribute] = fields[key]
+    return out

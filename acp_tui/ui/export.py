@@ -17,6 +17,7 @@ from acp_tui.store.entries import (
     Notice,
     PlanSnapshot,
     SessionMessage,
+    ShellRun,
     SubagentCard,
     ToolCall,
     UnknownUpdate,
@@ -25,6 +26,7 @@ from acp_tui.store.entries import (
 from acp_tui.store.session import SessionState
 from acp_tui.text.fences import unfenced
 from acp_tui.text.safety import encodable, one_line, sanitize_terminal_text
+from acp_tui.text.terminal_screen import exit_words as shell_status
 from acp_tui.ui.widgets.diff_view import split_lines
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
@@ -161,6 +163,11 @@ class _Markdown:
         name = sender.card.label if sender is not None and sender.card is not None else None
         who = f"From {md_line(name or entry.sender_id or 'another session', 200)}"
         lines += [f"## {who}", "", under_a_turn(sanitize_terminal_text(entry.text)), ""]
+
+    def shell_run(self, entry: ShellRun, lines: list[str], /) -> None:
+        status = shell_status(entry.exit_code)
+        lines += [f"**Shell** `$ {md_line(entry.command, 2000)}` — _{status}_"]
+        lines += [*fenced(entry.screen.text(), "text"), ""]
 
     def unknown(self, entry: UnknownUpdate, lines: list[str], /) -> None:
         try:

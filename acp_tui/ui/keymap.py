@@ -73,6 +73,8 @@ DESCRIPTIONS: dict[str, str] = {
     "latest-thought": "open or close the latest thought",
     "latest-output": "open or close the latest tool call's whole output",
     "restart-agent": "restart the agent after it exited (or stopped responding)",
+    "shell-stop": "stop the shell-mode command running in the session on screen (Escape "
+    "too); otherwise the prompt copies",
     "history-search": "search the prompts you have sent, this project's first (while the agent "
     "runs: once it has exited, the same key restarts it)",
     "history-choose": "put the highlighted prompt in the prompt (it sends nothing)",

@@ -3,6 +3,8 @@ the official SDK's agent: the prompt written in ``$EDITOR``, Ctrl+R over the pro
 
 from __future__ import annotations
 
+import json
+import re
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +22,8 @@ AGENTS = {
 #: An editor for the test: it owns the terminal (it asks for Enter there), then adds a line
 #: to the file it was given and notes what it was handed.
 EDITOR = """\
+import json
+import re
 import sys
 from pathlib import Path
 path = Path(sys.argv[-1])
@@ -145,3 +149,68 @@ def test_ctrl_r_restarts_an_agent_that_exited_and_the_banner_says_so(
     term.wait_for("AFTER THE RESTART")
     term.press("C-r")  # the agent runs: the same key searches
     term.wait_for("Search your prompts")
+
+
+def _coloured(term: Terminal) -> str:
+    """The screen with its colours (SGR sequences), as tmux keeps them."""
+    return term._tmux("capture-pane", "-e", "-p", "-t", term.target, check=False).stdout
+
+
+def _prompts_sent(recording: Path) -> list[list[dict[str, object]]]:
+    prompts = []
+    for line in recording.read_text().splitlines()[1:]:
+        record = json.loads(line)
+        message = record.get("msg") or {}
+        if record.get("dir") == "to_agent" and message.get("method") == "session/prompt":
+            prompts.append(message["params"]["prompt"])
+    return prompts
+
+
+@pytest.mark.parametrize("case", list(AGENTS))
+def test_shell_mode_runs_on_a_terminal_stops_and_attaches_on_the_wire(
+    terminal: Callable[..., Terminal], case: str
+) -> None:
+    args, cols, rows = AGENTS[case]
+    demo = case.startswith("demo")
+    term = terminal(cols=cols, rows=rows)
+    project = term.home / "project"
+    (project / "a-folder").mkdir(parents=True)
+    (project / "a-file.txt").write_text("x")
+    recording = term.home / "wire.jsonl"
+    term.start(["--record", str(recording), *args], cwd=project)
+    term.wait_header("New session")
+    term.send("hello")
+    term.wait_for("HELLO" if demo else "You said: hello")
+    term.wait_gone("working…")
+    # A listing on a real terminal: ls colours it (the folder in bold blue, as ls says).
+    term.send("!ls --color=auto")
+    term.wait_for("exit 0")
+    screen = term.wait_for("a-file.txt")
+    assert "$ ls --color=auto" in screen
+    assert re.search(r"\x1b\[[0-9;]*1[;m][^\n]*a-folder", _coloured(term)), _coloured(term)
+    # Escape stops a command (and cancels no turn).
+    term.send("!echo started; sleep 30")
+    term.wait_for("running… (Esc stops it)")
+    term.press("Escape")
+    term.wait_for("ended by SIGINT")
+    assert len(_prompts_sent(recording)) == 1  # nothing of it went to the agent
+    # !! attaches it: it goes with the next message, and only with it.
+    term.send("!!printf 'step 1\\rstep 2 of 2\\n'; exit 3")
+    term.wait_for("exit 3 · attached to the next message")
+    output = [line.split("▌", 1)[-1].strip() for line in term.screen().splitlines()]
+    assert "step 2 of 2" in output and "step 1" not in output  # the carriage return drew
+    term.send("what failed")
+    term.wait_for("WHAT FAILED" if demo else "You said: what failed")
+    term.wait_gone("working…")
+    term.send("and now")
+    term.wait_for("AND NOW" if demo else "You said: and now")
+    _first, attached, after = _prompts_sent(recording)
+    assert attached[0] == {"type": "text", "text": "what failed"}
+    said = "I ran `printf 'step 1\\rstep 2 of 2\\n'; exit 3` in my terminal (exit 3)"
+    if demo:  # takes embedded context: a resource
+        assert attached[1]["text"].startswith(said)
+        assert attached[2]["type"] == "resource"
+        assert attached[2]["resource"]["text"] == "step 2 of 2"
+    else:  # text
+        assert attached[1]["text"].startswith(said) and "step 2 of 2" in attached[1]["text"]
+    assert after == [{"type": "text", "text": "and now"}]

@@ -101,3 +101,19 @@ def test_output_the_agent_fenced_is_fenced_once() -> None:
     text = transcript_markdown(state)
     assert "```\ntotal 12\nnotes.txt\n```" in text
     assert "```console" not in text
+
+
+def test_a_shell_mode_command_is_exported_as_the_terminal_drew_it() -> None:
+    from acp_tui.text.terminal_screen import TerminalScreen
+
+    store = SessionStore(clock=lambda: 1000.0)
+    store.register_session("s", cwd="/w")
+    screen = TerminalScreen(40)
+    entry = store.add_shell_run("s", "make test", "/w", screen)
+    screen.feed(b"\x1b[32m5 passed\x1b[0m\r\n10%\r100%\r\n")
+    entry.exit_code = 2
+    store.shell_changed("s", entry)
+    state = store.get("s")
+    assert state is not None
+    text = transcript_markdown(state)
+    assert "**Shell** `$ make test` — _exit 2_\n```text\n5 passed\n100%\n```" in text

@@ -103,6 +103,7 @@ class SessionController:
         # (acp_tui.session.errors), never the wire's. Prompts and turns:
         turns = self.turns
         self.build_prompt = turns.build_prompt
+        self.shell_output_blocks = turns.shell_output_blocks
         self.send_prompt = translating_now(turns.send_prompt)
         self.can_send = turns.can_send
         self.flush = translating_now(turns.flush)

@@ -22,6 +22,7 @@ from acp_tui.session.prompts.attachments import (
     fit_to_capabilities,
 )
 from acp_tui.session.prompts.queue import QueuedPrompt
+from acp_tui.session.prompts.shell_output import shell_output_blocks
 from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_NOT_RUN
 from acp_tui.store.entries import UserMessage
 from acp_tui.wire import constants as wire
@@ -49,6 +50,12 @@ class Turns:
         agent = self.state.agent
         caps = PromptCapabilities.from_agent(agent.capabilities) if agent else PromptCapabilities()
         return build_prompt(text, Path(self.state.cwd), caps)
+
+    def shell_output_blocks(self, command: str, output: str, status: str) -> list[dict[str, Any]]:
+        """A shell-mode command's output, as this agent takes it with a prompt."""
+        agent = self.state.agent
+        caps = PromptCapabilities.from_agent(agent.capabilities) if agent else PromptCapabilities()
+        return shell_output_blocks(command, output, status, caps)
 
     def send_prompt(
         self, session_id: str, text: str, blocks: list[dict[str, Any]] | None = None

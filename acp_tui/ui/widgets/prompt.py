@@ -209,6 +209,9 @@ class PromptEditor(Vertical):
         #: Builds the blocks of what is sent (the screen gives its agent's controller's, which
         #: attaches each ``@file`` as the agent takes it; the same for ``acp-tui ask``).
         self.builder: Callable[[str], BuiltPrompt] = text_only
+        #: Runs ``!cmd`` (shell mode): ``(command, attach)``, False when it cannot (None: a
+        #: prompt without shell mode sends it as text).
+        self.run_shell: Callable[[str, bool], bool] | None = None
         self._area = PromptTextArea(
             self,
             soft_wrap=True,
@@ -338,6 +341,14 @@ class PromptEditor(Vertical):
         text = self._area.text.rstrip().lstrip("\n")
         if not text.strip():
             return False
+        if text.startswith("!") and text.lstrip("!").strip() and self.run_shell is not None:
+            # Shell mode: the command runs here, not sent to the agent (``!!``: its output
+            # goes with the next message). Not run: the text stays.
+            attach = text.startswith("!!")
+            self._sent(text)
+            if not self.run_shell(text[1 + attach :].strip(), attach):
+                self.set_draft(text)
+            return True
         taken = self.taken_suggestion
         self._taken = None
         if taken is not None:
@@ -351,12 +362,15 @@ class PromptEditor(Vertical):
             return False
         for note in built.notes:
             self.screen.notify(note, severity="warning", timeout=8, markup=False)
+        self._sent(text)
+        self.post_message(self.Submitted(self, text, built.blocks))
+        return True
+
+    def _sent(self, text: str) -> None:
         if self.history.append(text, str(self._cwd)):
             self.history.save_in_background()
         self._reset_history_browsing()
         self._load("")
-        self.post_message(self.Submitted(self, text, built.blocks))
-        return True
 
     def action_external_editor(self, _how: str = "") -> None:
         """The prompt in ``$VISUAL``/``$EDITOR``/``vi``: the app steps aside while it runs,

@@ -19,6 +19,7 @@ from acp_tui.store.entries import (
 )
 from acp_tui.store.tool_content import FileDiff, SessionRef, TerminalRef
 from acp_tui.text.fences import unfenced
+from acp_tui.text.terminal_screen import render_text
 from acp_tui.text.titles import plain_title
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.widgets.entry_view import (
@@ -30,6 +31,7 @@ from acp_tui.ui.widgets.entry_view import (
     pretty_json,
     safe,
 )
+from acp_tui.ui.widgets.shell_view import terminal_text
 from acp_tui.ui.widgets.subagent_views import (
     session_lookup_of,
 )
@@ -179,7 +181,8 @@ class ToolCallView(EntryView):
         if state is None:
             return Text(f"terminal {line_of(terminal_id, 80)} (released)", style="dim")
         text = Text(f"$ {line_of(state.command_line, 2000)}\n", style="bold")
-        text.append(safe(state.output[-RAW_LIMIT:]))
+        # Drawn as a terminal draws it (colours, carriage returns), as shell mode's output.
+        text.append(terminal_text(render_text(state.output[-RAW_LIMIT:])))
         if state.exit_status is not None:
             text.append(f"\n[{line_of(state.exit_status.describe(), 40)}]", style="dim")
         return text

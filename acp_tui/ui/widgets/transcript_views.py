@@ -24,6 +24,7 @@ from acp_tui.store.entries import (
     Notice,
     PlanSnapshot,
     SessionMessage,
+    ShellRun,
     SubagentCard,
     ToolCall,
     UnknownUpdate,
@@ -42,6 +43,7 @@ from acp_tui.ui.widgets.entry_view import (
     safe,
 )
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
+from acp_tui.ui.widgets.shell_view import ShellRunView
 from acp_tui.ui.widgets.subagent_views import (
     SessionMessageView,
     SubagentCardView,
@@ -382,6 +384,9 @@ class _Views:
 
     def session_message(self, entry: SessionMessage, lookup: TerminalLookup | None, /) -> EntryView:
         return SessionMessageView(entry)
+
+    def shell_run(self, entry: ShellRun, lookup: TerminalLookup | None, /) -> EntryView:
+        return ShellRunView(entry)
 
     def unknown(self, entry: UnknownUpdate, lookup: TerminalLookup | None, /) -> EntryView:
         return UnknownView(entry)

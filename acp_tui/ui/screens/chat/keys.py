@@ -23,6 +23,9 @@ CHAT_BINDINGS: list[BindingType] = [
     # The same key while the agent runs (the restart is only offered once it has exited):
     # the prompts sent, searched as shells do.
     Binding("ctrl+r", "search_history", "History", show=False, id="history-search"),
+    # Priority: the prompt's text area takes Ctrl+C as its copy. Only while a shell-mode
+    # command of the session on screen runs (see check_action): otherwise it copies.
+    Binding("ctrl+c", "cancel_turn('shell')", "Stop", show=False, priority=True, id="shell-stop"),
     # Priority: the prompt's text area takes Ctrl+Y as its redo.
     Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, priority=True, id="copy-reply"),
     Binding("alt+y", "copy_last_code", "Copy code", show=False, id="copy-code"),

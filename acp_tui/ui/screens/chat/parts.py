@@ -35,6 +35,7 @@ from acp_tui.ui.screens.chat.rewind import RewindActions
 from acp_tui.ui.screens.chat.rules import ChatRules
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SidebarRequests
+from acp_tui.ui.screens.chat.shell import ShellMode
 from acp_tui.ui.screens.chat.subagents import Subagents
 from acp_tui.ui.screens.chat.tools import ChatTools
 from acp_tui.ui.widgets.session_list import SessionList
@@ -74,6 +75,7 @@ class ChatParts:
     sidebar_requests: SidebarRequests
     subagents: Subagents
     palette: ChatPalette
+    shell: ShellMode
 
 
 def make_parts(
@@ -282,4 +284,11 @@ def make_parts(
         sidebar_requests=sidebar_requests,
         subagents=subagents,
         palette=palette,
+        shell=ShellMode(
+            model,
+            cwd=lambda: state.cwd if (state := model.state()) and state.cwd else spec.cwd,
+            post=lambda *call: screen.app.call_from_thread(*call),
+            columns=lambda: widgets.transcript.size.width - 4,
+            to_bottom=lambda: widgets.transcript.to_bottom(),
+        ),
     )

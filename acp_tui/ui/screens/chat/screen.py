@@ -34,6 +34,7 @@ from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.workspace import Workspace
+from acp_tui.store.entries import ShellRun
 from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import agent_parts
@@ -52,6 +53,7 @@ from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.option_controls import OptionChosen
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea, text_only
 from acp_tui.ui.widgets.queue_view import QueuedItem
+from acp_tui.ui.widgets.shell_view import ShellRunView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 from acp_tui.ui.widgets.status_line import NewOutputMarker
 from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
@@ -142,6 +144,8 @@ class ChatScreen(Screen[None]):
         self.rules = made.rules
         self.options = made.options
         self.index_sync = made.index_sync
+        #: Shell mode: ``!cmd`` in the prompt.
+        self.shell = made.shell
         self.session_actions = made.session_actions
         self.tools = made.tools
         self.other_agents = made.other_agents
@@ -194,8 +198,10 @@ class ChatScreen(Screen[None]):
         self.index_sync.open()
         w.header.set_policy(self.settings.permission_policy)
         w.prompt.cwd = self.spec.cwd
-        w.prompt.builder = lambda text: (
-            link.build_prompt(text) if (link := self.link) is not None else text_only(text)
+        w.prompt.run_shell = self.shell.run
+        w.prompt.builder = lambda text: self.shell.with_attachments(
+            link.build_prompt(text) if (link := self.link) is not None else text_only(text),
+            self.model.session_id,
         )
         show_sidebar = self.ui_settings.show_sidebar
         if show_sidebar is None:
@@ -209,6 +215,7 @@ class ChatScreen(Screen[None]):
         self.agent.start()
 
     async def on_unmount(self) -> None:
+        self.shell.kill_all()
         self.drawing.stop()
         self.attention.leave()
         await self.agent.stop()
@@ -362,7 +369,9 @@ class ChatScreen(Screen[None]):
                 isinstance(node, SessionsSidebar | Select) for node in focused.ancestors_with_self
             )
         if action == "cancel_turn":
-            return self.model.can_cancel(self.busy)
+            if parameters:  # Ctrl+C: a shell-mode command only
+                return self.shell.running_here()
+            return self.model.can_cancel(self.busy) or self.shell.running_here()
         if action == "restart_agent":
             return not self.model.agent_alive or self.model.unresponsive
         if action in ("cycle_mode", "cycle_thought_level"):
@@ -394,7 +403,15 @@ class ChatScreen(Screen[None]):
         event.stop()
         self.rewind.from_entry(event.entry_id)
 
-    def action_cancel_turn(self) -> None:
+    @on(ShellRunView.AttachRequested)
+    def _attach_shell(self, event: ShellRunView.AttachRequested) -> None:
+        event.stop()
+        assert isinstance(event.view.entry, ShellRun)
+        self.shell.attach_entry(event.view.entry)
+
+    def action_cancel_turn(self, _how: str = "") -> None:
+        if self.shell.stop():  # a shell-mode command first (Ctrl+C: only it)
+            return
         cancelled = self.model.cancel(self.busy)
         if cancelled == "edit":
             # Escape while editing a queued message: it stays as it was, and may go out.
