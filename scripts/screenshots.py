@@ -38,6 +38,7 @@ from textual.pilot import Pilot  # noqa: E402
 from acp_tui.config.known_agents import KNOWN_AGENTS  # noqa: E402
 from acp_tui.config.load import Config  # noqa: E402
 from acp_tui.demo_agent import demo_agent_argv  # noqa: E402
+from acp_tui.session.checkpoints.settings import CheckpointSettings  # noqa: E402
 from acp_tui.session.launch.settings import AppSettings  # noqa: E402
 from acp_tui.session.launch.spec import AgentSpec, LaunchOptions  # noqa: E402
 from acp_tui.ui.app import AcpTuiApp, make_app  # noqa: E402
@@ -45,6 +46,7 @@ from acp_tui.ui.preferences import UiSettings  # noqa: E402
 from acp_tui.ui.screens.chat import ChatScreen  # noqa: E402
 from acp_tui.ui.screens.launcher import build_choices  # noqa: E402
 from acp_tui.ui.screens.permission import PermissionScreen  # noqa: E402
+from acp_tui.ui.screens.rewind import ReviewDialog, RewindPicker  # noqa: E402
 from tests.chromium import HEADLESS_FLAGS, find_chromium  # noqa: E402
 from tests.ui.chat_helpers import send, wait_for, wait_for_session  # noqa: E402
 
@@ -66,10 +68,11 @@ def fresh_project() -> None:
     (PROJECT / "greeting.py").write_text(GREETING, encoding="utf-8")
 
 
-def demo_chat_app(theme: str = "textual-dark") -> AcpTuiApp:
+def demo_chat_app(theme: str = "textual-dark", *, checkpoints: bool = False) -> AcpTuiApp:
     argv = demo_agent_argv(state_dir=str(SCRATCH / "demo-state"), chunk_delay=0)
+    taken = CheckpointSettings(store=SCRATCH / "checkpoints", enabled=checkpoints)
     settings = AppSettings(
-        agent=AgentSpec(tuple(argv), cwd=str(PROJECT), label="demo agent"),
+        agent=AgentSpec(tuple(argv), cwd=str(PROJECT), label="demo agent", checkpoints=taken),
         data_dir=SCRATCH / "data",
     )
     return make_app(settings, ui=UiSettings(theme=theme))
@@ -184,6 +187,28 @@ async def shot_several_agents(pilot: Pilot) -> None:
     await settle(pilot)
 
 
+async def shot_rewind(pilot: Pilot) -> None:
+    """A turn of the demo agent's ``/change`` (a write through the client, a file created and
+    one deleted on disk), then Esc Esc, the turn, "Code only": the review of what the rewind
+    will do, before anything is written."""
+    (PROJECT / "old-notes.txt").write_text("notes to keep\n", encoding="utf-8")
+    screen = await wait_for_session(pilot)
+    await send(pilot, "/change greeting.py scratch.txt old-notes.txt")
+    await turn_done(pilot, screen)
+    screen.focus_prompt()
+    await pilot.press("escape", "escape")
+    await wait_for(pilot, lambda: isinstance(pilot.app.screen, RewindPicker), "the picker")
+    await pilot.press("enter")
+    await pilot.pause()
+    await pilot.press("down", "enter")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, ReviewDialog) and pilot.app.screen.armed,
+        "the review, armed",
+    )
+    await settle(pilot)  # greeting.py first: the write through the client
+
+
 SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None]]]] = {
     "launcher": (launcher_app, lambda pilot: settle(pilot)),
     "new-session": (demo_chat_app, shot_new_session),
@@ -191,6 +216,7 @@ SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None
     "conversation": (demo_chat_app, _conversation),
     "conversation-paper": (lambda: demo_chat_app("acp-paper"), _conversation),
     "several-agents": (two_agents_app, shot_several_agents),
+    "rewind": (lambda: demo_chat_app(checkpoints=True), shot_rewind),
 }
 
 

@@ -326,7 +326,7 @@ def _hunk_view(path: str, hunk: Hunk) -> DiffView:
     old = "".join(hunk.old_lines())
     new = "".join(hunk.new_lines())
     # A relative path: the view numbers nothing (the header says where the hunk is).
-    return DiffView(
+    view = DiffView(
         path if not path.startswith("/") else path.lstrip("/"),
         old if hunk.old_lines() else None,
         new,
@@ -334,3 +334,6 @@ def _hunk_view(path: str, hunk: Hunk) -> DiffView:
         show_header=False,
         max_lines=2000,
     )
+    # The hunk's own header row is the review's (with its mark): not drawn twice.
+    view.rows = [row for row in view.rows if row.kind != "hunk"]
+    return view
