@@ -102,6 +102,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args[0] == "checkpoints":
             return checkpoints.main_checkpoints(args[1:])
         return checkpoints.main_rewind(args[1:])
+    if args[:1] == ["search"]:
+        from acp_tui.cli import search
+
+        return search.main_search(args[1:])
     if args[:1] == ["replay"]:
         from acp_tui.devtools import replay
 

@@ -165,7 +165,7 @@ def _add_system_prompt_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui rewind --session ID --turn N --code [--force]",
+        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui search WORDS... [--agent NAME] [--json] | --forget ID | --reindex\n       acp-tui rewind --session ID --turn N --code [--force]",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,

@@ -338,6 +338,24 @@ class SearchIndex:
         cur.execute("DELETE FROM search_entries WHERE session = ?", (found[0],))
         cur.execute("DELETE FROM search_sessions WHERE id = ?", (found[0],))
 
+    def forget_session(self, session_id: str, agents: Sequence[str] = ()) -> list[str]:
+        """Take ``session_id`` out of the index (of the agents whose name or command
+        contains one of ``agents``, casefolded; empty: of any agent). Returns the labels of
+        the agents whose session it was."""
+        with self._lock:
+            rows = self._conn.execute(
+                "SELECT id, label, agent_words FROM search_sessions WHERE session_id = ?",
+                (encodable(session_id),),
+            ).fetchall()
+            rows = [row for row in rows if not agents or any(a in row[2] for a in agents)]
+            cur = self._conn.cursor()
+            cur.execute("BEGIN")
+            for row in rows:
+                cur.execute("DELETE FROM search_entries WHERE session = ?", (row[0],))
+                cur.execute("DELETE FROM search_sessions WHERE id = ?", (row[0],))
+            cur.execute("COMMIT")
+        return [str(row[1]) for row in rows]
+
     def clear(self) -> None:
         """Everything out (a reindex starts here)."""
         with self._lock:

@@ -100,6 +100,7 @@ DESCRIPTIONS: dict[str, str] = {
     "launcher-back": 'back to the agent\'s view (a launcher opened by "Start agent…")',
     "search-sessions": "search every session of every agent (`@agent`, `in:project`, "
     "`before:`/`after:`); Enter opens the session found, scrolled to it",
+    "search-forget": "take the highlighted result's session out of the search index",
     "next-agent": "the next running agent's view (with several agents; none is stopped or "
     "cancelled)",
     "permission-reject": "reject (at any time: a key that types only once the dialog is armed)",

@@ -77,7 +77,17 @@ class SessionSearch:
         if reader is None:
             self.app.notify("There is no search index in this run.", severity="warning")
             return
-        self.app.push_screen(SearchScreen(reader, query=query), self.chosen)
+        self.app.push_screen(SearchScreen(reader, query=query, forget=self.forget), self.chosen)
+
+    def forget(self, hit: SearchHit) -> None:
+        """Take ``hit``'s session out of the index: through its agent's feed when it runs
+        (what it said before is not indexed again), else through the writer."""
+        view = self.app.agent_views.get(hit.agent)
+        feed = view.parts.search if view is not None else None
+        if feed is not None:
+            feed.forget(hit.session_id)
+        elif self.app.workspace.search is not None:
+            self.app.workspace.search.forget(hit.agent, hit.session_id)
 
     def chosen(self, hit: SearchHit | None) -> None:
         """Open ``hit``'s session in its agent's view, scrolled to the entry."""

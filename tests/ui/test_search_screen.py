@@ -5,6 +5,7 @@ the agent started when it does not run (a real SDK agent, its session loaded).""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -61,16 +62,19 @@ def _index(tmp_path: Path) -> SearchIndex:
 
 
 class _Host(App[None]):
-    def __init__(self, index: SearchIndex) -> None:
+    def __init__(
+        self, index: SearchIndex, forget: Callable[[SearchHit], None] | None = None
+    ) -> None:
         super().__init__()
         self.index = index
+        self.forget = forget
         self.chosen: list[SearchHit | None] = []
 
     def compose(self) -> ComposeResult:
         yield Static("host")
 
     def on_mount(self) -> None:
-        self.push_screen(SearchScreen(self.index), self.chosen.append)
+        self.push_screen(SearchScreen(self.index, forget=self.forget), self.chosen.append)
 
 
 def _options(screen: SearchScreen) -> list[str]:
@@ -117,11 +121,14 @@ async def test_up_down_and_enter_choose_and_escape_closes(tmp_path: Path) -> Non
         await pilot.press(*"refactor")
         await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
         await pilot.press("down")
+        results = screen.query_one(OptionList)
+        await wait_for(pilot, lambda: results.highlighted == 1, "the second highlighted")
         second = screen.hits[1]
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.chosen == [second], "the second result chosen")
-        app.push_screen(SearchScreen(app.index), app.chosen.append)
-        await pilot.pause()
+        again = SearchScreen(app.index)
+        app.push_screen(again, app.chosen.append)
+        await wait_for(pilot, lambda: app.screen is again and again.is_mounted, "open again")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.chosen == [second, None], "closed with nothing")
 
@@ -247,3 +254,25 @@ async def test_ctrl_f_opens_the_search(tmp_path: Path) -> None:
         # What this run said is found while it runs (the feed, the writer's thread).
         await wait_for(pilot, lambda: bool(search.hits), "this session found")
         assert search.hits[0].kind == "user"
+
+
+async def test_ctrl_r_forgets_the_highlighted_session(tmp_path: Path) -> None:
+    index = _index(tmp_path)
+    forgotten: list[SearchHit] = []
+
+    def forget(hit: SearchHit) -> None:
+        forgotten.append(hit)
+        index.write([("forget", hit.agent, hit.session_id)])
+
+    app = _Host(index, forget)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await pilot.press(*"refactor")
+        await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
+        await pilot.press("ctrl+r")
+        await wait_for(pilot, lambda: screen.hits == [], "its results gone")
+        assert [h.session_id for h in forgotten] == ["c1"]
+        await pilot.press("space")  # searched again: the index holds it no more
+        await wait_for(pilot, lambda: screen.shown_for == "refactor ", "searched again")
+        assert screen.hits == []

@@ -96,12 +96,12 @@ class AgentParts:
         #: What its sessions say, fed to the app's search index (None: no index, or the
         #: agent's ``index = false``).
         self.search = (
-            SearchFeed(self.store, search, agent=spec.key, label=self._label).attach()
+            SearchFeed(self.store, search, agent=spec.key, label=self.search_label).attach()
             if search is not None and spec.index
             else None
         )
 
-    def _label(self) -> str:
+    def search_label(self) -> str:
         """What the search results call the agent: its label, else its own name, else its
         command."""
         spec = self.spec

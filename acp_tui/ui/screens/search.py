@@ -4,8 +4,8 @@ A field on top, the results below, best first: each says its agent, project, ses
 and when, then the text around the match with the words found highlighted. Everything in a
 result came from an agent or the person, so it is shown literally (:mod:`acp_tui.ui.
 agent_text`). Filters: ``@agent``, ``in:project``, ``before:``/``after:`` dates. Up and Down
-move through the results while typing, Enter (or a click) opens the one highlighted, Escape
-closes.
+move through the results while typing, Enter (or a click) opens the one highlighted, Ctrl+R
+takes its session out of the index, Escape closes.
 
 The search runs in a thread (SQLite never on the thread that draws), a moment after the last
 key; a result that comes back for text no longer in the field is dropped. The screen
@@ -16,6 +16,7 @@ dismisses with the chosen :class:`~acp_tui.store.search_index.SearchHit`;
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import ClassVar
 
@@ -101,12 +102,21 @@ class SearchScreen(ModalScreen[SearchHit | None]):
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", "Close", id="close-dialog"),
+        Binding("ctrl+r", "forget", "Forget session", id="search-forget"),
     ]
     AUTO_FOCUS = "#search-input"
 
-    def __init__(self, index: SearchIndex, *, query: str = "") -> None:
+    def __init__(
+        self,
+        index: SearchIndex,
+        *,
+        query: str = "",
+        forget: Callable[[SearchHit], None] | None = None,
+    ) -> None:
         super().__init__()
         self.index = index
+        #: Takes a session out of the index (Ctrl+R on one of its results).
+        self.forget = forget
         self._initial = query
         self._timer: Timer | None = None
         #: The hits shown, in the order of the list.
@@ -128,7 +138,10 @@ class SearchScreen(ModalScreen[SearchHit | None]):
 
     def _help(self) -> Content:
         note = self.index.note
-        words = "↑↓ choose · Enter open · Esc close · @agent in:project before: after:"
+        words = (
+            "↑↓ choose · Enter open · Ctrl+R forget session · Esc close · "
+            "@agent in:project before: after:"
+        )
         return Content(f"{note} · {words}" if note else words)
 
     def on_mount(self) -> None:
@@ -210,6 +223,20 @@ class SearchScreen(ModalScreen[SearchHit | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         event.stop()
         self._open(event.option_index)
+
+    def action_forget(self) -> None:
+        """Take the highlighted result's session out of the index; its results go."""
+        index = self.query_one(OptionList).highlighted
+        if self.forget is None or index is None or not 0 <= index < len(self.hits):
+            return
+        gone = self.hits[index]
+        self.forget(gone)
+        text = self.shown_for or ""
+        kept = [
+            hit for hit in self.hits if (hit.agent, hit.session_id) != (gone.agent, gone.session_id)
+        ]
+        self._show(text, parse_query(text), kept)
+        self.notify(f"Forgotten: {line_of(gone.title, 80)}", title="Search", markup=False)
 
     def _open(self, index: int | None) -> None:
         if index is not None and 0 <= index < len(self.hits):
