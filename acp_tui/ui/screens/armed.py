@@ -10,7 +10,9 @@ No answer comes by accident:
   is not answering). An answer is taken only if its key or click *happened* after the dialog
   armed (:meth:`ArmedDialog.accepts`, by the input event's own time: a key typed before the
   dialog was drawn but read after never counts). A dialog covered and uncovered again arms
-  afresh; ``armed`` (the ``-unarmed`` class and the hint line) shows where it stands.
+  afresh; ``armed`` (the ``-unarmed`` class and the hint line) shows where it stands, and
+  until it arms the hint line starts with a meter that fills as it arms (and empties again
+  while the person types), so a person sees it arming.
 - **A key stands alone** (:mod:`acp_tui.ui.key_burst`). An answer key that types (a digit,
   a letter) waits :attr:`ArmedDialog.BURST_WINDOW` (:meth:`ArmedDialog.answer_key`): another
   key or a paste within that time makes it the first key of a burst of typing, and it goes to
@@ -53,6 +55,7 @@ from textual.widgets.button import ButtonVariant
 
 from acp_tui.ui.agent_text import agent_line
 from acp_tui.ui.key_burst import BURST_WINDOW, HeldKey, KeyHold
+from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.textual_patches import access
 
 #: The clock of Textual's event times: a key's or click's time is compared with it.
@@ -66,6 +69,14 @@ AnswerT = TypeVar("AnswerT")
 
 #: Seconds added to a timer's wait, so it fires after the moment it waits for, not just before.
 _TIMER_SLACK = 0.01
+#: Cells of the arming meter (each fills after ``ARM_DELAY / ARMING_CELLS`` seconds).
+ARMING_CELLS = 5
+
+
+def arming_meter(progress: float) -> str:
+    """The meter the hint line starts with while a dialog arms: ``▰▰▱▱▱`` at 40%."""
+    filled = min(ARMING_CELLS, max(0, int(progress * ARMING_CELLS)))
+    return "▰" * filled + "▱" * (ARMING_CELLS - filled)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,14 +348,45 @@ class ArmedDialog(ModalScreen[AnswerT | None], Generic[AnswerT]):
             self._arm_timer = None
         armed_from = self._armed_from()
         now = _event_time()
-        self.armed = armed_from is not None and now >= armed_from
-        if armed_from is not None and not self.armed:
-            self._arm_timer = self.set_timer(armed_from - now + _TIMER_SLACK, self._arm_later)
+        armed = armed_from is not None and now >= armed_from
+        if armed != self.armed:
+            self.armed = armed  # watch_armed shows it
+        elif not armed:
+            self.refresh_hint()  # the meter, a step further (or back to empty)
+        if armed_from is not None and not armed:
+            # Woken at each step of the meter, and when it arms.
+            step = self.arm_delay / ARMING_CELLS
+            wait = min(armed_from - now, step - (now - armed_from + self.arm_delay) % step)
+            self._arm_timer = self.set_timer(max(wait, 0.0) + _TIMER_SLACK, self._arm_later)
 
     def watch_armed(self, armed: bool) -> None:
         self.set_class(not armed, "-unarmed")
+        self.refresh_hint()
+
+    def arming_progress(self) -> float | None:
+        """How far the dialog is on its way to arming, 0 to 1 (0 while not on screen); None
+        once armed."""
+        if self.armed:
+            return None
+        armed_from = self._armed_from()
+        if armed_from is None or self.arm_delay <= 0:
+            return 0.0
+        return 1.0 - max(0.0, armed_from - _event_time()) / self.arm_delay
+
+    def shown_hint(self) -> Any:
+        """The hint line as shown: :meth:`_hint_text`, led by the arming meter until armed."""
+        hint = self._hint_text()
+        progress = self.arming_progress()
+        if progress is None or not isinstance(hint, KeyHints) or not hint.hints:
+            return hint
+        first, *rest = hint.hints
+        return KeyHints([f"{arming_meter(progress)} {first}", *rest], hint.separator)
+
+    def refresh_hint(self) -> None:
+        """Show :meth:`shown_hint` in the hint line (``#hint``)."""
+        shown = self.shown_hint()
         for hint in self.query("#hint").results(Static):
-            hint.update(self._hint_text())
+            hint.update(shown)
 
     def on_hint_line_resized(self, event: HintLine.Resized) -> None:
         # The armed hint may take more rows than the unarmed one: the height is shared again

@@ -351,8 +351,7 @@ class ElicitationScreen(ArmedDialog[dict[str, Any]]):
     def watch_waiting(self, waiting: bool) -> None:
         self.set_class(waiting, "-waiting")
         self.call_after_refresh(self._fit)
-        for hint in self.query("#hint").results(Static):
-            hint.update(self._hint_text())
+        self.refresh_hint()
 
     # -- keys --
 
