@@ -53,7 +53,8 @@ def test_a_name_that_is_no_patch_is_reported_and_the_rest_applies() -> None:
 @pytest.mark.parametrize(
     ("version", "ok"),
     [
-        ("8.2.0", True),
+        ("8.2.0", False),
+        ("8.2.7", False),
         ("8.2.8", True),
         ("8.2.9rc1", True),
         ("8.1.1", False),
