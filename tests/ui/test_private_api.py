@@ -8,7 +8,8 @@ defines to tell its private names from ours:
 - ``self._x`` (or ``super()._x``, ``cls._x``, a ``def _x``) in a class built on Textual's, where
   ``_x`` is private to one of its Textual bases: reading, setting or overriding Textual's own;
 - ``something._x`` elsewhere, where ``_x`` is a private name Textual defines and acp_tui's own
-  classes do not; and ``getattr(something, "_x")`` alike;
+  classes do not, and ``something`` is not a module other than Textual's (``os._exit``); and
+  ``getattr(something, "_x")`` alike;
 - a method of a Textual object replaced from outside (``driver.process_message = ...``).
 
 What remains necessary outside the package is listed in :data:`ALLOWED`, each with its reason.
@@ -165,6 +166,36 @@ def _is_self(node: ast.expr) -> bool:
     )
 
 
+def _is_module(dotted: str) -> bool:
+    try:
+        return importlib.util.find_spec(dotted) is not None
+    except (ImportError, ValueError):  # a parent that is no package: a name, not a module
+        return False
+
+
+def _other_modules(tree: ast.Module) -> set[str]:
+    """The names a module binds to modules that are not Textual's, anywhere in it (``os._exit``
+    is the os module's own): ``import os``, ``import a.b as c``, and ``from a import b`` where
+    ``b`` is itself a module (``from concurrent.futures import thread``)."""
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(
+                (alias.asname or alias.name).split(".")[0]
+                for alias in node.names
+                if alias.name.split(".")[0] != "textual"
+            )
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            if node.module.split(".")[0] == "textual":
+                continue
+            found.update(
+                alias.asname or alias.name
+                for alias in node.names
+                if _is_module(f"{node.module}.{alias.name}")
+            )
+    return found
+
+
 def uses(path: Path, module: object | None = None) -> Iterator[tuple[int, str]]:
     """(line, what) for each touch of Textual's private API in the module at ``path``
     (imported as ``module``: by default, named from its path under acp_tui)."""
@@ -192,14 +223,7 @@ def uses(path: Path, module: object | None = None) -> Iterator[tuple[int, str]]:
         for node in ast.walk(tree)
         if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef)
     }
-    # Modules imported whole that are not Textual's (``os._exit`` is the os module's own).
-    other_modules = {
-        (alias.asname or alias.name).split(".")[0]
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for alias in node.names
-        if alias.name.split(".")[0] != "textual"
-    }
+    other_modules = _other_modules(tree)
     in_class: dict[int, frozenset[str]] = {}
     for node in ast.walk(tree):
         if isinstance(node, ast.ClassDef):
@@ -289,6 +313,7 @@ def test_every_exception_is_still_needed() -> None:
 
 PLANTED = """
 import os
+from concurrent.futures import thread as pool_thread
 
 import textual._time
 from textual._compositor import Compositor
@@ -314,6 +339,7 @@ class Plain:
 
 def leave() -> None:
     os._exit(0)  # the os module's, not Textual's
+    pool_thread._shutdown = True  # a module's own, imported from its package
 
 
 def hook(message):
