@@ -67,9 +67,12 @@ def alive(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not reaper.supported(), reason="marking and sweeping need Linux's /proc")
+@pytest.mark.parametrize("jobs", [True, False], ids=["a job of its own", "no job control"])
 def test_a_sign_in_that_ignores_ctrl_c_is_ended_with_what_it_left_behind(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: bool
 ) -> None:
+    """Also where there is no job control (Windows): the command run as it is."""
+    monkeypatch.setattr(terminal_run, "JOBS", jobs)
     monkeypatch.setattr(sys, "stdin", io.StringIO("\n"))  # "Press Enter to go back"
     login, pids = stubborn_login(tmp_path)
     written: list[str] = []

@@ -42,6 +42,9 @@ INTERRUPT_GRACE = 3.0
 KILL_GRACE = 2.0
 #: How often the wait looks at the clock.
 POLL_SECONDS = 0.1
+#: Process groups and job control (POSIX): the sign-in runs as a job of its own. Elsewhere
+#: (Windows) the command runs as it is, and acp-tui's own Ctrl-C starts the grace.
+JOBS = os.name == "posix"
 
 #: The sign-in group's leader, ``python -I -S -c LEADER FD COMMAND...``: it makes its group
 #: the terminal's foreground group (when it has a terminal), runs COMMAND in that group, writes
@@ -113,13 +116,20 @@ def run_login(
         with _terminal_handed_back():
             try:
                 with reaper.spawning():
-                    process = subprocess.Popen(
-                        [sys.executable, "-I", "-S", "-c", LEADER, str(note_fd), *login.argv],
-                        cwd=login.cwd,
-                        env=reaper.child_env(tag, login.env_overrides),
-                        process_group=0,
-                        pass_fds=(note_fd,),
-                    )
+                    if JOBS:
+                        process = subprocess.Popen(
+                            [sys.executable, "-I", "-S", "-c", LEADER, str(note_fd), *login.argv],
+                            cwd=login.cwd,
+                            env=reaper.child_env(tag, login.env_overrides),
+                            process_group=0,
+                            pass_fds=(note_fd,),
+                        )
+                    else:  # no process groups or job control: the command itself
+                        process = subprocess.Popen(
+                            login.argv,
+                            cwd=login.cwd,
+                            env=reaper.child_env(tag, login.env_overrides),
+                        )
                     reaper.register(process.pid)
             except OSError as error:
                 write(f"\nacp-tui: could not run the sign-in: {error}\n")
@@ -151,6 +161,9 @@ def run_login(
 def _terminal_handed_back() -> Iterator[None]:
     """Around the sign-in: when acp-tui's group has the terminal now, it has it again after
     (the sign-in's group took it). Asked from the background, so SIGTTOU is ignored."""
+    if not JOBS:
+        yield
+        return
     tty = next((fd for fd in (0, 1, 2) if os.isatty(fd)), None)
     own = os.getpgrp()
     try:
@@ -180,7 +193,8 @@ def _wait(
     """The sign-in's exit status. After Ctrl-C it has ``grace`` seconds to end; then its
     group is told to (SIGTERM) with a message, and killed :data:`KILL_GRACE` seconds later.
     ``notes``: the leader's pipe (a Ctrl-C each ``i``; ``x`` and an errno: not started)."""
-    os.set_blocking(notes, False)
+    if JOBS:
+        os.set_blocking(notes, False)
     said = b""
     noted = 0
     terminated_at: float | None = None
@@ -189,7 +203,7 @@ def _wait(
             status = process.wait(timeout=POLL_SECONDS)
         except subprocess.TimeoutExpired:
             status = None
-        said += _read_all(notes)
+        said += _read_all(notes) if JOBS else b""
         now = time.monotonic()
         presses = said.count(b"i")
         interrupted.extend([now] * (presses - noted))
@@ -230,6 +244,8 @@ def _read_all(fd: int) -> bytes:
 def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
     """``signum`` to the sign-in's whole group (its leader is ``process``)."""
     try:
+        if not JOBS:
+            raise ProcessLookupError
         os.killpg(process.pid, signum)
     except (ProcessLookupError, PermissionError):
         with contextlib.suppress(ProcessLookupError):
