@@ -105,7 +105,7 @@ class ChatPalette:
         )
         yield SystemCommand(
             "Export transcript",
-            "Save this session as Markdown in the working directory",
+            "Save this session as Markdown in acp-tui's exports folder (a toast says where)",
             tools.export_transcript,
         )
         yield SystemCommand("Show agent log", "The agent's recent stderr lines", tools.show_stderr)
