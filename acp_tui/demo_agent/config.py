@@ -1,7 +1,8 @@
 """The demo agent's session config options: one of every category, remembered per session.
 
 https://agentclientprotocol.com/protocol/v1/session-config-options. Categories are UX hints:
-``mode``, ``model`` (grouped values), ``thought_level``, ``model_config``, a custom ``_demo``
+``mode``, ``model`` (grouped values), ``thought_level``, ``speed`` (unstable, schema
+v1.29.0), ``model_config``, a custom ``_demo``
 category standing for "other", and a boolean toggle, listed only to clients that advertise
 ``session.configOptions.boolean`` (v1; v2 has booleans in the base protocol). Each one
 changes what the agent does, so a person sees the choice take effect.
@@ -21,6 +22,7 @@ from acp_tui.protocol.jsonrpc import INVALID_PARAMS, RpcError
 MODE = "mode"
 MODEL = "model"
 THOUGHT_LEVEL = "thought_level"
+SPEED = "speed"
 VERBOSITY = "verbosity"
 FORMAT = "format"
 CONFIRM_TOOLS = "confirm_tools"
@@ -52,6 +54,13 @@ THOUGHT_LEVELS: tuple[Choice, ...] = (
     ("medium", "Medium", "A paragraph of reasoning"),
     ("high", "High", "Long reasoning, and a thought before every reply"),
 )
+SPEEDS: tuple[Choice, ...] = (
+    ("standard", "Standard", "Replies stream at the usual pace"),
+    ("fast", "Fast", "Replies stream twice as fast (the same words)"),
+)
+#: How much of the usual pause between chunks each speed leaves.
+SPEED_FACTOR = {"standard": 1.0, "fast": 0.5}
+
 #: Paragraphs of reasoning /think streams at each level.
 THOUGHT_PARAGRAPHS = {"off": 0, "low": 1, "medium": 2, "high": 4}
 
@@ -106,6 +115,7 @@ OPTIONS: tuple[Select | Toggle, ...] = (
         THOUGHT_LEVELS,
         "medium",
     ),
+    Select(SPEED, "Speed", "How fast the agent answers", "speed", SPEEDS, "standard"),
     Select(
         VERBOSITY, "Reply length", "How much the agent says", "model_config", VERBOSITIES, "normal"
     ),

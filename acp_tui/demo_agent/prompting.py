@@ -250,6 +250,7 @@ class PromptTurns:
             blocks.describe_all(ctx.blocks),
             mode=record.mode,
             model_name=config.choice_name(config.MODEL, record.model),
+            fast=ctx.option(config.SPEED) == "fast",
             turn=record.turns,
             verbosity=ctx.option(config.VERBOSITY),
             plain=ctx.option(config.FORMAT) == "plain",

@@ -162,8 +162,10 @@ def echo_reply(
     turn: int,
     verbosity: str = "normal",
     plain: bool = False,
+    fast: bool = False,
 ) -> str:
-    """The answer to an ordinary prompt, shaped by the reply length and format options."""
+    """The answer to an ordinary prompt, shaped by the reply length, format and speed
+    options."""
 
     def strong(s: str) -> str:
         return s if plain else f"**{s}**"
@@ -200,7 +202,8 @@ def echo_reply(
         )
     parts.append(
         f"This is turn {turn} of this session, answered by {emph(model_name)} "
-        "(a pretend model: no network, no tokens were harmed).\n\n"
+        + ("at Fast speed " if fast else "")
+        + "(a pretend model: no network, no tokens were harmed).\n\n"
     )
     if words:
         longest = max(words, key=len)

@@ -169,6 +169,11 @@ class TurnContext:
     def option(self, option_id: str) -> Any:
         return config.value(self.record, option_id, self.caps)
 
+    @property
+    def chunk_delay(self) -> float:
+        """The pause between chunks of text, at the session's speed (its ``speed`` option)."""
+        return self.agent.chunk_delay * config.SPEED_FACTOR[self.option(config.SPEED)]
+
     async def update(self, update: dict[str, Any]) -> None:
         await self.agent.update(self.session.id, update)
 
@@ -182,7 +187,7 @@ class TurnContext:
 
     async def say(self, text: str, *, delay: float | None = None) -> None:
         """Stream agent text in small chunks, recorded into the turn's current message."""
-        delay = self.agent.chunk_delay if delay is None else delay
+        delay = self.chunk_delay if delay is None else delay
         for piece in chunks(text):
             await self.say_chunk(piece)
             await self.turn.sleep(delay)
@@ -237,7 +242,7 @@ class TurnContext:
                         "content": wire.text_block(piece),
                     }
                 )
-                await self.turn.sleep(self.agent.chunk_delay)
+                await self.turn.sleep(self.chunk_delay)
         finally:
             if self.caps.v2:
                 with anyio.CancelScope(shield=True):

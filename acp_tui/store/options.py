@@ -48,7 +48,8 @@ LEGACY_MODEL = "models"
 
 #: Categories in the order they show (the bar keeps the first ones when room is short, so
 #: those with a key of their own come first); any other category, or none, comes last.
-CATEGORY_ORDER: tuple[str, ...] = ("mode", "model", "thought_level", "model_config")
+#: ``speed`` is unstable (schema v1.29.0): a control like the others, after the thinking level.
+CATEGORY_ORDER: tuple[str, ...] = ("mode", "model", "thought_level", "speed", "model_config")
 
 Source = Literal["config", "modes", "models"]
 Kind = Literal["select", "boolean"]

@@ -72,7 +72,7 @@ def test_thinking_level_by_key_and_select_and_the_boolean_toggle(
     term.wait_for(re.compile(r"Thinking is Off for this session"))
     # The toggle: "Ask before tools" off, and /run runs without asking.
     open_options(term)
-    term.press("Tab", "Tab", "Tab", "Tab", "Tab")
+    term.press("Tab", "Tab", "Tab", "Tab", "Tab", "Tab")
     term.wait_still()
     term.press("Space")
     term.wait_for(re.compile(r"Ask before tools +▐.▌ off"))

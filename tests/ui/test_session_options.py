@@ -66,11 +66,12 @@ async def test_every_category_has_a_control_in_category_order(tmp_path: Path) ->
     async with app.run_test(size=(200, 40)) as pilot:
         screen = await wait_for_session(pilot)
         bar = screen.query_one(ChatBar)
-        await wait_for(pilot, lambda: len(bar.controls) == 6, "the controls")
+        await wait_for(pilot, lambda: len(bar.controls) == 7, "the controls")
         assert list(bar.controls) == [
             "config:mode",
             "config:model",
             "config:thought_level",
+            "config:speed",
             "config:verbosity",
             "config:format",
             "config:confirm_tools",
@@ -108,6 +109,29 @@ async def test_the_thought_level_key_and_select_reach_the_agent(tmp_path: Path) 
         await wait_for(pilot, lambda: option_value(screen, "thought_level") == "off", "off")
         await send(pilot, "/think why")
         await wait_for(pilot, lambda: "Thinking is **Off**" in last_reply(screen), "no thinking")
+
+
+async def test_a_speed_option_has_its_control_and_reaches_the_agent(tmp_path: Path) -> None:
+    """The unstable ``speed`` category: a select like the others, right after the thinking
+    level (it stays in view when room is short), and the agent answers at the new speed."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        bar = screen.query_one(ChatBar)
+        await wait_for(pilot, lambda: "config:speed" in bar.controls, "the speed control")
+        speed = bar.controls["config:speed"]
+        assert isinstance(speed, OptionSelect)
+        assert list(bar.controls).index("config:speed") == 3
+        assert speed.label_text(speed.value) == "Speed: Standard"
+        speed.value = "fast"  # type: ignore[assignment]
+        await wait_for(pilot, lambda: option_value(screen, "speed") == "fast", "fast")
+        assert sent(screen, "session/set_config_option")[-1] == {
+            "sessionId": screen.session_id,
+            "configId": "speed",
+            "value": "fast",
+        }
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: "at Fast speed" in last_reply(screen), "the agent's speed")
 
 
 async def test_shift_tab_cycles_the_mode_only_from_the_prompt(tmp_path: Path) -> None:
@@ -163,7 +187,7 @@ async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Pat
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await wait_for_session(pilot)
         bar = screen.query_one(ChatBar)
-        await wait_for(pilot, lambda: len(bar.options) == 6, "the options")
+        await wait_for(pilot, lambda: len(bar.options) == 7, "the options")
         # At 80 columns some options live in the popup only.
         assert "config:confirm_tools" in bar.hidden
         assert bar.more.display
@@ -175,7 +199,7 @@ async def test_the_boolean_toggle_reaches_the_agent_from_the_popup(tmp_path: Pat
         assert isinstance(toggle, Checkbox) and toggle.value is True
         # By keys alone: the first control has the focus, Tab goes down the rows.
         await wait_for(pilot, lambda: popup.focused is popup.controls["config:mode"], "focus")
-        await pilot.press(*["tab"] * 5)
+        await pilot.press(*["tab"] * 6)
         assert popup.focused is toggle
         await pilot.press("space")
         await wait_for(pilot, lambda: option_value(screen, "confirm_tools") is False, "off")
@@ -192,7 +216,7 @@ async def test_a_refused_change_is_said_and_the_control_shows_the_agents_value(
     tmp_path: Path,
 ) -> None:
     app = demo_app(tmp_path, tmp_path / "state")
-    async with app.run_test(size=SIZE, notifications=True) as pilot:
+    async with app.run_test(size=(200, 40), notifications=True) as pilot:
         screen = await wait_for_session(pilot)
         bar = screen.query_one(ChatBar)
         await wait_for(pilot, lambda: "config:verbosity" in bar.controls, "the controls")
