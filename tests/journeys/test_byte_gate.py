@@ -98,6 +98,15 @@ def test_a_hostile_agent_in_a_real_terminal_writes_nothing_foreign(tmp_path: Pat
         term.type("@f")
         term.wait_for("f0-osc52", LIMIT)
         close_list(term, "f0-osc52", "backspace", "backspace")
+        # Chosen from the list, a file named with an escape sequence is mentioned by its
+        # escapes (visible text) and reaches the agent; nothing of its name reaches the
+        # terminal raw, in the prompt, the message or its chip.
+        term.type("see @f0-")
+        term.wait_for("f0-osc52", LIMIT)
+        term.press("tab")
+        term.wait_for('@"f0-osc52\\x1b]52;c;ZXZpbA==\\x07end"', LIMIT)
+        term.press("enter")
+        term.wait_for('You said: see @"f0-osc52\\x1b', LIMIT)
         term.write(b"\x10")  # Ctrl+P
         term.type("mode")
         term.wait_for("Mode:", LIMIT)
