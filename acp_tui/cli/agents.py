@@ -27,6 +27,7 @@ def launch_options(options: argparse.Namespace) -> LaunchOptions:
         checkpoints=not getattr(options, "no_checkpoints", False),
         system_prompt=getattr(options, "system_prompt", None),
         system_prompt_mode=getattr(options, "system_prompt_mode", None),
+        review_writes=bool(getattr(options, "review_writes", False)),
     )
 
 

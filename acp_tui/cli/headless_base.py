@@ -119,6 +119,9 @@ class Headless:
             on_question_ruled=on_question_ruled,
         )
         self.store = self.parts.store
+        # Nobody can review a write here (review_writes = "ask"): the policy decides at once
+        # (--allow: written; else rejected), and stderr says what was done.
+        self.parts.write_reviews.on_answered = lambda _session, text: self.output.note(text)
         self.controller = self.parts.controller(
             FaceHooks(
                 events=LinkEvents(

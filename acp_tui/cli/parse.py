@@ -116,6 +116,12 @@ def _add_agent_options(parser: argparse.ArgumentParser) -> None:
         help="working directory of the session (default: the current directory)",
     )
     parser.add_argument(
+        "--review-writes",
+        action="store_true",
+        help="show each file the agent writes through acp-tui as a diff first and write only "
+        "the hunks kept (ask: --allow writes them whole, else they are rejected)",
+    )
+    parser.add_argument(
         "--agent",
         metavar="NAME",
         action="append",

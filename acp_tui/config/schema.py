@@ -170,6 +170,12 @@ class AgentConfig(_Strict):
     top-level ``[checkpoints] enabled``); ``false`` takes none for this agent, as
     ``--no-checkpoints`` does."""
 
+    review_writes: Literal["ask", "auto"] | None = None
+    """``"ask"``: each file the agent writes through the client (``fs/write_text_file``) is
+    shown as a diff first, hunk by hunk, and only what the person keeps is written (Ctrl+P →
+    "Review writes: on/off" per session). ``"auto"``: written at once. Default: the
+    top-level ``review_writes``."""
+
     index: bool = True
     """Keep what its sessions say in the search index of every session (Ctrl+P → Search all
     sessions, ``acp-tui search``); ``false``: nothing of this agent's sessions is indexed."""
@@ -264,6 +270,9 @@ class Config(_Strict):
     """What is kept of the logs (``[logs]``)."""
     checkpoints: CheckpointsConfig = Field(default_factory=CheckpointsConfig)
     """Checkpoints of the project's files for rewind (``[checkpoints]``)."""
+    review_writes: Literal["ask", "auto"] = "auto"
+    """Every agent's ``review_writes`` unless it says otherwise: ``"ask"`` shows each file an
+    agent writes through acp-tui as a diff first, hunk by hunk (``--review-writes``)."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

@@ -50,6 +50,13 @@ COMMANDS: tuple[Command, ...] = (
         usage="[WRITTEN [CREATED [DELETED]]]",
     ),
     Command(
+        "rewrite",
+        "Write a file through the client, changed in several places (every tenth line): "
+        "try Ctrl+P → Review writes first",
+        "path (optional)",
+        usage="[PATH]",
+    ),
+    Command(
         "plan",
         "Show a multi-step plan that progresses during the turn; `clear` removes it",
         "clear (optional)",

@@ -11,6 +11,8 @@ Behaviour, chosen by the prompt text:
 - contains ``writefiles``: changes files of the session's directory both ways: appends a line
   to ``sdk-notes.txt`` through the client (``fs/write_text_file``), creates ``sdk-created.txt``
   and deletes ``sdk-delete-me.txt`` directly on disk;
+- contains ``rewritefile``: one write through the client changing ``sdk-review.txt`` in several
+  places; says ``write ok`` or ``write error CODE: MESSAGE`` (what the client answered);
 - contains ``crash``: writes to stderr and exits with code 3 mid-turn; ``killself``: SIGKILL.
 
 Three sessions exist from the start in the agent's working directory (with a short history
@@ -303,6 +305,26 @@ class SdkTestAgent(Agent):
         (cwd / "sdk-created.txt").write_text("created on disk by the sdk agent\n")
         (cwd / "sdk-delete-me.txt").unlink(missing_ok=True)
 
+    async def _rewrite_file(self, session_id: str, cwd: Path) -> None:
+        """One write through the client changing ``sdk-review.txt`` in several places (every
+        tenth line gets a note; made with 30 lines if missing); says what the client answered."""
+        target = cwd / "sdk-review.txt"
+        if target.is_file():
+            rows = target.read_text().splitlines(keepends=True)
+            for index in range(0, len(rows), 10):
+                rows[index] = rows[index].rstrip("\n") + " (revised by the sdk agent)\n"
+            content = "".join(rows)
+        else:
+            content = "".join(f"line {number}\n" for number in range(1, 31))
+        try:
+            await self.conn.write_text_file(
+                session_id=session_id, path=str(target), content=content
+            )
+        except RequestError as error:
+            await self._say(session_id, f"write error {error.code}: {error}\n")
+            return
+        await self._say(session_id, "write ok\n")
+
     async def prompt(self, session_id: str, prompt: list[Any], **kwargs: Any) -> PromptResponse:
         session = self.sessions.get(session_id)
         if session is None:
@@ -341,6 +363,8 @@ class SdkTestAgent(Agent):
 
         if "writefiles" in text:
             await self._write_files(session_id, Path(session["cwd"]))
+        if "rewritefile" in text:
+            await self._rewrite_file(session_id, Path(session["cwd"]))
 
         if "permission" in text:
             await self.conn.session_update(

@@ -20,6 +20,7 @@ HANDLERS: dict[str, Handler] = {
     "edit": tools.cmd_edit,
     "run": tools.cmd_run,
     "change": files.cmd_change,
+    "rewrite": files.cmd_rewrite,
     "plan": basic.cmd_plan,
     "think": basic.cmd_think,
     "ask": features.cmd_ask,

@@ -99,3 +99,50 @@ async def cmd_change(ctx: TurnContext, argument: str) -> None:
         await ctx.tool_failed(direct, f"Failed: {error}")
         lines.append(f"- failed on disk: {error}")
     await ctx.say("Changed files:\n" + "\n".join(lines) + "\n\nRewind with Esc Esc or Ctrl+P.")
+
+
+async def cmd_rewrite(ctx: TurnContext, argument: str) -> None:
+    """``/rewrite PATH``: one write through the client that changes the file in several
+    places (every tenth line, from the first, gets a note), so that a review before the write
+    lands has hunks to keep and reject; a missing file is made with 30 numbered lines. What
+    the client answered is said as it came."""
+    path = _inside(os.path.normpath(ctx.record.cwd), argument.strip() or "notes.txt")
+    if path is None:
+        await ctx.say("`/rewrite` only writes files inside the session's directory.")
+        return
+    if not (ctx.caps.client_files and ctx.caps.write):
+        await ctx.say("This client does not write files for me (`fs.writeTextFile`).")
+        return
+    try:
+        old: str | None = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        old = None
+    if old is None:
+        new = "".join(f"line {number}\n" for number in range(1, 31))
+    else:
+        rows = old.splitlines(keepends=True)
+        for index in range(0, len(rows), 10):
+            ending = "\n" if rows[index].endswith("\n") else ""
+            rows[index] = rows[index].rstrip("\n") + " (revised by the demo agent)" + ending
+        new = "".join(rows)
+    diff = {"type": "diff", "path": path, "oldText": old, "newText": new}
+    stored = await ctx.tool_start(
+        {
+            "toolCallId": f"rewrite-{uuid.uuid4().hex[:12]}",
+            "title": f"Rewrite {os.path.basename(path)}",
+            "kind": "edit",
+            "status": "in_progress",
+            "content": [diff],
+            "locations": [{"path": path}],
+        }
+    )
+    try:
+        await ctx.request(
+            "fs/write_text_file", {"sessionId": ctx.session.id, "path": path, "content": new}
+        )
+    except RpcError as error:
+        await ctx.tool_failed(stored, "The client did not write it as sent.", (diff,))
+        await ctx.say(f"The client answered error {error.code}:\n\n```text\n{error.message}\n```")
+        return
+    await ctx.tool_update(stored, status="completed")
+    await ctx.say(f"The client wrote `{argument.strip() or 'notes.txt'}` as I sent it.")

@@ -39,12 +39,14 @@ from acp_tui.session.agent.events import (
 )
 from acp_tui.session.agent.mcp import select_mcp_servers
 from acp_tui.session.agent.requests import AgentRequests
+from acp_tui.session.agent.reviewed_writes import ReviewedWrites
 from acp_tui.session.agent.roots import SessionRoots
 from acp_tui.session.agent.state import LinkState
 from acp_tui.session.agent.traffic import Traffic
 from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import URL
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue
+from acp_tui.session.asking.write_reviews import WriteReviews
 from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.errors import AgentGone, SessionError, translating, translating_now
@@ -84,6 +86,7 @@ class SessionController:
         prompts: PromptQueue | None = None,
         elicitations: ElicitationQueue | None = None,
         checkpoints: Checkpoints | None = None,
+        write_reviews: WriteReviews | None = None,
     ) -> None:
         self.state = LinkState(
             spec,
@@ -95,6 +98,8 @@ class SessionController:
         )
         #: Snapshots around each turn, and the rewinds the faces ask for.
         self.checkpoints = TurnCheckpoints(self.state, checkpoints)
+        #: Client writes, reviewed first where a session asks for it (None: never).
+        self.write_reviews = write_reviews
         self.turns = Turns(self.state, self.checkpoints)
         self.calls = SessionCalls(self.state, self.turns)
         self.requests = AgentRequests(self.state, self.turns)
@@ -284,9 +289,12 @@ class SessionController:
             handlers[Method.FS_READ_TEXT_FILE] = self.requests.service(
                 self.state.roots.read_text_file
             )
-            handlers[Method.FS_WRITE_TEXT_FILE] = self.requests.service(
-                self.checkpoints.write_text_file
-            )
+            write = self.checkpoints.write_text_file
+            if self.write_reviews is not None:
+                write = ReviewedWrites(
+                    self.write_reviews, write, self.state.roots.roots
+                ).write_text_file
+            handlers[Method.FS_WRITE_TEXT_FILE] = self.requests.service(write)
         notifications = {Method.SESSION_UPDATE}
         abilities: set[str] = set()
         if self.state.elicitations is not None and self.state.elicitations.modes:

@@ -30,6 +30,7 @@ from acp_tui.session.asking.permissions import PermissionBroker, Policy
 from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.asking.rule_requests import AgentRules, agent_names, question_subject
 from acp_tui.session.asking.rules import Rule
+from acp_tui.session.asking.write_reviews import WriteReviews
 from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue, QueueKey
@@ -78,6 +79,13 @@ class AgentParts:
         #: Where ``elicitation/create`` requests go (offered once a presenter is set).
         self.elicitations = ElicitationQueue(
             on_answered=on_answered, on_queue_changed=on_elicitations_changed
+        )
+        #: Writes waiting for review (``review_writes``; shown one at a time like the
+        #: permission requests; answered by the policy where nobody can review).
+        self.write_reviews = WriteReviews(
+            "ask" if spec.review_writes == "ask" else "auto",
+            fallback="allow" if policy == "yolo" else "deny",
+            on_answered=on_answered,
         )
         #: Snapshots of its sessions' files at each turn (None: off for this agent).
         self.checkpoints = (
@@ -175,5 +183,6 @@ class AgentParts:
             prompts=self.prompts,
             elicitations=self.elicitations,
             checkpoints=self.checkpoints,
+            write_reviews=self.write_reviews,
         )
         return self.link

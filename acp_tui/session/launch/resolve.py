@@ -49,6 +49,15 @@ def _directory_problem(path: str) -> str | None:
     return "not a directory" if os.path.exists(path) else "no such directory"
 
 
+def _review_writes(config: Config | None, options: LaunchOptions, agent: str | None) -> str:
+    """``--review-writes`` over the agent's ``review_writes`` over the top-level one."""
+    if options.review_writes:
+        return "ask"
+    if agent is not None:
+        return agent
+    return config.review_writes if config is not None else "auto"
+
+
 def _checkpoints(
     config: Config | None, options: LaunchOptions, agent_wants: bool | None
 ) -> CheckpointSettings:
@@ -97,6 +106,7 @@ def resolve_agent(
             initialize_timeout=timeout,
             checkpoints=_checkpoints(config, options, None),
             system_prompt=prompt,
+            review_writes=_review_writes(config, options, None),
         )
         return Resolved(spec, tuple(problems))
     name = source.name
@@ -132,6 +142,7 @@ def resolve_agent(
         checkpoints=_checkpoints(config, options, agent.checkpoints),
         system_prompt=prompt,
         index=agent.index,
+        review_writes=_review_writes(config, options, agent.review_writes),
     )
     return Resolved(spec, tuple(problems), bad_cwd)
 

@@ -97,6 +97,8 @@ class AgentSpec:
     system_prompt: SystemPrompt | None = None
     #: Whether what its sessions say goes into the search index (``index = false``: never).
     index: bool = True
+    #: Whether its sessions' client writes are reviewed first (``"ask"``) or not (``"auto"``).
+    review_writes: str = "auto"
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "argv", tuple(self.argv))
@@ -171,3 +173,5 @@ class LaunchOptions:
     system_prompt: str | None = None
     #: ``--system-prompt-mode`` (``append``, ``override``), else None: the prompt's own.
     system_prompt_mode: str | None = None
+    #: True with ``--review-writes``: every agent's client writes are reviewed first.
+    review_writes: bool = False

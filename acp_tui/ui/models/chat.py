@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from acp_tui.session.agent.controller import SessionController
     from acp_tui.session.asking.elicitation_queue import ElicitationQueue
     from acp_tui.session.asking.permissions import PermissionBroker
+    from acp_tui.session.asking.write_reviews import WriteReviews
     from acp_tui.session.prompts.queue import PromptQueue
     from acp_tui.store import SessionStore
     from acp_tui.store.local_index import LocalIndex
@@ -65,6 +66,8 @@ class ChatModel:
         self.prompts = prompts
         self.broker = broker
         self.elicitations = elicitations
+        #: The writes waiting for review (cancelling a turn rejects its own); None: none.
+        self.write_reviews: WriteReviews | None = None
         self._controller = controller
         self.notify = notify
         self.keys = keys
@@ -285,6 +288,8 @@ class ChatModel:
         link = self.link
         elicitations = self.elicitations
         self.broker.cancel_session(session_id)
+        if self.write_reviews is not None:
+            self.write_reviews.cancel_session(session_id)
         if link is None or not session_id or not link.is_busy(session_id):
             elicitations.cancel_session(session_id)
             return

@@ -51,6 +51,8 @@ _ACTIONS = {
     "created": "A",
     "delete": "D",
     "deleted": "D",
+    "write": "M",
+    "new": "A",
 }
 
 
@@ -222,6 +224,8 @@ class ChangeReview(Widget):
             "created": "made by the turn",
             "deleted": "deleted by the turn",
             "modified": "changed by the turn",
+            "write": "the agent's write, not made yet",
+            "new": "a new file the agent wants to write",
         }.get(item.action, item.action)
         title = Text(escaped_line(item.display, 400), style="bold")
         title.append(f"  ({words})", style="dim")

@@ -36,6 +36,8 @@ class ChatHeader(Horizontal):
     ChatHeader > #agents { width: auto; color: $text-muted; padding: 0 0 0 1; display: none; }
     ChatHeader > #agents.-several { display: block; }
     ChatHeader > #badge { width: auto; }
+    ChatHeader > #reviews { width: auto; display: none; color: $text-accent; padding: 0 1; }
+    ChatHeader > #reviews.-on { display: block; }
     ChatHeader > #badge.-yolo { background: $error; color: $text; text-style: bold; padding: 0 1; }
     ChatHeader > #badge.-deny { background: $warning; color: $text; padding: 0 1; }
     ChatHeader > #mode-warning { width: auto; max-width: 40; display: none; text-wrap: nowrap; text-overflow: ellipsis; }
@@ -50,6 +52,7 @@ class ChatHeader(Horizontal):
         yield Label("", id="title")
         yield Label("", id="dirs")
         yield Label("", id="mode-warning")
+        yield Label("✎ review writes", id="reviews")
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
@@ -71,6 +74,10 @@ class ChatHeader(Horizontal):
         label.update(agent_line(additional_dirs_label(dirs), 500))
         shown = [line_of(path, 500) for path in dirs]
         label.tooltip = Text("\n".join(["Also works in:", *shown])) if dirs else None
+
+    def set_review_writes(self, on: bool) -> None:
+        """The session's writes are reviewed before they land (shown while on)."""
+        self.query_one("#reviews", Label).set_class(on, "-on")
 
     def set_mode_warning(self, mode_name: str | None) -> None:
         """The session's mode skips the permission questions (its name), or not (None): marked

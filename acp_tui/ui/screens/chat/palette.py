@@ -56,6 +56,7 @@ class ChatPalette:
         options: Callable[[], Iterable[AgentCommand]],
         agent_switches: Callable[[], Iterable[AgentCommand]],
         rewind: Callable[[], Iterable[SystemCommand]] = tuple,
+        review_writes: Callable[[], Iterable[SystemCommand]] = tuple,
         subagents: Subagents | None = None,
     ) -> None:
         self.model = model
@@ -72,6 +73,8 @@ class ChatPalette:
         self.agent_switches = agent_switches
         #: "Rewind…" and "Changes of this turn" (acp_tui.ui.screens.chat.rewind).
         self.rewind = rewind
+        #: "Review writes: on/off" (acp_tui.ui.screens.chat.write_review).
+        self.review_writes = review_writes
         #: Background work, and a subagent's view's own entries.
         self.subagents = subagents
 
@@ -130,6 +133,7 @@ class ChatPalette:
             "The rules that answer permission requests before the dialog: list, add, edit",
             self.rules,
         )
+        yield from self.review_writes()
         yield SystemCommand(
             "Toggle sessions sidebar",
             self._with_key("Show or hide past sessions", "sessions-sidebar"),

@@ -38,6 +38,7 @@ from acp_tui.ui.screens.chat.sessions import SidebarRequests
 from acp_tui.ui.screens.chat.shell import ShellMode
 from acp_tui.ui.screens.chat.subagents import Subagents
 from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.screens.chat.write_review import ChatWriteReviews
 from acp_tui.ui.widgets.session_list import SessionList
 
 __all__ = ["ChatParts", "ScreenSide", "make_parts"]
@@ -76,6 +77,7 @@ class ChatParts:
     subagents: Subagents
     palette: ChatPalette
     shell: ShellMode
+    write_review: ChatWriteReviews
 
 
 def make_parts(
@@ -137,6 +139,17 @@ def make_parts(
         forward_typing=dialogs.forward_typing,
     )
     dialogs.rule_offer = rules.offer
+    #: Review before the write lands (Ctrl+P → Review writes).
+    write_review = ChatWriteReviews(
+        model,
+        parts.write_reviews,
+        app=app,
+        origin=dialogs.origin,
+        forward_typing=dialogs.forward_typing,
+        mark=lambda on: widgets.header.set_review_writes(on),
+        answered=dialogs.answered,
+    )
+    model.write_reviews = parts.write_reviews
     options = SessionOptions(
         model,
         bar=lambda: widgets.bar,
@@ -266,9 +279,11 @@ def make_parts(
         options=options.commands,
         agent_switches=lambda: getattr(screen.app, "agent_switch_commands", tuple)(),
         rewind=rewind.palette_commands,
+        review_writes=write_review.palette_commands,
         subagents=subagents,
     )
     return ChatParts(
+        write_review=write_review,
         model=model,
         dialogs=dialogs,
         rewind=rewind,

@@ -142,6 +142,8 @@ class ChatScreen(Screen[None]):
         self.dialogs = made.dialogs
         self.rewind = made.rewind
         self.rules = made.rules
+        #: Review before the write lands (acp_tui.ui.screens.chat.write_review).
+        self.write_review = made.write_review
         self.options = made.options
         self.index_sync = made.index_sync
         #: Shell mode: ``!cmd`` in the prompt.
@@ -210,6 +212,8 @@ class ChatScreen(Screen[None]):
         self.sidebar_requests.attach(w.sidebar, index_records=self.index_sync.records_of)
         self.dialogs.present(self.broker, self.elicitations)
         self.attention.hold(self.broker, self.elicitations)
+        self.write_review.present(lambda pending: self.attention.shows_session(pending.session_id))
+        self.set_interval(1.0, self.write_review.refresh)
         self.set_interval(1.0, self.drawing.tick)
         self.drawing.new_session()
         self.agent.start()

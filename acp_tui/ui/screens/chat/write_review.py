@@ -1,0 +1,136 @@
+"""The chat view's review before the write lands (:mod:`acp_tui.session.asking.write_reviews`).
+
+:class:`ChatWriteReviews` is a plain object the screen owns: it shows each write waiting for
+review in the review dialog rewind uses (:class:`~acp_tui.ui.screens.rewind.ReviewDialog`
+over :class:`~acp_tui.ui.widgets.change_review.ChangeReview`: one machinery), one at a time
+and only for the session on screen, like the permission requests; offers Ctrl+P → "Review
+writes: on/off" for the session on screen; and marks the header while it is on.
+
+The dialog arms like every dialog that acts: until it is armed a key is typing and goes on
+to the prompt. "Write" writes the hunks kept; Escape or Cancel rejects the whole write.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from textual.app import App, SystemCommand
+
+from acp_tui.session.asking.write_reviews import PendingWrite, WriteReviews
+from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.screens.armed import DialogOrigin, TypingForwarder, present_dialog
+
+__all__ = ["ChatWriteReviews"]
+
+
+class ChatWriteReviews:
+    """The reviews of one chat view (see the module docstring)."""
+
+    def __init__(
+        self,
+        model: ChatModel,
+        reviews: WriteReviews,
+        *,
+        app: Callable[[], App[Any]],
+        origin: Callable[[str | None], DialogOrigin],
+        forward_typing: TypingForwarder,
+        mark: Callable[[bool], None],
+        answered: Callable[[str, str], None],
+    ) -> None:
+        self.model = model
+        self.reviews = reviews
+        self.app = app
+        self.origin = origin
+        self.forward_typing = forward_typing
+        self.mark = mark
+        self._marked: bool | None = None
+        #: The review on screen (its "k of n" follows the queue).
+        self._shown: Any = None
+        reviews.on_answered = answered
+        reviews.on_queue_changed = self._queue_changed
+
+    def present(self, ready: Callable[[PendingWrite], bool]) -> None:
+        """From now on (the screen is mounted) a review may show, when ``ready`` says so."""
+        self.reviews.ready = ready
+        self.reviews.set_presenter(self.present_review)
+        self.refresh()
+
+    async def present_review(
+        self, pending: PendingWrite, position: int, total: int
+    ) -> frozenset[int] | None:
+        from acp_tui.ui.screens.rewind import ReviewDialog
+        from acp_tui.ui.widgets.change_review import ReviewFile
+
+        hunks = len(pending.change.hunks)
+        title = (
+            f"The agent wants to write this file: keep or reject each change "
+            f"({hunks} hunk{'s' if hunks != 1 else ''}); only what you keep is written."
+        )
+        action = "new" if pending.change.created else "write"
+        dialog = ReviewDialog(
+            title,
+            [ReviewFile(pending.display, action, pending.change)],
+            confirm_label="Write",
+            origin=self.origin(pending.session_id),
+        )
+        dialog.forward_typing = self.forward_typing
+        self._shown = dialog
+        dialog.call_after_refresh(self._queue_changed, position, total)
+        try:
+            choices = await present_dialog(self.app(), dialog)
+        finally:
+            self._shown = None
+        if choices is None:
+            return None
+        choice = choices[0] if choices else False
+        if choice is None:
+            return pending.change.all_hunks()
+        if choice is False or choice is True:
+            return frozenset()
+        return frozenset(choice)
+
+    def _queue_changed(self, position: int, total: int) -> None:
+        """Another write queued or went: the review on screen says "k of n"."""
+        dialog = self._shown
+        if dialog is None or not dialog.is_mounted:
+            return
+        for frame in dialog.query("ReviewDialog > Vertical"):
+            frame.border_subtitle = f"{position} of {total}" if total > 1 else ""
+
+    # -- on and off --
+
+    def is_on(self) -> bool:
+        return self.reviews.reviews(self.model.session_id)
+
+    def toggle(self) -> None:
+        session_id = self.model.session_id
+        on = not self.is_on()
+        if session_id is None:
+            self.reviews.mode = "ask" if on else "auto"
+        else:
+            self.reviews.set_mode(session_id, "ask" if on else "auto")
+        self.refresh()
+        self.model.notify(
+            "Review writes: on. Each file the agent writes through acp-tui is shown first."
+            if on
+            else "Review writes: off. The agent's writes land at once.",
+            markup=False,
+        )
+
+    def refresh(self) -> None:
+        """The header's mark follows the session on screen."""
+        on = self.is_on()
+        if on != self._marked:
+            self._marked = on
+            self.mark(on)
+
+    def palette_commands(self) -> Iterable[SystemCommand]:
+        on = self.is_on()
+        yield SystemCommand(
+            f"Review writes: {'on' if on else 'off'}",
+            "Turn "
+            + ("off" if on else "on")
+            + ": show each file the agent writes as a diff first, keep or reject each hunk",
+            self.toggle,
+        )

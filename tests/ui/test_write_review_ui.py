@@ -1,0 +1,98 @@
+"""Review before the write lands, in the TUI with the demo agent (issue 40): Ctrl+P → Review
+writes turns it on (the header says so); the demo agent's /rewrite opens the review, armed
+like every dialog (typing goes to the prompt); a hunk left out with the keys (move to the
+hunks, down, Space) and "y" writes exactly the kept hunks; Escape rejects the whole write;
+the transcript and the agent say what happened."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import Label
+
+from acp_tui.store.entries import AgentMessage, Notice
+from acp_tui.ui.screens.chat import ChatScreen
+from acp_tui.ui.screens.rewind import ReviewDialog
+from acp_tui.ui.widgets.change_review import ChangeReview
+from tests.ui.chat_helpers import (
+    armed_dialog,
+    demo_app,
+    run_palette_command,
+    send,
+    wait_for,
+    wait_for_session,
+)
+
+pytestmark = pytest.mark.anyio
+
+LINES = "".join(f"line {number}\n" for number in range(1, 31))
+
+
+def chat_of(app):
+    """The chat screen, under whatever dialog is on top."""
+    return next(s for s in app.screen_stack if isinstance(s, ChatScreen))
+
+
+def agent_said(app) -> str:
+    screen = chat_of(app)
+    state = screen.store.get(screen.session_id)
+    return "".join(e.text for e in state.transcript if isinstance(e, AgentMessage))
+
+
+def notices_text(app) -> str:
+    screen = chat_of(app)
+    state = screen.store.get(screen.session_id)
+    return "\n".join(e.title for e in state.transcript if isinstance(e, Notice))
+
+
+async def review_on(pilot) -> None:
+    await wait_for_session(pilot)
+    header = pilot.app.screen.query_one("#reviews", Label)
+    assert not header.has_class("-on")
+    await run_palette_command(pilot, "Review writes: off")
+    await wait_for(pilot, lambda: header.has_class("-on"), "the header's mark")
+
+
+async def test_a_hunk_left_out_is_not_written_and_the_agent_is_told(tmp_path: Path) -> None:
+    target = tmp_path / "review.txt"
+    target.write_text(LINES)
+    app = demo_app(tmp_path, tmp_path / "demo-state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await review_on(pilot)
+        await send(pilot, "/rewrite review.txt")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "the review")
+        dialog = app.screen
+        assert not dialog.armed
+        await pilot.press("x")  # typing before it arms: for the prompt, not the review
+        await armed_dialog(pilot)
+        assert chat_of(app).widgets.prompt.text == "x"
+        review = dialog.query_one(ChangeReview)
+        assert review.choices() == [None]  # all kept to begin with
+        await pilot.press("enter", "down")  # to the hunks, the second one
+        await pilot.press("space")
+        await wait_for(pilot, lambda: review.choices() == [frozenset({0, 2})], "hunk 2 out")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "rejected hunks 2 of 3" in agent_said(app), "the answer")
+        text = target.read_text()
+        assert "line 1 (revised" in text and "line 21 (revised" in text
+        assert "line 11 (revised" not in text
+        assert "Write kept in part (2 of 3 hunks): review.txt" in notices_text(app)
+
+
+async def test_escape_rejects_the_whole_write(tmp_path: Path) -> None:
+    target = tmp_path / "review.txt"
+    target.write_text(LINES)
+    app = demo_app(tmp_path, tmp_path / "demo-state")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await review_on(pilot)
+        await send(pilot, "/rewrite review.txt")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "the review")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: "The user rejected this write" in agent_said(app), "no")
+        assert target.read_text() == LINES
+        # Off again: the next write lands at once.
+        await run_palette_command(pilot, "Review writes: on")
+        await send(pilot, "/rewrite review.txt")
+        await wait_for(pilot, lambda: "as I sent it" in agent_said(app), "the write")
+        assert "revised by the demo agent" in target.read_text()
