@@ -286,7 +286,7 @@ async def test_the_rule_editor_over_a_question_takes_no_typing_until_it_arms() -
     """Opened from a dialog (a letter that stood alone), the editor does not swallow the rest
     of what the person was typing: it goes to the prompt, and the editor arms only once
     they stop; then its first field has the focus."""
-    app = Host(rule_editor, 0.4)
+    app = Host(rule_editor, NEVER)
     async with app.run_test(size=SIZE) as pilot:
         dialog = app.dialog
         assert isinstance(dialog, RuleEditorScreen)
@@ -295,7 +295,9 @@ async def test_the_rule_editor_over_a_question_takes_no_typing_until_it_arms() -
         assert dialog.focused is None
         await pilot.press(*"on't")
         await wait_for(pilot, lambda: app.typed_text() == "on't", "the typing passed on")
-        assert dialog.values() == before
+        assert dialog.values() == before and dialog.focused is None
+        dialog.arm_delay = 0.05  # (as if the person had stopped typing a while ago)
+        dialog._arm_later()
         await wait_for(pilot, lambda: dialog.armed, "the editor armed")
         assert isinstance(dialog.focused, Input)
         await pilot.press("x")
