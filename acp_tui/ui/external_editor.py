@@ -17,14 +17,14 @@ import os
 import shlex
 import subprocess
 import tempfile
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from textual.app import App, SuspendNotSupported
 
-__all__ = ["EditorResult", "edit_in_editor", "editor_command"]
+__all__ = ["EditorResult", "edit_in_editor", "edit_prompt", "editor_command"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,3 +85,19 @@ def edit_in_editor(app: App[Any], text: str, cwd: Path | None = None) -> EditorR
     if edited.endswith("\n"):
         edited = edited[:-1]
     return EditorResult(edited)
+
+
+def edit_prompt(
+    app: App[Any],
+    text: str,
+    cwd: Path,
+    replace: Callable[[str], None],
+    notify: Callable[..., None],
+) -> None:
+    """Alt+E: ``text`` in the editor; ``replace`` gets what it saved (an editor that fails
+    changes nothing, and ``notify`` says why)."""
+    result = edit_in_editor(app, text, cwd)
+    if result.problem is not None:
+        notify(result.problem, severity="warning", timeout=8, markup=False)
+    elif result.text is not None:
+        replace(result.text)

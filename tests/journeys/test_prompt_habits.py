@@ -4,9 +4,16 @@ the official SDK's agent: the prompt written in ``$EDITOR``, Ctrl+R over the pro
 from __future__ import annotations
 
 import json
+import os
+import random
 import re
+import shutil
+import struct
+import subprocess
 import sys
-from collections.abc import Callable
+import time
+import zlib
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -214,3 +221,79 @@ def test_shell_mode_runs_on_a_terminal_stops_and_attaches_on_the_wire(
     else:  # text
         assert attached[1]["text"].startswith(said) and "step 2 of 2" in attached[1]["text"]
     assert after == [{"type": "text", "text": "and now"}]
+
+
+def _png(width: int, height: int) -> bytes:
+    """A real PNG of one colour (its header says its size, which the demo agent reports)."""
+    raw = b"".join(b"\x00" + b"\xff\x00\x00" * width for _ in range(height))
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(raw))
+        + chunk(b"IEND", b"")
+    )
+
+
+@pytest.fixture
+def x_display(tmp_path: Path) -> Iterator[str]:
+    """An X server of its own (Xvfb), for the clipboard; CI installs Xvfb and xclip."""
+    if shutil.which("Xvfb") is None or shutil.which("xclip") is None:
+        pytest.skip("needs Xvfb and xclip (apt-get install xvfb xclip; .ci/run does)")
+    for _attempt in range(20):
+        number = random.randrange(100, 60000)
+        if not Path(f"/tmp/.X11-unix/X{number}").exists():
+            break
+    server = subprocess.Popen(
+        ["Xvfb", f":{number}", "-screen", "0", "640x480x24", "-nolisten", "tcp"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 20
+        while not Path(f"/tmp/.X11-unix/X{number}").exists():
+            assert server.poll() is None, "Xvfb did not start"
+            assert time.monotonic() < deadline, "Xvfb did not start in time"
+            time.sleep(0.05)
+        yield f":{number}"
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+@pytest.mark.parametrize("case", list(AGENTS))
+def test_ctrl_v_attaches_the_image_on_the_x_clipboard(
+    terminal: Callable[..., Terminal], case: str, x_display: str
+) -> None:
+    args, cols, rows = AGENTS[case]
+    demo = case.startswith("demo")
+    term = terminal(cols=cols, rows=rows)
+    image = term.home / "shot.png"
+    image.write_bytes(_png(7, 5))
+    env = {"DISPLAY": x_display}
+    # xclip stays, serving the clipboard, until the X server ends.
+    subprocess.run(
+        ["xclip", "-selection", "clipboard", "-t", "image/png", "-i", str(image)],
+        env={**os.environ, **env},
+        check=True,
+        timeout=20,
+    )
+    term.start(args, env=env)
+    term.wait_header("New session")
+    term.type("/image what is it" if demo else "what is it")
+    term.press("C-v")
+    screen = term.wait_for(re.compile(r"clipboard-\d{8}-\d{6}\.png"))
+    pasted = list((term.home / "data" / "acp-tui" / "pasted").glob("clipboard-*.png"))
+    assert [path.read_bytes() for path in pasted] == [image.read_bytes()], screen
+    term.press("Enter")
+    if demo:  # takes images: attached, its chip under the message
+        term.wait_for("7×5 pixels")
+        term.wait_for("image/png")
+    else:  # takes none: said, and the message stays to be changed
+        screen = term.wait_for("Not sent:")
+        assert "clipboard-" in screen and "You said" not in screen

@@ -10,12 +10,13 @@ was pasted into it).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
@@ -28,7 +29,7 @@ from acp_tui.text.safety import one_line
 from acp_tui.ui.keymap import effective_keys, key_words
 from acp_tui.ui.widgets.safe_input import SafeInput
 
-__all__ = ["HistorySearchScreen"]
+__all__ = ["HistorySearchScreen", "search_history"]
 
 #: The longest prompt shown in the list (characters; the row cuts it to its width).
 SHOWN = 300
@@ -137,3 +138,23 @@ class HistorySearchScreen(ModalScreen[str | None]):
     def _choose(self, index: int) -> None:
         if 0 <= index < len(self._found):
             self.dismiss(self._found[index].text)
+
+
+def search_history(
+    app: App[Any],
+    history: InputHistory,
+    cwd: str | Path | None,
+    typed: str,
+    replace: Callable[[str], None],
+    done: Callable[[], None],
+) -> None:
+    """Ctrl+R: search the prompts sent; the one chosen goes to ``replace`` (``typed``, the
+    prompt's text, starts the search when it is one line); ``done`` runs either way."""
+    query = typed.strip() if "\n" not in typed.strip() else ""
+
+    def chosen(text: str | None) -> None:
+        if text is not None:
+            replace(text)
+        done()
+
+    app.push_screen(HistorySearchScreen(history, cwd, query), chosen)

@@ -41,10 +41,10 @@ from acp_tui.session.prompts.attachments import (
     mention_for,
 )
 from acp_tui.store.suggestions import PromptSuggestion
-from acp_tui.ui.external_editor import edit_in_editor
+from acp_tui.ui.external_editor import edit_prompt
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
-from acp_tui.ui.screens.history_search import HistorySearchScreen
 from acp_tui.ui.textual_patches import access
+from acp_tui.ui.widgets.image_paste import ImagePaste
 from acp_tui.ui.widgets.prompt_completion import CompletionList
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
@@ -89,6 +89,11 @@ class PromptTextArea(SafeTextArea):
         return keyed
 
     async def on_paste(self, event: events.Paste) -> None:
+        # A paste of nothing: the clipboard holds an image (no text), which is attached.
+        if not event.text.strip() and self._editor.images.paste(expected=True):
+            event.stop()
+            event.prevent_default()
+            return
         # A file dropped on the terminal pastes its path: an image's becomes a mention
         # (attached when sent). Runs before TextArea._on_paste, as _on_key does.
         paths = image_paths_in_paste(event.text, self._editor.cwd)
@@ -107,9 +112,12 @@ class PromptTextArea(SafeTextArea):
             except (OSError, ValueError):
                 shown = str(path)
             mentions.append(mention_for(shown))
+        self.insert_words(" ".join(mentions) + " ")
+
+    def insert_words(self, words: str) -> None:
+        """Insert ``words`` at the cursor, a space before them unless one is there."""
         before = self.document[self.cursor_location[0]][: self.cursor_location[1]]
-        lead = " " if before and not before[-1].isspace() else ""
-        self.insert(lead + " ".join(mentions) + " ")
+        self.insert((" " if before and not before[-1].isspace() else "") + words)
 
 
 class PromptEditor(Vertical):
@@ -219,6 +227,13 @@ class PromptEditor(Vertical):
             show_line_numbers=False,
             highlight_cursor_line=False,
             placeholder=self._placeholder() if placeholder is None else placeholder,
+        )
+        #: Ctrl+V (or an empty terminal paste) attaches an image on the clipboard.
+        self.images = ImagePaste(
+            self,
+            insert=self._area.insert_words,
+            paste_text=self._area.action_paste,
+            notify=lambda text: self.screen.notify(text, severity="warning", markup=False),
         )
         #: The placeholder as given (kept whole), or None: the default, cut to fit by phrases.
         self._given_placeholder = placeholder
@@ -373,32 +388,18 @@ class PromptEditor(Vertical):
         self._load("")
 
     def action_external_editor(self, _how: str = "") -> None:
-        """The prompt in ``$VISUAL``/``$EDITOR``/``vi``: the app steps aside while it runs,
-        and what the editor saved replaces the prompt (an editor that fails changes nothing)."""
-        result = edit_in_editor(self.app, self._area.text, self._cwd)
-        if result.problem is not None:
-            self.screen.notify(result.problem, severity="warning", timeout=8, markup=False)
-        elif result.text is not None:
-            self.set_draft(result.text)
+        """The prompt in ``$VISUAL``/``$EDITOR``/``vi`` (:mod:`acp_tui.ui.external_editor`)."""
+        edit_prompt(self.app, self._area.text, self._cwd, self.set_draft, self.screen.notify)
         self._area.focus()
 
-    def search_history(self) -> None:
-        """Ctrl+R: search the prompts sent (this project's first); the one chosen replaces the
-        text (undoable), which starts the search when it is one line."""
-        typed = self._area.text
-        query = typed.strip() if "\n" not in typed.strip() else ""
-
-        def chosen(text: str | None) -> None:
-            if text is not None:
-                self._reset_history_browsing()
-                self._list.close_list()
-                self._loaded_text = text
-                area = self._area
-                area.replace(text, (0, 0), area.document.end, maintain_selection_offset=False)
-                area.move_cursor(area.document.end)
-            self._area.focus()
-
-        self.app.push_screen(HistorySearchScreen(self.history, self._cwd, query), chosen)
+    def replace_text(self, text: str) -> None:
+        """Put ``text`` in place of the prompt's, undoably (Ctrl+Z brings the old one back)."""
+        self._reset_history_browsing()
+        self._list.close_list()
+        self._loaded_text = text
+        area = self._area
+        area.replace(text, (0, 0), area.document.end, maintain_selection_offset=False)
+        area.move_cursor(area.document.end)
 
     def take_typing(self, key: str, text: str) -> None:
         """A key typed for the prompt that another screen received first (a permission dialog
@@ -461,6 +462,8 @@ class PromptEditor(Vertical):
         """Handle a key pressed in the text area. True if it was used here."""
         if key == "tab" and self._tab_takes_suggestion():
             return True
+        if key == "ctrl+v" and self.images.paste(expected=False):
+            return True  # an image from the clipboard, else the text paste as ever
         action = self._key_action(key)
         completes = key in ("tab", "enter")
         if self._list.offered is not None or completes:

@@ -39,11 +39,12 @@ from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import agent_parts
 from acp_tui.ui.screens.chat.agent_name import background_title
-from acp_tui.ui.screens.chat.common import history_path
+from acp_tui.ui.screens.chat.common import data_dir, history_path
 from acp_tui.ui.screens.chat.drawing import QUITTING_STATUS, ChatWidgets
 from acp_tui.ui.screens.chat.keys import CHAT_BINDINGS
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.parts import ScreenSide, make_parts
+from acp_tui.ui.screens.history_search import search_history
 from acp_tui.ui.textual_patches import install_screen
 from acp_tui.ui.toasts import toast_text
 from acp_tui.ui.typing_focus import TypingRouter
@@ -201,6 +202,7 @@ class ChatScreen(Screen[None]):
         w.header.set_policy(self.settings.permission_policy)
         w.prompt.cwd = self.spec.cwd
         w.prompt.run_shell = self.shell.run
+        w.prompt.images.directory = data_dir(self.settings) / "pasted"
         w.prompt.builder = lambda text: self.shell.with_attachments(
             link.build_prompt(text) if (link := self.link) is not None else text_only(text),
             self.model.session_id,
@@ -438,7 +440,15 @@ class ChatScreen(Screen[None]):
         self.agent.restart()
 
     def action_search_history(self) -> None:
-        self.widgets.prompt.search_history()
+        prompt = self.widgets.prompt
+        search_history(
+            self.app,
+            prompt.history,
+            prompt.cwd,
+            prompt.text,
+            prompt.replace_text,
+            self.focus_prompt,
+        )
 
     def action_toggle_sidebar(self) -> None:
         """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
