@@ -15,6 +15,7 @@ from acp_tui.session.checkpoints.rewind import (
     RewindError,
     apply_rewind,
     plan_rewind,
+    plan_tool_call_revert,
     plan_turn_revert,
 )
 from acp_tui.session.checkpoints.settings import CheckpointSettings
@@ -260,3 +261,33 @@ def test_the_journal_is_read_back_by_another_process(tmp_path):
     assert journal is not None and journal.turns[0].first_line() == "first line"
     plan = plan_rewind(fresh, "s1", 1)
     assert len(plan.files) == 5
+
+
+def test_one_tool_calls_writes_are_taken_back_and_a_later_change_is_a_conflict(tmp_path):
+    project = make_project(tmp_path / "project")
+    book, _told = book_for(tmp_path)
+    roots = Roots(str(project))
+    one, two = project / "one.txt", project / "keep.txt"
+    before_two = two.read_bytes()
+    ref = book.begin_turn("s", roots, "go")
+    for path, call in ((one, "call-1"), (two, "call-2"), (one, "call-1")):
+        old = path.read_bytes() if path.exists() else None
+        new = (old or b"") + f"{call}\n".encode()
+        path.write_bytes(new)
+        book.record_write("s", path, old, new, call)
+    book.end_turn(ref, roots)
+    state = git_state(project)
+    plan = plan_tool_call_revert(book, "s", "call-1", roots)
+    assert [(f.display, f.action, f.conflict) for f in plan.files] == [("one.txt", "delete", False)]
+    # The person changes the other tool call's file afterwards: a conflict, left unchosen.
+    two.write_bytes(b"mine\n")
+    plan2 = plan_tool_call_revert(book, "s", "call-2", roots)
+    assert [(f.display, f.conflict) for f in plan2.files] == [("keep.txt", True)]
+    apply_rewind(book, plan, choose_all(plan), roots=roots)
+    assert not one.exists() and two.read_bytes() == b"mine\n"
+    apply_rewind(book, plan2, choose_all(plan2), roots=roots)
+    assert two.read_bytes() == before_two
+    assert git_state(project)["stash"] == state["stash"]
+    assert git_state(project)["index"] == state["index"]
+    with pytest.raises(RewindError):
+        plan_tool_call_revert(book, "s", "no-such-call", roots)

@@ -221,3 +221,25 @@ async def test_changes_of_this_turn_take_back_only_what_is_kept(tmp_path):
     assert not (project / "created.txt").exists()
     assert not (project / "delete-me.txt").exists()
     assert "changed by the demo agent" in (project / "notes.txt").read_text()
+
+
+async def test_one_tool_calls_writes_are_undone_from_the_palette(tmp_path):
+    project, app = project_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_session(pilot)
+        await change_turn(pilot, "/change notes.txt made-1.txt")
+        await change_turn(pilot, "/change other.txt made-2.txt")
+        await run_palette_command(pilot, "Undo tool call: Write notes.txt")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewDialog), "the review")
+        review = pilot.app.screen.query_one(ChangeReview)
+        assert [f.display for f in review.files] == ["notes.txt"]
+        await armed_dialog(pilot)
+        await pilot.press("y")
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReviewDialog), "applied")
+        await wait_for(
+            pilot, lambda: (project / "notes.txt").read_text() == "my notes\n", "notes.txt back"
+        )
+        await settle(pilot)
+    # Only that tool call's write: the later tool call's file and the files made on disk stay.
+    assert "changed by the demo agent" in (project / "other.txt").read_text()
+    assert (project / "made-1.txt").exists() and (project / "made-2.txt").exists()

@@ -15,6 +15,7 @@ agent, or it is a replay). What blocks (git, the disk) runs in a worker thread:
 - :meth:`TurnCheckpoints.write_text_file`: ``fs/write_text_file`` served, with the file's
   content before it and the tool call it belongs to recorded;
 - for the faces: :meth:`TurnCheckpoints.turns`, :meth:`TurnCheckpoints.plan_rewind`,
+  :meth:`TurnCheckpoints.plan_tool_call_revert`,
   :meth:`TurnCheckpoints.plan_turn_revert`, :meth:`TurnCheckpoints.apply`, and
   :meth:`TurnCheckpoints.turn_of_entry` (which turn a user message of the transcript began).
 
@@ -44,6 +45,7 @@ from acp_tui.session.checkpoints.rewind import (
     RewindResult,
     apply_rewind,
     plan_rewind,
+    plan_tool_call_revert,
     plan_turn_revert,
 )
 from acp_tui.store.entries import ToolCall, UserMessage
@@ -307,6 +309,29 @@ class TurnCheckpoints:
         return await self._in_thread(
             functools.partial(plan_turn_revert, book, session_id, number, self.roots(session_id))
         )
+
+    async def plan_tool_call_revert(self, session_id: str, tool_call_id: str) -> RewindPlan:
+        book = self._require()
+        return await self._in_thread(
+            functools.partial(
+                plan_tool_call_revert, book, session_id, tool_call_id, self.roots(session_id)
+            )
+        )
+
+    def tool_calls_with_writes(self, session_id: str) -> list[tuple[int, str, list[str]]]:
+        """The tool calls of this session whose writes through the client were recorded,
+        newest first: (turn number, tool call id, the files written)."""
+        journal = self.book.journal(session_id) if self.book is not None else None
+        found: list[tuple[int, str, list[str]]] = []
+        for record in reversed(journal.turns if journal is not None else []):
+            files: dict[str, list[str]] = {}
+            for write in record.writes:
+                if write.tool_call_id:
+                    names = files.setdefault(write.tool_call_id, [])
+                    if write.path not in names:
+                        names.append(write.path)
+            found += [(record.number, call, names) for call, names in reversed(files.items())]
+        return found
 
     async def apply(
         self, plan: RewindPlan, choices: Mapping[Path, frozenset[int] | None]

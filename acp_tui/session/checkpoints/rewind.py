@@ -14,7 +14,8 @@ made is left as it is and said. The rewind is recorded in the journal (``kind="r
 with the checkpoint taken before it, so it can be rewound in its turn.
 
 :func:`plan_turn_revert` is the same for "Changes of this turn": a turn's own changes, to be
-taken back file by file or hunk by hunk.
+taken back file by file or hunk by hunk; :func:`plan_tool_call_revert` for one tool call's
+writes through the client (each recorded with its tool call).
 
 Without git, a plan covers the writes the client served (their before-contents).
 """
@@ -42,6 +43,7 @@ __all__ = [
     "RewindResult",
     "apply_rewind",
     "plan_rewind",
+    "plan_tool_call_revert",
     "plan_turn_revert",
 ]
 
@@ -100,6 +102,8 @@ class RewindPlan:
     left: list[str] = field(default_factory=list)
     #: "rewind" (to before a turn) or "revert" (a turn's own changes).
     kind: Literal["rewind", "revert"] = "rewind"
+    #: What the journal calls it once applied (empty: said from ``kind`` and ``turn``).
+    title: str = ""
 
     @property
     def conflicts(self) -> list[PlannedFile]:
@@ -291,6 +295,56 @@ def plan_turn_revert(
     return plan
 
 
+def plan_tool_call_revert(
+    book: Checkpoints, session_id: str, tool_call_id: str, roots: Roots | None = None
+) -> RewindPlan:
+    """One tool call's writes through the client taken back: each file it wrote, from what it
+    is now back to what it was before the tool call's first write. A file changed since the
+    tool call's last write (by you, or a later tool call) is a conflict."""
+    journal = book.journal(session_id)
+    record = next(
+        (
+            turn
+            for turn in reversed(journal.turns if journal is not None else [])
+            if any(write.tool_call_id == tool_call_id for write in turn.writes)
+        ),
+        None,
+    )
+    if journal is None or record is None:
+        raise RewindError("no write of that tool call was recorded (pruned, or none)")
+    roots = _roots(journal, roots)
+    paths = roots.all()
+    first: dict[str, str | None] = {}
+    last: dict[str, str] = {}
+    for write in record.writes:
+        if write.tool_call_id == tool_call_id:
+            first.setdefault(write.path, write.before)
+            last[write.path] = write.after
+    plan = RewindPlan(session_id, record.number, paths, [], kind="revert")
+    plan.title = f"Undid a tool call of turn {record.number}"
+    try:
+        if book.git:
+            plan.checkpoint, _skipped = book.snapshot(paths, f"before undoing {tool_call_id}")
+        for path in sorted(first):
+            before = first[path]
+            target = None if before is None else book.read_blob(path, before)
+            try:
+                current = read_current(Path(path), paths)
+            except Refused as refused:
+                plan.left.append(str(refused))
+                continue
+            if current == target:
+                continue
+            planned = _planned(Path(path), journal.cwd, current, target)
+            planned.conflict = _digest_of(book, current) != last[path]
+            planned.reverse = True
+            planned.change = _planned(Path(path), journal.cwd, target, current).change
+            plan.files.append(planned)
+    except (ShadowError, OSError, ValueError) as error:
+        raise RewindError(f"the checkpoint cannot be read: {error}") from None
+    return plan
+
+
 def apply_rewind(
     book: Checkpoints,
     plan: RewindPlan,
@@ -322,7 +376,8 @@ def apply_rewind(
         session_roots = _roots(journal, roots)
         record = TurnRecord(
             number=journal.next_number(),
-            prompt=(
+            prompt=plan.title
+            or (
                 f"Rewound files to before turn {plan.turn}"
                 if plan.kind == "rewind"
                 else f"Reverted changes of turn {plan.turn}"

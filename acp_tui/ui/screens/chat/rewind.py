@@ -8,7 +8,8 @@ code, the plan and its review, applied only once the person confirms
 (:class:`~acp_tui.ui.screens.rewind.ReviewDialog`); for the conversation, a new session from
 before that turn (:mod:`acp_tui.session.agent.rewind_talk`), and, to edit the message, its
 text put in the prompt. "Changes of this turn" (palette) reviews the last turn's changes and
-takes back the files or hunks chosen.
+takes back the files or hunks chosen; "Undo tool call: …" (palette, the newest few tool calls
+that wrote through acp-tui) does the same for one tool call's writes.
 
 The controller does the work (acp_tui.session.agent.checkpointing); this only presents it.
 """
@@ -26,6 +27,8 @@ from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.rewind_talk import rewind_conversation
 from acp_tui.session.checkpoints.rewind import RewindError, RewindPlan
 from acp_tui.session.errors import SessionError
+from acp_tui.store.entries import ToolCall
+from acp_tui.text.safety import one_line
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.rewind import Pick, ReviewDialog, RewindPicker
@@ -35,6 +38,8 @@ __all__ = ["ESCAPE_TWICE", "RewindActions"]
 
 #: Seconds within which a second Escape counts as Esc Esc.
 ESCAPE_TWICE = 0.8
+#: The newest tool calls with writes offered in the palette, one command each.
+TOOL_CALLS_OFFERED = 5
 
 
 def review_files(plan: RewindPlan) -> list[ReviewFile]:
@@ -95,6 +100,51 @@ class RewindActions:
             "Changes of this turn",
             "Every file the last turn changed, as diffs: take back files or hunks",
             lambda: self.changes_of_turn(),
+        )
+        yield from self._tool_call_commands(link, self.model.session_id)
+
+    def _tool_call_commands(
+        self, link: SessionController, session_id: str
+    ) -> Iterable[SystemCommand]:
+        state = self.model.store.get(session_id)
+        titles = {
+            entry.tool_call_id: entry.title
+            for entry in (state.transcript if state is not None else [])
+            if isinstance(entry, ToolCall)
+        }
+        calls = link.checkpoints.tool_calls_with_writes(session_id)[:TOOL_CALLS_OFFERED]
+        for turn, call, paths in calls:
+            names = ", ".join(Path(path).name for path in paths[:3])
+            title = one_line(titles.get(call) or names, 60)
+            yield SystemCommand(
+                f"Undo tool call: {title}",
+                f"Turn {turn}: take back what it wrote through acp-tui ({one_line(names, 80)})",
+                lambda call=call: self.undo_tool_call(call),
+            )
+
+    def undo_tool_call(self, tool_call_id: str) -> None:
+        self.run_worker(self._undo_call(tool_call_id), name="undo a tool call", group="rewind")
+
+    async def _undo_call(self, tool_call_id: str) -> None:
+        usable = self._usable()
+        if usable is None:
+            return
+        link, session_id = usable
+        try:
+            plan = await link.checkpoints.plan_tool_call_revert(session_id, tool_call_id)
+        except RewindError as error:
+            self.model.notify(f"Cannot undo the tool call: {error}", severity="error")
+            return
+        if not plan.files and not plan.left:
+            self.model.notify("Nothing to undo: its files are as they were before it.")
+            return
+        await self._review_and_apply(
+            link,
+            session_id,
+            plan,
+            f"Undo a tool call of turn {plan.turn}: choose what to take back",
+            "Take back",
+            kept=True,
         )
 
     def escape(self, busy: bool) -> bool:
