@@ -16,7 +16,7 @@ from acp_tui.cli.parse import parse
 from acp_tui.cli.tui import settings_from_invocation
 from acp_tui.config.schema import Config
 from acp_tui.services.errors import ServiceError
-from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import ControllerEvents, SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.agent.roots import SessionRoots, dirs_to_send, resolve_dirs
 from acp_tui.session.launch.settings import AppSettings
@@ -74,7 +74,7 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
             additional_dirs=dirs,
         ),
         store=SessionStore(),
-        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
     async def opener(link: SessionController) -> None:

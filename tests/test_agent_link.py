@@ -10,7 +10,7 @@ from typing import Any
 import anyio
 import pytest
 
-from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import ControllerEvents, SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
@@ -52,7 +52,7 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
             [sys.executable, str(agent), str(received)], cwd=str(tmp_path), mcp_servers=servers
         ),
         store=SessionStore(),
-        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)
@@ -155,7 +155,7 @@ async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
             [sys.executable, str(agent), str(tmp_path / "received.jsonl")], cwd=str(tmp_path)
         ),
         store=SessionStore(),
-        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
         tg.start_soon(link.run)

@@ -15,7 +15,7 @@ import pytest
 
 from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session.agent import ops as session_ops
-from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import ControllerEvents, SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt
@@ -46,7 +46,7 @@ async def running(
     link = SessionController(
         AgentSpec(argv, cwd=str(cwd)),
         store=SessionStore(),
-        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
     async def open_nothing(link: SessionController) -> None:

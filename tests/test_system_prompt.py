@@ -17,7 +17,7 @@ import pytest
 from acp_tui.cli.agents import launch_options
 from acp_tui.cli.parse import parse
 from acp_tui.config.schema import Config
-from acp_tui.session.agent.controller import LinkEvents, SessionController
+from acp_tui.session.agent.controller import ControllerEvents, SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.agent.ops import fork
 from acp_tui.session.launch.resolve import resolve_agent
@@ -252,7 +252,7 @@ async def _every_setup_call(
             system_prompt=prompt,
         ),
         store=SessionStore(),
-        face=FaceHooks(events=LinkEvents(on_error=errors.append)),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
     async def opener(link: SessionController) -> None:

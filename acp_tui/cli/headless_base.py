@@ -30,7 +30,7 @@ from acp_tui.services import outside
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.agent.controller import (
     AgentExit,
-    LinkEvents,
+    ControllerEvents,
     NotResponding,
     PermissionHandler,
 )
@@ -124,7 +124,7 @@ class Headless:
         self.parts.write_reviews.on_answered = lambda _session, text: self.output.note(text)
         self.controller = self.parts.controller(
             FaceHooks(
-                events=LinkEvents(
+                events=ControllerEvents(
                     on_error=self._on_error,
                     on_exit=self._on_exit,
                     on_turn_ended=self._on_turn_ended,

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from acp_tui.protocol import v2
 from acp_tui.protocol.errors import NotSupportedError
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.agent.turns import Turns
 from acp_tui.store import TOOL_CANCELLED, BackgroundWork
 from acp_tui.store.background import (
@@ -26,7 +26,7 @@ __all__ = ["Background"]
 class Background:
     """The background work of the controller's sessions, over its ``state``."""
 
-    def __init__(self, state: LinkState, turns: Turns) -> None:
+    def __init__(self, state: ControllerState, turns: Turns) -> None:
         self.state = state
         self.turns = turns
 

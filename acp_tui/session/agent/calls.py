@@ -12,7 +12,7 @@ from typing import Any
 from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
 from acp_tui.session.agent.roots import dirs_to_send
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.agent.turns import Turns
 
 
@@ -20,7 +20,7 @@ class SessionCalls:
     """Opening, listing and configuring sessions, over the controller's ``state``; a call the
     agent refuses for want of a sign-in signs in through ``turns`` and is made again."""
 
-    def __init__(self, state: LinkState, turns: Turns) -> None:
+    def __init__(self, state: ControllerState, turns: Turns) -> None:
         self.state = state
         self.turns = turns
 

@@ -37,7 +37,7 @@ import anyio.to_thread
 
 from acp_tui.services.checkpoints.files import Refused, read_current
 from acp_tui.services.checkpoints.journal import TurnRecord
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.checkpoints.book import Checkpoints, Roots, TurnRef
 from acp_tui.session.checkpoints.rewind import (
     RewindError,
@@ -72,7 +72,7 @@ def _prompt_text(blocks: list[dict[str, Any]]) -> str:
 class TurnCheckpoints:
     """Checkpoints around the turns of one agent's sessions (see the module docstring)."""
 
-    def __init__(self, state: LinkState, book: Checkpoints | None) -> None:
+    def __init__(self, state: ControllerState, book: Checkpoints | None) -> None:
         self.state = state
         self.book = book if state.machine_access else None
         if self.book is not None:

@@ -1,6 +1,6 @@
 """The link between one agent process and the store: what the UI asks for, done over ACP.
 
-No Textual here: the UI hands in callbacks (:class:`LinkEvents`) and calls intents
+No Textual here: the UI hands in callbacks (:class:`ControllerEvents`) and calls intents
 (:meth:`SessionController.send_prompt`, :meth:`SessionController.cancel`, ...). Everything the agent says lands
 in the :class:`~acp_tui.store.SessionStore`; the UI renders the store.
 
@@ -31,8 +31,8 @@ from acp_tui.session.agent.calls import SessionCalls
 from acp_tui.session.agent.checkpointing import TurnCheckpoints
 from acp_tui.session.agent.events import (
     AgentExit,
+    ControllerEvents,
     FaceHooks,
-    LinkEvents,
     NotResponding,
     PermissionHandler,
     ProcessSetup,
@@ -41,7 +41,7 @@ from acp_tui.session.agent.mcp import select_mcp_servers
 from acp_tui.session.agent.requests import AgentRequests
 from acp_tui.session.agent.reviewed_writes import ReviewedWrites
 from acp_tui.session.agent.roots import SessionRoots
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.agent.traffic import Traffic
 from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import URL
@@ -63,7 +63,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "AgentExit",
-    "LinkEvents",
+    "ControllerEvents",
     "NotResponding",
     "PermissionHandler",
     "QueuedPrompt",
@@ -72,7 +72,7 @@ __all__ = [
 
 
 class SessionController:
-    """One agent process for the lifetime of :meth:`run`: its state (:class:`LinkState`) and
+    """One agent process for the lifetime of :meth:`run`: its state (:class:`ControllerState`) and
     its parts, each a plain object over that state (:class:`Turns`, :class:`SessionCalls`,
     :class:`AgentRequests`). What the faces call is the parts' work, named here."""
 
@@ -88,7 +88,7 @@ class SessionController:
         checkpoints: Checkpoints | None = None,
         write_reviews: WriteReviews | None = None,
     ) -> None:
-        self.state = LinkState(
+        self.state = ControllerState(
             spec,
             store=store,
             face=face,
@@ -174,7 +174,7 @@ class SessionController:
         return self.state.elicitations
 
     @property
-    def events(self) -> LinkEvents:
+    def events(self) -> ControllerEvents:
         return self.state.events
 
     @property

@@ -1,7 +1,7 @@
 """What a :class:`~acp_tui.session.agent.controller.SessionController` is given by the face that
 drives it (the Textual app, headless, a test): how it reaches the person (:class:`FaceHooks`),
 where its process comes from (:class:`ProcessSetup`), and the callbacks it talks back through
-(:class:`LinkEvents`) with what they are told."""
+(:class:`ControllerEvents`) with what they are told."""
 
 from __future__ import annotations
 
@@ -22,8 +22,8 @@ if TYPE_CHECKING:
 __all__ = [
     "AgentExit",
     "AgentInfo",
+    "ControllerEvents",
     "FaceHooks",
-    "LinkEvents",
     "NotResponding",
     "PermissionHandler",
     "ProcessSetup",
@@ -49,8 +49,8 @@ class NotResponding:
 
 
 @dataclass(slots=True)
-class LinkEvents:
-    """How the link talks back to whoever drives it (the Textual app, or a test)."""
+class ControllerEvents:
+    """How the controller talks back to whoever drives it (the Textual app, `ask`, a test)."""
 
     on_ready: Callable[[AgentInfo], None] = lambda agent: None
     on_status: Callable[[str], None] = lambda text: None
@@ -94,7 +94,7 @@ class FaceHooks:
     """How the controller reaches the person, as the face that drives it can: every hook is
     optional (a test, an agent started only to list its sessions)."""
 
-    events: LinkEvents = field(default_factory=LinkEvents)
+    events: ControllerEvents = field(default_factory=ControllerEvents)
     #: Answers ``session/request_permission``; None: the permission broker of the agent's
     #: parts (:class:`~acp_tui.session.launch.factory.AgentParts`), else ``cancelled``.
     permission_handler: PermissionHandler | None = None

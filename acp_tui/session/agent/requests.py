@@ -14,7 +14,7 @@ import anyio
 from acp_tui.protocol import v2
 from acp_tui.protocol.jsonrpc import INVALID_PARAMS, METHOD_NOT_FOUND, RpcError
 from acp_tui.services.errors import ServiceError
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import CANCEL, ElicitationError, answer
 from acp_tui.session.asking.permissions import CANCELLED, PendingPermission
@@ -26,7 +26,7 @@ class AgentRequests:
     """The agent -> client half of the link, over the controller's ``state``: a turn ended by
     the agent (v2) ends through ``turns``."""
 
-    def __init__(self, state: LinkState, turns: Turns) -> None:
+    def __init__(self, state: ControllerState, turns: Turns) -> None:
         self.state = state
         self.turns = turns
 

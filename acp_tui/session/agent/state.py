@@ -2,7 +2,7 @@
 each of its parts uses: one agent process's client, the sessions open in it (their turn state),
 the queue of messages, the services the agent may call.
 
-The controller owns one :class:`LinkState` and hands it to each of its parts, plain objects by
+The controller owns one :class:`ControllerState` and hands it to each of its parts, plain objects by
 job: :class:`~acp_tui.session.agent.turns.Turns` (prompts, the queue, sign-in, cancel),
 :class:`~acp_tui.session.agent.calls.SessionCalls` (new, open, list, options, close) and
 :class:`~acp_tui.session.agent.requests.AgentRequests` (what the agent sends and asks), the two
@@ -54,8 +54,8 @@ class SessionRuntime:
             scope.cancel()
 
 
-class LinkState:
-    """The state of one agent link, shared by the controller's parts (see the module's
+class ControllerState:
+    """The state of one agent connection, shared by the controller's parts (see the module's
     docstring)."""
 
     def __init__(

@@ -13,7 +13,7 @@ from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
 from acp_tui.session.agent.checkpointing import TurnCheckpoints
-from acp_tui.session.agent.state import LinkState
+from acp_tui.session.agent.state import ControllerState
 from acp_tui.session.auth.signin import AuthNotDone
 from acp_tui.session.prompts.attachments import (
     BuiltPrompt,
@@ -31,7 +31,7 @@ from acp_tui.wire import constants as wire
 class Turns:
     """Prompts and turns of the controller's sessions, over its ``state``."""
 
-    def __init__(self, state: LinkState, checkpoints: TurnCheckpoints | None = None) -> None:
+    def __init__(self, state: ControllerState, checkpoints: TurnCheckpoints | None = None) -> None:
         self.state = state
         #: Snapshots around each turn (see acp_tui.session.agent.checkpointing).
         self.checkpoints = checkpoints or TurnCheckpoints(state, None)

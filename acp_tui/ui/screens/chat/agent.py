@@ -18,7 +18,12 @@ from typing import Any
 from textual.app import App
 from textual.worker import Worker
 
-from acp_tui.session.agent.controller import AgentExit, LinkEvents, NotResponding, SessionController
+from acp_tui.session.agent.controller import (
+    AgentExit,
+    ControllerEvents,
+    NotResponding,
+    SessionController,
+)
 from acp_tui.session.agent.events import AgentInfo, FaceHooks, ProcessSetup
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.settings import AppSettings
@@ -113,7 +118,7 @@ class AgentRunner:
 
     def start(self, reopen: str | None = None) -> None:
         """Start the agent (``reopen``: the session to open again after a restart)."""
-        events = LinkEvents(
+        events = ControllerEvents(
             on_ready=self._ready,
             on_status=lambda text: self.drawing.set_status(text + "…"),
             on_error=self._error,

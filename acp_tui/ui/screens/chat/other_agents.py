@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 
-from acp_tui.session.agent.controller import AgentExit, LinkEvents
+from acp_tui.session.agent.controller import AgentExit, ControllerEvents
 from acp_tui.session.agent.events import FaceHooks, ProcessSetup
 from acp_tui.session.launch.resolve import resolve_agent
 from acp_tui.session.launch.settings import AppSettings
@@ -115,7 +115,7 @@ class OtherAgents:
             link = start_for_listing(
                 self.workspace,
                 spec,
-                FaceHooks(events=LinkEvents(on_exit=on_exit, on_error=on_error)),
+                FaceHooks(events=ControllerEvents(on_exit=on_exit, on_error=on_error)),
                 ProcessSetup(log_dir=settings.log_dir),
             )
         except AgentRunning:
