@@ -41,6 +41,7 @@ DEFINITIONS = [
     _defs("v2/schema.json"),
     # What the pages defined after the schema kept here (prompt suggestions...).
     json.loads((SCHEMAS / "newer.json").read_text())["v1"]["$defs"],
+    json.loads((SCHEMAS / "newer.json").read_text())["v2"]["$defs"],
 ]
 #: Fields the client reads that no schema has: the v2 RFD's spelling of ``stopReason``.
 NOT_IN_ANY_SCHEMA = {("StateUpdate", "stop_reason")}
@@ -142,6 +143,7 @@ GOOD: dict[str, dict[str, Any]] = {
     "config_option_update": {"configOptions": [{"id": "model"}]},
     "session_info_update": {"title": "T", "updatedAt": None, "_meta": {"a": 1}},
     "usage_update": {"used": 1, "size": 2, "cost": {"amount": 1, "currency": "USD"}},
+    "replay_complete": {},
     "prompt_suggestions_update": {
         "suggestions": [{"prompt": [{"type": "text", "text": "Run the tests"}]}]
     },

@@ -357,6 +357,8 @@ class DemoAgent:
         if replay_from is not None:
             for update in wire.replay(session.record, self.caps):
                 await self.update(session.id, update)
+            # The end of the history (v2 preview): what follows is live.
+            await self.update(session.id, {"sessionUpdate": "replay_complete"})
         if self.caps.v2:
             # v2: the current state, after any replay and before the response.
             await self.state(session, "running" if session.turn is not None else "idle")

@@ -12,7 +12,7 @@ way (:meth:`Reducer.apply`) that makes the same checks inline."""
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
 from typing import Any
 
@@ -65,6 +65,7 @@ _SESSION_STATE_UPDATES = frozenset(
         UpdateKind.USAGE_UPDATE,
         UpdateKind.STATE_UPDATE,
         UpdateKind.STATE_CHANGE,
+        UpdateKind.REPLAY_COMPLETE,
     }
 )
 
@@ -86,6 +87,7 @@ class Reducer:
         "held_dropped",
         "max_held_per_session",
         "max_held_sessions",
+        "replay_completed",
         "unrouted",
     )
 
@@ -100,6 +102,8 @@ class Reducer:
         #: and counted in ``held_dropped``), so a misbehaving agent cannot exhaust memory.
         self.max_held_sessions = 1000
         self.held_dropped = 0
+        #: v2 ``replay_complete`` on a session: its replay ends there (set by the Turns).
+        self.replay_completed: Callable[[SessionState], None] | None = None
         #: Updates that could not be routed to a session (bad params), newest last.
         self.unrouted: deque[UnknownUpdate] = deque(maxlen=1000)
         #: The agent's own terminals (v2), by terminal id.
@@ -117,6 +121,7 @@ class Reducer:
             UpdateKind.PROMPT_SUGGESTIONS_UPDATE: route(
                 coerce.prompt_suggestions, self._on_suggestions
             ),
+            UpdateKind.REPLAY_COMPLETE: route(coerce.replay_complete, self._on_replay_complete),
             UpdateKind.STATE_UPDATE: route(coerce.state, self._on_state),
             UpdateKind.STATE_CHANGE: route(coerce.state, self._on_state),
             UpdateKind.TERMINAL_UPDATE: route(coerce.terminal_update, self._on_terminal_update),
@@ -303,6 +308,11 @@ class Reducer:
             return
         s.suggestions = suggestions_of(u["suggestions"])
         self._tracker.touch(s, PART_SUGGESTIONS)
+
+    def _on_replay_complete(self, s: SessionState, u: wire.ReplayComplete) -> None:
+        """v2: the replay is whole; what follows is live (see Turns.replay_completed)."""
+        if self.replay_completed is not None:
+            self.replay_completed(s)
 
     def _on_usage(self, s: SessionState, u: wire.UsageUpdate) -> None:
         context = ContextUsage.from_update(u)

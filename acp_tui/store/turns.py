@@ -89,6 +89,7 @@ class Turns:
         self._reducer = reducer
         #: Per session replayed next to its kept transcript: where the kept part ends.
         self._kept_from: dict[str, int] = {}
+        reducer.replay_completed = self.replay_completed
 
     # -- opening -----------------------------------------------------------------------------
     def register_session(
@@ -213,6 +214,19 @@ class Turns:
         self._tracker.touch(s, PART_STATE)
         self._reducer.flush_held(s)
         return s
+
+    def replay_completed(self, s: SessionState) -> None:
+        """v2 ``replay_complete``: the history is whole, so the replay ends here, before the
+        response (which still brings the session's state); every update after it is live.
+        One outside a replay is a stray marker, ignored."""
+        if not s.replaying:
+            return
+        replay, s._replay = s._replay, None
+        if replay is not None:
+            self._judge_replay(s, replay, True)
+        s.replaying = False
+        self._tracker.touch(s, PART_STATE)
+        self._reducer.flush_held(s)
 
     def _judge_replay(
         self, s: SessionState, replay: SessionState, loaded: bool, *, resumed: bool = False

@@ -29,6 +29,7 @@ from acp_tui.wire.updates import (
     PlanRemoved,
     PlanUpdate,
     PromptSuggestionsUpdate,
+    ReplayComplete,
     SessionInfoUpdate,
     SessionMessage,
     SessionMessageChunk,
@@ -54,6 +55,7 @@ __all__ = [
     "plan_removed",
     "plan_update",
     "prompt_suggestions",
+    "replay_complete",
     "session_info",
     "session_message",
     "session_message_chunk",
@@ -348,4 +350,9 @@ def prompt_suggestions(u: Any, left_out: LeftOut) -> PromptSuggestionsUpdate:
     if len(good) != len(suggestions):
         u = {**u, "suggestions": good}
     checked: PromptSuggestionsUpdate = u
+    return checked
+
+
+def replay_complete(u: Any, left_out: LeftOut) -> ReplayComplete:
+    checked: ReplayComplete = u
     return checked

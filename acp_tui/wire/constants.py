@@ -96,6 +96,9 @@ class UpdateKind:
     TERMINAL_OUTPUT_CHUNK: Final = "terminal_output_chunk"
     #: ``state_update`` as the v2 RFD spells it (not in any schema; some agents send it).
     STATE_CHANGE: Final = "state_change"
+    #: v2 preview (newer than the schema kept here): the end of a resume's replay.
+    #: https://agentclientprotocol.com/rfds/v2/session-replay-complete
+    REPLAY_COMPLETE: Final = "replay_complete"
 
 
 #: The ``sessionUpdate`` kinds of the stable schema.

@@ -31,6 +31,7 @@ __all__ = [
     "PlanUpdate",
     "PlanUpdateContent",
     "PromptSuggestionsUpdate",
+    "ReplayComplete",
     "SessionInfoUpdate",
     "SessionMessage",
     "SessionMessageChunk",
@@ -305,3 +306,12 @@ class PromptSuggestionsUpdate(TypedDict):
 
     sessionUpdate: Literal["prompt_suggestions_update"]
     suggestions: list[JsonObject]
+
+
+class ReplayComplete(TypedDict):
+    """v2 preview: the end of the history a ``session/resume`` with ``replayFrom`` replays,
+    sent once per session before the response (an empty replay too). Every update before it
+    is history, every one after it live; a resume that fails without it was truncated. Spec:
+    https://agentclientprotocol.com/rfds/v2/session-replay-complete"""
+
+    sessionUpdate: Literal["replay_complete"]

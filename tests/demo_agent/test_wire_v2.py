@@ -297,6 +297,10 @@ async def test_resume_replays_from_the_start(state_dir: Path, work_dir: Path) ->
     answer = next(i for i, m in enumerate(before_answer) if "result" in m)
     last = before_answer[answer - 1]["params"]["update"]
     assert last == {"sessionUpdate": "state_update", "state": "idle"}
+    # The replay's end (v2 preview): once, after the history and before the current state.
+    marks = [i for i, k in enumerate(kinds) if k == "replay_complete"]
+    assert len(marks) == 1 and kinds[marks[0] + 1] == "state_update"
+    assert "user_message" not in kinds[marks[0] :]
     assert before_answer[0]["params"]["update"]["sessionUpdate"] == "user_message"
     assert result["configOptions"] and result["availableCommands"]
     # Without replayFrom: no history, and still the current state before the answer.
@@ -304,6 +308,7 @@ async def test_resume_replays_from_the_start(state_dir: Path, work_dir: Path) ->
         await agent.call("session/resume", {"sessionId": sid, "cwd": str(work_dir)})
         assert agent.kinds(sid)[0] == "state_update"
         assert "user_message" not in agent.kinds(sid)
+        assert "replay_complete" not in agent.kinds(sid)  # nothing replayed, no marker
         with pytest.raises(CallFailed) as bad:
             await agent.call(
                 "session/resume",
