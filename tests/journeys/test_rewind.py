@@ -104,3 +104,23 @@ def test_the_sdk_agents_turn_is_rewound_and_a_conflict_is_asked(
     assert after == expected
     assert git_state(work) == state
     assert_frame(term, "after the rewind")
+
+
+def test_in_the_home_folder_checkpoints_are_off_said_and_no_turn_waits(
+    terminal: Callable[..., Terminal],
+) -> None:
+    term = terminal(120, 40)
+    home = term.home / "person"
+    for n in range(200):
+        (home / f"folder{n % 10}").mkdir(parents=True, exist_ok=True)
+        (home / f"folder{n % 10}" / f"file{n}.txt").write_text(f"{n}\n")
+    term.start(["--demo"], cwd=home, env={"HOME": str(home)})
+    term.wait_header("New session")
+    term.send("hello")
+    # Said as the first turn begins (nothing is walked), and the turn does not wait.
+    term.wait_for("You said", timeout=15)
+    screen = term.wait_for("Checkpoints are off here")
+    assert "your home folder is not a project" in screen, screen
+    _idle(term, "the turn to end")
+    assert not (term.home / "data" / "acp-tui" / "checkpoints" / "repos").exists()
+    assert_frame(term, "with the note")

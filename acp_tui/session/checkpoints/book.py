@@ -244,12 +244,17 @@ class Checkpoints:
             if (session_id, tree) in self._told_off:
                 continue
             self._told_off.add((session_id, tree))
+            why = self.off[tree]
+            hint = (
+                "raise [checkpoints] max_files, or start acp-tui in a smaller folder, to have them"
+                if why.startswith("it is too big")
+                else "start acp-tui in a project folder to have them"
+            )
             self._say(
                 session_id,
                 "Checkpoints are off here",
-                f"{tree}: {self.off[tree]}. Nothing is snapshotted there, so a rewind cannot "
-                "put its files back; start acp-tui in a project folder (or raise "
-                "[checkpoints] max_files) to have them.",
+                f"{tree}: {why}. Nothing is snapshotted there, so a rewind cannot put its "
+                f"files back; {hint}.",
                 "warning",
             )
         return bool(trees) and trees <= set(self.off)
