@@ -251,3 +251,40 @@ def test_in_a_terminal_the_sign_in_is_a_job_of_its_own_and_ctrl_c_ends_all_of_it
         assert not alive(job) and not alive(daemon), "left behind by the sign-in"
     finally:
         term.close()
+
+
+#: A sign-in that asks for a line and says what it got ("ready" is not in its source, which
+#: the "Running:" line shows).
+ASKS = """
+import sys
+print("READY".lower(), flush=True)
+print("GOT", sys.stdin.readline().strip(), flush=True)
+"""
+
+
+@pytest.mark.parametrize(
+    ("key", "then", "expected"),
+    [
+        (b"\x1a", b"hello\n", b"GOT hello"),  # Ctrl-Z: no shell would resume it, so it goes on
+        (b"\x1c", b"", b"status 131"),  # Ctrl-\: the command ends, and acp-tui says so
+    ],
+    ids=["ctrl-z", "ctrl-backslash"],
+)
+def test_in_a_terminal_no_key_leaves_the_sign_in_stuck(
+    tmp_path: Path, key: bytes, then: bytes, expected: bytes
+) -> None:
+    term = Pty([sys.executable, "-c", DRIVER, ASKS, "unused", str(tmp_path), "3"])
+    try:
+        term.read_until(b"ready")
+        os.write(term.master, key)
+        time.sleep(0.3)
+        if then:
+            os.write(term.master, then)
+        term.read_until(expected)
+        if b"status" in expected:
+            term.read_until(b"Press Enter to go back")
+            os.write(term.master, b"\n")
+        output = term.read_until(b"BACK").decode()
+        assert "BACK True" in output
+    finally:
+        term.close()

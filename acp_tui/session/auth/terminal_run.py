@@ -50,7 +50,8 @@ JOBS = os.name == "posix"
 #: the terminal's foreground group (when it has a terminal), runs COMMAND in that group, writes
 #: ``i`` to descriptor FD for each SIGINT (the terminal's Ctrl-C) and exits with COMMAND's
 #: status (128 + N when a signal N ended it). Nothing here may stop (no shell would resume
-#: it): Ctrl-Z does not stop the leader, and a stopped COMMAND is continued. A COMMAND that
+#: it): Ctrl-Z does not stop the leader, and a stopped COMMAND is continued; Ctrl-\ ends the
+#: command, not the leader before it. A COMMAND that
 #: cannot be started: ``x`` and the errno on FD, exit 127.
 LEADER = r"""
 import os, signal, subprocess, sys
@@ -70,7 +71,8 @@ for tty in (0, 1, 2):
             pass
         signal.signal(signal.SIGTTOU, signal.SIG_DFL)
         break
-signal.signal(signal.SIGTSTP, lambda signum, frame: None)
+for stop in (signal.SIGTSTP, signal.SIGQUIT):  # the command's to act on, not the leader's
+    signal.signal(stop, lambda signum, frame: None)
 try:
     command = subprocess.Popen(sys.argv[2:])
 except OSError as error:
