@@ -243,3 +243,23 @@ async def test_one_tool_calls_writes_are_undone_from_the_palette(tmp_path):
     # Only that tool call's write: the later tool call's file and the files made on disk stay.
     assert "changed by the demo agent" in (project / "other.txt").read_text()
     assert (project / "made-1.txt").exists() and (project / "made-2.txt").exists()
+
+
+async def test_an_earlier_turns_own_changes_are_reviewed_from_the_picker(tmp_path):
+    project, app = project_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_session(pilot)
+        await change_turn(pilot)  # turn 1: notes.txt, created.txt, delete-me.txt
+        await change_turn(pilot, "/change other.txt made-2.txt")  # turn 2
+        chat(pilot.app).focus_prompt()
+        await pilot.press("escape", "escape")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, RewindPicker), "the picker")
+        await pilot.press("up")  # turn 1 (the newest, turn 2, is highlighted first)
+        await pick(pilot, 5)  # changes of this turn
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewDialog), "the review")
+        review = pilot.app.screen.query_one(ChangeReview)
+        # Turn 1's own changes only: not turn 2's files.
+        assert {f.display for f in review.files} == {"notes.txt", "created.txt", "delete-me.txt"}
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(pilot.app.screen, ReviewDialog), "closed")
+    assert (project / "created.txt").exists() and (project / "other.txt").exists()

@@ -3,8 +3,8 @@
 - :class:`RewindPicker` lists the session's checkpointed turns (the message's first line,
   the time, the files the turn changed) and the rewinds made (each can be undone). Enter on a
   row asks what to rewind: code and conversation, the code only, the conversation only, or
-  "edit this message" (the conversation goes back to before it, its text in the prompt).
-  It changes nothing itself.
+  "edit this message" (the conversation goes back to before it, its text in the prompt), or
+  that turn's own changes (to take back files or hunks). It changes nothing itself.
 - :class:`ReviewDialog` shows the plan: the files that will be restored, made again or
   deleted, each with its diff (:class:`~acp_tui.ui.widgets.change_review.ChangeReview`:
   files and hunks kept or left out; a conflict, a file the person changed after the turn,
@@ -37,7 +37,7 @@ from acp_tui.ui.widgets.change_review import ChangeReview, ReviewFile
 
 __all__ = ["REWIND_WHAT", "Pick", "ReviewDialog", "RewindPicker", "Scope"]
 
-Scope = Literal["both", "code", "conversation", "edit", "edit-code"]
+Scope = Literal["both", "code", "conversation", "edit", "edit-code", "changes"]
 
 #: What can be rewound, in the order offered.
 REWIND_WHAT: tuple[tuple[Scope, str], ...] = (
@@ -46,6 +46,7 @@ REWIND_WHAT: tuple[tuple[Scope, str], ...] = (
     ("conversation", "Conversation only: a new session from before this turn, files as they are"),
     ("edit", "Edit this message: the conversation from before it, its text in the prompt"),
     ("edit-code", "Edit this message, and put the files back to before it too"),
+    ("changes", "Changes of this turn: its own changes, to take back files or hunks"),
 )
 
 
@@ -102,7 +103,14 @@ class RewindPicker(ModalScreen[Pick | None]):
         *,
         origin: DialogOrigin,
         preselect: int | None = None,
-        scopes: tuple[Scope, ...] = ("both", "code", "conversation", "edit", "edit-code"),
+        scopes: tuple[Scope, ...] = (
+            "both",
+            "code",
+            "conversation",
+            "edit",
+            "edit-code",
+            "changes",
+        ),
     ) -> None:
         super().__init__()
         self.turns = turns

@@ -221,6 +221,9 @@ class RewindActions:
         if pick is None:
             return
         record = next(t for t in turns if t.number == pick.turn)
+        if pick.scope == "changes":
+            await self._changes(pick.turn)
+            return
         if pick.scope in ("both", "code", "edit-code"):
             if not await self._code(link, session_id, pick.turn):
                 return
