@@ -95,3 +95,39 @@ async def test_escape_rejects_the_whole_write(tmp_path: Path) -> None:
         await send(pilot, "/rewrite review.txt")
         await wait_for(pilot, lambda: "as I sent it" in agent_said(app), "the write")
         assert "revised by the demo agent" in target.read_text()
+
+
+async def test_writes_queue_k_of_n_and_cancelling_the_turn_rejects_them(tmp_path: Path) -> None:
+    import asyncio
+
+    from textual.containers import Vertical
+
+    from acp_tui.services.hunks import FileChange
+    from acp_tui.session.asking.write_reviews import PendingWrite
+
+    target = tmp_path / "review.txt"
+    target.write_text(LINES)
+    app = demo_app(tmp_path, tmp_path / "demo-state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await review_on(pilot)
+        await send(pilot, "/rewrite review.txt")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "the review")
+        dialog = app.screen
+        screen = chat_of(app)
+        session_id = screen.session_id
+        # A second write of the same turn, waiting behind the first.
+        other = PendingWrite(
+            session_id,
+            str(tmp_path / "other.txt"),
+            "other.txt",
+            FileChange.compute("a\n", "b\n"),
+        )
+        waiting = asyncio.create_task(screen.parts.write_reviews.review(other))
+        frame = dialog.query_one("ReviewDialog > Vertical", Vertical)
+        await wait_for(pilot, lambda: frame.border_subtitle == "1 of 2", "1 of 2")
+        screen.model.cancel_turn_of(session_id)
+        await wait_for(pilot, lambda: waiting.done(), "the second rejected")
+        assert waiting.result() == frozenset()
+        await wait_for(pilot, lambda: "The user rejected this write" in agent_said(app), "no")
+        assert target.read_text() == LINES
+        assert not isinstance(app.screen, ReviewDialog)
