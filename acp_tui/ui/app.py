@@ -41,6 +41,7 @@ from acp_tui.ui.termination import SIGNALS, TerminationWatch
 from acp_tui.ui.textual_patches import css_cache, key_order
 from acp_tui.ui.textual_patches.driver import terminal_answers, write_nothing_more
 from acp_tui.ui.themes import register_themes
+from acp_tui.ui.toasts import PROBLEMS_ENTRY, problems_toast
 from acp_tui.ui.warm_up import WARM_UP_AFTER, warm_up_in_background
 
 if TYPE_CHECKING:
@@ -60,6 +61,9 @@ log = logging.getLogger(__name__)
 #: more often only while another thread waits for the GIL, which the idle input and output
 #: threads rarely do.
 SWITCH_INTERVAL = 0.001
+
+#: How long the toast of the configuration's problems stays.
+PROBLEMS_TOAST_SECONDS = 8
 
 #: The longest toast message, and title.
 NOTIFY_LIMIT = 2_000
@@ -99,6 +103,7 @@ class AcpTuiApp(AgentViews, App[int]):
         ),
         Binding("ctrl+g", "next_agent", "Next agent", show=False, priority=True, id="next-agent"),
         Binding("ctrl+f", "search_sessions", "Search", show=False, id="search-sessions"),
+        Binding("f1", "keys_help", "Keys", show=False, id="keys-help"),
     ]
 
     def __init__(
@@ -197,12 +202,13 @@ class AcpTuiApp(AgentViews, App[int]):
             from acp_tui.ui.screens.launcher import LauncherScreen
 
             self.push_screen(LauncherScreen(self._launcher_choices(), self.config_location))
-        for problem in self.problems:
+        if self.problems:
+            # One toast, however many: the palette lists them whole.
             self.notify(
-                sanitize_terminal_text(problem),
+                problems_toast(self.problems, key_label(self, "command-palette", "Ctrl+P")),
                 title="configuration",
                 severity="warning",
-                timeout=20,
+                timeout=PROBLEMS_TOAST_SECONDS,
                 markup=False,
             )
         # A mistake in the permission rules is said as soon as it is read: now for the
@@ -377,7 +383,17 @@ class AcpTuiApp(AgentViews, App[int]):
             self.notify(sanitize_terminal_text(problem), severity="warning", markup=False)
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        yield from super().get_system_commands(screen)
+        for command in super().get_system_commands(screen):
+            # Textual's "Keys" panel lists thirty editing keys before the app's: ours instead.
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand(
+            "Keys and commands",
+            f"acp-tui's key sheet, by place, and the / commands ({key_label(self, 'keys-help')})",
+            self.action_keys_help,
+        )
+        if self.problems:
+            yield SystemCommand(PROBLEMS_ENTRY, "Every problem of the config file", self._problems)
         if isinstance(screen, ChatScreen):
             # Ours are plain text: Textual would read a "[" in them as markup.
             yield from map(literal_command, screen.palette_commands())
@@ -388,6 +404,25 @@ class AcpTuiApp(AgentViews, App[int]):
         """Search every session, from an agent's view (over a dialog it does nothing)."""
         if isinstance(self.screen, ChatScreen):
             self.session_search.open()
+
+    def _problems(self) -> None:
+        from acp_tui.ui.screens.inspector import TextLogScreen
+
+        self.push_screen(TextLogScreen(PROBLEMS_ENTRY, list(self.problems)))
+
+    def action_keys_help(self, typed: str = "") -> None:
+        """The key sheet (F1); with the chat screen's ``/`` commands when it is in front. Over
+        the sheet, F1 closes it."""
+        from acp_tui.ui.screens.help import HelpScreen
+
+        screen = self.screen
+        if isinstance(screen, HelpScreen):
+            screen.dismiss(None)
+            return
+        if isinstance(screen, ChatScreen):
+            screen.commands.show_help(typed)
+            return
+        self.push_screen(HelpScreen())
 
     async def action_quit(self) -> None:
         """Quit. Stopping the agents can take seconds (a turn's end, a grace before TERM),

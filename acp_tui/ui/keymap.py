@@ -57,12 +57,15 @@ PLACES: dict[str, str] = {
     "BackgroundScreen": "background work",
     "HistorySearchScreen": "history search",
     "SearchScreen": "dialogs",
+    "HelpScreen": "dialogs",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
 DESCRIPTIONS: dict[str, str] = {
     "quit": "quit",
     "command-palette": "open the command palette",
+    "keys-help": "this key sheet and the / commands (also `?` on an empty prompt, `/help`); "
+    "in it, close it",
     "close-dialog": "close a dialog: sign-in, confirm, session options, rule editor, history "
     "search (`escape`), "
     "agent log, inspector and permission rules "

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from acp_tui.text.safety import sanitize_terminal_text, truncate
 
-__all__ = ["TOAST_CHARS", "TOAST_LINES", "about_session", "shortened", "toast_text"]
+__all__ = [
+    "PROBLEMS_ENTRY",
+    "TOAST_CHARS",
+    "TOAST_LINES",
+    "about_session",
+    "problems_toast",
+    "shortened",
+    "toast_text",
+]
 
 #: At most this many lines of text in a toast...
 TOAST_LINES = 2
@@ -52,3 +60,30 @@ def about_session(title: str, agent: str, tail: str) -> str:
     agent = shortened(agent, AGENT_IN_TOAST)
     room = TOAST_CHARS - len(tail) - len(agent) - len("“” () ")
     return f"“{shortened(title, max(12, room))}” ({agent}) {tail}"
+
+
+#: What the palette calls the list of the configuration's problems.
+PROBLEMS_ENTRY = "Configuration problems"
+
+
+def problems_toast(problems: list[str], palette_key: str) -> str:
+    """One toast for the configuration's problems, however many: the first, cut to a line,
+    and how many there are and where they are listed whole (the palette's
+    :data:`PROBLEMS_ENTRY`). A single short one is said whole. At 80x24, ten toasts of 20 s
+    stood over half the screen."""
+    first = _file_name_first(" ".join(sanitize_terminal_text(problems[0]).split()))
+    where = f"{palette_key} → {PROBLEMS_ENTRY}"
+    if len(problems) == 1 and len(first) <= TOAST_CHARS:
+        return first
+    count = f"{len(problems)} problems" if len(problems) > 1 else "The whole of it"
+    return f"{shortened(first, 70)}\n{count}: {where}"
+
+
+def _file_name_first(problem: str) -> str:
+    """``problem`` with a leading ``/a/long/path/config.toml: `` said as ``config.toml: ``,
+    so the problem itself (the key, what is wrong) fits the toast's line; the palette's
+    list keeps the whole path."""
+    head, sep, rest = problem.partition(": ")
+    if sep and "/" in head and " " not in head:
+        return f"{head.rsplit('/', 1)[-1]}: {rest}"
+    return problem

@@ -52,6 +52,10 @@ def test_branch_rename_and_archive_and_the_title_survives_a_restart(
     term.press("e")
     term.wait_for("Rename session")
     term.type("Trip B")  # replaces the title shown (it is selected)
+    # Enter saves once the dialog has armed again after the typing (its hint says so).
+    term.wait_until(
+        lambda s: "Enter save " in s and "in a moment" not in s and "Trip B" in s, "armed"
+    )
     term.press("Enter")
     term.wait_header("Trip B")
     term.wait_for("Renamed: “Trip B”")

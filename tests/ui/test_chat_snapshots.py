@@ -24,9 +24,10 @@ async def _settle(pilot: Pilot) -> None:
 
 
 @pytest.mark.textual_patch("lazy-select")
-def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+def test_empty_new_session(snap_compare, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A fresh session (Ctrl+N): the header names "Fixture Agent 1.0" and "New session", the
-    transcript is empty, the sessions sidebar on the left says this agent cannot list sessions
+    transcript shows the welcome (the agent, its version, the folder "~" (the test's home),
+    three tips and where the keys are), the sessions sidebar on the left says this agent cannot list sessions
     and has no rows ("no sessions yet": a session is listed once it has had a prompt), the
     prompt at the bottom shows its placeholder, and the bar has
     the "Code" mode and "Fast" model selectors and the gauge at "31.4K / 200K · 16%" with the
@@ -38,6 +39,7 @@ def test_empty_new_session(snap_compare, tmp_path: Path) -> None:  # type: ignor
         await wait_for(pilot, lambda: "31.4K" in screen.query_one("#gauge").gauge_line(), "usage")  # type: ignore[attr-defined]
         await _settle(pilot)
 
+    monkeypatch.setenv("HOME", str(tmp_path))  # the folder shown: "~", the same every run
     assert snap_compare(fixture_app(tmp_path), terminal_size=SIZE, run_before=run_before)
 
 

@@ -126,6 +126,6 @@ async def test_new_traffic_comes_in_live_and_through_the_filter(tmp_path: Path) 
         inspector.query_one("#wire-filter", Input).value = "session/prompt"
         await wait_for(pilot, lambda: len(inspector.shown) == 2, "the first prompt")
         # A second turn while it is open.
-        screen.send_text("second turn")
+        screen.model.send("second turn")
         await wait_for(pilot, lambda: len(inspector.shown) == 4, "the second prompt", LIMIT)
         assert all("session/prompt" in line.label for line in inspector.shown)

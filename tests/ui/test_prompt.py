@@ -15,10 +15,11 @@ from textual.widgets import Static
 
 from acp_tui.config.history import InputHistory
 from acp_tui.session.prompts.attachments import PromptCapabilities, build_prompt, find_mentions
+from acp_tui.ui.models.commands import SlashCommand, agent_commands, match_commands
 from acp_tui.ui.widgets import prompt_sources
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.prompt_completion import CompletionList
-from acp_tui.ui.widgets.prompt_sources import FileIndex, match_commands, scan_files
+from acp_tui.ui.widgets.prompt_sources import FileIndex, scan_files
 from tests.ui.chat_helpers import WAIT_LIMIT
 
 COMMANDS: list[dict[str, Any]] = [
@@ -388,32 +389,66 @@ async def test_enter_typed_faster_than_the_list_follows_sends_what_was_typed() -
         assert editor.text == ""
 
 
+ALIKE: list[dict[str, Any]] = [
+    {"name": "planner", "description": "Plan with a planner", "input": {"hint": "task"}},
+    {"name": "plan", "description": "Draft a plan", "input": {"hint": "clear (optional)"}},
+    {"name": "help", "description": "Help"},
+]
+
+
 @pytest.mark.anyio
 @pytest.mark.parametrize("paced", [True, False], ids=["typed slowly", "one burst"])
-async def test_enter_does_the_same_whether_or_not_the_list_had_time_to_show(
-    paced: bool,
+@pytest.mark.parametrize(
+    ("typed", "sent", "left"),
+    [
+        # A whole name is sent, a hint or not (the agent's input is optional: /plan's
+        # first Enter only completed it), also when a longer name starts with it.
+        ("/plan", ["/plan"], ""),
+        ("/help", ["/help"], ""),
+        # The start of one name only: that command is sent.
+        ("/plann", ["/planner"], ""),
+        ("/he", ["/help"], ""),
+        # Several candidates: Enter completes the highlighted one (the first).
+        ("/pla", [], "/planner "),
+        ("/", [], "/planner "),
+        # A name and its input: sent as typed.
+        ("/plan clear", ["/plan clear"], ""),
+    ],
+)
+async def test_enter_sends_a_whole_or_unambiguous_command_and_completes_otherwise(
+    paced: bool, typed: str, sent: list[str], left: str
 ) -> None:
-    """Enter after a command that takes input completes it (the person adds the input);
-    after one that takes none, it sends. The same when the keys come in one burst and Enter
-    is handled before the list could show (it once sent "/plan" half the time)."""
-    app = PromptApp()
+    """The same whether the keys were typed slowly or came in one burst, Enter handled before
+    the list could show."""
+    app = PromptApp(commands=ALIKE)
     async with app.run_test(size=(80, 20)) as pilot:
         editor = _editor(app)
-        for text, sent in (("/plan", []), ("/help", ["/help"])):
-            editor.set_draft("")
-            if paced:
-                await _type(pilot, text)
-                assert editor.completion_open
-                await pilot.press("enter")
-            else:
-                for char in text:
-                    app.post_message(events.Key("slash" if char == "/" else char, char))
-                app.post_message(events.Key("enter", "\r"))
-            await pilot.pause()
-            await pilot.pause()
-            assert [m.text for m in app.submitted] == sent, text
-            assert editor.text == ("/plan " if text == "/plan" else "")
-            app.submitted.clear()
+        if paced:
+            await _type(pilot, typed)
+            await pilot.press("enter")
+        else:
+            for char in typed:
+                name = {"/": "slash", " ": "space"}.get(char, char)
+                app.post_message(events.Key(name, char))
+            app.post_message(events.Key("enter", "\r"))
+        await pilot.pause()
+        await pilot.pause()
+        assert [m.text for m in app.submitted] == sent
+        assert editor.text == left
+
+
+@pytest.mark.anyio
+async def test_tab_completes_a_whole_name_without_sending_it() -> None:
+    app = PromptApp(commands=ALIKE)
+    async with app.run_test(size=(80, 20)) as pilot:
+        editor = _editor(app)
+        await _type(pilot, "/plan")
+        # The exact name is highlighted, though "planner" comes first in the agent's order.
+        assert editor._list.highlighted == 1
+        await pilot.press("tab")
+        await pilot.pause()
+        assert editor.text == "/plan "
+        assert app.submitted == []
 
 
 @pytest.mark.anyio
@@ -638,9 +673,9 @@ def test_file_index_ranks_name_prefix_then_name_then_path_then_fuzzy() -> None:
 
 
 def test_match_commands_prefix_first_then_contains() -> None:
-    names = [c["name"] for c in match_commands("e", COMMANDS)]
-    assert names == ["help", "review"]
-    assert [c["name"] for c in match_commands("", COMMANDS)] == [c["name"] for c in COMMANDS]
+    rows = agent_commands(COMMANDS)
+    assert [c.name for c in match_commands("e", rows)] == ["help", "review"]
+    assert [c.name for c in match_commands("", rows)] == [c["name"] for c in COMMANDS]
 
 
 def test_mentions_and_blocks(tmp_path: Path) -> None:
@@ -691,7 +726,7 @@ def test_snapshot_slash_command_list(snap_compare: Any) -> None:
     ],
 )
 def test_a_command_hint_is_bracketed_once(hint: str, shown: str) -> None:
-    command = {"name": "tools", "description": "List tools", "input": {"hint": hint}}
+    command = SlashCommand("tools", "List tools", hint)
     row = CompletionList.command_prompt(command).plain
     assert row == f"/tools {shown}  List tools"
 

@@ -189,10 +189,12 @@ async def test_archive_from_the_sidebar_and_show_the_archived(tmp_path: Path) ->
             lambda: "first one" in list_text(sidebar) and "second one" in list_text(sidebar),
             "both back",
         )
-        # Archiving the session on screen leaves it: the next message starts a new one.
+        # Archiving the session on screen goes on to the next one in the list (issue 38): an
+        # empty "New session" left the person nowhere. The focus stays in the list.
         await highlight(pilot, sidebar, second)
         await pilot.press("x")
-        await wait_for(pilot, lambda: screen.session_id is None, "the new session view")
+        await wait_for(pilot, lambda: screen.session_id == first, "the next session")
+        assert sidebar.session_list.has_focus
     # A new run: the archived session stays archived (the local index, which remembers the
     # sessions opened here, does not bring it back); the other one is there.
     again = demo_app(tmp_path, tmp_path / "state")

@@ -127,6 +127,14 @@ class ChatModel:
         """The session on screen, None for the new session."""
         return self.store.get(self.session_id) if self.session_id else None
 
+    def shows_welcome(self) -> bool:
+        """The welcome shows while the view has nothing else to show: the new session, or a
+        session with no entry yet (not while a session is reopened at start, nor loaded)."""
+        if self.reopening_at_start:
+            return False
+        state = self.state()
+        return state is None or (not state.transcript and not state.replaying)
+
     # ------------------------------------------------------------------ the queue and drafts
 
     def queue_key(self) -> str | None:

@@ -12,9 +12,9 @@ the focus; the editor reads its keys before the text area does:
   the draft, so nothing typed is lost.
 - Alt+E (``external-editor``) opens the text in ``$VISUAL``/``$EDITOR``/``vi``; what the
   editor saves replaces it.
-- ``/`` at the start of the prompt offers the agent's commands; ``@`` followed by characters
-  offers files under ``cwd``. Up/Down move in the list, Tab or Enter complete, Escape closes
-  it. Escape with no list open is left alone (the screen cancels the turn with it).
+- ``/`` offers the agent's commands and acp-tui's (:mod:`acp_tui.ui.models.commands`), ``@``
+  files under ``cwd``; Tab completes, Enter sends a command typed whole (or the only one
+  starting so) else completes; Escape closes the list (without one, the screen's to cancel).
 
 The file list for ``@`` is scanned in a worker thread (breadth first, bounded, skipping VCS,
 dependency, cache and hidden directories) and cached per directory; a keystroke only filters
@@ -43,6 +43,7 @@ from acp_tui.session.prompts.attachments import (
 from acp_tui.store.suggestions import PromptSuggestion
 from acp_tui.ui.external_editor import edit_prompt
 from acp_tui.ui.keymap import effective_keys, key_label, key_words
+from acp_tui.ui.models.commands import ClientCommand, slash_list
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.image_paste import ImagePaste
 from acp_tui.ui.widgets.prompt_completion import CompletionList
@@ -214,6 +215,8 @@ class PromptEditor(Vertical):
         self.history: InputHistory = history if history is not None else InputHistory(None)
         self._cwd: Path = cwd if cwd is not None else Path.cwd()
         self._commands: list[Mapping[str, Any]] = list(commands)
+        #: acp-tui's own commands (the screen's), listed after the agent's in the ``/`` list.
+        self.client_commands: tuple[ClientCommand, ...] = ()
         #: Builds the blocks of what is sent (the screen gives its agent's controller's, which
         #: attaches each ``@file`` as the agent takes it; the same for ``acp-tui ask``).
         self.builder: Callable[[str], BuiltPrompt] = text_only
@@ -237,7 +240,9 @@ class PromptEditor(Vertical):
         )
         #: The placeholder as given (kept whole), or None: the default, cut to fit by phrases.
         self._given_placeholder = placeholder
-        self._list = CompletionList(self._area, lambda: self._commands, lambda: self._cwd)
+        self._list = CompletionList(
+            self._area, lambda: slash_list(self._commands, self.client_commands), lambda: self._cwd
+        )
         #: The word whose list Escape closed: Enter on it sends rather than completes.
         self._dismissed: tuple[str, str, int, int] | None = None
         # History browsing: index into history (None = editing the draft), the draft put
@@ -490,7 +495,7 @@ class PromptEditor(Vertical):
                 highlighted = self._list.highlighted
                 index = highlighted if highlighted is not None else 0
                 if key == "enter" and self._list.offered.exact_submit[index]:
-                    self._list.close_list()
+                    self._list.apply(index)  # a whole name, or the only one starting so
                     self.submit()
                 else:
                     self._list.apply(index)
@@ -502,6 +507,9 @@ class PromptEditor(Vertical):
         if action == "send":
             self._list.close_list()
             self.submit()
+            return True
+        if key == "question_mark" and not self._area.text:
+            self.call_later(self.run_action, "app.keys_help('?')")
             return True
         if action == "newline":
             start, end = self._area.selection

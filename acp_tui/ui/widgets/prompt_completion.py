@@ -7,11 +7,11 @@ applies a choice). It scans the files for ``@`` in a worker of its own
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from textual.content import Content
 from textual.widgets import OptionList, TextArea
@@ -19,13 +19,11 @@ from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState
 
 from acp_tui.text.safety import escaped_line, one_line
+from acp_tui.ui.models.commands import SlashCommand, enter_sends, match_commands
 from acp_tui.ui.widgets.prompt_sources import (
     FILE_INDEXES,
     FileIndex,
     bracketed,
-    command_hint,
-    command_name,
-    match_commands,
     path_completion,
     scan_files,
 )
@@ -34,6 +32,8 @@ __all__ = ["PATH_LIMIT", "Completion", "CompletionList"]
 
 #: The longest file path shown in the ``@`` list (characters, escapes counted).
 PATH_LIMIT = 300
+#: The mark of acp-tui's own commands in the ``/`` list.
+CLIENT_TAG = "acp-tui"
 
 
 @dataclass(slots=True)
@@ -55,12 +55,12 @@ class CompletionList(OptionList, can_focus=False):
     def __init__(
         self,
         text_area: TextArea,
-        commands: Callable[[], Sequence[Mapping[str, Any]]],
+        commands: Callable[[], Sequence[SlashCommand]],
         cwd: Callable[[], Path],
     ) -> None:
         super().__init__()
         self._text_area = text_area
-        #: The agent's commands and the directory ``@`` completes in, as the editor has them.
+        #: The ``/`` list's rows (the agent's commands and acp-tui's) and the directory ``@`` completes in, as the editor has them.
         self._commands_of = commands
         self._cwd_of = cwd
         self.offered: Completion | None = None
@@ -96,7 +96,7 @@ class CompletionList(OptionList, can_focus=False):
         needle = query.lower()
         return any(
             len(name) > len(needle) and name.startswith(needle)
-            for name in (command_name(command).lower() for command in self._commands_of())
+            for name in (row.name.lower() for row in self._commands_of())
         )
 
     def update_for_cursor(self, *, may_open: bool, force: bool = False) -> None:
@@ -116,15 +116,11 @@ class CompletionList(OptionList, can_focus=False):
         ):
             return
         if kind == "command":
-            if not self._commands_of():
-                self.close_list()
-                return
-            commands = match_commands(query, self._commands_of())
-            replacements = [f"/{command_name(command)} " for command in commands]
-            exact = [
-                command_name(command) == query and not command_hint(command) for command in commands
-            ]
-            options = [Option(self.command_prompt(command)) for command in commands]
+            rows = match_commands(query, self._commands_of())
+            replacements = [f"/{row.name} " for row in rows]
+            sent = enter_sends(query, rows)
+            exact = [row is sent for row in rows]
+            options = [Option(self.command_prompt(row)) for row in rows]
         else:
             index = self._file_index()
             if index is None:
@@ -141,19 +137,21 @@ class CompletionList(OptionList, can_focus=False):
             return
         self.offered = Completion(kind, query, row, start, replacements, exact)
         self.set_options(options)
-        self.highlighted = 0
+        # What Enter would send is highlighted (an exact name further down the list too).
+        self.highlighted = exact.index(True) if True in exact else 0
         self.add_class("-open")
 
     @staticmethod
-    def command_prompt(command: Mapping[str, Any]) -> Content:
-        name = one_line(command_name(command), 40)
-        description = command.get("description")
-        hint = command_hint(command)
-        parts: list[str | tuple[str, str]] = [(f"/{name}", "bold")]
-        if hint:
-            parts.extend([" ", (bracketed(one_line(hint, 40)), "italic $text-accent")])
-        if isinstance(description, str) and description.strip():
-            parts.extend(["  ", (one_line(description, 200), "$foreground-muted")])
+    def command_prompt(row: SlashCommand) -> Content:
+        """A row of the list: the name, its hint, acp-tui's mark on its own commands (before
+        the description, so that a cut row keeps it), the description."""
+        parts: list[str | tuple[str, str]] = [(f"/{one_line(row.name, 40)}", "bold")]
+        if row.hint:
+            parts.extend([" ", (bracketed(one_line(row.hint, 40)), "italic $text-accent")])
+        if row.client:
+            parts.extend(["  ", (CLIENT_TAG, "bold $text-secondary")])
+        if row.description.strip():
+            parts.extend(["  ", (one_line(row.description, 200), "$foreground-muted")])
         return Content.assemble(*parts)
 
     def close_list(self) -> None:

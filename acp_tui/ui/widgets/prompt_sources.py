@@ -1,7 +1,7 @@
 """What the prompt completes from (Textual-free): the files under a directory for ``@``
 (:func:`scan_files`, breadth first and bounded, kept per directory in :data:`FILE_INDEXES` as
-a :class:`FileIndex` that matches by name, path and fuzzily) and the agent's commands for
-``/`` (:func:`match_commands`)."""
+a :class:`FileIndex` that matches by name, path and fuzzily); the ``/`` list's commands are
+:mod:`acp_tui.ui.models.commands`."""
 
 from __future__ import annotations
 
@@ -10,10 +10,8 @@ import re
 import time
 from bisect import bisect_right
 from collections import deque
-from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from acp_tui.services.path_gate import resolve_path
 from acp_tui.session.prompts.attachments import mention_for
@@ -22,9 +20,6 @@ __all__ = [
     "FILE_INDEXES",
     "FileIndex",
     "bracketed",
-    "command_hint",
-    "command_name",
-    "match_commands",
     "path_completion",
     "scan_files",
 ]
@@ -158,41 +153,10 @@ FILE_INDEXES: dict[Path, FileIndex] = {}
 """Scanned file lists, shared by every editor in the process (keyed by resolved root)."""
 
 
-def command_name(command: Mapping[str, Any]) -> str:
-    name = command.get("name")
-    return name.lstrip("/") if isinstance(name, str) else ""
-
-
-def command_hint(command: Mapping[str, Any]) -> str:
-    spec = command.get("input")
-    if isinstance(spec, Mapping):
-        hint = spec.get("hint")
-        if isinstance(hint, str):
-            return hint
-    return ""
-
-
 def bracketed(hint: str) -> str:
     """The hint in angle brackets, unless the agent bracketed it itself (fast-agent sends
     ``[summary|<tool-name>]``): brackets twice read as part of the syntax."""
     return hint if hint.startswith(("<", "[", "(", "{")) else f"<{hint}>"
-
-
-def match_commands(query: str, commands: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """Commands whose name starts with ``query`` (in the agent's order), then those whose
-    name contains it. Case-insensitive."""
-    needle = query.lower()
-    starts: list[Mapping[str, Any]] = []
-    contains: list[Mapping[str, Any]] = []
-    for command in commands:
-        name = command_name(command).lower()
-        if not name:
-            continue
-        if name.startswith(needle):
-            starts.append(command)
-        elif needle in name:
-            contains.append(command)
-    return (starts + contains)[:MAX_COMPLETIONS]
 
 
 def path_completion(path: str) -> str:

@@ -294,6 +294,10 @@ class SessionList(CachedBaseStyle, ScrollView, can_focus=True):
             return self.rows[self.cursor]
         return None
 
+    def ids_where(self, keep: Callable[[str | None], bool]) -> list[str]:
+        """The ids of the rows whose agent (see :meth:`agent_of`) ``keep`` takes, in order."""
+        return [s.id for i, s in enumerate(self.rows) if keep(self.agent_of(i))]
+
     def agent_of(self, row: int) -> str | None:
         """The agent key of row ``row`` when the rows are of several agents, else None."""
         if 0 <= row < len(self.row_agents):

@@ -2,8 +2,7 @@
 
 :class:`SessionsSidebar` is a self-contained widget: a header (scope and count), a filter
 :class:`~textual.widgets.Input`, a hint line for agents without ``session/list``, and the rows
-(:class:`~acp_tui.ui.widgets.session_list.SessionList`, virtualised: thousands of sessions
-scroll smoothly).
+(:class:`~acp_tui.ui.widgets.session_list.SessionList`, virtualised).
 
 What it shows and asks for is its model's (:class:`~acp_tui.ui.models.sidebar.SidebarModel`,
 plain Python: scope, archived, filter, pages per agent, errors); the widget draws it, passes
@@ -23,6 +22,7 @@ from datetime import tzinfo
 from typing import ClassVar
 
 from rich.text import Text
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.message import Message
@@ -183,6 +183,11 @@ class SessionsSidebar(Widget):
             padding: 0 1;
             color: $text-muted;
             text-style: bold;
+        }
+        /* Ctrl+B hides the sidebar only when it has the focus: that shows plainly. */
+        &.-focused > #sidebar-header {
+            background: $block-cursor-background;
+            color: $block-cursor-foreground;
         }
         & > #sidebar-filter {
             height: 1;
@@ -372,6 +377,12 @@ class SessionsSidebar(Widget):
         # agent, the sessions remembered here) in its own on_mount, which runs after this one.
         self._refresh_scheduled = True
         self.call_after_refresh(self._rebuild)
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        self.add_class("-focused")
+
+    def on_descendant_blur(self, event: events.DescendantBlur) -> None:
+        self.set_class(self.has_focus_within, "-focused")
 
     def on_show(self) -> None:
         self.refresh_rows()

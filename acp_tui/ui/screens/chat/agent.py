@@ -246,6 +246,7 @@ class AgentRunner:
         label = self.spec.label or agent.display_name
         version = f" {agent.version}" if agent.version else ""
         self.widgets.header.set_agent(display_title(f"{label}{version}", 80))
+        self.widgets.welcome.set_agent(label, agent.version or "")
         self.drawing.status()
         sidebar = self.widgets.sidebar
         sidebar.set_loading(False)

@@ -60,6 +60,7 @@ from acp_tui.ui.widgets.status_line import StatusLine
 from acp_tui.ui.widgets.suggestion_chips import SuggestionChips
 from acp_tui.ui.widgets.tool_call_view import TerminalLookup
 from acp_tui.ui.widgets.transcript import Transcript
+from acp_tui.ui.widgets.welcome import Welcome
 
 __all__ = ["QUITTING_STATUS", "ChatDrawing", "ChatWidgets", "Scheduling"]
 
@@ -85,6 +86,7 @@ class ChatWidgets:
     sidebar: SessionsSidebar
     main: ChatMain
     banner: AgentBanner
+    welcome: Welcome
     transcript: Transcript
     status: StatusLine
     queue: QueueView
@@ -104,6 +106,7 @@ class ChatWidgets:
         self.sidebar = SessionsSidebar(store, cwd, id="sidebar")
         self.main = ChatMain(id="main")
         self.banner = AgentBanner(id="banner")
+        self.welcome = Welcome(id="welcome")
         self.transcript = Transcript(id="transcript", terminal_lookup=terminals)
         self.transcript.session_lookup = store.get
         self.status = StatusLine(id="status-line")
@@ -340,6 +343,7 @@ class ChatDrawing:
                 await transcript.sync_entries(state.transcript, entries)
         with self._step("terminals"):
             transcript.refresh_terminals()
+        self.welcome()
         self.session_parts(state, parts)
 
     def resumed(self) -> None:
@@ -457,6 +461,7 @@ class ChatDrawing:
             # The session's own activity set the status line (a turn may run already: what
             # waited for the session went out as it opened).
             self.session_parts(state, EVERY_PART)
+        self.welcome()
         await self.queue()
         # The prompt takes the focus when the person asked for the session (from the sidebar,
         # Ctrl+N) or nothing has it; a session that opens by itself (the first one) never
@@ -480,9 +485,14 @@ class ChatDrawing:
             widgets.prompt.commands = []
             return
         widgets.header.set_title("New session")
+        self.welcome()
         preview = model.new_choices.preview()
         self.options.draw(preview)
         widgets.prompt.commands = list(preview.commands or [])
+
+    def welcome(self) -> None:
+        """The welcome shows while the view has nothing else to show."""
+        self.widgets.welcome.set_class(self.model.shows_welcome(), "-visible")
 
     # ------------------------------------------------------------------ the queue
 

@@ -24,6 +24,7 @@ from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import AgentRunner, ScreenHooks
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.attention import Attention, in_front, others_open
+from acp_tui.ui.screens.chat.commands import ChatCommands, CommandHooks
 from acp_tui.ui.screens.chat.drawing import ChatDrawing, ChatWidgets, Scheduling
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
@@ -31,6 +32,7 @@ from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.other_agents import OtherAgents
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
+from acp_tui.ui.screens.chat.queue import QueueActions
 from acp_tui.ui.screens.chat.rewind import RewindActions
 from acp_tui.ui.screens.chat.rules import ChatRules
 from acp_tui.ui.screens.chat.session_actions import SessionActions
@@ -78,6 +80,8 @@ class ChatParts:
     palette: ChatPalette
     shell: ShellMode
     write_review: ChatWriteReviews
+    commands: ChatCommands
+    queued: QueueActions
 
 
 def make_parts(
@@ -174,6 +178,7 @@ def make_parts(
         push=lambda dialog, answered: screen.app.push_screen(dialog, answered),
         confirm_delete=dialogs.confirm_delete,
         origin=dialogs.origin,
+        listed=lambda: widgets.sidebar.session_list.ids_where(widgets.sidebar.model.own),
     )
     tools = ChatTools(
         model,
@@ -250,6 +255,7 @@ def make_parts(
         new_session=side.new_session,
         focus_prompt=side.focus_prompt,
         app=app,
+        show_sidebar=ui_settings.show_sidebar,
     )
     subagents = Subagents(
         model,
@@ -282,6 +288,19 @@ def make_parts(
         review_writes=write_review.palette_commands,
         subagents=subagents,
     )
+    commands = ChatCommands(
+        model,
+        CommandHooks(
+            new_session=side.new_session,
+            show_sessions=sidebar_requests.show,
+            options=options,
+            tools=tools,
+            sessions=session_actions,
+            prompt=lambda: widgets.prompt,
+            push=lambda pushed: screen.app.push_screen(pushed),
+            quit=lambda: screen.app.call_later(screen.app.action_quit),
+        ),
+    )
     return ChatParts(
         write_review=write_review,
         model=model,
@@ -305,5 +324,13 @@ def make_parts(
             post=lambda *call: screen.app.call_from_thread(*call),
             columns=lambda: widgets.transcript.size.width - 4,
             to_bottom=lambda: widgets.transcript.to_bottom(),
+        ),
+        commands=commands,
+        queued=QueueActions(
+            model,
+            widgets,
+            focused=lambda: screen.focused,
+            chain=lambda: screen.focus_chain,
+            focus=lambda widget: screen.set_focus(widget),
         ),
     )

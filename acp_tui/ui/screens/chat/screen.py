@@ -17,6 +17,7 @@ the sessions not on screen (:mod:`.attention`).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterable
 
 from textual import events, on
@@ -64,8 +65,6 @@ from acp_tui.ui.widgets.transcript_views import ThoughtView, UserMessageView
 
 __all__ = ["QUITTING_STATUS", "ChatScreen"]
 
-#: The sidebar shows at start from this width of the terminal on (unless configured).
-SIDEBAR_MIN_WIDTH = 100
 #: Under this width the footer's keys lose their padding, so that they all fit.
 FOOTER_COMPACT_WIDTH = 110
 
@@ -158,6 +157,8 @@ class ChatScreen(Screen[None]):
         self.sidebar_requests = made.sidebar_requests
         self.subagents = made.subagents
         self.palette = made.palette
+        self.commands = made.commands
+        self.queued = made.queued
 
     @property
     def link(self) -> SessionController | None:
@@ -186,6 +187,7 @@ class ChatScreen(Screen[None]):
             yield w.sidebar
             with w.main:
                 yield w.banner
+                yield w.welcome
                 yield w.transcript
                 yield w.status
                 yield w.queue
@@ -201,16 +203,16 @@ class ChatScreen(Screen[None]):
         self.index_sync.open()
         w.header.set_policy(self.settings.permission_policy)
         w.prompt.cwd = self.spec.cwd
+        w.prompt.client_commands = tuple(self.commands.infos())
+        w.welcome.set_folder(self.spec.cwd)
+        w.welcome.set_agent(self.spec.label or os.path.basename(self.spec.argv[0]))
         w.prompt.run_shell = self.shell.run
         w.prompt.images.directory = data_dir(self.settings) / "pasted"
         w.prompt.builder = lambda text: self.shell.with_attachments(
             link.build_prompt(text) if (link := self.link) is not None else text_only(text),
             self.model.session_id,
         )
-        show_sidebar = self.ui_settings.show_sidebar
-        if show_sidebar is None:
-            show_sidebar = self.app.size.width >= SIDEBAR_MIN_WIDTH
-        w.sidebar.display = show_sidebar
+        self.sidebar_requests.place(self.app.size.width)
         self.sidebar_requests.attach(w.sidebar, index_records=self.index_sync.records_of)
         self.dialogs.present(self.broker, self.elicitations)
         self.attention.hold(self.broker, self.elicitations)
@@ -252,10 +254,12 @@ class ChatScreen(Screen[None]):
         self.set_focus(self.widgets.prompt.text_area)
 
     def focus_next(self, selector: str | type[QueryType] = "*") -> Widget | None:
-        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_next(selector))
+        step = lambda: super(ChatScreen, self).focus_next(selector)  # noqa: E731
+        return self.queued.step(True, lambda: self._typing.focus_step(step))
 
     def focus_previous(self, selector: str | type[QueryType] = "*") -> Widget | None:
-        return self._typing.focus_step(lambda: super(ChatScreen, self).focus_previous(selector))
+        step = lambda: super(ChatScreen, self).focus_previous(selector)  # noqa: E731
+        return self.queued.step(False, lambda: self._typing.focus_step(step))
 
     def after_typed(self, switch: Callable[[], object]) -> None:
         """Run ``switch`` (a change of session) once the prompt has handled the keys typed
@@ -300,6 +304,7 @@ class ChatScreen(Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.widgets.footer.compact = event.size.width < FOOTER_COMPACT_WIDTH
+        self.sidebar_requests.fit(event.size.width)
         self.refresh_bindings()  # the option keys are listed only when there is room
 
     @on(events.ScreenResume)
@@ -354,6 +359,8 @@ class ChatScreen(Screen[None]):
     @on(PromptEditor.Submitted)
     def _submitted(self, event: PromptEditor.Submitted) -> None:
         event.stop()
+        if self.commands.run(event.text):
+            return  # acp-tui's own command (/help, /new…): not for the agent
         # What is sent, and what comes back, is at the bottom: go there.
         self.widgets.transcript.to_bottom()
         # Typed in another session than the one on screen now (a key that switched the view
@@ -452,14 +459,7 @@ class ChatScreen(Screen[None]):
 
     def action_toggle_sidebar(self) -> None:
         """Hidden: show it and go there. Shown but elsewhere: go there. In it: hide it."""
-        sidebar = self.widgets.sidebar
-        focused = self.focused
-        if sidebar.display and focused is not None and sidebar in focused.ancestors_with_self:
-            sidebar.display = False
-            self.focus_prompt()
-            return
-        sidebar.reveal()
-        self.set_focus(sidebar.session_list)
+        self.sidebar_requests.toggle()
 
     @on(SidebarMessage)
     def _sidebar_asked(self, message: SidebarMessage) -> None:
@@ -531,18 +531,7 @@ class ChatScreen(Screen[None]):
         self.drawing.suggestions.chosen(event.index)
 
     @on(QueuedItem.RemoveRequested)
-    def _remove_queued(self, event: QueuedItem.RemoveRequested) -> None:
-        event.stop()
-        item = event.queued.item
-        if item.editing:
-            self.widgets.prompt.set_draft("")
-        self.model.remove_queued(item.queue_id)
-
     @on(QueuedItem.EditRequested)
-    def _edit_queued(self, event: QueuedItem.EditRequested) -> None:
+    def _queue_asked(self, event: QueuedItem.EditRequested | QueuedItem.RemoveRequested) -> None:
         event.stop()
-        prompt = self.widgets.prompt
-        text = self.model.edit_queued(event.queued.item.queue_id, prompt.draft)
-        if text is not None:
-            prompt.set_draft(text)
-            prompt.text_area.focus()
+        self.queued.handle(event)

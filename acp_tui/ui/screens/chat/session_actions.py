@@ -20,6 +20,7 @@ from acp_tui.session.agent import ops as session_ops
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.ui.agent_text import line_of
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.models.sidebar_placement import neighbour
 from acp_tui.ui.screens.armed import DialogOrigin
 
 __all__ = ["SessionActions"]
@@ -44,8 +45,11 @@ class SessionActions:
         push: Callable[[Screen[Any], Callable[[Any], None]], object],
         confirm_delete: Callable[[SessionController, str], None],
         origin: Callable[[str | None], DialogOrigin],
+        listed: Callable[[], list[str]] = list,
     ) -> None:
         self.model = model
+        #: The sessions the sidebar lists, in its order (an archived one's neighbour opens).
+        self.listed = listed
         self.push = push
         self.confirm_delete = confirm_delete
         #: Who a dialog about a session is from (the rename names the session and agent).
@@ -106,8 +110,9 @@ class SessionActions:
 
     # -- rename ------------------------------------------------------------------------------
 
-    def rename(self, session_id: str | None = None) -> None:
-        """Ask for a title for ``session_id`` (default: the one on screen), then give it."""
+    def rename(self, session_id: str | None = None, title: str | None = None) -> None:
+        """Ask for a title for ``session_id`` (default: the one on screen), then give it;
+        ``title`` (``/rename TITLE``) is given without asking."""
         from acp_tui.ui.screens.rename import RenameScreen
         from acp_tui.ui.widgets.safe_input import field_text
 
@@ -143,6 +148,9 @@ class SessionActions:
 
             link.spawn(rename, "rename session")
 
+        if title is not None:
+            chosen(title)
+            return
         self.push(
             RenameScreen(
                 current, STORED_BY_AGENT if by_agent else STORED_HERE, origin=self.origin(target)
@@ -166,6 +174,10 @@ class SessionActions:
             )
             return
         title = self._title_of(session_id)
+        # Archiving the session on screen goes on to the one after it in the list (else the
+        # one before): the person is done with this one, and an empty "New session" left
+        # them nowhere. Chosen now, as the list is seen.
+        after = neighbour(self.listed(), session_id) if session_id == model.session_id else None
 
         async def run() -> None:
             await session_ops.set_archived(link, session_id, archived)
@@ -178,11 +190,20 @@ class SessionActions:
                 index.remember(
                     session_id, cwd=state.cwd, title=state.title, first_prompt=state.first_prompt
                 )
+            moved = ""
             if archived and session_id == model.session_id:
-                # The agent closed it: the next message goes to a new session.
-                model.show(None)
+                # The agent closed it: the next one in the list, else a new session.
+                if after is not None and model.agent_alive:
+                    model.open(after)
+                    model.focus_prompt_on_open = False  # the focus stays where it was
+                    moved = f" This is “{self._title_of(after)}”, the next in the list."
+                else:
+                    model.show(None)
+                    moved = " This is a new session."
             if archived:
-                model.notify(f"Archived “{title}” (X in the sidebar shows archived sessions).")
+                model.notify(
+                    f"Archived “{title}” (X in the sidebar shows archived sessions).{moved}"
+                )
             else:
                 model.notify(f"“{title}” is back from the archive.")
 

@@ -19,17 +19,21 @@ from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.workspace.directory import SessionDirectory
 from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.models.sidebar_placement import SidebarPlacement
 from acp_tui.ui.screens.chat.drawing import ChatDrawing
 from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.widgets.sidebar import SessionsSidebar, SidebarMessage
 
-__all__ = ["SidebarRequests"]
+__all__ = ["SIDEBAR_MIN_WIDTH", "SidebarRequests"]
+
+#: The sidebar shows from this width of the terminal on (unless configured or chosen).
+SIDEBAR_MIN_WIDTH = 100
 
 
 class SidebarRequests:
-    """Act on what the sidebar asks. ``new_session`` is the view's (after the keys typed
-    before it), ``focus_prompt`` gives the prompt the focus, ``app`` is the app (its other
-    agents' views)."""
+    """Act on what the sidebar asks, and show or hide it. ``new_session`` is the view's (after
+    the keys typed before it), ``focus_prompt`` gives the prompt the focus, ``app`` is the app
+    (its other agents' views), ``show_sidebar`` the config's choice (None: by the width)."""
 
     def __init__(
         self,
@@ -42,6 +46,7 @@ class SidebarRequests:
         new_session: Callable[[], object],
         focus_prompt: Callable[[], object],
         app: Callable[[], App[Any]],
+        show_sidebar: bool | None = None,
     ) -> None:
         self.model = model
         self.workspace = workspace
@@ -51,6 +56,7 @@ class SidebarRequests:
         self.new_session = new_session
         self.focus_prompt = focus_prompt
         self.app = app
+        self.placement = SidebarPlacement(show_sidebar, SIDEBAR_MIN_WIDTH)
 
     def attach(
         self, sidebar: SessionsSidebar, *, index_records: Callable[[str], Iterable[Any]]
@@ -87,6 +93,46 @@ class SidebarRequests:
             self.actions.rename(message.session_id)
         elif isinstance(message, SessionsSidebar.Archive):
             self.actions.archive(message.session_id, message.archived)
+
+    # -- where it shows ----------------------------------------------------------------------
+
+    def place(self, width: int) -> None:
+        """At start: shown as configured, else from :data:`SIDEBAR_MIN_WIDTH` columns on."""
+        self.drawing.widgets.sidebar.display = self.placement.at_start(width)
+
+    def fit(self, width: int) -> None:
+        """The terminal was resized: without the person's choice, the sidebar gives way under
+        its width and comes back over it (the prompt keeps the focus it had there)."""
+        shown = self.placement.resized(width)
+        sidebar = self.drawing.widgets.sidebar
+        if shown is None or shown == sidebar.display:
+            return
+        if shown:
+            sidebar.reveal()
+            return
+        had_focus = sidebar.has_focus_within
+        sidebar.display = False
+        if had_focus:
+            self.focus_prompt()
+
+    def toggle(self) -> None:
+        """Ctrl+B, by what the person sees (see :meth:`SidebarPlacement.step`)."""
+        sidebar = self.drawing.widgets.sidebar
+        step = self.placement.step(bool(sidebar.display), sidebar.has_focus_within)
+        if step == "hide":
+            sidebar.display = False
+            self.focus_prompt()
+            return
+        sidebar.reveal()
+        # At once: "/" typed right after Ctrl+B must find the list focused.
+        sidebar.screen.set_focus(sidebar.session_list)
+
+    def show(self, text: str = "") -> None:
+        """``/resume``: the sidebar, shown and focused, filtered by ``text`` when given."""
+        sidebar = self.drawing.widgets.sidebar
+        sidebar.reveal()
+        sidebar.set_filter(text)
+        sidebar.screen.set_focus(sidebar.session_list)
 
     def load_more(self, message: SessionsSidebar.LoadMore) -> None:
         """A page of this agent's list, or (``agent_key``) of one agent of the merged list,
