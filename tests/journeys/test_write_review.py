@@ -12,7 +12,7 @@ from tests.journeys.frame import assert_frame
 from tests.journeys.terminal import Terminal, agent_command
 
 LINES = "".join(f"line {number}\n" for number in range(1, 31))
-REVIEW = "The agent wants to write this file"
+REVIEW = "only what you keep is written"
 ARMED = "Space keep/leave out"
 
 

@@ -131,3 +131,44 @@ async def test_writes_queue_k_of_n_and_cancelling_the_turn_rejects_them(tmp_path
         await wait_for(pilot, lambda: "The user rejected this write" in agent_said(app), "no")
         assert target.read_text() == LINES
         assert not isinstance(app.screen, ReviewDialog)
+
+
+def test_snapshot_write_review(snap_compare) -> None:
+    """The review of a write at 80x24: the origin line, the sentence saying what is asked
+    (whole, on one line),
+    the file list ("■ M notes.txt +2 -2"), the diff with each hunk's "■ kept" header (the
+    second "□ left out", struck through and dimmed), Cancel and Write, and the hint (Space
+    keep/leave out · → hunks · a all · n none · y write · Esc cancel)."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from acp_tui.services.hunks import FileChange
+    from acp_tui.ui.screens.armed import DialogOrigin
+    from acp_tui.ui.widgets.change_review import ReviewFile
+
+    old = "".join(f"line {n}\n" for n in range(1, 21))
+    new = old.replace("line 2\n", "line two\n").replace("line 15\n", "line fifteen\n")
+    change = FileChange.compute(old, new)
+
+    class Host(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("the chat would be here")
+
+        def on_mount(self) -> None:
+            self.theme = "textual-dark"
+            self.push_screen(
+                ReviewDialog(
+                    "Keep or reject each change (2 hunks): only what you keep is written",
+                    [ReviewFile("notes.txt", "write", change)],
+                    confirm_label="Write",
+                    origin=DialogOrigin("demo agent", "Fix the notes"),
+                    arm_delay=0,
+                )
+            )
+
+    async def left_out(pilot) -> None:
+        await pilot.pause()
+        pilot.app.screen.query_one(ChangeReview).toggle_hunk(0, 1)
+        await pilot.pause()
+
+    assert snap_compare(Host(), terminal_size=(80, 24), run_before=left_out)

@@ -63,9 +63,10 @@ class ChatWriteReviews:
         from acp_tui.ui.widgets.change_review import ReviewFile
 
         hunks = len(pending.change.hunks)
+        # One line that fits 80 columns: the dialog's title does not wrap.
         title = (
-            f"The agent wants to write this file: keep or reject each change "
-            f"({hunks} hunk{'s' if hunks != 1 else ''}); only what you keep is written."
+            f"Keep or reject each change ({hunks} hunk{'s' if hunks != 1 else ''}): "
+            "only what you keep is written"
         )
         action = "new" if pending.change.created else "write"
         dialog = ReviewDialog(
