@@ -94,7 +94,7 @@ def test_the_sdk_agents_turn_is_rewound_and_a_conflict_is_asked(
     # The person edits a file the turn changed: a conflict.
     (work / "sdk-notes.txt").write_text("my notes\nmine, after the turn\n")
     review = _rewind_code(term)
-    assert "conflict" in review and "changed by you after that turn" in review, review
+    assert "▲ sdk-notes.txt" in review and "changed by you after that turn" in review, review
     term.press("y")
     term.wait_for("2 files put back")
     after = tree_bytes(work)

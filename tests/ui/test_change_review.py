@@ -62,3 +62,17 @@ async def test_moving_through_files_fast_shows_each_files_own_hunks() -> None:
         assert review.choices() == [None, None, frozenset({0, 2}), None]
         left_out = [h.hunk_index for h in review.query(HunkHeader) if h.has_class("-left-out")]
         assert left_out == [1]
+
+
+async def test_each_file_is_one_row_however_narrow_the_list() -> None:
+    long = [
+        ReviewFile(f"a-rather-long-folder-name/file-{n}.py", "restore", _change(n), n == 1)
+        for n in range(3)
+    ]
+    app = ReviewApp(long)
+    async with app.run_test(size=(70, 20)) as pilot:
+        await pilot.pause()
+        files = app.query_one("#review-files")
+        assert files.virtual_size.height == len(long)
+        rows = [str(files.get_option_at_index(i).prompt) for i in range(len(long))]
+        assert rows[1].startswith("□ M ▲ ")  # a conflict: marked first, left out

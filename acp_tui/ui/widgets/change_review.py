@@ -8,7 +8,7 @@ Usage::
 
 One widget for every review of a change: a rewind's preview, "Changes of this turn", and the
 review of a write before it lands. It shows a list of files on the left (what happens to
-each, ``+added -removed``, ▲ for a conflict) and the highlighted file's diff on the right,
+each, ``+added -removed``, ▲ before a conflict's name) and the highlighted file's diff on the right,
 hunk by hunk (each drawn by :class:`~acp_tui.ui.widgets.diff_view.DiffView`), with a mark
 saying whether the hunk is kept.
 
@@ -107,7 +107,10 @@ class ChangeReview(Widget):
     DEFAULT_CSS = """
     ChangeReview { height: 1fr; }
     ChangeReview > Horizontal { height: 1fr; }
-    ChangeReview #review-files { width: 36; max-width: 40%; height: 1fr; }
+    /* One row a file, however narrow the list (the diff's title has the whole name). */
+    ChangeReview #review-files {
+        width: 36; max-width: 40%; height: 1fr; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ChangeReview #review-diff { width: 1fr; height: 1fr; padding: 0 1; }
     ChangeReview #review-diff:focus { background: $boost; }
     ChangeReview .file-title { text-style: bold; }
@@ -199,11 +202,11 @@ class ChangeReview(Widget):
         mark = "□" if kept is False else "■" if kept is None else "◩"
         row = Text(f"{mark} ", end="")
         row.append(_ACTIONS.get(item.action, "?") + " ", style="bold")
+        if item.conflict:
+            row.append("▲ ", style="bold")
         row.append(escaped_line(item.display, 200))
         if item.change is not None and item.change.hunks:
             row.append(f"  +{item.change.added} -{item.change.removed}", style="dim")
-        if item.conflict:
-            row.append("  ▲ conflict", style="bold")
         return row
 
     def _refresh_rows(self) -> None:
