@@ -82,7 +82,7 @@ def tui_face(tmp_path: Path) -> Face:
         AgentSpec(["agent"], cwd=str(tmp_path)),
         store=store,
         elicitations=queue,
-        face=FaceHooks(offers_suggestions=True),
+        face=FaceHooks(offers_suggestions=True, shows_agent_terminals=True),
     )
     setup = link.client_setup()
 
@@ -212,6 +212,7 @@ ABILITY_PROOFS: dict[str, Callable[[Face], bool]] = {
     "config_options.boolean": lambda face: _boolean_option_is_a_toggle(),
     "subagents.cancel": lambda face: _a_subagent_is_cancelled_on_its_own(),
     "prompt_suggestions": lambda face: _a_suggestion_is_taken_as_written(),
+    "tool_call.agent_terminal": lambda face: _an_agent_terminal_is_kept(),
 }
 
 
@@ -224,6 +225,30 @@ def _a_suggestion_is_taken_as_written() -> bool:
     link = {"type": "resource_link", "uri": "file:///a.md", "name": "a.md"}
     (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, link]}])
     return suggestion.blocks[1] == link and callable(PromptEditor.take_suggestion)
+
+
+def _an_agent_terminal_is_kept() -> bool:
+    """The store keeps what a tool call's _meta reports of the agent's own terminal
+    (shown by the tool block: tests/ui/test_agent_terminals.py)."""
+    from acp_tui.store import SessionStore
+
+    store = SessionStore()
+    store.register_session("s", cwd="/p")
+    for meta in (
+        {"terminal_info": {"terminal_id": "t", "cwd": "/p"}},
+        {"terminal_output": {"terminal_id": "t", "data": "hi "}},
+        {"terminal_output": {"terminal_id": "t", "data": "there"}},
+        {"terminal_exit": {"terminal_id": "t", "exit_code": 0, "signal": None}},
+    ):
+        store.apply(
+            {
+                "sessionId": "s",
+                "update": {"sessionUpdate": "tool_call_update", "toolCallId": "c", "_meta": meta},
+            }
+        )
+    call = store.get("s").tool_index["c"]  # type: ignore[union-attr]
+    report = call.agent_terminal  # type: ignore[union-attr]
+    return report is not None and report.output == "hi there" and report.exit_code == 0
 
 
 def _a_subagent_is_cancelled_on_its_own() -> bool:

@@ -67,6 +67,10 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     # The same, as spelt before the protocol had it (Zed's): claude-agent-acp offers its
     # terminal sign-in only to a client that says this (see session.auth_methods).
     ClientFeature(("_meta", "terminal-auth"), True, abilities=("auth.terminal",)),
+    # Zed's convention: an agent that runs commands in terminals of its own (codex-acp)
+    # reports their output in its tool calls' _meta (terminal_info, terminal_output,
+    # terminal_exit); the store keeps it (acp_tui.store.terminal_report).
+    ClientFeature(("_meta", "terminal_output"), True, abilities=("tool_call.agent_terminal",)),
     # Boolean session config options shown as toggles (acp_tui.store.options, the chat bar).
     ClientFeature(
         ("session", "configOptions", "boolean"), {}, abilities=("config_options.boolean",)

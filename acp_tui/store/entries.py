@@ -28,6 +28,7 @@ from collections.abc import Mapping
 from typing import Any, ClassVar, Protocol, TypeVar
 
 from acp_tui.store.plan_items import PlanItem
+from acp_tui.store.terminal_report import AgentTerminalReport
 from acp_tui.store.tool_content import (
     TOOL_ALLOWED,
     TOOL_CANCELLED,
@@ -232,10 +233,10 @@ class ToolCall(Entry):
 
     ``content`` is the raw list of ``ToolCallContent`` dicts: ``{"type": "content", "content":
     block}``, ``{"type": "diff", "path", "oldText", "newText"}``, ``{"type": "terminal",
-    "terminalId"}``. Helpers: :attr:`diffs`, :attr:`terminal_ids`, :attr:`text`.
-    """
+    "terminalId"}``. Helpers: :attr:`diffs`, :attr:`terminal_ids`, :attr:`text`."""
 
     __slots__ = (
+        "agent_terminal",
         "content",
         "locations",
         "meta",
@@ -264,6 +265,8 @@ class ToolCall(Entry):
         self.raw_input: Any = None
         self.raw_output: Any = None
         self.meta: JsonObject | None = None
+        #: What the agent reported in ``_meta`` of a terminal of its own (codex-acp), if anything.
+        self.agent_terminal: AgentTerminalReport | None = None
 
     # -- typed views (see acp_tui.store.tool_content); none of them raises --
 

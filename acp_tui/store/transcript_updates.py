@@ -23,6 +23,7 @@ from acp_tui.store.entries import (
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.routes import Route, route
 from acp_tui.store.session import SessionState
+from acp_tui.store.terminal_report import take_terminal_meta
 from acp_tui.wire import coerce
 from acp_tui.wire import updates as wire
 from acp_tui.wire.constants import UpdateKind
@@ -211,6 +212,7 @@ class TranscriptUpdates:
         meta = u.get("_meta")
         if meta is not None:
             e.meta = meta
+            e.agent_terminal = take_terminal_meta(e.agent_terminal, meta)
         if "capabilities" in u:  # v2: what the client may do to it now (tool_call/cancel)
             caps = u["capabilities"]
             if isinstance(caps, dict) and isinstance(caps.get("cancel"), dict):

@@ -308,6 +308,8 @@ class SessionController:
         abilities.add("config_options.boolean")
         if self.state.offers_suggestions:
             abilities.add("prompt_suggestions")
+        if self.state.shows_agent_terminals:
+            abilities.add("tool_call.agent_terminal")
         # A subagent is cancelled on its own (Background.cancel_child).
         abilities.add("subagents.cancel")
         return {

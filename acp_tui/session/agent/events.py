@@ -109,6 +109,10 @@ class FaceHooks:
     #: Whether the face offers the agent's prompt suggestions for the person to take (the
     #: TUI: chips under the prompt); advertised only then (``session.promptSuggestions``).
     offers_suggestions: bool = False
+    #: Whether the face shows what the agent reports of terminals of its own (the TUI's tool
+    #: blocks); advertised only then (``_meta.terminal_output``): an agent told so sends that
+    #: output in ``_meta`` alone, which a face that does not show it would lose.
+    shows_agent_terminals: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -136,6 +136,8 @@ class ControllerState:
         self.terminal_auth = face.terminal_auth
         #: Whether the face offers prompt suggestions to take: advertised so.
         self.offers_suggestions = face.offers_suggestions
+        #: Whether the face shows the agent's own terminals' output: advertised so.
+        self.shows_agent_terminals = face.shows_agent_terminals
         self.task_group: anyio.abc.TaskGroup | None = None
         self.stop_requested = anyio.Event()
         self.stopping = False

@@ -175,16 +175,39 @@ class ToolCallView(EntryView):
 
     def _terminal_text(self, terminal_id: Any) -> Text:
         lookup = self.terminal_lookup
-        if lookup is None or not isinstance(terminal_id, str):
-            return Text(f"terminal {line_of(terminal_id, 80)}", style="dim")
-        state = lookup(terminal_id)
+        state = lookup(terminal_id) if lookup is not None and isinstance(terminal_id, str) else None
         if state is None:
-            return Text(f"terminal {line_of(terminal_id, 80)} (released)", style="dim")
+            return self._agent_terminal_text(terminal_id)
         text = Text(f"$ {line_of(state.command_line, 2000)}\n", style="bold")
         # Drawn as a terminal draws it (colours, carriage returns), as shell mode's output.
         text.append(terminal_text(render_text(state.output[-RAW_LIMIT:])))
         if state.exit_status is not None:
             text.append(f"\n[{line_of(state.exit_status.describe(), 40)}]", style="dim")
+        return text
+
+    def _agent_terminal_text(self, terminal_id: Any) -> Text:
+        """A terminal this client does not run (the agent's own, or one released): what the
+        tool call's updates reported of it, or plainly that the agent showed nothing."""
+        entry = self.entry
+        assert isinstance(entry, ToolCall)
+        report = entry.agent_terminal
+        if report is None or (report.terminal_id and report.terminal_id != terminal_id):
+            return Text(
+                f"terminal {line_of(terminal_id, 80)}: run by the agent in a terminal of its "
+                "own; it sent no output to show",
+                style="dim",
+            )
+        text = Text()
+        if entry.command:
+            text.append(f"$ {line_of(entry.command, 2000)}\n", style="bold")
+        if report.output:
+            text.append(terminal_text(render_text(report.output[-RAW_LIMIT:])))
+        elif report.exited:
+            text.append("(the agent sent no output of it)", style="dim")
+        else:
+            text.append("(running in the agent's own terminal; no output sent yet)", style="dim")
+        if report.exited:
+            text.append(f"\n[{line_of(report.describe_exit(), 40)}]", style="dim")
         return text
 
     def refresh_terminal(self) -> None:

@@ -142,6 +142,8 @@ class AgentRunner:
                 terminal_auth=not self.app().is_web and replay is None,
                 # The agent's guesses at the next prompt: chips under the prompt.
                 offers_suggestions=True,
+                # The tool blocks show the output of the agent's own terminals (codex-acp).
+                shows_agent_terminals=True,
             ),
         )
         if replay is not None:
