@@ -559,7 +559,7 @@ class ShellRun(Entry):
     """A command run in shell mode (``!cmd``): history, not the agent's. ``exit_code``: None
     while it runs, negative: the signal that ended it; ``attached``: sent with the next prompt."""
 
-    __slots__ = ("attached", "command", "cwd", "exit_code", "screen")
+    __slots__ = ("after", "attached", "command", "cwd", "exit_code", "screen")
     kind: ClassVar[str] = "shell"
 
     def accept(self, visitor: EntryVisitor[_C, _R], context: _C) -> _R:
@@ -569,7 +569,7 @@ class ShellRun(Entry):
         super().__init__(entry_id)
         self.command, self.cwd, self.screen = command, cwd, screen
         self.exit_code: int | None = None
-        self.attached = False
+        self.attached, self.after = False, 0  # after: the person's messages before it
 
     def to_dict(self) -> dict[str, Any]:
         return {**super().to_dict(), "command": self.command, "cwd": self.cwd,

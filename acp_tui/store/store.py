@@ -25,8 +25,14 @@ from typing import Any
 from acp_tui.store.agent_terminals import AgentTerminal
 from acp_tui.store.background import BackgroundWork, background_work
 from acp_tui.store.catalog import MAX_STALE_PAGES, Catalog, ListState
-from acp_tui.store.changes import PART_STATE, Changes, ChangeTracker
-from acp_tui.store.entries import Notice, ShellRun, UnknownUpdate
+from acp_tui.store.changes import (
+    PART_RESET,
+    PART_STATE,
+    PART_TRANSCRIPT,
+    Changes,
+    ChangeTracker,
+)
+from acp_tui.store.entries import Entry, Notice, ShellRun, UnknownUpdate, UserMessage
 from acp_tui.store.reducer import Reducer
 from acp_tui.store.registry import SessionRegistry
 from acp_tui.store.session import SessionState
@@ -51,6 +57,9 @@ class SessionStore:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._tracker = ChangeTracker()
+        #: The kept shell-mode commands of a session (the face that runs them gives it):
+        #: put back in its transcript each time the agent has replayed it.
+        self.shell_records: Callable[[str], Sequence[Mapping[str, Any]]] | None = None
         self._registry = SessionRegistry(
             self._tracker, protocol_version=protocol_version, clock=clock
         )
@@ -284,7 +293,41 @@ class SessionStore:
     ) -> SessionState:
         """The ``session/load`` response arrived (or failed: pass ``response=None``).
         ``resumed``: it was a ``session/resume``, which may rightly replay nothing."""
-        return self._turns.end_replay(session_id, response, resumed=resumed)
+        s = self._turns.end_replay(session_id, response, resumed=resumed)
+        if response is not None and self.shell_records is not None:
+            self._restore_shell_runs(s, self.shell_records(session_id))
+        return s
+
+    def _restore_shell_runs(self, s: SessionState, records: Sequence[Mapping[str, Any]]) -> None:
+        """Put the session's kept shell-mode commands back where they were in its
+        conversation (no agent replays them): after as many of the person's messages."""
+        if not records:
+            return
+        others = [e for e in s.transcript if not isinstance(e, ShellRun) or e.exit_code is None]
+        restored: list[ShellRun] = []
+        for record in records:
+            columns = record.get("columns")
+            screen = TerminalScreen(columns if isinstance(columns, int) and columns < 500 else 100)
+            screen.feed(str(record.get("output", "")).encode("utf-8", "replace"))
+            entry = ShellRun(
+                self._registry.next_id(), str(record["command"]), str(record.get("cwd")), screen
+            )
+            code, after = record.get("exit_code"), record.get("after")
+            entry.exit_code = code if isinstance(code, int) else -1
+            entry.after = after if isinstance(after, int) else 0
+            restored.append(entry)
+        transcript: list[Entry] = []
+        users = 0
+        for kept in others:
+            if isinstance(kept, UserMessage):
+                transcript += [run for run in restored if run.after == users]
+                users += 1
+            transcript.append(kept)
+        transcript += [run for run in restored if run.after >= users]
+        s.transcript = transcript
+        self._tracker.reset_entries(s.id)
+        for part in (PART_RESET, PART_TRANSCRIPT):
+            self._tracker.touch(s, part)
 
     def prompt_sent(self, session_id: str, prompt: list[JsonObject] | str | None = None) -> int:
         """The client sent ``session/prompt``: records the user message, activity running.
@@ -347,15 +390,30 @@ class SessionStore:
     def add_shell_run(
         self, session_id: str, command: str, cwd: str, screen: TerminalScreen
     ) -> ShellRun:
-        """Record a shell-mode command in the transcript (the person's own, not the agent's)."""
+        """Record a shell-mode command in the transcript (the person's own, not the agent's),
+        placed after the person's messages so far."""
         s = self._registry.ensure(session_id)
         entry = ShellRun(self._registry.next_id(), command, cwd, screen)
+        entry.after = sum(isinstance(e, UserMessage) for e in s.transcript)
         s.transcript.append(entry)
         self._tracker.touch_entry(s, entry)
         return entry
 
-    def shell_changed(self, session_id: str, entry: ShellRun) -> None:
-        """A shell-mode command printed, ended or was attached: its view redraws."""
+    def shell_output(
+        self,
+        session_id: str,
+        entry: ShellRun,
+        data: bytes = b"",
+        *,
+        exit_code: int | None = None,
+        attached: bool | None = None,
+    ) -> None:
+        """A shell-mode command printed ``data``, ended (``exit_code``) or was attached."""
+        entry.screen.feed(data)
+        if exit_code is not None:
+            entry.exit_code = exit_code
+        if attached is not None:
+            entry.attached = attached
         s = self._registry.sessions.get(session_id)
         if s is not None:
             entry.version += 1

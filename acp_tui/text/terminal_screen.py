@@ -88,6 +88,14 @@ class TerminalScreen:
         self._decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.bytes_seen = 0
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> TerminalScreen:
+        # A copy (a forked session's transcript) draws the same lines; pyte's parser is a
+        # generator, which no copy can take.
+        copy = TerminalScreen(self.columns)
+        copy.feed(self.ansi().encode())
+        copy._screen.truncated = self.truncated
+        return copy
+
     @property
     def truncated(self) -> bool:
         return bool(self._screen.truncated)
@@ -147,6 +155,41 @@ class TerminalScreen:
     def text(self) -> str:
         """The lines drawn as plain text."""
         return "\n".join("".join(run.text for run in line) for line in self.lines())
+
+    def ansi(self) -> str:
+        """The lines drawn, with their colours as SGR sequences: what a terminal fed it
+        draws again (how a shell block is kept, and shown when its session is reopened)."""
+        out: list[str] = []
+        for line in self.lines():
+            for run in line:
+                codes = _sgr(run)
+                out.append(f"\x1b[0;{codes}m{run.text}" if codes else f"\x1b[0m{run.text}")
+            out.append("\x1b[0m\r\n")
+        return "".join(out)
+
+
+_BASIC = ["black", "red", "green", "yellow", "blue", "magenta", "cyan", "white"]
+
+
+def _colour_code(name: str | None, base: int) -> str | None:
+    """The SGR parameters of a colour name (``base`` 30: foreground, 40: background)."""
+    if name is None:
+        return None
+    if name.startswith("#") and len(name) == 7:
+        red, green, blue = (int(name[i : i + 2], 16) for i in (1, 3, 5))
+        return f"{base + 8};2;{red};{green};{blue}"
+    bright = name.startswith("bright_")
+    plain = name.removeprefix("bright_")
+    if plain in _BASIC:
+        return str(base + (60 if bright else 0) + _BASIC.index(plain))
+    return None
+
+
+def _sgr(run: Run) -> str:
+    flags = [(run.bold, "1"), (run.italic, "3"), (run.underline, "4"), (run.reverse, "7")]
+    codes = [code for on, code in flags if on]
+    codes += [c for c in (_colour_code(run.fg, 30), _colour_code(run.bg, 40)) if c]
+    return ";".join(codes)
 
 
 def _run(text: str, shape: tuple[Any, ...] | None) -> Run:

@@ -297,3 +297,32 @@ def test_ctrl_v_attaches_the_image_on_the_x_clipboard(
     else:  # takes none: said, and the message stays to be changed
         screen = term.wait_for("Not sent:")
         assert "clipboard-" in screen and "You said" not in screen
+
+
+def test_a_shell_block_is_shown_again_when_its_session_is_reopened(
+    terminal: Callable[..., Terminal],
+) -> None:
+    first = terminal(cols=80, rows=24)
+    project = first.home / "project"
+    project.mkdir()
+    first.start(["--demo"], cwd=project)
+    first.wait_header("New session")
+    first.send("hello")
+    first.wait_for("HELLO")
+    first.wait_gone("working…")
+    first.send("!printf '\\033[32mgreen and kept\\033[0m\\n'")
+    first.wait_for("exit 0")
+    first.press("C-q")
+    assert first.wait_exit() == 0
+
+    again = terminal(cols=80, rows=24, name="again")
+    again.home, again.env = first.home, first.env  # the same data
+    again.start(["--demo", "--continue"], cwd=project)
+    again.wait_for("HELLO")
+    screen = again.wait_for("green and kept")
+    assert "exit 0" in screen
+    # Drawn green again (the app draws ANSI green in its theme's shade of it).
+    colour = re.search(r"\x1b\[38;2;(\d+);(\d+);(\d+)mgreen and kept", _coloured(again))
+    assert colour is not None, _coloured(again)
+    red, green, blue = map(int, colour.groups())
+    assert green > red and green > blue, colour.groups()

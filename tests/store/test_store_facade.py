@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from acp_tui.store import PART_RESET, IndexedSession, SessionStore
+from acp_tui.text.terminal_screen import TerminalScreen
 from tests import store_guard
 from tests.store.test_store_properties import params
 
@@ -199,6 +200,10 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
     "forget": lambda s, sid: s.forget(sid),
     "end_unfinished_tool_calls": lambda s, sid: s.end_unfinished_tool_calls(sid, "cancelled"),
     "end_tool_call": lambda s, sid: s.end_tool_call(sid, "t1", "rejected"),
+    "add_shell_run": lambda s, sid: s.add_shell_run(sid, "ls", "/w", TerminalScreen(40)),
+    "shell_output": lambda s, sid: s.shell_output(
+        sid, s.add_shell_run(sid, "ls", "/w", TerminalScreen(40)), b"a\r\n", exit_code=0
+    ),
 }
 #: What reads (or, for take_changes/subscribe, consumes the changes): no state of its own.
 READERS = {

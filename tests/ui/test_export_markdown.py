@@ -4,6 +4,7 @@ under them, code stays as written; a tool call's command is in it."""
 from __future__ import annotations
 
 from acp_tui.store import SessionStore
+from acp_tui.store.entries import ShellRun
 from acp_tui.ui.export import transcript_markdown, under_a_turn
 
 
@@ -110,10 +111,42 @@ def test_a_shell_mode_command_is_exported_as_the_terminal_drew_it() -> None:
     store.register_session("s", cwd="/w")
     screen = TerminalScreen(40)
     entry = store.add_shell_run("s", "make test", "/w", screen)
-    screen.feed(b"\x1b[32m5 passed\x1b[0m\r\n10%\r100%\r\n")
-    entry.exit_code = 2
-    store.shell_changed("s", entry)
+    store.shell_output("s", entry, b"\x1b[32m5 passed\x1b[0m\r\n10%\r100%\r\n", exit_code=2)
     state = store.get("s")
     assert state is not None
     text = transcript_markdown(state)
     assert "**Shell** `$ make test` — _exit 2_\n```text\n5 passed\n100%\n```" in text
+
+
+def test_kept_shell_commands_come_back_in_place_after_a_replay() -> None:
+    from acp_tui.text.terminal_screen import TerminalScreen
+
+    store = SessionStore(clock=lambda: 1000.0)
+    store.register_session("s", cwd="/w")
+    coloured = TerminalScreen(40)
+    coloured.feed(b"\x1b[31mred\x1b[0m line\r\n")
+    kept = [
+        {"after": 1, "command": "ls", "cwd": "/w", "exit_code": 0, "output": coloured.ansi()},
+        {"after": 0, "command": "pwd", "cwd": "/w", "exit_code": 2, "output": "/w\r\n"},
+        {"after": 9, "command": "late", "cwd": "/w", "exit_code": -2, "output": ""},
+    ]
+    store.shell_records = lambda session_id: kept if session_id == "s" else []
+    store.begin_replay("s", cwd="/w")
+    for kind, text in (("user", "one"), ("agent", "reply one"), ("user", "two")):
+        store.apply(
+            {
+                "sessionId": "s",
+                "update": {
+                    "sessionUpdate": f"{kind}_message_chunk",
+                    "content": {"type": "text", "text": text},
+                },
+            }
+        )
+    state = store.end_replay("s", {})
+    shape = [
+        entry.command if isinstance(entry, ShellRun) else entry.kind for entry in state.transcript
+    ]
+    assert shape == ["pwd", "user", "agent", "ls", "user", "late"]
+    ls = next(e for e in state.transcript if isinstance(e, ShellRun) and e.command == "ls")
+    assert ls.screen.lines() == coloured.lines()  # its colours too
+    assert "**Shell** `$ pwd` — _exit 2_" in transcript_markdown(state)

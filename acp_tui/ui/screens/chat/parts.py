@@ -12,6 +12,7 @@ from typing import Any
 
 from textual.screen import Screen
 
+from acp_tui.config.shell_log import ShellLog
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.settings import AppSettings
@@ -25,6 +26,7 @@ from acp_tui.ui.screens.chat.agent import AgentRunner, ScreenHooks
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.chat.attention import Attention, in_front, others_open
 from acp_tui.ui.screens.chat.commands import ChatCommands, CommandHooks
+from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.screens.chat.drawing import ChatDrawing, ChatWidgets, Scheduling
 from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
@@ -324,6 +326,7 @@ def make_parts(
             post=lambda *call: screen.app.call_from_thread(*call),
             columns=lambda: widgets.transcript.size.width - 4,
             to_bottom=lambda: widgets.transcript.to_bottom(),
+            log=ShellLog(data_dir(settings) / "shell", spec.key),
         ),
         commands=commands,
         queued=QueueActions(

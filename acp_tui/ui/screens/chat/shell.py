@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from acp_tui.config.shell_log import ShellLog
 from acp_tui.services.shell import ShellCommand
 from acp_tui.session.prompts.attachments import BuiltPrompt
 from acp_tui.store.entries import ShellRun
@@ -36,12 +37,17 @@ class ShellMode:
         post: Callable[..., Any],
         columns: Callable[[], int],
         to_bottom: Callable[[], None],
+        log: ShellLog | None = None,
     ) -> None:
         self.model = model
         self.cwd = cwd
         self.post = post
         self.columns = columns
         self.to_bottom = to_bottom
+        #: Where ended commands are kept, to be shown again when the session is reopened.
+        self.log = log
+        if log is not None:
+            model.store.shell_records = log.records
         #: Commands running now, with the session each one's block is in.
         self._running: list[tuple[ShellCommand, ShellRun, str]] = []
         #: Blocks whose output goes with the next message, by session.
@@ -82,9 +88,8 @@ class ShellMode:
         try:
             shell.start()
         except OSError as error:
-            screen.feed_text(f"could not run it: {error.strerror or error}\n")
-            entry.exit_code = 127
-            store.shell_changed(session_id, entry)
+            said = f"could not run it: {error.strerror or error}\r\n".encode()
+            store.shell_output(session_id, entry, said, exit_code=127)
             return True
         self._running.append((shell, entry, session_id))
         return True
@@ -95,16 +100,18 @@ class ShellMode:
             self.post(call, *args)
 
     def _output(self, session_id: str, entry: ShellRun, data: bytes) -> None:
-        entry.screen.feed(data)
-        self.model.store.shell_changed(session_id, entry)
+        self.model.store.shell_output(session_id, entry, data)
 
     def _ended(self, session_id: str, entry: ShellRun, code: int) -> None:
-        entry.exit_code = code
+        self.model.store.shell_output(session_id, entry, exit_code=code)
+        if self.log is not None:
+            record = {"after": entry.after, "command": entry.command, "cwd": entry.cwd}
+            record.update(exit_code=code, columns=entry.screen.columns)
+            self.log.add(session_id, {**record, "output": entry.screen.ansi()})
         self._running = [item for item in self._running if item[1] is not entry]
         if entry.id in self._attach_at_end:
             self._attach_at_end.discard(entry.id)
             self.attach(session_id, entry)
-        self.model.store.shell_changed(session_id, entry)
 
     def stop(self) -> bool:
         """Stop the commands running in the session on screen (Escape, Ctrl+C)."""
@@ -129,9 +136,8 @@ class ShellMode:
         """``entry``'s output goes with the next message sent in ``session_id``."""
         if entry.attached:
             return
-        entry.attached = True
+        self.model.store.shell_output(session_id, entry, attached=True)
         self._attached.setdefault(session_id, []).append(entry)
-        self.model.store.shell_changed(session_id, entry)
         self.model.notify(
             "The output of that command goes with your next message.", severity="information"
         )
