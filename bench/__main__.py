@@ -57,6 +57,7 @@ BENCHMARKS: dict[str, str] = {
     "startcpu": "bench.bench_start_cpu",
     "memory": "bench.bench_memory",
     "store": "bench.bench_store",
+    "search": "bench.bench_search",
 }
 PROFILING = (
     "in-process (profiling): the app headless via App.run_test; issue 11 targets, not checked"

@@ -64,6 +64,15 @@ CREATE TABLE IF NOT EXISTS search_sessions (
     agent_words TEXT NOT NULL DEFAULT '',
     UNIQUE (agent, session_id)
 );
+CREATE TABLE IF NOT EXISTS search_agents (
+    id          INTEGER PRIMARY KEY,
+    agent       TEXT NOT NULL UNIQUE,
+    words       TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS search_projects (
+    id          INTEGER PRIMARY KEY,
+    project     TEXT NOT NULL UNIQUE
+);
 CREATE TABLE IF NOT EXISTS search_entries (
     id          INTEGER PRIMARY KEY,
     session     INTEGER NOT NULL,
@@ -71,24 +80,45 @@ CREATE TABLE IF NOT EXISTS search_entries (
     kind        TEXT NOT NULL,
     at          REAL NOT NULL,
     text        TEXT NOT NULL,
+    tags        TEXT NOT NULL DEFAULT '',
     UNIQUE (session, position)
 );
 """
 
+#: The full-text index: the text, and ``tags`` (``a<agent> p<project>``, by the ids of
+#: ``search_agents`` and ``search_projects``) so that ``@agent`` and ``in:project`` are
+#: intersections of the index's own lists, not a scan of every match.
 _FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-    text, content='search_entries', content_rowid='id'
+    text, tags, content='search_entries', content_rowid='id'
 );
 CREATE TRIGGER IF NOT EXISTS search_entries_ai AFTER INSERT ON search_entries BEGIN
-    INSERT INTO search_fts(rowid, text) VALUES (new.id, new.text);
+    INSERT INTO search_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
 END;
 CREATE TRIGGER IF NOT EXISTS search_entries_ad AFTER DELETE ON search_entries BEGIN
-    INSERT INTO search_fts(search_fts, rowid, text) VALUES ('delete', old.id, old.text);
+    INSERT INTO search_fts(search_fts, rowid, text, tags)
+        VALUES ('delete', old.id, old.text, old.tags);
 END;
-CREATE TRIGGER IF NOT EXISTS search_entries_au AFTER UPDATE OF text ON search_entries BEGIN
-    INSERT INTO search_fts(search_fts, rowid, text) VALUES ('delete', old.id, old.text);
-    INSERT INTO search_fts(rowid, text) VALUES (new.id, new.text);
+CREATE TRIGGER IF NOT EXISTS search_entries_au AFTER UPDATE OF text, tags ON search_entries
+BEGIN
+    INSERT INTO search_fts(search_fts, rowid, text, tags)
+        VALUES ('delete', old.id, old.text, old.tags);
+    INSERT INTO search_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
 END;
+"""
+
+#: The layout of the file; another one (an older acp-tui's) is dropped and made again
+#: (``acp-tui search --reindex`` fills it from the agents).
+VERSION = 2
+_DROP = """
+DROP TRIGGER IF EXISTS search_entries_ai;
+DROP TRIGGER IF EXISTS search_entries_ad;
+DROP TRIGGER IF EXISTS search_entries_au;
+DROP TABLE IF EXISTS search_fts;
+DROP TABLE IF EXISTS search_entries;
+DROP TABLE IF EXISTS search_sessions;
+DROP TABLE IF EXISTS search_agents;
+DROP TABLE IF EXISTS search_projects;
 """
 
 _SELECT = (
@@ -251,6 +281,9 @@ class SearchIndex:
 
     def _made(self, conn: sqlite3.Connection) -> sqlite3.Connection:
         try:
+            if conn.execute("PRAGMA user_version").fetchone()[0] != VERSION:
+                conn.executescript(_DROP)
+                conn.execute(f"PRAGMA user_version = {VERSION}")
             conn.executescript(_TABLES)
             if self.fts:
                 conn.executescript(_FTS)
@@ -264,8 +297,23 @@ class SearchIndex:
             self._conn.close()
 
     # -- writing (the writer's thread) -----------------------------------------------------------
-    def _session_id(self, cur: sqlite3.Cursor, row: SessionRow) -> int:
+    def _session_id(self, cur: sqlite3.Cursor, row: SessionRow) -> tuple[int, str]:
+        """The session's row id, and the tags of its entries."""
         words = f"{row.label}\n{row.agent}".casefold()
+        cur.execute(
+            "INSERT INTO search_agents (agent, words) VALUES (?, ?) ON CONFLICT (agent)"
+            " DO UPDATE SET words = excluded.words WHERE words != excluded.words",
+            (encodable(row.agent), encodable(words)),
+        )
+        agent_id = cur.execute(
+            "SELECT id FROM search_agents WHERE agent = ?", (encodable(row.agent),)
+        ).fetchone()[0]
+        cur.execute(
+            "INSERT OR IGNORE INTO search_projects (project) VALUES (?)", (encodable(row.project),)
+        )
+        project_id = cur.execute(
+            "SELECT id FROM search_projects WHERE project = ?", (encodable(row.project),)
+        ).fetchone()[0]
         cur.execute(
             "INSERT INTO search_sessions (agent, label, session_id, project, title, updated,"
             " agent_words) VALUES (?, ?, ?, ?, ?, ?, ?)"
@@ -286,7 +334,7 @@ class SearchIndex:
             "SELECT id FROM search_sessions WHERE agent = ? AND session_id = ?",
             (encodable(row.agent), encodable(row.session_id)),
         ).fetchone()
-        return int(found[0])
+        return int(found[0]), f"a{agent_id} p{project_id}"
 
     def write(self, ops: Iterable[WriteOp]) -> None:
         """One transaction, in order: ``("put", session, entries, keep)`` writes a session's
@@ -315,13 +363,13 @@ class SearchIndex:
         entries: Sequence[EntryRow],
         keep: int | None,
     ) -> None:
-        key = self._session_id(cur, session)
+        key, tags = self._session_id(cur, session)
         cur.executemany(
-            "INSERT INTO search_entries (session, position, kind, at, text)"
-            " VALUES (?, ?, ?, ?, ?) ON CONFLICT (session, position) DO UPDATE"
-            " SET kind = excluded.kind, text = excluded.text"
-            " WHERE text != excluded.text OR kind != excluded.kind",
-            [(key, e.position, e.kind, e.at, encodable(e.text)) for e in entries],
+            "INSERT INTO search_entries (session, position, kind, at, text, tags)"
+            " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (session, position) DO UPDATE"
+            " SET kind = excluded.kind, text = excluded.text, tags = excluded.tags"
+            " WHERE text != excluded.text OR kind != excluded.kind OR tags != excluded.tags",
+            [(key, e.position, e.kind, e.at, encodable(e.text), tags) for e in entries],
         )
         if keep is not None:
             cur.execute(
@@ -372,20 +420,26 @@ class SearchIndex:
         (with no words: the newest entries that pass the filters)."""
         if query.empty:
             return []
-        filters, values = self._filters(query)
         expression = fts_expression(query) if self.fts else None
         if expression is not None:
+            with self._lock:
+                tags = self._tags(query)
+            if tags is None:
+                return []  # no agent or project is called that
+            match = f"text : ({expression}){tags}"
+            filters, values = self._days(query)
             sql = (
-                f"{_SELECT}, m.score FROM (SELECT f.rowid AS rid, f.rank AS score"
-                " FROM search_fts f JOIN search_entries e ON e.id = f.rowid"
-                " JOIN search_sessions s ON s.id = e.session"
-                f" WHERE search_fts MATCH ?{filters} ORDER BY f.rowid DESC LIMIT ?) m"
+                f"{_SELECT}, m.score FROM (SELECT f.rowid AS rid,"
+                " bm25(search_fts, 1.0, 0.0) AS score FROM search_fts f"
+                + (" JOIN search_entries e ON e.id = f.rowid" if filters else "")
+                + f" WHERE search_fts MATCH ?{filters} ORDER BY f.rowid DESC LIMIT ?) m"
                 " JOIN search_entries e ON e.id = m.rid"
                 " JOIN search_sessions s ON s.id = e.session"
                 " ORDER BY m.score, e.id DESC LIMIT ?"
             )
-            params: list[object] = [expression, *values, WINDOW, limit]
+            params: list[object] = [match, *values, WINDOW, limit]
         else:
+            filters, values = self._filters(query)
             likes = ""
             words = [w for term in query.terms for w in words_of(term)]
             for word in words:
@@ -411,6 +465,37 @@ class SearchIndex:
                 SearchHit(agent, label, sid, project, title, position, kind, at, snippet, spans)
             )
         return hits
+
+    def _tags(self, query: SearchQuery) -> str | None:
+        """The FTS5 expression that keeps ``query``'s agents and projects ("" with no such
+        filter), or None when none is called that."""
+        parts = ""
+        for names, table, column, letter in (
+            (query.agents, "search_agents", "words", "a"),
+            (query.projects, "search_projects", "lower(project)", "p"),
+        ):
+            if not names:
+                continue
+            test = " OR ".join(f"instr({column}, ?) > 0" for _ in names)
+            ids = [
+                row[0] for row in self._conn.execute(f"SELECT id FROM {table} WHERE {test}", names)
+            ]
+            if not ids:
+                return None
+            parts += " AND tags : (" + " OR ".join(f"{letter}{i}" for i in ids) + ")"
+        return parts
+
+    @staticmethod
+    def _days(query: SearchQuery) -> tuple[str, list[object]]:
+        sql = ""
+        values: list[object] = []
+        if query.before is not None:
+            sql += " AND e.at < ?"
+            values.append(query.before)
+        if query.after is not None:
+            sql += " AND e.at >= ?"
+            values.append(query.after)
+        return sql, values
 
     @staticmethod
     def _filters(query: SearchQuery) -> tuple[str, list[object]]:

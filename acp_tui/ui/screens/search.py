@@ -33,6 +33,7 @@ from textual.widgets.option_list import Option
 from acp_tui.store.search_index import SearchHit, SearchIndex
 from acp_tui.store.search_query import SearchQuery, parse_query
 from acp_tui.text.relative_time import relative_time
+from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.agent_text import agent_content, line_of
 from acp_tui.ui.widgets.safe_input import SafeInput
 
@@ -73,16 +74,21 @@ def hit_prompt(hit: SearchHit, now: float) -> Content:
             style="$text-muted",
         ),
     )
-    pieces: list[Content | str] = []
+    pieces: list[Content] = []
     cursor = 0
     for start, end in hit.spans:
         if start < cursor:
             continue
-        pieces.append(agent_content(hit.snippet[cursor:start], 400))
-        pieces.append(agent_content(hit.snippet[start:end], 100, style="bold reverse"))
+        pieces.append(_inert(hit.snippet[cursor:start]))
+        pieces.append(_inert(hit.snippet[start:end]).stylize("bold reverse"))
         cursor = end
-    pieces.append(agent_content(hit.snippet[cursor:], 400))
-    return Content.assemble(head, "\n", Content.assemble(*pieces))
+    pieces.append(_inert(hit.snippet[cursor:]))
+    return Content.assemble(head, "\n", *pieces)
+
+
+def _inert(piece: str) -> Content:
+    """A piece of a snippet, inert, its spaces kept (a snippet is one line already)."""
+    return Content(sanitize_terminal_text(piece).replace("\n", " "))
 
 
 class SearchScreen(ModalScreen[SearchHit | None]):
