@@ -5,7 +5,6 @@ key gate test's makers."""
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import pytest
@@ -18,7 +17,7 @@ from tests.ui.test_dialog_key_gate import DIALOGS, SIZE, Host
 pytestmark = pytest.mark.anyio
 
 #: Long enough to see the meter at several steps on a busy machine.
-ARM = 2.0
+ARM = 10.0
 EMPTY, FULL = "▱", "▰"
 
 
@@ -50,21 +49,25 @@ def test_the_meter_fills_with_the_time_to_arm() -> None:
 
 @pytest.mark.parametrize("name", DIALOGS)
 async def test_every_dialog_shows_itself_arming_then_armed(name: str) -> None:
+    """Shown, the meter is there and fills on its own (its timer, not the test, moves it);
+    at each point of the wait it shows how far the dialog is; armed, it is gone."""
     app = Host(DIALOGS[name], ARM)
     async with app.run_test(size=SIZE) as pilot:
         dialog = app.dialog
         await wait_for(pilot, lambda: dialog._shown_at is not None, "the dialog shown")
-        await pilot.pause()
-        seen: set[int] = set()
-        deadline = time.monotonic() + 30
-        while not dialog.armed and time.monotonic() < deadline:
-            count = filled(dialog)
-            assert count is not None, f"no meter while not armed: {hint(dialog)!r}"
-            seen.add(count)
-            await pilot.pause(0.05)
-        assert dialog.armed
-        # It moved while the person waited (a busy machine may skip a step, not all).
-        assert len(seen) >= 2 and min(seen) <= 1, seen
+        await wait_for(pilot, lambda: filled(dialog) is not None, "the meter")
+        first = filled(dialog)
+        assert first is not None and first < ARMING_CELLS, hint(dialog)
+        await wait_for(pilot, lambda: (filled(dialog) or 0) > first, "the meter filling")
+        # Where it stands at each point of the wait (the clock moved back to that point).
+        for part, cells in ((0.0, 0), (0.45, 2), (0.7, 3)):
+            dialog._shown_at = dialog.event_now() - part * ARM
+            dialog._arm_later()
+            await pilot.pause()
+            assert not dialog.armed and filled(dialog) in (cells, cells + 1), hint(dialog)
+        dialog._shown_at = dialog.event_now() - ARM
+        dialog._arm_later()
+        await wait_for(pilot, lambda: dialog.armed, "the dialog armed")
         await pilot.pause()
         assert filled(dialog) is None and EMPTY not in hint(dialog), hint(dialog)
 
@@ -73,7 +76,10 @@ async def test_typing_at_a_dialog_empties_its_meter_again() -> None:
     app = Host(DIALOGS["PermissionScreen"], ARM)
     async with app.run_test(size=SIZE) as pilot:
         dialog = app.dialog
-        await wait_for(pilot, lambda: dialog.armed, "the dialog armed", limit=30)
+        await wait_for(pilot, lambda: dialog._shown_at is not None, "the dialog shown")
+        dialog._shown_at = dialog.event_now() - ARM  # shown long enough
+        dialog._arm_later()
+        await wait_for(pilot, lambda: dialog.armed, "the dialog armed")
         await pilot.press("h", "i")
         await wait_for(pilot, lambda: not dialog.armed, "disarmed by typing")
         await pilot.pause()
