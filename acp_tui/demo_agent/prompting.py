@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import math
+import os
 import re
 from typing import Any
 
@@ -43,6 +44,24 @@ def text_of(prompt: list[dict[str, Any]]) -> str:
     )
 
 
+#: The demo's exit code for ``/drop`` (v2: the prompt inserted, its answer never sent).
+DROP_EXIT_CODE = 4
+
+
+def _inserted(session: LiveSession, key: str | None) -> dict[str, Any] | None:
+    """The user message a prompt with this idempotency key inserted before, if any."""
+    if key is None:
+        return None
+    for item in reversed(session.record.history):
+        if item.get("kind") == "user" and item.get("idempotencyKey") == key:
+            return item
+    return None
+
+
+def _now(session: LiveSession) -> str:
+    return "running" if session.turn is not None else "idle"
+
+
 class PromptTurns:
     """``session/prompt`` for one agent: insertion, the turn, and its ending."""
 
@@ -58,7 +77,9 @@ class PromptTurns:
             raise RpcError(INVALID_PARAMS, "`prompt` must not be empty")
         return found
 
-    def _insert_user(self, session: LiveSession, prompt: list[dict[str, Any]]) -> dict[str, Any]:
+    def _insert_user(
+        self, session: LiveSession, prompt: list[dict[str, Any]], key: str | None = None
+    ) -> dict[str, Any]:
         record = session.record
         item = {
             "kind": "user",
@@ -66,6 +87,8 @@ class PromptTurns:
             "text": text_of(prompt),
             "blocks": [blocks.stored(b) for b in prompt],
         }
+        if key is not None:
+            item["idempotencyKey"] = key
         record.history.append(item)
         record.turns += 1
         record.updated_at = now_iso()
@@ -76,7 +99,14 @@ class PromptTurns:
         session = self.agent.live(str_param(params, "sessionId"))
         prompt = self._prompt_blocks(params)
         if self.agent.caps.v2:
-            return await self._accept_prompt(session, prompt)
+            key = params.get("idempotencyKey")
+            key = key if isinstance(key, str) and key else None
+            done = _inserted(session, key)
+            if done is not None:
+                # A retry of a prompt inserted before (its answer was lost): at most once.
+                after_response(lambda: self.agent.state(session, _now(session)))
+                return {"messageId": done["messageId"]}
+            return await self._accept_prompt(session, prompt, key)
         async with session.lock:
             turn = Turn()
             session.turn = turn
@@ -88,7 +118,7 @@ class PromptTurns:
                 turn.done.set()
 
     async def _accept_prompt(
-        self, session: LiveSession, prompt: list[dict[str, Any]]
+        self, session: LiveSession, prompt: list[dict[str, Any]], key: str | None = None
     ) -> dict[str, Any]:
         """v2: answer once the prompt is inserted; the turn runs on after the answer. A
         prompt still waiting for the previous turn is withdrawn by session/cancel."""
@@ -108,10 +138,15 @@ class PromptTurns:
                 raise not_found(session.id)
             turn = Turn()
             session.turn = turn
-            user = self._insert_user(session, prompt)
+            user = self._insert_user(session, prompt, key)
         except BaseException:
             session.lock.release()
             raise
+        if text_of(prompt).strip() == "/drop":
+            # Inserted and kept, then gone before the answer: the client cannot know.
+            self.agent.save(session)
+            log.error("/drop: exiting after inserting the prompt, before answering it")
+            os._exit(DROP_EXIT_CODE)
 
         async def run() -> None:
             try:

@@ -113,6 +113,11 @@ COMMANDS: tuple[Command, ...] = (
     ),
     Command("crash", "Exit the agent process in the middle of the turn"),
     Command(
+        "drop",
+        "v2: take this prompt, then exit before answering it (Ctrl+R sends it again, with the "
+        "same idempotency key: it is not run twice)",
+    ),
+    Command(
         "subagents",
         "Hand the work to two subagents (child sessions; one asks a permission) and wait",
     ),

@@ -454,8 +454,16 @@ class AcpClient:
         self._require(self.info.can_archive, "archiving sessions (session/unarchive)")
         return await self.call(Method.SESSION_UNARCHIVE, {"sessionId": session_id})
 
-    async def prompt(self, session_id: str, prompt: list[JsonObject]) -> JsonObject:
-        result = await self.call(Method.SESSION_PROMPT, {"sessionId": session_id, "prompt": prompt})
+    async def prompt(
+        self, session_id: str, prompt: list[JsonObject], idempotency_key: str | None = None
+    ) -> JsonObject:
+        """``session/prompt``. v2: with ``idempotency_key`` (the same on every attempt of one
+        prompt), an agent inserts the message at most once and answers a retry with the
+        original's ``messageId`` (https://agentclientprotocol.com/rfds/v2/idempotency-keys)."""
+        params: dict[str, Any] = {"sessionId": session_id, "prompt": prompt}
+        if self.v2 and idempotency_key is not None:
+            params["idempotencyKey"] = idempotency_key
+        result = await self.call(Method.SESSION_PROMPT, params)
         return result if isinstance(result, dict) else {}
 
     async def cancel(self, session_id: str) -> None:

@@ -342,6 +342,14 @@ class Turns:
                         s.msg_index[mid] = pending
                         pending.version += 1
                         self._tracker.touch_entry(s, pending)
+                elif isinstance(mid, str) and s.msg_index[mid].__class__ is UserMessage:
+                    # A retry (its idempotency key) of a message the agent took before: it is
+                    # in the transcript already (replayed), so the copy sent again goes.
+                    pending = pending_local_user(s)
+                    if pending is not None and pending is not s.msg_index[mid]:
+                        s.transcript.remove(pending)
+                        self._tracker.touch(s, PART_RESET)
+                        self._tracker.touch(s, PART_TRANSCRIPT)
         if error is not None:
             self.add_notice(session_id, error, severity="error")
             if current:

@@ -94,6 +94,34 @@ async def test_prompt_answers_on_acceptance_and_ends_with_idle(
     assert updates.index(whole) < updates.index(states[-1])
 
 
+async def test_a_prompt_sent_again_with_its_key_is_taken_once(
+    state_dir: Path, work_dir: Path
+) -> None:
+    """v2 preview idempotency keys: a retry with the key of a prompt taken before is answered
+    with that prompt's messageId and runs nothing; another key is another prompt."""
+    async with wire_agent(state_dir, version=2) as agent:
+        sid = await agent.new_session(work_dir)
+        prompt = {"sessionId": sid, "prompt": [{"type": "text", "text": "hello"}]}
+        first = await agent.call("session/prompt", {**prompt, "idempotencyKey": "k1"})
+        await agent.wait_update("state_update", state="idle")
+        mark = agent.mark()
+        again = await agent.call("session/prompt", {**prompt, "idempotencyKey": "k1"})
+        await agent.wait_update("state_update", state="idle")
+        retried = [
+            m["params"]["update"]["sessionUpdate"]
+            for m in agent.since(mark)
+            if m.get("method") == "session/update"
+        ]
+        other = await agent.call("session/prompt", {**prompt, "idempotencyKey": "k2"})
+        await agent.wait_update("user_message", messageId=other["messageId"])
+        await agent.wait_update("agent_message")
+        users = agent.updates("user_message", sid)
+    assert again == first
+    assert "user_message" not in retried and "agent_message_chunk" not in retried
+    assert other["messageId"] != first["messageId"]
+    assert [u["messageId"] for u in users] == [first["messageId"], other["messageId"]]
+
+
 async def test_thoughts_plans_and_options_in_v2(state_dir: Path, work_dir: Path) -> None:
     async with wire_agent(state_dir, version=2) as agent:
         sid = await agent.new_session(work_dir)

@@ -34,6 +34,7 @@ HANDLERS: dict[str, Handler] = {
     "slow": basic.cmd_slow,
     "flood": basic.cmd_flood,
     "crash": basic.cmd_crash,
+    "drop": basic.cmd_drop,
     "subagents": background.cmd_subagents,
     "background": background.cmd_background,
 }

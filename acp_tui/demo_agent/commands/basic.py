@@ -193,6 +193,12 @@ async def cmd_crash(ctx: TurnContext, argument: str) -> None:
     os._exit(CRASH_EXIT_CODE)
 
 
+async def cmd_drop(ctx: TurnContext, argument: str) -> None:
+    """v2 drops the answer before a turn runs (acp_tui.demo_agent.prompting); a v1 prompt's
+    answer is the turn's end, so there is nothing to drop."""
+    await ctx.say("/drop loses a prompt's answer on protocol v2 only; this session speaks v1.")
+
+
 async def cmd_image(ctx: TurnContext, argument: str) -> None:
     described = blocks.describe_all(ctx.blocks)
     if not described:

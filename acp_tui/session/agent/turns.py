@@ -6,6 +6,7 @@ cancel, and the queue's edits."""
 from __future__ import annotations
 
 import contextlib
+import uuid
 from pathlib import Path
 from typing import Any
 
@@ -98,9 +99,13 @@ class Turns:
             queued = self.state.prompts.take_next(session_id)
             if queued is None:
                 return
-            self._start_turn(session_id, queued.blocks)
+            self._start_turn(session_id, queued.blocks, queued.idempotency_key)
 
-    def _start_turn(self, session_id: str, blocks: list[dict[str, Any]]) -> None:
+    def _start_turn(
+        self, session_id: str, blocks: list[dict[str, Any]], key: str | None = None
+    ) -> None:
+        """Send ``blocks`` as a turn. v2: with an ``idempotencyKey``, ``key`` when the prompt
+        went out before (its answer lost), else a new one, the same on every attempt."""
         if self.state.task_group is None:
             raise AgentExitedError("the agent is not running")
         runtime = self.state.runtime(session_id)
@@ -120,7 +125,9 @@ class Turns:
         entry_id = last.id if isinstance(last, UserMessage) else None
         for note in notes:
             self.state.store.add_notice(session_id, note, severity="warning")
-        self.state.task_group.start_soon(self._run_turn, session_id, blocks, turn, entry_id)
+        if key is None and self.state.v2_lifecycle:
+            key = uuid.uuid4().hex
+        self.state.task_group.start_soon(self._run_turn, session_id, blocks, turn, entry_id, key)
 
     async def _run_turn(
         self,
@@ -128,6 +135,7 @@ class Turns:
         blocks: list[dict[str, Any]],
         turn: int,
         entry_id: int | None = None,
+        key: str | None = None,
     ) -> None:
         client = self.state.require_client()
         reason: str | None = None
@@ -141,7 +149,7 @@ class Turns:
                 unsent = True
                 result = {"stopReason": wire.CANCELLED}
             else:
-                result = await self._prompt_signed_in(client, session_id, blocks)
+                result = await self._prompt_signed_in(client, session_id, blocks, key)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
             if not self.state.v2_lifecycle:
                 self._left_unfinished(session_id, turn)
@@ -156,7 +164,14 @@ class Turns:
                 session_id, None, error=f"The agent reported an error: {error}", turn=turn
             )
             reason = "error"
-        except AcpError as error:  # the agent's exit (AgentExitedError) among them
+        except AgentExitedError as error:
+            if key is not None and self.state.v2_lifecycle:
+                self._keep_for_retry(session_id, blocks, turn, key, str(error))
+            else:
+                self._interrupted(session_id, turn)
+                self.state.store.prompt_finished(session_id, None, error=str(error), turn=turn)
+            reason = "error"
+        except AcpError as error:
             self._interrupted(session_id, turn)
             self.state.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
@@ -214,19 +229,24 @@ class Turns:
                 self.flush(session_id)
 
     async def _prompt_signed_in(
-        self, client: AcpClient, session_id: str, blocks: list[dict[str, Any]]
+        self,
+        client: AcpClient,
+        session_id: str,
+        blocks: list[dict[str, Any]],
+        key: str | None = None,
     ) -> dict[str, Any]:
         """``session/prompt``; when the agent answers "authentication required" (-32000), sign
-        in and send it once more. :class:`AuthNotDone` when the sign-in did not happen."""
+        in and send it once more (with the same idempotency key: one prompt, two attempts).
+        :class:`AuthNotDone` when the sign-in did not happen."""
         try:
-            return await client.prompt(session_id, blocks)
+            return await client.prompt(session_id, blocks, key)
         except RpcError as error:
             if error.code != AUTH_REQUIRED:
                 raise
             reason = error.reason
         await self.authenticate(reason)
         try:
-            return await client.prompt(session_id, blocks)
+            return await client.prompt(session_id, blocks, key)
         except RpcError as error:
             if error.code != AUTH_REQUIRED:
                 raise
@@ -251,6 +271,27 @@ class Turns:
             severity="error",
             description=f"{why.rstrip('.')}. Your message waits in the queue: send another "
             "message, or edit it, to try again.",
+        )
+
+    def _keep_for_retry(
+        self, session_id: str, blocks: list[dict[str, Any]], turn: int, key: str, why: str
+    ) -> None:
+        """v2: the agent exited before it answered the prompt, which it may or may not have
+        taken. It waits at the head of the queue with its idempotency key and goes again once
+        the agent is back: an agent that took it answers with the message it made then, and
+        runs nothing twice (https://agentclientprotocol.com/rfds/v2/idempotency-keys)."""
+        self.state.store.withdraw_prompt(session_id, turn)
+        text = "\n".join(
+            b["text"] for b in blocks if b.get("type") == "text" and isinstance(b.get("text"), str)
+        )
+        self.state.prompts.put_back(session_id, text, blocks, idempotency_key=key)
+        self.state.store.add_notice(
+            session_id,
+            "The agent exited before it answered your message",
+            severity="error",
+            description=f"{why.rstrip('.')}. Your message waits in the queue and goes again "
+            "once the agent is back (Ctrl+R), with the same idempotency key: an agent that took "
+            "it already does not run it twice.",
         )
 
     def turn_idle(self, session_id: str, reason: str | None = None) -> None:

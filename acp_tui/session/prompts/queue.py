@@ -33,6 +33,8 @@ class QueuedPrompt:
     text: str
     blocks: list[dict[str, Any]]
     editing: bool = False
+    #: v2: the key it went out with before (sent again with it: never run twice).
+    idempotency_key: str | None = None
 
 
 def text_blocks(text: str) -> list[dict[str, Any]]:
@@ -66,10 +68,17 @@ class PromptQueue:
         return item
 
     def put_back(
-        self, key: QueueKey, text: str, blocks: list[dict[str, Any]] | None = None
+        self,
+        key: QueueKey,
+        text: str,
+        blocks: list[dict[str, Any]] | None = None,
+        idempotency_key: str | None = None,
     ) -> QueuedPrompt:
-        """A message that went out and was refused unsent: first in line again."""
-        item = QueuedPrompt(next(self._ids), text, blocks or text_blocks(text))
+        """A message that went out and was refused unsent (or whose answer was lost, with
+        the ``idempotency_key`` it went with): first in line again."""
+        item = QueuedPrompt(
+            next(self._ids), text, blocks or text_blocks(text), idempotency_key=idempotency_key
+        )
         self._items.setdefault(key, []).insert(0, item)
         self._changed(key)
         return item
@@ -114,6 +123,8 @@ class PromptQueue:
         item = self.find(key, queue_id)
         if item is None:
             return False
+        if text != item.text:
+            item.idempotency_key = None  # another message now: a key is never reused for it
         item.text = text
         item.blocks = blocks or text_blocks(text)
         item.editing = False
