@@ -157,3 +157,65 @@ async def test_a_prompt_is_never_held_up_by_a_slow_first_snapshot(tmp_path, monk
             link.request_stop()
     finally:
         SlowBook.release.set()
+
+
+class SlowEnd(Checkpoints):
+    """An end-of-turn snapshot that takes as long as the test says (a turn that made
+    thousands of files)."""
+
+    release = threading.Event()
+
+    def end_turn(self, ref, roots):  # type: ignore[no-untyped-def]
+        SlowEnd.release.wait(60)
+        return super().end_turn(ref, roots)
+
+
+@pytest.mark.anyio
+async def test_a_prompt_is_never_held_up_by_the_last_turns_slow_end_snapshot(tmp_path, monkeypatch):
+    monkeypatch.setattr(factory, "Checkpoints", SlowEnd)
+    monkeypatch.setattr(checkpointing, "WARM_WAIT", 0.3)
+    SlowEnd.release.clear()
+    project = make_project(tmp_path / "project")
+    spec = AgentSpec(
+        tuple(demo_agent_argv()),
+        cwd=str(project),
+        checkpoints=CheckpointSettings(store=tmp_path / "store", enabled=True),
+    )
+    link = AgentParts(spec, policy="yolo").controller()
+
+    def replies(session_id: str) -> int:
+        transcript = link.state.store.get(session_id).transcript
+        return sum(isinstance(entry, AgentMessage) for entry in transcript)
+
+    try:
+        async with anyio.create_task_group() as group:
+            group.start_soon(link.run)
+            with anyio.fail_after(30):
+                while link.current_session_id is None:
+                    await anyio.sleep(0.02)
+                session_id = link.current_session_id
+                while not all(done.is_set() for done in link.checkpoints._warming.values()):
+                    await anyio.sleep(0.02)
+            link.send_prompt(session_id, "one")
+            with anyio.fail_after(20):
+                while (
+                    replies(session_id) < 1
+                    or link.state.store.get(session_id).turn_started is not None
+                ):
+                    await anyio.sleep(0.02)
+            # The first turn's end snapshot is still running: the second prompt goes anyway.
+            link.send_prompt(session_id, "two")
+            with anyio.fail_after(20):
+                while replies(session_id) < 2:
+                    await anyio.sleep(0.02)
+            notices = [
+                entry.description or ""
+                for entry in link.state.store.get(session_id).transcript
+                if isinstance(entry, Notice)
+            ]
+            assert any("last turn's checkpoint is still being taken" in n for n in notices)
+            assert [t.number for t in await link.checkpoints.turns(session_id)] == [1]
+            SlowEnd.release.set()
+            link.request_stop()
+    finally:
+        SlowEnd.release.set()

@@ -8,8 +8,9 @@ agent, or it is a replay). What blocks (git, the disk) runs in a worker thread:
 - :meth:`TurnCheckpoints.warm`: the first snapshot of a project, in the background, as the
   agent is ready and as a session opens;
 - :meth:`TurnCheckpoints.before_prompt`: the snapshot, awaited before ``session/prompt``
-  goes out (the delay it adds is measured in bench/). A warm-up still running holds it for
-  at most :data:`WARM_WAIT`: then the turn goes without a checkpoint, and says so;
+  goes out (the delay it adds is measured in bench/). A warm-up or the last turn's end
+  snapshot still running holds it for at most :data:`WARM_WAIT`: then the turn goes
+  without a checkpoint, and says so;
 - :meth:`TurnCheckpoints.turn_ended`: the end-of-turn snapshot, in the background (the next
   turn's snapshot waits for it);
 - :meth:`TurnCheckpoints.write_text_file`: ``fs/write_text_file`` served, with the file's
@@ -169,14 +170,21 @@ class TurnCheckpoints:
             return
         ending = self._ending.get(session_id)
         if ending is not None:
-            await ending.wait()
-        if not await self._warmed(session_id):
+            with anyio.move_on_after(WARM_WAIT):
+                await ending.wait()
+        if ending is not None and not ending.is_set():
+            why = "The last turn's checkpoint is still being taken (many files changed)"
+        elif not await self._warmed(session_id):
+            why = "The project's first snapshot is still being taken"
+        else:
+            why = ""
+        if why:
             self.state.store.add_notice(
                 session_id,
                 "No checkpoint for this turn",
                 severity="info",
-                description="The project's first snapshot is still being taken (in the "
-                "background); this turn cannot be rewound, the next ones can.",
+                description=f"{why}, in the background: this turn cannot be rewound, the "
+                "next ones can.",
             )
             return
         state = self.state.store.get(session_id)
