@@ -42,3 +42,35 @@ def test_a_whole_v2_session_and_its_reopening(
     again.send("third v2 turn")
     again.wait_for("THIRD V2 TURN")
     assert_frame(again, "after reopening on v2")
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_a_prompt_whose_answer_was_lost_goes_again_after_ctrl_r_and_runs_once(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    """The v2 preview's idempotency keys: ``/drop`` makes the demo take the prompt and exit
+    before answering it; the message waits, Ctrl+R sends it again with its key, and the agent
+    (which took it) runs nothing twice: it does not exit again, the message shows once."""
+    term = terminal(*size)
+    term.start(["--demo", "--protocol", "2"])
+    term.wait_header("New session")
+    term.send("first v2 turn")
+    term.wait_for("FIRST V2 TURN")
+    term.wait_until(lambda s: "working" not in s, "the turn to end", twice=True)
+    term.send("/drop")
+    term.wait_for("before it answered your message")
+    term.wait_for("Press Ctrl+R to restart")  # the agent is known to be gone
+    term.press("C-r")
+    term.wait_gone("Press Ctrl+R to restart")
+    term.wait_gone("⏳ /drop")  # out of the queue: sent again
+    term.wait_for("█ /drop")
+    term.wait_until(
+        lambda s: "working" not in s and "initializing" not in s, "the retry answered", twice=True
+    )
+    screen = term.wait_still()
+    assert "The agent exited (exit code" not in screen, screen  # /drop did not run again
+    assert screen.count("█ /drop") == 1, screen
+    # Still the same agent process: a second turn goes.
+    term.send("after the drop")
+    term.wait_for("AFTER THE DROP")
+    assert_frame(term, "after the retry")
