@@ -62,3 +62,34 @@ def test_sessions_of_a_second_agent_join_the_list(terminal: Callable[..., Termin
     assert "demo agent just now" in screen
     term.press("C-q")
     assert term.wait_exit() == 0
+
+
+def test_configured_names_that_look_like_markup_are_shown_as_written(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """Agents configured under names Textual would read as markup: the palette's "Show
+    sessions of" shows each as written (not bold, no live action), and the sidebar marks
+    the sessions of the one chosen with its name as written."""
+    term = terminal(80, 24)
+    sdk = agent_command("sdk_agent.py")
+    config = term.home / "config" / "acp-tui" / "config.toml"
+    names = ["[b]bold[/b]", "[@click=app.quit]q[/]"]
+    config.write_text(
+        "".join(
+            f"[agents.{json.dumps(name)}]\ncommand = {json.dumps(sdk[0])}\n"
+            f"args = {json.dumps(sdk[1:])}\n\n"
+            for name in names
+        )
+    )
+    term.start(["--demo"])
+    term.wait_header("New session")
+    term.press("C-p")
+    term.type("Show sessions of")
+    screen = term.wait_for("Show sessions of: [b]bold[/b]")
+    assert "Show sessions of: [@click=app.quit]q[/]" in screen
+    term.type(": [b]bold")
+    term.wait_gone("[@click=app.quit]q[/]")
+    term.press("Enter")
+    # Its sessions join the list, each marked with the name as written.
+    term.wait_for("[b]bold[/b] 3 Jan 2025")
+    assert term.exited() is None
