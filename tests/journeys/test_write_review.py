@@ -13,7 +13,7 @@ from tests.journeys.terminal import Terminal, agent_command
 
 LINES = "".join(f"line {number}\n" for number in range(1, 31))
 REVIEW = "only what you keep is written"
-ARMED = "Space keep/leave out"
+ARMED = "e edit hunk"
 
 
 def flat(screen: str) -> str:
@@ -69,3 +69,34 @@ def test_rejected_then_unreviewed_with_the_sdk_agent(terminal: Callable[..., Ter
     term.wait_for("write ok")
     assert "revised by the sdk agent" in target.read_text()
     assert_frame(term, "after the second write")
+
+
+def test_a_hunk_edited_in_the_editor_lands_as_edited(terminal: Callable[..., Terminal]) -> None:
+    term = terminal(80, 24)
+    target = term.home / "review.txt"
+    target.write_text(LINES)
+    editor = term.home / "editor.sh"
+    editor.write_text(
+        "#!/bin/sh\nsed -i 's/line 11 (revised by the demo agent)/line eleven by sed/' \"$1\"\n"
+        f"touch {term.home / 'edited'}\n"
+    )
+    editor.chmod(0o755)
+    term.start(["--demo", "--review-writes"], env={"EDITOR": str(editor), "VISUAL": ""})
+    term.wait_header("New session")
+    term.send("/rewrite review.txt")
+    term.wait_for(REVIEW)
+    term.wait_for("e edit hunk")  # armed
+    term.press("Enter")  # to the hunks
+    term.wait_still()
+    term.press("Down")
+    term.wait_still()
+    term.press("e")  # the editor runs, the app suspended, then the review again
+    term.wait_until(lambda s: (term.home / "edited").exists(), "the editor ran")
+    term.wait_for("e edit hunk")  # the review is back
+    term.wait_still()
+    term.press("y")
+    # The agent's account ends with the diff from what it sent to the file now.
+    term.wait_for("+line eleven by sed")
+    text = target.read_text()
+    assert "line eleven by sed\n" in text and "line 1 (revised" in text
+    assert_frame(term, "after the edited write")

@@ -21,13 +21,16 @@ import pytest
 from textual.app import App, ComposeResult
 from textual.widgets import Input, Static
 
+from acp_tui.services.hunks import FileChange
 from acp_tui.session.asking.elicitation import parse_request
 from acp_tui.session.asking.elicitation_queue import PendingElicitation
 from acp_tui.session.asking.rules import Decision, Rule
+from acp_tui.session.asking.write_reviews import PendingWrite
 from acp_tui.session.auth.methods import parse_auth_methods
 from acp_tui.ui.keymap import _binding_owners
 from acp_tui.ui.screens.armed import ArmedDialog, DialogOrigin, TypingForwarder
 from acp_tui.ui.screens.auth import AuthScreen
+from acp_tui.ui.screens.chat.write_review import WriteReviewDialog
 from acp_tui.ui.screens.confirm import ConfirmScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen, RuleOffer
@@ -123,6 +126,19 @@ def rule_editor(forward: TypingForwarder, made: Made, arm: float) -> ArmedDialog
     )
 
 
+def write_review(forward: TypingForwarder, made: Made, arm: float) -> ArmedDialog[Any]:
+    change = FileChange.compute("a\nb\n", "a\nB\n")
+    dialog = WriteReviewDialog(
+        PendingWrite("s", "/p/notes.txt", "notes.txt", change),
+        "Keep or reject",
+        ORIGIN,
+        arm_delay=arm,
+    )
+    dialog.forward_typing = forward
+    dialog.edit_text = lambda text: made.rules.append("allow") or text  # "e" acted
+    return dialog
+
+
 def review(forward: TypingForwarder, made: Made, arm: float) -> ArmedDialog[Any]:
     files = [ReviewFile("src/app.py", "restore", None)]
     return ReviewDialog("Rewind", files, origin=ORIGIN, arm_delay=arm)
@@ -137,6 +153,7 @@ DIALOGS: dict[str, Callable[[TypingForwarder, Made, float], ArmedDialog[Any]]] =
     "RenameScreen": rename,
     "RuleEditorScreen": rule_editor,
     "ReviewDialog": review,
+    "WriteReviewDialog": write_review,
 }
 
 

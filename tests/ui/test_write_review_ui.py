@@ -138,13 +138,14 @@ def test_snapshot_write_review(snap_compare) -> None:
     (whole, on one line),
     the file list ("■ M notes.txt +2 -2"), the diff with each hunk's "■ kept" header (the
     second "□ left out", struck through and dimmed), Cancel and Write, and the hint (Space
-    keep/leave out · → hunks · a all · n none · y write · Esc cancel)."""
+    keep/reject · → hunks · e edit hunk · a all · n none · y write · Esc reject)."""
     from textual.app import App, ComposeResult
     from textual.widgets import Static
 
     from acp_tui.services.hunks import FileChange
+    from acp_tui.session.asking.write_reviews import PendingWrite
     from acp_tui.ui.screens.armed import DialogOrigin
-    from acp_tui.ui.widgets.change_review import ReviewFile
+    from acp_tui.ui.screens.chat.write_review import WriteReviewDialog
 
     old = "".join(f"line {n}\n" for n in range(1, 21))
     new = old.replace("line 2\n", "line two\n").replace("line 15\n", "line fifteen\n")
@@ -157,11 +158,10 @@ def test_snapshot_write_review(snap_compare) -> None:
         def on_mount(self) -> None:
             self.theme = "textual-dark"
             self.push_screen(
-                ReviewDialog(
+                WriteReviewDialog(
+                    PendingWrite("s", "/p/notes.txt", "notes.txt", change),
                     "Keep or reject each change (2 hunks): only what you keep is written",
-                    [ReviewFile("notes.txt", "write", change)],
-                    confirm_label="Write",
-                    origin=DialogOrigin("demo agent", "Fix the notes"),
+                    DialogOrigin("demo agent", "Fix the notes"),
                     arm_delay=0,
                 )
             )
@@ -172,3 +172,27 @@ def test_snapshot_write_review(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(Host(), terminal_size=(80, 24), run_before=left_out)
+
+
+async def test_a_hunk_edited_is_written_as_edited_and_the_agent_is_told(tmp_path: Path) -> None:
+    target = tmp_path / "review.txt"
+    target.write_text(LINES)
+    app = demo_app(tmp_path, tmp_path / "demo-state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        await review_on(pilot)
+        await send(pilot, "/rewrite review.txt")
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "the review")
+        dialog = app.screen
+        dialog.edit_text = lambda text: text.replace(
+            "line 11 (revised by the demo agent)", "line eleven, by me"
+        )
+        await armed_dialog(pilot)
+        await pilot.press("enter", "down")  # the second hunk
+        await pilot.press("e")
+        await wait_for(pilot, lambda: dialog.edited, "the edit")
+        await pilot.press("y")
+        await wait_for(pilot, lambda: "The user edited this write" in agent_said(app), "told")
+        text = target.read_text()
+        assert "line eleven, by me\n" in text
+        assert "line 1 (revised" in text and "line 21 (revised" in text
+        assert "+line eleven, by me" in agent_said(app)

@@ -71,7 +71,7 @@ class ReviewedWrites:
         kept = await self.reviews.review(pending)
         error = verdict(pending, content)
         if kept:
-            written = change.apply(kept)
+            written = pending.change.apply(kept)  # the person's edit, if they made one
             await self.write({**params, "content": written if written is not None else ""})
         if error is not None:
             raise error

@@ -58,6 +58,8 @@ class PendingWrite:
     change: FileChange
     #: The hunks kept, once reviewed (None: not yet).
     kept: frozenset[int] | None = None
+    #: Whether the person edited the new text (then :attr:`change` is the edited one).
+    edited: bool = False
     _scope: anyio.CancelScope | None = None
     _done: anyio.Event = field(default_factory=anyio.Event)
 
@@ -75,7 +77,8 @@ def verdict(pending: PendingWrite, sent: str) -> ServiceError | None:
     change = pending.change
     kept = sorted(pending.kept or ())
     total = len(change.hunks)
-    if len(kept) == total:
+    now = change.apply(kept)
+    if now == sent:
         return None
     data: dict[str, Any] = {"path": pending.path, "keptHunks": [i + 1 for i in kept]}
     if not kept:
@@ -83,13 +86,20 @@ def verdict(pending: PendingWrite, sent: str) -> ServiceError | None:
             REJECTED_CODE, f"The user rejected this write: {pending.path} was not changed.", data
         )
     rejected = [index for index in range(total) if index not in kept]
-    now = change.apply(kept)
     difference = FileChange.compute(sent, now).unified(pending.path.lstrip("/"))
+    if pending.edited:
+        done = f"The user edited this write to {pending.path} before it landed"
+        if rejected:
+            done += f" and rejected hunks {_numbers(rejected)} of {total} of the edited text"
+        data["edited"] = True
+    else:
+        done = (
+            f"The user kept hunks {_numbers(kept)} and rejected hunks {_numbers(rejected)} "
+            f"of {total} of this write to {pending.path}"
+        )
     message = (
-        f"The user kept hunks {_numbers(kept)} and rejected hunks {_numbers(rejected)} "
-        f"of {total} of this write to {pending.path}; the file now differs from what you "
-        "sent. The file on disk compared with your text (--- what you sent, +++ the file "
-        f"now):\n{difference}"
+        f"{done}; the file now differs from what you sent. The file on disk compared with "
+        f"your text (--- what you sent, +++ the file now):\n{difference}"
     )
     data["rejectedHunks"] = [i + 1 for i in rejected]
     return ServiceError(REJECTED_CODE, message, data)

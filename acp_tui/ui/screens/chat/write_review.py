@@ -7,19 +7,32 @@ and only for the session on screen, like the permission requests; offers Ctrl+P 
 writes: on/off" for the session on screen; and marks the header while it is on.
 
 The dialog arms like every dialog that acts: until it is armed a key is typing and goes on
-to the prompt. "Write" writes the hunks kept; Escape or Cancel rejects the whole write.
+to the prompt. "Write" writes the hunks kept; Escape or Cancel rejects the whole write; ``e``
+opens the highlighted hunk's new text in ``$VISUAL`` / ``$EDITOR`` (else ``vi``), and what
+comes back replaces it (the review shows the edited change, and the agent is told).
 """
 
 from __future__ import annotations
 
+import os
+import shlex
+import subprocess
+import tempfile
 from collections.abc import Callable, Iterable
+from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import App, SystemCommand
+from textual.widget import Widget
 
+from acp_tui.services.hunks import FileChange, split_keepends
 from acp_tui.session.asking.write_reviews import PendingWrite, WriteReviews
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.screens.armed import DialogOrigin, TypingForwarder, present_dialog
+from acp_tui.ui.screens.rewind import ReviewDialog
+from acp_tui.ui.widgets.change_review import ChangeReview, ReviewFile
 
 __all__ = ["ChatWriteReviews"]
 
@@ -59,22 +72,13 @@ class ChatWriteReviews:
     async def present_review(
         self, pending: PendingWrite, position: int, total: int
     ) -> frozenset[int] | None:
-        from acp_tui.ui.screens.rewind import ReviewDialog
-        from acp_tui.ui.widgets.change_review import ReviewFile
-
         hunks = len(pending.change.hunks)
         # One line that fits 80 columns: the dialog's title does not wrap.
         title = (
             f"Keep or reject each change ({hunks} hunk{'s' if hunks != 1 else ''}): "
             "only what you keep is written"
         )
-        action = "new" if pending.change.created else "write"
-        dialog = ReviewDialog(
-            title,
-            [ReviewFile(pending.display, action, pending.change)],
-            confirm_label="Write",
-            origin=self.origin(pending.session_id),
-        )
+        dialog = WriteReviewDialog(pending, title, self.origin(pending.session_id))
         dialog.forward_typing = self.forward_typing
         self._shown = dialog
         dialog.call_after_refresh(self._queue_changed, position, total)
@@ -82,6 +86,8 @@ class ChatWriteReviews:
             choices = await present_dialog(self.app(), dialog)
         finally:
             self._shown = None
+        if dialog.edited:
+            pending.change, pending.edited = dialog.change, True
         if choices is None:
             return None
         choice = choices[0] if choices else False
@@ -135,3 +141,79 @@ class ChatWriteReviews:
             + ": show each file the agent writes as a diff first, keep or reject each hunk",
             self.toggle,
         )
+
+
+def run_editor(app: App[Any], text: str, suffix: str) -> str | None:
+    """``text`` edited in the person's editor (the app suspended meanwhile); None when the
+    editor failed or could not start."""
+    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    with tempfile.TemporaryDirectory(prefix="acp-tui-hunk-") as folder:
+        path = Path(folder) / f"hunk{suffix}"
+        path.write_text(text, encoding="utf-8")
+        try:
+            with app.suspend():
+                done = subprocess.run([*shlex.split(editor), str(path)], check=False)
+        except Exception:  # no terminal to give (headless), or no such editor
+            return None
+        if done.returncode != 0:
+            return None
+        return path.read_text(encoding="utf-8", errors="replace")
+
+
+class WriteReviewDialog(ReviewDialog):
+    """The review of one write: rewind's review dialog, with ``e`` to edit a hunk."""
+
+    def __init__(
+        self, pending: PendingWrite, title: str, origin: DialogOrigin | None = None, **kw: Any
+    ) -> None:
+        self.action = "new" if pending.change.created else "write"
+        self.shown_path = pending.display
+        super().__init__(
+            title,
+            [ReviewFile(pending.display, self.action, pending.change)],
+            confirm_label="Write",
+            origin=origin,
+            **kw,
+        )
+        #: The change shown (the person's edit, once they made one).
+        self.change = pending.change
+        self.edited = False
+        #: Edits a hunk's text (the person's editor; tests give their own).
+        self.edit_text: Callable[[str], str | None] = lambda text: run_editor(
+            self.app, text, Path(pending.display).suffix
+        )
+
+    def dialog_key(self, event: events.Key) -> None:
+        if event.key == "e" and self.change.hunks:
+            self.answer_key(event, self.edit_hunk)
+            return
+        super().dialog_key(event)
+
+    def _hint_text(self) -> KeyHints:
+        if not self.armed:
+            return super()._hint_text()
+        parts = ["Space keep/reject", "→ hunks", "e edit hunk", "a all", "n none"]
+        return KeyHints([*parts, "y write", "Esc reject"])
+
+    def edit_hunk(self) -> None:
+        review = self.query_one(ChangeReview)
+        index = min(getattr(review, "_hunk", 0), len(self.change.hunks) - 1)
+        hunk = self.change.hunks[index]
+        edited = self.edit_text("".join(hunk.new_lines()))
+        if edited is None:
+            self.notify("The editor did not finish: the hunk is as it was.", markup=False)
+            return
+        lines = split_keepends(self.change.new)
+        lines[hunk.new_start : hunk.new_end] = split_keepends(edited)
+        change = FileChange.compute(self.change.old, "".join(lines))
+        if change == self.change:
+            return
+        self.change, self.edited = change, True
+        self.files = [ReviewFile(self.shown_path, self.action, change)]
+        self.run_worker(self._show_change(review, ChangeReview(self.files, id="review")))
+
+    async def _show_change(self, old: ChangeReview, fresh: ChangeReview) -> None:
+        buttons = self.query_one("#buttons")
+        await old.remove()
+        if isinstance(buttons.parent, Widget):
+            await buttons.parent.mount(fresh, before=buttons)
