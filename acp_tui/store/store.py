@@ -57,9 +57,7 @@ class SessionStore:
         clock: Callable[[], float] = time.time,
     ) -> None:
         self._tracker = ChangeTracker()
-        #: The kept shell-mode commands of a session (the face that runs them gives it):
-        #: put back in its transcript each time the agent has replayed it.
-        self.shell_records: Callable[[str], Sequence[Mapping[str, Any]]] | None = None
+        self._shell_records: Callable[[str], Sequence[Mapping[str, Any]]] | None = None
         self._registry = SessionRegistry(
             self._tracker, protocol_version=protocol_version, clock=clock
         )
@@ -294,9 +292,19 @@ class SessionStore:
         """The ``session/load`` response arrived (or failed: pass ``response=None``).
         ``resumed``: it was a ``session/resume``, which may rightly replay nothing."""
         s = self._turns.end_replay(session_id, response, resumed=resumed)
-        if response is not None and self.shell_records is not None:
-            self._restore_shell_runs(s, self.shell_records(session_id))
+        if response is not None and self._shell_records is not None:
+            self._restore_shell_runs(s, self._shell_records(session_id))
         return s
+
+    @property
+    def shell_records(self) -> Callable[[str], Sequence[Mapping[str, Any]]] | None:
+        """The kept shell-mode commands of a session (the face that runs them gives it): put
+        back in its transcript each time the agent has replayed it."""
+        return self._shell_records
+
+    @shell_records.setter
+    def shell_records(self, records: Callable[[str], Sequence[Mapping[str, Any]]] | None) -> None:
+        self._shell_records = records
 
     def _restore_shell_runs(self, s: SessionState, records: Sequence[Mapping[str, Any]]) -> None:
         """Put the session's kept shell-mode commands back where they were in its

@@ -229,6 +229,7 @@ READERS = {
     "protocol_version",
     "search",
     "sessions",
+    "shell_records",
     "snapshot",
     "subscribe",
     "take_changes",
