@@ -289,8 +289,8 @@ async def test_it_goes_with_new_load_resume_and_fork_where_the_mode_is_taken(
 @pytest.mark.parametrize(
     ("advertise", "mode", "says"),
     [
-        ("none", "append", "does not take a client's system prompt"),
-        ("append", "override", "takes a system prompt only to append"),
+        ("none", "append", "does not take one"),
+        ("append", "override", "takes one only to append"),
     ],
 )
 async def test_where_it_is_not_taken_nothing_is_sent_and_the_person_is_told_once(
@@ -302,7 +302,8 @@ async def test_where_it_is_not_taken_nothing_is_sent_and_the_person_is_told_once
     for method in SETUP_METHODS:
         assert calls[method] and all("systemPrompt" not in p for p in calls[method]), method
     assert len(errors) == 1, errors
-    assert says in errors[0] and f"({mode}, from agents.a) is not sent" in errors[0]
+    assert errors[0].startswith("System prompt not sent: ")
+    assert says in errors[0] and f"(yours: {mode}, from agents.a)" in errors[0]
 
 
 @pytest.mark.anyio

@@ -12,6 +12,7 @@ import pytest
 
 from tests.journeys.frame import assert_frame
 from tests.journeys.terminal import Terminal
+from tests.journeys.test_several_agents import configure_sdk_agent
 
 RULES = "Answer like a pirate.\nNever use [b]markup[/b]."
 
@@ -72,4 +73,35 @@ def test_the_agent_gets_it_with_each_session_and_the_palette_shows_it(
     term.send("/system")
     term.wait_for(re.compile(r"system prompt for this session \(append, 46 characters\)"))
     term.wait_until(lambda s: "working" not in s, "the last turn to end", twice=True)
+    assert_frame(term, "in the second session")
+
+
+def test_an_agent_that_does_not_take_it_gets_none_and_the_person_is_told_once(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """The official SDK's agent advertises no system prompt: nothing is sent, the person is
+    told once (not again with the next session), and the session works as ever."""
+    term = terminal(80, 24)
+    configure_sdk_agent(term)
+    term.start(["--agent", "sdk", "--system-prompt", "Answer like a pirate."])
+    # Said first, so that a toast cut short still says it.
+    term.wait_for("System prompt not sent")
+    term.wait_header("sdk")
+    # A tool call with its permission, then a second turn.
+    term.send("permission please")
+    term.wait_for("Permission requested")
+    term.wait_until(lambda s: "choose" in s, "the dialog's key hints")
+    term.press("1")
+    term.wait_for("outcome:")
+    term.wait_until(lambda s: "working" not in s, "the turn to end", twice=True)
+    term.send("hello sdk")
+    term.wait_for("You said: hello sdk")
+    term.wait_gone("System prompt not sent", timeout=60)
+    # Another session: said once was enough.
+    term.press("C-n")
+    term.wait_header("New session")
+    term.send("again sdk")
+    term.wait_for("You said: again sdk")
+    term.wait_until(lambda s: "working" not in s, "the last turn to end", twice=True)
+    assert "System prompt not sent" not in term.screen()
     assert_frame(term, "in the second session")

@@ -86,10 +86,10 @@ async def test_an_agent_that_does_not_take_it_gets_none_and_the_person_is_told_o
         await send(pilot, "hello")
         await settle(pilot, answered=True)
         assert setup_requests(app) and all("systemPrompt" not in p for p in setup_requests(app))
-        told = [text for text in seen if "system prompt" in text]
+        told = [text for text in seen if "system prompt" in text.lower()]
         assert told == [
-            "Fixture Agent does not take a client's system prompt: yours (append, from "
-            "agents.demo) is not sent"
+            "System prompt not sent: Fixture Agent does not take one (yours: append, from "
+            "agents.demo)"
         ], seen
         await run_palette_command(pilot, "System prompt")
         await wait_for(pilot, lambda: isinstance(app.screen, TextLogScreen), "the prompt's view")

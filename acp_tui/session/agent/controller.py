@@ -422,12 +422,11 @@ class SessionController:
             self.state.system_prompt_sent = True
             return
         why = (
-            "does not take a client's system prompt"
-            if not modes
-            else f"takes a system prompt only to {' or '.join(sorted(modes))}"
+            "does not take one" if not modes else f"takes one only to {' or '.join(sorted(modes))}"
         )
+        # What matters first: a toast shows the start of a long line.
         self.state.events.on_error(
-            f"{agent.display_name} {why}: yours ({prompt.describe()}) is not sent"
+            f"System prompt not sent: {agent.display_name} {why} (yours: {prompt.describe()})"
         )
 
     async def _watch_initialize(self, client: AcpClient, scope: anyio.CancelScope) -> None:
