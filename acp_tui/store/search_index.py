@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import math
 import re
 import sqlite3
 import threading
@@ -30,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from acp_tui.store.search_query import SearchQuery, fts_expression, words_of
+from acp_tui.store.search_query import PREFIX_CHARS, SearchQuery, fts_expression, words_of
 from acp_tui.text.safety import encodable
 
 __all__ = [
@@ -46,7 +47,10 @@ __all__ = [
 log = logging.getLogger(__name__)
 
 #: How many of the newest matching entries are ranked (bm25) for one query.
-WINDOW = 2_000
+WINDOW = 1_000
+#: The ranges of the newest row ids a query looks in, one after the other, until the window
+#: is full (None: all of them).
+RANGES: tuple[int | None, ...] = (100_000, 1_000_000, None)
 #: How many results a query returns at most, by default.
 LIMIT = 50
 #: Characters of context a snippet shows before and after its first match.
@@ -199,7 +203,8 @@ def _pattern(query: SearchQuery) -> re.Pattern[str] | None:
         return None
     last = len(words) - 1
     parts = [
-        re.escape(word) + (r"\w*" if query.typing and index == last else r"\b")
+        re.escape(word)
+        + (r"\w*" if query.typing and index == last and len(word) >= PREFIX_CHARS else r"\b")
         for index, word in enumerate(words)
     ]
     return re.compile(r"\b(?:" + "|".join(parts) + ")", re.IGNORECASE)
@@ -225,6 +230,35 @@ def snippet_of(text: str, query: SearchQuery) -> tuple[str, tuple[tuple[int, int
         else ()
     )
     return snippet, spans
+
+
+def _rank(texts: dict[int, str], query: SearchQuery) -> list[int]:
+    """The ids of ``texts`` best first: BM25 (k1 1.2, b 0.75) over the words of ``query``,
+    each word weighed by how few of these texts hold it; newest first among equals."""
+    pattern = _pattern(query)
+    if pattern is None or not texts:
+        return sorted(texts, reverse=True)
+    counts: dict[int, dict[str, int]] = {}
+    lengths: dict[int, int] = {}
+    holding: dict[str, int] = {}
+    for rowid, text in texts.items():
+        found: dict[str, int] = {}
+        for match in pattern.finditer(text):
+            word = match.group(0).casefold()
+            found[word] = found.get(word, 0) + 1
+        counts[rowid] = found
+        lengths[rowid] = max(1, text.count(" ") + 1)
+        for word in found:
+            holding[word] = holding.get(word, 0) + 1
+    total = len(texts)
+    average = sum(lengths.values()) / total
+    weight = {w: math.log(1 + (total - n + 0.5) / (n + 0.5)) for w, n in holding.items()}
+
+    def score(rowid: int) -> float:
+        norm = 1.2 * (0.25 + 0.75 * lengths[rowid] / average)
+        return sum(weight[w] * tf * 2.2 / (tf + norm) for w, tf in counts[rowid].items())
+
+    return sorted(texts, key=lambda rowid: (-score(rowid), -rowid))
 
 
 def _connect(path: Path | None) -> sqlite3.Connection:
@@ -427,17 +461,13 @@ class SearchIndex:
             if tags is None:
                 return []  # no agent or project is called that
             match = f"text : ({expression}){tags}"
-            filters, values = self._days(query)
-            sql = (
-                f"{_SELECT}, m.score FROM (SELECT f.rowid AS rid,"
-                " bm25(search_fts, 1.0, 0.0) AS score FROM search_fts f"
-                + (" JOIN search_entries e ON e.id = f.rowid" if filters else "")
-                + f" WHERE search_fts MATCH ?{filters} ORDER BY f.rowid DESC LIMIT ?) m"
-                " JOIN search_entries e ON e.id = m.rid"
-                " JOIN search_sessions s ON s.id = e.session"
-                " ORDER BY m.score, e.id DESC LIMIT ?"
-            )
-            params: list[object] = [match, *values, WINDOW, limit]
+            with self._lock:
+                try:
+                    rows = self._ranked(match, query, limit)
+                except sqlite3.Error as error:
+                    log.warning("search %r failed: %s", query, error)
+                    return []
+            return self._hits(rows, query)
         else:
             filters, values = self._filters(query)
             likes = ""
@@ -458,6 +488,51 @@ class SearchIndex:
             except sqlite3.Error as error:
                 log.warning("search %r failed: %s", query, error)
                 return []
+        return self._hits(rows, query)
+
+    def _ranked(self, match: str, query: SearchQuery, limit: int) -> list[Any]:
+        """The rows of the best ``limit`` of the newest :data:`WINDOW` entries that match.
+
+        The newest entries are looked at first, in growing ranges of row ids
+        (:data:`RANGES`): a word in most entries fills the window from the newest few
+        hundred thousand without FTS5 walking its whole list; a rare word's list is short,
+        and the last range is all of them. The window is ranked here (:func:`_rank`):
+        FTS5's bm25 counts every entry holding each word to weigh it, which for a word in
+        millions of entries took longer than the search itself."""
+        days, values = self._days(query)
+        inner = (
+            "SELECT f.rowid FROM search_fts f"
+            + (" JOIN search_entries e ON e.id = f.rowid" if days else "")
+            + f" WHERE search_fts MATCH ? AND f.rowid > ?{days} ORDER BY f.rowid DESC LIMIT ?"
+        )
+        newest = self._conn.execute("SELECT max(id) FROM search_entries").fetchone()[0] or 0
+        found: list[int] = []
+        for span in RANGES:
+            floor = newest - span if span is not None and span < newest else 0
+            found = [row[0] for row in self._conn.execute(inner, [match, floor, *values, WINDOW])]
+            if len(found) >= WINDOW or floor == 0:
+                break
+        texts = dict(self._by_id("SELECT e.id, e.text FROM search_entries e", found))
+        best = _rank(texts, query)[:limit]
+        order = {rowid: place for place, rowid in enumerate(best)}
+        rows = self._by_id(
+            f"{_SELECT}, 0 FROM search_entries e JOIN search_sessions s ON s.id = e.session",
+            best,
+        )
+        return sorted(rows, key=lambda row: order[row[0]])
+
+    def _by_id(self, select: str, ids: Sequence[int]) -> list[Any]:
+        """``select`` of the entries ``ids`` (``e``), a few hundred ids a statement (an older
+        SQLite takes 999 parameters at most)."""
+        rows: list[Any] = []
+        for start in range(0, len(ids), 500):
+            chunk = ids[start : start + 500]
+            marks = ",".join("?" * len(chunk))
+            rows += self._conn.execute(f"{select} WHERE e.id IN ({marks})", chunk).fetchall()
+        return rows
+
+    @staticmethod
+    def _hits(rows: list[Any], query: SearchQuery) -> list[SearchHit]:
         hits = []
         for _id, position, kind, at, text, agent, label, sid, project, title, _score in rows:
             snippet, spans = snippet_of(text, query)

@@ -1,8 +1,8 @@
 """What a person types into the search of every session, read: words and filters.
 
 ``deploy script @claude in:shop after:2026-03-01 before:7d`` is the words ``deploy`` and
-``script`` (every one must occur; the last one also as the start of a word, so results come
-as you type), sessions of agents whose name or command contains ``claude``, of projects
+``script`` (every one must occur; the last one, from three letters, also as the start of a
+word, so results come as you type), sessions of agents whose name or command contains ``claude``, of projects
 whose folder contains ``shop``, said on or after 1 March 2026 and before seven days ago.
 ``"two words"`` is a phrase. A filter with nothing after it (``@``, ``in:``) is a word being
 typed and is ignored; a date that cannot be read is said in :attr:`SearchQuery.problems`.
@@ -21,6 +21,9 @@ from datetime import date, datetime, timedelta
 
 __all__ = ["SearchQuery", "fts_expression", "parse_query", "words_of"]
 
+#: The word being typed matches as a prefix from this many characters (one or two letters
+#: are the start of tens of thousands of words: a search through all of them).
+PREFIX_CHARS = 3
 _TOKEN = re.compile(r'"([^"]*)"?|(\S+)')
 _RELATIVE = re.compile(r"^(\d{1,4})([dw])$")
 #: What FTS5's default tokenizer keeps as a word: letters and digits of any script.
@@ -140,7 +143,7 @@ def fts_expression(query: SearchQuery) -> str | None:
         if not words:
             continue
         quoted = '"' + " ".join(words) + '"'
-        if position == last and query.typing:
+        if position == last and query.typing and len(words[-1]) >= PREFIX_CHARS:
             quoted += " *"
         parts.append(quoted)
     return " AND ".join(parts) if parts else None

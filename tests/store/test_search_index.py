@@ -398,3 +398,22 @@ def test_an_agent_with_index_false_feeds_nothing(tmp_path: Path) -> None:
             parts.search.scan()
     writer.flush()
     assert [h.label for h in writer.index.search(parse_query("word "))] == ["kept"]
+
+
+def test_one_or_two_letters_being_typed_are_no_prefix() -> None:
+    assert fts_expression(parse_query("de")) == '"de"'
+    assert fts_expression(parse_query("dep")) == '"dep" *'
+
+
+def test_the_newest_matches_are_ranked_and_found_past_the_first_range(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import acp_tui.store.search_index as module
+
+    monkeypatch.setattr(module, "RANGES", (3, None))
+    monkeypatch.setattr(module, "WINDOW", 2)
+    index = SearchIndex(None)
+    _put(index, "old", ["the lemur is here"])  # far behind the first range
+    _put(index, "new", [f"filler {n}" for n in range(10)])
+    [hit] = index.search(parse_query("lemur "))
+    assert hit.session_id == "old"
