@@ -209,6 +209,27 @@ async def shot_rewind(pilot: Pilot) -> None:
     await settle(pilot)  # greeting.py first: the write through the client
 
 
+async def shot_subagents(pilot: Pilot) -> None:
+    """``/subagents`` done (its child's permission allowed), then ``/background``: the cards
+    in the parent's transcript, the children under it in the sidebar, the chips of the
+    suggested prompts, and Ctrl+P → Background work over it all."""
+    screen = await wait_for_session(pilot)
+    await send(pilot, "/subagents")
+    await wait_for(
+        pilot,
+        lambda: isinstance(pilot.app.screen, PermissionScreen) and pilot.app.screen.armed,
+        "the child's dialog, armed",
+    )
+    await pilot.press("1")
+    await turn_done(pilot, screen)
+    await send(pilot, "/background 120")
+    await turn_done(pilot, screen)
+    screen.subagents.show_panel()
+    await wait_for(pilot, lambda: pilot.app.screen is not screen, "the panel")
+    await pilot.pause(1.2)  # its rows, and their clocks
+    await settle(pilot)
+
+
 SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None]]]] = {
     "launcher": (launcher_app, lambda pilot: settle(pilot)),
     "new-session": (demo_chat_app, shot_new_session),
@@ -217,6 +238,7 @@ SHOTS: dict[str, tuple[Callable[[], AcpTuiApp], Callable[[Pilot], Awaitable[None
     "conversation-paper": (lambda: demo_chat_app("acp-paper"), _conversation),
     "several-agents": (two_agents_app, shot_several_agents),
     "rewind": (lambda: demo_chat_app(checkpoints=True), shot_rewind),
+    "subagents": (demo_chat_app, shot_subagents),
 }
 
 
