@@ -18,6 +18,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
@@ -111,7 +112,8 @@ class HelpScreen(ModalScreen[None]):
         keymap = access.keymap(self.app)
         with VerticalScroll(id="help-panel") as panel:
             panel.border_title = "acp-tui: keys and commands"
-            panel.border_subtitle = (
+            # Plain text: a string here is read as markup, and "[keys]" vanished.
+            panel.border_subtitle = Content(
                 f"{key_label(self, 'close-dialog')} to close · ↑ ↓ PgUp PgDn scroll · "
                 "[keys] in the config file changes them"
             )

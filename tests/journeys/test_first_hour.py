@@ -1,0 +1,79 @@
+"""A newcomer's first minutes (issue 38) in a real terminal on the demo agent: the welcome
+until the first message, ``/help`` typed whole and Enter opens acp-tui's key sheet at once,
+F1 too; once the agent's own ``/help`` is known it wins the name and acp-tui's is ``//help``;
+Ctrl+B goes to a sidebar that shows and hides only one it is in; at 80 columns the sidebar
+has given way."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from tests.journeys.frame import assert_frame
+from tests.journeys.terminal import Terminal
+
+SHEET = "acp-tui: keys and commands"
+WELCOME = "F1 or ? (on an empty prompt)"
+
+
+def close_sheet(term: Terminal) -> None:
+    term.press("Escape")
+    term.wait_gone(SHEET)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)], ids=["120x40", "80x24"])
+def test_the_first_minutes_of_a_newcomer(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    cols, _rows = size
+    term = terminal(*size)
+    term.start(["--demo"], cwd=term.home)
+    # The first screen says which agent, where, and where the keys are.
+    screen = term.wait_for(WELCOME)
+    assert "demo agent" in screen and "Enter sends" in screen
+    # The sidebar shows from 100 columns on; under them it has given way.
+    assert ("Sessions · this folder" in screen) == (cols >= 100)
+    term.wait_until(lambda s: "context: -" in s and "palette" in s, "the bar and the footer")
+    term.wait_still()
+    assert_frame(term, "the welcome")
+
+    # "/help" and Enter: acp-tui's key sheet at once (no second Enter to send a completion).
+    term.type("/help")
+    term.wait_for("keys and commands")  # the / list offers it, marked as acp-tui's
+    term.press("Enter")
+    screen = term.wait_for(SHEET)
+    assert "[keys] in the config file" in screen  # plain text, never markup
+    close_sheet(term)
+    term.press("F1")
+    term.wait_for(SHEET)
+    term.press("F1")
+    term.wait_gone(SHEET)
+
+    # The first message: the welcome gives way to the conversation.
+    term.send("plan the trip")
+    term.wait_for("You said")
+    term.wait_gone(WELCOME)
+    # The agent has a /help of its own now: "/help" is the agent's, "//help" acp-tui's.
+    term.type("/help")
+    term.wait_for("//help")
+    term.press("Enter")
+    term.wait_for("every command I know")
+    term.wait_until(lambda s: s.count("/help") >= 1 and SHEET not in s, "the agent's reply")
+    term.type("//help")
+    term.press("Enter")
+    term.wait_for(SHEET)
+    close_sheet(term)
+
+    # Ctrl+B: to the sidebar (shown first if it gave way), drawn as having the focus; again,
+    # from inside it, hides it and the prompt has the keys.
+    term.press("C-b")
+    term.wait_until(lambda s: "Sessions · this folder (1)" in s, "the sidebar, focused")
+    term.wait_until(lambda s: "b Branch" in s and "e Rename" in s, "the sidebar's keys")
+    term.press("C-b")
+    term.wait_gone("Sessions · this folder")
+    term.type("x")
+    term.wait_until(lambda s: "▊ x" in s, "typing lands in the prompt")
+    assert_frame(term, "after the sidebar hid")
+    term.press("C-q")
+    assert term.wait_exit() == 0
