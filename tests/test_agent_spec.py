@@ -156,3 +156,27 @@ def test_sessions_remembered_under_the_old_key_are_kept(tmp_path: Path) -> None:
         assert [s.session_id for s in index.sessions()] == ["s1"]  # its own copy
     with LocalIndex(path, "my-agent --acp") as old:
         assert [s.session_id for s in old.sessions()] == ["s1"]
+
+
+def test_review_writes_flag_over_agent_over_top_level(tmp_path: Path) -> None:
+    made = Config.model_validate(
+        {
+            "review_writes": "ask",
+            "agents": {
+                "quiet": {"command": "a", "review_writes": "auto"},
+                "plain": {"command": "b"},
+            },
+        }
+    )
+    at = LaunchOptions(cwd=str(tmp_path))
+    flag = LaunchOptions(cwd=str(tmp_path), review_writes=True)
+
+    def mode(source: AgentSource, config: Config | None, options: LaunchOptions) -> str:
+        return resolve_agent(source, config, options).spec.review_writes
+
+    assert mode(AgentSource.configured("quiet"), made, at) == "auto"
+    assert mode(AgentSource.configured("plain"), made, at) == "ask"
+    assert mode(AgentSource.configured("quiet"), made, flag) == "ask"
+    assert mode(AgentSource.command(["x"]), made, at) == "ask"
+    assert mode(AgentSource.command(["x"]), None, at) == "auto"
+    assert mode(AgentSource.command(["x"]), None, flag) == "ask"

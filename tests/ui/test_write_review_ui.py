@@ -196,3 +196,42 @@ async def test_a_hunk_edited_is_written_as_edited_and_the_agent_is_told(tmp_path
         assert "line eleven, by me\n" in text
         assert "line 1 (revised" in text and "line 21 (revised" in text
         assert "+line eleven, by me" in agent_said(app)
+
+
+async def test_a_write_of_a_session_not_on_screen_waits_for_it(tmp_path: Path) -> None:
+    """Like a permission request: the review shows over its own session only, and does once
+    the person goes there."""
+    from tests.ui.test_parallel_sessions import new_session_beside
+
+    target = tmp_path / "review.txt"
+    target.write_text(LINES)
+    app = demo_app(tmp_path, tmp_path / "demo-state")
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        screen.parts.write_reviews.mode = "ask"  # as review_writes = "ask" does
+        first = screen.session_id
+        assert first is not None
+        await send(pilot, "/slow 3")
+        await wait_for(pilot, lambda: screen.busy, "the slow turn")
+        await new_session_beside(pilot, screen, first)
+        await send(pilot, "/rewrite review.txt")  # in session 2: shown at once
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "its review")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: not isinstance(app.screen, ReviewDialog), "closed")
+        # A write of session 1, behind: it waits.
+        import asyncio
+
+        from acp_tui.services.hunks import FileChange
+        from acp_tui.session.asking.write_reviews import PendingWrite
+
+        waiting = asyncio.create_task(
+            screen.parts.write_reviews.review(
+                PendingWrite(first, str(target), "review.txt", FileChange.compute("a\n", "b\n"))
+            )
+        )
+        await pilot.pause(0.5)
+        assert not isinstance(app.screen, ReviewDialog) and not waiting.done()
+        screen.open_session(first)
+        await wait_for(pilot, lambda: isinstance(app.screen, ReviewDialog), "shown there")
+        await pilot.press("escape")
+        await wait_for(pilot, lambda: waiting.done(), "answered")

@@ -128,6 +128,8 @@ class Attention:
             self._withdraw_toast(model.session_id)  # seen now
         model.broker.reconsider()
         model.elicitations.reconsider()
+        if model.write_reviews is not None:
+            model.write_reviews.reconsider()
 
     # -- telling ---------------------------------------------------------------------------
 
