@@ -19,6 +19,7 @@ from acp_tui.ui.screens.background import BackgroundScreen
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.chat.agent_name import agent_label
 from acp_tui.ui.screens.permission import PermissionScreen
+from acp_tui.ui.widgets.key_footer import KeyFooter
 from acp_tui.ui.widgets.session_list import SessionList
 from acp_tui.ui.widgets.status_line import StatusLine
 from acp_tui.ui.widgets.subagent_views import SessionMessageView, SubagentCardView
@@ -174,6 +175,17 @@ async def test_a_child_is_cancelled_from_its_view(tmp_path: Path) -> None:
         state = screen.store.get(child)
         assert state is not None and state.card is not None
         await wait_for(pilot, lambda: state.card.stop_reason == "cancelled", "cancelled")  # type: ignore[union-attr]
+        # Done: Delete is no longer offered (the footer, the palette), and does nothing.
+        footer = screen.query_one(KeyFooter)
+        await wait_for(
+            pilot,
+            lambda: "Cancel subagent" not in [e.description for e in footer.entries],
+            "the footer without Delete",
+        )
+        assert "Back" in [e.description for e in footer.entries]
+        await pilot.press("delete")
+        await settle(pilot)
+        assert sent(screen, "session/cancel") == [{"sessionId": child}]
 
 
 async def test_the_sidebar_lists_children_under_their_parent_folded(tmp_path: Path) -> None:

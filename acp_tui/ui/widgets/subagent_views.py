@@ -29,6 +29,7 @@ __all__ = [
     "SessionLookup",
     "SessionMessageView",
     "SubagentCardView",
+    "cancellable",
     "session_lookup_of",
     "status_label",
 ]
@@ -66,6 +67,11 @@ def status_label(card: SubagentCard, now: float) -> str:
     if status is None:
         return "○ started"
     return f"● {line_of(status, 30)}"
+
+
+def cancellable(card: SubagentCard) -> bool:
+    """Whether the subagent can be cancelled now: its agent allows it and it still works."""
+    return card.can_cancel and card.status in _GOING
 
 
 def session_lookup_of(view: EntryView) -> SessionLookup | None:
@@ -161,8 +167,7 @@ class SubagentCardView(EntryView, can_focus=True):
 
     @property
     def _cancellable(self) -> bool:
-        card = self.card
-        return card.can_cancel and card.status in _GOING
+        return cancellable(self.card)
 
     def draw_state(self) -> None:
         """The header: what it is, and how it is doing (the elapsed time, once a second)."""

@@ -25,7 +25,7 @@ from acp_tui.text.safety import one_line
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.palette import AgentCommand
 from acp_tui.ui.widgets.status_line import BackgroundCount, StatusLine
-from acp_tui.ui.widgets.subagent_views import SubagentCardView
+from acp_tui.ui.widgets.subagent_views import SubagentCardView, cancellable
 
 __all__ = ["ChatMain", "Subagents"]
 
@@ -151,7 +151,7 @@ class Subagents:
             "Leave this subagent's view for the session that started it",
             self.back,
         )
-        if child.card is not None and child.card.can_cancel:
+        if child.card is not None and cancellable(child.card):
             yield SystemCommand(
                 "Cancel this subagent",
                 "Stop this subagent's work (session/cancel on it)",
@@ -170,6 +170,8 @@ class ChatMain(Vertical):
     ]
 
     subagents: Subagents | None = None
+    #: Whether Delete was offered at the last count (the footer follows a change).
+    _cancel_offered = False
 
     def on_mount(self) -> None:
         # What runs in the background, anywhere in the workspace: counted once a second.
@@ -180,11 +182,19 @@ class ChatMain(Vertical):
             count = len(self.subagents.running())
             for status in self.query(StatusLine):
                 status.set_background(count)
+            offered = bool(self.check_action("cancel_subagent", ()))
+            if offered != self._cancel_offered:
+                self._cancel_offered = offered
+                self.screen.refresh_bindings()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("back_to_parent", "cancel_subagent"):
+        child = self.subagents.shown_child() if self.subagents is not None else None
+        if action == "back_to_parent":
             # Only in a child's view; elsewhere the keys are the screen's and the prompt's.
-            return self.subagents is not None and self.subagents.shown_child() is not None
+            return child is not None
+        if action == "cancel_subagent":
+            # Offered only while the child can be cancelled (not once it is done).
+            return child is not None and child.card is not None and cancellable(child.card)
         return True
 
     def action_back_to_parent(self) -> None:
