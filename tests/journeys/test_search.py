@@ -77,3 +77,28 @@ def test_a_word_said_to_another_agent_is_found_and_enter_lands_on_it(
     assert_frame(again, "landed on the word")
     again.press("C-q")
     assert again.wait_exit() == 0
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+def test_a_session_forgotten_with_ctrl_r_is_found_no_more(
+    terminal: Callable[..., Terminal], size: tuple[int, int]
+) -> None:
+    term = terminal(*size)
+    term.start(["--demo"], cwd=term.home)
+    term.wait_header("New session")
+    term.send("the wombat [bold]sings[/]")
+    term.wait_for("You said")
+    term.press("C-f")
+    term.wait_for("Search all sessions")
+    term.type("wombat")
+    screen = term.wait_until(lambda s: "found ·" in s, "the word found")
+    assert "the wombat [bold]sings[/]" in screen  # agent text, never markup
+    term.press("C-r")
+    term.wait_for("Forgotten")
+    term.type(" ")  # searched again: the index holds it no more
+    term.wait_for("Nothing found")
+    term.press("Escape")
+    term.wait_gone("Search all sessions")
+    assert_frame(term, "back in the chat")
+    term.press("C-q")
+    assert term.wait_exit() == 0
