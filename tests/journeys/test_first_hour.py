@@ -2,7 +2,7 @@
 until the first message, ``/help`` typed whole and Enter opens acp-tui's key sheet at once,
 F1 too; once the agent's own ``/help`` is known it wins the name and acp-tui's is ``//help``;
 Ctrl+B goes to a sidebar that shows and hides only one it is in; at 80 columns the sidebar
-has given way."""
+has given way; archiving the session on screen opens the next one listed."""
 
 from __future__ import annotations
 
@@ -75,5 +75,18 @@ def test_the_first_minutes_of_a_newcomer(
     term.type("x")
     term.wait_until(lambda s: "▊ x" in s, "typing lands in the prompt")
     assert_frame(term, "after the sidebar hid")
+    term.press("BSpace")
+
+    # Archiving the session on screen goes on to the next one listed, not to an empty view.
+    term.press("C-n")
+    term.wait_header("New session")
+    term.send("second trip")
+    term.wait_header("second trip")
+    term.press("C-b")
+    term.wait_until(lambda s: "Sessions · this folder (2)" in s, "both listed")
+    term.wait_until(lambda s: "b Branch" in s and "e Rename" in s, "the sidebar's keys")
+    term.press("x")
+    term.wait_for("Archived “second trip”")
+    term.wait_header("plan the trip")
     term.press("C-q")
     assert term.wait_exit() == 0
