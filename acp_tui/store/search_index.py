@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from acp_tui.store.search_query import PREFIX_CHARS, SearchQuery, fts_expression, words_of
+from acp_tui.store.search_schema import DROP, FTS, SELECT, TABLES, VERSION
 from acp_tui.text.safety import encodable
 
 __all__ = [
@@ -55,80 +56,6 @@ RANGES: tuple[int | None, ...] = (100_000, 1_000_000, None)
 LIMIT = 50
 #: Characters of context a snippet shows before and after its first match.
 BEFORE, AFTER = 40, 110
-
-_TABLES = """
-CREATE TABLE IF NOT EXISTS search_sessions (
-    id          INTEGER PRIMARY KEY,
-    agent       TEXT NOT NULL,
-    label       TEXT NOT NULL,
-    session_id  TEXT NOT NULL,
-    project     TEXT NOT NULL DEFAULT '',
-    title       TEXT NOT NULL DEFAULT '',
-    updated     REAL,
-    agent_words TEXT NOT NULL DEFAULT '',
-    UNIQUE (agent, session_id)
-);
-CREATE TABLE IF NOT EXISTS search_agents (
-    id          INTEGER PRIMARY KEY,
-    agent       TEXT NOT NULL UNIQUE,
-    words       TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS search_projects (
-    id          INTEGER PRIMARY KEY,
-    project     TEXT NOT NULL UNIQUE
-);
-CREATE TABLE IF NOT EXISTS search_entries (
-    id          INTEGER PRIMARY KEY,
-    session     INTEGER NOT NULL,
-    position    INTEGER NOT NULL,
-    kind        TEXT NOT NULL,
-    at          REAL NOT NULL,
-    text        TEXT NOT NULL,
-    tags        TEXT NOT NULL DEFAULT '',
-    UNIQUE (session, position)
-);
-"""
-
-#: The full-text index: the text, and ``tags`` (``a<agent> p<project>``, by the ids of
-#: ``search_agents`` and ``search_projects``) so that ``@agent`` and ``in:project`` are
-#: intersections of the index's own lists, not a scan of every match.
-_FTS = """
-CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-    text, tags, content='search_entries', content_rowid='id'
-);
-CREATE TRIGGER IF NOT EXISTS search_entries_ai AFTER INSERT ON search_entries BEGIN
-    INSERT INTO search_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
-END;
-CREATE TRIGGER IF NOT EXISTS search_entries_ad AFTER DELETE ON search_entries BEGIN
-    INSERT INTO search_fts(search_fts, rowid, text, tags)
-        VALUES ('delete', old.id, old.text, old.tags);
-END;
-CREATE TRIGGER IF NOT EXISTS search_entries_au AFTER UPDATE OF text, tags ON search_entries
-BEGIN
-    INSERT INTO search_fts(search_fts, rowid, text, tags)
-        VALUES ('delete', old.id, old.text, old.tags);
-    INSERT INTO search_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
-END;
-"""
-
-#: The layout of the file; another one (an older acp-tui's) is dropped and made again
-#: (``acp-tui search --reindex`` fills it from the agents).
-VERSION = 2
-_DROP = """
-DROP TRIGGER IF EXISTS search_entries_ai;
-DROP TRIGGER IF EXISTS search_entries_ad;
-DROP TRIGGER IF EXISTS search_entries_au;
-DROP TABLE IF EXISTS search_fts;
-DROP TABLE IF EXISTS search_entries;
-DROP TABLE IF EXISTS search_sessions;
-DROP TABLE IF EXISTS search_agents;
-DROP TABLE IF EXISTS search_projects;
-"""
-
-_SELECT = (
-    "SELECT e.id, e.position, e.kind, e.at, e.text, s.agent, s.label, s.session_id,"
-    " s.project, s.title"
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -316,11 +243,11 @@ class SearchIndex:
     def _made(self, conn: sqlite3.Connection) -> sqlite3.Connection:
         try:
             if conn.execute("PRAGMA user_version").fetchone()[0] != VERSION:
-                conn.executescript(_DROP)
+                conn.executescript(DROP)
                 conn.execute(f"PRAGMA user_version = {VERSION}")
-            conn.executescript(_TABLES)
+            conn.executescript(TABLES)
             if self.fts:
-                conn.executescript(_FTS)
+                conn.executescript(FTS)
         except sqlite3.Error:
             conn.close()
             raise
@@ -478,7 +405,7 @@ class SearchIndex:
             if not words and query.terms:
                 return []
             sql = (
-                f"{_SELECT}, 0 FROM search_entries e JOIN search_sessions s"
+                f"{SELECT}, 0 FROM search_entries e JOIN search_sessions s"
                 f" ON s.id = e.session WHERE 1{filters}{likes} ORDER BY e.id DESC LIMIT ?"
             )
             params = [*values, limit]
@@ -516,7 +443,7 @@ class SearchIndex:
         best = _rank(texts, query)[:limit]
         order = {rowid: place for place, rowid in enumerate(best)}
         rows = self._by_id(
-            f"{_SELECT}, 0 FROM search_entries e JOIN search_sessions s ON s.id = e.session",
+            f"{SELECT}, 0 FROM search_entries e JOIN search_sessions s ON s.id = e.session",
             best,
         )
         return sorted(rows, key=lambda row: order[row[0]])
