@@ -109,3 +109,46 @@ async def test_the_tui_says_it_shows_them_and_ask_does_not(tmp_path: Path) -> No
     # A face that does not show them (acp-tui ask's): not advertised.
     plain = SessionController(AgentSpec(["agent"], cwd=str(tmp_path)), store=SessionStore())
     assert "tool_call.agent_terminal" not in plain.client_setup()["abilities"]
+
+
+async def test_an_agent_terminal_is_drawn_as_a_terminal_draws_it(tmp_path: Path) -> None:
+    """The same emulator as shell mode (issue 42): a progress bar keeps its last state, and
+    colours are the program's, never an escape sequence in the text."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=(100, 30)) as pilot:
+        screen = await wait_for_session(pilot)
+        sid = screen.session_id
+        assert sid is not None
+        screen.store.apply(
+            update(
+                sid,
+                sessionUpdate="tool_call",
+                title="npm install",
+                kind="execute",
+                status="in_progress",
+                content=[{"type": "terminal", "terminalId": "call_1"}],
+                _meta={"terminal_info": {"terminal_id": "call_1", "cwd": str(tmp_path)}},
+            )
+        )
+        data = "fetching  10%\rfetching 100%\n\x1b[31mwarn\x1b[0m deprecated\n"
+        screen.store.apply(
+            update(
+                sid,
+                sessionUpdate="tool_call_update",
+                _meta={"terminal_output": {"terminal_id": "call_1", "data": data}},
+            )
+        )
+        await wait_for(pilot, lambda: "deprecated" in block_text(app), "the output")
+        text = block_text(app)
+        assert "fetching 100%\nwarn deprecated" in text
+        assert "10%" not in text and "\x1b" not in text
+        rendered = [
+            static.render()
+            for view in chat(app).query(ToolCallView)
+            for static in view.query(Static)
+        ]
+        # The warning in the program's red (ANSI colour 1), not as text.
+        assert any(
+            "warn" in str(part) and "ansi=1" in repr(getattr(part, "spans", ""))
+            for part in rendered
+        ), rendered
