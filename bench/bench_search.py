@@ -32,6 +32,7 @@ from pathlib import Path
 
 from acp_tui.store.search_index import EntryRow, SearchIndex, SessionRow
 from acp_tui.store.search_query import parse_query
+from acp_tui.store.search_schema import VERSION
 
 NAME = "search"
 TITLE = "Search index: 10,000 sessions x 2,000 entries"
@@ -137,7 +138,8 @@ def _queries(sessions: int) -> dict[str, str]:
 
 def _path(sessions: int, entries: int) -> Path:
     folder = Path(os.environ.get("ACP_TUI_BENCH_SEARCH_DIR") or tempfile.gettempdir())
-    return folder / f"acp-tui-bench-search-{sessions}x{entries}.sqlite3"
+    # The layout's version in the name: an index of an older layout would be emptied.
+    return folder / f"acp-tui-bench-search-v{VERSION}-{sessions}x{entries}.sqlite3"
 
 
 def measure(smoke: bool = False) -> dict[str, float]:

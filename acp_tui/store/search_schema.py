@@ -41,10 +41,12 @@ CREATE TABLE IF NOT EXISTS search_entries (
 
 #: The full-text index: the text, and ``tags`` (``a<agent> p<project>``, by the ids of
 #: ``search_agents`` and ``search_projects``) so that ``@agent`` and ``in:project`` are
-#: intersections of the index's own lists, not a scan of every match.
+#: intersections of the index's own lists, not a scan of every match. Prefix indexes of 3
+#: and 4 characters answer the word being typed without merging the lists of every word
+#: that starts so.
 FTS = """
 CREATE VIRTUAL TABLE IF NOT EXISTS search_fts USING fts5(
-    text, tags, content='search_entries', content_rowid='id'
+    text, tags, prefix='3 4', content='search_entries', content_rowid='id'
 );
 CREATE TRIGGER IF NOT EXISTS search_entries_ai AFTER INSERT ON search_entries BEGIN
     INSERT INTO search_fts(rowid, text, tags) VALUES (new.id, new.text, new.tags);
@@ -63,7 +65,7 @@ END;
 
 #: The layout of the file; another one (an older acp-tui's) is dropped and made again
 #: (``acp-tui search --reindex`` fills it from the agents).
-VERSION = 2
+VERSION = 3
 DROP = """
 DROP TRIGGER IF EXISTS search_entries_ai;
 DROP TRIGGER IF EXISTS search_entries_ad;
