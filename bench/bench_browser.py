@@ -106,9 +106,9 @@ async def browse(agents: int, per_agent: int) -> dict[str, float]:
         lst.render_line = render_line  # type: ignore[method-assign]
         await wait_until(lambda: len(asked) == agents, 10, "every agent's first LoadMore")
         for key in keys:
-            link = workspace.get(key)
-            assert link is not None
-            link.store.apply_list_page(pages[key], cwd=cwd, cursor=None)
+            controller = workspace.get(key)
+            assert controller is not None
+            controller.store.apply_list_page(pages[key], cwd=cwd, cursor=None)
             sidebar.set_loading(False, agent_key=key)
         answered = time.perf_counter()
         total = agents * per_agent
@@ -121,9 +121,9 @@ async def browse(agents: int, per_agent: int) -> dict[str, float]:
         first_page_ms = (painted[0] - answered) * 1000
         costs: list[float] = []
         for n in range(20):
-            link = workspace.get(keys[n % agents])
-            assert link is not None
-            link.store.pin_title(f"agent{n % agents}-sess-00003", f"renamed {n}")
+            controller = workspace.get(keys[n % agents])
+            assert controller is not None
+            controller.store.pin_title(f"agent{n % agents}-sess-00003", f"renamed {n}")
             t0 = time.perf_counter()
             sidebar.rebuild_now()
             costs.append(time.perf_counter() - t0)

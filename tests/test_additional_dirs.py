@@ -67,7 +67,7 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
     agent.write_text(RECORDING_AGENT)
     log = tmp_path / "received.jsonl"
     errors: list[str] = []
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             [sys.executable, str(agent), str(log), "dirs" if advertise else "none"],
             cwd=str(tmp_path),
@@ -77,15 +77,15 @@ async def run_link(tmp_path: Path, advertise: bool, dirs: list[str], job: Any) -
         face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
-    async def opener(link: SessionController) -> None:
+    async def opener(controller: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run, opener)
+        tg.start_soon(controller.run, opener)
         with anyio.fail_after(30):
-            await link.ready.wait()
-        await job(link)
-        link.request_stop()
+            await controller.ready.wait()
+        await job(controller)
+        controller.request_stop()
     return errors
 
 
@@ -96,15 +96,15 @@ async def test_dirs_go_out_on_new_load_and_resume_and_a_reopen_sends_the_session
     for path in (lib, docs, other):
         path.mkdir()
 
-    async def job(link: SessionController) -> None:
-        session_id = await link.new_session()
-        assert link.store.get(session_id).additional_dirs == [str(lib), str(docs)]  # type: ignore[union-attr]
+    async def job(controller: SessionController) -> None:
+        session_id = await controller.new_session()
+        assert controller.store.get(session_id).additional_dirs == [str(lib), str(docs)]  # type: ignore[union-attr]
         # Containment follows the session's directories.
-        assert link.roots.roots(session_id) == (tmp_path, lib, docs)
+        assert controller.roots.roots(session_id) == (tmp_path, lib, docs)
         # A session remembered with other directories: reopened with them, then this run's.
-        link.store.set_additional_dirs("old", [str(other)])
-        await link.open_session("old")
-        assert link.roots.roots("old") == (tmp_path, other, lib, docs)
+        controller.store.set_additional_dirs("old", [str(other)])
+        await controller.open_session("old")
+        assert controller.roots.roots("old") == (tmp_path, other, lib, docs)
 
     errors = await run_link(tmp_path, True, [str(lib), str(docs)], job)
     assert errors == []
@@ -120,9 +120,9 @@ async def test_an_agent_without_the_capability_gets_no_dirs_and_the_person_is_to
     lib = tmp_path / "lib"
     lib.mkdir()
 
-    async def job(link: SessionController) -> None:
-        session_id = await link.new_session()
-        assert link.roots.roots(session_id) == (tmp_path,)
+    async def job(controller: SessionController) -> None:
+        session_id = await controller.new_session()
+        assert controller.roots.roots(session_id) == (tmp_path,)
 
     errors = await run_link(tmp_path, False, [str(lib)], job)
     assert "additionalDirectories" not in received(tmp_path / "received.jsonl", "session/new")[0]
@@ -130,9 +130,9 @@ async def test_an_agent_without_the_capability_gets_no_dirs_and_the_person_is_to
 
 
 async def test_legacy_models_state_is_a_model_picker_set_with_set_model(tmp_path: Path) -> None:
-    async def job(link: SessionController) -> None:
-        session_id = await link.new_session(model="large")
-        state = link.store.get(session_id)
+    async def job(controller: SessionController) -> None:
+        session_id = await controller.new_session(model="large")
+        state = controller.store.get(session_id)
         model = next(o for o in session_options(state) if o.key == LEGACY_MODEL)
         assert model.current == "large" and [c.value for c in model.choices] == ["small", "large"]
 

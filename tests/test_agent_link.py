@@ -47,7 +47,7 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
         {"type": "http", "name": "web", "url": "http://127.0.0.1:9/mcp", "headers": {}},
         {"type": "sse", "name": "events", "url": "http://127.0.0.1:9/sse", "headers": {}},
     ]
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             [sys.executable, str(agent), str(received)], cwd=str(tmp_path), mcp_servers=servers
         ),
@@ -55,11 +55,11 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
         face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
+        tg.start_soon(controller.run)
         with anyio.fail_after(60):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-        link.request_stop()
+        controller.request_stop()
     new = next(
         m
         for m in map(json.loads, received.read_text().splitlines())
@@ -73,10 +73,10 @@ async def test_mcp_servers_are_filtered_by_the_agents_capabilities(tmp_path: Pat
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def sent(link: SessionController) -> list[tuple[str, Any]]:
-    assert link.client is not None
+def sent(controller: SessionController) -> list[tuple[str, Any]]:
+    assert controller.client is not None
     out = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if "method" in message:
@@ -90,27 +90,27 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
     """The link makes no session on its own (the opener decides); messages queued for the
     new session go out in order once it exists, after the mode and model chosen for it."""
     store = SessionStore()
-    link = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
+    controller = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
 
-    async def open_nothing(link: SessionController) -> None:
+    async def open_nothing(controller: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run, open_nothing)
+        tg.start_soon(controller.run, open_nothing)
         with anyio.fail_after(10):
-            await link.ready.wait()
-        link.prompts.add(None, "first")
-        link.prompts.add(None, "second")
+            await controller.ready.wait()
+        controller.prompts.add(None, "first")
+        controller.prompts.add(None, "second")
         await anyio.sleep(0.2)
-        assert [method for method, _ in sent(link)] == ["initialize"]
-        session_id = await link.new_session(adopt=True, mode="ask", config={"model": "deep"})
+        assert [method for method, _ in sent(controller)] == ["initialize"]
+        session_id = await controller.new_session(adopt=True, mode="ask", config={"model": "deep"})
         with anyio.fail_after(10):
-            while len([m for m, _ in sent(link) if m == "session/prompt"]) < 2 or link.is_busy(
-                session_id
-            ):
+            while len(
+                [m for m, _ in sent(controller) if m == "session/prompt"]
+            ) < 2 or controller.is_busy(session_id):
                 await anyio.sleep(0.02)
-        link.request_stop()
-    methods = [method for method, _ in sent(link) if method != "initialize"]
+        controller.request_stop()
+    methods = [method for method, _ in sent(controller) if method != "initialize"]
     assert methods == [
         "session/new",
         "session/set_mode",
@@ -118,28 +118,28 @@ async def test_no_session_is_made_until_asked_and_what_waited_goes_out_after_the
         "session/prompt",
         "session/prompt",
     ]
-    prompts = [p["prompt"][0]["text"] for m, p in sent(link) if m == "session/prompt"]
+    prompts = [p["prompt"][0]["text"] for m, p in sent(controller) if m == "session/prompt"]
     assert prompts == ["first", "second"]
     state = store.get(session_id)
     assert state is not None and not state.draft and state.current_mode_id == "ask"
-    assert link.prompts.items(None) == [] and link.prompts.items(session_id) == []
+    assert controller.prompts.items(None) == [] and controller.prompts.items(session_id) == []
 
 
 async def test_a_new_session_is_a_draft_until_its_first_prompt(tmp_path: Path) -> None:
     store = SessionStore()
-    link = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
+    controller = SessionController(AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path)), store=store)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)  # no opener: a new session, as before
+        tg.start_soon(controller.run)  # no opener: a new session, as before
         with anyio.fail_after(10):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-        session_id = link.current_session_id
+        session_id = controller.current_session_id
         state = store.get(session_id)
         assert state is not None and state.draft and state.live
         assert store.catalog() == []  # never listed while unused
-        link.send_prompt(session_id, "hello")
+        controller.send_prompt(session_id, "hello")
         assert not state.draft and [s.id for s in store.catalog()] == [session_id]
-        link.request_stop()
+        controller.request_stop()
 
 
 async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
@@ -150,7 +150,7 @@ async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
     agent = tmp_path / "agent.py"
     agent.write_text(RECORDING_AGENT)
     errors: list[str] = []
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             [sys.executable, str(agent), str(tmp_path / "received.jsonl")], cwd=str(tmp_path)
         ),
@@ -158,16 +158,16 @@ async def test_an_intent_after_the_agent_stopped_is_an_error_event_not_a_crash(
         face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
+        tg.start_soon(controller.run)
         with anyio.fail_after(60):
-            await link.ready.wait()
-        link.request_stop()
+            await controller.ready.wait()
+        controller.request_stop()
         with anyio.fail_after(60):
-            await link.finished.wait()
+            await controller.finished.wait()
     ran: list[str] = []
 
     async def job() -> None:
         ran.append("ran")
 
-    link.spawn(job, "cancel")
+    controller.spawn(job, "cancel")
     assert ran == [] and errors == ["cancel: the agent is not running"]

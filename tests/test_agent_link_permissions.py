@@ -39,27 +39,27 @@ async def test_a_request_after_cancel_is_answered_cancelled_without_asking(
         asked.append(params)
         return {"outcome": {"outcome": "selected", "optionId": "yes"}}
 
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(HOSTILE, cwd=str(tmp_path)),
         store=store,
         face=FaceHooks(permission_handler=person),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await until(lambda: link.current_session_id is not None, "the session")
-        link.send_prompt(core.SESSION_ID, "permission-after-cancel")
+        tg.start_soon(controller.run)
+        await until(lambda: controller.current_session_id is not None, "the session")
+        controller.send_prompt(core.SESSION_ID, "permission-after-cancel")
         await until(lambda: "Working" in last_reply(store), "the turn to run")
-        await link.cancel(core.SESSION_ID)
+        await controller.cancel(core.SESSION_ID)
         await until(
             lambda: core.LATE_PERMISSION in last_reply(store), "the late permission's reply"
         )
         assert last_reply(store).endswith('{"outcome": "cancelled"}')
         assert asked == []
-        await until(lambda: not link.is_busy(core.SESSION_ID), "the turn to end")
+        await until(lambda: not controller.is_busy(core.SESSION_ID), "the turn to end")
         # The next turn's requests are asked again.
-        link.send_prompt(core.SESSION_ID, "permission-then-end")
+        controller.send_prompt(core.SESSION_ID, "permission-then-end")
         await until(lambda: len(asked) == 1, "one question asked")
-        link.request_stop()
+        controller.request_stop()
 
 
 async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
@@ -77,20 +77,20 @@ async def test_a_request_still_waiting_when_the_turn_ends_is_answered_cancelled(
             closed.set()  # the dialog is closed
         raise AssertionError("unreachable")
 
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(HOSTILE, cwd=str(tmp_path)),
         store=store,
         face=FaceHooks(permission_handler=person),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await until(lambda: link.current_session_id is not None, "the session")
-        link.send_prompt(core.SESSION_ID, "permission-then-end")
+        tg.start_soon(controller.run)
+        await until(lambda: controller.current_session_id is not None, "the session")
+        controller.send_prompt(core.SESSION_ID, "permission-then-end")
         with anyio.fail_after(10):
             await presenting.wait()
             await closed.wait()
-        await until(lambda: not link.is_busy(core.SESSION_ID), "the turn to end")
-        link.send_prompt(core.SESSION_ID, "last-answer")
+        await until(lambda: not controller.is_busy(core.SESSION_ID), "the turn to end")
+        controller.send_prompt(core.SESSION_ID, "last-answer")
         await until(lambda: last_reply(store).startswith("last answer:"), "the last answer")
         assert last_reply(store) == 'last answer: {"outcome": "cancelled"}'
-        link.request_stop()
+        controller.request_stop()

@@ -78,13 +78,13 @@ def tui_face(tmp_path: Path) -> Face:
     # As the chat screen's agent runner starts it (acp_tui.ui.screens.chat.agent): it offers
     # the agent's prompt suggestions as chips (tests/ui/test_prompt_suggestions.py checks the
     # app's own initialize says so).
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(["agent"], cwd=str(tmp_path)),
         store=store,
         elicitations=queue,
         face=FaceHooks(offers_suggestions=True, shows_agent_terminals=True),
     )
-    setup = link.client_setup()
+    setup = controller.client_setup()
 
     def shows(updates: list[dict[str, Any]]) -> bool:
         shown = SessionStore()
@@ -106,7 +106,7 @@ def tui_face(tmp_path: Path) -> Face:
         frozenset(setup["abilities"]),
         shows,
         queue.modes,
-        link.terminal_auth,
+        controller.terminal_auth,
     )
 
 
@@ -115,9 +115,9 @@ def ask_face(tmp_path: Path) -> Face:
     elicitation presenter, and the text renderer of the store's changes."""
     invocation = parse(["ask", "hi", "--cwd", str(tmp_path), "--", "agent"])
     ask = headless.HeadlessAsk(invocation, headless.Output(out=io.StringIO(), err=io.StringIO()))
-    link = ask.controller
-    setup = link.client_setup()
-    assert link.elicitations is not None
+    controller = ask.controller
+    setup = controller.client_setup()
+    assert controller.elicitations is not None
 
     def shows(updates: list[dict[str, Any]]) -> bool:
         out = headless.Output(out=io.StringIO(), err=io.StringIO())
@@ -137,8 +137,8 @@ def ask_face(tmp_path: Path) -> Face:
         frozenset(setup["updates"]),
         frozenset(setup["abilities"]),
         shows,
-        link.elicitations.modes,
-        link.terminal_auth,
+        controller.elicitations.modes,
+        controller.terminal_auth,
     )
 
 
@@ -222,9 +222,9 @@ def _a_suggestion_is_taken_as_written() -> bool:
     from acp_tui.store.suggestions import suggestions_of
     from acp_tui.ui.widgets.prompt import PromptEditor
 
-    link = {"type": "resource_link", "uri": "file:///a.md", "name": "a.md"}
-    (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, link]}])
-    return suggestion.blocks[1] == link and callable(PromptEditor.take_suggestion)
+    controller = {"type": "resource_link", "uri": "file:///a.md", "name": "a.md"}
+    (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, controller]}])
+    return suggestion.blocks[1] == controller and callable(PromptEditor.take_suggestion)
 
 
 def _an_agent_terminal_is_kept() -> bool:
@@ -267,10 +267,10 @@ def _a_subagent_is_cancelled_on_its_own() -> bool:
         "parent",
         {"sessionUpdate": "subagent_update", "sessionId": "c", "capabilities": {"cancel": {}}},
     )
-    link = SessionController(AgentSpec(["agent"], cwd="."), store=store)
-    link.state.client = Client()  # type: ignore[assignment]
-    link.state.agent = object()  # type: ignore[assignment]
-    anyio.run(link.cancel_child, "c")
+    controller = SessionController(AgentSpec(["agent"], cwd="."), store=store)
+    controller.state.client = Client()  # type: ignore[assignment]
+    controller.state.agent = object()  # type: ignore[assignment]
+    anyio.run(controller.cancel_child, "c")
     return sent == [("session/cancel", "c")]
 
 
@@ -428,8 +428,8 @@ def test_the_clients_file_access_is_not_offered_to_gemini_cli(
     sources = [AgentSource.command(argv), *map(AgentSource.configured, ("default", "yes", "no"))]
     for source, expected in zip(sources, (offered, offered, True, False), strict=True):
         spec = resolve_agent(source, config, options).spec
-        link = SessionController(spec, store=SessionStore())
-        setup = link.client_setup()
+        controller = SessionController(spec, store=SessionStore())
+        setup = controller.client_setup()
         caps = client_capabilities(
             handlers=setup["handlers"],
             notifications=setup["notifications"],

@@ -71,68 +71,68 @@ class PagedLink:
         self.opened.append(session_id)
 
 
-async def continue_latest(link: PagedLink) -> list[str]:
-    outcome = await open_at_start(link, cwd=CWD, resume="", continue_latest=True)  # type: ignore[arg-type]
-    assert outcome.opened == (link.opened[-1] if link.opened else None)
-    return link.opened
+async def continue_latest(controller: PagedLink) -> list[str]:
+    outcome = await open_at_start(controller, cwd=CWD, resume="", continue_latest=True)  # type: ignore[arg-type]
+    assert outcome.opened == (controller.opened[-1] if controller.opened else None)
+    return controller.opened
 
 
 @pytest.mark.anyio
 async def test_newest_listed_first_reads_one_page() -> None:
-    link = PagedLink([row(n) for n in range(20, 0, -1)])
-    assert await continue_latest(link) == ["s020"]
-    assert link.cursors_asked == [None]
+    controller = PagedLink([row(n) for n in range(20, 0, -1)])
+    assert await continue_latest(controller) == ["s020"]
+    assert controller.cursors_asked == [None]
 
 
 @pytest.mark.anyio
 async def test_oldest_listed_first_reads_on_to_the_newest() -> None:
-    link = PagedLink([row(n) for n in range(1, 21)])
-    assert await continue_latest(link) == ["s020"]
-    assert len(link.cursors_asked) == 7  # 20 rows, 3 a page
+    controller = PagedLink([row(n) for n in range(1, 21)])
+    assert await continue_latest(controller) == ["s020"]
+    assert len(controller.cursors_asked) == 7  # 20 rows, 3 a page
 
 
 @pytest.mark.anyio
 async def test_one_row_a_page_oldest_first_reads_on_across_pages() -> None:
-    link = PagedLink([row(n) for n in range(1, 6)], page_size=1)
-    assert await continue_latest(link) == ["s005"]
+    controller = PagedLink([row(n) for n in range(1, 6)], page_size=1)
+    assert await continue_latest(controller) == ["s005"]
 
 
 @pytest.mark.anyio
 async def test_undated_rows_keep_the_agents_order_and_one_page() -> None:
     """Without dates there is no telling which is newer: the agent's first row, as before."""
-    link = PagedLink([row(n, dated=False) for n in range(1, 10)])
-    assert await continue_latest(link) == ["s001"]
-    assert link.cursors_asked == [None]
+    controller = PagedLink([row(n, dated=False) for n in range(1, 10)])
+    assert await continue_latest(controller) == ["s001"]
+    assert controller.cursors_asked == [None]
 
 
 @pytest.mark.anyio
 async def test_a_cursor_handed_back_again_is_not_followed_twice() -> None:
-    link = PagedLink([row(n) for n in range(1, 31)], cursors=["a", "b", "a", "c"])
-    await continue_latest(link)
-    assert link.cursors_asked == [None, "a", "b"]
+    controller = PagedLink([row(n) for n in range(1, 31)], cursors=["a", "b", "a", "c"])
+    await continue_latest(controller)
+    assert controller.cursors_asked == [None, "a", "b"]
 
 
 @pytest.mark.anyio
 async def test_an_endless_list_is_read_to_a_bound() -> None:
-    link = PagedLink([row(n) for n in range(1, 400)])
-    await continue_latest(link)
-    assert len(link.cursors_asked) == CONTINUE_PAGES
-    assert link.opened == [f"s{3 * CONTINUE_PAGES:03d}"]
+    controller = PagedLink([row(n) for n in range(1, 400)])
+    await continue_latest(controller)
+    assert len(controller.cursors_asked) == CONTINUE_PAGES
+    assert controller.opened == [f"s{3 * CONTINUE_PAGES:03d}"]
 
 
 @pytest.mark.anyio
 async def test_resume_without_an_id_offers_the_list_read_the_same_way() -> None:
-    link = PagedLink([row(n) for n in range(1, 10)])
-    outcome = await open_at_start(link, cwd=CWD, resume="", continue_latest=False)  # type: ignore[arg-type]
-    assert outcome.choose and link.opened == []
-    assert link.store.catalog(CWD)[0].id == "s009"
+    controller = PagedLink([row(n) for n in range(1, 10)])
+    outcome = await open_at_start(controller, cwd=CWD, resume="", continue_latest=False)  # type: ignore[arg-type]
+    assert outcome.choose and controller.opened == []
+    assert controller.store.catalog(CWD)[0].id == "s009"
 
 
 @pytest.mark.anyio
 async def test_one_row_a_page_newest_first_reads_a_second_page_only() -> None:
-    link = PagedLink([row(n) for n in range(5, 0, -1)], page_size=1)
-    assert await continue_latest(link) == ["s005"]
-    assert len(link.cursors_asked) == 2
+    controller = PagedLink([row(n) for n in range(5, 0, -1)], page_size=1)
+    assert await continue_latest(controller) == ["s005"]
+    assert len(controller.cursors_asked) == 2
 
 
 @pytest.mark.anyio
@@ -145,8 +145,8 @@ async def test_a_later_page_that_fails_leaves_the_pages_read() -> None:
                 raise AgentRefused(INTERNAL_ERROR, "the index is locked")
             return await super().list_sessions(cwd, cursor, pages=pages)
 
-    link = FailingSecondPage([row(n) for n in range(1, 10)])
-    assert await continue_latest(link) == ["s006"]  # the newest of the two pages read
+    controller = FailingSecondPage([row(n) for n in range(1, 10)])
+    assert await continue_latest(controller) == ["s006"]  # the newest of the two pages read
 
 
 @pytest.mark.anyio
@@ -164,8 +164,8 @@ async def test_a_session_that_will_not_reopen_is_told_with_the_agents_reason_who
             )
             raise session_error(refused) from refused
 
-    link = Refusing([row(1)])
-    outcome = await open_at_start(link, cwd=CWD, resume="s001", continue_latest=False)  # type: ignore[arg-type]
+    controller = Refusing([row(1)])
+    outcome = await open_at_start(controller, cwd=CWD, resume="s001", continue_latest=False)  # type: ignore[arg-type]
     assert outcome.opened is None
     assert outcome.message is not None
     assert outcome.message.startswith(

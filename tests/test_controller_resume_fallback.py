@@ -38,30 +38,30 @@ async def test_open_falls_back_to_load_when_resume_is_not_implemented(
     store.register_session("pre-1", cwd=str(tmp_path))
     chunk = {"sessionUpdate": "agent_message_chunk", "content": {"type": "text", "text": "old"}}
     store.apply({"sessionId": "pre-1", "update": chunk})
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(SDK_AGENT, cwd=str(tmp_path), env={switch: "1"}), store=store
     )
 
-    async def open_nothing(link: SessionController) -> None:
+    async def open_nothing(controller: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as group:
-        group.start_soon(link.run, open_nothing)
+        group.start_soon(controller.run, open_nothing)
         try:
             with anyio.fail_after(30):
-                await link.ready.wait()
-                assert await link.open_session("pre-1", history=history) == method
-                assert link.resume_unsupported == (method == "load")
-                assert link.is_open("pre-1")
+                await controller.ready.wait()
+                assert await controller.open_session("pre-1", history=history) == method
+                assert controller.resume_unsupported == (method == "load")
+                assert controller.is_open("pre-1")
                 # Later reopens go straight to load: no second "method not found".
                 if method == "load":
-                    assert await link.open_session("pre-2", history=history) == "load"
+                    assert await controller.open_session("pre-2", history=history) == "load"
         finally:
-            link.request_stop()
-    assert link.client is not None
+            controller.request_stop()
+    assert controller.client is not None
     calls = [
         json.loads(record.text).get("method")
-        for record in list(link.client.connection.traffic)
+        for record in list(controller.client.connection.traffic)
         if record.direction == "out" and record.text and '"method"' in record.text
     ]
     reopens = [call for call in calls if call in ("session/resume", "session/load")]

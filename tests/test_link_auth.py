@@ -148,10 +148,10 @@ def run_login_with_name(name: str) -> Any:
     return run
 
 
-def sent(link: SessionController) -> list[tuple[str, Any]]:
-    assert link.client is not None
+def sent(controller: SessionController) -> list[tuple[str, Any]]:
+    assert controller.client is not None
     out = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if "method" in message:
@@ -173,7 +173,7 @@ async def test_terminal_sign_in_opens_the_session_the_agent_refused(tmp_path: Pa
         return next(m.id for m in listed if m.kind == "terminal")
 
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
             cwd=str(tmp_path),
@@ -182,14 +182,14 @@ async def test_terminal_sign_in_opens_the_session_the_agent_refused(tmp_path: Pa
         face=FaceHooks(choose_auth=choose, run_terminal_login=run_login_with_name("Tester")),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        initialize = sent(link)[0][1]
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        initialize = sent(controller)[0][1]
         assert initialize["clientCapabilities"]["auth"] == {"terminal": True}
-        link.request_stop()
+        controller.request_stop()
     # The agent offered its terminal method because we said we can run it, and it was run.
     assert asked == [["terminal", "agent"]]
-    assert [m for m, _ in sent(link) if m == "authenticate"] == []
+    assert [m for m, _ in sent(controller) if m == "authenticate"] == []
 
 
 async def test_a_prompt_refused_for_sign_in_is_sent_again_once_signed_in(tmp_path: Path) -> None:
@@ -200,28 +200,28 @@ async def test_a_prompt_refused_for_sign_in_is_sent_again_once_signed_in(tmp_pat
         return next(m.id for m in listed if m.kind == "agent")
 
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
         face=FaceHooks(choose_auth=choose),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/login")
-        await wait(lambda: not link.is_busy(sid), "/login answered")
-        link.send_prompt(sid, "after sign-in")
-        await wait(lambda: not link.is_busy(sid) and chosen, "the second turn")
-        link.request_stop()
+        controller.send_prompt(sid, "/login")
+        await wait(lambda: not controller.is_busy(sid), "/login answered")
+        controller.send_prompt(sid, "after sign-in")
+        await wait(lambda: not controller.is_busy(sid) and chosen, "the second turn")
+        controller.request_stop()
     state = store.get(sid)
     assert state is not None
     users = [e.text for e in state.transcript if isinstance(e, UserMessage)]
     assert users == ["/login", "after sign-in"]  # recorded once, though sent twice
-    prompts = [p["prompt"][0]["text"] for m, p in sent(link) if m == "session/prompt"]
+    prompts = [p["prompt"][0]["text"] for m, p in sent(controller) if m == "session/prompt"]
     assert prompts == ["/login", "after sign-in", "after sign-in"]
-    assert [p["methodId"] for m, p in sent(link) if m == "authenticate"] == ["demo-sign-in"]
+    assert [p["methodId"] for m, p in sent(controller) if m == "authenticate"] == ["demo-sign-in"]
     assert state.stop_reason == "end_turn"
 
 
@@ -234,29 +234,33 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
         return answers.pop(0)
 
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
         face=FaceHooks(choose_auth=choose),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/login")
-        await wait(lambda: not link.is_busy(sid), "/login answered")
-        link.send_prompt(sid, "keep me")
-        await wait(lambda: link.prompts.has(sid) and not link.is_busy(sid), "kept")
+        controller.send_prompt(sid, "/login")
+        await wait(lambda: not controller.is_busy(sid), "/login answered")
+        controller.send_prompt(sid, "keep me")
+        await wait(lambda: controller.prompts.has(sid) and not controller.is_busy(sid), "kept")
         state = store.get(sid)
         assert state is not None
-        assert [q.text for q in link.prompts.items(sid)] == ["keep me"]
+        assert [q.text for q in controller.prompts.items(sid)] == ["keep me"]
         assert [e.text for e in state.transcript if isinstance(e, UserMessage)] == ["/login"]
         await anyio.sleep(0.3)  # held: it does not go out again on its own
-        assert len([m for m, _ in sent(link) if m == "session/prompt"]) == 2
-        link.send_prompt(sid, "and me")
+        assert len([m for m, _ in sent(controller) if m == "session/prompt"]) == 2
+        controller.send_prompt(sid, "and me")
         await wait(
-            lambda: not link.prompts.has(sid) and not link.is_busy(sid) and state.stop_reason,
+            lambda: (
+                not controller.prompts.has(sid)
+                and not controller.is_busy(sid)
+                and state.stop_reason
+            ),
             "both sent",
         )
         await wait(
@@ -266,13 +270,13 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
             ),
             "both answered, in order",
         )
-        link.request_stop()
+        controller.request_stop()
 
 
 async def test_logout_is_offered_only_when_advertised_and_signs_out(tmp_path: Path) -> None:
     store = SessionStore()
     state_dir = tmp_path / "state"
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(demo_agent_argv(str(state_dir), chunk_delay=0), cwd=str(tmp_path)),
         store=store,
         face=FaceHooks(choose_auth=None),
@@ -280,14 +284,14 @@ async def test_logout_is_offered_only_when_advertised_and_signs_out(tmp_path: Pa
     (state_dir).mkdir(parents=True, exist_ok=True)
     (state_dir / "login-token.json").write_text(json.dumps({"name": "T", "method": "x", "at": "y"}))
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        assert link.can_logout
-        await link.logout()
-        assert link.sign_in.signed_out
-        link.request_stop()
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        assert controller.can_logout
+        await controller.logout()
+        assert controller.sign_in.signed_out
+        controller.request_stop()
     assert not (state_dir / "login-token.json").exists()
-    assert [m for m, _ in sent(link) if m == "logout"] == ["logout"]
+    assert [m for m, _ in sent(controller) if m == "logout"] == ["logout"]
 
 
 def test_the_demo_terminal_login_exits_non_zero_without_an_answer(tmp_path: Path) -> None:
@@ -312,25 +316,27 @@ async def test_a_stray_state_update_on_v1_never_changes_how_turns_end_or_the_que
     the activity follows it, but a second message still waits for the first turn's answer."""
     argv = [*demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.01), "--v2-updates"]
     store = SessionStore()
-    link = SessionController(AgentSpec(argv, cwd=str(tmp_path)), store=store)
+    controller = SessionController(AgentSpec(argv, cwd=str(tmp_path)), store=store)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/help")
-        await wait(lambda: not link.is_busy(sid), "the first turn")
+        controller.send_prompt(sid, "/help")
+        await wait(lambda: not controller.is_busy(sid), "the first turn")
         state = store.get(sid)
         assert state is not None and state.state_detail is not None  # it did send them
-        link.send_prompt(sid, "/help")
+        controller.send_prompt(sid, "/help")
         await wait(lambda: state.state_detail.get("state") == "running", "running again")
-        link.send_prompt(sid, "queued behind it")
-        assert [q.text for q in link.prompts.items(sid)] == ["queued behind it"]
-        assert len([m for m, _ in sent(link) if m == "session/prompt"]) == 2
-        await wait(lambda: not link.is_busy(sid) and not link.prompts.has(sid), "all sent")
-        await wait(lambda: not link.is_busy(sid), "the last turn")
-        link.request_stop()
-    assert not link.v2_lifecycle
+        controller.send_prompt(sid, "queued behind it")
+        assert [q.text for q in controller.prompts.items(sid)] == ["queued behind it"]
+        assert len([m for m, _ in sent(controller) if m == "session/prompt"]) == 2
+        await wait(
+            lambda: not controller.is_busy(sid) and not controller.prompts.has(sid), "all sent"
+        )
+        await wait(lambda: not controller.is_busy(sid), "the last turn")
+        controller.request_stop()
+    assert not controller.v2_lifecycle
     assert state.stop_reason == "end_turn"
 
 
@@ -389,7 +395,7 @@ async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_adve
         listed.append([m.kind for m in methods])
         return "demo-sign-in"
 
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
             cwd=str(tmp_path),
@@ -398,10 +404,10 @@ async def test_where_no_terminal_can_be_handed_over_terminal_sign_in_is_not_adve
         face=FaceHooks(choose_auth=choose, terminal_auth=False),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        link.request_stop()
-    assert "auth" not in sent(link)[0][1]["clientCapabilities"]
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        controller.request_stop()
+    assert "auth" not in sent(controller)[0][1]["clientCapabilities"]
     assert listed == [["agent"]]
 
 

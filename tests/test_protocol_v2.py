@@ -28,25 +28,25 @@ pytestmark = pytest.mark.anyio
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def wire(link: SessionController, direction: str) -> list[dict[str, Any]]:
-    assert link.client is not None
+def wire(controller: SessionController, direction: str) -> list[dict[str, Any]]:
+    assert controller.client is not None
     return [
         json.loads(r.text)
-        for r in list(link.client.connection.traffic)
+        for r in list(controller.client.connection.traffic)
         if r.direction == direction and r.text
     ]
 
 
-def requests(link: SessionController) -> list[tuple[str, Any]]:
-    return [(m["method"], m.get("params")) for m in wire(link, "out") if "method" in m]
+def requests(controller: SessionController) -> list[tuple[str, Any]]:
+    return [(m["method"], m.get("params")) for m in wire(controller, "out") if "method" in m]
 
 
-def check_client_messages(link: SessionController, version: int) -> int:
+def check_client_messages(controller: SessionController, version: int) -> int:
     """Every message the client wrote fits the schema of ``version`` (answers are checked
     against the request they answer)."""
-    asked = {m["id"]: m["method"] for m in wire(link, "in") if "method" in m and "id" in m}
+    asked = {m["id"]: m["method"] for m in wire(controller, "in") if "method" in m and "id" in m}
     checked = 0
-    for message in wire(link, "out"):
+    for message in wire(controller, "out"):
         answered = asked.get(message.get("id")) if "method" not in message else None
         schema_check.check_message(message, version, answered_method=answered)
         checked += 1
@@ -77,7 +77,7 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
         asked.append(params)
         return await allow_once(params)
 
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(str(tmp_path / "state"), chunk_delay=0),
             cwd=str(tmp_path),
@@ -87,45 +87,49 @@ async def test_a_whole_v2_session_tool_call_permission_terminal_and_turns(tmp_pa
         face=FaceHooks(permission_handler=permission),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        assert link.v2_lifecycle and link.agent is not None and link.agent.protocol_version == 2
+        assert (
+            controller.v2_lifecycle
+            and controller.agent is not None
+            and controller.agent.protocol_version == 2
+        )
         state = store.get(sid)
         assert state is not None and state.commands  # v2: commands come in the response
-        link.send_prompt(sid, "/run echo v2-terminal")
+        controller.send_prompt(sid, "/run echo v2-terminal")
         await wait(lambda: asked, "the permission request")
-        await wait(lambda: not link.is_busy(sid), "the turn to end on state_update idle")
+        await wait(lambda: not controller.is_busy(sid), "the turn to end on state_update idle")
         assert state.stop_reason == "end_turn"
         # The permission request named the tool call; the tool call shows the agent's own
         # terminal, whose output arrived as terminal_output_chunk.
         assert "echo v2-terminal" in json.dumps(asked[0]["toolCall"])
         tool = next(e for e in state.transcript if isinstance(e, ToolCall))
         terminal_id = next(c["terminalId"] for c in tool.content if c.get("type") == "terminal")
-        terminal = link.terminal_state(terminal_id)
+        terminal = controller.terminal_state(terminal_id)
         assert terminal is not None and "v2-terminal" in terminal.output
         assert terminal.exit_status is not None and terminal.exit_status.describe() == "exit 0"
         # A second turn; two messages at once both go out at once (v2 accepts them any time).
-        link.send_prompt(sid, "second")
-        link.send_prompt(sid, "third")
-        assert not link.prompts.has(sid)
+        controller.send_prompt(sid, "second")
+        controller.send_prompt(sid, "third")
+        assert not controller.prompts.has(sid)
         await wait(
             lambda: (
-                not link.is_busy(sid)
+                not controller.is_busy(sid)
                 and sum(isinstance(e, AgentMessage) for e in state.transcript) >= 3
             ),
             "both answered",
         )
-        link.request_stop()
+        controller.request_stop()
     assert users(store, sid) == ["/run echo v2-terminal", "second", "third"]
-    methods = [m for m, _ in requests(link)]
+    methods = [m for m, _ in requests(controller)]
     assert "session/load" not in methods and "authenticate" not in methods
-    initialize = requests(link)[0][1]
+    initialize = requests(controller)[0][1]
     assert initialize["protocolVersion"] == 2 and initialize["capabilities"]["auth"] == {
         "terminal": {}
     }
-    assert check_client_messages(link, 2) >= 6
+    assert check_client_messages(controller, 2) >= 6
 
 
 async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) -> None:
@@ -146,8 +150,8 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
         first.request_stop()
     store = SessionStore()
 
-    async def reopen(link: SessionController) -> None:
-        await link.open_session(sid)
+    async def reopen(controller: SessionController) -> None:
+        await controller.open_session(sid)
 
     second = SessionController(
         AgentSpec(
@@ -170,27 +174,29 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
 
 async def test_a_v1_answer_to_a_v2_request_means_v1_from_then_on(tmp_path: Path) -> None:
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(FIXTURE_AGENT, cwd=str(tmp_path), protocol_version=2), store=store
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        assert not link.v2_lifecycle and store.protocol_version == 1
-        link.send_prompt(sid, "one")
-        link.send_prompt(sid, "two")
-        assert [q.text for q in link.prompts.items(sid)] == ["two"]  # v1: one turn at a time
-        await wait(lambda: not link.is_busy(sid) and not link.prompts.has(sid), "both turns")
-        await wait(lambda: not link.is_busy(sid), "the last turn")
-        link.request_stop()
-    initialize = requests(link)[0][1]
+        assert not controller.v2_lifecycle and store.protocol_version == 1
+        controller.send_prompt(sid, "one")
+        controller.send_prompt(sid, "two")
+        assert [q.text for q in controller.prompts.items(sid)] == ["two"]  # v1: one turn at a time
+        await wait(
+            lambda: not controller.is_busy(sid) and not controller.prompts.has(sid), "both turns"
+        )
+        await wait(lambda: not controller.is_busy(sid), "the last turn")
+        controller.request_stop()
+    initialize = requests(controller)[0][1]
     # One request that reads right either way.
     schema_check.check(initialize, "InitializeRequest", 1)
     schema_check.check(initialize, "InitializeRequest", 2)
     assert initialize["clientCapabilities"]["auth"] == {"terminal": True}
-    check_client_messages(link, 1)
+    check_client_messages(controller, 1)
 
 
 async def test_v2_sign_in_uses_auth_login_and_runs_terminal_methods(tmp_path: Path) -> None:
@@ -207,7 +213,7 @@ async def test_v2_sign_in_uses_auth_login_and_runs_terminal_methods(tmp_path: Pa
         return 1  # the person gave up: the agent method is tried next time
 
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True),
             cwd=str(tmp_path),
@@ -217,22 +223,22 @@ async def test_v2_sign_in_uses_auth_login_and_runs_terminal_methods(tmp_path: Pa
         face=FaceHooks(choose_auth=choose, run_terminal_login=run),
     )
     errors: list[str] = []
-    link.events.on_error = errors.append
+    controller.events.on_error = errors.append
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
+        tg.start_soon(controller.run)
         await wait(lambda: errors, "the failed terminal sign-in reported")
-        assert link.current_session_id is None
-        sid = await link.new_session()
-        assert link.can_logout
-        await link.logout()
-        link.request_stop()
+        assert controller.current_session_id is None
+        sid = await controller.new_session()
+        assert controller.can_logout
+        await controller.logout()
+        controller.request_stop()
     assert kinds == [["terminal", "agent"], ["terminal", "agent"]]
     assert [login.argv[-1] for login in ran] == ["--login"]
-    logins = [p["methodId"] for m, p in requests(link) if m == "auth/login"]
+    logins = [p["methodId"] for m, p in requests(controller) if m == "auth/login"]
     assert logins == ["demo-sign-in"]
-    assert [m for m, _ in requests(link) if m == "auth/logout"] == ["auth/logout"]
+    assert [m for m, _ in requests(controller) if m == "auth/logout"] == ["auth/logout"]
     assert sid
-    check_client_messages(link, 2)
+    check_client_messages(controller, 2)
 
 
 def test_v2_capabilities_read_as_the_clients_own() -> None:
@@ -384,7 +390,7 @@ def test_v2_tool_call_nulls_reset_fields_and_v1_nulls_leave_them() -> None:
 
 async def test_v2_cancel_ends_the_turn_with_a_notice(tmp_path: Path) -> None:
     store = SessionStore()
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(str(tmp_path / "state"), chunk_delay=0.02),
             cwd=str(tmp_path),
@@ -393,19 +399,19 @@ async def test_v2_cancel_ends_the_turn_with_a_notice(tmp_path: Path) -> None:
         store=store,
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
         state = store.get(sid)
         assert state is not None
-        link.send_prompt(sid, "/slow")
+        controller.send_prompt(sid, "/slow")
         await wait(
             lambda: (state.state_detail or {}).get("state") == "running", "the agent running"
         )
-        await link.cancel(sid)
-        await wait(lambda: not link.is_busy(sid), "the cancelled turn to end")
-        link.request_stop()
+        await controller.cancel(sid)
+        await wait(lambda: not controller.is_busy(sid), "the cancelled turn to end")
+        controller.request_stop()
     assert state.stop_reason == "cancelled"
     assert any(getattr(e, "title", "") == "Cancelled" for e in state.transcript)
-    check_client_messages(link, 2)
+    check_client_messages(controller, 2)

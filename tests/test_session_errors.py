@@ -79,7 +79,7 @@ async def with_agent(
     argv: list[str], tmp_path: Path, act: Callable[[SessionController], Awaitable[Any]], **face: Any
 ) -> BaseException | None:
     """Run the agent, ``act`` on its controller once it is ready; what ``act`` raised."""
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(tuple(argv), cwd=str(tmp_path)), store=SessionStore(), face=FaceHooks(**face)
     )
     raised: BaseException | None = None
@@ -87,37 +87,37 @@ async def with_agent(
     async def opener(_: SessionController) -> None:
         nonlocal raised
         try:
-            await act(link)
+            await act(controller)
         except BaseException as error:
             raised = error
-        link.request_stop()
+        controller.request_stop()
 
     with anyio.fail_after(60):
-        await link.run(opener)
+        await controller.run(opener)
     return raised
 
 
 async def test_a_call_to_an_agent_that_is_not_running_is_agent_gone(tmp_path: Path) -> None:
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(tuple(RECORDING_AGENT), cwd=str(tmp_path)), store=SessionStore()
     )
     with pytest.raises(AgentGone, match="not running"):
-        await link.new_session()
+        await controller.new_session()
     with pytest.raises(AgentGone):
-        await link.cancel("s")
+        await controller.cancel("s")
 
 
 async def test_what_the_agent_cannot_do_is_not_supported(tmp_path: Path) -> None:
-    async def act(link: SessionController) -> None:
-        await link.close_session("recorded-1")  # it does not advertise session/close
+    async def act(controller: SessionController) -> None:
+        await controller.close_session("recorded-1")  # it does not advertise session/close
 
     assert isinstance(await with_agent(RECORDING_AGENT, tmp_path, act), NotSupported)
 
 
 async def test_an_error_answer_is_the_agent_refusing_with_its_code(tmp_path: Path) -> None:
-    async def act(link: SessionController) -> None:
-        session_id = await link.new_session()
-        await link.set_mode(session_id, "fast")  # it knows no session/set_mode
+    async def act(controller: SessionController) -> None:
+        session_id = await controller.new_session()
+        await controller.set_mode(session_id, "fast")  # it knows no session/set_mode
 
     raised = await with_agent(RECORDING_AGENT, tmp_path, act)
     assert isinstance(raised, AgentRefused) and raised.code == METHOD_NOT_FOUND
@@ -127,8 +127,8 @@ async def test_an_error_answer_is_the_agent_refusing_with_its_code(tmp_path: Pat
 async def test_a_sign_in_that_does_not_happen_is_auth_required(tmp_path: Path) -> None:
     argv = demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, require_auth=True)
 
-    async def act(link: SessionController) -> None:
-        await link.new_session()
+    async def act(controller: SessionController) -> None:
+        await controller.new_session()
 
     raised = await with_agent(argv, tmp_path, act, choose_auth=None)
     assert isinstance(raised, AuthRequired)

@@ -30,11 +30,11 @@ pytestmark = pytest.mark.anyio
 FIXTURE_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "fixture_agent.py")]
 
 
-def sent(link: SessionController) -> list[dict[str, Any]]:
-    assert link.client is not None
+def sent(controller: SessionController) -> list[dict[str, Any]]:
+    assert controller.client is not None
     return [
         json.loads(record.text)
-        for record in list(link.client.connection.traffic)
+        for record in list(controller.client.connection.traffic)
         if record.direction == "out" and record.text and '"method"' in record.text
     ]
 
@@ -43,31 +43,31 @@ def sent(link: SessionController) -> list[dict[str, Any]]:
 async def running(
     argv: list[str], cwd: Path, errors: list[str]
 ) -> AsyncIterator[SessionController]:
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(argv, cwd=str(cwd)),
         store=SessionStore(),
         face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
-    async def open_nothing(link: SessionController) -> None:
+    async def open_nothing(controller: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run, open_nothing)
+        tg.start_soon(controller.run, open_nothing)
         with anyio.fail_after(30):
-            await link.ready.wait()
+            await controller.ready.wait()
         try:
-            yield link
+            yield controller
         finally:
-            link.request_stop()
+            controller.request_stop()
 
 
-async def turn(link: SessionController, session_id: str, blocks: list[dict[str, Any]]) -> str:
-    link.send_prompt(session_id, "", blocks)
-    state = link.store.get(session_id)
+async def turn(controller: SessionController, session_id: str, blocks: list[dict[str, Any]]) -> str:
+    controller.send_prompt(session_id, "", blocks)
+    state = controller.store.get(session_id)
     assert state is not None
     with anyio.fail_after(30):
-        while link.is_busy(session_id):
+        while controller.is_busy(session_id):
             await anyio.sleep(0.02)
     return [e for e in state.transcript if isinstance(e, AgentMessage)][-1].text
 
@@ -79,33 +79,35 @@ async def test_branch_rename_archive_and_rich_prompts_against_the_demo_agent(
     (tmp_path / "notes.md").write_text("remember the milk\n")
     errors: list[str] = []
     argv = demo_agent_argv(state_dir=str(tmp_path / "state"), chunk_delay=0)
-    async with running(argv, tmp_path, errors) as link:
-        store = link.store
-        source = await link.new_session()
-        caps = PromptCapabilities.from_agent(link.agent.capabilities if link.agent else {})
+    async with running(argv, tmp_path, errors) as controller:
+        store = controller.store
+        source = await controller.new_session()
+        caps = PromptCapabilities.from_agent(
+            controller.agent.capabilities if controller.agent else {}
+        )
         assert caps.image and caps.embedded_context
         built = build_prompt("/image @shot.png @notes.md", tmp_path, caps)
-        reply = await turn(link, source, built.blocks)
+        reply = await turn(controller, source, built.blocks)
         assert "an image: `image/png`" in reply and "an embedded resource" in reply
         assert "18 bytes" in reply  # the file's text travelled with the prompt
 
         # Branch: a new session, open and shown, with the conversation and its title.
         store.pin_title(source, "Groceries")
-        branch = await session_ops.fork(link, source)
-        assert branch != source and link.is_open(branch)
-        assert link.current_session_id == branch
+        branch = await session_ops.fork(controller, source)
+        assert branch != source and controller.is_open(branch)
+        assert controller.current_session_id == branch
         state = store.get(branch)
         assert state is not None and state.title == "Groceries (branch)"
         users = [e for e in state.transcript if isinstance(e, UserMessage)]
         assert [b["type"] for b in users[0].content] == ["text", "image", "resource"]
         # The agent has the conversation too: the branch answers as its next turn.
-        reply = await turn(link, branch, [{"type": "text", "text": "and then?"}])
+        reply = await turn(controller, branch, [{"type": "text", "text": "and then?"}])
         assert "This is turn 2 of this session" in reply
         source_state = store.get(source)
         assert source_state is not None and len(source_state.transcript) < len(state.transcript)
 
         # Rename: the agent stores it; a later title from the agent does not replace it.
-        shown, stored = await session_ops.rename(store, link, branch, "  Shopping\n list ")
+        shown, stored = await session_ops.rename(store, controller, branch, "  Shopping\n list ")
         assert (shown, stored) == ("Shopping list", True)
         store.apply(
             {
@@ -116,20 +118,20 @@ async def test_branch_rename_archive_and_rich_prompts_against_the_demo_agent(
         assert store.get(branch).title == "Shopping list"  # type: ignore[union-attr]
 
         # Archive: gone from the list, listed with the filter "only", back when unarchived.
-        await session_ops.set_archived(link, source, True)
-        assert not link.is_open(source)
-        await link.list_sessions(str(tmp_path), None)
+        await session_ops.set_archived(controller, source, True)
+        assert not controller.is_open(source)
+        await controller.list_sessions(str(tmp_path), None)
         assert source not in [s.id for s in store.catalog(str(tmp_path))]
-        await link.list_sessions(str(tmp_path), None, archived=True)
+        await controller.list_sessions(str(tmp_path), None, archived=True)
         assert [s.id for s in store.catalog(str(tmp_path), archived=True)] == [source]
-        await session_ops.set_archived(link, source, False)
-        await link.list_sessions(str(tmp_path), None)
+        await session_ops.set_archived(controller, source, False)
+        await controller.list_sessions(str(tmp_path), None)
         assert source in [s.id for s in store.catalog(str(tmp_path))]
         assert store.catalog(str(tmp_path), archived=True) == []
         # Listed: the agent kept the title it was given.
         listed = {s.id: s.title for s in store.catalog(str(tmp_path))}
         assert listed[branch] == "Shopping list"
-        requests = sent(link)
+        requests = sent(controller)
     assert errors == []
     for message in requests:
         check_message(message, 1)
@@ -145,23 +147,25 @@ async def test_branch_rename_archive_and_rich_prompts_against_the_demo_agent(
 async def test_a_rename_is_local_where_the_agent_cannot_store_titles(tmp_path: Path) -> None:
     errors: list[str] = []
     index = LocalIndex(tmp_path / "index.sqlite3", "fixture")
-    async with running(FIXTURE_AGENT, tmp_path, errors) as link:
-        assert link.agent is not None and not link.agent.can_set_title
-        session_id = await link.new_session()
-        shown, stored = await session_ops.rename(link.store, link, session_id, "Mine", index=index)
+    async with running(FIXTURE_AGENT, tmp_path, errors) as controller:
+        assert controller.agent is not None and not controller.agent.can_set_title
+        session_id = await controller.new_session()
+        shown, stored = await session_ops.rename(
+            controller.store, controller, session_id, "Mine", index=index
+        )
         assert (shown, stored) == ("Mine", False)
-        assert "session/set_title" not in [m["method"] for m in sent(link)]
+        assert "session/set_title" not in [m["method"] for m in sent(controller)]
         # Agent titles, live or listed, do not replace the person's.
-        link.store.apply(
+        controller.store.apply(
             {
                 "sessionId": session_id,
                 "update": {"sessionUpdate": "session_info_update", "title": "Agent's"},
             }
         )
-        link.store.apply_list_page(
+        controller.store.apply_list_page(
             {"sessions": [{"sessionId": session_id, "cwd": str(tmp_path), "title": "Listed"}]}
         )
-        assert link.store.get(session_id).title == "Mine"  # type: ignore[union-attr]
+        assert controller.store.get(session_id).title == "Mine"  # type: ignore[union-attr]
     assert index.local_titles() == {session_id: "Mine"}
     # A new run: the title comes back from the index, before and after the agent lists it.
     again = SessionStore()

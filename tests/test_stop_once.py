@@ -58,8 +58,8 @@ async def test_quitting_asks_each_agent_to_stop_once(
     app = demo_app(tmp_path, tmp_path / "demo-state")
     async with app.run_test(size=(100, 30)) as pilot:
         screen = await wait_for_ready(pilot)
-        link: Any = screen.link
+        controller: Any = screen.controller
         await pilot.press("ctrl+q")
         await pilot.pause()
-    assert asked == [link]
-    assert swept.count(link.process.tag) == 1
+    assert asked == [controller]
+    assert swept.count(controller.process.tag) == 1

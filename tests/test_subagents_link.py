@@ -48,8 +48,8 @@ def cards(store: SessionStore, sid: str) -> list[SubagentCard]:
     return [e for e in state.transcript if isinstance(e, SubagentCard)]
 
 
-def sent(link: SessionController, method: str) -> list[Any]:
-    return [params for m, params in requests(link) if m == method]
+def sent(controller: SessionController, method: str) -> list[Any]:
+    return [params for m, params in requests(controller) if m == method]
 
 
 @pytest.mark.parametrize("version", [1, 2])
@@ -61,19 +61,19 @@ async def test_children_are_sessions_under_their_parent(tmp_path: Path, version:
         asked.append(params)
         return {"outcome": {"outcome": "selected", "optionId": "allow_once"}}
 
-    link = link_for(tmp_path, store, version, permission)
+    controller = link_for(tmp_path, store, version, permission)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/subagents")
-        await wait(lambda: not link.is_busy(sid) and store.get(sid).children, "the turn")  # type: ignore[union-attr]
+        controller.send_prompt(sid, "/subagents")
+        await wait(lambda: not controller.is_busy(sid) and store.get(sid).children, "the turn")  # type: ignore[union-attr]
         await wait(lambda: all(c.status == "idle" for c in cards(store, sid)), "both idle")
         parent = store.get(sid)
         assert parent is not None
         children = store.children(sid)
-        link.request_stop()
+        controller.request_stop()
     assert [c.label for c in cards(store, sid)] == ["Research the code", "Check the tests"]
     assert [c.parent_id for c in children] == [sid, sid]
     assert [s.id for s in store.catalog()] == [sid]  # children are not sessions of their own
@@ -85,8 +85,8 @@ async def test_children_are_sessions_under_their_parent(tmp_path: Path, version:
     assert children[1].activity == "idle"
     # A child takes no prompt from the person.
     with pytest.raises(NotSupported):
-        link.send_prompt(children[0].id, "hello")
-    check_client_messages(link, version)
+        controller.send_prompt(children[0].id, "hello")
+    check_client_messages(controller, version)
 
 
 async def test_cancelling_a_child_sends_session_cancel_on_it_alone(tmp_path: Path) -> None:
@@ -99,26 +99,26 @@ async def test_cancelling_a_child_sends_session_cancel_on_it_alone(tmp_path: Pat
         await anyio.sleep_forever()  # answered cancelled when the child is cancelled
         raise AssertionError
 
-    link = link_for(tmp_path, store, 1, permission)
+    controller = link_for(tmp_path, store, 1, permission)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/subagents")
+        controller.send_prompt(sid, "/subagents")
         await waiting.wait()
         research, tests = store.children(sid)
         assert tests.activity == "requires_action"  # the person is asked: the child waits
-        assert link.can_cancel_child(tests.id)
-        await link.cancel_child(tests.id)
+        assert controller.can_cancel_child(tests.id)
+        await controller.cancel_child(tests.id)
         released.set()
-        await wait(lambda: not link.is_busy(sid), "the parent's turn")
-        link.request_stop()
-    assert sent(link, "session/cancel") == [{"sessionId": tests.id}]
+        await wait(lambda: not controller.is_busy(sid), "the parent's turn")
+        controller.request_stop()
+    assert sent(controller, "session/cancel") == [{"sessionId": tests.id}]
     assert tests.card is not None and tests.card.stop_reason == "cancelled"
     assert research.card is not None and research.card.stop_reason == "end_turn"
     assert store.get(sid).stop_reason == "end_turn"  # type: ignore[union-attr]
-    check_client_messages(link, 1)
+    check_client_messages(controller, 1)
 
 
 async def test_the_panel_cancels_each_piece_with_its_own_cancel_v2(tmp_path: Path) -> None:
@@ -131,16 +131,16 @@ async def test_the_panel_cancels_each_piece_with_its_own_cancel_v2(tmp_path: Pat
         cwd=str(tmp_path),
         protocol_version=2,
     )
-    link = workspace.start(AgentParts(spec))
+    controller = workspace.start(AgentParts(spec))
     workspace.labels[spec.key] = "demo agent"
-    store = link.store
+    store = controller.store
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/background 60")
-        await wait(lambda: not link.is_busy(sid), "the turn")
+        controller.send_prompt(sid, "/background 60")
+        await wait(lambda: not controller.is_busy(sid), "the turn")
         await wait(lambda: len(workspace_background.running_work(workspace)) == 3, "3 rows")
         rows = {r.work.kind: r for r in workspace_background.running_work(workspace)}
         assert {r.agent_label for r in rows.values()} == {"demo agent"}
@@ -157,34 +157,40 @@ async def test_the_panel_cancels_each_piece_with_its_own_cancel_v2(tmp_path: Pat
         state = store.get(sid)
         assert state is not None
         await wait(lambda: state.background == [], "an empty list")
-        link.request_stop()
+        controller.request_stop()
     terminal, tool, child = rows[WORK_TERMINAL], rows[WORK_TOOL_CALL], rows[WORK_SUBAGENT]
-    assert sent(link, "terminal/cancel") == [{"sessionId": sid, "terminalId": terminal.work.ref_id}]
-    assert sent(link, "tool_call/cancel") == [{"sessionId": sid, "toolCallId": tool.work.ref_id}]
-    assert sent(link, "session/cancel") == [{"sessionId": child.work.ref_id}]
+    assert sent(controller, "terminal/cancel") == [
+        {"sessionId": sid, "terminalId": terminal.work.ref_id}
+    ]
+    assert sent(controller, "tool_call/cancel") == [
+        {"sessionId": sid, "toolCallId": tool.work.ref_id}
+    ]
+    assert sent(controller, "session/cancel") == [{"sessionId": child.work.ref_id}]
     assert state.tool_index[tool.work.ref_id].status == "failed"
-    check_client_messages(link, 2)
+    check_client_messages(controller, 2)
 
 
 async def test_a_v1_tool_call_left_running_is_cancelled_with_session_cancel(
     tmp_path: Path,
 ) -> None:
     store = SessionStore()
-    link = link_for(tmp_path, store, 1)
+    controller = link_for(tmp_path, store, 1)
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run)
-        await wait(lambda: link.current_session_id is not None, "the session")
-        sid = link.current_session_id
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None, "the session")
+        sid = controller.current_session_id
         assert sid is not None
-        link.send_prompt(sid, "/background 60")
-        await wait(lambda: not link.is_busy(sid), "the turn")
-        work = {w.kind: w for w in link.background_work()}
+        controller.send_prompt(sid, "/background 60")
+        await wait(lambda: not controller.is_busy(sid), "the turn")
+        work = {w.kind: w for w in controller.background_work()}
         assert set(work) == {WORK_TOOL_CALL, WORK_SUBAGENT}  # v1: no terminal of its own
         tool = work[WORK_TOOL_CALL]
         assert tool.session_id == sid and tool.started_at is not None
-        await link.cancel_work(tool)
-        await wait(lambda: WORK_TOOL_CALL not in {w.kind for w in link.background_work()}, "gone")
-        link.request_stop()
-    assert sent(link, "session/cancel") == [{"sessionId": sid}]
+        await controller.cancel_work(tool)
+        await wait(
+            lambda: WORK_TOOL_CALL not in {w.kind for w in controller.background_work()}, "gone"
+        )
+        controller.request_stop()
+    assert sent(controller, "session/cancel") == [{"sessionId": sid}]
     assert store.get(sid).tool_index[tool.ref_id].status == "failed"  # type: ignore[union-attr]
-    check_client_messages(link, 1)
+    check_client_messages(controller, 1)

@@ -245,7 +245,7 @@ async def _every_setup_call(
     agent.write_text(RECORDING_AGENT)
     log = tmp_path / f"received-{advertise}.jsonl"
     errors: list[str] = []
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             [sys.executable, str(agent), str(log), advertise],
             cwd=str(tmp_path),
@@ -255,21 +255,21 @@ async def _every_setup_call(
         face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
     )
 
-    async def opener(link: SessionController) -> None:
+    async def opener(controller: SessionController) -> None:
         return None
 
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run, opener)
+        tg.start_soon(controller.run, opener)
         with anyio.fail_after(30):
-            await link.ready.wait()
-            first = await link.new_session()
-            await link.open_session("old-load")  # no transcript: loaded
-            link.store.register_session("old-resume")
-            link.store.prompt_sent("old-resume", [{"type": "text", "text": "hi"}])
-            await link.open_session("old-resume")  # a transcript here: resumed
-            await fork(link, first)
-        sent = link.system_prompt_sent
-        link.request_stop()
+            await controller.ready.wait()
+            first = await controller.new_session()
+            await controller.open_session("old-load")  # no transcript: loaded
+            controller.store.register_session("old-resume")
+            controller.store.prompt_sent("old-resume", [{"type": "text", "text": "hi"}])
+            await controller.open_session("old-resume")  # a transcript here: resumed
+            await fork(controller, first)
+        sent = controller.system_prompt_sent
+        controller.request_stop()
     return received(log), errors, sent
 
 
@@ -346,7 +346,7 @@ def test_the_demo_agent_echoes_what_it_received_over_real_pipes(tmp_path: Path) 
 async def test_a_branch_of_a_demo_session_gets_it_too(tmp_path: Path) -> None:
     from acp_tui.demo_agent import demo_agent_argv
 
-    link = SessionController(
+    controller = SessionController(
         AgentSpec(
             demo_agent_argv(state_dir=str(tmp_path / "data"), chunk_delay=0),
             cwd=str(tmp_path),
@@ -355,17 +355,17 @@ async def test_a_branch_of_a_demo_session_gets_it_too(tmp_path: Path) -> None:
         store=SessionStore(),
     )
     async with anyio.create_task_group() as tg:
-        tg.start_soon(link.run, None)
+        tg.start_soon(controller.run, None)
         with anyio.fail_after(60):
-            await link.ready.wait()
-            while link.current_session_id is None:
+            await controller.ready.wait()
+            while controller.current_session_id is None:
                 await anyio.sleep(0.05)
-            branch = await fork(link, link.current_session_id)
-            link.send_prompt(branch, "/system")
-            while not any("Be brief." in r for r in _replies(link.store, branch)):
+            branch = await fork(controller, controller.current_session_id)
+            controller.send_prompt(branch, "/system")
+            while not any("Be brief." in r for r in _replies(controller.store, branch)):
                 await anyio.sleep(0.05)
-        link.request_stop()
-    assert "(append, 9 characters)" in _replies(link.store, branch)[-1]
+        controller.request_stop()
+    assert "(append, 9 characters)" in _replies(controller.store, branch)[-1]
 
 
 def _replies(store: SessionStore, session_id: str) -> list[str]:

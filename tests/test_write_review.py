@@ -65,21 +65,21 @@ async def run_turn(
         parts.write_reviews.set_presenter(presenter)
     else:
         parts.write_reviews.fallback = "deny"
-    link = parts.controller()
+    controller = parts.controller()
     async with anyio.create_task_group() as group:
-        group.start_soon(link.run)
+        group.start_soon(controller.run)
         with anyio.fail_after(60):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-            session_id = link.current_session_id
-            link.send_prompt(session_id, prompt)
+            session_id = controller.current_session_id
+            controller.send_prompt(session_id, prompt)
             await anyio.sleep(0.1)
-            while link.is_busy(session_id):
+            while controller.is_busy(session_id):
                 await anyio.sleep(0.05)
         state = parts.store.get(session_id)
         assert state is not None
         said = "".join(e.text for e in state.transcript if isinstance(e, AgentMessage))
-        link.request_stop()
+        controller.request_stop()
     return said, parts, session_id
 
 
@@ -165,11 +165,11 @@ async def test_the_reviewed_write_is_checkpointed_and_undone(tmp_path: Path) -> 
     )
     kept = seen[0].change.apply({1})
     assert target.read_text() == kept
-    link = parts.controller()
-    turns = await link.checkpoints.turns(session_id)
+    controller = parts.controller()
+    turns = await controller.checkpoints.turns(session_id)
     assert turns and turns[-1].writes, "the reviewed write was recorded"
-    plan = await link.checkpoints.plan_rewind(session_id, turns[-1].number)
-    result = await link.checkpoints.apply(plan, {p.path: None for p in plan.files})
+    plan = await controller.checkpoints.plan_rewind(session_id, turns[-1].number)
+    result = await controller.checkpoints.apply(plan, {p.path: None for p in plan.files})
     assert not result.left
     assert target.read_text() == LINES
 

@@ -100,8 +100,8 @@ class AgentViews(App[int]):
         you"."""
         view = self.show_agent(agent_key)
         if view is None:
-            link = self.workspace.get(agent_key)
-            if link is not None and not link.finished.is_set():
+            controller = self.workspace.get(agent_key)
+            if controller is not None and not controller.finished.is_set():
                 # Started only to list its sessions ("Show sessions of"): it gets a view now.
                 self.run_worker(self._adopt(agent_key, session_id), exit_on_error=False)
                 return
@@ -192,7 +192,7 @@ class AgentViews(App[int]):
             if key == shown:
                 continue
             yield AgentCommand(
-                f"Switch to {agent_label(view.spec, view.link)}",
+                f"Switch to {agent_label(view.spec, view.controller)}",
                 f"Show this agent's view; every agent keeps running{hint}",
                 lambda key=key: self.show_agent(key),  # type: ignore[misc]
             )

@@ -95,8 +95,8 @@ class SessionSearch:
             return
         app = self.app
         key = hit.agent
-        link = app.workspace.get(key)
-        if key in app.agent_views or (link is not None and not link.finished.is_set()):
+        controller = app.workspace.get(key)
+        if key in app.agent_views or (controller is not None and not controller.finished.is_set()):
             app.show_session(key, hit.session_id)
         else:
             spec = self._spec(hit)

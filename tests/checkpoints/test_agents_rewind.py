@@ -33,18 +33,18 @@ async def run_turn_and_rewind(project: Path, store: Path, argv: list[str], promp
         checkpoints=CheckpointSettings(store=store, enabled=True),
     )
     parts = AgentParts(spec, policy="yolo")
-    link = parts.controller()
+    controller = parts.controller()
     state = git_state(project)
     before = tree_bytes(project)
     async with anyio.create_task_group() as group:
-        group.start_soon(link.run)
+        group.start_soon(controller.run)
         with anyio.fail_after(90):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-            session_id = link.current_session_id
-            link.send_prompt(session_id, prompt)
+            session_id = controller.current_session_id
+            controller.send_prompt(session_id, prompt)
             while True:
-                turns = await link.checkpoints.turns(session_id)
+                turns = await controller.checkpoints.turns(session_id)
                 if turns and turns[-1].ended is not None:
                     break
                 await anyio.sleep(0.05)
@@ -52,10 +52,10 @@ async def run_turn_and_rewind(project: Path, store: Path, argv: list[str], promp
         changed = {Path(f.path).name: f.change for f in record.files}
         assert record.writes, "the client-served write was recorded"
         assert record.writes[0].tool_call_id is not None
-        plan = await link.checkpoints.plan_rewind(session_id, record.number)
-        result = await link.checkpoints.apply(plan, {p.path: None for p in plan.files})
+        plan = await controller.checkpoints.plan_rewind(session_id, record.number)
+        result = await controller.checkpoints.apply(plan, {p.path: None for p in plan.files})
         assert not result.left
-        link.request_stop()
+        controller.request_stop()
     return_state = git_state(project)
     after = tree_bytes(project)
     assert after == before

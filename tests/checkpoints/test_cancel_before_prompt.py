@@ -42,32 +42,32 @@ async def test_a_cancel_during_the_snapshot_sends_no_prompt(tmp_path, monkeypatc
         cwd=str(project),
         checkpoints=CheckpointSettings(store=tmp_path / "store", enabled=True),
     )
-    link = AgentParts(spec, policy="ask").controller()
+    controller = AgentParts(spec, policy="ask").controller()
     async with anyio.create_task_group() as group:
-        group.start_soon(link.run)
+        group.start_soon(controller.run)
         with anyio.fail_after(60):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-            session_id = link.current_session_id
-            link.send_prompt(session_id, "/slow 20")
+            session_id = controller.current_session_id
+            controller.send_prompt(session_id, "/slow 20")
             while not snapshot_started.is_set():
                 await anyio.sleep(0.01)
-            assert link.is_busy(session_id)
-            await link.cancel(session_id)
+            assert controller.is_busy(session_id)
+            await controller.cancel(session_id)
             release.set()
-            while link.is_busy(session_id):
+            while controller.is_busy(session_id):
                 await anyio.sleep(0.02)
-        state = link.store.get(session_id)
+        state = controller.store.get(session_id)
         assert state is not None
         assert state.stop_reason == "cancelled"
         said = [e for e in state.transcript if isinstance(e, AgentMessage)]
         assert not said, f"the agent ran the turn: {said}"
         # The session goes on: the next prompt runs.
         with anyio.fail_after(60):
-            link.send_prompt(session_id, "hello")
+            controller.send_prompt(session_id, "hello")
             while not any(isinstance(e, AgentMessage) for e in state.transcript):
                 await anyio.sleep(0.02)
-            while link.is_busy(session_id):
+            while controller.is_busy(session_id):
                 await anyio.sleep(0.02)
         assert state.stop_reason == "end_turn"
-        link.request_stop()
+        controller.request_stop()

@@ -73,21 +73,21 @@ async def test_an_agent_with_checkpoints_off_snapshots_nothing(tmp_path):
         cwd=str(project),
         checkpoints=CheckpointSettings(store=store, enabled=False),
     )
-    link = AgentParts(spec, policy="yolo").controller()
+    controller = AgentParts(spec, policy="yolo").controller()
     async with anyio.create_task_group() as group:
-        group.start_soon(link.run)
+        group.start_soon(controller.run)
         with anyio.fail_after(60):
-            while link.current_session_id is None:
+            while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-            session_id = link.current_session_id
-            link.send_prompt(session_id, "/change")
+            session_id = controller.current_session_id
+            controller.send_prompt(session_id, "/change")
             while not any(
                 isinstance(entry, AgentMessage) and "Rewind with" in entry.text
-                for entry in link.state.store.get(session_id).transcript
+                for entry in controller.state.store.get(session_id).transcript
             ):
                 await anyio.sleep(0.05)
-        assert not link.checkpoints.enabled
-        assert await link.checkpoints.turns(session_id) == []
-        link.request_stop()
+        assert not controller.checkpoints.enabled
+        assert await controller.checkpoints.turns(session_id) == []
+        controller.request_stop()
     assert not store.exists()
     assert git_state(project)["head"] == state["head"]

@@ -119,42 +119,42 @@ async def test_a_prompt_is_never_held_up_by_a_slow_first_snapshot(tmp_path, monk
         cwd=str(project),
         checkpoints=CheckpointSettings(store=tmp_path / "store", enabled=True),
     )
-    link = AgentParts(spec, policy="yolo").controller()
+    controller = AgentParts(spec, policy="yolo").controller()
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(link.run)
+            group.start_soon(controller.run)
             with anyio.fail_after(30):
-                while link.current_session_id is None:
+                while controller.current_session_id is None:
                     await anyio.sleep(0.02)
-            session_id = link.current_session_id
-            link.send_prompt(session_id, "hello")
+            session_id = controller.current_session_id
+            controller.send_prompt(session_id, "hello")
             # The reply comes while the warm-up is still walking (it is never released
             # before the reply): the prompt did not wait for it.
             with anyio.fail_after(20):
                 while not any(
                     isinstance(entry, AgentMessage)
-                    for entry in link.state.store.get(session_id).transcript
+                    for entry in controller.state.store.get(session_id).transcript
                 ):
                     await anyio.sleep(0.02)
             notices = [
                 entry.title
-                for entry in link.state.store.get(session_id).transcript
+                for entry in controller.state.store.get(session_id).transcript
                 if isinstance(entry, Notice)
             ]
             assert "No checkpoint for this turn" in notices
-            assert await link.checkpoints.turns(session_id) == []
+            assert await controller.checkpoints.turns(session_id) == []
             SlowBook.release.set()
             # Once warm, the next turn has its checkpoint.
             with anyio.fail_after(30):
-                while not all(done.is_set() for done in link.checkpoints._warming.values()):
+                while not all(done.is_set() for done in controller.checkpoints._warming.values()):
                     await anyio.sleep(0.02)
-                while link.state.store.get(session_id).turn_started is not None:
+                while controller.state.store.get(session_id).turn_started is not None:
                     await anyio.sleep(0.02)
-            link.send_prompt(session_id, "again")
+            controller.send_prompt(session_id, "again")
             with anyio.fail_after(30):
-                while not await link.checkpoints.turns(session_id):
+                while not await controller.checkpoints.turns(session_id):
                     await anyio.sleep(0.05)
-            link.request_stop()
+            controller.request_stop()
     finally:
         SlowBook.release.set()
 
@@ -181,41 +181,41 @@ async def test_a_prompt_is_never_held_up_by_the_last_turns_slow_end_snapshot(tmp
         cwd=str(project),
         checkpoints=CheckpointSettings(store=tmp_path / "store", enabled=True),
     )
-    link = AgentParts(spec, policy="yolo").controller()
+    controller = AgentParts(spec, policy="yolo").controller()
 
     def replies(session_id: str) -> int:
-        transcript = link.state.store.get(session_id).transcript
+        transcript = controller.state.store.get(session_id).transcript
         return sum(isinstance(entry, AgentMessage) for entry in transcript)
 
     try:
         async with anyio.create_task_group() as group:
-            group.start_soon(link.run)
+            group.start_soon(controller.run)
             with anyio.fail_after(30):
-                while link.current_session_id is None:
+                while controller.current_session_id is None:
                     await anyio.sleep(0.02)
-                session_id = link.current_session_id
-                while not all(done.is_set() for done in link.checkpoints._warming.values()):
+                session_id = controller.current_session_id
+                while not all(done.is_set() for done in controller.checkpoints._warming.values()):
                     await anyio.sleep(0.02)
-            link.send_prompt(session_id, "one")
+            controller.send_prompt(session_id, "one")
             with anyio.fail_after(20):
                 while (
                     replies(session_id) < 1
-                    or link.state.store.get(session_id).turn_started is not None
+                    or controller.state.store.get(session_id).turn_started is not None
                 ):
                     await anyio.sleep(0.02)
             # The first turn's end snapshot is still running: the second prompt goes anyway.
-            link.send_prompt(session_id, "two")
+            controller.send_prompt(session_id, "two")
             with anyio.fail_after(20):
                 while replies(session_id) < 2:
                     await anyio.sleep(0.02)
             notices = [
                 entry.description or ""
-                for entry in link.state.store.get(session_id).transcript
+                for entry in controller.state.store.get(session_id).transcript
                 if isinstance(entry, Notice)
             ]
             assert any("last turn's checkpoint is still being taken" in n for n in notices)
-            assert [t.number for t in await link.checkpoints.turns(session_id)] == [1]
+            assert [t.number for t in await controller.checkpoints.turns(session_id)] == [1]
             SlowEnd.release.set()
-            link.request_stop()
+            controller.request_stop()
     finally:
         SlowEnd.release.set()

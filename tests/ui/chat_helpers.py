@@ -108,10 +108,10 @@ def screen_idle(screen: ChatScreen) -> bool:
 
 def requests_unanswered(screen: ChatScreen) -> int:
     """How many requests the client sent that the agent has not answered yet."""
-    link = screen.link
-    if link is None or link.client is None:
+    controller = screen.controller
+    if controller is None or controller.client is None:
         return 0
-    return len(link.client.connection._pending)
+    return len(controller.client.connection._pending)
 
 
 async def settle(pilot: Pilot, *, answered: bool = False) -> None:

@@ -36,10 +36,10 @@ SIZE = (120, 40)
 
 
 def sent_methods(app: Any) -> list[tuple[str, Any]]:
-    link = chat(app).link
-    assert link is not None and link.client is not None
+    controller = chat(app).controller
+    assert controller is not None and controller.client is not None
     out = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if "method" in message:
@@ -148,7 +148,7 @@ async def test_log_out_from_the_palette_asks_first_then_says_so(tmp_path: Path) 
             "logged out, said",
         )
         assert [m for m, _ in sent_methods(app) if m == "logout"] == ["logout"]
-        assert screen.link is not None and screen.link.sign_in.signed_out
+        assert screen.controller is not None and screen.controller.sign_in.signed_out
 
 
 def test_the_sign_in_banner_on_the_real_terminal_is_printable(tmp_path: Path) -> None:

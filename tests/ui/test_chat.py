@@ -89,8 +89,8 @@ async def test_a_message_sent_while_busy_is_queued_then_sent(tmp_path: Path) -> 
         await wait_for(
             pilot, lambda: len(screen.query("QueuedItem")) == 1, "the queued item to show"
         )
-        assert screen.link is not None and [
-            q.text for q in screen.link.queue(screen.session_id)
+        assert screen.controller is not None and [
+            q.text for q in screen.controller.queue(screen.session_id)
         ] == ["after the hang"]
         await pilot.press("escape")
         await wait_for(
@@ -111,7 +111,7 @@ async def test_a_queued_message_can_be_removed(tmp_path: Path) -> None:
         await wait_for(pilot, lambda: len(screen.query("QueuedItem")) == 1, "the queued item")
         await pilot.click("QueuedItem .remove")
         await wait_for(pilot, lambda: len(screen.query("QueuedItem")) == 0, "the item to go")
-        assert screen.link is not None and screen.link.queue(screen.session_id) == []
+        assert screen.controller is not None and screen.controller.queue(screen.session_id) == []
 
 
 async def test_slash_commands_from_the_agent_are_offered(tmp_path: Path) -> None:
@@ -260,7 +260,7 @@ async def test_the_agent_crashing_keeps_transcript_and_draft_and_restart_reopens
             lambda: (
                 screen.agent_alive
                 and screen.session_id == session_id
-                and screen.link.current_session_id == session_id
+                and screen.controller.current_session_id == session_id
             ),
             "the restart",
             limit=15,

@@ -55,12 +55,16 @@ async def test_the_screen_drives_the_controller_the_app_workspace_holds(tmp_path
         screen = await wait_for_ready(pilot)
         assert screen.workspace is workspace
         assert app.settings.agent is not None
-        link = workspace.get(app.settings.agent.key)
-        assert link is not None and screen.link is link and workspace.running() == [link]
-        process = link.process
+        controller = workspace.get(app.settings.agent.key)
+        assert (
+            controller is not None
+            and screen.controller is controller
+            and workspace.running() == [controller]
+        )
+        process = controller.process
         assert process is not None
     # Quitting stopped the agent the workspace held.
-    assert link.finished.is_set() and workspace.running() == []
+    assert controller.finished.is_set() and workspace.running() == []
     assert process.returncode is not None
 
 
@@ -164,9 +168,9 @@ async def test_a_queued_item_posts_edit_and_remove_with_itself_as_control() -> N
 
 
 def sent_methods(screen: Any) -> list[str]:
-    assert screen.link is not None and screen.link.client is not None
+    assert screen.controller is not None and screen.controller.client is not None
     methods = []
-    for record in list(screen.link.client.connection.traffic):
+    for record in list(screen.controller.client.connection.traffic):
         if record.direction == "out" and record.text and '"method"' in record.text:
             methods.append(json.loads(record.text).get("method"))
     return methods

@@ -92,7 +92,7 @@ async def test_a_long_agent_error_is_a_short_toast_and_kept_whole_in_the_transcr
     async with app.run_test(size=(120, 40), notifications=True) as pilot:
         screen = await wait_for_session(pilot)
         details = "\n".join(f"  at frame {n} [bold]not markup[/bold]" for n in range(30))
-        screen.link.events.on_error(  # type: ignore[union-attr]
+        screen.controller.events.on_error(  # type: ignore[union-attr]
             f"session/set_mode failed: internal error\n{details}"
         )
         await wait_for(pilot, lambda: bool(toasts(screen)), "the toast")

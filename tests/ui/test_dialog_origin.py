@@ -52,7 +52,7 @@ def expected_origin(screen: ChatScreen) -> str:
     state = screen.store.get(screen.session_id or "")
     assert state is not None
     title = display_title(state.display_title, 120)
-    return f"Agent: {agent_label(screen.spec, screen.link)}  ·  Session: {title}"
+    return f"Agent: {agent_label(screen.spec, screen.controller)}  ·  Session: {title}"
 
 
 async def dialog_of(pilot: Any, kind: type[ArmedDialog[Any]]) -> ArmedDialog[Any]:
@@ -89,8 +89,8 @@ async def test_every_dialog_of_a_session_names_its_agent_and_session(tmp_path: P
         assert origin_of(dialog) == expected_origin(screen)
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.screen is screen, "back")
-        assert screen.link is not None and screen.session_id is not None
-        screen.dialogs.confirm_delete(screen.link, screen.session_id)
+        assert screen.controller is not None and screen.session_id is not None
+        screen.dialogs.confirm_delete(screen.controller, screen.session_id)
         dialog = await dialog_of(pilot, ConfirmScreen)
         assert origin_of(dialog) == expected_origin(screen)
         await pilot.press("escape")
@@ -114,9 +114,11 @@ async def test_a_background_agents_session_less_form_names_that_agent(tmp_path: 
         dialog = await dialog_of(pilot, ElicitationScreen)
         assert (
             origin_of(dialog)
-            == f"Agent: {agent_label(fixture.spec, fixture.link)}  ·  Session: none"
+            == f"Agent: {agent_label(fixture.spec, fixture.controller)}  ·  Session: none"
         )
-        assert agent_label(fixture.spec, fixture.link) != agent_label(demo.spec, demo.link)
+        assert agent_label(fixture.spec, fixture.controller) != agent_label(
+            demo.spec, demo.controller
+        )
         await pilot.press("escape")
         assert (await asked) == {"action": "cancel"}
 
@@ -143,9 +145,9 @@ async def test_the_sign_in_picker_shows_what_runs_and_a_messages_enter_runs_noth
         text = "\n".join(
             str(widget.render()) for widget in picker.query("#methods Static, #methods Label")
         )
-        login = screen.link.sign_in.terminal_login(picker.methods[0])  # type: ignore[union-attr]
+        login = screen.controller.sign_in.terminal_login(picker.methods[0])  # type: ignore[union-attr]
         assert login.argv[-1] == "--login"
-        assert screen.link.cwd in text  # type: ignore[union-attr]
+        assert screen.controller.cwd in text  # type: ignore[union-attr]
         assert "--login" in text and "ACP_TUI_DEMO_LOGIN=terminal" in text
         assert "Runs" in text and "Sets" in text
         # The person, not noticing it, goes on typing and sends: nothing runs, nothing is

@@ -137,7 +137,7 @@ async def test_deeply_nested_lines_are_skipped_and_the_agent_is_not_blamed(
         screen = await wait_for_session(pilot)
         await turn(pilot, "deep", core.DEEP_DONE, limit=90)
         assert screen.agent_alive
-        stats = screen.link.client.connection.stats  # type: ignore[union-attr]
+        stats = screen.controller.client.connection.stats  # type: ignore[union-attr]
         assert stats.skipped_lines >= 2
         await turn(pilot, "after deep", "You said: after deep")
         assert not screen.query_one(AgentBanner).has_class("-visible")
@@ -165,8 +165,8 @@ async def test_ctrl_r_after_a_crash_keeps_the_transcript_the_replay_would_shorte
                 screen.agent_alive
                 and screen.session_id == core.SESSION_ID
                 and not screen.store.get(core.SESSION_ID).replaying  # type: ignore[union-attr]
-                and screen.link is not None
-                and screen.link.is_open(core.SESSION_ID)
+                and screen.controller is not None
+                and screen.controller.is_open(core.SESSION_ID)
             ),
             "the session reopened by load",
         )
@@ -271,7 +271,7 @@ async def test_a_session_list_that_never_ends_is_not_paged_forever(
         store = screen.store
         await wait_for(pilot, lambda: store.list_state(cwd).complete, "the end of the list")
         await settle(pilot, answered=True)
-        connection = screen.link.client.connection  # type: ignore[union-attr]
+        connection = screen.controller.client.connection  # type: ignore[union-attr]
         sent = [r for r in connection.traffic if r.direction == "out" and "session/list" in r.text]
         assert len(sent) <= 6, f"{len(sent)} session/list requests"
         state = store.list_state(cwd)

@@ -297,8 +297,8 @@ async def test_an_entry_that_cannot_draw_leaves_the_rest_drawn(
 
 def test_sizes_and_bounds_out_of_any_range_are_unknown() -> None:
     """10**400 is a valid JSON integer; ``float()`` of it raises OverflowError."""
-    link = {"type": "resource_link", "uri": "file:///x", "name": "x", "size": 10**400}
-    attachment = describe_block(link)
+    controller = {"type": "resource_link", "uri": "file:///x", "name": "x", "size": 10**400}
+    attachment = describe_block(controller)
     assert attachment is not None and attachment.size is None and attachment.label() == "x · link"
     assert format_size(10**400) == "size unknown"
     request = parse_request(
@@ -407,9 +407,9 @@ async def test_a_replay_never_runs_a_command_or_writes_a_file(tmp_path: Path) ->
             "the replayed reply",
         )
         await pilot.pause(0.5)
-        link = next(s for s in app.screen_stack if isinstance(s, ChatScreen)).link
-        assert link is not None and link.client is not None
+        controller = next(s for s in app.screen_stack if isinstance(s, ChatScreen)).controller
+        assert controller is not None and controller.client is not None
         await wait_for(
-            pilot, lambda: not link.client.connection._incoming, "the two requests answered"
+            pilot, lambda: not controller.client.connection._incoming, "the two requests answered"
         )
     assert not any(p.exists() for p in made)

@@ -20,10 +20,10 @@ pytestmark = pytest.mark.anyio
 
 
 def prompts(app: Any) -> list[dict[str, Any]]:
-    link = chat(app).link
-    assert link is not None and link.client is not None
+    controller = chat(app).controller
+    assert controller is not None and controller.client is not None
     found = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text and '"session/prompt"' in record.text:
             message = json.loads(record.text)
             if message.get("method") == "session/prompt":

@@ -51,7 +51,9 @@ async def test_a_message_opens_whole_and_closes(tmp_path: Path, size: tuple[int,
         wire = inspector.query_one("#wire", OptionList)
         # One row a message, as many rows as messages.
         assert (
-            wire.option_count == len(inspector.shown) == len(screen.link.client.connection.traffic)
+            wire.option_count
+            == len(inspector.shown)
+            == len(screen.controller.client.connection.traffic)
         )  # type: ignore[union-attr]
         prompt_row = rows(inspector).index("session/prompt")
         wire.highlighted = prompt_row

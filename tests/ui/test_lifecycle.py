@@ -70,9 +70,9 @@ def last_reply(screen: ChatScreen) -> str:
 
 def sent(screen: ChatScreen, method: str) -> list[dict[str, Any]]:
     """The params of every request of ``method`` the client sent on this connection."""
-    assert screen.link is not None and screen.link.client is not None
+    assert screen.controller is not None and screen.controller.client is not None
     out = []
-    for record in list(screen.link.client.connection.traffic):
+    for record in list(screen.controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if message.get("method") == method and "id" in message:
@@ -160,9 +160,9 @@ async def start_hanging_turn_with_a_queued_message(pilot: Any, text: str) -> Cha
 
 def end_the_turn(screen: ChatScreen) -> None:
     """The turn ends on the agent's side (this agent answers a cancel with ``cancelled``)."""
-    link, session_id = screen.link, screen.session_id
-    assert link is not None and session_id is not None
-    link.spawn(lambda: link.cancel(session_id), "cancel")
+    controller, session_id = screen.controller, screen.session_id
+    assert controller is not None and session_id is not None
+    controller.spawn(lambda: controller.cancel(session_id), "cancel")
 
 
 async def test_a_queued_message_being_edited_waits_when_the_turn_ends_then_goes_as_edited(
@@ -301,7 +301,7 @@ async def test_a_mode_chosen_before_the_session_exists_is_set_before_the_first_p
         await wait_for(pilot, lambda: last_reply(screen) == "You said: hello", "the reply")
         methods = [
             json.loads(r.text).get("method")
-            for r in screen.link.client.connection.traffic  # type: ignore[union-attr]
+            for r in screen.controller.client.connection.traffic  # type: ignore[union-attr]
             if r.direction == "out" and r.text and '"method"' in r.text
         ]
         assert methods[1:] == [
@@ -395,14 +395,14 @@ async def test_an_agent_that_never_answers_initialize_is_reported_and_can_be_res
         assert "not responding" in text and "1 s" in text
         assert "Ctrl+R" in text and "Ctrl+Q" in text
         assert "hostile_agent.py" in text
-        first_pid = screen.link.process.pid  # type: ignore[union-attr]
+        first_pid = screen.controller.process.pid  # type: ignore[union-attr]
         await pilot.press("ctrl+r")
         await wait_for(
             pilot,
             lambda: (
-                screen.link is not None
-                and screen.link.process is not None
-                and screen.link.process.pid != first_pid
+                screen.controller is not None
+                and screen.controller.process is not None
+                and screen.controller.process.pid != first_pid
             ),
             "a new agent process",
             limit=15,
@@ -554,13 +554,13 @@ async def test_a_message_sent_the_moment_the_new_session_opens_goes_to_it(
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
-        opened = screen.link.events.on_session_opened  # type: ignore[union-attr]
+        opened = screen.controller.events.on_session_opened  # type: ignore[union-attr]
 
         def opened_then_send(session_id: str) -> None:
             opened(session_id)
             screen.model.send("right away")  # before anything else runs
 
-        screen.link.events.on_session_opened = opened_then_send  # type: ignore[union-attr]
+        screen.controller.events.on_session_opened = opened_then_send  # type: ignore[union-attr]
         await pilot.press("ctrl+n")
         await wait_for(pilot, lambda: last_reply(screen) == "You said: right away", "the reply")
         assert len(sent(screen, "session/new")) == 1

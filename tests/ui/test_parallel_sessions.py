@@ -114,8 +114,12 @@ async def test_switching_sessions_never_cancels_a_running_turn(tmp_path: Path) -
             assert not any("Cancel" in title for title in notices(screen, sid)), notices(
                 screen, sid
             )
-        link = screen.link
-        assert link is not None and not link.is_busy(first) and not link.is_busy(second)
+        controller = screen.controller
+        assert (
+            controller is not None
+            and not controller.is_busy(first)
+            and not controller.is_busy(second)
+        )
         # Shown now: nothing unread in it.
         assert live_state(one) is None
 

@@ -37,9 +37,9 @@ async def test_a_plan_progresses_in_place_and_is_marked_removed(tmp_path: Path) 
         [view] = screen.query(PlanView)
         assert "Plan" in str(view.query_one("Static").render())
         # The wire: the client said it takes plan updates, and the agent sent them.
-        link = screen.link
-        assert link is not None and link.client is not None
-        sent = [json.loads(r.text) for r in link.client.connection.traffic if r.text]
+        controller = screen.controller
+        assert controller is not None and controller.client is not None
+        sent = [json.loads(r.text) for r in controller.client.connection.traffic if r.text]
         init = next(m for m in sent if m.get("method") == "initialize")
         assert init["params"]["clientCapabilities"]["plan"] == {}
         await send(pilot, "/plan clear")

@@ -22,10 +22,10 @@ pytestmark = pytest.mark.anyio
 
 
 def sent(app: Any, method: str) -> list[dict[str, Any]]:
-    link = chat(app).link
-    assert link is not None and link.client is not None
+    controller = chat(app).controller
+    assert controller is not None and controller.client is not None
     found = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if message.get("method") == method:
@@ -124,8 +124,8 @@ class PromptApp(App[None]):
 
 async def test_a_taken_suggestion_goes_out_as_written_and_an_edited_one_as_typed() -> None:
     """Its blocks unchanged (a link stays a link); once edited, it is the person's text."""
-    link = {"type": "resource_link", "uri": "file:///tmp/a.md", "name": "a.md"}
-    (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, link]}])
+    controller = {"type": "resource_link", "uri": "file:///tmp/a.md", "name": "a.md"}
+    (suggestion,) = suggestions_of([{"prompt": [{"type": "text", "text": "Read"}, controller]}])
     app = PromptApp()
     async with app.run_test() as pilot:
         prompt = app.query_one(PromptEditor)
@@ -135,7 +135,7 @@ async def test_a_taken_suggestion_goes_out_as_written_and_an_edited_one_as_typed
         assert prompt.text == "Read @a.md"
         await pilot.press("enter")
         await pilot.pause()
-        assert app.submitted[-1].blocks == [{"type": "text", "text": "Read"}, link]
+        assert app.submitted[-1].blocks == [{"type": "text", "text": "Read"}, controller]
         await pilot.press("tab")
         await pilot.press("end", "!", "enter")
         await pilot.pause()

@@ -26,7 +26,7 @@ async def test_v2_tool_call_permission_terminal_and_a_second_turn(tmp_path: Path
     app = demo_app(tmp_path, tmp_path / "state", protocol_version=2)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
-        assert screen.link is not None and screen.link.v2_lifecycle
+        assert screen.controller is not None and screen.controller.v2_lifecycle
         await send(pilot, "/run echo pilot-v2")
         await answer_permission(pilot, "1")
         await wait_for(pilot, lambda: not screen.busy, "the turn to end")
@@ -77,7 +77,7 @@ async def test_on_v1_a_stray_state_update_does_not_let_a_second_message_overtake
         await settle(pilot)
         assert [q.text for q in screen.prompts.items(screen.session_id)] == ["waits its turn"]
         assert len(screen.query("QueuedItem")) == 1
-        assert screen.link is not None and not screen.link.v2_lifecycle
+        assert screen.controller is not None and not screen.controller.v2_lifecycle
         await pilot.press("escape")  # cancel /slow: then it goes
         await wait_for(
             pilot,
@@ -118,7 +118,7 @@ async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
     replay = make_app(settings, ui=UiSettings(theme="textual-dark"))
     async with replay.run_test(size=(120, 40)) as pilot:
         screen = await replay_session(pilot)
-        assert screen.link is not None
+        assert screen.controller is not None
         await answer_replayed(pilot, "1")
         await wait_for(
             pilot,
@@ -129,5 +129,5 @@ async def test_a_v2_session_recorded_replays_as_it_was(tmp_path: Path) -> None:
             ),
             "the replayed turn to end",
         )
-        assert screen.link.v2_lifecycle
+        assert screen.controller.v2_lifecycle
         assert transcript_of(screen) == original

@@ -263,8 +263,8 @@ async def test_the_inspector_never_saves_through_a_link_or_pipe_at_its_name(
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
-        assert screen.link is not None and screen.link.client is not None
-        traffic = screen.link.traffic()
+        assert screen.controller is not None and screen.controller.client is not None
+        traffic = screen.controller.traffic()
         assert traffic is not None
         inspector = InspectorScreen(traffic, folder=folder)
         now = time.time()

@@ -152,8 +152,8 @@ async def test_banner_and_junk_are_skipped_counted_and_the_client_goes_on(
     app = hostile_app(tmp_path, "--at-start=banner")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        assert screen.link is not None and screen.link.client is not None
-        stats = screen.link.client.connection.stats
+        assert screen.controller is not None and screen.controller.client is not None
+        stats = screen.controller.client.connection.stats
         assert stats.skipped_lines >= len(hostile.STDOUT_BANNER)
         await turn(pilot, "junk", "Survived the junk.")
         # Skipped: not JSON (plain text, invalid UTF-8, a cut line) or not an object (2).
@@ -192,7 +192,7 @@ async def test_a_burst_of_100000_updates_is_applied_and_the_client_goes_on(
                 ),
                 "the tool call view",
             )
-        assert screen.link.client.connection.stats.handler_errors == 0  # type: ignore[union-attr]
+        assert screen.controller.client.connection.stats.handler_errors == 0  # type: ignore[union-attr]
         await turn(pilot, "after the flood", "You said: after the flood")
 
 
@@ -221,7 +221,7 @@ async def test_a_50_megabyte_line_is_read_and_the_client_goes_on(tmp_path: Path)
         tool = state.tool_index.get("big-1")
         assert isinstance(tool, ToolCall)
         assert len(tool.raw_output["stdout"]) == 50 * 1024 * 1024
-        connection = screen.link.client.connection  # type: ignore[union-attr]
+        connection = screen.controller.client.connection  # type: ignore[union-attr]
         # The inspector keeps a cut copy, not 50 MB.
         assert all(len(record.text) <= 64 * 1024 for record in connection.traffic)
         await turn(pilot, "small again", "You said: small again")
@@ -397,7 +397,7 @@ async def test_a_crash_mid_turn_keeps_transcript_and_draft_and_ctrl_r_restarts(
         )
         new_requests = [
             r
-            for r in screen.link.client.connection.traffic  # type: ignore[union-attr]
+            for r in screen.controller.client.connection.traffic  # type: ignore[union-attr]
             if r.direction == "out" and '"session/new"' in r.text
         ]
         assert len(new_requests) == 1
@@ -542,7 +542,7 @@ async def test_quitting_while_a_prompt_hangs_is_bounded_and_kills_the_agent(
     app = hostile_app(tmp_path, "--ignore-term")
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
-        agent = screen.link.process  # type: ignore[union-attr]
+        agent = screen.controller.process  # type: ignore[union-attr]
         assert agent is not None
         pid = agent.pid
         await send(pilot, "hang")
@@ -698,10 +698,10 @@ async def test_quitting_while_initialize_hangs_is_bounded_and_kills_the_agent(
         screen = chat(app)
         await wait_for(
             pilot,
-            lambda: screen.link is not None and screen.link.process is not None,
+            lambda: screen.controller is not None and screen.controller.process is not None,
             "the agent process",
         )
-        agent = screen.link.process  # type: ignore[union-attr]
+        agent = screen.controller.process  # type: ignore[union-attr]
         assert agent is not None
         pid = agent.pid
         await wait_for(
@@ -922,7 +922,7 @@ async def test_quitting_mid_turn_says_so_and_cancels_the_turn_before_closing_the
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_session(pilot)
         session_id = screen.session_id
-        client = screen.link.client  # type: ignore[union-attr]
+        client = screen.controller.client  # type: ignore[union-attr]
         assert client is not None
         await send(pilot, "hang")
         await wait_for(

@@ -50,7 +50,7 @@ async def change_turn(pilot, text: str = "/change") -> None:
     await send(pilot, text)
 
     def ended() -> bool:
-        journal = screen.link.checkpoints.book.journal(screen.session_id)
+        journal = screen.controller.checkpoints.book.journal(screen.session_id)
         return bool(journal and journal.turns and journal.turns[-1].ended is not None)
 
     await wait_for(pilot, ended, "the turn's end checkpoint")
@@ -156,14 +156,14 @@ async def test_both_rewinds_the_conversation_into_a_labelled_reconstruction(tmp_
         await wait_for(
             pilot,
             lambda: (
-                screen.link.is_busy(screen.session_id) is False
+                screen.controller.is_busy(screen.session_id) is False
                 and any(e.__class__.__name__ == "AgentMessage" for e in new.transcript)
             ),
             "the reply",
         )
         sent = [
             m
-            for m in screen.link.client.connection.traffic
+            for m in screen.controller.client.connection.traffic
             if m.direction == "out" and "session/prompt" in (m.text or "")
         ]
         assert "hello there" in sent[-1].text and "and now?" in sent[-1].text

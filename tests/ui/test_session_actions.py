@@ -49,7 +49,9 @@ async def first_turn(pilot: Pilot[None], text: str) -> str:
     await send(pilot, text)
     await wait_for(
         pilot,
-        lambda: not screen.link.is_busy(session_id) and screen.store.get(session_id).turn == 1,
+        lambda: (
+            not screen.controller.is_busy(session_id) and screen.store.get(session_id).turn == 1
+        ),
         "the turn",
     )  # type: ignore[union-attr]
     await settle(pilot, answered=True)

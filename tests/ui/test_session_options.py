@@ -38,7 +38,7 @@ SIZE = (120, 40)
 
 def sent(screen: ChatScreen, method: str) -> list[dict[str, Any]]:
     out = []
-    for record in screen.link.client.connection.traffic:  # type: ignore[union-attr]
+    for record in screen.controller.client.connection.traffic:  # type: ignore[union-attr]
         if record.direction == "out" and record.text and f'"{method}"' in record.text:
             message = json.loads(record.text)
             if message.get("method") == method:
@@ -83,7 +83,7 @@ async def test_every_category_has_a_control_in_category_order(tmp_path: Path) ->
         assert isinstance(bar.controls["config:confirm_tools"], OptionToggle)
         assert screen.query_one("#mode-select") is bar.controls["config:mode"]
         # The client said it shows booleans: the agent lists its toggle.
-        caps = screen.link.client.client_capabilities()  # type: ignore[union-attr]
+        caps = screen.controller.client.client_capabilities()  # type: ignore[union-attr]
         assert caps["session"]["configOptions"] == {"boolean": {}}
 
 

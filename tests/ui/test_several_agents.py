@@ -68,9 +68,13 @@ def replies(screen: ChatScreen, session_id: str | None = None) -> list[str]:
 
 
 def pid(screen: ChatScreen) -> int:
-    link = screen.link
-    assert link is not None and link.process is not None and link.process.pid is not None
-    return link.process.pid
+    controller = screen.controller
+    assert (
+        controller is not None
+        and controller.process is not None
+        and controller.process.pid is not None
+    )
+    return controller.process.pid
 
 
 async def both_ready(pilot: Pilot) -> tuple[ChatScreen, ChatScreen]:
@@ -109,8 +113,8 @@ async def test_two_agents_each_run_in_their_own_view_named_in_the_header(
         demo, fixture = await both_ready(pilot)
         # Two processes, two controllers, in the app's workspace by agent key.
         assert pid(demo) != pid(fixture)
-        assert app.workspace.get(demo.spec.key) is demo.link
-        assert app.workspace.get(fixture.spec.key) is fixture.link
+        assert app.workspace.get(demo.spec.key) is demo.controller
+        assert app.workspace.get(fixture.spec.key) is fixture.controller
         # The first one given is on screen; the other runs behind it.
         assert app.screen is demo
         await wait_for(pilot, lambda: "1/2" in header_text(demo, "agents"), "the position")
@@ -297,7 +301,7 @@ async def test_quitting_stops_every_agent(tmp_path: Path) -> None:
     app = two_agents(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         demo, fixture = await both_ready(pilot)
-        processes = [demo.link.process, fixture.link.process]  # type: ignore[union-attr]
+        processes = [demo.controller.process, fixture.controller.process]  # type: ignore[union-attr]
         await pilot.press("ctrl+q")
     assert all(process is not None and process.returncode is not None for process in processes)
     assert app.workspace.running() == []
@@ -415,7 +419,7 @@ async def test_a_row_of_an_agent_started_to_list_opens_in_a_view_of_its_own(
             lambda: view.agent_alive and view.session_id == session_id and bool(replies(view)),
             "the session reopened in it, its transcript shown",
         )
-        assert listing.finished.is_set() and view.link is not listing
+        assert listing.finished.is_set() and view.controller is not listing
         assert fixture.agent_alive and len(app.workspace.running()) == 2
 
 

@@ -76,9 +76,9 @@ class AgentsApp(App[None]):
         self.answer = True
 
     def store(self, key: str) -> SessionStore:
-        link = self.workspace.get(key)
-        assert link is not None
-        return link.store
+        controller = self.workspace.get(key)
+        assert controller is not None
+        return controller.store
 
     def compose(self) -> ComposeResult:
         sidebar = SessionsSidebar(
@@ -312,8 +312,8 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
         screen = await wait_for_session(pilot)
         await send(pilot, "hello from the demo")
         sdk = AgentSpec(tuple(SDK_AGENT), cwd=str(tmp_path), name="sdk")
-        link = start_for_listing(app.workspace, sdk)
-        app.run_worker(run_for_listing(link), exit_on_error=False)
+        controller = start_for_listing(app.workspace, sdk)
+        app.run_worker(run_for_listing(controller), exit_on_error=False)
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(
             pilot,
@@ -333,7 +333,7 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
         assert "sdk-test-ag…" in text and "acp-tui-demo" in text
         assert "\x1b" not in text and "red bug" in text  # the SDK agent's hostile title
         # No session was opened in the SDK agent to list it.
-        assert not any(s.live for s in link.store.sessions.values())
+        assert not any(s.live for s in controller.store.sessions.values())
         lst.focus()
         await pilot.press("home", "down", "enter")
         await wait_for(pilot, lambda: bool(shown_sessions), "the open request")
@@ -342,7 +342,7 @@ async def test_chat_screen_lists_a_second_agent_and_opens_its_row_in_its_view(
         await pilot.press("home", "enter")
         assert chat(app).session_id == sidebar.rows[0].id
         assert shown_sessions == [(sdk.key, "pre-3")]
-    assert link.finished.is_set()  # quitting stopped the agent started to list
+    assert controller.finished.is_set()  # quitting stopped the agent started to list
 
 
 async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
@@ -366,9 +366,9 @@ async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
     app = demo_app(tmp_path, tmp_path / "demo-state", show_sidebar=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_ready(pilot)
-        link = start_for_listing(app.workspace, spec)
-        app.run_worker(run_for_listing(link), exit_on_error=False)
-        await wait_for(pilot, lambda: link.store.capabilities_known, "the agent ready")
+        controller = start_for_listing(app.workspace, spec)
+        app.run_worker(run_for_listing(controller), exit_on_error=False)
+        await wait_for(pilot, lambda: controller.store.capabilities_known, "the agent ready")
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: len(sidebar.rows) == 1, "the remembered session")
         assert sidebar.session_list.row_agents == [key]
@@ -376,7 +376,7 @@ async def test_an_agent_that_cannot_list_shows_what_the_local_index_remembers(
         lst = sidebar.session_list
         assert "Started here last week" in lst.render_line(0).text
         assert lst.render_line(1).text.split()[0] == "sdk-test-ag…"
-        assert not link.store.can_list
+        assert not controller.store.can_list
 
 
 async def test_show_sessions_of_a_configured_agent_from_the_palette(
@@ -405,11 +405,11 @@ async def test_show_sessions_of_a_configured_agent_from_the_palette(
         assert [s.id for s in sidebar.rows] == ["pre-3", "pre-2", "pre-1"]
         lst = sidebar.session_list
         assert lst.render_line(1).text.split()[0] == "sdk"  # its configured name
-        link = app.workspace.get(key)
-        assert link is not None and not link.finished.is_set()
+        controller = app.workspace.get(key)
+        assert controller is not None and not controller.finished.is_set()
         # Running now: the palette offers it no more.
         assert not any("sdk" in str(c.title) for c in screen.other_agents.commands())
-    assert link.finished.is_set()
+    assert controller.finished.is_set()
 
 
 # -- the look ----------------------------------------------------------------------------------

@@ -52,9 +52,9 @@ def sidebar_of(screen: ChatScreen) -> SessionsSidebar:
 def requests(screen: ChatScreen, method: str) -> list[dict[str, Any]]:
     """The params of every request the client sent with ``method`` (the protocol inspector's
     record of this connection)."""
-    assert screen.link is not None and screen.link.client is not None
+    assert screen.controller is not None and screen.controller.client is not None
     out: list[dict[str, Any]] = []
-    for record in list(screen.link.client.connection.traffic):
+    for record in list(screen.controller.client.connection.traffic):
         if record.direction != "out" or not record.text:
             continue
         message = json.loads(record.text)
@@ -361,7 +361,7 @@ async def test_open_via_resume_and_switch_back_is_instant(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: last_reply(screen) == "ok: in the resumed one", "reply")
 
         # Back to the first session: no request at all, its transcript and draft are kept.
-        sent_before = screen.link.client.connection.stats.lines_out  # type: ignore[union-attr]
+        sent_before = screen.controller.client.connection.stats.lines_out  # type: ignore[union-attr]
         await open_row(pilot, sidebar, first)
         await wait_for(
             pilot,
@@ -372,7 +372,7 @@ async def test_open_via_resume_and_switch_back_is_instant(tmp_path: Path) -> Non
             ),
             "the switch back",
         )
-        assert screen.link.client.connection.stats.lines_out == sent_before  # type: ignore[union-attr]
+        assert screen.controller.client.connection.stats.lines_out == sent_before  # type: ignore[union-attr]
         assert shown_texts(screen) == ["hello first", "ok: hello first"]
         assert screen.query_one("#prompt").draft == "half-typed"  # type: ignore[attr-defined]
         assert len(requests(screen, "session/resume")) == 1
@@ -383,7 +383,7 @@ async def test_open_via_resume_and_switch_back_is_instant(tmp_path: Path) -> Non
             lambda: screen.session_id == target and "ok: in the resumed one" in shown_texts(screen),
             "the switch to the resumed session",
         )
-        assert screen.link.client.connection.stats.lines_out == sent_before  # type: ignore[union-attr]
+        assert screen.controller.client.connection.stats.lines_out == sent_before  # type: ignore[union-attr]
 
 
 async def test_restart_reopens_with_resume_when_the_transcript_is_known(tmp_path: Path) -> None:
@@ -399,15 +399,15 @@ async def test_restart_reopens_with_resume_when_the_transcript_is_known(tmp_path
         await wait_for(pilot, lambda: len(shown_texts(screen)) == 2, "the replay")
         await send(pilot, "exit")
         await wait_for(pilot, lambda: not screen.agent_alive, "the agent to exit")
-        old_link = screen.link
+        old_link = screen.controller
         await pilot.press("ctrl+r")
         await wait_for(
             pilot,
             lambda: (
-                screen.link is not old_link
+                screen.controller is not old_link
                 and screen.agent_alive
-                and screen.link is not None
-                and screen.link.is_open(target)
+                and screen.controller is not None
+                and screen.controller.is_open(target)
                 and screen.session_id == target
             ),
             "the restart to reopen the session",
@@ -433,15 +433,15 @@ async def restart_after_exit(pilot: Pilot[None], screen: ChatScreen, target: str
     """The agent exits (prompt ``exit``); Ctrl+R restarts it and reopens ``target``."""
     await send(pilot, "exit")
     await wait_for(pilot, lambda: not screen.agent_alive, "the agent to exit")
-    old_link = screen.link
+    old_link = screen.controller
     await pilot.press("ctrl+r")
     await wait_for(
         pilot,
         lambda: (
-            screen.link is not old_link
+            screen.controller is not old_link
             and screen.agent_alive
-            and screen.link is not None
-            and screen.link.is_open(target)
+            and screen.controller is not None
+            and screen.controller.is_open(target)
             and screen.session_id == target
             and not screen.store.get(target).replaying  # type: ignore[union-attr]
         ),
@@ -538,8 +538,10 @@ async def test_live_title_of_another_session_changes_its_row_and_survives_a_refr
         assert stale  # the refresh really happened
         assert screen.store.get(other).title == "Renamed while live"
         await pilot.press("a")
-        assert screen.link is not None
-        screen.link.spawn(lambda: screen.link.list_sessions(str(tmp_path), None), "refresh")
+        assert screen.controller is not None
+        screen.controller.spawn(
+            lambda: screen.controller.list_sessions(str(tmp_path), None), "refresh"
+        )
         await wait_for(
             pilot,
             lambda: len(requests(screen, "session/list")) > lists_before + 1,

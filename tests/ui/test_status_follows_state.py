@@ -40,8 +40,8 @@ async def test_cancelled_and_error_do_not_outlive_a_restart_or_the_next_turn(
             pilot,
             lambda: (
                 screen.agent_alive
-                and screen.link is not None
-                and screen.link.current_session_id == session_id
+                and screen.controller is not None
+                and screen.controller.current_session_id == session_id
                 and not screen.store.get(session_id).replaying  # type: ignore[union-attr]
             ),
             "the restart",
@@ -90,8 +90,8 @@ async def test_the_exit_reported_after_the_turns_error_does_not_wipe_the_status(
         assert status(screen) == "stopped: error"
         # Asking the dead agent for something: a toast says it is not running; the status
         # still says how the turn ended.
-        assert screen.link is not None
-        screen.link.spawn(lambda: pilot.pause(), "changing the mode")
+        assert screen.controller is not None
+        screen.controller.spawn(lambda: pilot.pause(), "changing the mode")
         await pilot.pause()
         assert status(screen) == "stopped: error"
 
@@ -109,4 +109,4 @@ async def test_a_v2_turn_the_agent_dies_in_ends_as_an_error(tmp_path: Path) -> N
         await wait_for(pilot, lambda: status(screen) == "stopped: error", "stopped: error")
         state = screen.store.get(session_id or "")
         assert state is not None and state.activity == "idle" and not screen.busy
-        assert screen.link is not None and not screen.link.is_busy(session_id or "")
+        assert screen.controller is not None and not screen.controller.is_busy(session_id or "")

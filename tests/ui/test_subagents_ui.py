@@ -40,11 +40,11 @@ SIZE = (120, 40)
 
 
 def sent(screen: ChatScreen, method: str) -> list[Any]:
-    link = screen.link
-    assert link is not None and link.client is not None
+    controller = screen.controller
+    assert controller is not None and controller.client is not None
     out = [
         json.loads(r.text)
-        for r in list(link.client.connection.traffic)
+        for r in list(controller.client.connection.traffic)
         if r.direction == "out" and r.text
     ]
     return [m.get("params") for m in out if m.get("method") == method]
@@ -224,7 +224,7 @@ async def test_the_panel_cancels_a_terminal_a_tool_call_and_a_child_v2(tmp_path:
         table = panel.query_one(DataTable)
         await wait_for(pilot, lambda: table.row_count == 3, "three rows")
         kinds = {row.work.kind: row for row in panel.shown}
-        assert {r.agent_label for r in panel.shown} == {agent_label(screen.spec, screen.link)}
+        assert {r.agent_label for r in panel.shown} == {agent_label(screen.spec, screen.controller)}
         for left in (2, 1, 0):
             await pilot.press("delete")
             note = panel.query_one("#background-note", Static)

@@ -35,10 +35,10 @@ def screen_text(app: Any) -> str:
 
 
 def setup_requests(app: Any) -> list[dict[str, Any]]:
-    link = chat(app).link
-    assert link is not None and link.client is not None
+    controller = chat(app).controller
+    assert controller is not None and controller.client is not None
     sent = []
-    for record in list(link.client.connection.traffic):
+    for record in list(controller.client.connection.traffic):
         if record.direction == "out" and record.text:
             message = json.loads(record.text)
             if message.get("method") in ("session/new", "session/load", "session/resume"):

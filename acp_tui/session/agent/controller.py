@@ -1,4 +1,4 @@
-"""The link between one agent process and the store: what the UI asks for, done over ACP.
+"""The controller between one agent process and the store: what the UI asks for, done over ACP.
 
 No Textual here: the UI hands in callbacks (:class:`ControllerEvents`) and calls intents
 (:meth:`SessionController.send_prompt`, :meth:`SessionController.cancel`, ...). Everything the agent says lands

@@ -58,62 +58,64 @@ def additional_directories(state: SessionState | None) -> list[str]:
 
 
 @translating
-async def fork(link: SessionController, source_id: str, *, index: LocalIndex | None = None) -> str:
+async def fork(
+    controller: SessionController, source_id: str, *, index: LocalIndex | None = None
+) -> str:
     """``session/fork`` of ``source_id``; the branch opens (is shown) and is named. Returns
     its id."""
-    client, agent = link.client, link.agent
+    client, agent = controller.client, controller.agent
     if client is None or agent is None:
         raise AgentGone("the agent is not running")
-    source = link.store.get(source_id)
-    cwd = source.cwd if source is not None and source.cwd else link.cwd
+    source = controller.store.get(source_id)
+    cwd = source.cwd if source is not None and source.cwd else controller.cwd
     # The source's directories (and this run's), when the agent takes them.
-    dirs = link.session_dirs(source_id)
-    link.events.on_status("branching the session")
-    result = await link.calls.with_auth(
-        lambda: client.fork_session(source_id, cwd, link.mcp_servers, dirs)
+    dirs = controller.session_dirs(source_id)
+    controller.events.on_status("branching the session")
+    result = await controller.calls.with_auth(
+        lambda: client.fork_session(source_id, cwd, controller.mcp_servers, dirs)
     )
     branch_id = result.get("sessionId")
     if not isinstance(branch_id, str) or not branch_id:
         raise SessionError("the agent answered session/fork without a sessionId")
-    if branch_id == source_id or link.store.get(branch_id) is not None:
+    if branch_id == source_id or controller.store.get(branch_id) is not None:
         # Taken for the branch, that session would get the source's copy and its title.
         which = "the session's own id" if branch_id == source_id else "an existing session's id"
         raise SessionError(f"the agent answered session/fork with {which}: no branch was made")
-    link.set_session_dirs(branch_id, cwd, dirs)
-    branch = link.store.register_fork(branch_id, source_id, cwd=cwd, response=result)
+    controller.set_session_dirs(branch_id, cwd, dirs)
+    branch = controller.store.register_fork(branch_id, source_id, cwd=cwd, response=result)
     if not branch.transcript:
-        link.store.add_notice(
+        controller.store.add_notice(
             branch_id,
             "Branched from a session not opened here: its earlier messages are with the "
             "agent, not shown (open the original to read them).",
         )
     title = branch_title(source)
     try:
-        await rename(link.store, link, branch_id, title, index=index)
+        await rename(controller.store, controller, branch_id, title, index=index)
     except SessionError as error:  # the branch exists: a title it could not get is no failure
-        link.store.pin_title(branch_id, title)
-        link.events.on_error(f"naming the branch: {error}")
-    link.adopt_session(branch_id)
+        controller.store.pin_title(branch_id, title)
+        controller.events.on_error(f"naming the branch: {error}")
+    controller.adopt_session(branch_id)
     return branch_id
 
 
 @translating
 async def rename(
     store: SessionStore,
-    link: SessionController | None,
+    controller: SessionController | None,
     session_id: str,
     title: str,
     *,
     index: LocalIndex | None = None,
 ) -> tuple[str, bool]:
-    """Name a session (through ``link`` when its agent can store titles). Returns the title
+    """Name a session (through ``controller`` when its agent can store titles). Returns the title
     shown and whether the agent stored it (else it is a local title, kept in ``index``)."""
     title = clean_title(title)
     if not title:
         raise ValueError("a title cannot be empty")
-    agent = link.agent if link is not None else None
-    client = link.client if link is not None else None
-    if link is not None and agent is not None and client is not None and agent.can_set_title:
+    agent = controller.agent if controller is not None else None
+    client = controller.client if controller is not None else None
+    if controller is not None and agent is not None and client is not None and agent.can_set_title:
         stored = clean_title(await client.set_session_title(session_id, title) or "") or title
         store.pin_title(session_id, stored)
         return stored, True
@@ -135,15 +137,15 @@ def rename_locally(
 
 
 @translating
-async def set_archived(link: SessionController, session_id: str, archived: bool) -> None:
+async def set_archived(controller: SessionController, session_id: str, archived: bool) -> None:
     """``session/archive`` or ``session/unarchive``. Archiving closes the session on the
     agent's side: it is reopened before it is used again."""
-    client = link.client
-    if client is None or link.agent is None:
+    client = controller.client
+    if client is None or controller.agent is None:
         raise AgentGone("the agent is not running")
     if archived:
         await client.archive_session(session_id)
-        link.drop_session(session_id)
+        controller.drop_session(session_id)
     else:
         await client.unarchive_session(session_id)
-    link.store.set_archived(session_id, archived)
+    controller.store.set_archived(session_id, archived)

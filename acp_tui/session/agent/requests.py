@@ -23,7 +23,7 @@ from acp_tui.wire.constants import Method, UpdateKind
 
 
 class AgentRequests:
-    """The agent -> client half of the link, over the controller's ``state``: a turn ended by
+    """The agent -> client half of the controller, over the controller's ``state``: a turn ended by
     the agent (v2) ends through ``turns``."""
 
     def __init__(self, state: ControllerState, turns: Turns) -> None:

@@ -70,7 +70,7 @@ def _context_blocks(text: str, caps: PromptCapabilities, uri: str) -> list[dict[
 
 
 async def rewind_conversation(
-    link: SessionController,
+    controller: SessionController,
     source_id: str,
     turn: int,
     before_entry: int | None,
@@ -79,23 +79,23 @@ async def rewind_conversation(
 ) -> str:
     """A new session from before turn ``turn`` of ``source_id`` (the user message
     ``before_entry``; see the module docstring). Returns its id; it is shown."""
-    source = link.store.get(source_id)
+    source = controller.store.get(source_id)
     if source is None:
         raise SessionError("that session is not open here")
     text = conversation_before(source.transcript, before_entry)
     title = f"{source.display_title} (rewound to turn {turn})"
-    new_id = await link.new_session(source.cwd or None)
-    agent = link.agent
+    new_id = await controller.new_session(source.cwd or None)
+    agent = controller.agent
     caps = PromptCapabilities.from_agent(agent.capabilities) if agent else PromptCapabilities()
     if text:
-        link.turns.carry_context(
+        controller.turns.carry_context(
             new_id, _context_blocks(text, caps, f"acp-tui://rewind/turn-{turn}.md")
         )
     try:
-        await rename(link.store, link, new_id, title, index=index)
+        await rename(controller.store, controller, new_id, title, index=index)
     except (SessionError, ValueError):
-        link.store.pin_title(new_id, title)
-    link.store.add_notice(
+        controller.store.pin_title(new_id, title)
+    controller.store.add_notice(
         new_id,
         "Rewound conversation (a reconstruction)",
         severity="info",

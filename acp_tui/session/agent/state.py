@@ -126,7 +126,7 @@ class ControllerState:
         #: The subagents' (never opened here, never prompted): their permission requests
         #: waiting, and whether the person cancelled their work.
         self.child_runtimes: dict[str, SessionRuntime] = {}
-        #: Messages waiting to be sent, per session; owned by whoever drives the link, so they
+        #: Messages waiting to be sent, per session; owned by whoever drives the controller, so they
         #: survive a restart of the agent.
         self.prompts = prompts if prompts is not None else PromptQueue()
         self.initialize_timeout = spec.initialize_timeout
@@ -179,7 +179,7 @@ class ControllerState:
         return self.child_runtimes.setdefault(session_id, SessionRuntime())
 
     def spawn(self, job: Callable[[], Awaitable[Any]], what: str) -> None:
-        """Run an intent in the link's task group; failures become error events."""
+        """Run an intent in the controller's task group; failures become error events."""
 
         async def guarded() -> None:
             try:

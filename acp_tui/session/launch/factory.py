@@ -92,7 +92,7 @@ class AgentParts:
             Checkpoints(spec.checkpoints, agent=spec.key) if spec.checkpoints.enabled else None
         )
         #: The latest controller (its sessions' folders, the agent's own name).
-        self.link: SessionController | None = None
+        self.latest: SessionController | None = None
         self.on_question_ruled = on_question_ruled
         #: The permission rules as they apply to this agent (None: no rules).
         self.rules = (
@@ -113,7 +113,7 @@ class AgentParts:
         """What the search results call the agent: its label, else its own name, else its
         command."""
         spec = self.spec
-        info = self.link.agent if self.link is not None else None
+        info = self.latest.agent if self.latest is not None else None
         if spec.label:
             return spec.label
         if info is not None and info.display_name:
@@ -122,13 +122,13 @@ class AgentParts:
 
     def _agent_names(self) -> tuple[str, ...]:
         spec = self.spec
-        info = self.link.agent if self.link is not None else None
+        info = self.latest.agent if self.latest is not None else None
         return agent_names(spec.name, spec.label, info.name if info else None, spec.argv)
 
     def _roots(self, session_id: str | None) -> tuple[Path, ...]:
-        if self.link is None:
+        if self.latest is None:
             return (Path(self.spec.cwd),)
-        return self.link.state.roots.roots(session_id)
+        return self.latest.state.roots.roots(session_id)
 
     def _tool_call(self, session_id: str, tool_call_id: str) -> ToolCall | None:
         state = self.store.get(session_id)
@@ -175,7 +175,7 @@ class AgentParts:
             face = dataclasses.replace(face, permission_handler=self.broker.request)
         if face.approve_outside is not None and self.rules is not None:
             face = dataclasses.replace(face, approve_outside=self._ruled(face.approve_outside))
-        self.link = SessionController(
+        self.latest = SessionController(
             self.spec,
             store=self.store,
             face=face,
@@ -185,4 +185,4 @@ class AgentParts:
             checkpoints=self.checkpoints,
             write_reviews=self.write_reviews,
         )
-        return self.link
+        return self.latest

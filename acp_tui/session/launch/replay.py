@@ -79,7 +79,7 @@ class ReplaySession:
         self.recording = recording
         self.speed = speed
         self._next = 0
-        self.link: SessionController | None = None
+        self.controller: SessionController | None = None
         self.notify: Callable[[str], None] = lambda text: None
         self.cancel_permissions: Callable[[str], object] = lambda session_id: None
         self.peers: list[ReplayPeer] = []
@@ -91,12 +91,12 @@ class ReplaySession:
 
     def bind(
         self,
-        link: SessionController,
+        controller: SessionController,
         notify: Callable[[str], None] | None = None,
         cancel_permissions: Callable[[str], object] | None = None,
     ) -> None:
-        """The link (and screen) the next connection belongs to."""
-        self.link = link
+        """The controller (and screen) the next connection belongs to."""
+        self.controller = controller
         if notify is not None:
             self.notify = notify
         if cancel_permissions is not None:
@@ -132,44 +132,46 @@ class ReplaySession:
         self.notify(text[:1].upper() + text[1:])
 
     async def _drive(self, method: str, params: Any) -> None:
-        link = self.link
-        if link is None:
+        controller = self.controller
+        if controller is None:
             return
         params = params if isinstance(params, dict) else {}
         session_id = params.get("sessionId")
         if not isinstance(session_id, str):
             session_id = ""
         if method == "session/prompt":
-            await self._wait_open(link, session_id)
+            await self._wait_open(controller, session_id)
             blocks = [b for b in params.get("prompt") or [] if isinstance(b, dict)]
             text = "".join(str(b.get("text", "")) for b in blocks if b.get("type") == "text")
-            link.send_prompt(session_id, text, blocks)
+            controller.send_prompt(session_id, text, blocks)
         elif method == "session/cancel":
             self.cancel_permissions(session_id)
-            link.spawn(lambda: link.cancel(session_id), "cancel")
+            controller.spawn(lambda: controller.cancel(session_id), "cancel")
         elif method == "session/set_mode":
             mode = str(params.get("modeId", ""))
-            link.spawn(lambda: link.set_mode(session_id, mode), "change mode")
+            controller.spawn(lambda: controller.set_mode(session_id, mode), "change mode")
         elif method == "session/set_config_option":
             config_id, value = str(params.get("configId", "")), params.get("value")
-            link.spawn(lambda: link.set_config_option(session_id, config_id, value), "set option")
+            controller.spawn(
+                lambda: controller.set_config_option(session_id, config_id, value), "set option"
+            )
         elif method == "session/new":
-            link.spawn(link.new_session, "new session")
+            controller.spawn(controller.new_session, "new session")
         elif method in ("session/load", "session/resume"):
             cwd = params.get("cwd") if isinstance(params.get("cwd"), str) else None
-            link.spawn(lambda: link.open_session(session_id, cwd), "open session")
+            controller.spawn(lambda: controller.open_session(session_id, cwd), "open session")
         elif method == "session/close":
-            link.spawn(lambda: link.close_session(session_id), "close session")
+            controller.spawn(lambda: controller.close_session(session_id), "close session")
         elif method == "session/delete":
-            link.spawn(lambda: link.delete_session(session_id), "delete session")
+            controller.spawn(lambda: controller.delete_session(session_id), "delete session")
         else:
             self._note(f"{method} from the recording is not repeated on a replay")
 
     @staticmethod
-    async def _wait_open(link: SessionController, session_id: str) -> None:
+    async def _wait_open(controller: SessionController, session_id: str) -> None:
         # The recorded prompt may come right after the answer that opened its session; this
-        # client must have taken that answer in first. (The link has no event for one
+        # client must have taken that answer in first. (The controller has no event for one
         # session opening; this is a short, bounded wait on its state.)
         with anyio.move_on_after(SESSION_OPEN_WAIT):
-            while not link.is_open(session_id):  # noqa: ASYNC110
+            while not controller.is_open(session_id):  # noqa: ASYNC110
                 await anyio.sleep(0.02)

@@ -47,7 +47,7 @@ __all__ = [
 class StartOutcome:
     """What happened; every field is optional."""
 
-    #: The session now open (shown by the link's ``on_session_opened``).
+    #: The session now open (shown by the controller's ``on_session_opened``).
     opened: str | None = None
     #: Show the sessions for the person to choose from (``--resume`` without an id).
     choose: bool = False
@@ -65,23 +65,23 @@ def session_is_gone(error: BaseException) -> bool:
 
 
 async def open_at_start(
-    link: SessionController, *, cwd: str, resume: str | None, continue_latest: bool
+    controller: SessionController, *, cwd: str, resume: str | None, continue_latest: bool
 ) -> StartOutcome:
     """The start-up choice (see the module docstring). ``resume``: ``None`` for a plain start,
     ``""`` for the most recent session, else a session id."""
     if resume is None:
         return StartOutcome()
     if resume:
-        return await _open(link, resume, cwd)
-    agent = link.agent
+        return await _open(controller, resume, cwd)
+    agent = controller.agent
     if agent is not None and agent.can_list:
         try:
-            await _list_to_the_newest(link, cwd)
+            await _list_to_the_newest(controller, cwd)
         except AgentGone:
             raise
         except SessionError as error:
             return StartOutcome(message=f"Could not list the sessions of this folder: {error}")
-    candidates = link.store.catalog(cwd)
+    candidates = controller.store.catalog(cwd)
     if not candidates:
         return StartOutcome(
             message="No earlier session in this folder: your first message starts a new one."
@@ -91,7 +91,7 @@ async def open_at_start(
     # The most recent one the agent still has: one it says it does not have is skipped.
     gone: list[str] = []
     for candidate in candidates[:CONTINUE_CANDIDATES]:
-        outcome = await _open(link, candidate.id, cwd)
+        outcome = await _open(controller, candidate.id, cwd)
         gone += outcome.gone
         if not outcome.gone:
             break
@@ -99,7 +99,7 @@ async def open_at_start(
     return outcome
 
 
-async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
+async def _list_to_the_newest(controller: SessionController, cwd: str) -> None:
     """List the folder's sessions far enough to know its most recent one.
 
     The spec leaves ``session/list``'s order to the agent. Most list the newest first, so one
@@ -109,7 +109,7 @@ async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
     already followed (an agent that hands the same cursor back would loop). A later page that
     fails ends the reading: the pages read so far are what there is to choose from."""
     pages: list[Any] = []
-    cursor = await link.list_sessions(cwd, None, pages=pages)
+    cursor = await controller.list_sessions(cwd, None, pages=pages)
     followed: set[str] = set()
     while (
         cursor is not None
@@ -119,7 +119,7 @@ async def _list_to_the_newest(link: SessionController, cwd: str) -> None:
     ):
         followed.add(cursor)
         try:
-            cursor = await link.list_sessions(cwd, cursor, pages=pages)
+            cursor = await controller.list_sessions(cwd, cursor, pages=pages)
         except AgentGone:
             raise
         except SessionError:
@@ -139,19 +139,19 @@ def _runs_towards_newer(pages: list[Any]) -> bool:
     return len(stamps) == 1 or (len(stamps) >= 2 and stamps[-1] > stamps[0])
 
 
-async def reopen_after_restart(link: SessionController, session_id: str) -> StartOutcome:
+async def reopen_after_restart(controller: SessionController, session_id: str) -> StartOutcome:
     """Reopen the session that was on screen when the agent went away."""
-    state = link.store.get(session_id)
-    return await _open(link, session_id, state.cwd if state and state.cwd else None)
+    state = controller.store.get(session_id)
+    return await _open(controller, session_id, state.cwd if state and state.cwd else None)
 
 
-async def _open(link: SessionController, session_id: str, cwd: str | None) -> StartOutcome:
+async def _open(controller: SessionController, session_id: str, cwd: str | None) -> StartOutcome:
     try:
-        await link.open_session(session_id, cwd, adopt=True)
+        await controller.open_session(session_id, cwd, adopt=True)
     except AgentGone:
         raise
     except SessionError as error:
-        state = link.store.get(session_id)
+        state = controller.store.get(session_id)
         name = one_line(state.display_title if state else session_id, 80)
         gone = session_is_gone(error) and not (state is not None and state.listed)
         return StartOutcome(

@@ -119,7 +119,7 @@ class ChatModel:
         self.restart_times: list[float] = []
 
     @property
-    def link(self) -> SessionController | None:
+    def controller(self) -> SessionController | None:
         """The controller of the view's agent (its latest run)."""
         return self._controller()
 
@@ -185,9 +185,9 @@ class ChatModel:
 
     def flush(self, session_id: str | None) -> None:
         """What waits for ``session_id`` may go out now."""
-        link = self.link
-        if link is not None and session_id is not None:
-            link.flush(session_id)
+        controller = self.controller
+        if controller is not None and session_id is not None:
+            controller.flush(session_id)
 
     def remove_queued(self, queue_id: int) -> None:
         """The person removed a queued message of this view."""
@@ -241,16 +241,16 @@ class ChatModel:
             )
             return False
         editing = self.prompts.editing(session_id)
-        link = self.link
+        controller = self.controller
         if editing is not None:
             self.prompts.save_edit(session_id, editing.queue_id, text, blocks)
-            if link is not None and session_id is not None:
-                link.edit_saved(session_id)  # also retries what waited for a sign-in
+            if controller is not None and session_id is not None:
+                controller.edit_saved(session_id)  # also retries what waited for a sign-in
             return True
-        if link is not None and session_id is not None and self.agent_alive:
-            if link.can_send(session_id):
+        if controller is not None and session_id is not None and self.agent_alive:
+            if controller.can_send(session_id):
                 try:
-                    link.send_prompt(session_id, text, blocks)
+                    controller.send_prompt(session_id, text, blocks)
                 except SessionError as error:
                     self.prompts.add(session_id, text, blocks)
                     self.notify(str(error), severity="error")
@@ -261,7 +261,7 @@ class ChatModel:
         self.prompts.add(session_id, text, blocks)
         if session_id is None and self.agent_alive and not self.reopening_at_start:
             self.start_new_session()
-        elif not self.agent_alive and (link is None or link.finished.is_set()):
+        elif not self.agent_alive and (controller is None or controller.finished.is_set()):
             self.notify(
                 "The agent is not running: your message is queued and goes out once "
                 f"{self.restart_key()} has restarted it.",
@@ -283,7 +283,7 @@ class ChatModel:
             self.flush(key)
             return "edit"
         session_id = self.session_id
-        if self.link is None or session_id is None or not busy:
+        if self.controller is None or session_id is None or not busy:
             return None
         self.cancel_turn_of(session_id)
         return "turn"
@@ -293,32 +293,37 @@ class ChatModel:
         answered ``cancel``: its forms and permission requests (Escape in a form: a storm of
         200 forms took 200 Escapes, and meanwhile the turn could not be cancelled). The
         questions of no session (``""``): those of no session."""
-        link = self.link
+        controller = self.controller
         elicitations = self.elicitations
         self.broker.cancel_session(session_id)
         if self.write_reviews is not None:
             self.write_reviews.cancel_session(session_id)
-        if link is None or not session_id or not link.is_busy(session_id):
+        if controller is None or not session_id or not controller.is_busy(session_id):
             elicitations.cancel_session(session_id)
             return
-        link.begin_cancel(session_id)
+        controller.begin_cancel(session_id)
 
         async def cancel() -> None:
             try:
-                await link.cancel(session_id)
+                await controller.cancel(session_id)
             finally:
                 # After session/cancel has gone out: the agent learns the turn is cancelled
                 # before it reads "cancel" for its open questions.
                 elicitations.cancel_session(session_id)
 
-        link.spawn(cancel, "cancel")
+        controller.spawn(cancel, "cancel")
 
     # ------------------------------------------------------------------ the new session
 
-    def start_new_session(self, link: SessionController | None = None) -> None:
+    def start_new_session(self, controller: SessionController | None = None) -> None:
         """Create the new session (the one shown as "New session") now."""
-        link = link or self.link
-        if link is None or self.starting_new or link.agent is None or link.finished.is_set():
+        controller = controller or self.controller
+        if (
+            controller is None
+            or self.starting_new
+            or controller.agent is None
+            or controller.finished.is_set()
+        ):
             return
         self.starting_new = True
         self.new_session_error = None
@@ -327,7 +332,7 @@ class ChatModel:
 
         async def start() -> None:
             try:
-                await link.new_session(adopt=True, mode=mode, config=config, model=model)
+                await controller.new_session(adopt=True, mode=mode, config=config, model=model)
             except BaseException as error:
                 # Not made: the choices still stand for the next attempt.
                 choices.mode = choices.mode or mode
@@ -341,7 +346,7 @@ class ChatModel:
                 if self.session_id is None:
                     self.status_changed()
 
-        link.spawn(start, "new session")
+        controller.spawn(start, "new session")
 
     def new_session_status(self) -> str:
         """The status line of the new session's view: starting it, or why that failed and what
@@ -361,9 +366,13 @@ class ChatModel:
     def new(self) -> None:
         """The person asked for a new session: shown and created at once (its modes, models
         and commands become available); one unused new session per agent run is enough."""
-        link = self.link
-        if link is None or not self.agent_alive:
-            if link is not None and not link.finished.is_set() and self.session_id is not None:
+        controller = self.controller
+        if controller is None or not self.agent_alive:
+            if (
+                controller is not None
+                and not controller.finished.is_set()
+                and self.session_id is not None
+            ):
                 # Still starting (a restart): the new session is made by the first message.
                 self.show(None)
                 return
@@ -376,7 +385,11 @@ class ChatModel:
             return
         self.focus_prompt_on_open = True
         unused = next(
-            (s for s in self.store.sessions.values() if s.draft and s.live and link.is_open(s.id)),
+            (
+                s
+                for s in self.store.sessions.values()
+                if s.draft and s.live and controller.is_open(s.id)
+            ),
             None,
         )
         if unused is not None:
@@ -413,8 +426,8 @@ class ChatModel:
             if session_id != self.session_id:
                 self.show(session_id)
             return
-        link = self.link
-        if link is None or not self.agent_alive:
+        controller = self.controller
+        if controller is None or not self.agent_alive:
             self.notify(
                 f"The agent is not running: press {self.restart_key()} to restart it.",
                 severity="warning",
@@ -424,10 +437,10 @@ class ChatModel:
         if session_id == self.session_id:
             self.focus_prompt()
             return
-        agent = link.agent
+        agent = controller.agent
         state = self.store.get(session_id)
         if (
-            not link.is_open(session_id)
+            not controller.is_open(session_id)
             and agent is not None
             and not (agent.can_load or agent.can_resume)
         ):
@@ -444,7 +457,7 @@ class ChatModel:
 
         async def open_it() -> None:
             try:
-                await link.open_session(session_id)
+                await controller.open_session(session_id)
             except SessionError as error:
                 if isinstance(error, AgentGone):
                     raise
@@ -454,7 +467,7 @@ class ChatModel:
                     self.forget(session_id)
                 raise
 
-        link.spawn(open_it, "open session")
+        controller.spawn(open_it, "open session")
 
     def forget(self, session_id: str) -> None:
         """A session the agent does not have: gone from the index and the store."""
@@ -503,14 +516,14 @@ class ChatModel:
     def activity_status(self, state: SessionState) -> str:
         """What the status line says of a session: what its turn is doing, or how it ended."""
         running = state.activity in RUNNING
-        link = self.link
+        controller = self.controller
         if state.replaying:
             return "loading the session…"
         if state.activity == "requires_action":
             return "▲ waiting for you"
         if state.parent_id is not None:
             return self._child_status(state)
-        if running and link is not None and link.is_cancelling(state.id):
+        if running and controller is not None and controller.is_cancelling(state.id):
             # Said until the turn ends: the agent may stream on (or never stop) after a cancel.
             return "cancelling…"
         if running:

@@ -153,15 +153,15 @@ class Clock:
 
 def make(**options: Any) -> tuple[ChatModel, Controller, View]:
     store = SessionStore()
-    link = Controller(store)
+    controller = Controller(store)
     toasts: list[tuple[str, str]] = []
-    calls = link.calls
+    calls = controller.calls
     model = ChatModel(
         store=store,
         prompts=PromptQueue(),
         broker=Canceller(calls, "permissions"),  # type: ignore[arg-type]
         elicitations=Canceller(calls, "questions"),  # type: ignore[arg-type]
-        controller=lambda: link,  # type: ignore[arg-type,return-value]
+        controller=lambda: controller,  # type: ignore[arg-type,return-value]
         notify=lambda message, **kw: toasts.append((message, kw.get("severity", "information"))),
         keys=lambda binding_id, fallback="(no key)": {
             "cancel-turn": "Esc",
@@ -173,24 +173,26 @@ def make(**options: Any) -> tuple[ChatModel, Controller, View]:
     view = View(model)
     view.toasts = toasts
     model.agent_alive = True
-    return model, link, view
+    return model, controller, view
 
 
-def live(model: ChatModel, link: Controller, session_id: str, *, prompted: bool = True) -> None:
+def live(
+    model: ChatModel, controller: Controller, session_id: str, *, prompted: bool = True
+) -> None:
     model.store.register_session(session_id, cwd="/p", new=not prompted)
     if prompted:
         model.store.prompt_sent(session_id, "hello")
         model.store.prompt_finished(session_id, {"stopReason": "end_turn"})
-    link.opened.add(session_id)
+    controller.opened.add(session_id)
 
 
 # ---------------------------------------------------------------------------- drafts
 
 
 def test_each_session_keeps_what_was_typed_in_it() -> None:
-    model, link, _ = make()
+    model, controller, _ = make()
     for session_id in ("a", "b"):
-        live(model, link, session_id)
+        live(model, controller, session_id)
     model.session_id = "a"
     assert model.enter("b", "for a") == ""
     assert model.enter("a", "for b") == "for a"
@@ -201,35 +203,35 @@ def test_each_session_keeps_what_was_typed_in_it() -> None:
 
 
 def test_what_was_typed_for_the_new_session_goes_into_the_session_made_for_it() -> None:
-    model, link, _ = make()
-    live(model, link, "made", prompted=False)
+    model, controller, _ = make()
+    live(model, controller, "made", prompted=False)
     assert model.session_id is None
     assert model.enter("made", "typed before it existed") == "typed before it existed"
     assert model.drafts == {}
 
 
 def test_a_session_chosen_in_the_sidebar_does_not_take_the_new_sessions_draft() -> None:
-    model, link, _ = make()
-    live(model, link, "past")
+    model, controller, _ = make()
+    live(model, controller, "past")
     model.explicit_open = "past"
     assert model.enter("past", "for the new one") == ""
     assert model.enter(None, "") == "for the new one"
 
 
 def test_leaving_a_session_that_could_not_be_reopened_takes_the_draft_along() -> None:
-    model, link, _ = make()
-    live(model, link, "lost")
+    model, controller, _ = make()
+    live(model, controller, "lost")
     model.session_id = "lost"
     model.unopenable.add("lost")
     assert model.queue_key() is None
-    live(model, link, "made", prompted=False)
+    live(model, controller, "made", prompted=False)
     assert model.enter("made", "rescued") == "rescued"
 
 
 def test_leaving_while_editing_a_queued_message_saves_or_abandons_the_edit() -> None:
-    model, link, _ = make()
-    live(model, link, "a")
-    live(model, link, "b")
+    model, controller, _ = make()
+    live(model, controller, "a")
+    live(model, controller, "b")
     model.session_id = "a"
     first = model.prompts.add("a", "first")
     second = model.prompts.add("a", "second")
@@ -237,7 +239,7 @@ def test_leaving_while_editing_a_queued_message_saves_or_abandons_the_edit() -> 
     assert model.enter("b", "first, edited") == ""
     assert [q.text for q in model.prompts.items("a")] == ["first, edited", "second"]
     assert not any(q.editing for q in model.prompts.items("a"))
-    assert ("flush", "a") in link.calls
+    assert ("flush", "a") in controller.calls
     # A blank edit is abandoned: the message stays as it was.
     model.enter("a", "")
     assert model.edit_queued(second.queue_id, "") == "second"
@@ -246,14 +248,14 @@ def test_leaving_while_editing_a_queued_message_saves_or_abandons_the_edit() -> 
 
 
 def test_a_queued_message_is_edited_only_from_an_empty_prompt_and_until_it_went() -> None:
-    model, link, view = make()
-    live(model, link, "a")
+    model, controller, view = make()
+    live(model, controller, "a")
     model.session_id = "a"
     item = model.prompts.add("a", "queued")
     assert model.edit_queued(item.queue_id, "half a thought") is None
     assert view.toasts[-1] == ("Send or clear what you are typing first.", "warning")
     model.remove_queued(item.queue_id)
-    assert not model.prompts.has("a") and link.calls[-1] == ("flush", "a")
+    assert not model.prompts.has("a") and controller.calls[-1] == ("flush", "a")
     assert model.edit_queued(item.queue_id, "") is None
     assert view.toasts[-1][0] == "That message has been sent already."
 
@@ -262,59 +264,59 @@ def test_a_queued_message_is_edited_only_from_an_empty_prompt_and_until_it_went(
 
 
 def test_a_message_goes_out_when_its_session_can_take_it() -> None:
-    model, link, view = make()
-    live(model, link, "a")
+    model, controller, view = make()
+    live(model, controller, "a")
     model.session_id = "a"
     model.send("hello")
-    assert link.calls == [("prompt", "a", "hello")] and not model.prompts.has("a")
+    assert controller.calls == [("prompt", "a", "hello")] and not model.prompts.has("a")
     assert view.toasts == []
 
 
 async def test_a_message_with_no_session_yet_waits_and_starts_the_new_session_once() -> None:
-    model, link, _ = make()
+    model, controller, _ = make()
     model.send("one")
     model.send("two")
     assert [q.text for q in model.prompts.items(None)] == ["one", "two"]
     assert model.starting_new and model.new_session_status() == "starting a new session…"
-    assert [what for what, _ in link.jobs] == ["new session"]
-    assert await link.run_jobs() == []
-    assert not model.starting_new and link.made == 1
+    assert [what for what, _ in controller.jobs] == ["new session"]
+    assert await controller.run_jobs() == []
+    assert not model.starting_new and controller.made == 1
 
 
 async def test_a_message_waits_for_a_session_reopened_at_start() -> None:
-    model, link, _ = make(reopening_at_start=True)
+    model, controller, _ = make(reopening_at_start=True)
     model.send("for the reopened one")
-    assert model.prompts.has(None) and link.jobs == []
+    assert model.prompts.has(None) and controller.jobs == []
 
 
 def test_a_message_while_the_agent_is_down_waits_and_says_how_it_goes_out() -> None:
-    model, link, view = make()
-    live(model, link, "a")
+    model, controller, view = make()
+    live(model, controller, "a")
     model.session_id = "a"
     model.agent_alive = False
-    link.finished.done = True
+    controller.finished.done = True
     model.send("while down")
     assert [q.text for q in model.prompts.items("a")] == ["while down"]
-    assert link.calls == []
+    assert controller.calls == []
     message, severity = view.toasts[-1]
     assert severity == "warning" and "Ctrl+R has restarted it" in message
 
 
 def test_a_message_sent_while_editing_a_queued_one_saves_the_edit() -> None:
-    model, link, _ = make()
-    live(model, link, "a")
+    model, controller, _ = make()
+    live(model, controller, "a")
     model.session_id = "a"
     item = model.prompts.add("a", "draft one")
     model.edit_queued(item.queue_id, "")
     model.send("final one")
     assert [q.text for q in model.prompts.items("a")] == ["final one"]
-    assert link.calls == [("edit_saved", "a")]
+    assert controller.calls == [("edit_saved", "a")]
 
 
 def test_a_message_goes_to_the_session_it_was_typed_in() -> None:
-    model, link, _ = make()
-    live(model, link, "a")
-    live(model, link, "b")
+    model, controller, _ = make()
+    live(model, controller, "a")
+    live(model, controller, "b")
     model.session_id = "b"
     assert model.send_target("a") == "a"
     assert model.send_target("b") is None and model.send_target(None) is None
@@ -327,50 +329,50 @@ def test_a_message_goes_to_the_session_it_was_typed_in() -> None:
 
 
 async def test_escape_cancels_the_turn_and_then_the_agents_questions() -> None:
-    model, link, _ = make()
-    live(model, link, "a")
+    model, controller, _ = make()
+    live(model, controller, "a")
     model.session_id = "a"
     assert not model.can_cancel(busy=False) and model.cancel(busy=False) is None
-    link.busy.add("a")
+    controller.busy.add("a")
     assert model.cancel(busy=True) == "turn"
-    assert link.calls == [("permissions", "a"), ("begin_cancel", "a")]
-    await link.run_jobs()
-    assert link.calls[2:] == [("cancel", "a"), ("questions", "a")]
+    assert controller.calls == [("permissions", "a"), ("begin_cancel", "a")]
+    await controller.run_jobs()
+    assert controller.calls[2:] == [("cancel", "a"), ("questions", "a")]
     assert model.activity_status(model.store.get("a")) == ""  # the turn had ended
 
 
 async def test_cancelling_a_session_with_no_turn_answers_its_questions_only() -> None:
     """A form of a session whose turn has ended (or never ran): Escape answers its questions
     ``cancel`` at once and sends no session/cancel."""
-    model, link, _ = make()
-    live(model, link, "a")
+    model, controller, _ = make()
+    live(model, controller, "a")
     model.cancel_turn_of("a")
-    assert link.calls == [("permissions", "a"), ("questions", "a")]
-    assert not link.jobs and not link.is_cancelling("a")
+    assert controller.calls == [("permissions", "a"), ("questions", "a")]
+    assert not controller.jobs and not controller.is_cancelling("a")
 
 
 def test_escape_while_editing_a_queued_message_abandons_the_edit() -> None:
-    model, link, _ = make()
-    live(model, link, "a")
+    model, controller, _ = make()
+    live(model, controller, "a")
     model.session_id = "a"
     item = model.prompts.add("a", "as it was")
     model.edit_queued(item.queue_id, "")
     assert model.can_cancel(busy=False)
     assert model.cancel(busy=True) == "edit"
     assert [(q.text, q.editing) for q in model.prompts.items("a")] == [("as it was", False)]
-    assert link.calls == [("flush", "a")]
+    assert controller.calls == [("flush", "a")]
 
 
 # ---------------------------------------------------------------------------- new session
 
 
 async def test_a_new_session_that_fails_says_why_and_keeps_the_choices() -> None:
-    model, link, view = make()
+    model, controller, view = make()
     model.new_choices.mode = "plan"
     model.new_choices.config = {"effort": "high"}
-    link.new_error = SessionError("no quota left")
+    controller.new_error = SessionError("no quota left")
     model.send("waits")
-    errors = await link.run_jobs()
+    errors = await controller.run_jobs()
     assert len(errors) == 1 and not model.starting_new
     assert model.new_choices.mode == "plan" and model.new_choices.config == {"effort": "high"}
     assert model.status() == (
@@ -379,24 +381,24 @@ async def test_a_new_session_that_fails_says_why_and_keeps_the_choices() -> None
     )
     assert view.status_drawn == 1
     # Tried again: the choices go with it, and the reason is gone meanwhile.
-    link.new_error = None
+    controller.new_error = None
     model.start_new_session()
     assert model.new_session_status() == "starting a new session…"
-    await link.run_jobs()
-    assert link.calls[-1] == (
+    await controller.run_jobs()
+    assert controller.calls[-1] == (
         "new",
         {"adopt": True, "mode": "plan", "config": {"effort": "high"}, "model": None},
     )
 
 
 async def test_new_session_asked_for_is_made_once_and_shown() -> None:
-    model, link, view = make()
-    live(model, link, "a")
+    model, controller, view = make()
+    live(model, controller, "a")
     model.session_id = "a"
     model.new()
     assert view.shown == [None] and model.focus_prompt_on_open
-    assert [what for what, _ in link.jobs] == ["new session"]
-    await link.run_jobs()
+    assert [what for what, _ in controller.jobs] == ["new session"]
+    await controller.run_jobs()
     model.session_id = "new-1"
     # On the new session already: said, and the prompt takes the focus.
     model.new()
@@ -404,28 +406,28 @@ async def test_new_session_asked_for_is_made_once_and_shown() -> None:
     # From elsewhere, the unused new session is gone back to, not another one made.
     model.session_id = "a"
     model.new()
-    assert [what for what, _ in link.jobs] == ["open session"]
+    assert [what for what, _ in controller.jobs] == ["open session"]
     assert model.explicit_open == "new-1"
-    await link.run_jobs()
-    assert link.made == 1 and link.calls[-1] == ("open", "new-1")
+    await controller.run_jobs()
+    assert controller.made == 1 and controller.calls[-1] == ("open", "new-1")
 
 
 def test_new_session_while_the_agent_is_down() -> None:
-    model, link, view = make()
+    model, controller, view = make()
     model.agent_alive = False
     model.session_id = "a"
     model.new()  # still starting (a restart): the first message makes it
     assert view.shown == [None] and view.toasts == []
-    link.finished.done = True
+    controller.finished.done = True
     model.new()
     assert view.toasts == [("The agent is not running.", "warning")]
 
 
 def test_a_session_made_for_new_session_does_not_pull_the_person_back() -> None:
-    model, link, _ = make()
-    live(model, link, "elsewhere")
+    model, controller, _ = make()
+    live(model, controller, "elsewhere")
     model.session_id = "elsewhere"
-    live(model, link, "made", prompted=False)
+    live(model, controller, "made", prompted=False)
     model.new_session_error = "old news"
     assert model.session_opened("made") is False
     assert model.new_session_error is None
@@ -437,42 +439,42 @@ def test_a_session_made_for_new_session_does_not_pull_the_person_back() -> None:
 
 
 async def test_opening_a_session_the_agent_does_not_have_forgets_it(tmp_path: Path) -> None:
-    model, link, _ = make()
+    model, controller, _ = make()
     model.index = LocalIndex(tmp_path / "index.json", "agent")
-    live(model, link, "here")
+    live(model, controller, "here")
     model.index.remember("gone", cwd="/p", title="Gone", first_prompt=None)
     model.store.apply_index_records(model.index.sessions())
-    link.open_error = AgentRefused(RESOURCE_NOT_FOUND, "Session not found")
+    controller.open_error = AgentRefused(RESOURCE_NOT_FOUND, "Session not found")
     model.open("gone")
     assert model.explicit_open == "gone" and model.focus_prompt_on_open
-    assert len(await link.run_jobs()) == 1
+    assert len(await controller.run_jobs()) == 1
     assert model.store.get("gone") is None and model.index.get("gone") is None
 
 
 def test_opening_says_why_it_cannot() -> None:
-    model, link, view = make()
-    live(model, link, "here")
+    model, controller, view = make()
+    live(model, controller, "here")
     model.session_id = "here"
     model.open("here")
-    assert view.focused == 1 and link.jobs == []
-    assert link.agent is not None
-    link.agent.can_load = False
+    assert view.focused == 1 and controller.jobs == []
+    assert controller.agent is not None
+    controller.agent.can_load = False
     model.open("past")
     assert "Fake agent cannot reopen past sessions" in view.toasts[-1][0]
     model.agent_alive = False
     model.open("past")
     assert view.toasts[-1] == ("The agent is not running: press Ctrl+R to restart it.", "warning")
-    assert link.jobs == []
+    assert controller.jobs == []
 
 
 # ---------------------------------------------------------------------------- clocks
 
 
 def test_the_status_line_reads_the_turns_clock_and_how_it_ended() -> None:
-    model, link, _ = make()
+    model, controller, _ = make()
     clock = model.clock
     assert isinstance(clock, Clock)
-    live(model, link, "a")
+    live(model, controller, "a")
     model.session_id = "a"
     model.store.prompt_sent("a", "go")
     state = model.store.get("a")
@@ -481,7 +483,7 @@ def test_the_status_line_reads_the_turns_clock_and_how_it_ended() -> None:
     clock.now += 75
     model.note_turns("a", state)  # the same turn: its start stays
     assert model.status() == "● working… 1 min 15 s (Esc to cancel)"
-    link.cancelling.add("a")
+    controller.cancelling.add("a")
     assert model.status() == "cancelling…"
     model.store.prompt_finished("a", {"stopReason": "max_tokens"})
     model.note_turns("a", state)
@@ -499,11 +501,11 @@ def test_an_agent_that_keeps_exiting_is_restarted_ever_more_slowly() -> None:
 
 
 def test_a_restart_reopens_the_session_on_screen_unless_it_never_had_a_prompt() -> None:
-    model, link, view = make()
-    live(model, link, "talked")
+    model, controller, view = make()
+    live(model, controller, "talked")
     model.session_id = "talked"
     assert model.reopen_target() == "talked"
-    live(model, link, "unused", prompted=False)
+    live(model, controller, "unused", prompted=False)
     model.session_id = "unused"
     model.prompts.add("unused", "waits")
     assert model.reopen_target() is None

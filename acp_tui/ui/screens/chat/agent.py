@@ -130,7 +130,7 @@ class AgentRunner:
             on_not_responding=self._not_responding,
         )
         replay = self.settings.replay
-        link = self.workspace.start(
+        controller = self.workspace.start(
             self.parts,
             FaceHooks(
                 events=events,
@@ -147,40 +147,40 @@ class AgentRunner:
             ),
         )
         if replay is not None:
-            replay.bind(link, self._notify_replay, self.parts.broker.cancel_session)
+            replay.bind(controller, self._notify_replay, self.parts.broker.cancel_session)
         self.model.unresponsive = False
         self.widgets.sidebar.connecting = True
         self.widgets.banner.hide()
         self.drawing.set_status("starting the agent…")
-        self._in_worker(self._run(link, reopen), group="agent", exit_on_error=False)
+        self._in_worker(self._run(controller, reopen), group="agent", exit_on_error=False)
 
     def _in_worker(self, work: Coroutine[Any, Any, None], **how: Any) -> None:
         self.screen.run_worker(work, **how)
 
-    async def _run(self, link: SessionController, reopen: str | None) -> None:
+    async def _run(self, controller: SessionController, reopen: str | None) -> None:
         first_start = not self._started_once
         self._started_once = True
 
-        async def opener(link: SessionController) -> None:
+        async def opener(controller: SessionController) -> None:
             if reopen is not None:
-                outcome = await reopen_after_restart(link, reopen)
+                outcome = await reopen_after_restart(controller, reopen)
             elif first_start:
                 outcome = await open_at_start(
-                    link,
+                    controller,
                     cwd=self.spec.cwd,
                     resume=self.settings.resume,
                     continue_latest=self.settings.continue_latest,
                 )
             else:
                 outcome = StartOutcome()
-            self._after_start(link, outcome, reopen)
+            self._after_start(controller, outcome, reopen)
 
-        await link.run(opener)
+        await controller.run(opener)
 
     def terminal_state(self, terminal_id: str) -> Any:
         """An agent terminal of the running agent, for the transcript's tool calls."""
-        link = self.model.link
-        return link.terminal_state(terminal_id) if link is not None else None
+        controller = self.model.controller
+        return controller.terminal_state(terminal_id) if controller is not None else None
 
     # ------------------------------------------------------------------ opening at start
 
@@ -193,7 +193,7 @@ class AgentRunner:
                 self.drawing.new_session()
 
     def _after_start(
-        self, link: SessionController, outcome: StartOutcome, reopen: str | None
+        self, controller: SessionController, outcome: StartOutcome, reopen: str | None
     ) -> None:
         model = self.model
         self._reopening_over()
@@ -211,7 +211,7 @@ class AgentRunner:
             self.drawing.scheduling.next_turn(self._offer_sessions)
         if outcome.opened is None and model.prompts.has(None):
             # Messages sent while the agent was starting: they start the new session.
-            model.start_new_session(link)
+            model.start_new_session(controller)
 
     def _offer_sessions(self) -> None:
         """``--resume`` without an id: the sidebar, focused, the most recent session
@@ -312,8 +312,8 @@ class AgentRunner:
         # Quoted as a shell would need it: an argument with a space stays one argument.
         command = shlex.join(self.spec.argv)
         if info.start_failed:
-            link = model.link
-            if link is not None and link.agent is None:
+            controller = model.controller
+            if controller is not None and controller.agent is None:
                 # The header said "starting…": name the command that did not start instead.
                 name = self.spec.label or os.path.basename(self.spec.argv[0])
                 self.widgets.header.set_agent(display_title(name, 80))
@@ -344,11 +344,11 @@ class AgentRunner:
     def restart(self) -> None:
         """The person asked for a restart (Ctrl+R): after a back-off when it keeps exiting."""
         model = self.model
-        link = model.link
-        if model.unresponsive and link is not None:
+        controller = model.controller
+        if model.unresponsive and controller is not None:
             self._in_worker(self._restart_unresponsive(), group="restart")
             return
-        if model.agent_alive or (link is not None and not link.finished.is_set()):
+        if model.agent_alive or (controller is not None and not controller.finished.is_set()):
             model.notify("The agent is running.")
             return
         delay = model.restart_delay()

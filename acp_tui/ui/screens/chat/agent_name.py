@@ -21,10 +21,10 @@ if TYPE_CHECKING:
 __all__ = ["agent_label", "background_title"]
 
 
-def agent_label(spec: AgentSpec, link: SessionController | None) -> str:
+def agent_label(spec: AgentSpec, controller: SessionController | None) -> str:
     """A view's agent: its configured label, else the name it gave at initialize, else its
     program's name. One line, literal."""
-    name = spec.label or (link.agent.display_name if link and link.agent else "")
+    name = spec.label or (controller.agent.display_name if controller and controller.agent else "")
     if not name and spec.argv:
         name = os.path.basename(spec.argv[0])
     return line_of(name or "agent", 60)
@@ -35,12 +35,12 @@ def background_title(
     view: Screen[Any],
     title: str,
     spec: AgentSpec,
-    link: SessionController | None,
+    controller: SessionController | None,
 ) -> str:
     """A toast's title from ``view`` when it is not the agent view on screen names its agent,
     when the app runs several (see :meth:`acp_tui.ui.agent_views.AgentViews.is_shown`)."""
     views = getattr(app, "agent_views", None)
     if not views or len(views) < 2 or view in app.screen_stack:
         return title
-    label = agent_label(spec, link)
+    label = agent_label(spec, controller)
     return f"{label}: {title}" if title else label

@@ -152,7 +152,7 @@ class Attention:
         if not background and self.app().app_focus:
             return  # the person sees it happen
         # Named as the header and the sidebar name it (its label first).
-        agent = display_title(agent_label(self.spec, self.model.link), 40)
+        agent = display_title(agent_label(self.spec, self.model.controller), 40)
         happened = {"waiting": "needs you", "failed": "ended in an error"}.get(event, "finished")
         what = f"“{title}” ({agent}) {happened}"
         # A turn that simply finished has its row ("done · unread"), the bell and the title: a

@@ -475,9 +475,9 @@ class ChatDrawing:
         commands its agent offered last time (a choice is applied once it is made)."""
         self.set_busy(False)
         model = self.model
-        link = model.link
+        controller = model.controller
         widgets = self.widgets
-        widgets.header.set_dirs(link.session_dirs(None) if link else [])
+        widgets.header.set_dirs(controller.session_dirs(None) if controller else [])
         if model.reopening_at_start:
             # Not the new session's view: the reopened session's own comes with it.
             widgets.header.set_title("Reopening a session…")

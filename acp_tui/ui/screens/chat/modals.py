@@ -156,17 +156,23 @@ class ChatDialogs:
     # ------------------------------------------------------------------ sign-in
 
     def _agent_name(self) -> str:
-        link = self.model.link
-        return link.agent.display_name if link is not None and link.agent else "The agent"
+        controller = self.model.controller
+        return (
+            controller.agent.display_name
+            if controller is not None and controller.agent
+            else "The agent"
+        )
 
     async def choose_auth(self, methods: list[AuthMethod], reason: str) -> str | None:
         """The sign-in picker, showing what each terminal method would run."""
         from acp_tui.ui.screens.auth import AuthScreen
 
-        link = self.model.link
+        controller = self.model.controller
         logins = {}
-        if link is not None:
-            logins = {m.id: link.sign_in.terminal_login(m) for m in methods if m.kind == TERMINAL}
+        if controller is not None:
+            logins = {
+                m.id: controller.sign_in.terminal_login(m) for m in methods if m.kind == TERMINAL
+            }
         picker = AuthScreen(
             self.agent(),
             methods,
@@ -259,11 +265,11 @@ class ChatDialogs:
             answered,
         )
 
-    def confirm_delete(self, link: SessionController, session_id: str) -> None:
+    def confirm_delete(self, controller: SessionController, session_id: str) -> None:
         """Ask before deleting a session (the agent removes it for good), then delete it."""
-        self._in_a_worker(self._delete_after_asking(link, session_id), "delete session")
+        self._in_a_worker(self._delete_after_asking(controller, session_id), "delete session")
 
-    async def _delete_after_asking(self, link: SessionController, session_id: str) -> None:
+    async def _delete_after_asking(self, controller: SessionController, session_id: str) -> None:
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
         model = self.model
@@ -282,22 +288,22 @@ class ChatDialogs:
             return
 
         async def delete() -> None:
-            await link.delete_session(session_id)
+            await controller.delete_session(session_id)
             if model.index is not None:
                 model.index.forget(session_id)
             model.notify(f"Deleted “{title}”.")
 
-        link.spawn(delete, "delete session")
+        controller.spawn(delete, "delete session")
 
     def confirm_logout(self) -> None:
         """Ask first, then sign out of the agent (``auth.logout``): the next call that needs a
         sign-in offers the agent's methods again."""
-        link = self.model.link
-        if link is None:
+        controller = self.model.controller
+        if controller is None:
             return
-        self._in_a_worker(self._logout_after_asking(link), "log out")
+        self._in_a_worker(self._logout_after_asking(controller), "log out")
 
-    async def _logout_after_asking(self, link: SessionController) -> None:
+    async def _logout_after_asking(self, controller: SessionController) -> None:
         from acp_tui.ui.screens.confirm import ConfirmScreen
 
         model = self.model
@@ -310,13 +316,13 @@ class ChatDialogs:
                 forward_typing=self.forward_typing,
             )
         )
-        if not yes or model.link is not link:
+        if not yes or model.controller is not controller:
             return
 
         async def logout() -> None:
-            await link.logout()
+            await controller.logout()
             model.notify(LOGGED_OUT, title="Logged out", markup=False)
             if model.session_id is not None:
                 model.store.add_notice(model.session_id, LOGGED_OUT, severity="info")
 
-        link.spawn(logout, "log out")
+        controller.spawn(logout, "log out")

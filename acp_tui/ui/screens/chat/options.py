@@ -146,16 +146,16 @@ class SessionOptions:
         self._send(session_id, option, value)
 
     def _send(self, session_id: str, option: SessionOption, value: str | bool) -> None:
-        link = self.model.link
-        if link is None:
+        controller = self.model.controller
+        if controller is None:
             return
         call: Callable[[], Awaitable[None]]
         if option.source == "modes":
-            call = partial(link.set_mode, session_id, str(value))
+            call = partial(controller.set_mode, session_id, str(value))
         elif option.source == "models":
-            call = partial(link.set_model, session_id, str(value))
+            call = partial(controller.set_model, session_id, str(value))
         else:
-            call = partial(link.set_config_option, session_id, option.id, value)
+            call = partial(controller.set_config_option, session_id, option.id, value)
 
         async def job() -> None:
             try:
@@ -165,7 +165,7 @@ class SessionOptions:
             except SessionError as error:
                 self._refused(session_id, option, value, error)
 
-        link.spawn(job, f"set {option.name}")
+        controller.spawn(job, f"set {option.name}")
 
     def _refused(
         self,

@@ -79,8 +79,8 @@ class OtherAgents:
         if config is None:
             return
         for name in config.agents:
-            link = self.workspace.get(AgentSource.configured(name).key)
-            if link is not None and not link.finished.is_set():
+            controller = self.workspace.get(AgentSource.configured(name).key)
+            if controller is not None and not controller.finished.is_set():
                 continue
             label = one_line(name, 40)
             yield AgentCommand(
@@ -112,7 +112,7 @@ class OtherAgents:
             notify(one_line(text, 300), title=label, severity="warning")
 
         try:
-            link = start_for_listing(
+            controller = start_for_listing(
                 self.workspace,
                 spec,
                 FaceHooks(events=ControllerEvents(on_exit=on_exit, on_error=on_error)),
@@ -126,6 +126,6 @@ class OtherAgents:
             sidebar.model.directory.names[key] = name
         sidebar.display = True
         self.app().run_worker(
-            run_for_listing(link), name=f"list sessions of {label}", exit_on_error=False
+            run_for_listing(controller), name=f"list sessions of {label}", exit_on_error=False
         )
         notify(f"Starting {label} to list its sessions…", title="Show sessions")

@@ -120,12 +120,12 @@ class ChatPalette:
         yield SystemCommand(
             "Context details", "Token usage, cost and the last turn", tools.context_details
         )
-        link = self.model.link
-        prompt = link.system_prompt if link is not None else None
-        if link is not None and prompt is not None:
+        controller = self.model.controller
+        prompt = controller.system_prompt if controller is not None else None
+        if controller is not None and prompt is not None:
             yield SystemCommand(
                 "System prompt",
-                f"{prompt.describe()}; {system_prompt_state(link.system_prompt_sent)}",
+                f"{prompt.describe()}; {system_prompt_state(controller.system_prompt_sent)}",
                 tools.show_system_prompt,
             )
         yield SystemCommand(
@@ -144,7 +144,7 @@ class ChatPalette:
         yield from self.sessions.palette_commands()
         yield from self.rewind()
         yield from self._highlighted_commands()
-        if link is not None and self.model.agent_alive and link.can_logout:
+        if controller is not None and self.model.agent_alive and controller.can_logout:
             yield SystemCommand(
                 "Log out", "Sign out of the agent (asks first)", self.dialogs.confirm_logout
             )
@@ -157,8 +157,8 @@ class ChatPalette:
 
     def _highlighted_commands(self) -> Iterable[SystemCommand]:
         """Close and delete the session highlighted in the sidebar, when the agent can."""
-        link = self.model.link
-        agent = link.agent if link else None
+        controller = self.model.controller
+        agent = controller.agent if controller else None
         if agent is None or not self.highlighted():
             return
         if agent.can_close:

@@ -53,7 +53,7 @@ class ScreenSide:
     """What only the chat screen does for its parts: its agent's controller (the latest run),
     its prompt's focus, its own actions, and its busy flag."""
 
-    link: Callable[[], SessionController | None]
+    controller: Callable[[], SessionController | None]
     focus_prompt: Callable[[], None]
     new_session: Callable[[], None]
     toggle_thoughts: Callable[[], None]
@@ -110,7 +110,7 @@ def make_parts(
         prompts=parts.prompts,
         broker=parts.broker,
         elicitations=parts.elicitations,
-        controller=side.link,
+        controller=side.controller,
         notify=screen.notify,
         keys=keys,
         # ``--continue`` or ``--resume ID``: the view is not the new session's (its title
@@ -123,7 +123,7 @@ def make_parts(
         app=app,
         run_worker=screen.run_worker,
         forward_typing=lambda key, text: widgets.prompt.take_typing(key, text),
-        agent=lambda: agent_label(spec, side.link()),
+        agent=lambda: agent_label(spec, side.controller()),
     )
     dialogs.attach(parts.broker, parts.elicitations)
     #: Rewind and "Changes of this turn" (Esc Esc, the palette, a key on a message).

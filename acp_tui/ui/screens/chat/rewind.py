@@ -88,8 +88,12 @@ class RewindActions:
     # ------------------------------------------------------------------ where it starts
 
     def palette_commands(self) -> Iterable[SystemCommand]:
-        link = self.model.link
-        if link is None or not link.checkpoints.enabled or self.model.session_id is None:
+        controller = self.model.controller
+        if (
+            controller is None
+            or not controller.checkpoints.enabled
+            or self.model.session_id is None
+        ):
             return
         yield SystemCommand(
             "Rewind…",
@@ -101,10 +105,10 @@ class RewindActions:
             "Every file the last turn changed, as diffs: take back files or hunks",
             lambda: self.changes_of_turn(),
         )
-        yield from self._tool_call_commands(link, self.model.session_id)
+        yield from self._tool_call_commands(controller, self.model.session_id)
 
     def _tool_call_commands(
-        self, link: SessionController, session_id: str
+        self, controller: SessionController, session_id: str
     ) -> Iterable[SystemCommand]:
         state = self.model.store.get(session_id)
         titles = {
@@ -112,7 +116,7 @@ class RewindActions:
             for entry in (state.transcript if state is not None else [])
             if isinstance(entry, ToolCall)
         }
-        calls = link.checkpoints.tool_calls_with_writes(session_id)[:TOOL_CALLS_OFFERED]
+        calls = controller.checkpoints.tool_calls_with_writes(session_id)[:TOOL_CALLS_OFFERED]
         for turn, call, paths in calls:
             names = ", ".join(Path(path).name for path in paths[:3])
             title = one_line(titles.get(call) or names, 60)
@@ -129,9 +133,9 @@ class RewindActions:
         usable = self._usable()
         if usable is None:
             return
-        link, session_id = usable
+        controller, session_id = usable
         try:
-            plan = await link.checkpoints.plan_tool_call_revert(session_id, tool_call_id)
+            plan = await controller.checkpoints.plan_tool_call_revert(session_id, tool_call_id)
         except RewindError as error:
             self.model.notify(f"Cannot undo the tool call: {error}", severity="error")
             return
@@ -139,7 +143,7 @@ class RewindActions:
             self.model.notify("Nothing to undo: its files are as they were before it.")
             return
         await self._review_and_apply(
-            link,
+            controller,
             session_id,
             plan,
             f"Undo a tool call of turn {plan.turn}: choose what to take back",
@@ -163,8 +167,8 @@ class RewindActions:
 
     def from_entry(self, entry_id: int) -> None:
         """Enter on a message of the person's: rewind to before it."""
-        link = self.model.link
-        found = link.checkpoints.turn_of_entry(entry_id) if link is not None else None
+        controller = self.model.controller
+        found = controller.checkpoints.turn_of_entry(entry_id) if controller is not None else None
         if found is None:
             self.open(entry=entry_id)
             return
@@ -180,25 +184,25 @@ class RewindActions:
 
     def _usable(self) -> tuple[SessionController, str] | None:
         model = self.model
-        link, session_id = model.link, model.session_id
-        if link is None or session_id is None:
+        controller, session_id = model.controller, model.session_id
+        if controller is None or session_id is None:
             model.notify("Nothing to rewind: this session has no turn yet.", severity="warning")
             return None
-        if not link.checkpoints.enabled:
+        if not controller.checkpoints.enabled:
             model.notify(
                 "Checkpoints are off for this agent (checkpoints = false, or "
                 "--no-checkpoints): nothing to rewind the files to.",
                 severity="warning",
             )
             return None
-        return link, session_id
+        return controller, session_id
 
     async def _rewind(self, preselect: int | None, entry: int | None) -> None:
         usable = self._usable()
         if usable is None:
             return
-        link, session_id = usable
-        turns = await link.checkpoints.turns(session_id)
+        controller, session_id = usable
+        turns = await controller.checkpoints.turns(session_id)
         if not turns:
             self.model.notify(
                 "No checkpoints in this session yet: one is taken before each message you "
@@ -211,7 +215,7 @@ class RewindActions:
                 (
                     t.number
                     for t in turns
-                    if link.checkpoints.entry_of_turn(session_id, t.number) == entry
+                    if controller.checkpoints.entry_of_turn(session_id, t.number) == entry
                 ),
                 None,
             )
@@ -225,25 +229,27 @@ class RewindActions:
             await self._changes(pick.turn)
             return
         if pick.scope in ("both", "code", "edit-code"):
-            if not await self._code(link, session_id, pick.turn):
+            if not await self._code(controller, session_id, pick.turn):
                 return
         if record.kind == "rewind" or pick.scope == "code":
             return
-        await self._conversation(link, session_id, pick)
+        await self._conversation(controller, session_id, pick)
 
-    async def _code(self, link: SessionController, session_id: str, number: int) -> bool:
+    async def _code(self, controller: SessionController, session_id: str, number: int) -> bool:
         """Plan, review and apply a rewind of the files; whether it went ahead."""
         try:
-            plan = await link.checkpoints.plan_rewind(session_id, number)
+            plan = await controller.checkpoints.plan_rewind(session_id, number)
         except RewindError as error:
             self.model.notify(f"Cannot rewind the files: {error}", severity="error")
             return False
         title = f"Rewind files to before turn {number}"
-        return await self._review_and_apply(link, session_id, plan, title, "Rewind", kept=True)
+        return await self._review_and_apply(
+            controller, session_id, plan, title, "Rewind", kept=True
+        )
 
     async def _review_and_apply(
         self,
-        link: SessionController,
+        controller: SessionController,
         session_id: str,
         plan: RewindPlan,
         title: str,
@@ -268,7 +274,7 @@ class RewindActions:
             if choice is False or choice is True:
                 continue
             chosen[planned.path] = choice
-        result = await link.checkpoints.apply(plan, chosen)
+        result = await controller.checkpoints.apply(plan, chosen)
         done = len(result.done)
         summary = f"{title}: {done} file{'s' if done != 1 else ''} put back"
         details = [*result.done, *(f"left: {line}" for line in result.left)]
@@ -283,8 +289,10 @@ class RewindActions:
         self.model.notify(summary, timeout=6)
         return True
 
-    async def _conversation(self, link: SessionController, session_id: str, pick: Pick) -> None:
-        entry_id = link.checkpoints.entry_of_turn(session_id, pick.turn)
+    async def _conversation(
+        self, controller: SessionController, session_id: str, pick: Pick
+    ) -> None:
+        entry_id = controller.checkpoints.entry_of_turn(session_id, pick.turn)
         state = self.model.store.get(session_id)
         text = ""
         if state is not None and entry_id is not None:
@@ -293,7 +301,7 @@ class RewindActions:
         self.model.focus_prompt_on_open = True
         try:
             new_id = await rewind_conversation(
-                link, session_id, pick.turn, entry_id, index=self.model.index
+                controller, session_id, pick.turn, entry_id, index=self.model.index
             )
         except SessionError as error:
             self.model.notify(f"Cannot rewind the conversation: {error}", severity="error")
@@ -306,8 +314,8 @@ class RewindActions:
         usable = self._usable()
         if usable is None:
             return
-        link, session_id = usable
-        turns = [t for t in await link.checkpoints.turns(session_id) if t.kind == "turn"]
+        controller, session_id = usable
+        turns = [t for t in await controller.checkpoints.turns(session_id) if t.kind == "turn"]
         if number is None:
             ended = [t for t in turns if t.ended is not None]
             if not ended:
@@ -315,12 +323,12 @@ class RewindActions:
                 return
             number = ended[-1].number
         try:
-            plan = await link.checkpoints.plan_turn_revert(session_id, number)
+            plan = await controller.checkpoints.plan_turn_revert(session_id, number)
         except RewindError as error:
             self.model.notify(f"Cannot show the turn's changes: {error}", severity="error")
             return
         await self._review_and_apply(
-            link,
+            controller,
             session_id,
             plan,
             f"Changes of turn {number}: choose what to take back",

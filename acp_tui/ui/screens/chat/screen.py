@@ -123,7 +123,7 @@ class ChatScreen(Screen[None]):
         made = make_parts(
             self,
             ScreenSide(
-                link=lambda: self.link,
+                controller=lambda: self.controller,
                 focus_prompt=self.focus_prompt,
                 new_session=self.action_new_session,
                 toggle_thoughts=self.action_toggle_thoughts,
@@ -161,7 +161,7 @@ class ChatScreen(Screen[None]):
         self.queued = made.queued
 
     @property
-    def link(self) -> SessionController | None:
+    def controller(self) -> SessionController | None:
         """The controller of this screen's agent (its latest run), from the workspace."""
         return self.workspace.get(self.spec.key)
 
@@ -209,7 +209,9 @@ class ChatScreen(Screen[None]):
         w.prompt.run_shell = self.shell.run
         w.prompt.images.directory = data_dir(self.settings) / "pasted"
         w.prompt.builder = lambda text: self.shell.with_attachments(
-            link.build_prompt(text) if (link := self.link) is not None else text_only(text),
+            controller.build_prompt(text)
+            if (controller := self.controller) is not None
+            else text_only(text),
             self.model.session_id,
         )
         self.sidebar_requests.place(self.app.size.width)
@@ -296,7 +298,7 @@ class ChatScreen(Screen[None]):
         the title names its agent."""
         super().notify(
             toast_text(message),
-            title=background_title(self.app, self, title, self.spec, self.link),
+            title=background_title(self.app, self, title, self.spec, self.controller),
             severity=severity,
             timeout=timeout,
             markup=markup,

@@ -60,8 +60,8 @@ class SessionActions:
         state = model.state()
         if state is None or state.draft:
             return
-        link = model.link
-        agent = link.agent if link else None
+        controller = model.controller
+        agent = controller.agent if controller else None
         if agent is not None and agent.can_fork and model.agent_alive:
             yield SystemCommand(
                 "Branch this conversation",
@@ -84,17 +84,17 @@ class SessionActions:
     def branch(self, session_id: str | None = None) -> None:
         """Branch ``session_id`` (default: the one on screen); the branch is shown."""
         model = self.model
-        link = model.link
+        controller = model.controller
         source = session_id or model.session_id
         if source is None:
             model.notify("A new session has nothing to branch yet.", severity="warning")
             return
-        if link is None or link.agent is None or not model.agent_alive:
+        if controller is None or controller.agent is None or not model.agent_alive:
             self._not_running()
             return
-        if not link.agent.can_fork:
+        if not controller.agent.can_fork:
             model.notify(
-                f"{line_of(link.agent.display_name, 80)} cannot branch sessions "
+                f"{line_of(controller.agent.display_name, 80)} cannot branch sessions "
                 "(it does not advertise session/fork).",
                 severity="warning",
             )
@@ -103,10 +103,10 @@ class SessionActions:
         title = self._title_of(source)
 
         async def branch() -> None:
-            await session_ops.fork(link, source, index=model.index)
+            await session_ops.fork(controller, source, index=model.index)
             model.notify(f"Branched “{title}”: this is the branch.")
 
-        link.spawn(branch, "branch session")
+        controller.spawn(branch, "branch session")
 
     # -- rename ------------------------------------------------------------------------------
 
@@ -122,8 +122,8 @@ class SessionActions:
             model.notify("A new session gets its title once it has a message.", severity="warning")
             return
         state = model.store.get(target)
-        link = model.link
-        agent = link.agent if link is not None else None
+        controller = model.controller
+        agent = controller.agent if controller is not None else None
         by_agent = agent is not None and agent.can_set_title and model.agent_alive
         # What its row and header show: its title, else its first prompt's first line (an
         # untitled session's box opened empty from the palette, OpenHands' tester).
@@ -135,18 +135,18 @@ class SessionActions:
             # The field shows the title as text (its escapes gone): unchanged is unchanged.
             if not title or title in (current, field_text(current, one_line=True)):
                 return
-            if not by_agent or link is None:
+            if not by_agent or controller is None:
                 shown = session_ops.rename_locally(model.store, target, title, index=model.index)
                 model.notify(f"Renamed: “{line_of(shown, 80)}”.")
                 return
 
             async def rename() -> None:
                 shown, _stored = await session_ops.rename(
-                    model.store, link, target, title, index=model.index
+                    model.store, controller, target, title, index=model.index
                 )
                 model.notify(f"Renamed: “{line_of(shown, 80)}”.")
 
-            link.spawn(rename, "rename session")
+            controller.spawn(rename, "rename session")
 
         if title is not None:
             chosen(title)
@@ -163,13 +163,13 @@ class SessionActions:
     def archive(self, session_id: str, archived: bool) -> None:
         """Archive ``session_id`` (``archived``) or bring it back from the archive."""
         model = self.model
-        link = model.link
-        if link is None or link.agent is None or not model.agent_alive:
+        controller = model.controller
+        if controller is None or controller.agent is None or not model.agent_alive:
             self._not_running()
             return
-        if not link.agent.can_archive:
+        if not controller.agent.can_archive:
             model.notify(
-                f"{line_of(link.agent.display_name, 80)} cannot archive sessions.",
+                f"{line_of(controller.agent.display_name, 80)} cannot archive sessions.",
                 severity="warning",
             )
             return
@@ -180,7 +180,7 @@ class SessionActions:
         after = neighbour(self.listed(), session_id) if session_id == model.session_id else None
 
         async def run() -> None:
-            await session_ops.set_archived(link, session_id, archived)
+            await session_ops.set_archived(controller, session_id, archived)
             # The index offers the sessions it remembers: not an archived one.
             state = model.store.get(session_id)
             index = model.index
@@ -207,19 +207,19 @@ class SessionActions:
             else:
                 model.notify(f"“{title}” is back from the archive.")
 
-        link.spawn(run, "archive session" if archived else "unarchive session")
+        controller.spawn(run, "archive session" if archived else "unarchive session")
 
     # -- close and delete --------------------------------------------------------------------
 
     def close(self, session_id: str | None) -> None:
-        link = self.model.link
-        if link is None or session_id is None:
+        controller = self.model.controller
+        if controller is None or session_id is None:
             return
-        link.spawn(lambda: link.close_session(session_id), "close session")
+        controller.spawn(lambda: controller.close_session(session_id), "close session")
         self.model.notify("Asked the agent to close the session.")
 
     def delete(self, session_id: str | None) -> None:
-        link = self.model.link
-        if link is None or session_id is None:
+        controller = self.model.controller
+        if controller is None or session_id is None:
             return
-        self.confirm_delete(link, session_id)
+        self.confirm_delete(controller, session_id)

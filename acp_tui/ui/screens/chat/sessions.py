@@ -141,15 +141,15 @@ class SidebarRequests:
         key = message.agent_key
         if key is None:
             # Not yet: asked again once the agent is ready (see AgentRunner._ready).
-            link, ready = self.model.link, self.model.agent_alive
+            controller, ready = self.model.controller, self.model.agent_alive
         else:
-            link = self.workspace.get(key)
-            ready = link is not None and not link.finished.is_set()
-        agent = link.agent if link is not None else None
-        if link is None or agent is None or not ready or not agent.can_list:
+            controller = self.workspace.get(key)
+            ready = controller is not None and not controller.finished.is_set()
+        agent = controller.agent if controller is not None else None
+        if controller is None or agent is None or not ready or not agent.can_list:
             sidebar.set_loading(False, agent_key=key)
             return
-        controller = link
+        controller = controller
         cwd, cursor, archived = message.cwd, message.cursor, message.archived
 
         async def load() -> None:

@@ -150,14 +150,14 @@ class ShellMode:
 
     def with_attachments(self, built: BuiltPrompt, session_id: str | None) -> BuiltPrompt:
         """``built`` with the outputs attached in ``session_id`` after its blocks (once)."""
-        link = self.model.link
+        controller = self.model.controller
         entries = self._attached.get(session_id or "", [])
-        if built.refused is not None or not entries or link is None:
+        if built.refused is not None or not entries or controller is None:
             return built
         del self._attached[session_id or ""]
         for entry in entries:
             built.blocks.extend(
-                link.shell_output_blocks(
+                controller.shell_output_blocks(
                     entry.command, entry.screen.text(), exit_words(entry.exit_code)
                 )
             )

@@ -72,20 +72,20 @@ class Subagents:
 
     def cancel(self, child_id: str) -> None:
         """``session/cancel`` on the child, when it allows it; said either way."""
-        link = self.model.link
+        controller = self.model.controller
         child = self.model.store.get(child_id)
         name = one_line(child.card.label if child and child.card else child_id, 80)
-        if link is None or not self.model.agent_alive:
+        if controller is None or not self.model.agent_alive:
             self.model.notify("The agent is not running.", severity="warning")
             return
-        if not link.can_cancel_child(child_id):
+        if not controller.can_cancel_child(child_id):
             self.model.notify(f"“{name}” cannot be cancelled: its agent does not offer it.")
             return
 
         async def cancel() -> None:
-            await link.cancel_child(child_id)
+            await controller.cancel_child(child_id)
 
-        link.spawn(cancel, "cancel subagent")
+        controller.spawn(cancel, "cancel subagent")
         self.model.notify(f"Cancelling the subagent “{name}”…")
 
     def cancel_shown(self) -> None:

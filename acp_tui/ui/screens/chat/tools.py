@@ -109,8 +109,8 @@ class ChatTools:
     def show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
 
-        link = self.model.link
-        process = link.process if link else None
+        controller = self.model.controller
+        process = controller.process if controller else None
         lines = list(process.stderr_tail) if process else []
         where = f" ({process.log_path})" if process and process.log_path else ""
         self.push(TextLogScreen(f"Agent stderr{where}", lines))
@@ -118,8 +118,8 @@ class ChatTools:
     def show_inspector(self) -> None:
         from acp_tui.ui.screens.inspector import InspectorScreen
 
-        link = self.model.link
-        traffic = link.traffic() if link else None
+        controller = self.model.controller
+        traffic = controller.traffic() if controller else None
         if traffic is None:
             self.model.notify("No connection yet.")
             return
@@ -132,15 +132,15 @@ class ChatTools:
         with them."""
         from acp_tui.ui.screens.inspector import TextLogScreen
 
-        link = self.model.link
-        prompt = link.system_prompt if link else None
-        if link is None or prompt is None:
+        controller = self.model.controller
+        prompt = controller.system_prompt if controller else None
+        if controller is None or prompt is None:
             self.model.notify("No system prompt is set (--system-prompt, or system_prompt).")
             return
         where = f"From {prompt.origin}" + (f": {prompt.path}" if prompt.path else "")
         self.push(
             TextLogScreen(
-                f"System prompt: {prompt.mode}, {system_prompt_state(link.system_prompt_sent)}",
+                f"System prompt: {prompt.mode}, {system_prompt_state(controller.system_prompt_sent)}",
                 [where, "", *(prompt.text.splitlines() or [""])],
             )
         )
