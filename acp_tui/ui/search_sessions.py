@@ -35,6 +35,8 @@ log = logging.getLogger(__name__)
 #: How long a session that is opening may take to show the entry found (a start and a
 #: replay), in seconds.
 REVEAL_WAIT = 60.0
+#: How long a search waits for what was said to be written, at most (seconds).
+WRITTEN_WAIT = 2.0
 #: How long a shown transcript may go on growing without the entry (a replay that arrives
 #: after the answer), in seconds.
 SETTLE_WAIT = 3.0
@@ -77,7 +79,21 @@ class SessionSearch:
         if reader is None:
             self.app.notify("There is no search index in this run.", severity="warning")
             return
-        self.app.push_screen(SearchScreen(reader, query=query, forget=self.forget), self.chosen)
+        # What was said in the last second is handed over now, and each search waits (in
+        # its thread) until it is written: a word just said is found.
+        for view in self.app.agent_views.values():
+            if view.parts.search is not None:
+                view.parts.search.scan()
+        writer = self.app.workspace.search
+        self.app.push_screen(
+            SearchScreen(
+                reader,
+                query=query,
+                forget=self.forget,
+                written=(lambda: writer.flush(WRITTEN_WAIT)) if writer is not None else None,
+            ),
+            self.chosen,
+        )
 
     def forget(self, hit: SearchHit) -> None:
         """Take ``hit``'s session out of the index: through its agent's feed when it runs

@@ -118,9 +118,12 @@ class SearchScreen(ModalScreen[SearchHit | None]):
         *,
         query: str = "",
         forget: Callable[[SearchHit], None] | None = None,
+        written: Callable[[], object] | None = None,
     ) -> None:
         super().__init__()
         self.index = index
+        #: Waits (in the search's thread) until what the sessions said is written.
+        self.written = written
         #: Takes a session out of the index (Ctrl+R on one of its results).
         self.forget = forget
         self._initial = query
@@ -175,6 +178,8 @@ class SearchScreen(ModalScreen[SearchHit | None]):
 
     @work(thread=True, exclusive=True, group="search", exit_on_error=False)
     def _run(self, text: str, query: SearchQuery) -> None:
+        if self.written is not None:
+            self.written()
         hits = self.index.search(query, limit=LIMIT)
         self.app.call_from_thread(self._show, text, query, hits)
 
