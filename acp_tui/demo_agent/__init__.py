@@ -26,6 +26,7 @@ def demo_agent_argv(
     chunk_delay: float | None = None,
     v2_updates: bool = False,
     require_auth: bool = False,
+    whole_forks_only: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -37,4 +38,6 @@ def demo_agent_argv(
         argv.append("--v2-updates")
     if require_auth:
         argv.append("--require-auth")
+    if whole_forks_only:
+        argv.append("--whole-forks-only")
     return argv

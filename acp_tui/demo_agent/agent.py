@@ -34,10 +34,12 @@ from acp_tui.demo_agent.caps import V1, V2, ClientCaps
 from acp_tui.demo_agent.commands.basic import CONTEXT_SIZE
 from acp_tui.demo_agent.params import (
     dirs_param,
+    fork_history,
     not_found,
     params_object,
     str_param,
     system_prompt_param,
+    users,
 )
 from acp_tui.demo_agent.prompting import PromptTurns
 from acp_tui.demo_agent.sessions import (
@@ -75,8 +77,10 @@ class DemoAgent:
         chunk_delay: float = 0.015,
         v2_updates: bool = False,
         require_auth: bool = False,
+        fork_at_message: bool = True,
     ) -> None:
         self.store = store
+        self.fork_at_message = fork_at_message
         self.chunk_delay = max(0.0, chunk_delay)
         self.v2_updates = v2_updates
         self.auth = auth.AuthState(store.directory, require=require_auth)
@@ -215,7 +219,7 @@ class DemoAgent:
             "additionalDirectories": {},
             # Stable since 2026-11-06: both modes (echoed by /system).
             "systemPrompt": {"mode": {"override": {}}},
-            "fork": {},
+            "fork": {"atMessageId": True} if self.fork_at_message else {},
             "title": {},
             "archive": {},
         }
@@ -372,6 +376,8 @@ class DemoAgent:
         dirs = dirs_param(params)
         prompt = system_prompt_param(params)
         _live, source = self._record(source_id)
+        # At a message (when asked): the branch's history stops there.
+        history = fork_history(source.history, params, at_message=self.fork_at_message)
         # The branch keeps the conversation and the options, not the source's title (the
         # client names it) nor its standing permissions.
         record = SessionRecord(
@@ -383,8 +389,8 @@ class DemoAgent:
             additional_dirs=dirs,
             fill_tokens=source.fill_tokens,
             compacted_chars=source.compacted_chars,
-            turns=source.turns,
-            history=copy.deepcopy(source.history),
+            turns=source.turns - users(source.history) + users(history),
+            history=copy.deepcopy(history),
         )
         session = LiveSession(record, system_prompt=prompt)
         self.sessions[record.session_id] = session

@@ -44,6 +44,11 @@ def build_parser() -> argparse.ArgumentParser:
         help="require sign-in from the start (as after /login), kept in the state dir",
     )
     parser.add_argument(
+        "--whole-forks-only",
+        action="store_true",
+        help="session/fork copies whole sessions only (no forking at a message)",
+    )
+    parser.add_argument(
         "--login",
         action="store_true",
         help="do not speak ACP: run the terminal sign-in step (a terminal auth method runs this)",
@@ -57,7 +62,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool, require_auth: bool) -> None:
+async def serve(
+    state_dir: Path,
+    chunk_delay: float,
+    v2_updates: bool,
+    require_auth: bool,
+    whole_forks_only: bool = False,
+) -> None:
     from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
     from acp_tui.protocol.jsonrpc import Connection
@@ -69,6 +80,7 @@ async def serve(state_dir: Path, chunk_delay: float, v2_updates: bool, require_a
         chunk_delay=chunk_delay,
         v2_updates=v2_updates,
         require_auth=require_auth,
+        fork_at_message=not whole_forks_only,
     )
     connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
@@ -104,7 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     protect_stdout()
     try:
-        anyio.run(serve, state_dir, options.chunk_delay, options.v2_updates, options.require_auth)
+        anyio.run(
+            serve,
+            state_dir,
+            options.chunk_delay,
+            options.v2_updates,
+            options.require_auth,
+            options.whole_forks_only,
+        )
     except KeyboardInterrupt:
         return 130
     return 0

@@ -70,3 +70,30 @@ def system_prompt_param(params: dict[str, Any]) -> tuple[str, str] | None:
             raise RpcError(INVALID_PARAMS, "a text block of `systemPrompt` has no text")
         texts.append(text)
     return str(mode), "\n".join(texts)
+
+
+def fork_history(
+    history: list[dict[str, Any]], params: dict[str, Any], *, at_message: bool
+) -> list[dict[str, Any]]:
+    """The history a ``session/fork`` branch starts with: all of it, or (``messageId``, when
+    the agent forks at a message) up to and including that user or agent message. An unknown
+    id, a thought's, or one sent to an agent that did not advertise it is an error (the
+    fork-at-message RFD)."""
+    message_id = params.get("messageId")
+    if message_id is None:
+        return list(history)
+    if not at_message:
+        raise RpcError(INVALID_PARAMS, "this agent does not fork at a message")
+    if not isinstance(message_id, str) or not message_id:
+        raise RpcError(INVALID_PARAMS, "missing or invalid `messageId`")
+    for index, item in enumerate(history):
+        if item.get("messageId") == message_id:
+            if item.get("kind") not in ("user", "agent"):
+                raise RpcError(INVALID_PARAMS, "only a user or agent message can be forked at")
+            return history[: index + 1]
+    raise RpcError(INVALID_PARAMS, f"no message {message_id!r} in this session")
+
+
+def users(history: list[dict[str, Any]]) -> int:
+    """The user messages of a history (each began a turn)."""
+    return sum(1 for item in history if item.get("kind") == "user")

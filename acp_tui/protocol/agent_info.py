@@ -10,7 +10,7 @@ from typing import Any
 
 from acp_tui.protocol import v2
 from acp_tui.protocol.errors import AcpError, ProtocolVersionError
-from acp_tui.wire.constants import PROTOCOL_VERSION, Method
+from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Method
 from acp_tui.wire.updates import JsonObject
 
 
@@ -62,6 +62,13 @@ class AgentInfo:
     @property
     def can_fork(self) -> bool:
         return self.session_capability("fork")
+
+    @property
+    def can_fork_at_message(self) -> bool:
+        """``session/fork`` takes a ``messageId`` (the fork-at-message RFD)."""
+        caps = self.capabilities.get("sessionCapabilities")
+        fork = caps.get("fork") if isinstance(caps, dict) else None
+        return isinstance(fork, dict) and fork.get(ForkAtMessage.CAPABILITY) is True
 
     @property
     def can_set_title(self) -> bool:

@@ -46,7 +46,7 @@ from acp_tui.protocol.jsonrpc import (
     RpcError,
 )
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.wire.constants import PROTOCOL_VERSION, Method
+from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Method
 from acp_tui.wire.updates import JsonObject
 
 if TYPE_CHECKING:
@@ -424,14 +424,21 @@ class AcpClient:
         cwd: str,
         mcp_servers: list[McpServer] | None = None,
         additional_directories: list[str] | None = None,
+        *,
+        message_id: str | None = None,
     ) -> JsonObject:
-        """session/fork (unstable): a new session with the conversation so far."""
+        """session/fork (unstable): a new session with the conversation so far, or (with
+        ``message_id``, when the agent forks at a message) up to and including that
+        message."""
         self._require(self.info.can_fork, "branching sessions (session/fork)")
         params: dict[str, Any] = {
             "sessionId": session_id,
             "cwd": cwd,
             "mcpServers": mcp_servers or [],
         }
+        if message_id is not None:
+            self._require(self.info.can_fork_at_message, "forking at a message (session/fork)")
+            params[ForkAtMessage.PARAM] = message_id
         if additional_directories:
             params["additionalDirectories"] = list(additional_directories)
         result = await self.call(Method.SESSION_FORK, self._setup(params))

@@ -274,10 +274,13 @@ class SessionStore:
         *,
         cwd: str | None = None,
         response: Any = None,
+        before_entry: int | None = None,
     ) -> SessionState:
         """``session/fork`` answered: the branch is live with a copy of the source's
-        transcript."""
-        return self._turns.register_fork(session_id, source_id, cwd=cwd, response=response)
+        transcript (up to the entry ``before_entry``, for a fork at a message)."""
+        return self._turns.register_fork(
+            session_id, source_id, cwd=cwd, response=response, before_entry=before_entry
+        )
 
     def begin_replay(
         self, session_id: str, *, cwd: str | None = None, keep: bool = False

@@ -129,13 +129,17 @@ class Turns:
         *,
         cwd: str | None = None,
         response: Any = None,
+        before_entry: int | None = None,
     ) -> SessionState:
         """``session/fork`` answered: the branch is live, with a copy of the source's
-        transcript as this client knows it (the agent does not replay it)."""
+        transcript as this client knows it (the agent does not replay it); for a fork at a
+        message, the entries before ``before_entry``."""
         s = self._registry.ensure(session_id)
         source = self._registry.sessions.get(source_id)
         if source is not None and not s.transcript:
             for entry in source.transcript:
+                if entry.id == before_entry:
+                    break
                 copy = _copied_entry(entry, self._registry.next_id())
                 s.transcript.append(copy)
                 if isinstance(copy, MessageEntry):

@@ -57,6 +57,18 @@ class Method:
     SESSION_UNARCHIVE: Final = "session/unarchive"
 
 
+class ForkAtMessage:
+    """Forking a session at a message (unstable): the agent advertises
+    ``sessionCapabilities.fork.atMessageId: true`` and then takes a ``messageId`` on
+    ``session/fork``; the branch holds the messages up to and including that one. Spec:
+    https://agentclientprotocol.com/rfds/session-fork-at-message"""
+
+    #: In ``sessionCapabilities.fork`` (v1) or ``session.fork`` (v2).
+    CAPABILITY: Final = "atMessageId"
+    #: The ``session/fork`` parameter: the last message the branch keeps.
+    PARAM: Final = "messageId"
+
+
 class UpdateKind:
     """``sessionUpdate`` discriminators of ``session/update``. Spec:
     https://agentclientprotocol.com/protocol/v1/prompt-turn#3-agent-reports-output"""

@@ -1,6 +1,7 @@
 """Rewind in the TUI, with the demo agent: Esc Esc, the picker, the review (files and hunks,
-conflicts left out), confirmation, the conversation rewound as a labelled reconstruction,
-an earlier message edited, and "Changes of this turn"."""
+conflicts left out), confirmation, the conversation rewound by an exact fork (the demo agent
+forks at a message) or, where the agent does not, as a labelled reconstruction, an earlier
+message edited, and "Changes of this turn"."""
 
 from __future__ import annotations
 
@@ -9,16 +10,18 @@ from pathlib import Path
 
 import pytest
 
+from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session.checkpoints.settings import CheckpointSettings
+from acp_tui.store.entries import UserMessage
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.rewind import ReviewDialog, RewindPicker
 from acp_tui.ui.widgets.change_review import ChangeReview
 from acp_tui.ui.widgets.transcript_views import UserMessageView
 from tests.checkpoints.helpers import git_state, make_project, tree_bytes
 from tests.ui.chat_helpers import (
+    agent_app,
     armed_dialog,
     chat,
-    demo_app,
     run_palette_command,
     send,
     settle,
@@ -32,13 +35,17 @@ pytestmark = [
 ]
 
 
-def project_app(tmp_path: Path):
+def project_app(tmp_path: Path, *, whole_forks_only: bool = False):
+    """The demo agent in a project; ``whole_forks_only``: it does not fork at a message."""
     project = make_project(tmp_path / "project")
     (project / "notes.txt").write_text("my notes\n")
     (project / "delete-me.txt").write_text("keep me\n")
-    app = demo_app(
+    argv = demo_agent_argv(
+        state_dir=str(tmp_path / "demo-state"), chunk_delay=0, whole_forks_only=whole_forks_only
+    )
+    app = agent_app(
+        argv,
         project,
-        tmp_path / "demo-state",
         checkpoints=CheckpointSettings(store=tmp_path / "store", enabled=True),
         data_dir=tmp_path / "data",  # not in the project: only the agent changes it
     )
@@ -118,7 +125,7 @@ async def test_a_conflict_starts_left_out_and_is_kept_as_the_person_made_it(tmp_
 
 
 async def test_both_rewinds_the_conversation_into_a_labelled_reconstruction(tmp_path):
-    project, app = project_app(tmp_path)
+    project, app = project_app(tmp_path, whole_forks_only=True)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
         first = screen.session_id
@@ -169,6 +176,57 @@ async def test_both_rewinds_the_conversation_into_a_labelled_reconstruction(tmp_
         assert "hello there" in sent[-1].text and "and now?" in sent[-1].text
         assert "/change" not in sent[-1].text.split("and now?")[0].split("hello there")[1]
     assert not (project / "created.txt").exists()
+
+
+@pytest.mark.parametrize(("scope", "index"), [("both", 0), ("conversation", 2)])
+async def test_the_conversation_is_rewound_by_an_exact_fork_where_the_agent_forks(
+    tmp_path, scope, index
+):
+    project, app = project_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await wait_for_session(pilot)
+        first = screen.session_id
+        await change_turn(pilot, "hello there")
+        await change_turn(pilot)
+        await run_palette_command(pilot, "Rewind")
+        await pick(pilot, index)  # the last turn (/change)
+        if scope == "both":
+            await wait_for(pilot, lambda: isinstance(pilot.app.screen, ReviewDialog), "review")
+            await armed_dialog(pilot)
+            await pilot.press("y")
+        await wait_for(
+            pilot,
+            lambda: (
+                isinstance(pilot.app.screen, ChatScreen)
+                and chat(pilot.app).session_id not in (None, first)
+            ),
+            "the new session",
+        )
+        await settle(pilot)
+        screen = chat(pilot.app)
+        new = screen.store.get(screen.session_id)
+        assert new.display_title.endswith("(rewound to turn 2)")
+        titles = [getattr(e, "title", "") for e in new.transcript]
+        assert "Rewound conversation (an exact fork)" in titles
+        assert "Rewound conversation (a reconstruction)" not in titles
+        assert [e.text for e in new.transcript if isinstance(e, UserMessage)] == ["hello there"]
+        assert screen.store.get(first) is not None  # the old session is kept
+        traffic = screen.controller.client.connection.traffic
+        forks = [m.text for m in traffic if m.direction == "out" and "session/fork" in m.text]
+        assert len(forks) == 1 and '"messageId"' in forks[0]
+        # The agent lives on from turn 1: the next message is its turn 2, with no context.
+        await send(pilot, "and now?")
+        await wait_for(
+            pilot,
+            lambda: (
+                screen.controller.is_busy(screen.session_id) is False
+                and any("turn 2 of this session" in getattr(e, "text", "") for e in new.transcript)
+            ),
+            "the reply as turn 2",
+        )
+        sent = [m.text for m in traffic if m.direction == "out" and "session/prompt" in m.text]
+        assert "hello there" not in sent[-1]
+    assert (project / "created.txt").exists() is (scope == "conversation")
 
 
 async def test_editing_an_earlier_message_puts_its_text_in_the_prompt(tmp_path):

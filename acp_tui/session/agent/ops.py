@@ -59,10 +59,18 @@ def additional_directories(state: SessionState | None) -> list[str]:
 
 @translating
 async def fork(
-    controller: SessionController, source_id: str, *, index: LocalIndex | None = None
+    controller: SessionController,
+    source_id: str,
+    *,
+    index: LocalIndex | None = None,
+    at: tuple[str, int] | None = None,
+    title: str | None = None,
 ) -> str:
-    """``session/fork`` of ``source_id``; the branch opens (is shown) and is named. Returns
-    its id."""
+    """``session/fork`` of ``source_id``; the branch opens (is shown) and is named (``title``,
+    else "<title> (branch)"). Returns its id.
+
+    ``at``: fork at a message (the agent's ``messageId``, and the transcript entry the
+    branch's copy stops before), for an agent that forks at a message."""
     client, agent = controller.client, controller.agent
     if client is None or agent is None:
         raise AgentGone("the agent is not running")
@@ -72,7 +80,9 @@ async def fork(
     dirs = controller.session_dirs(source_id)
     controller.events.on_status("branching the session")
     result = await controller.calls.with_auth(
-        lambda: client.fork_session(source_id, cwd, controller.mcp_servers, dirs)
+        lambda: client.fork_session(
+            source_id, cwd, controller.mcp_servers, dirs, message_id=at[0] if at else None
+        )
     )
     branch_id = result.get("sessionId")
     if not isinstance(branch_id, str) or not branch_id:
@@ -82,14 +92,16 @@ async def fork(
         which = "the session's own id" if branch_id == source_id else "an existing session's id"
         raise SessionError(f"the agent answered session/fork with {which}: no branch was made")
     controller.set_session_dirs(branch_id, cwd, dirs)
-    branch = controller.store.register_fork(branch_id, source_id, cwd=cwd, response=result)
+    branch = controller.store.register_fork(
+        branch_id, source_id, cwd=cwd, response=result, before_entry=at[1] if at else None
+    )
     if not branch.transcript:
         controller.store.add_notice(
             branch_id,
             "Branched from a session not opened here: its earlier messages are with the "
             "agent, not shown (open the original to read them).",
         )
-    title = branch_title(source)
+    title = title or branch_title(source)
     try:
         await rename(controller.store, controller, branch_id, title, index=index)
     except SessionError as error:  # the branch exists: a title it could not get is no failure
