@@ -7,14 +7,20 @@ fails, the labelled reconstruction."""
 from __future__ import annotations
 
 import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
+import anyio
 import pytest
 
 from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.demo_agent.sessions import SessionStore as DemoSessions
-from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.controller import ControllerEvents, SessionController
+from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.agent.rewind_talk import fork_point, rewind_conversation
+from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.store import SessionStore
 from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UserMessage
 from tests.demo_agent.schema_check import check_message
 from tests.test_session_ops import running, sent, turn
@@ -24,6 +30,30 @@ pytestmark = pytest.mark.anyio
 SDK_AGENT = [sys.executable, str(Path(__file__).parent / "agents" / "sdk_agent.py")]
 EXACT = "Rewound conversation (an exact fork)"
 RECONSTRUCTION = "Rewound conversation (a reconstruction)"
+
+
+@asynccontextmanager
+async def running_v(
+    argv: list[str], cwd: Path, errors: list[str], version: int
+) -> AsyncIterator[SessionController]:
+    """The controller on ``argv`` speaking protocol ``version``, no session opened."""
+    controller = SessionController(
+        AgentSpec(argv, cwd=str(cwd), protocol_version=version),
+        store=SessionStore(),
+        face=FaceHooks(events=ControllerEvents(on_error=errors.append)),
+    )
+
+    async def open_nothing(controller: SessionController) -> None:
+        return None
+
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(controller.run, open_nothing)
+        with anyio.fail_after(30):
+            await controller.ready.wait()
+        try:
+            yield controller
+        finally:
+            controller.request_stop()
 
 
 def text(words: str) -> list[dict[str, str]]:
@@ -51,11 +81,14 @@ def notices(controller: SessionController, session_id: str) -> list[Notice]:
     return [e for e in state.transcript if isinstance(e, Notice)]
 
 
-async def test_an_agent_that_forks_at_a_message_rewinds_exactly(tmp_path: Path) -> None:
+@pytest.mark.parametrize("version", [1, 2], ids=["v1", "v2"])
+async def test_an_agent_that_forks_at_a_message_rewinds_exactly(
+    tmp_path: Path, version: int
+) -> None:
     errors: list[str] = []
     state_dir = tmp_path / "state"
     argv = demo_agent_argv(state_dir=str(state_dir), chunk_delay=0)
-    async with running(argv, tmp_path, errors) as controller:
+    async with running_v(argv, tmp_path, errors, version) as controller:
         assert controller.agent is not None and controller.agent.can_fork_at_message
         source, second, fork_at = await two_turns(controller)
         controller.store.pin_title(source, "Plans")
@@ -72,7 +105,7 @@ async def test_an_agent_that_forks_at_a_message_rewinds_exactly(tmp_path: Path) 
         forks = [m for m in sent(controller) if m["method"] == "session/fork"]
         assert [f["params"]["messageId"] for f in forks] == [fork_at]
         for message in sent(controller):
-            check_message(message, 1)
+            check_message(message, version)
         # The agent's own history of the branch ends with that message.
         record = DemoSessions(state_dir).load(new)
         assert record is not None and record.history[-1]["messageId"] == fork_at
