@@ -182,7 +182,7 @@ async def test_a_crash_touches_only_its_agent_and_ctrl_r_restarts_it_alone(
         # Said on the view on screen, naming the agent that is gone.
         await wait_for(pilot, lambda: any("restart" in text for text in seen), "a toast")
         assert demo.agent_alive and pid(demo) == demo_pid
-        await chat_in(pilot, demo, "/help", "")
+        await chat_in(pilot, demo, "still here", "You said")
         # Its own view shows the banner and restarts it with Ctrl+R; the demo is untouched.
         await pilot.press("ctrl+g")
         await wait_for(pilot, lambda: app.screen is fixture, "the crashed agent's view")
@@ -317,7 +317,7 @@ async def test_one_of_two_agents_that_cannot_start_is_reported_the_other_works(
         demo = chat(app)
         await wait_for(pilot, lambda: bool(app.workspace.start_failures), "the failure")
         await wait_for(pilot, lambda: demo.agent_alive, "the demo agent")
-        await chat_in(pilot, demo, "/help", "")
+        await chat_in(pilot, demo, "still here", "You said")
         assert any("command not found" in text for text in seen), seen
     failures = app.workspace.start_failures
     assert len(failures) == 1 and "no-such-agent" in failures[0]
