@@ -3,10 +3,12 @@ deletes one directly on disk is rewound (code) with Esc Esc, after its review, a
 is back byte for byte while the project's own git state is untouched. The demo agent at
 120x40 (``/change``, around a tool call with its permission, a second turn and a session
 switch) and the official SDK's agent at 80x24 (``writefiles``, with a file the person changed
-after the turn: a conflict, left as the person made it unless kept)."""
+after the turn: a conflict, left as the person made it unless kept). The conversation at
+80x24: an exact fork with the demo agent, a labelled reconstruction with the SDK's."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -124,3 +126,54 @@ def test_in_the_home_folder_checkpoints_are_off_said_and_no_turn_waits(
     _idle(term, "the turn to end")
     assert not (term.home / "data" / "acp-tui" / "checkpoints" / "repos").exists()
     assert_frame(term, "with the note")
+
+
+def _rewind_conversation(term: Terminal) -> None:
+    """Esc Esc, the last turn, "Conversation only"."""
+    term.press("Escape")
+    term.press("Escape")
+    term.wait_for("Rewind to before")
+    term.press("Enter")
+    term.wait_for("rewind what?")
+    term.press("Down")
+    term.press("Down")
+    term.press("Enter")
+
+
+def test_the_conversation_is_an_exact_fork_with_the_demo_and_rebuilt_with_the_sdk_agent(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """The demo agent forks at a message: the new session is its own conversation up to the
+    turn (the next message is its turn 2). The SDK's agent does not: a labelled
+    reconstruction."""
+    term = terminal(80, 24)
+    work = _project(term, "")
+    term.start(["--demo"], cwd=work)
+    term.wait_header("New session")
+    term.send("hello there")
+    term.wait_for(re.compile(r"This\s+is\s+turn\s+1"))
+    _idle(term, "the first turn to end")
+    term.send("a second thing")
+    term.wait_for(re.compile(r"This\s+is\s+turn\s+2"))
+    _idle(term, "the second turn to end")
+    _rewind_conversation(term)
+    term.wait_for("Rewound conversation (an exact fork)")
+    term.wait_for("(rewound to turn 2)")
+    assert_frame(term, "the exact fork")
+    term.send("and now?")
+    term.wait_for(re.compile(r"This\s+is\s+turn\s+2"))
+    term.close()
+
+    sdk = terminal(80, 24)
+    work = _project(sdk, "sdk-")
+    sdk.start(["--", *agent_command("sdk_agent.py")], cwd=work)
+    sdk.wait_header("New session")
+    sdk.send("hello there")
+    sdk.wait_for("You said")
+    _idle(sdk, "the first turn to end")
+    sdk.send("a second thing")
+    sdk.wait_for("You said: a second thing")
+    _idle(sdk, "the second turn to end")
+    _rewind_conversation(sdk)
+    sdk.wait_for("Rewound conversation (a reconstruction)")
+    assert_frame(sdk, "the reconstruction")
