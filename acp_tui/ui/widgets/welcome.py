@@ -26,12 +26,17 @@ FOLDER_CELLS = 100
 
 class Welcome(Static):
     """Agent, version, folder, tips, keys. The screen sets the agent (:meth:`set_agent`) and
-    the folder (:meth:`set_folder`), and shows or hides it (the ``-visible`` class)."""
+    the folder (:meth:`set_folder`), and shows or hides it (the ``-visible`` class).
+
+    It takes at most half the column it sits in and scrolls beyond that, so in a short
+    terminal the prompt, the bar and the footer stay on screen."""
 
     DEFAULT_CSS = """
     Welcome {
         display: none;
         height: auto;
+        max-height: 50%;
+        overflow-y: auto;
         margin: 1 1 0 1;
         padding: 0 1;
         border-left: thick $accent;
