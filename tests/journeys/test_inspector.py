@@ -48,6 +48,9 @@ def test_filter_a_prompt_and_open_it_whole(
     assert "→ session/prompt" in rows(screen)[0], screen
     assert "← session/prompt (result)" in rows(screen)[1], screen
     term.press("Enter")  # from the filter to the rows (the answer, the last, highlighted)
+    # The rows have the focus once the footer offers `s` again: an Up typed before the focus
+    # moved would go to the filter (on a busy machine the move can lag the keys).
+    term.wait_until(lambda s: "s Save" in s.rstrip().splitlines()[-1], "the rows")
     term.press("Up")
     term.press("Enter")
     screen = term.wait_for('"method": "session/prompt",')
