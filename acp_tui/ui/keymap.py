@@ -77,12 +77,13 @@ DESCRIPTIONS: dict[str, str] = {
     "latest-output": "open or close the latest tool call's whole output",
     "restart-agent": "restart the agent after it exited (or stopped responding)",
     "shell-stop": "stop the shell-mode command running in the session on screen (Escape "
-    "too); otherwise the prompt copies",
+    "too); otherwise the key copies",
     "history-search": "search the prompts you have sent, this project's first (while the agent "
     "runs: once it has exited, the same key restarts it)",
     "history-choose": "put the highlighted prompt in the prompt (it sends nothing)",
     "history-newer": "the newer match",
     "history-older": "the older match (Ctrl+R again, as in a shell)",
+    "copy-selection": "copy the text selected with the mouse (from a reply: as the agent sent it)",
     "copy-reply": "copy the agent's last reply (as sent: its Markdown)",
     "copy-code": "copy the code of the last code block (a click on a code block copies that one)",
     "jump-waiting": "go to the session that has waited longest for you (a permission or a "

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from acp_tui.store.entries import AgentMessage
+from acp_tui.ui.keymap import _binding_owners
 from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.transcript_views import AgentMessageView
 from tests.ui.chat_helpers import (
@@ -127,3 +128,24 @@ async def test_a_click_on_a_code_block_copies_its_code(tmp_path: Path) -> None:
         await pilot.click(lines, offset=(2, text_row))
         await pilot.pause()
         assert app.clipboard == "unchanged"
+
+
+def test_no_class_of_the_ui_loses_textuals_copy_of_a_selection() -> None:
+    """A key bound in a class replaces every binding of that key it inherits: a Ctrl+C bound
+    on a screen (or a text field) without Textual's copy bound again leaves a selection
+    uncopyable. Every class of the UI still copies on the keys its Textual base copies on."""
+    copies = {"copy_text", "copy"}
+
+    def actions(cls: type, key: str) -> set[str]:
+        bindings = cls._merged_bindings.key_to_bindings.get(key, [])  # type: ignore[attr-defined]
+        return {binding.action.removeprefix("screen.") for binding in bindings}
+
+    checked = 0
+    for cls in _binding_owners():
+        textual_base = next(base for base in cls.__mro__ if base.__module__.startswith("textual."))
+        for key in textual_base._merged_bindings.key_to_bindings:  # type: ignore[attr-defined]
+            wanted = actions(textual_base, key) & copies
+            if wanted:
+                checked += 1
+                assert wanted <= actions(cls, key), f"{cls.__qualname__}: {key} no longer copies"
+    assert checked > 0

@@ -26,6 +26,9 @@ CHAT_BINDINGS: list[BindingType] = [
     # Priority: the prompt's text area takes Ctrl+C as its copy. Only while a shell-mode
     # command of the session on screen runs (see check_action): otherwise it copies.
     Binding("ctrl+c", "cancel_turn('shell')", "Stop", show=False, priority=True, id="shell-stop"),
+    # Textual's Screen copies a mouse selection on Ctrl+C; a key bound here replaces all of
+    # the Screen's bindings of that key, so its copy is bound again (after the prompt's own).
+    Binding("ctrl+c", "screen.copy_text", "Copy", show=False, id="copy-selection"),
     # Priority: the prompt's text area takes Ctrl+Y as its redo.
     Binding("ctrl+y", "copy_last_reply", "Copy reply", show=False, priority=True, id="copy-reply"),
     Binding("alt+y", "copy_last_code", "Copy code", show=False, id="copy-code"),
