@@ -94,11 +94,15 @@ class LazySelect(Select[SelectType], Generic[SelectType]):
 
     def _setup_options_renderables(self) -> None:
         if not self.lazy or self._choices_list is not None:
-            super()._setup_options_renderables()  # the list is filled when it is mounted
+            # A select removed while it mounted (a bar keeps only the controls that fit) gets
+            # its Mount with its parts already gone: nothing to fill then.
+            with contextlib.suppress(NoMatches):
+                super()._setup_options_renderables()  # lazy: filled when the list mounts
 
     def _watch_value(self, value: SelectType | NoSelection) -> None:
         if not self.lazy or self._choices_list is not None:
-            super()._watch_value(value)  # Select's own: it highlights the value in the list
+            with contextlib.suppress(NoMatches):  # its parts gone: removed as it mounted
+                super()._watch_value(value)  # Select's own: it highlights the value in the list
             return
         self._value = value
         try:
