@@ -63,6 +63,11 @@ class ShellCommand:
     def running(self) -> bool:
         return self._process is not None and self.returncode is None
 
+    @property
+    def pid(self) -> int | None:
+        """The shell's process id, which is also its process group's (None before start)."""
+        return None if self._process is None else self._process.pid
+
     def start(self) -> None:
         """Start the command (raises OSError when it cannot: a missing directory...)."""
         master, slave = os.openpty()

@@ -170,7 +170,9 @@ class SessionSearch:
                 continue
             position = locate(transcript.entries, hit.position, words)
             if position is not None and await transcript.reveal(position):
-                return
+                if await self._stays(key, hit.session_id, transcript.shown_count):
+                    return
+                continue  # shown afresh (at its bottom) after the scroll: scroll again
             seen_at = seen_at or time.monotonic()
             if time.monotonic() - seen_at > SETTLE_WAIT:
                 break
@@ -179,6 +181,20 @@ class SessionSearch:
             title="Search",
             severity="warning",
         )
+
+    async def _stays(self, key: str, session_id: str, shown: int) -> bool:
+        """Whether the transcript scrolled to a hit is not shown afresh within
+        :data:`SETTLE_WAIT` (a showing of the session scheduled as it opened can come after
+        its replay, and starts at the bottom). True too when the person left the session."""
+        settled = time.monotonic() + SETTLE_WAIT
+        while time.monotonic() < settled:
+            await asyncio.sleep(0.1)
+            transcript = self._transcript(key, session_id)
+            if transcript is None:
+                return True  # another session, or the view gone: nothing to keep
+            if transcript.shown_count != shown:
+                return False
+        return True
 
     def _transcript(self, key: str, session_id: str) -> Transcript | None:
         """The transcript of ``key``'s view when it shows ``session_id``, replayed."""

@@ -96,7 +96,13 @@ class HistorySearchScreen(ModalScreen[str | None]):
         self._choose(event.option_index)
 
     def _refresh(self, query: str) -> None:
-        self._found = self._history.search(query, self._cwd)
+        found = self._history.search(query, self._cwd)
+        if self._found and found == self._found:
+            # The same matches (a key that did not change them, or a change that reached
+            # the list after Ctrl+R moved through it): the one highlighted stays.
+            self._hint(query)
+            return
+        self._found = found
         matches = self.query_one(_Matches)
         matches.set_options([self._option(found) for found in self._found])
         matches.highlighted = 0 if self._found else None

@@ -246,6 +246,11 @@ class Transcript(VerticalScroll):
         return self._entries
 
     @property
+    def shown_count(self) -> int:
+        """How many times a session was shown (put on screen afresh, at the bottom)."""
+        return self._shown_count
+
+    @property
     def filling(self) -> bool:
         """Whether views are still being mounted above those shown first."""
         return bool(self._to_fill)
