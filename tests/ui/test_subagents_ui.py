@@ -92,7 +92,10 @@ async def test_a_card_per_child_opens_its_own_view_and_comes_back(tmp_path: Path
         assert "Research the code" in header_of(research) and "✓ done" in header_of(tests)
         assert "src/parser.py" in str(research.query_one(".last", Static).render())
         # A click opens the child's own transcript: its task from the parent, its work.
-        await pilot.click(research)
+        # On the card's first cell: a toast (bottom right) may cover its middle.
+        research.scroll_visible(animate=False, immediate=True)
+        await settle(pilot)
+        await pilot.click(research, offset=(1, 0))
         child = research.card.child_id
         await wait_for(pilot, lambda: screen.session_id == child, "the child's view")
         await settle(pilot)
