@@ -16,6 +16,7 @@ from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.session.checkpoints.settings import CheckpointSettings
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.store.entries import Notice
 from tests.checkpoints.helpers import git_state, make_project, tree_bytes
 
 pytestmark = [
@@ -38,16 +39,27 @@ async def run_turn_and_rewind(project: Path, store: Path, argv: list[str], promp
     before = tree_bytes(project)
     async with anyio.create_task_group() as group:
         group.start_soon(controller.run)
-        with anyio.fail_after(90):
+        with anyio.fail_after(30):
             while controller.current_session_id is None:
                 await anyio.sleep(0.02)
-            session_id = controller.current_session_id
-            controller.send_prompt(session_id, prompt)
+        session_id = controller.current_session_id
+        controller.send_prompt(session_id, prompt)
+        turns: list = []
+        with anyio.move_on_after(90):
             while True:
                 turns = await controller.checkpoints.turns(session_id)
                 if turns and turns[-1].ended is not None:
                     break
                 await anyio.sleep(0.05)
+        if not turns or turns[-1].ended is None:
+            state = controller.store.get(session_id)
+            said = [
+                f"{e.title}: {e.description}"
+                for e in (state.transcript if state else [])
+                if isinstance(e, Notice)
+            ]
+            activity = state.activity if state else None
+            raise AssertionError(f"no ended turn in 90 s: {turns}; {activity}; notices {said}")
         record = turns[-1]
         changed = {Path(f.path).name: f.change for f in record.files}
         assert record.writes, "the client-served write was recorded"
