@@ -35,6 +35,7 @@ def completion_parser() -> argparse.ArgumentParser:
     parser under its name (the real parsers, which :mod:`acp_tui.cli.main` dispatches to by
     the first word), with completers for the values a person looks up."""
     from acp_tui.cli.checkpoints import build_checkpoints_parser, build_rewind_parser
+    from acp_tui.cli.spend import build_spend_parser
     from acp_tui.devtools import replay
 
     parser = build_parser()
@@ -45,6 +46,7 @@ def completion_parser() -> argparse.ArgumentParser:
         ("replay", replay.build_parser()),
         ("checkpoints", build_checkpoints_parser()),
         ("rewind", build_rewind_parser()),
+        ("spend", build_spend_parser()),
         ("completion", build_completion_parser()),
     ):
         commands.add_parser(

@@ -30,6 +30,7 @@ from acp_tui.cli.headless_base import Headless, _run
 from acp_tui.cli.headless_output import (
     CANCEL_WAIT_SECONDS,
     EXIT_AUTH,
+    EXIT_BUDGET,
     EXIT_CRASH,
     EXIT_INTERRUPTED,
     EXIT_NOT_FOUND,
@@ -62,8 +63,11 @@ from acp_tui.session.asking.permissions import (
 from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.asking.rules import Rule
 from acp_tui.session.errors import SessionError
+from acp_tui.session.spend.budgets import Budgets
 from acp_tui.store.entries import Notice
 from acp_tui.store.session import SessionState
+from acp_tui.store.spend_ledger import SpendLedger
+from acp_tui.store.spend_writer import SpendWriter
 
 # ---------------------------------------------------------------------------------- ask
 
@@ -114,7 +118,10 @@ class HeadlessAsk(Headless):
                 on_problem=lambda text: output.error(_label(text, 400)),
             ),
             on_question_ruled=self._question_ruled,
+            spend=SpendWriter(locations.spend_ledger_file()),
         )
+        self.budgets = tuple(getattr(invocation, "budgets", ()))
+        self.over_budget = bool(getattr(options, "over_budget", False))
         renderer_class = JsonRenderer if getattr(options, "json", False) else TextRenderer
         self.renderer: Renderer = renderer_class(self.store, output)
         self.broker = self.parts.broker
@@ -129,7 +136,55 @@ class HeadlessAsk(Headless):
     def render(self) -> None:
         self.renderer.render()
 
+    def _budgets(self) -> Budgets:
+        ledger = SpendLedger(locations.spend_ledger_file())
+        try:
+            budgets = Budgets(self.budgets, None)
+            budgets.compute(ledger)
+        finally:
+            ledger.close()
+        return budgets
+
+    def check_budgets(self) -> bool:
+        """Whether the prompt may go, by the config's budgets: a hard one spent refuses; a
+        soft one spent refuses too, as nobody is there to ask, unless ``--over-budget``.
+        One at 80% or more is said on stderr."""
+        if not self.budgets:
+            return True
+        budgets = self._budgets()
+        names = self.parts.budget_names()
+        verdict = budgets.verdict(names, self.cwd)
+        if verdict is not None and (verdict.action == "refuse" or not self.over_budget):
+            message = verdict.refusal
+            if verdict.action == "ask":
+                message = (
+                    f"Not sent: {verdict.state.warning} (the TUI would ask first; "
+                    "--over-budget sends it anyway)"
+                )
+            self.finish(EXIT_BUDGET, message)
+            return False
+        for state in budgets.warnings(names, self.cwd):
+            self.output.note(state.warning)
+        return True
+
     async def run(self, prompt_text: str) -> int:
+        try:
+            if not self.check_budgets():
+                code = self.exit_code()
+                self._result(code)
+                return code
+            code = await self._run(prompt_text)
+        finally:
+            spend = self.parts.spend
+            if spend is not None:
+                spend.writer.close()
+        if self.budgets and code != EXIT_BUDGET:
+            # What this turn spent, against the budgets (said once the reply is out).
+            for state in self._budgets().warnings(self.parts.budget_names(), self.cwd):
+                self.output.note(state.warning)
+        return code
+
+    async def _run(self, prompt_text: str) -> int:
         unsubscribe = self.store.subscribe(lambda: self._dirty.set())
         try:
             async with anyio.create_task_group() as task_group:

@@ -48,6 +48,7 @@ from acp_tui.session.errors import (
 from acp_tui.session.launch.factory import AgentParts, QuestionRuled
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store.local_index import LocalIndex
+from acp_tui.store.spend_writer import SpendWriter
 from acp_tui.text.safety import one_line, sanitize_terminal_text
 
 #: `ask` prints a terminal sign-in method's command for the person to run.
@@ -94,6 +95,7 @@ class Headless:
         permission_handler: PermissionHandler | None = None,
         rules: RuleBook | None = None,
         on_question_ruled: QuestionRuled | None = None,
+        spend: SpendWriter | None = None,
     ) -> None:
         options = invocation.options
         spec = invocation.spec
@@ -117,6 +119,7 @@ class Headless:
             ),
             rules=rules,
             on_question_ruled=on_question_ruled,
+            spend=spend,
         )
         self.store = self.parts.store
         # Nobody can review a write here (review_writes = "ask"): the policy decides at once

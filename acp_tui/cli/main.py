@@ -106,6 +106,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         from acp_tui.cli import search
 
         return search.main_search(args[1:])
+    if args[:1] == ["spend"]:
+        from acp_tui.cli import spend
+
+        return spend.main_spend(args[1:])
     if args[:1] == ["replay"]:
         from acp_tui.devtools import replay
 
@@ -172,6 +176,9 @@ def _run(invocation: Invocation) -> int:
         if code is not None:
             return code
         if invocation.command == "ask":
+            from acp_tui.config.budgets import budgets_of
+
+            invocation.budgets = budgets_of(config)
             return headless.run_ask(invocation)
         return headless.run_sessions(invocation)
 

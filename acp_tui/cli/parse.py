@@ -18,6 +18,7 @@ from acp_tui import __version__
 from acp_tui.cli.say import InertArgumentParser, say
 
 if TYPE_CHECKING:
+    from acp_tui.config.budgets import Budget
     from acp_tui.config.load import Config
     from acp_tui.devtools.recording import WireRecorder
     from acp_tui.session.launch.spec import AgentSpec
@@ -94,6 +95,8 @@ class Invocation:
     recorder: WireRecorder | None = None
     #: A headless command's agent, resolved (acp_tui.session.launch.resolve).
     spec: AgentSpec | None = None
+    #: The config's budgets (``acp-tui ask`` keeps to them).
+    budgets: tuple[Budget, ...] = ()
 
 
 def _split_agent(argv: Sequence[str]) -> tuple[list[str], list[str]]:
@@ -171,7 +174,7 @@ def _add_system_prompt_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui search WORDS... [--agent NAME] [--json] | --forget ID | --reindex\n       acp-tui rewind --session ID --turn N --code [--force]",
+        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui search WORDS... [--agent NAME] [--json] | --forget ID | --reindex\n       acp-tui spend [--json]\n       acp-tui rewind --session ID --turn N --code [--force]",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -236,7 +239,7 @@ def build_ask_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui ask",
         usage='acp-tui ask "PROMPT" [--cwd DIR] [--session ID] [--allow|--deny] [--allow-outside] '
-        "[--json] [--system-prompt TEXT|@FILE] -- AGENT [ARGS...]",
+        "[--json] [--over-budget] [--system-prompt TEXT|@FILE] -- AGENT [ARGS...]",
         description="Send one prompt, stream the reply to stdout, exit 0 when the turn ended normally.",
     )
     parser.add_argument("prompt", help="the prompt text ('-' reads it from stdin)")
@@ -267,6 +270,12 @@ def build_ask_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print one JSON object per line for each change of the transcript, then the "
         "result (see the README)",
+    )
+    parser.add_argument(
+        "--over-budget",
+        action="store_true",
+        help="send even when a budget of the config is spent (the TUI would ask first); a "
+        "budget with hard = true still refuses",
     )
     return parser
 

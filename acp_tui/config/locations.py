@@ -103,6 +103,11 @@ def search_index_file(data: Path | None = None) -> Path:
     return (data or data_dir()) / "search.sqlite3"
 
 
+def spend_ledger_file(data: Path | None = None) -> Path:
+    """The spend ledger (every cost the agents reported), in ``data`` or the data dir."""
+    return (data or data_dir()) / "spend.sqlite3"
+
+
 def exports_dir(data: Path | None = None) -> Path:
     """Exported transcripts (Markdown), in ``data`` or the data dir: never the project, where
     they would show in its ``git status``."""

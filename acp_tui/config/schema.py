@@ -25,6 +25,7 @@ from acp_tui.config.defaults import (
 
 __all__ = [
     "AgentConfig",
+    "BudgetConfig",
     "Config",
     "LogsConfig",
     "McpHttpServer",
@@ -230,6 +231,27 @@ class CheckpointsConfig(_Strict):
     """The newest turns kept across all sessions."""
 
 
+class BudgetConfig(_Strict):
+    """A spending limit (``[[budgets]]``), summed from the costs the agents report, in one
+    currency: the whole day or month (local time), of every agent and project, or of one
+    agent (``agent``), or one project (``project``), or both. At 80% the status line warns;
+    at 100% each message sent under it asks first, or is refused (``hard = true``)."""
+
+    period: Literal["daily", "monthly"]
+    """``"daily"`` (from midnight) or ``"monthly"`` (from the first of the month)."""
+    amount: float = Field(gt=0)
+    """The limit, in ``currency``."""
+    currency: str = Field(min_length=1)
+    """The unit the agents report in (``"USD"``, ``"EUR"``, ``"credits"``): costs in other
+    currencies never count against it."""
+    agent: str | None = None
+    """Only this agent's costs: its ``[agents.NAME]`` name or its label (``"demo agent"``)."""
+    project: str | None = None
+    """Only the costs of sessions working in this directory or below (``~`` expanded)."""
+    hard: bool = False
+    """``true``: over the limit, messages are refused instead of asked about."""
+
+
 class Config(_Strict):
     """The whole file."""
 
@@ -273,6 +295,8 @@ class Config(_Strict):
     review_writes: Literal["ask", "auto"] = "auto"
     """Every agent's ``review_writes`` unless it says otherwise: ``"ask"`` shows each file an
     agent writes through acp-tui as a diff first, hunk by hunk (``--review-writes``)."""
+    budgets: list[BudgetConfig] = Field(default_factory=list)
+    """Spending limits, one ``[[budgets]]`` table each (see :class:`BudgetConfig`)."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

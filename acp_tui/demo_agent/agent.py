@@ -547,7 +547,7 @@ class DemoAgent:
                 "sessionUpdate": "usage_update",
                 "used": self.used_tokens(record),
                 "size": CONTEXT_SIZE,
-                "cost": {"amount": round(record.cost, 6), "currency": "USD"},
+                "cost": {"amount": round(record.cost, 6), "currency": config.currency()},
             },
         )
 

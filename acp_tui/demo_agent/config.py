@@ -12,6 +12,7 @@ The mode option mirrors the legacy ``modes`` state of v1: setting either sets bo
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,6 +223,15 @@ def parse_set(params: dict[str, Any], caps: ClientCaps) -> tuple[str, Any]:
             {"values": sorted(option.values())},
         )
     return option.id, new
+
+
+#: The environment variable naming the currency the demo reports its cost in (default USD).
+CURRENCY_ENV = "ACP_TUI_DEMO_CURRENCY"
+
+
+def currency() -> str:
+    """The unit of the cost the demo reports: ``$ACP_TUI_DEMO_CURRENCY``, else ``USD``."""
+    return os.environ.get(CURRENCY_ENV, "").strip() or "USD"
 
 
 def model_prices(model: str) -> tuple[float, float]:

@@ -244,9 +244,12 @@ class PromptTurns:
             base = math.ceil(max(0, record.history_chars - record.compacted_chars) / 4)
             record.fill_tokens = max(0, turn.fill_target - base)
         price_in, price_out = config.model_prices(record.model)
-        record.cost += (
-            input_tokens * price_in + (output_tokens + thought_tokens) * price_out
-        ) / 1_000_000
+        if turn.cost is not None:
+            record.cost = max(0.0, record.cost + turn.cost)
+        else:
+            record.cost += (
+                input_tokens * price_in + (output_tokens + thought_tokens) * price_out
+            ) / 1_000_000
         record.input_tokens += input_tokens
         record.output_tokens += output_tokens + thought_tokens
         record.updated_at = now_iso()

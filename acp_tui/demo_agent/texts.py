@@ -127,6 +127,11 @@ COMMANDS: tuple[Command, ...] = (
         "each cancellable",
         "seconds (default 120)",
     ),
+    Command(
+        "cost",
+        "Make this turn cost AMOUNT (the spend ledger and budgets; negative: the total drops)",
+        "amount, e.g. 1.25",
+    ),
 )
 
 COMMAND_NAMES = frozenset(command.name for command in COMMANDS)

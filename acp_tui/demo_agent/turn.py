@@ -65,6 +65,8 @@ class Turn:
     thought_chars: int = 0
     title_changed: bool = False
     fill_target: int | None = None
+    #: ``/cost``: what this turn costs (instead of its tokens' price; may be negative).
+    cost: float | None = None
     #: ``/suggest``: the prompts to suggest after this turn (instead of the usual ones).
     suggestions: list[str] | None = None
 

@@ -23,11 +23,13 @@ from textual.screen import Screen
 from textual.theme import Theme
 
 from acp_tui.config import locations
+from acp_tui.config.budgets import budgets_of
 from acp_tui.config.recent import RecentAgents
 from acp_tui.pace.input_first import input_first
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store.search_writer import SearchWriter
+from acp_tui.store.spend_writer import SpendWriter
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 from acp_tui.ui import textual_patches
 from acp_tui.ui.agent_views import AgentViews
@@ -135,7 +137,11 @@ class AcpTuiApp(AgentViews, App[int]):
         self.workspace = (
             workspace
             if workspace is not None
-            else Workspace(search=SearchWriter(locations.search_index_file(settings.data_dir)))
+            else Workspace(
+                search=SearchWriter(locations.search_index_file(settings.data_dir)),
+                spend=SpendWriter(locations.spend_ledger_file(settings.data_dir)),
+                budgets=budgets_of(config) if config is not None else (),
+            )
         )
         #: Search all sessions (Ctrl+F, the palette), and opening what is found.
         self.session_search = SessionSearch(self)
@@ -257,6 +263,7 @@ class AcpTuiApp(AgentViews, App[int]):
         await self.workspace.stop_all()
         self.session_search.close()
         self.workspace.close_search()
+        self.workspace.close_spend()
         # What this run parsed anew, for the next launch (the command line's apps only).
         css_cache.save_to_disk()
         if self.collector is not None:

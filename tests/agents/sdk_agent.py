@@ -27,7 +27,10 @@ session/new: an agent slow to start, as claude-agent-acp takes some 5 s for sess
 ``SDK_AGENT_INIT_GATE`` / ``SDK_AGENT_NEW_GATE`` / ``SDK_AGENT_LOAD_GATE`` (a file path: answer
 initialize / session/new / session/load only once that file exists, so a test holds the agent in its slow start for as long as it needs,
 however loaded the machine); ``SDK_AGENT_NEW_FAILS_UNLESS`` (a file path: session/new answers an
-internal error until that file exists).
+internal error until that file exists); ``SDK_AGENT_COST`` (each turn adds that amount to the
+session's cost, reported at the turn's end in a usage_update in ``SDK_AGENT_CURRENCY``, default
+EUR; a prompt containing ``cost=X`` adds X instead: negative lowers the total; unset: no cost
+is reported); ``SDK_AGENT_USAGE`` (a usage_update without a cost at each turn's end).
 """
 
 from __future__ import annotations
@@ -85,6 +88,7 @@ from acp.schema import (  # noqa: E402
     AgentCapabilities,
     AgentPlanUpdate,
     AuthMethodAgent,
+    Cost,
     Implementation,
     ListSessionsResponse,
     PermissionOption,
@@ -95,6 +99,7 @@ from acp.schema import (  # noqa: E402
     SessionListCapabilities,
     SessionResumeCapabilities,
     ToolCallUpdate,
+    UsageUpdate,
 )
 
 PAGE_SIZE = 2
@@ -282,6 +287,27 @@ class SdkTestAgent(Agent):
         if event is not None:
             event.set()
 
+    async def _report_usage(self, session_id: str, session: dict[str, Any], text: str) -> None:
+        """The context used, and (``SDK_AGENT_COST``) the session's cost so far."""
+        per_turn = os.environ.get("SDK_AGENT_COST")
+        if not (per_turn or _flag("SDK_AGENT_USAGE")):
+            return
+        cost = None
+        if per_turn:
+            step = float(per_turn)
+            for word in text.split():
+                if word.startswith("cost="):
+                    step = float(word.removeprefix("cost="))
+            total = max(0.0, float(session.get("cost", 0.0)) + step)
+            session["cost"] = total
+            currency = os.environ.get("SDK_AGENT_CURRENCY") or "EUR"
+            cost = Cost(amount=round(total, 6), currency=currency)
+        used = sum(len(said) for _role, said in session["history"]) // 4
+        await self.conn.session_update(
+            session_id=session_id,
+            update=UsageUpdate(session_update="usage_update", used=used, size=100_000, cost=cost),
+        )
+
     async def _say(self, session_id: str, text: str) -> None:
         await self.conn.session_update(
             session_id=session_id, update=update_agent_message_text(text)
@@ -411,6 +437,7 @@ class SdkTestAgent(Agent):
                 await self._say(session_id, piece)
 
         session["history"].append(("agent", reply))
+        await self._report_usage(session_id, session, text)
         self._save_state()
         if "refuse" in text:
             return PromptResponse(stop_reason="refusal")

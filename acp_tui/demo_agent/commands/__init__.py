@@ -17,6 +17,7 @@ HANDLERS: dict[str, Handler] = {
     "help": basic.cmd_help,
     "title": basic.cmd_title,
     "fill": basic.cmd_fill,
+    "cost": basic.cmd_cost,
     "edit": tools.cmd_edit,
     "run": tools.cmd_run,
     "change": files.cmd_change,

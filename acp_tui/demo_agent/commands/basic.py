@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import os
 from typing import Any
 
@@ -49,6 +50,22 @@ async def cmd_fill(ctx: TurnContext, argument: str) -> None:
     await ctx.say(
         f"Filling the context window to {percent:g}% ({ctx.turn.fill_target:,} of "
         f"{CONTEXT_SIZE:,} tokens). Watch the gauge."
+    )
+
+
+async def cmd_cost(ctx: TurnContext, argument: str) -> None:
+    try:
+        amount = float(argument.strip())
+    except ValueError:
+        amount = float("nan")
+    if not math.isfinite(amount):
+        await ctx.say("Usage: `/cost AMOUNT`, e.g. `/cost 1.25` (negative: the total goes down).")
+        return
+    ctx.turn.cost = amount
+    currency = config.currency()
+    await ctx.say(
+        f"This turn costs {amount:g} {currency} (the session's total is reported after it). "
+        "Try a budget in the config, then Ctrl+P → Spend."
     )
 
 

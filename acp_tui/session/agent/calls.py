@@ -122,6 +122,8 @@ class SessionCalls:
             self._opened(session_id)
             return "switch"
         have_transcript = state is not None and bool(state.transcript)
+        if self.state.spend is not None:
+            self.state.spend.reopening(session_id)
         dirs = self.session_dirs(session_id)
         extra = _dirs_param(dirs)
         if state is not None:

@@ -53,6 +53,7 @@ from acp_tui.session.errors import AgentGone, SessionError, translating, transla
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.launch.system_prompt import SystemPrompt
 from acp_tui.session.prompts.queue import PromptQueue, QueuedPrompt
+from acp_tui.session.spend.feed import SpendFeed
 from acp_tui.store import SessionStore
 from acp_tui.wire.constants import Method
 
@@ -87,6 +88,7 @@ class SessionController:
         elicitations: ElicitationQueue | None = None,
         checkpoints: Checkpoints | None = None,
         write_reviews: WriteReviews | None = None,
+        spend: SpendFeed | None = None,
     ) -> None:
         self.state = ControllerState(
             spec,
@@ -96,6 +98,7 @@ class SessionController:
             prompts=prompts,
             elicitations=elicitations,
         )
+        self.state.spend = spend
         #: Snapshots around each turn, and the rewinds the faces ask for.
         self.checkpoints = TurnCheckpoints(self.state, checkpoints)
         #: Client writes, reviewed first where a session asks for it (None: never).

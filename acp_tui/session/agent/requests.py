@@ -33,6 +33,8 @@ class AgentRequests:
     async def on_notification(self, method: str, params: Any) -> None:
         if method == Method.SESSION_UPDATE:
             self.state.store.apply(params)
+            if self.state.spend is not None:
+                self.state.spend.on_update(params)
             # Only a v2 connection ends turns on `state_update` idle; on v1 the update is
             # shown (the store's activity) and the prompt's answer ends the turn.
             if self.state.v2_lifecycle and isinstance(params, dict):

@@ -29,6 +29,7 @@ from acp_tui.session.auth.signin import SignIn
 from acp_tui.session.errors import SessionError
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue
+from acp_tui.session.spend.feed import SpendFeed
 from acp_tui.store import SessionStore
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ class ControllerState:
         self.additional_dirs = list(spec.additional_dirs)
         #: Where ``elicitation/create`` requests go (None: not offered to the agent).
         self.elicitations = elicitations
+        #: Where the costs the agent reports go (None: no spend ledger).
+        self.spend: SpendFeed | None = None
         self.cwd = os.path.abspath(spec.cwd)
         self.store = store
         self.events = face.events

@@ -34,10 +34,12 @@ from acp_tui.session.asking.write_reviews import WriteReviews
 from acp_tui.session.checkpoints.book import Checkpoints
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.prompts.queue import PromptQueue, QueueKey
+from acp_tui.session.spend.feed import SpendFeed
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import ToolCall
 from acp_tui.store.search_feed import SearchFeed
 from acp_tui.store.search_writer import SearchWriter
+from acp_tui.store.spend_writer import SpendWriter
 
 __all__ = ["AgentParts", "QuestionRuled"]
 
@@ -63,6 +65,7 @@ class AgentParts:
         rules: RuleBook | None = None,
         on_question_ruled: QuestionRuled | None = None,
         search: SearchWriter | None = None,
+        spend: SpendWriter | None = None,
     ) -> None:
         self.spec = spec
         self.process = process or ProcessSetup()
@@ -108,6 +111,19 @@ class AgentParts:
             if search is not None and spec.index
             else None
         )
+        #: Where the costs its sessions report are recorded (None: no ledger).
+        self.spend = (
+            SpendFeed(
+                spend,
+                self.store,
+                agent=spec.key,
+                name=spec.name or "",
+                label=self.search_label,
+                cwd=lambda: spec.cwd,
+            )
+            if spend is not None
+            else None
+        )
 
     def search_label(self) -> str:
         """What the search results call the agent: its label, else its own name, else its
@@ -119,6 +135,11 @@ class AgentParts:
         if info is not None and info.display_name:
             return info.display_name
         return spec.name or (Path(spec.argv[0]).name if spec.argv else spec.key)
+
+    def budget_names(self) -> tuple[str, ...]:
+        """What a budget's ``agent`` may call this agent: its configured name, its label."""
+        spec = self.spec
+        return tuple(name for name in (spec.name, spec.label, self.search_label()) if name)
 
     def _agent_names(self) -> tuple[str, ...]:
         spec = self.spec
@@ -184,5 +205,6 @@ class AgentParts:
             elicitations=self.elicitations,
             checkpoints=self.checkpoints,
             write_reviews=self.write_reviews,
+            spend=self.spend,
         )
         return self.latest

@@ -13,20 +13,23 @@ prints it and exits 1).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 import anyio
 
 from acp_tui.config import locations
+from acp_tui.config.budgets import Budget
 from acp_tui.protocol import reaper
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.asking.rule_book import RuleBook
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
+from acp_tui.session.spend.budgets import Budgets
 from acp_tui.session.workspace.attention import AttentionBoard
 from acp_tui.store.search_writer import SearchWriter
+from acp_tui.store.spend_writer import SpendWriter
 
 __all__ = ["AgentRunning", "Workspace", "kill_every_agent"]
 
@@ -52,7 +55,13 @@ class Workspace:
     """Controllers by agent key (:attr:`acp_tui.session.launch.spec.AgentSpec.key`: the
     agent's configured name, or its exact command line and env)."""
 
-    def __init__(self, rules: RuleBook | None = None, search: SearchWriter | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleBook | None = None,
+        search: SearchWriter | None = None,
+        spend: SpendWriter | None = None,
+        budgets: Sequence[Budget] = (),
+    ) -> None:
         #: The permission rules every agent of the app answers by (one book: an edit made
         #: in one agent's view applies to all). Default: the person's files.
         self.rules = (
@@ -74,6 +83,10 @@ class Workspace:
         #: The search index of every session of every agent (one writer for the app), or
         #: None: nothing is indexed.
         self.search = search
+        #: The spend ledger's writer (one for the app; None: no cost is recorded), and the
+        #: budgets summed against it.
+        self.spend = spend
+        self.budgets = Budgets(budgets, spend)
 
     # ------------------------------------------------------------------ finding
 
@@ -151,6 +164,11 @@ class Workspace:
             if made.parts.search is not None:
                 made.parts.search.detach()
         search.close()
+
+    def close_spend(self) -> None:
+        """Write out the costs reported so far (as the app quits)."""
+        if self.spend is not None:
+            self.spend.close()
 
     def spec_of(self, key: str) -> AgentSpec | None:
         """The spec ``key``'s controller was made from, or None: a view that takes over an

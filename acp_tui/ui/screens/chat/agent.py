@@ -63,6 +63,7 @@ def agent_parts(
         on_queue_changed=on_queue_changed,
         rules=workspace.rules,
         search=workspace.search,
+        spend=workspace.spend if replay is None else None,
     )
 
 
