@@ -299,13 +299,13 @@ class Redactor:
         for name in _NAME.finditer(text):
             if not _SECRET_WORD.search(name.group()):
                 continue
-            match = _GIVEN.match(text, name.end())
-            if match is None:
+            given = _GIVEN.match(text, name.end())
+            if given is None:
                 continue
             password = bool(_PASSWORD_NAME.search(name.group()))
-            value = match.group("value").rstrip(".,;:!?")
+            value = given.group("value").rstrip(".,;:!?")
             if _looks_random(value, password=password):
-                start = match.start("value")
+                start = given.start("value")
                 rule = "password near a key word" if password else "secret near a key word"
                 candidates.append((start, start + len(value), SECRET, rule, "[redacted secret]"))
         for match in _BEARER.finditer(text):
@@ -313,11 +313,11 @@ class Redactor:
             if _classes(value) >= 2 and entropy(value) >= 3.0:
                 span = (match.start("value"), match.end("value"))
                 candidates.append((*span, SECRET, "Bearer token", "[redacted secret]"))
-        for name, pattern in self.patterns.items():
+        for label, pattern in self.patterns.items():
             for match in pattern.finditer(text):
                 if match.end() > match.start():
-                    rule = f"config pattern {name!r}"
-                    candidates.append((*match.span(), PATTERN, rule, f"[redacted {name}]"))
+                    rule = f"config pattern {label!r}"
+                    candidates.append((*match.span(), PATTERN, rule, f"[redacted {label}]"))
         for match in _EMAIL.finditer(text):
             candidates.append(
                 (match.start(), match.end(), EMAIL, "e-mail addresses", "[redacted e-mail]")
