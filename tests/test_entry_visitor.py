@@ -17,7 +17,7 @@ from tests.test_code_checks import ROOT
 FACES = [
     ("acp_tui.cli.headless_render", "TextRenderer"),
     ("acp_tui.cli.headless_render", "JsonRenderer"),
-    ("acp_tui.ui.export", "_Markdown"),
+    ("acp_tui.session.export.markdown", "_Markdown"),
     ("acp_tui.ui.widgets.transcript_views", "_Views"),
 ]
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.ui.export import transcript_markdown
+from acp_tui.session.export.markdown import transcript_markdown
 from tests.test_headless_controller import acp_tui
 from tests.ui.chat_helpers import demo_app, wait_for_session
 from tests.ui.test_subagents_ui import SIZE, subagents_done

@@ -86,6 +86,26 @@ def _sessions_of_agents(invocation: Invocation, config: Config, names: list[str]
     )
 
 
+def _export(invocation: Invocation, config: Config) -> int:
+    """``acp-tui export``: a session through its agent, or a recording's redacted copy."""
+    from acp_tui.cli import export
+
+    options = invocation.options
+    patterns = dict(config.export.redact_patterns)
+    if options.recording is not None:
+        if options.session is not None or not options.redact:
+            say("acp-tui export: --recording FILE takes --redact and no SESSION", file=sys.stderr)
+            return 2
+        return export.export_recording(options.recording, patterns)
+    if options.session is None:
+        say("acp-tui export: give the SESSION to export (its id)", file=sys.stderr)
+        return 2
+    code = _resolve(invocation, config)
+    if code is not None:
+        return code
+    return export.run_export(invocation, patterns)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else list(argv)
     if "_ARGCOMPLETE" in os.environ:
@@ -156,7 +176,7 @@ def _run(invocation: Invocation) -> int:
         from acp_tui.cli import web
 
         return web.serve(invocation.argv, port=options.port)
-    if invocation.command in ("ask", "sessions"):
+    if invocation.command in ("ask", "sessions", "export"):
         from acp_tui.cli import headless
         from acp_tui.config.load import load_config
 
@@ -166,6 +186,8 @@ def _run(invocation: Invocation) -> int:
         from acp_tui.cli.tui import tidy_logs
 
         tidy_logs(config)
+        if invocation.command == "export":
+            return _export(invocation, config)
         if invocation.command == "sessions":
             names = _agents_to_list(options, config)
             if names is not None and (len(names) != 1 or options.all_agents):

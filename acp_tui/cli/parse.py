@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     from acp_tui.devtools.recording import WireRecorder
     from acp_tui.session.launch.spec import AgentSpec
 
-SUBCOMMANDS = ("ask", "sessions")
+SUBCOMMANDS = ("ask", "sessions", "export")
 
 #: ``--record`` without a file: a new recording in acp-tui's data folder.
 RECORD_IN_DATA_DIR = ""
@@ -42,6 +42,7 @@ examples:
   acp-tui --serve --port 8000 --demo          the same app in a web browser
   acp-tui --record bug.jsonl -- my-agent      record the wire, for a bug report
   acp-tui --record -- my-agent                the same, into acp-tui's data folder
+  acp-tui export ID --redact --format html --demo   a session to share, secrets taken out
   acp-tui replay bug.jsonl                    play a recording back (no agent needed)
   acp-tui replay --check bug.jsonl            list a recording's protocol errors
   eval "$(acp-tui completion bash)"           Tab completion in bash (zsh, fish: the same)
@@ -86,7 +87,7 @@ class _VersionAction(argparse.Action):
 class Invocation:
     """The parsed command line: our options plus the agent's argv."""
 
-    command: str  # "tui", "ask" or "sessions"
+    command: str  # "tui", "ask", "sessions" or "export"
     options: argparse.Namespace
     agent_argv: list[str] = field(default_factory=list)
     #: The command line as given (for ``--serve``, which runs the same app without it).
@@ -174,7 +175,7 @@ def _add_system_prompt_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = InertArgumentParser(
         prog="acp-tui",
-        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui search WORDS... [--agent NAME] [--json] | --forget ID | --reindex\n       acp-tui spend [--json]\n       acp-tui rewind --session ID --turn N --code [--force]",
+        usage="acp-tui [OPTIONS] [--agent NAME]... [--demo] [-- AGENT [ARGS...]]\n       acp-tui {ask,sessions} ... [--agent NAME | --demo | -- AGENT [ARGS...]]\n       acp-tui export SESSION [--redact] [--format md|html] [--agent NAME | --demo | -- AGENT]\n       acp-tui replay [--speed FACTOR | --fast] [--check] FILE\n       acp-tui checkpoints [--session ID] [--json]\n       acp-tui search WORDS... [--agent NAME] [--json] | --forget ID | --reindex\n       acp-tui spend [--json]\n       acp-tui rewind --session ID --turn N --code [--force]",
         description="A terminal chat client for the Agent Client Protocol (ACP).",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -307,6 +308,33 @@ def build_sessions_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def build_export_parser() -> argparse.ArgumentParser:
+    parser = InertArgumentParser(
+        prog="acp-tui export",
+        usage="acp-tui export SESSION [--redact] [--format md|html] [--cwd DIR] "
+        "[--agent NAME | --demo | -- AGENT [ARGS...]]\n"
+        "       acp-tui export --recording FILE --redact",
+        description="Export a session (loaded from its agent) as Markdown or one "
+        "self-contained HTML page into acp-tui's exports folder; --redact takes out secrets, "
+        "private keys, passwords in URLs, home directories, e-mail addresses and the "
+        "config's [export] redact_patterns, and lists each on stderr.",
+    )
+    parser.add_argument("session", nargs="?", metavar="SESSION", help="the session's id")
+    _add_agent_options(parser)
+    parser.add_argument(
+        "--redact", action="store_true", help="redact the export (each finding listed on stderr)"
+    )
+    parser.add_argument(
+        "--format", choices=["md", "html"], default="md", help="Markdown (md, the default) or html"
+    )
+    parser.add_argument(
+        "--recording",
+        metavar="FILE",
+        help="a --record file to copy redacted (with --redact) instead of a session",
+    )
+    return parser
+
+
 def directory_problem(path: str) -> str | None:
     """Why ``path`` cannot be a working directory ("no such directory", "not a directory"),
     or None when it can."""
@@ -321,7 +349,8 @@ def parse(argv: Sequence[str]) -> Invocation:
     ours, agent_argv = _split_agent(argv)
     if ours and ours[0] in SUBCOMMANDS:
         command = ours[0]
-        parser = build_ask_parser() if command == "ask" else build_sessions_parser()
+        builders = {"ask": build_ask_parser, "export": build_export_parser}
+        parser = builders.get(command, build_sessions_parser)()
         options = parser.parse_args(ours[1:])
     else:
         command = "tui"

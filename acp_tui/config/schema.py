@@ -27,6 +27,7 @@ __all__ = [
     "AgentConfig",
     "BudgetConfig",
     "Config",
+    "ExportConfig",
     "LogsConfig",
     "McpHttpServer",
     "McpServerConfig",
@@ -252,6 +253,17 @@ class BudgetConfig(_Strict):
     """``true``: over the limit, messages are refused instead of asked about."""
 
 
+class ExportConfig(_Strict):
+    """Exports to share (``[export]``): the Markdown or HTML export of a session and
+    ``acp-tui export``."""
+
+    redact_patterns: dict[str, str] = Field(default_factory=dict)
+    """More to redact, beside secrets, home directories and e-mail addresses: ``NAME =
+    "regular expression"`` (Python's syntax), e.g. ``ticket = "ACME-[0-9]{4,}"``. What one
+    matches becomes ``[redacted NAME]``; a pattern that does not compile is reported and
+    left out."""
+
+
 class Config(_Strict):
     """The whole file."""
 
@@ -292,6 +304,8 @@ class Config(_Strict):
     """What is kept of the logs (``[logs]``)."""
     checkpoints: CheckpointsConfig = Field(default_factory=CheckpointsConfig)
     """Checkpoints of the project's files for rewind (``[checkpoints]``)."""
+    export: ExportConfig = Field(default_factory=ExportConfig)
+    """Exports to share (``[export]``)."""
     review_writes: Literal["ask", "auto"] = "auto"
     """Every agent's ``review_writes`` unless it says otherwise: ``"ask"`` shows each file an
     agent writes through acp-tui as a diff first, hunk by hunk (``--review-writes``)."""

@@ -70,8 +70,8 @@ _E = r"(?![A-Za-z0-9_-])"
 _FORMATS: tuple[_Format, ...] = tuple(
     _Format(name, re.compile(_B + body + _E))
     for name, body in (
-        ("Anthropic key", r"sk-ant-[A-Za-z0-9_-]{20,}"),
-        ("OpenAI key", r"sk-(?!ant-)(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}"),
+        ("Anthropic key", r"(?i:sk-ant-)[A-Za-z0-9_-]{20,}"),
+        ("OpenAI key", r"(?i:sk-(?!ant-)(?:proj-|svcacct-|admin-)?)[A-Za-z0-9_-]{20,}"),
         ("GitHub token", r"(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{30,})"),
         ("GitLab token", r"glpat-[A-Za-z0-9_-]{20,}"),
         ("AWS access key", r"(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}"),

@@ -20,7 +20,7 @@ from acp_tui.devtools.replay import replay_settings, run_check
 from acp_tui.protocol.recording import load_recording
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
-from acp_tui.ui.export import transcript_markdown
+from acp_tui.session.export.markdown import transcript_markdown
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.inspector import InspectorScreen

@@ -34,6 +34,7 @@ from textual.widget import Widget
 
 from acp_tui.services.path_gate import PathRefused, open_to_read, resolve_path
 from acp_tui.store.tool_content import FileDiff
+from acp_tui.text.lines import split_lines
 from acp_tui.text.safety import one_line, sanitize_terminal_text, truncate
 
 LineKind = Literal["context", "added", "removed", "hunk"]
@@ -53,18 +54,6 @@ class DiffLine:
     text: str
     old_no: int | None = None
     new_no: int | None = None
-
-
-def split_lines(text: str | None) -> list[str]:
-    """The lines of a file's text: split on ``\n`` only, as the file's own line numbers count
-    them (``str.splitlines`` would also split on ``\r``, form feeds, U+2028 and U+2029, and
-    number every line after one of those wrongly). A final newline ends the last line."""
-    if not text:
-        return []
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 #: Characters that end a line for Unicode but not for the file: shown, so the row stays one row.
