@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from acp_tui.text.redaction import Redactor
+from acp_tui.text.redaction import Redactor, known_secrets
 
 __all__ = ["redact_recording"]
 
@@ -41,7 +41,16 @@ def _where(number: int, line: Any) -> str:
 
 def redact_recording(data: bytes, redactor: Redactor) -> bytes:
     """``data``, a recording's bytes, redacted line by line (a line that is not JSON is
-    redacted as text)."""
+    redacted as text). A reply streams in chunks, so a secret the person sent whole comes
+    back cut into pieces no rule knows by itself: a first pass finds the secrets, and the
+    second also redacts any piece of them (:attr:`Redactor.known`)."""
+    finder = Redactor(redactor.patterns, home=redactor.home)
+    _redacted_lines(data, finder)
+    redactor.known = redactor.known | known_secrets(finder.findings)
+    return _redacted_lines(data, redactor)
+
+
+def _redacted_lines(data: bytes, redactor: Redactor) -> bytes:
     out: list[bytes] = []
     for number, raw in enumerate(data.decode("utf-8", "replace").split("\n"), 1):
         if not raw.strip():

@@ -44,6 +44,7 @@ __all__ = [
     "Finding",
     "Redactor",
     "compile_patterns",
+    "known_secrets",
     "mask",
 ]
 
@@ -85,6 +86,11 @@ _FORMATS: tuple[_Format, ...] = tuple(
     )
 )
 
+#: Every format in one scan (one pass over the text, not one per format): each its own group.
+_ANY_FORMAT = re.compile(
+    _B + "(?:" + "|".join(f"({f.pattern.pattern[len(_B) : -len(_E)]})" for f in _FORMATS) + ")" + _E
+)
+
 _PRIVATE_KEY = re.compile(
     r"-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----"
     r"(?:.*?-----END \1-----|[A-Za-z0-9+/=\s:,.-]*)",
@@ -101,14 +107,13 @@ _HOMES = re.compile(
     r"(?<![A-Za-z0-9_.-])(?:/home/|/Users/|[A-Za-z]:\\Users\\)"
     r"(?!Shared(?![A-Za-z0-9._-]))[A-Za-z0-9._-]+(?![A-Za-z0-9._-])"
 )
-# A name that says a secret follows, and what is given to it: ``API_KEY=v``, ``"token": "v"``,
-# ``password is v``, ``--secret v``. The value is checked by :func:`_looks_random`. Names are
-# found as runs of name characters and the value is matched after each (linear in the text: one
-# regular expression for all three backtracked quadratically over long runs).
-_NAME = re.compile(r"[A-Za-z0-9_.-]{1,200}")
-_SECRET_WORD = re.compile(r"(?i)key|secret|token|passw(?:or)?d|passphrase|pwd|credential|auth")
+# A word that says a secret follows (at the end of a name, or inside it: ``DB_PASSWORD``,
+# ``api_key_prod``), and what is given to it: ``API_KEY=v``, ``"token": "v"``, ``password is
+# v``, ``--secret v``. The value is checked by :func:`_looks_random`. Every repetition is
+# bounded, so the scan stays linear over long runs of name characters.
 _GIVEN = re.compile(
-    r"[\"']?[ \t]*(?:[:=]|:=|=>|[ \t]+is[ \t]+|[ \t])[ \t]*[\"']?"
+    r"(?i)(?P<word>key|secret|token|passw(?:or)?d|passphrase|pwd|credential|auth)"
+    r"[A-Za-z0-9_.-]{0,40}+[\"']?[ \t]*(?:[:=]|:=|=>|[ \t]+is[ \t]+|[ \t])[ \t]*[\"']?"
     r"(?P<value>[A-Za-z0-9+/=_.~!#$%^&*?@-]{6,512})"
 )
 _BEARER = re.compile(r"(?i)\bbearer\s+(?P<value>[A-Za-z0-9._~+/=-]{16,})")
@@ -236,6 +241,9 @@ class Redactor:
     home: str | None = field(default_factory=_home_of_user)
     #: Numbers of the findings the person undid: left as written.
     undone: frozenset[int] = frozenset()
+    #: Secrets found elsewhere (a recording's whole messages): a piece of one, as a text cut
+    #: into streamed chunks has them, is a secret too (see :func:`known_secrets`).
+    known: frozenset[str] = frozenset()
     findings: list[Finding] = field(default_factory=list)
 
     def reset(self, undone: Iterable[int] = ()) -> None:
@@ -291,18 +299,11 @@ class Redactor:
             candidates.append(
                 (match.start(1), match.end(1), URL_PASSWORD, "passwords in URLs", "[redacted]")
             )
-        for fmt in _FORMATS:
-            for match in fmt.pattern.finditer(text):
-                candidates.append(
-                    (match.start(), match.end(), SECRET, fmt.name, f"[redacted {fmt.name}]")
-                )
-        for name in _NAME.finditer(text):
-            if not _SECRET_WORD.search(name.group()):
-                continue
-            given = _GIVEN.match(text, name.end())
-            if given is None:
-                continue
-            password = bool(_PASSWORD_NAME.search(name.group()))
+        for match in _ANY_FORMAT.finditer(text):
+            name = _FORMATS[match.lastindex - 1].name if match.lastindex else "key"
+            candidates.append((*match.span(), SECRET, name, f"[redacted {name}]"))
+        for given in _GIVEN.finditer(text):
+            password = bool(_PASSWORD_NAME.match(given.group("word")))
             value = given.group("value").rstrip(".,;:!?")
             if _looks_random(value, password=password):
                 start = given.start("value")
@@ -322,9 +323,30 @@ class Redactor:
             candidates.append(
                 (match.start(), match.end(), EMAIL, "e-mail addresses", "[redacted e-mail]")
             )
+        if self.known:
+            for match in _PIECE.finditer(text):
+                piece = match.group().lower()
+                if any(piece in secret for secret in self.known):
+                    rule = "part of a secret found elsewhere"
+                    candidates.append((*match.span(), SECRET, rule, "[redacted secret]"))
         for start, end in _home_spans(text, self.home):
             candidates.append((start, end, HOME, "home directories", "~"))
         return _without_overlaps(candidates)
+
+
+#: A run of key characters long enough to be a recognisable piece of a known secret.
+_PIECE = re.compile(r"[A-Za-z0-9+/=_~-]{8,}")
+
+
+def known_secrets(findings: Iterable[Finding]) -> frozenset[str]:
+    """The secrets of ``findings`` (not homes or addresses), lower-cased, for
+    :attr:`Redactor.known`: whole, and each line of a private key."""
+    known: set[str] = set()
+    for finding in findings:
+        if finding.kind in (SECRET, PRIVATE_KEY, PATTERN):
+            known.add(finding.secret.lower())
+            known.update(line.strip().lower() for line in finding.secret.splitlines())
+    return frozenset(secret for secret in known if len(secret) >= 8)
 
 
 def _home_spans(text: str, home: str | None) -> list[tuple[int, int]]:

@@ -15,10 +15,10 @@ from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
+from acp_tui.session.export.markdown import transcript_markdown, write_export
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
 from acp_tui.text.safety import encodable
-from acp_tui.session.export.markdown import transcript_markdown, write_export
 from acp_tui.ui.models import Notify
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.render.source_text import last_code_block
