@@ -110,7 +110,7 @@ def test_what_the_person_undid_is_written_as_it_was() -> None:
     engine = redactor(home)
     state = planted(home)
     transcript_markdown(state, redactor=engine)
-    mails = [n for n, f in enumerate(engine.findings) if f.kind == EMAIL]
+    mails = [f for f in engine.findings if f.kind == EMAIL]
     engine.reset(undone=mails)
     text = transcript_markdown(state, redactor=engine)
     assert MAIL in text and KEY not in text and GITHUB not in text

@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "RULES",
     "Finding",
+    "FindingKey",
     "Redactor",
     "compile_patterns",
     "known_secrets",
@@ -191,6 +192,15 @@ class Finding:
     def preview(self) -> str:
         return mask(self.secret)
 
+    @property
+    def key(self) -> FindingKey:
+        """What identifies it from one pass to the next (where, line, what was found)."""
+        return (self.where, self.line, self.secret)
+
+
+#: A finding's :attr:`Finding.key`.
+FindingKey = tuple[str, int, str]
+
 
 def compile_patterns(patterns: Mapping[str, str]) -> tuple[dict[str, re.Pattern[str]], list[str]]:
     """The person's patterns compiled (name -> regex), and a problem per one that is not a
@@ -231,25 +241,29 @@ def _home_of_user() -> str | None:
 class Redactor:
     """Finds and replaces, text by text, numbering the findings in the order met.
 
-    A face runs its renderer through :meth:`scrub` once to collect the findings (each with its
-    number, its index in :attr:`findings`), lets the person undo some, and runs it again over
-    the same texts in the same order with :attr:`undone` set: the numbers match, and what was
-    undone is written as it was."""
+    A face runs its renderer through :meth:`scrub` once to collect the findings, lets the
+    person undo some, and runs it again with :attr:`undone` set to their keys: what was undone
+    is written as it was, and anything else found (also what came since the first pass, in a
+    session still streaming) is redacted."""
 
     patterns: Mapping[str, re.Pattern[str]] = field(default_factory=dict)
     #: The running user's home (None: none is replaced but the usual /home/NAME ones).
     home: str | None = field(default_factory=_home_of_user)
     #: Numbers of the findings the person undid: left as written.
-    undone: frozenset[int] = frozenset()
+    undone: frozenset[FindingKey] = frozenset()
     #: Secrets found elsewhere (a recording's whole messages): a piece of one, as a text cut
     #: into streamed chunks has them, is a secret too (see :func:`known_secrets`).
     known: frozenset[str] = frozenset()
     findings: list[Finding] = field(default_factory=list)
 
-    def reset(self, undone: Iterable[int] = ()) -> None:
+    def reset(self, undone: Iterable[Finding] = ()) -> None:
         """Start a new pass over the same texts, leaving ``undone`` as written."""
-        self.undone = frozenset(undone)
+        self.undone = frozenset(finding.key for finding in undone)
         self.findings = []
+
+    def is_undone(self, finding: Finding) -> bool:
+        """Whether the person left ``finding`` as written."""
+        return finding.key in self.undone
 
     @property
     def rules(self) -> list[str]:
@@ -266,21 +280,11 @@ class Redactor:
         out: list[str] = []
         last = 0
         for start, end, kind, rule, replacement in found:
-            number = len(self.findings)
-            self.findings.append(
-                Finding(
-                    kind,
-                    rule,
-                    where,
-                    text.count("\n", 0, start) + 1,
-                    start,
-                    end,
-                    text[start:end],
-                    replacement,
-                )
-            )
+            line = text.count("\n", 0, start) + 1
+            finding = Finding(kind, rule, where, line, start, end, text[start:end], replacement)
+            self.findings.append(finding)
             out.append(text[last:start])
-            out.append(text[start:end] if number in self.undone else replacement)
+            out.append(finding.secret if self.is_undone(finding) else replacement)
             last = end
         out.append(text[last:])
         return "".join(out)

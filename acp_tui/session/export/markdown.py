@@ -277,11 +277,10 @@ def transcript_markdown(
 def redaction_note(redactor: Redactor) -> list[str]:
     """The note at the top of a redacted export: how much was redacted, what the person left
     as written, and by which rules."""
-    found = len(redactor.findings)
-    undone = sum(1 for n in range(found) if n in redactor.undone)
+    undone = sum(1 for finding in redactor.findings if redactor.is_undone(finding))
     kinds: dict[str, int] = {}
-    for number, finding in enumerate(redactor.findings):
-        if number not in redactor.undone:
+    for finding in redactor.findings:
+        if not redactor.is_undone(finding):
             kinds[finding.kind] = kinds.get(finding.kind, 0) + 1
     what = ", ".join(f"{count} × {kind}" for kind, count in kinds.items()) or "nothing found"
     kept = f"; {undone} left as written by the person" if undone else ""
