@@ -16,6 +16,7 @@ PURE_PACKAGES = ["acp_tui.protocol", "acp_tui.store"]
 PURE_MODULES = [
     "acp_tui.text.safety",
     "acp_tui.cli.headless",
+    "acp_tui.cli.export",
     "acp_tui.devtools.replay",
     "acp_tui.devtools.wire_check",
 ]

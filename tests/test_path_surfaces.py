@@ -24,13 +24,13 @@ import pytest
 from acp_tui.protocol.recording import load_recording
 from acp_tui.services.errors import INVALID_PARAMS, ServiceError
 from acp_tui.services.files import FileService
+from acp_tui.session.export.markdown import write_export
 from acp_tui.session.prompts.attachments import (
     PromptCapabilities,
     build_prompt,
     image_paths_in_paste,
 )
 from acp_tui.store.session import SessionState
-from acp_tui.session.export.markdown import write_export
 from acp_tui.ui.widgets.diff_view import first_line_in_file
 from acp_tui.ui.widgets.prompt_sources import scan_files
 from tests.services.test_path_gate import links, plant_everything, within_deadline

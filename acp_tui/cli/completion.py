@@ -11,7 +11,12 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from acp_tui.cli.parse import build_ask_parser, build_parser, build_sessions_parser
+from acp_tui.cli.parse import (
+    build_ask_parser,
+    build_export_parser,
+    build_parser,
+    build_sessions_parser,
+)
 from acp_tui.cli.say import InertArgumentParser, say
 
 __all__ = ["SHELLS", "build_completion_parser", "complete", "completion_parser", "main"]
@@ -43,6 +48,7 @@ def completion_parser() -> argparse.ArgumentParser:
     for name, sub in (
         ("ask", build_ask_parser()),
         ("sessions", build_sessions_parser()),
+        ("export", build_export_parser()),
         ("replay", replay.build_parser()),
         ("checkpoints", build_checkpoints_parser()),
         ("rewind", build_rewind_parser()),

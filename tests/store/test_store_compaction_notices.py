@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from acp_tui.store import AgentMessage, Compaction, Notice, SessionStore, UnknownUpdate
 from acp_tui.session.export.markdown import transcript_markdown
+from acp_tui.store import AgentMessage, Compaction, Notice, SessionStore, UnknownUpdate
 
 SID = "s1"
 

@@ -10,8 +10,8 @@ import pytest
 from textual.pilot import Pilot
 from textual.widgets import Collapsible, Input
 
-from acp_tui.store import AgentMessage, Compaction, Notice
 from acp_tui.session.export.markdown import transcript_markdown
+from acp_tui.store import AgentMessage, Compaction, Notice
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.widgets.transcript_views import CompactionView, NoticeView

@@ -7,8 +7,8 @@ from __future__ import annotations
 import sys
 from typing import Any
 
-from acp_tui.store import SessionStore
 from acp_tui.session.export.markdown import transcript_markdown
+from acp_tui.store import SessionStore
 from acp_tui.ui.widgets.entry_view import pretty_json
 
 

@@ -3,9 +3,9 @@ under them, code stays as written; a tool call's command is in it."""
 
 from __future__ import annotations
 
+from acp_tui.session.export.markdown import transcript_markdown, under_a_turn
 from acp_tui.store import SessionStore
 from acp_tui.store.entries import ShellRun
-from acp_tui.session.export.markdown import transcript_markdown, under_a_turn
 
 
 def test_headings_go_two_levels_down_and_code_is_left_alone() -> None:

@@ -11,8 +11,8 @@ import pytest
 from textual import events
 from textual.widgets import Static
 
-from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.session.export.markdown import transcript_markdown
+from acp_tui.store.entries import AgentMessage, UserMessage
 from acp_tui.ui.widgets.prompt import PromptEditor
 from acp_tui.ui.widgets.transcript_views import UserMessageView
 from tests.test_attachments import PNG

@@ -18,9 +18,9 @@ from textual.widgets import Static
 from acp_tui.devtools.recording import open_recorder
 from acp_tui.devtools.replay import replay_settings, run_check
 from acp_tui.protocol.recording import load_recording
+from acp_tui.session.export.markdown import transcript_markdown
 from acp_tui.store.entries import AgentMessage, ToolCall
 from acp_tui.ui.app import make_app
-from acp_tui.session.export.markdown import transcript_markdown
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.screens.inspector import InspectorScreen
