@@ -21,6 +21,7 @@ from acp_tui.cli import headless
 from acp_tui.cli.headless_render import TextRenderer
 from acp_tui.cli.parse import parse
 from acp_tui.config.schema import Config
+from acp_tui.protocol import v2
 from acp_tui.protocol.capabilities import (
     BASELINE_METHODS,
     BASELINE_NOTIFICATIONS,
@@ -452,3 +453,22 @@ def test_an_agents_client_files_setting_reaches_its_link(tmp_path: Path) -> None
     plain = settings_from_invocation(parse(["--cwd", str(tmp_path), "--", "gemini", "--acp"]))
     assert plain.agent is not None
     assert plain.agent.client_files is False  # decided by the command: not offered to gemini
+
+
+def test_each_face_advertises_the_v2_preview_layout(face: Face) -> None:
+    """Asked for v2, the same implemented features in the preview's layout: one
+    ``capabilities`` object, objects for markers, ``session`` a group holding only what v2
+    still has a client capability for (notices, plans, subagents and compaction are
+    baseline there; files and terminals the agent's own). Nothing v1 would not say."""
+    caps = v2.client_capabilities(face.capabilities, terminal_auth=face.terminal_auth)
+    expected: dict[str, Any] = {"auth": {"terminal": {}}}
+    if face.name == "tui":
+        expected["elicitation"] = {"form": {}, "url": {}}
+        expected["session"] = {"promptSuggestions": {}}
+    else:
+        expected["elicitation"] = {"form": {}}
+    assert caps == expected
+    schema_check.check(caps, "ClientCapabilities", 2, unstable=False)
+    # A v1 capability withdrawn is withdrawn from the v2 layout too.
+    bare = client_capabilities(handlers=face.handlers)
+    assert v2.client_capabilities(bare, terminal_auth=False) == {}

@@ -17,6 +17,7 @@ from acp_tui.demo_agent import demo_agent_argv
 from acp_tui.protocol import v2
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks
+from acp_tui.session.agent.mcp import select_mcp_servers
 from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
@@ -255,9 +256,26 @@ def test_v2_capabilities_read_as_the_clients_own() -> None:
     assert caps["loadSession"] is False
     assert set(caps["sessionCapabilities"]) == {"list", "resume", "close", "delete", "fork"}
     assert caps["promptCapabilities"] == {"image": True, "audio": False, "embeddedContext": False}
-    assert caps["mcpCapabilities"]["http"] is True
+    assert caps["mcpCapabilities"] == {"stdio": False, "http": True, "sse": False}
     assert caps["auth"] == {"logout": {}}
     assert v2.agent_capabilities({"protocolVersion": 2, "info": {}}) == {"loadSession": False}
+
+
+def test_v2_stdio_mcp_servers_go_only_to_an_agent_that_takes_them() -> None:
+    """The preview's layout makes stdio an opt-in marker like http (``session.mcp.stdio``);
+    v1 has no such key and every v1 agent takes stdio servers."""
+    servers = [{"name": "tools", "command": "/bin/true"}]
+
+    def v2_answer(mcp: dict[str, Any]) -> dict[str, Any]:
+        caps = {"session": {"mcp": mcp}}
+        return v2.agent_capabilities({"protocolVersion": 2, "info": {}, "capabilities": caps})
+
+    kept, notes = select_mcp_servers(servers, v2_answer({}))
+    assert kept == [] and "session.mcp.stdio" in notes[0]
+    kept, notes = select_mcp_servers(servers, v2_answer({"stdio": {}}))
+    assert [s["name"] for s in kept] == ["tools"] and notes == []
+    kept, _ = select_mcp_servers(servers, {"mcpCapabilities": {"http": False}})  # v1
+    assert [s["name"] for s in kept] == ["tools"]
 
 
 def test_v2_permission_subjects_become_the_dialogs_tool_call() -> None:

@@ -230,6 +230,8 @@ class DemoAgent:
                 "capabilities": {
                     "session": {
                         "prompt": {"image": {}, "audio": {}, "embeddedContext": {}},
+                        # Opt-in in v2 as http is (the demo runs no MCP server itself).
+                        "mcp": {"stdio": {}},
                         "delete": {},
                         **session_extras,
                     },

@@ -6,12 +6,19 @@ on. So the one ``initialize`` request carries both spellings: v2's ``info`` and
 ``capabilities`` and v1's ``clientInfo`` and ``clientCapabilities`` (neither schema forbids
 the other's fields), and a v1 agent reads exactly what a v1 request would have told it.
 
+The preview's capability layout (beta.4, https://agentclientprotocol.com/protocol/v2/migration):
+one ``capabilities`` object on each side, session-scoped groups nested under ``session``,
+an object (even ``{}``) where v1 had ``true``. The client's holds only what exists in v2 and
+what it implements: ``auth.terminal``, ``elicitation.form`` / ``.url`` and
+``session.promptSuggestions`` (unstable); files, terminals, notices, plans and subagents need
+no capability there (the agent owns files and terminals; the rest is baseline).
+
 A v2 answer is translated here into the v1 shapes the rest of the client reads
 (:class:`~acp_tui.protocol.agent_info.AgentInfo`): ``capabilities.session`` (``{}`` = new, list,
 resume, close) becomes ``sessionCapabilities``, ``session.prompt`` / ``session.mcp`` the
-prompt and MCP capabilities, and a non-empty ``authMethods`` means ``auth/login`` and
-``auth/logout`` exist. There is no ``session/load`` in v2: reopening is ``session/resume``
-with ``replayFrom``.
+prompt and MCP capabilities (stdio MCP servers too are opt-in in v2: ``mcp.stdio``), and a
+non-empty ``authMethods`` means ``auth/login`` and ``auth/logout`` exist. There is no
+``session/load`` in v2: reopening is ``session/resume`` with ``replayFrom``.
 """
 
 from __future__ import annotations
@@ -53,15 +60,26 @@ def _present(container: dict[str, Any], key: str) -> bool:
     return isinstance(container.get(key), dict)
 
 
+#: Client session capabilities v2 keeps (``capabilities.session``, a group, not a marker:
+#: ``{}`` there advertises nothing), each advertised only when its v1 twin is.
+CLIENT_SESSION_KEYS = ("promptSuggestions",)
+
+
 def client_capabilities(v1_caps: dict[str, Any], *, terminal_auth: bool) -> dict[str, Any]:
-    """v2 ``ClientCapabilities``: only ``auth`` and ``elicitation`` exist (files and
-    terminals are the agent's own in v2)."""
+    """v2 ``ClientCapabilities`` of a client whose v1 ones are ``v1_caps`` (made from what it
+    implements, so nothing is advertised here that v1 would not): ``auth``, ``elicitation``
+    and the ``session`` group (files and terminals are the agent's own in v2)."""
     caps: dict[str, Any] = {}
     if terminal_auth:
         caps["auth"] = {"terminal": {}}
-    elicitation = v1_caps.get("elicitation")
-    if isinstance(elicitation, dict):
-        caps["elicitation"] = elicitation
+    elicitation = _object(v1_caps.get("elicitation"))
+    modes: dict[str, Any] = {mode: {} for mode in ("form", "url") if _present(elicitation, mode)}
+    if modes:
+        caps["elicitation"] = modes
+    v1_session = _object(v1_caps.get("session"))
+    session: dict[str, Any] = {key: {} for key in CLIENT_SESSION_KEYS if _present(v1_session, key)}
+    if session:
+        caps["session"] = session
     return caps
 
 
@@ -94,7 +112,11 @@ def agent_capabilities(result: dict[str, Any]) -> dict[str, Any]:
             key: _present(prompt, key) for key in ("image", "audio", "embeddedContext")
         }
         mcp = _object(session.get("mcp"))
-        translated["mcpCapabilities"] = {"http": _present(mcp, "http"), "sse": False}
+        translated["mcpCapabilities"] = {
+            "stdio": _present(mcp, "stdio"),
+            "http": _present(mcp, "http"),
+            "sse": False,
+        }
     methods = result.get("authMethods")
     if isinstance(methods, list) and methods:
         translated["auth"] = {"logout": {}}

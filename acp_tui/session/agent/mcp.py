@@ -3,8 +3,9 @@
 The config keeps them the way people write them (``env`` and ``headers`` as tables, a
 ``type`` on each); the wire wants ``McpServerStdio`` (no ``type``, ``env`` as a list of
 ``{name, value}``) or ``McpServerHttp`` / ``McpServerSse`` (``type``, ``headers`` as a list).
-Every agent must accept stdio servers; http and sse only go to an agent that advertises
-``mcpCapabilities.http`` / ``.sse`` in its ``initialize`` answer.
+A v1 agent must accept stdio servers; http and sse only go to an agent that advertises
+``mcpCapabilities.http`` / ``.sse`` in its ``initialize`` answer. In v2 stdio is opt-in too
+(``session.mcp.stdio``, read as ``mcpCapabilities.stdio``: a key only a v2 answer has).
 """
 
 from __future__ import annotations
@@ -36,6 +37,15 @@ def _supports(agent_caps: Any, transport: str) -> bool:
             caps = agent_caps["agentCapabilities"].get("mcpCapabilities")
         return isinstance(caps, Mapping) and bool(caps.get(transport))
     return False
+
+
+def _refuses_stdio(agent_caps: Any) -> bool:
+    """Only a v2 agent (whose answer has the ``stdio`` key) can say no to stdio servers."""
+    caps = getattr(agent_caps, "capabilities", agent_caps)
+    if not isinstance(caps, Mapping):
+        return False
+    mcp = caps.get("mcpCapabilities")
+    return isinstance(mcp, Mapping) and "stdio" in mcp and not mcp["stdio"]
 
 
 def _pairs(value: Any) -> list[EnvVariable]:
@@ -78,6 +88,12 @@ def select_mcp_servers(
         name = str(server.get("name") or "(unnamed)")
         kind = server.get("type") or "stdio"
         if kind == "stdio":
+            if _refuses_stdio(agent_caps):
+                notes.append(
+                    f"MCP server {name!r} skipped: the agent does not support stdio MCP "
+                    "servers (it does not advertise session.mcp.stdio)."
+                )
+                continue
             command = str(server.get("command") or "")
             if not command:
                 notes.append(f"MCP server {name!r} skipped: it has no command.")
