@@ -46,6 +46,9 @@ def text_of(prompt: list[dict[str, Any]]) -> str:
 
 #: The demo's exit code for ``/drop`` (v2: the prompt inserted, its answer never sent).
 DROP_EXIT_CODE = 4
+#: Written to the state directory by ``/stall``: the process id to kill (a test's handle
+#: on "the agent died mid-turn, its answer never sent").
+STALL_PID_FILE = "stall.pid"
 
 
 def _inserted(session: LiveSession, key: str | None) -> dict[str, Any] | None:
@@ -104,6 +107,9 @@ class PromptTurns:
             done = _inserted(session, key)
             if done is not None:
                 # A retry of a prompt inserted before (its answer was lost): at most once.
+                # Counted in the state, so a test sees it arrived and ran nothing.
+                done["retries"] = int(done.get("retries") or 0) + 1
+                self.agent.save(session)
                 after_response(lambda: self.agent.state(session, _now(session)))
                 return {"messageId": done["messageId"]}
             return await self._accept_prompt(session, prompt, key)
@@ -147,6 +153,12 @@ class PromptTurns:
             self.agent.save(session)
             log.error("/drop: exiting after inserting the prompt, before answering it")
             os._exit(DROP_EXIT_CODE)
+        if text_of(prompt).strip() == "/stall":
+            # Inserted and kept, then no answer until the process is killed.
+            self.agent.save(session)
+            (self.agent.store.directory / STALL_PID_FILE).write_text(f"{os.getpid()}\n")
+            log.error("/stall: the prompt is inserted; it is never answered")
+            await anyio.sleep_forever()
 
         async def run() -> None:
             try:

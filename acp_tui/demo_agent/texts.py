@@ -114,8 +114,13 @@ COMMANDS: tuple[Command, ...] = (
     Command("crash", "Exit the agent process in the middle of the turn"),
     Command(
         "drop",
-        "v2: take this prompt, then exit before answering it (Ctrl+R sends it again, with the "
-        "same idempotency key: it is not run twice)",
+        "v2: take this prompt, then exit before answering it (acp-tui reconnects and sends it "
+        "again, with the same idempotency key: it is not run twice)",
+    ),
+    Command(
+        "stall",
+        "v2: take this prompt and never answer it (kill the agent: acp-tui reconnects and "
+        "sends it again, with the same idempotency key: it is not run twice)",
     ),
     Command(
         "subagents",

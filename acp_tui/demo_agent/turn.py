@@ -19,7 +19,7 @@ import anyio
 from acp_tui.demo_agent import config, wire
 from acp_tui.demo_agent.auth import AuthState
 from acp_tui.demo_agent.caps import ClientCaps
-from acp_tui.demo_agent.sessions import SessionRecord
+from acp_tui.demo_agent.sessions import SessionRecord, SessionStore
 from acp_tui.protocol.jsonrpc import RpcError
 
 CHUNK_CHARS = 24
@@ -120,6 +120,8 @@ class Serving(Protocol):
     auth: AuthState
     sessions: dict[str, LiveSession]
     children: dict[str, Turn]
+    #: Its state directory (a session a file there).
+    store: SessionStore
 
     def live(self, session_id: str) -> LiveSession: ...
 

@@ -36,6 +36,7 @@ HANDLERS: dict[str, Handler] = {
     "flood": basic.cmd_flood,
     "crash": basic.cmd_crash,
     "drop": basic.cmd_drop,
+    "stall": basic.cmd_stall,
     "subagents": background.cmd_subagents,
     "background": background.cmd_background,
 }

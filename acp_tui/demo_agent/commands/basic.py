@@ -216,6 +216,12 @@ async def cmd_drop(ctx: TurnContext, argument: str) -> None:
     await ctx.say("/drop loses a prompt's answer on protocol v2 only; this session speaks v1.")
 
 
+async def cmd_stall(ctx: TurnContext, argument: str) -> None:
+    """v2 holds the answer of ``/stall`` for good (acp_tui.demo_agent.prompting); v1 has no
+    answer apart from the turn's end."""
+    await ctx.say("/stall holds a prompt's answer on protocol v2 only; this session speaks v1.")
+
+
 async def cmd_image(ctx: TurnContext, argument: str) -> None:
     described = blocks.describe_all(ctx.blocks)
     if not described:

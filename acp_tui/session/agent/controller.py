@@ -358,9 +358,10 @@ class SessionController:
                 AgentExit(error.reason, None, [], expected=False, start_failed=True)
             )
             return
+        interrupted = False
         if not self.state.stopping:
-            self.turns.end_turns_of_a_gone_agent()
-        self._report_exit()
+            interrupted = self.turns.end_turns_of_a_gone_agent()
+        self._report_exit(interrupted)
 
     async def _start(
         self, client: AcpClient, open_session: Callable[[SessionController], Awaitable[None]] | None
@@ -460,7 +461,8 @@ class SessionController:
             await client.process.stderr_done.wait()
         self.stop()
 
-    def _report_exit(self) -> None:
+    def _report_exit(self, interrupted: bool = False) -> None:
+        """Tell the face how the agent ended; ``interrupted``: a turn of it was running."""
         state = self.state
         client = state.client
         process = client.process if client else None
@@ -490,6 +492,13 @@ class SessionController:
                 printed=printed if state.agent is None else [],
                 status=process.exit_description,
                 closed_input=client.closed_its_input,
+                # A v2 prompt carries its key: sent again it runs at most once. Never v1.
+                reconnect=(
+                    failure is None
+                    and not state.stopping
+                    and state.v2_lifecycle
+                    and (interrupted or state.prompts.awaiting_retry())
+                ),
             )
         )
 

@@ -81,6 +81,9 @@ class AgentExit:
     status: str = ""
     #: The agent stopped reading its input: acp-tui could not write to it, and stopped it.
     closed_input: bool = False
+    #: v2, work in flight (a prompt whose answer was lost, or a turn running): a face may
+    #: start the agent again on its own (see acp_tui.session.agent.reconnect).
+    reconnect: bool = False
 
     def __post_init__(self) -> None:
         # The description quotes the agent (its initialize error, what it printed): shown in

@@ -290,8 +290,8 @@ class Turns:
             "The agent exited before it answered your message",
             severity="error",
             description=f"{why.rstrip('.')}. Your message waits in the queue and goes again "
-            "once the agent is back (Ctrl+R), with the same idempotency key: an agent that took "
-            "it already does not run it twice.",
+            "once the agent is back, with the same idempotency key: an agent that took it "
+            "already does not run it twice.",
         )
 
     def turn_idle(self, session_id: str, reason: str | None = None) -> None:
@@ -307,19 +307,24 @@ class Turns:
         )
         self.flush(session_id)
 
-    def end_turns_of_a_gone_agent(self) -> None:
+    def end_turns_of_a_gone_agent(self) -> bool:
         """The agent exited on its own: a turn it was running can never end by its word. A v1
         turn's prompt already failed with the connection; a v2 turn was answered at once and
-        waited for a state update that will not come. Each ends as an error, said once."""
+        waited for a state update that will not come. Each ends as an error, said once.
+        Whether any turn was running."""
+        interrupted = False
         for session_id, state in list(self.state.store.sessions.items()):
             if state.activity != ACTIVITY_IDLE:
+                interrupted = True
                 self.state.store.end_unfinished_tool_calls(session_id, TOOL_INTERRUPTED)
                 self.state.store.prompt_finished(
                     session_id, None, error="The agent exited during this turn"
                 )
         for session_id, runtime in list(self.state.runtimes.items()):
             if runtime.turn_running:
+                interrupted = True
                 self.turn_idle(session_id, "error")
+        return interrupted
 
     def begin_cancel(self, session_id: str) -> None:
         """The person cancelled the turn: until it ends, every permission request of the

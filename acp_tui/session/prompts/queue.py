@@ -59,6 +59,11 @@ class PromptQueue:
     def has(self, key: QueueKey) -> bool:
         return bool(self._items.get(key))
 
+    def awaiting_retry(self) -> bool:
+        """Whether a message whose answer was lost waits to go again with its key (any
+        session)."""
+        return any(item.idempotency_key for queue in self._items.values() for item in queue)
+
     def add(
         self, key: QueueKey, text: str, blocks: list[dict[str, Any]] | None = None
     ) -> QueuedPrompt:

@@ -25,6 +25,7 @@ from acp_tui.session.agent.controller import (
     SessionController,
 )
 from acp_tui.session.agent.events import AgentInfo, FaceHooks, ProcessSetup
+from acp_tui.session.agent.reconnect import Reconnects
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.start import StartOutcome, open_at_start, reopen_after_restart
@@ -111,6 +112,10 @@ class AgentRunner:
         self.app = app
         self.screen = screen
         self._started_once = False
+        #: Automatic reconnects of a v2 agent that died with work in flight.
+        self.reconnects = Reconnects(clock=model.clock)
+        #: The reconnect waiting for its timer (a number; None when none waits).
+        self.reconnect_due: int | None = None
 
     async def stop(self, grace: float = 6.0) -> None:
         """Shut the agent down (EOF, TERM, KILL) and wait for it, so quitting never leaves
@@ -309,6 +314,8 @@ class AgentRunner:
         self.screen.refresh_bindings()
         if info.expected:
             return
+        if info.reconnect and not info.start_failed and self._reconnect(info):
+            return
         banner = self.widgets.banner
         # Quoted as a shell would need it: an argument with a space stays one argument.
         command = shlex.join(self.spec.argv)
@@ -342,9 +349,52 @@ class AgentRunner:
 
     # ------------------------------------------------------------------ restarts
 
+    def _reconnect(self, info: AgentExit) -> bool:
+        """v2, work in flight: start the agent again on its own after a short wait, said in
+        the transcript and the status line (see acp_tui.session.agent.reconnect). False
+        when the attempts are used up (the banner then offers Ctrl+R)."""
+        model = self.model
+        attempt = self.reconnects.take()
+        session_id = model.session_id
+        if attempt is None:
+            if session_id is not None:
+                model.store.add_notice(
+                    session_id,
+                    f"Not reconnecting: the agent exited {self.reconnects.limit} times in a "
+                    "short while",
+                    severity="error",
+                    description=f"{model.restart_key()} restarts it.",
+                )
+            return False
+        number, delay = attempt
+        self.reconnect_due = number
+        what = f"reconnecting (attempt {number} of {self.reconnects.limit})"
+        if session_id is not None:
+            model.store.add_notice(
+                session_id,
+                f"The agent exited ({info.status or info.description}): {what}",
+                severity="warning",
+                description="The session is resumed; a message whose answer was lost goes "
+                "again with its idempotency key, so the agent does not run it twice.",
+            )
+        self.drawing.set_status(f"the agent exited; {what} in {delay:g} s…")
+        self.drawing.scheduling.timer(delay, lambda: self._reconnect_now(number))
+        return True
+
+    def _reconnect_now(self, number: int) -> None:
+        """The wait is over: start the agent (unless the person restarted or quit it)."""
+        if self.reconnect_due != number:
+            return
+        self.reconnect_due = None
+        controller = self.model.controller
+        if self.model.agent_alive or (controller is not None and not controller.finished.is_set()):
+            return
+        self.start(reopen=self.model.reopen_target())
+
     def restart(self) -> None:
         """The person asked for a restart (Ctrl+R): after a back-off when it keeps exiting."""
         model = self.model
+        self.reconnect_due = None  # the person's restart replaces one waiting
         controller = model.controller
         if model.unresponsive and controller is not None:
             self._in_worker(self._restart_unresponsive(), group="restart")
