@@ -137,6 +137,12 @@ def _system_prompt(value: Any) -> Any:
 #: ``system_prompt = "..."`` (or ``"@FILE"``), or ``{ text = "...", mode = "override" }``.
 SystemPromptSetting = Annotated[SystemPromptConfig, BeforeValidator(_system_prompt)]
 
+#: The built-in items of the status line under the prompt (``status_items``), in the order
+#: the person lists them.
+StatusItem = Literal[
+    "agent", "model", "mode", "context", "cost", "cwd", "git_branch", "elapsed", "turn_tokens"
+]
+
 
 class AgentConfig(_Strict):
     """A named agent: ``[agents.NAME]``; start it with ``acp-tui --agent NAME``."""
@@ -187,6 +193,13 @@ class AgentConfig(_Strict):
     to agents that take a client's system prompt: ``"..."`` or ``"@FILE"``, appended to the
     agent's own; ``{ text = "...", mode = "override" }`` replaces them. A project's
     (``[projects."DIR"]``) wins; ``--system-prompt`` wins over both."""
+
+    status_items: list[StatusItem] | None = None
+    """The built-in items of the status line in its view (default: the top-level
+    ``status_items``); ``[]`` shows none."""
+    status_command: str | None = None
+    """The status command in its view (default: the top-level ``status_command``); ``""``
+    runs none."""
 
     @property
     def argv(self) -> list[str]:
@@ -311,6 +324,13 @@ class Config(_Strict):
     agent writes through acp-tui as a diff first, hunk by hunk (``--review-writes``)."""
     budgets: list[BudgetConfig] = Field(default_factory=list)
     """Spending limits, one ``[[budgets]]`` table each (see :class:`BudgetConfig`)."""
+    status_items: list[StatusItem] = Field(default_factory=list)
+    """The built-in items of the status line under the prompt, in this order: ``agent``,
+    ``model``, ``mode``, ``context`` (percent used), ``cost``, ``cwd``, ``git_branch``,
+    ``elapsed`` (the turn's time), ``turn_tokens`` (the last turn's). An agent's own wins."""
+    status_command: str | None = None
+    """A command (run by ``$SHELL -c`` in the session's directory) that reads the session's
+    state as JSON on stdin and prints one line, shown after the items. An agent's own wins."""
     initialize_timeout: float = Field(default=DEFAULT_INITIALIZE_TIMEOUT, gt=0)
     """Seconds to wait for the agent's answer to ``initialize`` before saying that it is not
     responding (and quoting what it printed, if that was not ACP). The TUI keeps waiting and

@@ -117,6 +117,8 @@ class SessionRegistry:
             # A subagent's end is read on its parent's card, never "unread" on its own.
             if ended and s.turn_started is not None and s.id != self.viewing and not s.parent_id:
                 s.unread = True
+            if ended and s.turn_started is not None:
+                s.last_turn_seconds = max(0.0, self.clock() - s.turn_started)
             s.turn_started = None
         elif s.turn_started is None:
             s.turn_started = self.clock()

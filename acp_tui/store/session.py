@@ -282,6 +282,7 @@ class SessionState:
         "draft",
         "id",
         "indexed",
+        "last_turn_seconds",
         "last_turn_usage",
         "listed",
         "live",
@@ -327,6 +328,8 @@ class SessionState:
         self.turn = 0
         #: When the running turn started (the store's clock); None while idle.
         self.turn_started: float | None = None
+        #: How long the last turn seen from start to end here took, in seconds; None: none.
+        self.last_turn_seconds: float | None = None
         #: A turn ended while the session was not on screen, and it has not been shown since.
         self.unread = False
         self.available_modes: list[JsonObject] | None = None

@@ -20,6 +20,7 @@ from acp_tui.session.agent.roots import dirs_to_send, resolve_dirs
 from acp_tui.session.checkpoints.settings import CheckpointSettings, checkpoint_store
 from acp_tui.session.launch.spec import AgentSource, AgentSpec, LaunchOptions
 from acp_tui.session.launch.system_prompt import SystemPrompt, system_prompt_for
+from acp_tui.session.status.settings import StatusLineSettings
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -56,6 +57,21 @@ def _review_writes(config: Config | None, options: LaunchOptions, agent: str | N
     if agent is not None:
         return agent
     return config.review_writes if config is not None else "auto"
+
+
+def _status_line(config: Config | None, name: str | None) -> StatusLineSettings:
+    """The agent's ``status_items`` and ``status_command``, each over the top-level one
+    (``[]`` and ``""``: none for this agent)."""
+    if config is None:
+        return StatusLineSettings()
+    agent = config.agents.get(name) if name is not None else None
+    items = config.status_items
+    command = config.status_command
+    if agent is not None and agent.status_items is not None:
+        items = agent.status_items
+    if agent is not None and agent.status_command is not None:
+        command = agent.status_command
+    return StatusLineSettings(tuple(items), (command or "").strip() or None)
 
 
 def _checkpoints(
@@ -107,6 +123,7 @@ def resolve_agent(
             checkpoints=_checkpoints(config, options, None),
             system_prompt=prompt,
             review_writes=_review_writes(config, options, None),
+            status_line=_status_line(config, None),
         )
         return Resolved(spec, tuple(problems))
     name = source.name
@@ -143,6 +160,7 @@ def resolve_agent(
         system_prompt=prompt,
         index=agent.index,
         review_writes=_review_writes(config, options, agent.review_writes),
+        status_line=_status_line(config, name),
     )
     return Resolved(spec, tuple(problems), bad_cwd)
 

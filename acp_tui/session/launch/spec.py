@@ -22,11 +22,14 @@ from typing import Any
 from acp_tui.config.defaults import DEFAULT_INITIALIZE_TIMEOUT
 from acp_tui.session.checkpoints.settings import CheckpointSettings
 from acp_tui.session.launch.system_prompt import SystemPrompt
+from acp_tui.session.status.settings import StatusLineSettings
 
 __all__ = ["AgentSource", "AgentSpec", "LaunchOptions", "agent_key", "words_of_key"]
 
 #: A spec made by hand (a test) takes no checkpoints; the resolver decides for the faces.
 NO_CHECKPOINTS = CheckpointSettings()
+#: No status line unless the config asks for one.
+NO_STATUS_LINE = StatusLineSettings()
 #: What the demo agent is called in the header and the lists.
 DEMO_LABEL = "demo agent"
 #: The key prefix of a configured agent (``[agents.NAME]``): ``config:NAME``.
@@ -99,6 +102,8 @@ class AgentSpec:
     index: bool = True
     #: Whether its sessions' client writes are reviewed first (``"ask"``) or not (``"auto"``).
     review_writes: str = "auto"
+    #: The status line of its view: the built-in items and the status command.
+    status_line: StatusLineSettings = NO_STATUS_LINE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "argv", tuple(self.argv))

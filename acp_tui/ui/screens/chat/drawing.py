@@ -53,6 +53,7 @@ from acp_tui.ui.widgets.chat_bar import ChatBar
 from acp_tui.ui.widgets.chat_header import ChatHeader
 from acp_tui.ui.widgets.gauge import ContextGauge
 from acp_tui.ui.widgets.key_footer import KeyFooter
+from acp_tui.ui.widgets.own_status import OwnStatusLine
 from acp_tui.ui.widgets.prompt import PromptEditor, PromptTextArea
 from acp_tui.ui.widgets.queue_view import QueueView
 from acp_tui.ui.widgets.sidebar import SessionsSidebar
@@ -94,6 +95,7 @@ class ChatWidgets:
     suggestions: SuggestionChips
     bar: ChatBar
     gauge: ContextGauge
+    own_status: OwnStatusLine
     footer: KeyFooter
 
     def make(
@@ -115,6 +117,7 @@ class ChatWidgets:
         self.suggestions = SuggestionChips(id="suggestions")
         self.bar = ChatBar(id="bar")
         self.gauge = self.bar.gauge
+        self.own_status = OwnStatusLine(id="own-status")
         self.footer = KeyFooter()
 
 
@@ -191,6 +194,8 @@ class ChatDrawing:
         self._error_shown = False
         #: The agent's prompt suggestions under the prompt.
         self.suggestions = ChatSuggestions(widgets)
+        #: Called once the session on screen is drawn, and each second: your status line.
+        self.drawn: Callable[[], None] = lambda: None
 
     # ------------------------------------------------------------------ store -> screen
 
@@ -345,6 +350,8 @@ class ChatDrawing:
             transcript.refresh_terminals()
         self.welcome()
         self.session_parts(state, parts)
+        with self._step("your status line"):
+            self.drawn()
 
     def resumed(self) -> None:
         """Back in front: what changed while another agent's view was shown is drawn now."""
@@ -427,6 +434,8 @@ class ChatDrawing:
         state = self.model.state()
         if state is not None and state.activity == "running" and not state.replaying:
             self.activity(state)
+        with self._step("your status line"):
+            self.drawn()
 
     # ------------------------------------------------------------------ switching
 
@@ -462,6 +471,7 @@ class ChatDrawing:
             # waited for the session went out as it opened).
             self.session_parts(state, EVERY_PART)
         self.welcome()
+        self.drawn()
         await self.queue()
         # The prompt takes the focus when the person asked for the session (from the sidebar,
         # Ctrl+N) or nothing has it; a session that opens by itself (the first one) never

@@ -32,6 +32,7 @@ from acp_tui.ui.screens.chat.local_index import IndexSync
 from acp_tui.ui.screens.chat.modals import ChatDialogs
 from acp_tui.ui.screens.chat.options import SessionOptions
 from acp_tui.ui.screens.chat.other_agents import OtherAgents
+from acp_tui.ui.screens.chat.own_status import OwnStatus
 from acp_tui.ui.screens.chat.pacing import FramePacer
 from acp_tui.ui.screens.chat.palette import ChatPalette, ViewActions
 from acp_tui.ui.screens.chat.queue import QueueActions
@@ -84,6 +85,7 @@ class ChatParts:
     write_review: ChatWriteReviews
     commands: ChatCommands
     queued: QueueActions
+    own_status: OwnStatus
 
 
 def make_parts(
@@ -227,6 +229,14 @@ def make_parts(
         focused=lambda: screen.focused,
         notify=screen.notify,
     )
+    own_status = OwnStatus(
+        model,
+        spec,
+        line=lambda: widgets.own_status,
+        in_front=attention.in_front,
+        label=lambda: agent_label(spec, side.controller()),
+    )
+    drawing.drawn = own_status.refresh
     model.show = drawing.show
     model.focus_prompt = side.focus_prompt
     model.status_changed = drawing.status
@@ -336,4 +346,5 @@ def make_parts(
             chain=lambda: screen.focus_chain,
             focus=lambda widget: screen.set_focus(widget),
         ),
+        own_status=own_status,
     )

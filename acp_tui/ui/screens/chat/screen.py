@@ -159,6 +159,8 @@ class ChatScreen(Screen[None]):
         self.palette = made.palette
         self.commands = made.commands
         self.queued = made.queued
+        #: Your status line (status_items, status_command).
+        self.own_status = made.own_status
 
     @property
     def controller(self) -> SessionController | None:
@@ -194,6 +196,7 @@ class ChatScreen(Screen[None]):
                 yield w.prompt
                 yield w.suggestions
         yield w.bar
+        yield w.own_status
         yield w.footer
 
     def on_mount(self) -> None:
@@ -222,11 +225,13 @@ class ChatScreen(Screen[None]):
         self.set_interval(1.0, self.write_review.refresh)
         self.set_interval(1.0, self.drawing.tick)
         self.drawing.new_session()
+        self.own_status.mount()
         self.agent.start()
 
     async def on_unmount(self) -> None:
         self.shell.kill_all()
         self.drawing.stop()
+        await self.own_status.stop()
         self.attention.leave()
         await self.agent.stop()
 
