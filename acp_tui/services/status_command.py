@@ -20,12 +20,15 @@ from dataclasses import dataclass
 
 from acp_tui.text.safety import one_line
 
-__all__ = ["MAX_CHARS", "MAX_READ", "TIMEOUT", "StatusOutput", "run_status_command"]
+__all__ = ["MAX_CHARS", "MAX_DRAIN", "MAX_READ", "TIMEOUT", "StatusOutput", "run_status_command"]
 
 #: Seconds a run may take before it is killed.
 TIMEOUT = 2.0
 #: The most of its output kept (the rest is read and dropped, so the command never blocks).
 MAX_READ = 8192
+#: The most of its output read: a command that prints more is cut off (and told so by its
+#: closed pipe) rather than keeping the UI's loop busy reading.
+MAX_DRAIN = 1024 * 1024
 #: The most characters of its line shown.
 MAX_CHARS = 400
 
@@ -37,11 +40,6 @@ class StatusOutput:
 
     line: str = ""
     problem: str | None = None
-
-
-def _kill_group(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
 
 
 def _first_line(data: bytes) -> str:
@@ -57,21 +55,46 @@ def _exit_note(code: int) -> str:
     return f"exit {code}"
 
 
-async def _talk(process: asyncio.subprocess.Process, state: bytes) -> tuple[bytes, int]:
-    stdin, stdout = process.stdin, process.stdout
-    assert stdin is not None and stdout is not None
-    # A command that does not read its stdin is fine: the JSON is small, and a closed pipe
-    # is not an error.
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-        stdin.write(state)
-        await stdin.drain()
-    with contextlib.suppress(BrokenPipeError, ConnectionResetError):
-        stdin.close()
-    kept = bytearray()
-    while chunk := await stdout.read(65536):
-        if len(kept) < MAX_READ:
-            kept += chunk[: MAX_READ - len(kept)]
-    return bytes(kept), await process.wait()
+class _Run(asyncio.SubprocessProtocol):
+    """One run's pipes: stdout kept up to :data:`MAX_READ` bytes, read and dropped up to
+    :data:`MAX_DRAIN`, then closed (the command is told, as by ``| head``)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.kept = bytearray()
+        self.drained = 0
+        self.flooded = False
+        self.transport: asyncio.SubprocessTransport | None = None
+        self.exited: asyncio.Future[None] = loop.create_future()
+        self.output_ended: asyncio.Future[None] = loop.create_future()
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.SubprocessTransport)
+        self.transport = transport
+
+    def pipe_data_received(self, fd: int, data: bytes | bytearray) -> None:
+        if fd != 1 or self.flooded:
+            return
+        if len(self.kept) < MAX_READ:
+            self.kept += data[: MAX_READ - len(self.kept)]
+        self.drained += len(data)
+        if self.drained > MAX_DRAIN and self.transport is not None:
+            self.flooded = True
+            pipe = self.transport.get_pipe_transport(1)
+            if pipe is not None:
+                pipe.close()
+
+    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
+        if fd == 1 and not self.output_ended.done():
+            self.output_ended.set_result(None)
+
+    def process_exited(self) -> None:
+        if not self.exited.done():
+            self.exited.set_result(None)
+
+
+def _kill_group(pid: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pid, signal.SIGKILL)
 
 
 async def run_status_command(
@@ -86,8 +109,11 @@ async def run_status_command(
     it fails or takes more than ``limit`` seconds."""
     env = dict(os.environ if environ is None else environ)
     shell = env.get("SHELL") or "/bin/sh"
+    loop = asyncio.get_running_loop()
+    run = _Run(loop)
     try:
-        process = await asyncio.create_subprocess_exec(
+        transport, _ = await loop.subprocess_exec(
+            lambda: run,
             shell,
             "-c",
             command,
@@ -100,19 +126,28 @@ async def run_status_command(
         )
     except OSError as error:
         return StatusOutput(problem=f"cannot run: {one_line(error.strerror or str(error), 80)}")
+    pid = transport.get_pid()
     try:
+        stdin = transport.get_pipe_transport(0)
+        if stdin is not None:
+            # A command that does not read its stdin is fine: what it leaves unread is
+            # dropped as the pipe closes, never waited on.
+            assert isinstance(stdin, asyncio.WriteTransport)
+            stdin.write(state)
+            stdin.close()
         async with asyncio.timeout(limit):
-            output, code = await _talk(process, state)
+            await run.exited
+            await run.output_ended
     except TimeoutError:
         return StatusOutput(problem=f"no answer in {limit:g} s")
     finally:
-        # Timed out, cancelled, or done: nothing it started outlives the run.
-        _kill_group(process)
-        if process.returncode is None:
-            with contextlib.suppress(ProcessLookupError):
-                process.kill()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await asyncio.shield(process.wait())
-    if code != 0:
-        return StatusOutput(problem=_exit_note(code))
-    return StatusOutput(line=_first_line(output))
+        # Timed out, cancelled, or done: nothing it started outlives the run, and no pipe
+        # is left open (a process it detached may still hold one: not waited for).
+        _kill_group(pid)
+        transport.close()
+    if run.flooded:
+        return StatusOutput(problem="printed too much")
+    code = transport.get_returncode()
+    if code is None or code != 0:
+        return StatusOutput(problem=_exit_note(code if code is not None else -signal.SIGKILL))
+    return StatusOutput(line=_first_line(bytes(run.kept)))
