@@ -9,10 +9,15 @@ import itertools
 from tests.journeys.terminal import Terminal
 
 
-def frame_problems(term: Terminal) -> list[str]:
-    """What is missing from the chat screen's frame (empty when all is there)."""
+def frame_problems(term: Terminal, *, own_status: bool = False) -> list[str]:
+    """What is missing from the chat screen's frame (empty when all is there); with
+    ``own_status``, your status line is the row between the bar and the footer."""
     rows = term.lines()
     rows += [""] * (term.rows - len(rows))
+    if own_status:
+        if not rows[-2].strip():
+            return ["your status line (above the footer) is empty"]
+        rows = rows[:-2] + rows[-1:]  # the frame is otherwise the same
     problems = []
     if not rows[0].strip():
         problems.append("the header row is empty")
@@ -32,8 +37,8 @@ def frame_problems(term: Terminal) -> list[str]:
     return problems
 
 
-def assert_frame(term: Terminal, when: str) -> None:
-    problems = frame_problems(term)
+def assert_frame(term: Terminal, when: str, *, own_status: bool = False) -> None:
+    problems = frame_problems(term, own_status=own_status)
     assert not problems, f"{when}: {'; '.join(problems)}; the screen:\n{term.screen()}"
 
 
