@@ -22,7 +22,7 @@ from typing import Any, Literal, Union, get_args, get_origin, get_type_hints, is
 
 import pytest
 
-from acp_tui.wire import client_methods, constants, content, schema
+from acp_tui.wire import client_methods, constants, content, schema, unstable
 
 SCHEMA_DIR = Path(__file__).parent / "data" / "acp-schema" / "v1"
 DEFS: dict[str, Any] = json.loads((SCHEMA_DIR / "schema.json").read_text())["$defs"]
@@ -235,7 +235,35 @@ def test_typeddict_matches_its_schema_definition(cls: type) -> None:
     assert set(cls.__required_keys__) == required | (set(tags) & set(hints)), name  # type: ignore[attr-defined]
 
 
-@pytest.mark.parametrize("cls", TYPED_DICTS, ids=lambda cls: cls.__name__)
+UNSTABLE_TYPED_DICTS = sorted(
+    (obj for obj in vars(unstable).values() if is_typeddict(obj)), key=lambda cls: cls.__name__
+)
+
+
+@pytest.mark.parametrize("cls", UNSTABLE_TYPED_DICTS, ids=lambda cls: cls.__name__)
+def test_unstable_typeddict_matches_its_schema_definition(
+    cls: type, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The unstable shapes, by the same rules, against ``schema.unstable.json`` with what
+    the newer pages add (``newer.json``)."""
+    from tests.demo_agent.schema_check import load
+
+    assert cls.__name__ not in DEFS, f"{cls.__name__} is stable now: declare it in schema.py"
+    monkeypatch.setattr(sys.modules[__name__], "DEFS", load(1)["$defs"])
+    test_typeddict_matches_its_schema_definition(cls)
+
+
+def test_the_unstable_shapes_are_declared() -> None:
+    assert {cls.__name__ for cls in UNSTABLE_TYPED_DICTS} >= {
+        "AuthStatusResponse",
+        "AuthStatusUpdateNotification",
+        "SessionStatusResponse",
+        "SessionOptionsRequest",
+        "SessionOptionsResponse",
+    }
+
+
+@pytest.mark.parametrize("cls", [*TYPED_DICTS, *UNSTABLE_TYPED_DICTS], ids=lambda c: c.__name__)
 def test_every_shape_links_its_spec_section(cls: type) -> None:
     assert cls.__doc__ and (
         "https://agentclientprotocol.com/protocol/" in cls.__doc__ or "jsonrpc.org" in cls.__doc__
@@ -247,8 +275,11 @@ def _values(namespace: type) -> set[Any]:
 
 
 def test_method_names_are_the_schemas() -> None:
+    from tests.demo_agent.schema_check import newer
+
     stable = {d["x-method"] for d in DEFS.values() if "x-method" in d}
     unstable = {d["x-method"] for d in UNSTABLE.values() if "x-method" in d}
+    unstable |= {d["x-method"] for d in newer(1).get("$defs", {}).values() if "x-method" in d}
     declared = _values(constants.Method)
     assert stable <= declared, f"undeclared methods: {stable - declared}"
     assert declared <= stable | unstable, f"not in any schema: {declared - stable - unstable}"

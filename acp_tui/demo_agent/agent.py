@@ -92,6 +92,9 @@ class DemoAgent:
         #: Work that outlives a request (``/background``): the serving task group's.
         self.task_group: anyio.abc.TaskGroup | None = None
         self.turns = PromptTurns(self)
+        #: The sign-in state last told the client (answered or pushed): a push goes out
+        #: only when it changes (``auth/status_update``).
+        self.auth_told: dict[str, Any] | None = None
         common: dict[str, Method] = {
             "initialize": self.initialize,
             "session/new": self.new_session,
@@ -105,6 +108,8 @@ class DemoAgent:
             "session/set_title": self.set_title,
             "session/archive": self.archive_session,
             "session/unarchive": self.unarchive_session,
+            "session/status": self.session_status,
+            "auth/status": self.auth_status,
         }
         self._methods: dict[int, dict[str, Method]] = {
             V1: {
@@ -113,6 +118,7 @@ class DemoAgent:
                 "logout": self.logout,
                 "session/load": self.load_session,
                 "session/set_mode": self.set_mode,
+                "session/options": self.session_options,
             },
             V2: {
                 **common,
@@ -138,7 +144,11 @@ class DemoAgent:
         handler = self._methods[self.caps.version].get(method)
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
-        return await handler(params_object(params if params is not None else {}))
+        result = await handler(params_object(params if params is not None else {}))
+        # A sign-in seen by this request (authenticate, a terminal login's token): pushed
+        # before the answer, so the client has it when the answer arrives.
+        await self.auth_changed()
+        return result
 
     async def handle_notification(self, method: str, params: Any) -> None:
         if method != "session/cancel" or not isinstance(params, dict):
@@ -214,6 +224,7 @@ class DemoAgent:
             raise RpcError(INVALID_PARAMS, "`protocolVersion` must be an integer")
         version = V2 if requested >= V2 else V1
         self.caps = ClientCaps.from_initialize(params, version)
+        self.auth_told = self.auth.status_json()
         info = {"name": "acp-tui-demo", "title": "acp-tui demo agent", "version": __version__}
         session_extras: dict[str, Any] = {
             "additionalDirectories": {},
@@ -222,6 +233,7 @@ class DemoAgent:
             "fork": {"atMessageId": True} if self.fork_at_message else {},
             "title": {},
             "archive": {},
+            "status": {},
         }
         if version == V2:
             return {
@@ -235,7 +247,7 @@ class DemoAgent:
                         "delete": {},
                         **session_extras,
                     },
-                    "auth": {},
+                    "auth": {"status": {}},
                 },
                 "authMethods": auth.methods(self.caps),
             }
@@ -250,9 +262,11 @@ class DemoAgent:
                     "resume": {},
                     "close": {},
                     "delete": {},
+                    # Unstable, schema v1.32.0: the options of a session before it exists.
+                    "options": {},
                     **session_extras,
                 },
-                "auth": {"logout": {}},
+                "auth": {"logout": {}, "status": {}},
             },
             "authMethods": auth.methods(self.caps),
             "agentInfo": info,
@@ -265,6 +279,41 @@ class DemoAgent:
     async def logout(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.sign_out()
         return {}
+
+    async def auth_status(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Unstable ``auth/status``: never refused for want of a sign-in."""
+        self.auth_told = self.auth.status_json()
+        return dict(self.auth_told)
+
+    async def auth_changed(self) -> None:
+        """``auth/status_update`` when the sign-in state is not what the client was told."""
+        now = self.auth.status_json()
+        if self.conn is None or now == self.auth_told:
+            return
+        self.auth_told = now
+        await self.notify("auth/status_update", dict(now))
+
+    async def session_status(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Unstable ``session/status``: ``open`` while this process has the session in
+        memory, ``saved`` when only stored; nothing is opened or changed."""
+        session_id = str_param(params, "sessionId")
+        live = self.sessions.get(session_id)
+        if live is not None and not live.deleted:
+            return {"status": "open"}
+        if not (valid_session_id(session_id) and self.store.exists(session_id)):
+            raise not_found(session_id)
+        return {"status": "saved"}
+
+    async def session_options(self, params: dict[str, Any]) -> dict[str, Any]:
+        """Unstable ``session/options``: what a new session in ``cwd`` would start with (or
+        a stored one, with ``sessionId``), creating nothing."""
+        str_param(params, "cwd")
+        session_id = params.get("sessionId")
+        if isinstance(session_id, str):
+            _, record = self._record(session_id)
+        else:
+            record = SessionRecord(session_id="", cwd=str(params["cwd"]))
+        return {"configOptions": config.options_json(record, self.caps)}
 
     # ------------------------------------------------------------------ sessions
 
@@ -282,6 +331,7 @@ class DemoAgent:
         record = SessionRecord(
             session_id=new_session_id(), cwd=cwd, additional_dirs=dirs_param(params)
         )
+        config.apply_initial(record, params.get("configOptions"), self.caps)
         session = LiveSession(record, system_prompt=prompt)
         self.sessions[record.session_id] = session
 

@@ -94,6 +94,16 @@ class AuthState:
         with contextlib.suppress(FileNotFoundError):
             (self.state_dir / TOKEN_FILE).unlink()
 
+    def status_json(self) -> dict[str, Any]:
+        """``auth/status`` (unstable): signed in (and as whom), signed out while sign-in is
+        required, or no sign-in needed."""
+        who = self.who()
+        if who is not None:
+            how = "Demo sign-in" if self.signed_in_as is not None else "Terminal login"
+            account = {"label": f"Demo ({how})", "name": who, "active": True}
+            return {"state": "authenticated", "accounts": [account]}
+        return {"state": "unauthenticated" if self.required else "not_required"}
+
     def check(self, caps: ClientCaps) -> None:
         """Raise auth_required (-32000) when sign-in is required and missing."""
         if not self.required or self.who() is not None:

@@ -198,6 +198,21 @@ def _select_options(option: Select, caps: ClientCaps) -> list[dict[str, Any]]:
     return groups
 
 
+def apply_initial(record: SessionRecord, initial: Any, caps: ClientCaps) -> None:
+    """``configOptions`` on ``session/new`` (unstable, with ``session/options``): each value
+    as ``session/set_config_option`` would set it; one that it would refuse is ignored."""
+    if caps.v2 or not isinstance(initial, list):
+        return
+    for item in initial:
+        if not isinstance(item, dict):
+            continue
+        try:
+            option_id, new = parse_set(item, caps)
+        except RpcError:
+            continue
+        set_value(record, option_id, new)
+
+
 def parse_set(params: dict[str, Any], caps: ClientCaps) -> tuple[str, Any]:
     """Validate a ``session/set_config_option`` request: (option id, new value). An unknown
     option or a bad value is -32602, and nothing changes."""

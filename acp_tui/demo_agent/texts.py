@@ -81,6 +81,10 @@ COMMANDS: tuple[Command, ...] = (
         usage="[off | status]",
     ),
     Command(
+        "signout",
+        "Sign you out on the agent's side (a token that expired), pushed as auth/status_update",
+    ),
+    Command(
         "compact",
         "Compact the context: compaction updates, a streamed summary, a smaller context",
         "fail (optional)",

@@ -151,6 +151,8 @@ class Serving(Protocol):
 
     async def send_info(self, session: LiveSession, *, full: bool) -> None: ...
 
+    async def auth_changed(self) -> None: ...
+
 
 class TurnContext:
     """What a command has to work with: the agent, the session and the turn, and the ways

@@ -79,6 +79,23 @@ class AgentInfo:
         return self.session_capability("archive")
 
     @property
+    def can_session_status(self) -> bool:
+        """``session/status`` (unstable): whether it has a session in memory, asked freely."""
+        return self.session_capability("status")
+
+    @property
+    def can_session_options(self) -> bool:
+        """``session/options`` and initial config option values on ``session/new``
+        (unstable, one capability for both)."""
+        return self.session_capability("options")
+
+    @property
+    def can_auth_status(self) -> bool:
+        """``auth/status`` (unstable); such an agent may push ``auth/status_update``."""
+        auth = self.capabilities.get("auth")
+        return isinstance(auth, dict) and isinstance(auth.get("status"), dict)
+
+    @property
     def system_prompt_modes(self) -> frozenset[str]:
         """The ``systemPrompt`` modes the agent takes on session setup requests: none, or
         ``append`` (``sessionCapabilities.systemPrompt``) and ``override`` when its ``mode``

@@ -292,6 +292,27 @@ class AcpClient:
         self._require(self.can_logout, "logging out (logout)")
         return await self.call("auth/logout" if self.v2 else Method.LOGOUT, {})
 
+    async def auth_status(self) -> JsonObject:
+        """``auth/status`` (unstable): the agent's sign-in state, asked once when it matters;
+        the agent pushes changes as ``auth/status_update``."""
+        self._require(self.info.can_auth_status, "telling its sign-in state (auth/status)")
+        result = await self.call(Method.AUTH_STATUS, {})
+        return result if isinstance(result, dict) else {}
+
+    async def session_status(self, session_id: str) -> JsonObject:
+        """``session/status`` (unstable): whether the agent has the session in memory; it
+        neither opens nor changes it (an unknown session: -32002)."""
+        self._require(self.info.can_session_status, "telling a session's status (session/status)")
+        result = await self.call(Method.SESSION_STATUS, {"sessionId": session_id})
+        return result if isinstance(result, dict) else {}
+
+    async def session_options(self, cwd: str, **extra: Any) -> JsonObject:
+        """``session/options`` (unstable): the config options a session in ``cwd`` would
+        start with, without creating one."""
+        self._require(self.info.can_session_options, "offering options early (session/options)")
+        result = await self.call(Method.SESSION_OPTIONS, {"cwd": cwd, **extra})
+        return result if isinstance(result, dict) else {}
+
     async def new_session(
         self, cwd: str, mcp_servers: list[McpServer] | None = None, **extra: Any
     ) -> JsonObject:
@@ -488,10 +509,16 @@ class AcpClient:
         (models are config options now; see acp_tui.store.options)."""
         return await self.call("session/set_model", {"sessionId": session_id, "modelId": model_id})
 
-    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> object:
-        params: dict[str, Any] = {"sessionId": session_id, "configId": config_id, "value": value}
+    def config_value(self, config_id: str, value: Any) -> dict[str, Any]:
+        """A config option's value as the wire spells it (``session/set_config_option``, and
+        the initial values on ``session/new``)."""
+        params: dict[str, Any] = {"configId": config_id, "value": value}
         if isinstance(value, bool):
             params["type"] = "boolean"
         elif self.v2:
             params["type"] = "id"  # v2 names the kind of every value
+        return params
+
+    async def set_config_option(self, session_id: str, config_id: str, value: Any) -> object:
+        params = {"sessionId": session_id, **self.config_value(config_id, value)}
         return await self.call(Method.SESSION_SET_CONFIG_OPTION, params)

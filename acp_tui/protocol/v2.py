@@ -117,9 +117,14 @@ def agent_capabilities(result: dict[str, Any]) -> dict[str, Any]:
             "http": _present(mcp, "http"),
             "sse": False,
         }
+    auth: dict[str, Any] = {}
     methods = result.get("authMethods")
     if isinstance(methods, list) and methods:
-        translated["auth"] = {"logout": {}}
+        auth["logout"] = {}
+    if _present(_object(caps.get("auth")), "status"):
+        auth["status"] = {}
+    if auth:
+        translated["auth"] = auth
     return translated
 
 

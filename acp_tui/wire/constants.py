@@ -55,6 +55,15 @@ class Method:
     SESSION_SET_TITLE: Final = "session/set_title"
     SESSION_ARCHIVE: Final = "session/archive"
     SESSION_UNARCHIVE: Final = "session/unarchive"
+    #: Whether the agent has a session in memory, asked without changing it.
+    SESSION_STATUS: Final = "session/status"
+    #: The agent's sign-in state, asked; and pushed by the agent when it changes.
+    AUTH_STATUS: Final = "auth/status"
+    AUTH_STATUS_UPDATE: Final = "auth/status_update"
+    # Newer than the schema kept here (schema v1.32.0, tests/data/acp-schema/newer.json):
+    # the config options a session would start with, before it exists.
+    # https://agentclientprotocol.com/rfds/session-options
+    SESSION_OPTIONS: Final = "session/options"
 
 
 class ForkAtMessage:
@@ -173,6 +182,26 @@ PlanEntryStatus = Literal["pending", "in_progress", "completed"]
 Role = Literal["assistant", "user"]
 """Who a piece of content is for (annotations). Spec:
 https://agentclientprotocol.com/protocol/v1/content"""
+
+
+class AuthStateName:
+    """``AuthState`` (unstable): whether the agent can start sessions without a sign-in. A
+    value the client does not know means :attr:`UNKNOWN`. Spec:
+    https://agentclientprotocol.com/rfds/get-auth-state"""
+
+    AUTHENTICATED: Final = "authenticated"
+    UNAUTHENTICATED: Final = "unauthenticated"
+    NOT_REQUIRED: Final = "not_required"
+    UNKNOWN: Final = "unknown"
+
+
+class SessionStatusName:
+    """``SessionStatus`` (unstable), as ``session/status`` answers: the agent has the session
+    in memory (for any connection), or only saved. A value the client does not know means
+    :attr:`SAVED`. Spec: https://agentclientprotocol.com/rfds/session-status"""
+
+    OPEN: Final = "open"
+    SAVED: Final = "saved"
 
 
 class ErrorCode:

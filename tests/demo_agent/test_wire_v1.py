@@ -80,11 +80,15 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
         "title",
         "archive",
         "systemPrompt",
+        "status",
+        "options",
     }
     assert session_caps["systemPrompt"] == {"mode": {"override": {}}}
-    assert caps["auth"] == {"logout": {}}
+    assert caps["auth"] == {"logout": {}, "status": {}}
     # Each advertised session method answers (not -32601).
     methods = {
+        "status": "session/status",
+        "options": "session/options",
         "list": "session/list",
         "resume": "session/resume",
         "close": "session/close",
@@ -98,6 +102,7 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
 
     served = DemoAgent(SessionStore(state_dir)).methods()
     assert {methods[c] for c in session_caps if c in methods} <= served
+    assert "auth/status" in served
     assert {"session/load", "logout", "authenticate", "session/unarchive"} <= served
     kinds = [m.get("type", "agent") for m in init["authMethods"]]
     assert kinds == ["terminal", "agent"]

@@ -26,6 +26,7 @@ HANDLERS: dict[str, Handler] = {
     "think": basic.cmd_think,
     "ask": features.cmd_ask,
     "login": features.cmd_login,
+    "signout": features.cmd_signout,
     "compact": features.cmd_compact,
     "notice": features.cmd_notice,
     "image": basic.cmd_image,

@@ -1,4 +1,4 @@
-"""/ask, /login, /compact and /notice: features a client opts into at ``initialize``.
+"""/ask, /login, /signout, /compact and /notice: features a client opts into at ``initialize``.
 
 Each is used only when the client advertised it (``elicitation.form``/``url``,
 ``session.compaction``, ``session.notices``; v2 needs no capability for the last two);
@@ -129,6 +129,7 @@ async def cmd_login(ctx: TurnContext, argument: str) -> None:
     word = argument.strip().lower()
     if word == "off":
         state.set_required(False)
+        await ctx.agent.auth_changed()
         await ctx.say("I no longer require sign-in. `/login` turns it back on.")
         return
     if word == "status":
@@ -142,6 +143,7 @@ async def cmd_login(ctx: TurnContext, argument: str) -> None:
         return
     state.set_required(True)
     state.sign_out()
+    await ctx.agent.auth_changed()
     lines = [
         "From now on I require authentication. Your next prompt, and any new, loaded or "
         "resumed session, is answered with `auth_required` (-32000) until your client "
@@ -167,6 +169,23 @@ async def cmd_login(ctx: TurnContext, argument: str) -> None:
         f"\n`{logout}` signs you out again; `/login off` (once signed in) stops requiring it."
     )
     await ctx.say("\n".join(lines))
+
+
+# ---------------------------------------------------------------------- /signout
+
+
+async def cmd_signout(ctx: TurnContext, argument: str) -> None:
+    """The agent ends the sign-in on its own (a token that expired): it tells the client at
+    once with ``auth/status_update`` (unstable), and requires a sign-in from now on."""
+    state = ctx.agent.auth
+    state.set_required(True)
+    state.sign_out()
+    await ctx.agent.auth_changed()
+    await ctx.say(
+        "I signed you out, as if your token had expired, and told your client so with "
+        "`auth/status_update` (no asking needed). Your next message signs you in again "
+        "first; `/login off` stops requiring it."
+    )
 
 
 # ---------------------------------------------------------------------- /compact

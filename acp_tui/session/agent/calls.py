@@ -6,14 +6,18 @@ mode, model and options, close and delete."""
 from __future__ import annotations
 
 import functools
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
-from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RpcError
+from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, RpcError
 from acp_tui.session.agent.roots import dirs_to_send
 from acp_tui.session.agent.state import ControllerState
-from acp_tui.session.agent.turns import Turns
+from acp_tui.session.agent.turns import NOT_SIGNED_IN, Turns
+from acp_tui.wire.constants import SessionStatusName
+
+log = logging.getLogger(__name__)
 
 
 class SessionCalls:
@@ -25,7 +29,10 @@ class SessionCalls:
         self.turns = turns
 
     async def with_auth(self, call: Callable[[], Awaitable[Any]]) -> Any:
-        """Run a session call; on 'authentication required' pick a method and retry once."""
+        """Run a session call; on 'authentication required' pick a method and retry once.
+        When the agent said it is not signed in (``auth/status``), the sign-in comes first."""
+        if self.state.sign_in.needs_sign_in:
+            await self.turns.authenticate(NOT_SIGNED_IN)
         try:
             return await call()
         except RpcError as error:
@@ -44,8 +51,12 @@ class SessionCalls:
 
     async def logout(self) -> None:
         """``logout``: the agent forgets the sign-in; the next call that needs it asks again."""
-        await self.state.require_client().logout()
-        self.state.sign_in.signed_out = True
+        client = self.state.require_client()
+        sign_in = self.state.sign_in
+        pushes = sign_in.pushes
+        await client.logout()
+        sign_in.signed_out = True
+        await sign_in.changed_here(client, pushes)
 
     async def new_session(
         self,
@@ -64,8 +75,14 @@ class SessionCalls:
         cwd = cwd or self.state.cwd
         self.state.events.on_status("starting a new session")
         dirs = self.session_dirs(None)
+        extra = _dirs_param(dirs)
+        agent = self.state.agent
+        if config and agent is not None and agent.can_session_options:
+            # The agent takes them with the session (session/options' capability); what it
+            # ignores is set below, as for any agent.
+            extra["configOptions"] = [client.config_value(k, v) for k, v in config.items()]
         result = await self.with_auth(
-            lambda: client.new_session(cwd, self.state.mcp_servers, **_dirs_param(dirs))
+            lambda: client.new_session(cwd, self.state.mcp_servers, **extra)
         )
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
@@ -121,6 +138,7 @@ class SessionCalls:
                 self.state.prompts.rekey(None, session_id)
             self._opened(session_id)
             return "switch"
+        await self._ask_status(session_id)
         have_transcript = state is not None and bool(state.transcript)
         if self.state.spend is not None:
             self.state.spend.reopening(session_id)
@@ -191,6 +209,27 @@ class SessionCalls:
             self.state.prompts.rekey(None, session_id)
         self._opened(session_id)
         return method
+
+    async def _ask_status(self, session_id: str) -> None:
+        """``session/status`` before reopening, where the agent answers it: a session it
+        does not know (-32002) fails here, before anything is replayed; one it has in memory
+        already is noted (another client may be in it). Any other refusal changes nothing."""
+        client = self.state.require_client()
+        self.state.reported_status.pop(session_id, None)
+        if self.state.agent is None or not self.state.agent.can_session_status:
+            return
+        try:
+            raw = await client.session_status(session_id)
+        except RpcError as error:
+            if error.code == RESOURCE_NOT_FOUND:
+                raise
+            log.info("session/status: %s", error)
+            return
+        status = raw.get("status")
+        # An unknown value means saved (the spec's MUST).
+        self.state.reported_status[session_id] = (
+            SessionStatusName.OPEN if status == SessionStatusName.OPEN else SessionStatusName.SAVED
+        )
 
     async def _replayed(
         self,

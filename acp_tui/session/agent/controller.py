@@ -298,7 +298,8 @@ class SessionController:
                     self.write_reviews, write, self.state.roots.roots
                 ).write_text_file
             handlers[Method.FS_WRITE_TEXT_FILE] = self.requests.service(write)
-        notifications = {Method.SESSION_UPDATE}
+        # The agent's sign-in state, pushed (unstable; no client capability announces it).
+        notifications = {Method.SESSION_UPDATE, Method.AUTH_STATUS_UPDATE}
         abilities: set[str] = set()
         if self.state.elicitations is not None and self.state.elicitations.modes:
             handlers[Method.ELICITATION_CREATE] = self.requests.on_elicitation
@@ -403,7 +404,12 @@ class SessionController:
         self.state.ready.set()
         self.checkpoints.warm()
         self.state.events.on_ready(agent)
+        if self.state.task_group is not None and agent.can_session_options:
+            self.state.task_group.start_soon(self._session_options, client)
         try:
+            # Before the first session: whether the person must sign in first.
+            with anyio.move_on_after(AUTH_STATUS_WAIT):
+                await self.state.sign_in.ask_status(client)
             if open_session is not None:
                 await open_session(self)
             else:
@@ -412,6 +418,25 @@ class SessionController:
             return
         except SessionError as error:
             self.state.events.on_error(str(error))
+
+    async def _session_options(self, client: AcpClient) -> None:
+        """``session/options``: what a new session would offer (its model and other options),
+        for the new session's view before the session exists. Asked once; a refusal is
+        only logged (the view keeps what the agent's last new session offered)."""
+        dirs = self.calls.session_dirs(None)
+        try:
+            raw = await client.session_options(
+                self.state.cwd, **({"additionalDirectories": dirs} if dirs else {})
+            )
+        except (AcpError, RpcError) as error:
+            log.info("session/options: %s", error)
+            return
+        self.state.events.on_session_options(raw)
+
+    def reported_status(self, session_id: str) -> str | None:
+        """What ``session/status`` said of the session as it was reopened here (``open``:
+        the agent had it in memory already), or None when not asked."""
+        return self.state.reported_status.get(session_id)
 
     def _offer_system_prompt(self, client: AcpClient, agent: AgentInfo) -> None:
         """The system prompt in force goes with every session setup request when the agent
@@ -511,6 +536,9 @@ class SessionController:
         self.state.stopping = True
         self.stop()
 
+
+#: How long the first session waits for the agent to tell its sign-in state (``auth/status``).
+AUTH_STATUS_WAIT = 10.0
 
 #: How often exited orphans re-parented to acp-tui (the subreaper) are collected.
 ORPHAN_REAP_SECONDS = 2.0

@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from acp_tui.protocol.recording import WireRecorder
     from acp_tui.services.paths import ApproveOutside
     from acp_tui.session.auth.signin import AuthChooser, TerminalRunner
+    from acp_tui.session.auth.status import AuthStatus
 
 __all__ = [
     "AgentExit",
@@ -62,6 +63,10 @@ class ControllerEvents:
     on_exit: Callable[[AgentExit], None] = lambda exit_info: None
     on_terminal_output: Callable[[str], None] = lambda terminal_id: None
     on_not_responding: Callable[[NotResponding], None] = lambda report: None
+    #: The agent's sign-in state, as it told it (``auth/status``) or pushed it.
+    on_auth_status: Callable[[AuthStatus], None] = lambda status: None
+    #: ``session/options``: what a new session of this agent would offer, before it exists.
+    on_session_options: Callable[[Any], None] = lambda response: None
 
 
 @dataclass(slots=True)

@@ -41,6 +41,8 @@ class AgentRequests:
                 self._v2_state(params)
             if self.state.child_runtimes:
                 self._children_stopped()
+        elif method == Method.AUTH_STATUS_UPDATE:
+            self.state.sign_in.pushed(params)
         elif method == Method.ELICITATION_COMPLETE and self.state.elicitations is not None:
             if isinstance(params, dict):
                 self.state.elicitations.complete(params.get("elicitationId"))

@@ -101,6 +101,11 @@ class ControllerState:
             face.run_terminal_login,
             face.approve_outside,
         )
+        self.sign_in.on_status = lambda status: self.events.on_auth_status(status)
+        #: What ``session/status`` (unstable) said of each session as it was reopened here:
+        #: ``open`` (the agent had it in memory already: another client may use it) or
+        #: ``saved``; asked once per reopening, never polled.
+        self.reported_status: dict[str, str] = {}
         self.configured_mcp_servers = spec.mcp_server_list()
         #: What session/new, load and resume carry: set after initialize.
         self.mcp_servers: list[McpServer] = []

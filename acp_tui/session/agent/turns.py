@@ -28,6 +28,9 @@ from acp_tui.store import ACTIVITY_IDLE, TOOL_CANCELLED, TOOL_INTERRUPTED, TOOL_
 from acp_tui.store.entries import UserMessage
 from acp_tui.wire import constants as wire
 
+#: Why the sign-in is offered before a call: the agent said so (``auth/status``).
+NOT_SIGNED_IN = "the agent says you are not signed in"
+
 
 class Turns:
     """Prompts and turns of the controller's sessions, over its ``state``."""
@@ -237,7 +240,10 @@ class Turns:
     ) -> dict[str, Any]:
         """``session/prompt``; when the agent answers "authentication required" (-32000), sign
         in and send it once more (with the same idempotency key: one prompt, two attempts).
-        :class:`AuthNotDone` when the sign-in did not happen."""
+        :class:`AuthNotDone` when the sign-in did not happen. When the agent said it is not
+        signed in (``auth/status``), the sign-in comes first."""
+        if self.state.sign_in.needs_sign_in:
+            await self.authenticate(NOT_SIGNED_IN)
         try:
             return await client.prompt(session_id, blocks, key)
         except RpcError as error:

@@ -8,10 +8,17 @@ chooser, the error names the methods.
 
 One sign-in at a time: two sessions that hear "authentication required" together ask once,
 and the second retries after the first sign-in instead of asking again.
+
+Where the agent tells its sign-in state (unstable ``auth/status``,
+https://agentclientprotocol.com/rfds/get-auth-state), it is asked once after ``initialize``
+and once after a sign-in or logout made here, unless the agent pushed the new state
+(``auth/status_update``) meanwhile: never polled. A state of ``unauthenticated`` makes the
+next session call sign in first, instead of waiting for the agent to refuse it.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -24,8 +31,11 @@ from acp_tui.protocol.jsonrpc import RpcError
 from acp_tui.services.paths import ApproveOutside, OutsideRequest
 from acp_tui.services.terminal_commands import risky_env
 from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin, parse_auth_methods
+from acp_tui.session.auth.status import AuthStatus
 
 __all__ = ["AuthChooser", "AuthNotDone", "SignIn", "TerminalRunner"]
+
+log = logging.getLogger(__name__)
 
 AuthChooser = Callable[[list[AuthMethod], str], Awaitable[str | None]]
 #: Runs a terminal sign-in in the person's terminal; answers its exit status.
@@ -67,10 +77,53 @@ class SignIn:
         self.generation = 0
         #: After a logout, until the next sign-in (shown to the person).
         self.signed_out = False
+        #: What the agent last said of its sign-in (None: it does not tell, or not yet).
+        self.status: AuthStatus | None = None
+        #: Told each new :attr:`status` (the face's header).
+        self.on_status: Callable[[AuthStatus], None] = lambda status: None
+        #: How many ``auth/status_update`` the agent pushed: an answer asked before the
+        #: latest push is older than it, and a push after a sign-in makes asking needless.
+        self.pushes = 0
 
     def configure(self, raw_methods: Any, *, v2: bool, agent_name: str) -> None:
         self.methods = parse_auth_methods(raw_methods, v2=v2)
         self.agent_name = agent_name
+
+    @property
+    def needs_sign_in(self) -> bool:
+        """The agent said the person has to sign in (and offers a way to)."""
+        return self.status is not None and self.status.needs_sign_in and bool(self.methods)
+
+    def pushed(self, params: Any) -> None:
+        """``auth/status_update``: the agent's sign-in state changed."""
+        self.pushes += 1
+        self._set_status(AuthStatus.parse(params))
+
+    async def ask_status(self, client: AcpClient) -> None:
+        """``auth/status``, where the agent tells it; an answer overtaken by a push is
+        dropped, a refusal only logged (the state stays unknown)."""
+        if client.agent is None or not client.agent.can_auth_status:
+            return
+        pushes = self.pushes
+        try:
+            raw = await client.auth_status()
+        except (AcpError, RpcError) as error:  # an exit is reported by whoever watches it
+            log.info("auth/status: %s", error)
+            return
+        if self.pushes == pushes:
+            self._set_status(AuthStatus.parse(raw))
+
+    async def changed_here(self, client: AcpClient, pushes: int) -> None:
+        """A sign-in or logout made here is done: the new state is asked once, unless the
+        agent pushed it since (``pushes``: the count before)."""
+        if self.pushes == pushes:
+            await self.ask_status(client)
+
+    def _set_status(self, status: AuthStatus) -> None:
+        self.status = status
+        if status.signed_in:
+            self.signed_out = False
+        self.on_status(status)
 
     def terminal_login(self, method: AuthMethod) -> TerminalLogin:
         return TerminalLogin.of(method, self.agent_argv, self.cwd, self.configured_env)
@@ -82,9 +135,11 @@ class SignIn:
         async with self._lock:
             if self.generation != seen:
                 return  # signed in meanwhile (another session asked): just retry
+            pushes = self.pushes
             await self._sign_in(client, reason, login_call)
             self.generation += 1
             self.signed_out = False
+            await self.changed_here(client, pushes)
 
     async def _sign_in(self, client: AcpClient, reason: str, login_call: str) -> None:
         methods = self.methods
