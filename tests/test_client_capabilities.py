@@ -10,6 +10,7 @@ sample here for each update kind it names and a proof for each ability it names.
 from __future__ import annotations
 
 import io
+import json
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -359,6 +360,16 @@ def test_what_each_face_advertises(face: Face) -> None:
         assert caps["elicitation"] == {"form": {}, "url": {}}
     else:
         assert caps["elicitation"] == {"form": {}}
+
+
+def test_the_agents_status_methods_ask_no_client_capability(face: Face) -> None:
+    """``auth/status``, ``session/status`` and ``session/options`` (unstable) are the agent's
+    methods, offered by its capabilities; ``auth/status_update`` is taken by every face (the
+    sign-in state it carries feeds the sign-in), and nothing is advertised for any of them."""
+    assert "auth/status_update" in face.notifications
+    caps = json.dumps(face.capabilities)
+    assert caps.count('"status"') == 0 and caps.count('"options"') == 0
+    assert set(face.capabilities["auth"]) == {"terminal"}
 
 
 @pytest.mark.parametrize("feature", CLIENT_FEATURES, ids=lambda f: ".".join(f.path))

@@ -201,7 +201,12 @@ async def test_a_prompt_refused_for_sign_in_is_sent_again_once_signed_in(tmp_pat
 
     store = SessionStore()
     controller = SessionController(
-        AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
+        # An agent that does not tell its sign-in state: it is learnt from auth_required
+        # (one that does is signed in before the call: tests/test_auth_status.py).
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, no_auth_status=True),
+            cwd=str(tmp_path),
+        ),
         store=store,
         face=FaceHooks(choose_auth=choose),
     )
@@ -235,7 +240,12 @@ async def test_a_declined_sign_in_keeps_the_message_waiting_until_the_person_act
 
     store = SessionStore()
     controller = SessionController(
-        AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
+        # An agent that does not tell its sign-in state: it is learnt from auth_required
+        # (one that does is signed in before the call: tests/test_auth_status.py).
+        AgentSpec(
+            demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, no_auth_status=True),
+            cwd=str(tmp_path),
+        ),
         store=store,
         face=FaceHooks(choose_auth=choose),
     )

@@ -2,7 +2,7 @@
 
 No network and no model: replies are composed from the prompt and streamed in small chunks.
 Run it with ``python -m acp_tui.demo_agent [--state-dir DIR] [--chunk-delay S] [--v2-updates]
-[--require-auth]``; :func:`demo_agent_argv` builds that command line for the client and the
+[--require-auth] [--no-auth-status]``; :func:`demo_agent_argv` builds that command line for the client and the
 tests. ``--login`` runs its terminal sign-in step instead of speaking ACP.
 
 It speaks protocol v1 and, to a client that asks for version 2, the v2 draft; every optional
@@ -27,6 +27,7 @@ def demo_agent_argv(
     v2_updates: bool = False,
     require_auth: bool = False,
     whole_forks_only: bool = False,
+    no_auth_status: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -40,4 +41,6 @@ def demo_agent_argv(
         argv.append("--require-auth")
     if whole_forks_only:
         argv.append("--whole-forks-only")
+    if no_auth_status:
+        argv.append("--no-auth-status")
     return argv

@@ -78,8 +78,11 @@ class DemoAgent:
         v2_updates: bool = False,
         require_auth: bool = False,
         fork_at_message: bool = True,
+        auth_status: bool = True,
     ) -> None:
         self.store = store
+        #: Whether it tells its sign-in state (unstable auth/status, auth/status_update).
+        self.tells_auth_status = auth_status
         self.fork_at_message = fork_at_message
         self.chunk_delay = max(0.0, chunk_delay)
         self.v2_updates = v2_updates
@@ -247,7 +250,7 @@ class DemoAgent:
                         "delete": {},
                         **session_extras,
                     },
-                    "auth": {"status": {}},
+                    "auth": {"status": {}} if self.tells_auth_status else {},
                 },
                 "authMethods": auth.methods(self.caps),
             }
@@ -266,7 +269,7 @@ class DemoAgent:
                     "options": {},
                     **session_extras,
                 },
-                "auth": {"logout": {}, "status": {}},
+                "auth": {"logout": {}, **({"status": {}} if self.tells_auth_status else {})},
             },
             "authMethods": auth.methods(self.caps),
             "agentInfo": info,
@@ -282,13 +285,15 @@ class DemoAgent:
 
     async def auth_status(self, params: dict[str, Any]) -> dict[str, Any]:
         """Unstable ``auth/status``: never refused for want of a sign-in."""
+        if not self.tells_auth_status:
+            raise RpcError(METHOD_NOT_FOUND, "method not found: auth/status")
         self.auth_told = self.auth.status_json()
         return dict(self.auth_told)
 
     async def auth_changed(self) -> None:
         """``auth/status_update`` when the sign-in state is not what the client was told."""
         now = self.auth.status_json()
-        if self.conn is None or now == self.auth_told:
+        if self.conn is None or not self.tells_auth_status or now == self.auth_told:
             return
         self.auth_told = now
         await self.notify("auth/status_update", dict(now))

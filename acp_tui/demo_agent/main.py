@@ -49,6 +49,12 @@ def build_parser() -> argparse.ArgumentParser:
         help="session/fork copies whole sessions only (no forking at a message)",
     )
     parser.add_argument(
+        "--no-auth-status",
+        action="store_true",
+        help="neither answer auth/status nor push auth/status_update (unstable): a client "
+        "learns of a sign-in only from auth_required, as with most agents",
+    )
+    parser.add_argument(
         "--login",
         action="store_true",
         help="do not speak ACP: run the terminal sign-in step (a terminal auth method runs this)",
@@ -68,6 +74,7 @@ async def serve(
     v2_updates: bool,
     require_auth: bool,
     whole_forks_only: bool = False,
+    auth_status: bool = True,
 ) -> None:
     from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
@@ -81,6 +88,7 @@ async def serve(
         v2_updates=v2_updates,
         require_auth=require_auth,
         fork_at_message=not whole_forks_only,
+        auth_status=auth_status,
     )
     connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
@@ -123,6 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.v2_updates,
             options.require_auth,
             options.whole_forks_only,
+            not options.no_auth_status,
         )
     except KeyboardInterrupt:
         return 130

@@ -96,8 +96,10 @@ CLIENT_FEATURES: tuple[ClientFeature, ...] = (
     ),
 )
 #: Agent->client requests and notifications every client takes, advertised by no capability.
+#: ``auth/status_update`` (unstable) is the agent's to offer (its ``auth.status``): the
+#: client asks for nothing to get it, and says nothing.
 BASELINE_METHODS: tuple[str, ...] = (Method.SESSION_REQUEST_PERMISSION,)
-BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE,)
+BASELINE_NOTIFICATIONS: tuple[str, ...] = (SESSION_UPDATE, Method.AUTH_STATUS_UPDATE)
 
 
 def implements(

@@ -388,7 +388,10 @@ class SessionController:
         self.state.v2_lifecycle = agent.protocol_version >= 2
         self.state.store.protocol_version = agent.protocol_version
         self.state.sign_in.configure(
-            agent.auth_methods, v2=self.state.v2_lifecycle, agent_name=agent.display_name
+            agent.auth_methods,
+            v2=self.state.v2_lifecycle,
+            agent_name=agent.display_name,
+            tells_status=agent.can_auth_status,
         )
         self.state.store.set_agent_capabilities(agent.capabilities)
         # MCP servers from the config go out only in the transports this agent supports.

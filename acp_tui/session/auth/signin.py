@@ -84,10 +84,17 @@ class SignIn:
         #: How many ``auth/status_update`` the agent pushed: an answer asked before the
         #: latest push is older than it, and a push after a sign-in makes asking needless.
         self.pushes = 0
+        #: Whether the agent answers ``auth/status`` (its ``auth.status`` capability).
+        self.tells_status = False
 
-    def configure(self, raw_methods: Any, *, v2: bool, agent_name: str) -> None:
+    def configure(
+        self, raw_methods: Any, *, v2: bool, agent_name: str, tells_status: bool = False
+    ) -> None:
+        """From ``initialize``: the methods, the agent's name, and whether it answers
+        ``auth/status``."""
         self.methods = parse_auth_methods(raw_methods, v2=v2)
         self.agent_name = agent_name
+        self.tells_status = tells_status
 
     @property
     def needs_sign_in(self) -> bool:
@@ -102,7 +109,7 @@ class SignIn:
     async def ask_status(self, client: AcpClient) -> None:
         """``auth/status``, where the agent tells it; an answer overtaken by a push is
         dropped, a refusal only logged (the state stays unknown)."""
-        if client.agent is None or not client.agent.can_auth_status:
+        if not self.tells_status:
             return
         pushes = self.pushes
         try:
