@@ -113,7 +113,7 @@ async def test_auth_status_is_asked_once_and_pushes_feed_the_sign_in(tmp_path: P
     assert prompts == ["/signout", "after the push"]
     assert wire.index("authenticate") < len(wire) - wire[::-1].index("session/prompt")
     signed_in = seen.auth[2]
-    assert signed_in.signed_in and signed_in.headline() == "Demo (Demo sign-in) (demo user)"
+    assert signed_in.signed_in and signed_in.headline() == "Demo sign-in (demo user)"
     assert seen.auth[3].needs_sign_in  # logged out, sign-in still required: pushed
 
 
@@ -137,7 +137,7 @@ async def test_a_sign_in_the_agent_does_not_push_is_asked_once(tmp_path: Path) -
         controller.request_stop()
     assert methods(controller).count("auth/status") == 2
     assert seen.auth[-1].signed_in
-    assert seen.auth[-1].headline() == "Demo (Terminal login) (Tess)"
+    assert seen.auth[-1].headline() == "Terminal login (Tess)"
 
 
 async def test_an_agent_that_does_not_tell_its_sign_in_is_never_asked(tmp_path: Path) -> None:

@@ -49,6 +49,7 @@ from acp_tui.demo_agent.sessions import (
     new_session_id,
     valid_session_id,
 )
+from acp_tui.demo_agent.status import StatusMethods
 from acp_tui.demo_agent.turn import LiveSession, Turn
 from acp_tui.protocol.jsonrpc import (
     INVALID_PARAMS,
@@ -81,8 +82,6 @@ class DemoAgent:
         auth_status: bool = True,
     ) -> None:
         self.store = store
-        #: Whether it tells its sign-in state (unstable auth/status, auth/status_update).
-        self.tells_auth_status = auth_status
         self.fork_at_message = fork_at_message
         self.chunk_delay = max(0.0, chunk_delay)
         self.v2_updates = v2_updates
@@ -95,9 +94,8 @@ class DemoAgent:
         #: Work that outlives a request (``/background``): the serving task group's.
         self.task_group: anyio.abc.TaskGroup | None = None
         self.turns = PromptTurns(self)
-        #: The sign-in state last told the client (answered or pushed): a push goes out
-        #: only when it changes (``auth/status_update``).
-        self.auth_told: dict[str, Any] | None = None
+        #: The unstable status methods (auth/status, session/status, session/options).
+        self.status = StatusMethods(self, tells_auth_status=auth_status)
         common: dict[str, Method] = {
             "initialize": self.initialize,
             "session/new": self.new_session,
@@ -111,8 +109,8 @@ class DemoAgent:
             "session/set_title": self.set_title,
             "session/archive": self.archive_session,
             "session/unarchive": self.unarchive_session,
-            "session/status": self.session_status,
-            "auth/status": self.auth_status,
+            "session/status": self.status.session_status,
+            "auth/status": self.status.auth_status,
         }
         self._methods: dict[int, dict[str, Method]] = {
             V1: {
@@ -121,7 +119,7 @@ class DemoAgent:
                 "logout": self.logout,
                 "session/load": self.load_session,
                 "session/set_mode": self.set_mode,
-                "session/options": self.session_options,
+                "session/options": self.status.session_options,
             },
             V2: {
                 **common,
@@ -139,6 +137,10 @@ class DemoAgent:
         conn.request_handler = self.handle_request
         conn.notification_handler = self.handle_notification
 
+    @property
+    def connected(self) -> bool:
+        return self.conn is not None
+
     def methods(self) -> frozenset[str]:
         """The request methods this connection serves (they follow the version)."""
         return frozenset(self._methods[self.caps.version])
@@ -148,9 +150,7 @@ class DemoAgent:
         if handler is None:
             raise RpcError(METHOD_NOT_FOUND, f"method not found: {method}")
         result = await handler(params_object(params if params is not None else {}))
-        # A sign-in seen by this request (authenticate, a terminal login's token): pushed
-        # before the answer, so the client has it when the answer arrives.
-        await self.auth_changed()
+        await self.status.after_request()  # a changed sign-in: pushed before the answer
         return result
 
     async def handle_notification(self, method: str, params: Any) -> None:
@@ -227,7 +227,7 @@ class DemoAgent:
             raise RpcError(INVALID_PARAMS, "`protocolVersion` must be an integer")
         version = V2 if requested >= V2 else V1
         self.caps = ClientCaps.from_initialize(params, version)
-        self.auth_told = self.auth.status_json()
+        self.status.initialized()
         info = {"name": "acp-tui-demo", "title": "acp-tui demo agent", "version": __version__}
         session_extras: dict[str, Any] = {
             "additionalDirectories": {},
@@ -250,7 +250,7 @@ class DemoAgent:
                         "delete": {},
                         **session_extras,
                     },
-                    "auth": {"status": {}} if self.tells_auth_status else {},
+                    "auth": self.status.auth_capability(),
                 },
                 "authMethods": auth.methods(self.caps),
             }
@@ -269,7 +269,7 @@ class DemoAgent:
                     "options": {},
                     **session_extras,
                 },
-                "auth": {"logout": {}, **({"status": {}} if self.tells_auth_status else {})},
+                "auth": {"logout": {}, **self.status.auth_capability()},
             },
             "authMethods": auth.methods(self.caps),
             "agentInfo": info,
@@ -282,43 +282,6 @@ class DemoAgent:
     async def logout(self, params: dict[str, Any]) -> dict[str, Any]:
         self.auth.sign_out()
         return {}
-
-    async def auth_status(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Unstable ``auth/status``: never refused for want of a sign-in."""
-        if not self.tells_auth_status:
-            raise RpcError(METHOD_NOT_FOUND, "method not found: auth/status")
-        self.auth_told = self.auth.status_json()
-        return dict(self.auth_told)
-
-    async def auth_changed(self) -> None:
-        """``auth/status_update`` when the sign-in state is not what the client was told."""
-        now = self.auth.status_json()
-        if self.conn is None or not self.tells_auth_status or now == self.auth_told:
-            return
-        self.auth_told = now
-        await self.notify("auth/status_update", dict(now))
-
-    async def session_status(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Unstable ``session/status``: ``open`` while this process has the session in
-        memory, ``saved`` when only stored; nothing is opened or changed."""
-        session_id = str_param(params, "sessionId")
-        live = self.sessions.get(session_id)
-        if live is not None and not live.deleted:
-            return {"status": "open"}
-        if not (valid_session_id(session_id) and self.store.exists(session_id)):
-            raise not_found(session_id)
-        return {"status": "saved"}
-
-    async def session_options(self, params: dict[str, Any]) -> dict[str, Any]:
-        """Unstable ``session/options``: what a new session in ``cwd`` would start with (or
-        a stored one, with ``sessionId``), creating nothing."""
-        str_param(params, "cwd")
-        session_id = params.get("sessionId")
-        if isinstance(session_id, str):
-            _, record = self._record(session_id)
-        else:
-            record = SessionRecord(session_id="", cwd=str(params["cwd"]))
-        return {"configOptions": config.options_json(record, self.caps)}
 
     # ------------------------------------------------------------------ sessions
 
@@ -370,7 +333,7 @@ class DemoAgent:
             raise not_found(session_id)
         return live
 
-    def _record(self, session_id: str) -> tuple[LiveSession | None, SessionRecord]:
+    def session_record(self, session_id: str) -> tuple[LiveSession | None, SessionRecord]:
         """A session whether open or only saved (set_title and archive need not open it)."""
         live = self.sessions.get(session_id)
         if live is not None and not live.deleted:
@@ -432,7 +395,7 @@ class DemoAgent:
         cwd = str_param(params, "cwd")
         dirs = dirs_param(params)
         prompt = system_prompt_param(params)
-        _live, source = self._record(source_id)
+        _live, source = self.session_record(source_id)
         # At a message (when asked): the branch's history stops there.
         history = fork_history(source.history, params, at_message=self.fork_at_message)
         # The branch keeps the conversation and the options, not the source's title (the
@@ -510,7 +473,7 @@ class DemoAgent:
         title = " ".join(title.split())[:100]
         if not title:
             raise RpcError(INVALID_PARAMS, "the title is empty")
-        live, record = self._record(session_id)
+        live, record = self.session_record(session_id)
         record.title = title
         record.title_locked = True
         if live is None:
@@ -522,7 +485,7 @@ class DemoAgent:
 
     async def archive_session(self, params: dict[str, Any]) -> dict[str, Any]:
         session_id = str_param(params, "sessionId")
-        live, record = self._record(session_id)
+        live, record = self.session_record(session_id)
         if live is not None:
             # Archiving an open session closes it first, as session/close would.
             await self._stop(live)
@@ -535,7 +498,7 @@ class DemoAgent:
 
     async def unarchive_session(self, params: dict[str, Any]) -> dict[str, Any]:
         session_id = str_param(params, "sessionId")
-        _live, record = self._record(session_id)
+        _live, record = self.session_record(session_id)
         if record.archived:
             record.archived = False
             self.store.save(record)

@@ -100,7 +100,7 @@ class AuthState:
         who = self.who()
         if who is not None:
             how = "Demo sign-in" if self.signed_in_as is not None else "Terminal login"
-            account = {"label": f"Demo ({how})", "name": who, "active": True}
+            account = {"label": how, "name": who, "active": True}
             return {"state": "authenticated", "accounts": [account]}
         return {"state": "unauthenticated" if self.required else "not_required"}
 

@@ -99,6 +99,7 @@ async def serve(
             group.cancel_scope.cancel()  # what ran on (/background) ends with the connection
     finally:
         agent.task_group = None
+        agent.status.mark(set())  # its sessions are in nobody's memory now
         await connection.aclose()
         await receive.aclose()
 

@@ -20,6 +20,7 @@ from acp_tui.demo_agent import config, wire
 from acp_tui.demo_agent.auth import AuthState
 from acp_tui.demo_agent.caps import ClientCaps
 from acp_tui.demo_agent.sessions import SessionRecord, SessionStore
+from acp_tui.demo_agent.status import StatusMethods
 from acp_tui.protocol.jsonrpc import RpcError
 
 CHUNK_CHARS = 24
@@ -151,7 +152,8 @@ class Serving(Protocol):
 
     async def send_info(self, session: LiveSession, *, full: bool) -> None: ...
 
-    async def auth_changed(self) -> None: ...
+    @property
+    def status(self) -> StatusMethods: ...
 
 
 class TurnContext:

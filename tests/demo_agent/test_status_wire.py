@@ -45,9 +45,7 @@ async def test_auth_status_is_answered_and_pushed_on_change(
     assert order == ["auth/status_update", "answer"]
     assert final[-1] == asked
     assert asked["state"] == "authenticated"
-    assert asked["accounts"] == [
-        {"label": "Demo (Demo sign-in)", "name": "demo user", "active": True}
-    ]
+    assert asked["accounts"] == [{"label": "Demo sign-in", "name": "demo user", "active": True}]
     assert len(final) == 2
 
 
@@ -121,3 +119,27 @@ async def test_v2_does_not_offer_session_options(state_dir: Path) -> None:
             await agent.call("session/options", {"cwd": "/tmp"}, check=False)
     assert "options" not in session_caps and session_caps["status"] == {}
     assert missing.value.code == -32601
+
+
+async def test_a_session_another_demo_agent_has_in_memory_is_open(
+    state_dir: Path, work_dir: Path
+) -> None:
+    """Two clients on the same session (two acp-tui windows): the second one's agent says
+    ``open`` while the first one's holds it, ``saved`` once it let it go or ended."""
+    async with wire_agent(state_dir) as first:
+        sid = await first.new_session(work_dir)
+        await first.prompt(sid, "hello")
+        async with wire_agent(state_dir) as second:
+            held = await second.call("session/status", {"sessionId": sid})
+            await first.call("session/close", {"sessionId": sid})
+            closed = await second.call("session/status", {"sessionId": sid})
+            await first.call(
+                "session/load", {"sessionId": sid, "cwd": str(work_dir), "mcpServers": []}
+            )
+            again = await second.call("session/status", {"sessionId": sid})
+    async with wire_agent(state_dir) as third:
+        ended = await third.call("session/status", {"sessionId": sid})
+    assert held == {"status": "open"}
+    assert closed == {"status": "saved"}
+    assert again == {"status": "open"}
+    assert ended == {"status": "saved"}

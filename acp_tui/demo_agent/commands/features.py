@@ -129,7 +129,7 @@ async def cmd_login(ctx: TurnContext, argument: str) -> None:
     word = argument.strip().lower()
     if word == "off":
         state.set_required(False)
-        await ctx.agent.auth_changed()
+        await ctx.agent.status.auth_changed()
         await ctx.say("I no longer require sign-in. `/login` turns it back on.")
         return
     if word == "status":
@@ -143,7 +143,7 @@ async def cmd_login(ctx: TurnContext, argument: str) -> None:
         return
     state.set_required(True)
     state.sign_out()
-    await ctx.agent.auth_changed()
+    await ctx.agent.status.auth_changed()
     lines = [
         "From now on I require authentication. Your next prompt, and any new, loaded or "
         "resumed session, is answered with `auth_required` (-32000) until your client "
@@ -180,7 +180,7 @@ async def cmd_signout(ctx: TurnContext, argument: str) -> None:
     state = ctx.agent.auth
     state.set_required(True)
     state.sign_out()
-    await ctx.agent.auth_changed()
+    await ctx.agent.status.auth_changed()
     await ctx.say(
         "I signed you out, as if your token had expired, and told your client so with "
         "`auth/status_update` (no asking needed). Your next message signs you in again "

@@ -1,6 +1,7 @@
 """The chat screen's top row: the agent's name and version, the session title, the session's
-additional directories, a mark while the session's mode skips the permission questions, and
-the permission policy badge. The screen sets each part; the header
+additional directories, a mark while the session's mode skips the permission questions, a
+mark when the agent had the session open already (``session/status``), who is signed in to
+the agent (``auth/status``), and the permission policy badge. The screen sets each part; the header
 never reads the store or the controller itself."""
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from textual.containers import Horizontal
 from textual.widgets import Label
 
 from acp_tui.text.safety import one_line
-from acp_tui.ui.agent_text import agent_line, line_of
+from acp_tui.ui.agent_text import agent_line, agent_lines, line_of
 
 __all__ = ["ChatHeader", "additional_dirs_label"]
 
@@ -35,6 +36,14 @@ class ChatHeader(Horizontal):
     ChatHeader > #dirs { width: auto; max-width: 40; color: $text-muted; text-wrap: nowrap; text-overflow: ellipsis; }
     ChatHeader > #agents { width: auto; color: $text-muted; padding: 0 0 0 1; display: none; }
     ChatHeader > #agents.-several { display: block; }
+    ChatHeader > #elsewhere { width: auto; display: none; color: $text-warning; padding: 0 0 0 1; }
+    ChatHeader > #elsewhere.-on { display: block; }
+    ChatHeader > #account {
+        width: auto; max-width: 32; display: none; color: $text-muted; padding: 0 0 0 1;
+        text-wrap: nowrap; text-overflow: ellipsis;
+    }
+    ChatHeader > #account.-on { display: block; }
+    ChatHeader > #account.-signed-out { color: $text-warning; text-style: bold; }
     ChatHeader > #badge { width: auto; }
     ChatHeader > #reviews { width: auto; display: none; color: $text-accent; padding: 0 1; }
     ChatHeader > #reviews.-on { display: block; }
@@ -53,6 +62,8 @@ class ChatHeader(Horizontal):
         yield Label("", id="dirs")
         yield Label("", id="mode-warning")
         yield Label("✎ review writes", id="reviews")
+        yield Label("⇄ open elsewhere", id="elsewhere")
+        yield Label("", id="account")
         yield Label("", id="badge")
 
     def set_agent(self, text: str) -> None:
@@ -85,6 +96,28 @@ class ChatHeader(Horizontal):
         label = self.query_one("#mode-warning", Label)
         label.set_class(mode_name is not None, "-on")
         label.update(Text(f"▲ {one_line(mode_name, 30)}: no asking" if mode_name else ""))
+
+    def set_elsewhere(self, on: bool) -> None:
+        """The agent had the session in memory when it was opened here: another client may
+        be working in it too (shown while that is what it said)."""
+        label = self.query_one("#elsewhere", Label)
+        label.set_class(on, "-on")
+        label.tooltip = (
+            "The agent already had this session open when it was opened here "
+            "(session/status): another client may be working in it too."
+            if on
+            else None
+        )
+
+    def set_account(self, text: str, details: str, *, signed_out: bool) -> None:
+        """Who is signed in to the agent, as it says (``text``; empty: nothing shown), every
+        account in the tooltip; ``signed_out``: the agent wants a sign-in (in the warning
+        colour)."""
+        label = self.query_one("#account", Label)
+        label.set_class(bool(text), "-on")
+        label.set_class(signed_out, "-signed-out")
+        label.update(agent_line(("○ " if signed_out else "● ") + text if text else "", 80))
+        label.tooltip = agent_lines(details, 2000) if text and details else None
 
     def set_policy(self, policy: str) -> None:
         badge = self.query_one("#badge", Label)

@@ -26,6 +26,7 @@ from acp_tui.session.agent.controller import (
 )
 from acp_tui.session.agent.events import AgentInfo, FaceHooks, ProcessSetup
 from acp_tui.session.agent.reconnect import Reconnects
+from acp_tui.session.auth.status import AuthStatus
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.start import StartOutcome, open_at_start, reopen_after_restart
@@ -134,6 +135,8 @@ class AgentRunner:
             on_exit=self._exited,
             on_terminal_output=lambda terminal_id: self.drawing.schedule(),
             on_not_responding=self._not_responding,
+            on_auth_status=self._auth_status,
+            on_session_options=self._session_options,
         )
         replay = self.settings.replay
         controller = self.workspace.start(
@@ -260,6 +263,22 @@ class AgentRunner:
         sidebar.set_loading(False)
         # A (re)started agent: list again from the first page.
         sidebar.reload()
+
+    def _auth_status(self, status: AuthStatus) -> None:
+        """The agent told (or pushed) its sign-in state: the header says who is signed in,
+        or that nobody is and how to sign in."""
+        headline = status.headline()
+        details = status.details()
+        if status.needs_sign_in:
+            details += "\nYour next message signs you in first (or Ctrl+P → Sign in)."
+        self.widgets.header.set_account(headline, details, signed_out=status.needs_sign_in)
+        self.screen.refresh_bindings()
+
+    def _session_options(self, response: Any) -> None:
+        """``session/options``: the new session's view shows what the agent offers now."""
+        self.index_sync.options_offered(response)
+        if self.model.session_id is None:
+            self.drawing.new_session()
 
     def _notify_replay(self, text: str) -> None:
         self.model.notify(

@@ -375,6 +375,10 @@ class ChatDrawing:
                 if parent is not None:  # a subagent's view says whose it is
                     title = f"⧉ {title} · subagent of {parent.display_title}"
                 widgets.header.set_title(display_title(title))
+                controller = self.model.controller
+                widgets.header.set_elsewhere(
+                    controller is not None and controller.reported_status(state.id) == "open"
+                )
         if PART_STATE in parts:
             with self._step("activity"):
                 self.activity(state)
@@ -488,6 +492,7 @@ class ChatDrawing:
         controller = model.controller
         widgets = self.widgets
         widgets.header.set_dirs(controller.session_dirs(None) if controller else [])
+        widgets.header.set_elsewhere(False)
         if model.reopening_at_start:
             # Not the new session's view: the reopened session's own comes with it.
             widgets.header.set_title("Reopening a session…")

@@ -122,6 +122,25 @@ class IndexSync:
         kept = {key: value for key, value in choices.defaults.items() if key not in OFFERED_KEYS}
         choices.defaults = {**kept, **offered}
 
+    def options_offered(self, response: Any) -> None:
+        """``session/options`` answered: the options a new session would start with, fresher
+        than those its last new session offered (remembered the same way). v2 adds the
+        commands it would have."""
+        if not isinstance(response, dict):
+            return
+        offered: dict[str, Any] = {}
+        if isinstance(response.get("configOptions"), list):
+            offered["configOptions"] = response["configOptions"]
+        if isinstance(response.get("availableCommands"), list):
+            offered["commands"] = response["availableCommands"]
+        if not offered:
+            return
+        index = self.index
+        if index is not None:
+            index.remember_defaults(offered)
+        choices = self.model.new_choices
+        choices.defaults = {**choices.defaults, **offered}
+
     def session_opened(self, state: SessionState) -> None:
         """A session opened: the options it had here set again, and it is remembered."""
         self.reapply(state)

@@ -19,6 +19,7 @@ from textual.worker import Worker, WorkerCancelled, WorkerFailed
 
 from acp_tui.services.paths import OutsideRequest
 from acp_tui.session.agent.controller import SessionController
+from acp_tui.session.agent.turns import NOT_SIGNED_IN
 from acp_tui.session.asking.elicitation_queue import ElicitationQueue, PendingElicitation
 from acp_tui.session.asking.permissions import PendingPermission, PermissionBroker
 from acp_tui.session.auth.methods import TERMINAL, AuthMethod, TerminalLogin
@@ -294,6 +295,20 @@ class ChatDialogs:
             model.notify(f"Deleted “{title}”.")
 
         controller.spawn(delete, "delete session")
+
+    def sign_in(self) -> None:
+        """Sign in now (the agent said nobody is): the agent's methods, as when it refuses
+        a call for want of a sign-in."""
+        controller = self.model.controller
+        if controller is None:
+            return
+        model = self.model
+
+        async def sign_in() -> None:
+            await controller.authenticate(NOT_SIGNED_IN)
+            model.notify("Signed in.", title="Sign-in", markup=False)
+
+        controller.spawn(sign_in, "sign in")
 
     def confirm_logout(self) -> None:
         """Ask first, then sign out of the agent (``auth.logout``): the next call that needs a

@@ -144,6 +144,10 @@ class ChatPalette:
         yield from self.sessions.palette_commands()
         yield from self.rewind()
         yield from self._highlighted_commands()
+        if controller is not None and self.model.agent_alive and controller.sign_in.needs_sign_in:
+            yield SystemCommand(
+                "Sign in", "The agent says you are not signed in: sign in now", self.dialogs.sign_in
+            )
         if controller is not None and self.model.agent_alive and controller.can_logout:
             yield SystemCommand(
                 "Log out", "Sign out of the agent (asks first)", self.dialogs.confirm_logout
