@@ -137,10 +137,6 @@ class DemoAgent:
         conn.request_handler = self.handle_request
         conn.notification_handler = self.handle_notification
 
-    @property
-    def connected(self) -> bool:
-        return self.conn is not None
-
     def methods(self) -> frozenset[str]:
         """The request methods this connection serves (they follow the version)."""
         return frozenset(self._methods[self.caps.version])

@@ -37,7 +37,7 @@ class Host(Protocol):
     def sessions(self) -> Mapping[str, Any]: ...
 
     @property
-    def connected(self) -> bool: ...
+    def conn(self) -> object | None: ...
 
     async def notify(self, method: str, params: dict[str, Any]) -> None: ...
 
@@ -85,7 +85,7 @@ class StatusMethods:
     async def auth_changed(self) -> None:
         """``auth/status_update`` when the sign-in state is not what the client was told."""
         now = self.agent.auth.status_json()
-        if not self.agent.connected or not self.tells_auth_status or now == self.auth_told:
+        if self.agent.conn is None or not self.tells_auth_status or now == self.auth_told:
             return
         self.auth_told = now
         await self.agent.notify("auth/status_update", dict(now))
