@@ -5,6 +5,7 @@ and at 80x24 the line takes one row and pushes nothing off the screen."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -195,3 +196,62 @@ def test_snapshot_the_line_under_the_bar(  # type: ignore[no-untyped-def]
     monkeypatch.setenv("HOME", str(tmp_path))  # the folder shown: "~", the same every run
     app = fixture_app(tmp_path, status_line=StatusLineSettings(every, command))
     assert snap_compare(app, terminal_size=size, run_before=run_before)
+
+
+class _Line:
+    """Stands in for the widget: what was drawn."""
+
+    def __init__(self) -> None:
+        self.drawn: list[tuple[list[str], str, str | None]] = []
+
+    def show(self, items: list[str], line: str = "", problem: str | None = None) -> None:
+        self.drawn.append((list(items), line, problem))
+
+    def set_shown(self, shown: bool) -> None:
+        pass
+
+
+async def test_the_command_runs_only_for_the_view_in_front_and_not_while_quitting(
+    tmp_path: Path,
+) -> None:
+    """Another agent's view in front (or the app quitting): the items still follow, the
+    command is not run; back in front, it runs."""
+    from types import SimpleNamespace
+    from typing import Any
+
+    from acp_tui.session.launch.spec import AgentSpec
+    from acp_tui.ui.screens.chat.own_status import OwnStatus
+
+    spec = AgentSpec(
+        argv=("agent",),
+        cwd=str(tmp_path),
+        status_line=StatusLineSettings(("agent",), "echo hi"),
+    )
+    model: Any = SimpleNamespace(
+        state=lambda: None,
+        new_choices=SimpleNamespace(preview=lambda: None),
+        quitting=False,
+    )
+    front = [False]
+    line = _Line()
+    part = OwnStatus(
+        model,
+        spec,
+        line=lambda: line,
+        in_front=lambda: front[0],
+        label=lambda: "A",  # type: ignore[arg-type,return-value]
+    )
+    assert part.command is not None
+    part.refresh()
+    assert part.command.runs == 0 and line.drawn[-1] == (["A"], "", None)
+    model.quitting = True
+    front[0] = True
+    part.refresh()
+    assert part.command.runs == 0
+    model.quitting = False
+    part.refresh()
+    assert part.command.runs == 1
+    while part.command.running:
+        await asyncio.sleep(0.01)
+    assert line.drawn[-1][1] == "hi"
+    await part.stop()
