@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -79,6 +80,7 @@ async def test_the_command_line_appears_and_updates_with_the_session(
 ) -> None:
     command, seen = status_script(tmp_path)
     app = fixture_app(tmp_path, status_line=StatusLineSettings(("mode", "context"), command))
+    started = time.monotonic()
     async with app.run_test(size=size) as pilot:
         screen = await wait_for_session(pilot)
         await wait_for(pilot, lambda: "turns=0 mode=Code" in shown(screen), "the first line")
@@ -99,8 +101,8 @@ async def test_the_command_line_appears_and_updates_with_the_session(
     assert states[0]["turn"]["count"] == 0 and states[-1]["turn"]["count"] == 2
     assert states[-1]["session"]["id"] == screen.session_id
     assert states[-1]["context"] == {"used": 48_600, "size": 200_000, "percent": 24.3}
-    # Paced: far fewer runs than the states the screen went through, never two a second.
-    assert len(states) < 30
+    # Paced: never two runs within a second (the first at once).
+    assert len(states) <= time.monotonic() - started + 1
 
 
 async def test_the_line_is_cut_with_an_ellipsis_and_pushes_nothing_off(tmp_path: Path) -> None:
