@@ -15,7 +15,7 @@ import time
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.notifications import SeverityLevel
@@ -39,12 +39,14 @@ from acp_tui.ui.palette import literal_command
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat import ChatScreen
 from acp_tui.ui.search_sessions import SessionSearch
+from acp_tui.ui.spend import SpendFace
 from acp_tui.ui.termination import SIGNALS, TerminationWatch
 from acp_tui.ui.textual_patches import css_cache, key_order
 from acp_tui.ui.textual_patches.driver import terminal_answers, write_nothing_more
 from acp_tui.ui.themes import register_themes
 from acp_tui.ui.toasts import PROBLEMS_ENTRY, problems_toast
 from acp_tui.ui.warm_up import WARM_UP_AFTER, warm_up_in_background
+from acp_tui.ui.widgets.status_line import BudgetWarning
 
 if TYPE_CHECKING:
     from acp_tui.config.load import Config
@@ -145,6 +147,8 @@ class AcpTuiApp(AgentViews, App[int]):
         )
         #: Search all sessions (Ctrl+F, the palette), and opening what is found.
         self.session_search = SessionSearch(self)
+        #: The Spend view, the budgets' warnings and their question before a message.
+        self.spending = SpendFace(self, self.workspace, lambda: self.agent_views.values())
         #: Shown as notifications once the app runs (config and theme file problems).
         self.problems: list[str] = [*problems, *self.patches.problems]
         self.choices = list(choices) if choices is not None else None
@@ -200,6 +204,7 @@ class AcpTuiApp(AgentViews, App[int]):
             self.set_timer(WARM_UP_AFTER, warm_up_in_background)
         if self.quit_on_termination:
             self._quit_on_termination()
+        self.spending.start()
         if self.settings.agent is not None:
             self.open_agent(self.settings)
             for settings in self.more_agents:
@@ -263,6 +268,7 @@ class AcpTuiApp(AgentViews, App[int]):
         await self.workspace.stop_all()
         self.session_search.close()
         self.workspace.close_search()
+        self.spending.stop()
         self.workspace.close_spend()
         # What this run parsed anew, for the next launch (the command line's apps only).
         css_cache.save_to_disk()
@@ -405,7 +411,13 @@ class AcpTuiApp(AgentViews, App[int]):
             # Ours are plain text: Textual would read a "[" in them as markup.
             yield from map(literal_command, screen.palette_commands())
             yield from map(literal_command, self.session_search.commands())
+            yield from map(literal_command, self.spending.commands())
             yield from map(literal_command, self.agent_system_commands())
+
+    @on(BudgetWarning.Pressed)
+    def _budget_warning_pressed(self, event: BudgetWarning.Pressed) -> None:
+        event.stop()
+        self.spending.open()
 
     def action_search_sessions(self) -> None:
         """Search every session, from an agent's view (over a dialog it does nothing)."""

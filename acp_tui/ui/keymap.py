@@ -46,6 +46,7 @@ PLACES: dict[str, str] = {
     "InspectorScreen": "protocol inspector",
     "TextLogScreen": "dialogs",
     "ContextDetailsScreen": "dialogs",
+    "SpendScreen": "dialogs",
     "AuthScreen": "dialogs",
     "ConfirmScreen": "dialogs",
     "OptionsScreen": "dialogs",

@@ -305,7 +305,7 @@ class SdkTestAgent(Agent):
         used = sum(len(said) for _role, said in session["history"]) // 4
         await self.conn.session_update(
             session_id=session_id,
-            update=UsageUpdate(session_update="usage_update", used=used, size=100_000, cost=cost),
+            update=UsageUpdate(session_update="usage_update", used=used, size=200_000, cost=cost),
         )
 
     async def _say(self, session_id: str, text: str) -> None:

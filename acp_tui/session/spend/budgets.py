@@ -55,6 +55,16 @@ class BudgetState:
         return f"{spent} of {limit} spent ({int(self.fraction * 100)}%)"
 
     @property
+    def short(self) -> str:
+        """The status line's words: ``daily budget: 84% · $4.20 of $5.00``."""
+        currency = self.budget.currency
+        spent = format_cost(self.spent, currency)
+        limit = format_cost(self.budget.amount, currency)
+        if self.level == "over":
+            return f"over the {self.budget.name}: {spent} of {limit}"
+        return f"{self.budget.name}: {int(self.fraction * 100)}% · {spent} of {limit}"
+
+    @property
     def warning(self) -> str:
         """One line for the status bar and the notification."""
         if self.level == "over":

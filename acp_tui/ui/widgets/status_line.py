@@ -18,7 +18,7 @@ from acp_tui.text.relative_time import elapsed_text
 from acp_tui.text.safety import sanitize_terminal_text
 from acp_tui.ui.keymap import key_label
 
-__all__ = ["NEW_OUTPUT_TEXT", "BackgroundCount", "StatusLine", "elapsed_text"]
+__all__ = ["NEW_OUTPUT_TEXT", "BackgroundCount", "BudgetWarning", "StatusLine", "elapsed_text"]
 
 NEW_OUTPUT_TEXT = "↓ new output ({key})"
 
@@ -46,9 +46,21 @@ class BackgroundCount(Static):
         self.post_message(self.Pressed())
 
 
+class BudgetWarning(Static):
+    """``⚠ daily budget: 84% · $4.20 of $5.00``: a budget this view's messages are
+    sent under is at 80% or more (``-over``: spent); a click opens the Spend view."""
+
+    class Pressed(Message):
+        """The person clicked the warning."""
+
+    def on_click(self, event: events.Click) -> None:
+        event.stop()
+        self.post_message(self.Pressed())
+
+
 class StatusLine(Horizontal):
-    """The status text (id ``status``), the background count (id ``background-count``) and
-    the new-output marker (id ``new-output``)."""
+    """The status text (id ``status``), the background count (id ``background-count``), the
+    budget warning (id ``budget-warning``) and the new-output marker (id ``new-output``)."""
 
     DEFAULT_CSS = """
     StatusLine {
@@ -77,12 +89,26 @@ class StatusLine(Horizontal):
         }
         & > BackgroundCount.-visible { display: block; }
         & > BackgroundCount:hover { background: $boost; }
+        & > BudgetWarning {
+            display: none;
+            width: auto;
+            max-width: 75%;
+            height: 1;
+            padding: 0 1;
+            color: $text-warning;
+            text-wrap: nowrap;
+            text-overflow: ellipsis;
+        }
+        & > BudgetWarning.-visible { display: block; }
+        & > BudgetWarning.-over { color: $text-error; text-style: bold; }
+        & > BudgetWarning:hover { background: $boost; }
     }
     """
 
     def compose(self) -> ComposeResult:
         yield Static("", id="status")
         yield BackgroundCount("", id="background-count")
+        yield BudgetWarning("", id="budget-warning")
         key = key_label(self, "transcript-bottom", "click")
         yield NewOutputMarker(NEW_OUTPUT_TEXT.format(key=key), id="new-output")
 
@@ -116,6 +142,20 @@ class StatusLine(Horizontal):
     def background_count(self) -> str:
         counter = self.query_one(BackgroundCount)
         return str(counter.render()) if counter.has_class("-visible") else ""
+
+    def set_budget(self, text: str, over: bool = False) -> None:
+        """The budget warning (empty: none shown); ``over``: a budget is spent."""
+        warning = self.query_one(BudgetWarning)
+        shown = f"⚠ {text}" if text else ""
+        if str(warning.render()) != shown:
+            warning.update(Text(shown))
+        warning.set_class(bool(text), "-visible")
+        warning.set_class(over, "-over")
+
+    @property
+    def budget_warning(self) -> str:
+        warning = self.query_one(BudgetWarning)
+        return str(warning.render()) if warning.has_class("-visible") else ""
 
     def set_busy(self, busy: bool) -> None:
         self.query_one("#status").set_class(busy, "-busy")

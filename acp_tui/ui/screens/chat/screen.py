@@ -40,6 +40,7 @@ from acp_tui.ui.palette import AgentCommand, AgentCommands
 from acp_tui.ui.preferences import UiSettings
 from acp_tui.ui.screens.chat.agent import agent_parts
 from acp_tui.ui.screens.chat.agent_name import background_title
+from acp_tui.ui.screens.chat.budget import BudgetGate
 from acp_tui.ui.screens.chat.common import data_dir, history_path
 from acp_tui.ui.screens.chat.drawing import QUITTING_STATUS, ChatWidgets
 from acp_tui.ui.screens.chat.keys import CHAT_BINDINGS
@@ -140,6 +141,15 @@ class ChatScreen(Screen[None]):
         )
         self.model = made.model
         self.dialogs = made.dialogs
+        #: The budgets: the status line's warning, the question before a message.
+        self.budget = BudgetGate(
+            self.workspace.budgets,
+            self.parts,
+            lambda: self.model.session_id,
+            lambda: self.widgets.status if self.is_mounted else None,
+            self.dialogs.ask_yes_no,
+            lambda text: self.notify(text, severity="error", markup=False),
+        )
         self.rewind = made.rewind
         self.rules = made.rules
         #: Review before the write lands (acp_tui.ui.screens.chat.write_review).
@@ -372,10 +382,21 @@ class ChatScreen(Screen[None]):
         self.widgets.transcript.to_bottom()
         # Typed in another session than the one on screen now (a key that switched the view
         # was handled since): it goes where it was typed. Otherwise, as ever: the view's.
-        if not self.model.send(
-            event.text, event.blocks, target=self.model.send_target(event.target)
-        ):
-            self.widgets.prompt.set_draft(event.text)  # not taken: nothing typed is lost
+        target = self.model.send_target(event.target)
+        text, blocks = event.text, event.blocks
+
+        def keep() -> None:
+            """Not taken: nothing typed is lost (what was typed since comes after it)."""
+            typed = self.widgets.prompt.text
+            self.widgets.prompt.set_draft(f"{text}\n{typed}" if typed.strip() else text)
+
+        def send() -> None:
+            if not self.model.send(text, blocks, target=target):
+                keep()
+
+        # A budget spent asks first (or refuses); editing a queued message sends nothing new.
+        if self.prompts.editing(target) is not None or self.budget.before_send(target, send, keep):
+            send()
 
     def open_session(self, session_id: str) -> None:
         """Switch to a live session at once, else resume / load it through the agent."""
