@@ -5,6 +5,7 @@ request means v1 behaviour; sign-in uses auth/login and never with a terminal me
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -19,9 +20,10 @@ from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.agent.mcp import select_mcp_servers
 from acp_tui.session.auth.methods import AuthMethod, TerminalLogin
+from acp_tui.session.errors import SessionError
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.store import SessionStore
-from acp_tui.store.entries import AgentMessage, ToolCall, UserMessage
+from acp_tui.store.entries import AgentMessage, Notice, ToolCall, UserMessage
 from tests.demo_agent import schema_check
 
 pytestmark = pytest.mark.anyio
@@ -171,6 +173,59 @@ async def test_v2_reopens_with_resume_and_replay_from_the_start(tmp_path: Path) 
     assert resume and resume[0]["replayFrom"] == {"type": "start"}
     assert "session/load" not in [m for m, _ in requests(second)]
     check_client_messages(second, 2)
+
+
+async def test_a_replay_cut_short_is_told_apart_from_a_whole_one(tmp_path: Path) -> None:
+    """The agent dies halfway through the replay of a resume (``--cut-replays``): no
+    ``replay_complete``, no answer. What arrived is shown, and said to be cut short; the
+    same replay run to its end says nothing of the kind."""
+    state_dir = tmp_path / "state"
+    first = SessionController(
+        AgentSpec(
+            demo_agent_argv(str(state_dir), chunk_delay=0), cwd=str(tmp_path), protocol_version=2
+        ),
+        store=SessionStore(),
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(first.run)
+        await wait(lambda: first.current_session_id is not None, "the session")
+        sid = first.current_session_id
+        assert sid is not None
+        for text in ("one", "two", "three"):
+            first.send_prompt(sid, text)
+            await wait(lambda: not first.is_busy(sid), "the turn")
+        first.request_stop()
+
+    async def reopen(controller: SessionController) -> None:
+        with contextlib.suppress(SessionError):
+            await controller.open_session(sid)
+
+    for cut in (True, False):
+        store = SessionStore()
+        controller = SessionController(
+            AgentSpec(
+                demo_agent_argv(str(state_dir), chunk_delay=0, cut_replays=cut),
+                cwd=str(tmp_path),
+                protocol_version=2,
+            ),
+            store=store,
+        )
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(controller.run, reopen)
+            if cut:
+                await wait(controller.finished.is_set, "the agent to die mid-replay")
+            else:
+                await wait(lambda c=controller: c.current_session_id == sid, "reopened")
+                controller.request_stop()
+        state = store.get(sid)
+        assert state is not None and not state.replaying
+        said = [e.title for e in state.transcript if isinstance(e, Notice)]
+        if cut:
+            assert 0 < len(users(store, sid)) < 3
+            assert any("cut short" in title for title in said), said
+        else:
+            assert users(store, sid) == ["one", "two", "three"]
+            assert not any("cut short" in title for title in said), said
 
 
 async def test_a_v1_answer_to_a_v2_request_means_v1_from_then_on(tmp_path: Path) -> None:

@@ -28,6 +28,7 @@ def demo_agent_argv(
     require_auth: bool = False,
     whole_forks_only: bool = False,
     no_auth_status: bool = False,
+    cut_replays: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -43,4 +44,6 @@ def demo_agent_argv(
         argv.append("--whole-forks-only")
     if no_auth_status:
         argv.append("--no-auth-status")
+    if cut_replays:
+        argv.append("--cut-replays")
     return argv

@@ -22,6 +22,7 @@ from __future__ import annotations
 import copy
 import logging
 import math
+import os
 from collections.abc import Awaitable, Callable, Coroutine
 from typing import Any
 
@@ -63,6 +64,8 @@ log = logging.getLogger(__name__)
 
 CLOSE_WAIT = 5.0
 ARCHIVE_FILTERS = ("exclude", "include", "only")
+#: The exit code of a replay cut short (``--cut-replays``).
+CUT_REPLAY_EXIT_CODE = 5
 
 Method = Callable[[dict[str, Any]], Awaitable[Any]]
 
@@ -80,9 +83,12 @@ class DemoAgent:
         require_auth: bool = False,
         fork_at_message: bool = True,
         auth_status: bool = True,
+        cut_replays: bool = False,
     ) -> None:
         self.store = store
         self.fork_at_message = fork_at_message
+        #: Exit halfway through every replay (``--cut-replays``): a truncated one.
+        self.cut_replays = cut_replays
         self.chunk_delay = max(0.0, chunk_delay)
         self.v2_updates = v2_updates
         self.auth = auth.AuthState(store.directory, require=require_auth)
@@ -375,7 +381,11 @@ class DemoAgent:
         session.system_prompt = prompt
         self._activate_dirs(session, dirs_param(params))
         if replay_from is not None:
-            for update in wire.replay(session.record, self.caps):
+            updates = list(wire.replay(session.record, self.caps))
+            for index, update in enumerate(updates):
+                if self.cut_replays and index == len(updates) // 2:
+                    log.error("--cut-replays: exiting halfway through the replay")
+                    os._exit(CUT_REPLAY_EXIT_CODE)
                 await self.update(session.id, update)
             # The end of the history (v2 preview): what follows is live.
             await self.update(session.id, {"sessionUpdate": "replay_complete"})

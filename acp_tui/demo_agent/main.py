@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
         "learns of a sign-in only from auth_required, as with most agents",
     )
     parser.add_argument(
+        "--cut-replays",
+        action="store_true",
+        help="exit halfway through every replay (a truncated replay, for tests)",
+    )
+    parser.add_argument(
         "--login",
         action="store_true",
         help="do not speak ACP: run the terminal sign-in step (a terminal auth method runs this)",
@@ -75,6 +80,7 @@ async def serve(
     require_auth: bool,
     whole_forks_only: bool = False,
     auth_status: bool = True,
+    cut_replays: bool = False,
 ) -> None:
     from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
@@ -89,6 +95,7 @@ async def serve(
         require_auth=require_auth,
         fork_at_message=not whole_forks_only,
         auth_status=auth_status,
+        cut_replays=cut_replays,
     )
     connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
@@ -133,6 +140,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.require_auth,
             options.whole_forks_only,
             not options.no_auth_status,
+            options.cut_replays,
         )
     except KeyboardInterrupt:
         return 130

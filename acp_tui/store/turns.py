@@ -213,6 +213,17 @@ class Turns:
         replay, s._replay = s._replay, None
         if replay is not None:
             self._judge_replay(s, replay, response is not None, resumed=resumed)
+        elif response is None and s.replaying and s.transcript:
+            # Neither the end of the history (v2: replay_complete) nor the answer came: what
+            # it replayed is on screen, and is not all of it
+            # (https://agentclientprotocol.com/rfds/v2/session-replay-complete).
+            self.add_notice(
+                s.id,
+                "The replay of this session was cut short: the conversation above may lack its end",
+                severity="warning",
+                description="The agent stopped before it said the history was complete "
+                "and before it answered. Opening the session again replays it again.",
+            )
         s.replaying = False
         self._registry.apply_session_response(s, response)
         self._tracker.touch(s, PART_STATE)

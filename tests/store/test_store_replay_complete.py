@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from acp_tui.store import AgentMessage, SessionStore, UserMessage
+from acp_tui.store import AgentMessage, Notice, SessionStore, UserMessage
 from acp_tui.store.changes import PART_STATE
 
 SID = "s1"
@@ -67,3 +67,39 @@ def test_a_stray_marker_outside_a_replay_changes_nothing() -> None:
     assert not store.take_changes().sessions.get(SID)
     store.prompt_finished(SID, {"stopReason": "end_turn"}, turn=turn)
     assert conversation(store) == [("UserMessage", "hi"), ("AgentMessage", "hello")]
+
+
+def notices(store: SessionStore) -> list[str]:
+    state = store.get(SID)
+    assert state is not None
+    return [e.title for e in state.transcript if isinstance(e, Notice)]
+
+
+@pytest.mark.parametrize(
+    ("marker", "answered", "truncated"),
+    [(False, False, True), (True, False, False), (False, True, False), (True, True, False)],
+    ids=["cut-short", "whole-then-failed", "answered-unmarked", "whole"],
+)
+def test_a_replay_without_its_end_nor_its_answer_is_said_to_be_cut_short(
+    marker: bool, answered: bool, truncated: bool
+) -> None:
+    """The RFD's rule: a replay that ends without ``replay_complete`` and without a
+    successful response is truncated; either one of them means the history is whole."""
+    store = SessionStore()
+    state = store.begin_replay(SID, cwd="/p")
+    store.apply(chunk("user_message_chunk", "first"))
+    store.apply(chunk("agent_message_chunk", "You said: first"))
+    if marker:
+        store.apply(COMPLETE)
+    store.end_replay(SID, {} if answered else None)
+    assert not state.replaying
+    said = [text for text in notices(store) if "cut short" in text]
+    assert len(said) == (1 if truncated else 0)
+    assert conversation(store) == [("UserMessage", "first"), ("AgentMessage", "You said: first")]
+
+
+def test_a_failed_replay_that_brought_nothing_says_nothing() -> None:
+    store = SessionStore()
+    store.begin_replay(SID, cwd="/p")
+    store.end_replay(SID, None)
+    assert notices(store) == []

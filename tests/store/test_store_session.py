@@ -329,7 +329,7 @@ def test_replay_of_a_live_session_replaces_its_transcript(store: SessionStore) -
     store.apply(chunk("hello"))
     store.begin_replay(SID)
     store.apply_many(REPLAY)
-    store.end_replay(SID)
+    store.end_replay(SID, {})
     assert len(sess(store).transcript) == len(REPLAY)
 
 
