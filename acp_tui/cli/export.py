@@ -30,14 +30,12 @@ from acp_tui.cli.say import say
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused, create_new, private_directory
 from acp_tui.session.errors import SessionError
-from acp_tui.session.export.html_page import transcript_html
-from acp_tui.session.export.markdown import transcript_markdown, write_export
+from acp_tui.session.export.formats import SUFFIXES, ExportFormat, redacted_title, render
+from acp_tui.session.export.markdown import write_export
 from acp_tui.text.redaction import Finding, Redactor, compile_patterns
 from acp_tui.text.safety import escaped_line
 
 __all__ = ["export_recording", "make_redactor", "run_export"]
-
-SUFFIXES = {"md": ".md", "html": ".html"}
 
 
 def make_redactor(patterns: dict[str, str], problems: list[str]) -> Redactor:
@@ -60,7 +58,7 @@ class HeadlessExport(Headless):
         super().__init__(invocation, output)
         options = invocation.options
         self.session_id: str = options.session
-        self.format: str = options.format
+        self.format: ExportFormat = "html" if options.format == "html" else "md"
         self.redactor = redactor
         self.path: Path | None = None
 
@@ -87,13 +85,9 @@ class HeadlessExport(Headless):
         if state is None:
             self.finish(EXIT_STOPPED, f"session {_label(self.session_id, 80)} was not loaded")
             return
-        if self.format == "html":
-            text = transcript_html(state, self.store.get, redactor=self.redactor)
-        else:
-            text = transcript_markdown(state, self.store.get, redactor=self.redactor)
-        title = None
+        text = render(state, self.store.get, self.format, self.redactor)
+        title = redacted_title(state, self.redactor)
         if self.redactor is not None:
-            title = Redactor(self.redactor.patterns).scrub(state.display_title, "title")
             for number, finding in enumerate(self.redactor.findings):
                 self.output.note(finding_line(number, finding))
         try:

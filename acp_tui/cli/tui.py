@@ -78,6 +78,7 @@ def _settings(
         resume=resume,
         continue_latest=options.continue_,
         recorder=invocation.recorder,
+        redact_patterns=dict(config.export.redact_patterns) if config is not None else {},
     )
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from acp_tui.text.redaction import Redactor, known_secrets
+from acp_tui.text.redaction import Redactor
 
 __all__ = ["redact_recording"]
 
@@ -44,9 +44,8 @@ def redact_recording(data: bytes, redactor: Redactor) -> bytes:
     redacted as text). A reply streams in chunks, so a secret the person sent whole comes
     back cut into pieces no rule knows by itself: a first pass finds the secrets, and the
     second also redacts any piece of them (:attr:`Redactor.known`)."""
-    finder = Redactor(redactor.patterns, home=redactor.home)
-    _redacted_lines(data, finder)
-    redactor.known = redactor.known | known_secrets(finder.findings)
+    _redacted_lines(data, redactor)
+    redactor.learn()
     return _redacted_lines(data, redactor)
 
 

@@ -27,6 +27,7 @@ from acp_tui.session.asking.elicitation_queue import PendingElicitation
 from acp_tui.session.asking.rules import Decision, Rule
 from acp_tui.session.asking.write_reviews import PendingWrite
 from acp_tui.session.auth.methods import parse_auth_methods
+from acp_tui.text.redaction import Redactor
 from acp_tui.ui.keymap import _binding_owners
 from acp_tui.ui.screens.armed import ArmedDialog, DialogOrigin, TypingForwarder
 from acp_tui.ui.screens.auth import AuthScreen
@@ -34,6 +35,7 @@ from acp_tui.ui.screens.chat.write_review import WriteReviewDialog
 from acp_tui.ui.screens.confirm import ConfirmScreen
 from acp_tui.ui.screens.elicitation import ElicitationScreen
 from acp_tui.ui.screens.permission import PermissionScreen, RuleOffer
+from acp_tui.ui.screens.redaction_review import RedactionReview
 from acp_tui.ui.screens.rename import RenameScreen
 from acp_tui.ui.screens.rewind import ReviewDialog
 from acp_tui.ui.screens.rule_editor import RuleEditorScreen
@@ -144,6 +146,12 @@ def review(forward: TypingForwarder, made: Made, arm: float) -> ArmedDialog[Any]
     return ReviewDialog("Rewind", files, origin=ORIGIN, arm_delay=arm)
 
 
+def redaction_review(forward: TypingForwarder, made: Made, arm: float) -> ArmedDialog[Any]:
+    redactor = Redactor(home="/home/me")
+    redactor.scrub("mail ann@example.org from /home/me/app", "entry 1 (your message)")
+    return RedactionReview(redactor.findings, origin=ORIGIN, arm_delay=arm, forward_typing=forward)
+
+
 DIALOGS: dict[str, Callable[[TypingForwarder, Made, float], ArmedDialog[Any]]] = {
     "PermissionScreen": permission,
     "ElicitationScreen form": form,
@@ -154,6 +162,7 @@ DIALOGS: dict[str, Callable[[TypingForwarder, Made, float], ArmedDialog[Any]]] =
     "RuleEditorScreen": rule_editor,
     "ReviewDialog": review,
     "WriteReviewDialog": write_review,
+    "RedactionReview": redaction_review,
 }
 
 

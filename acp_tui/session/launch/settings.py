@@ -37,6 +37,8 @@ class AppSettings:
     #: Where each agent's stderr log goes; the prestarted agent and the controller both read it.
     log_dir: Path = field(default_factory=locations.log_dir)
     data_dir: Path | None = None
+    #: The config's ``[export] redact_patterns`` (name -> regular expression).
+    redact_patterns: dict[str, str] = field(default_factory=dict)
     #: ``--record FILE``: every connection's wire goes there.
     recorder: WireRecorder | None = None
     #: ``acp-tui replay FILE``: the agent is the recording.

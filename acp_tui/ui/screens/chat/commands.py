@@ -92,8 +92,12 @@ class ChatCommands:
                 lambda title: h.sessions.rename(None, title or None),
             ),
             Command(
-                ClientCommand("export", "save this session as Markdown"),
-                lambda _: h.tools.export_transcript(),
+                ClientCommand(
+                    "export", "save this session to share (secrets redacted)", "[md|html]"
+                ),
+                lambda fmt: h.tools.export_transcript(
+                    "html" if (fmt or "").strip().lower() == "html" else "md"
+                ),
             ),
             Command(
                 ClientCommand("copy", "copy the agent's last reply"),

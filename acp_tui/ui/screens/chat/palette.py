@@ -108,8 +108,15 @@ class ChatPalette:
         )
         yield SystemCommand(
             "Export transcript",
-            "Save this session as Markdown in acp-tui's exports folder (a toast says where)",
+            "Save this session as Markdown in acp-tui's exports folder, secrets redacted "
+            "(each one reviewed first)",
             tools.export_transcript,
+        )
+        yield SystemCommand(
+            "Export transcript as HTML",
+            "One self-contained page in acp-tui's exports folder, secrets redacted "
+            "(each one reviewed first)",
+            lambda: tools.export_transcript("html"),
         )
         yield SystemCommand("Show agent log", "The agent's recent stderr lines", tools.show_stderr)
         yield SystemCommand(

@@ -187,10 +187,12 @@ def make_parts(
     tools = ChatTools(
         model,
         settings,
-        push=lambda pushed: screen.app.push_screen(pushed),
+        push=lambda pushed, answered=None: screen.app.push_screen(pushed, answered),
         copy=lambda text: screen.app.copy_to_clipboard(text),
         gauge=lambda: widgets.gauge,
         announce=lambda message, **how: screen.app.notify(message, **how),
+        origin=dialogs.origin,
+        forward_typing=dialogs.forward_typing,
     )
     other_agents = OtherAgents(
         workspace,

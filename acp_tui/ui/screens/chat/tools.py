@@ -9,20 +9,28 @@ is the app's toast (not cut short: a path is read whole).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
-
-from textual.screen import Screen
+from dataclasses import replace
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
-from acp_tui.session.export.markdown import transcript_markdown, write_export
+from acp_tui.session.export.formats import (
+    FORMAT_NAMES,
+    SUFFIXES,
+    ExportFormat,
+    redacted_title,
+    render,
+)
+from acp_tui.session.export.markdown import write_export
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
+from acp_tui.text.redaction import Redactor, compile_patterns
 from acp_tui.text.safety import encodable
 from acp_tui.ui.models import Notify
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.render.source_text import last_code_block
+from acp_tui.ui.screens.armed import DialogOrigin, TypingForwarder
 from acp_tui.ui.screens.chat.common import data_dir
+from acp_tui.ui.screens.redaction_review import RedactionReview
 from acp_tui.ui.widgets.gauge import ContextGauge
 
 __all__ = ["ChatTools", "system_prompt_state"]
@@ -43,14 +51,19 @@ class ChatTools:
         model: ChatModel,
         settings: AppSettings,
         *,
-        push: Callable[[Screen[Any]], object],
+        push: Callable[..., object],
         copy: Callable[[str], None],
         gauge: Callable[[], ContextGauge],
         announce: Notify,
+        origin: Callable[[str | None], DialogOrigin] | None = None,
+        forward_typing: TypingForwarder | None = None,
     ) -> None:
         self.model = model
         self.settings = settings
+        #: Shows a screen (and calls back with its answer, when given one).
         self.push = push
+        self.origin = origin
+        self.forward_typing = forward_typing
         self.copy = copy
         self.gauge = gauge
         self.announce = announce
@@ -92,19 +105,64 @@ class ChatTools:
         lines = code.count("\n") + 1
         self.model.notify(f"Copied the code block ({lines} line{'s' if lines != 1 else ''}).")
 
-    def export_transcript(self) -> None:
+    def export_transcript(self, fmt: ExportFormat = "md") -> None:
+        """Export the session on screen, redacted: what the redaction engine finds is listed
+        in the review first (each kept or undone), and only then written. With nothing
+        found, it is written at once (its note says so)."""
         state = self.model.state()
         if state is None:
             return
+        patterns, problems = compile_patterns(self.settings.redact_patterns)
+        for problem in problems:
+            self.model.notify(f"[export] {problem}", severity="warning", markup=False)
+        redactor = Redactor(patterns)
+        render(state, self.model.store.get, fmt, redactor)
+        findings = list(redactor.findings)
+        if not findings:
+            self._write_export(state.id, fmt, redactor)
+            return
+
+        def reviewed(undone: frozenset[int] | None) -> None:
+            if undone is None:
+                self.model.notify("Export cancelled: nothing was written.")
+                return
+            redactor.reset(findings[number] for number in undone)
+            self._write_export(state.id, fmt, redactor)
+
+        origin = self.origin(state.id) if self.origin else None
+        if origin is not None:  # the pane shows no secret, the session's title included
+            scrub = Redactor(patterns).scrub
+            origin = replace(
+                origin,
+                session=scrub(origin.session, "title") if origin.session else origin.session,
+                parent=scrub(origin.parent, "title") if origin.parent else origin.parent,
+            )
+        review = RedactionReview(
+            findings, what=FORMAT_NAMES[fmt], origin=origin, forward_typing=self.forward_typing
+        )
+        self.push(review, reviewed)
+
+    def _write_export(self, session_id: str, fmt: ExportFormat, redactor: Redactor) -> None:
+        """Render the session again (as it is now: what came since the review is redacted
+        too) and write it through the path gate; a toast says where."""
+        state = self.model.store.get(session_id)
+        if state is None:
+            return
         folder = locations.exports_dir(data_dir(self.settings))
+        text = render(state, self.model.store.get, fmt, redactor)
         try:
-            path = write_export(folder, state, transcript_markdown(state, self.model.store.get))
+            path = write_export(
+                folder, state, text, SUFFIXES[fmt], title=redacted_title(state, redactor)
+            )
         except (OSError, PathRefused) as error:
             self.model.notify(f"Export failed: {error}", severity="error", markup=False)
             return
         # The whole path, on the app's toast: a chat toast is cut to 100 characters, and the
         # person needs all of it to find the file.
-        self.announce(f"Transcript exported to {path}", timeout=15)
+        found = len(redactor.findings)
+        kept = sum(1 for finding in redactor.findings if redactor.is_undone(finding))
+        what = f"{found - kept} redacted" + (f", {kept} kept" if kept else "")
+        self.announce(f"Transcript exported ({what}) to {path}", timeout=15)
 
     def show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
