@@ -9,12 +9,14 @@ style is inline, and its Content-Security-Policy forbids every other source."""
 from __future__ import annotations
 
 import html
-
-from markdown_it import MarkdownIt
+from typing import TYPE_CHECKING
 
 from acp_tui.session.export.markdown import Lookup, transcript_markdown
 from acp_tui.store.session import SessionState
 from acp_tui.text.redaction import Redactor
+
+if TYPE_CHECKING:
+    from markdown_it import MarkdownIt
 
 __all__ = ["page", "transcript_html"]
 
@@ -37,6 +39,9 @@ table { border-collapse: collapse; } td, th { border: 1px solid #d1d9e0; padding
 
 
 def _renderer() -> MarkdownIt:
+    # Imported here: the app loads no Markdown machinery before it draws Markdown.
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False})
     md.enable(["table", "strikethrough"])
     md.disable("image")
