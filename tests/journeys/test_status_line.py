@@ -73,7 +73,7 @@ def test_the_status_commands_line_appears_and_updates(
     row = wait_line(term, r"turns=0 \[b\]as-typed\[/b\] runs=\d+")
     assert "project" in row  # the cwd item
     assert "[31m" not in row and "\x1b" not in row
-    assert_frame(term, "with the status line", own_status=True)
+    assert "palette" in term.lines()[-1]  # the footer stays on the last row
 
     # A turn with a tool call that asks permission.
     term.send(asks)
@@ -82,6 +82,7 @@ def test_the_status_commands_line_appears_and_updates(
     term.wait_gone("Permission requested")
     wait_line(term, r"turns=1 ")
     term.wait_gone("working…", timeout=60)
+    assert_frame(term, "after the permission", own_status=True)
 
     # The second turn: the line visibly updates.
     term.send("hello there")
