@@ -3,8 +3,8 @@
 Protocol v1 (https://agentclientprotocol.com/protocol/v1): initialize, authenticate, logout,
 session/new, session/load (full replay), session/list, session/resume, session/close,
 session/delete, session/prompt, session/set_mode, session/set_config_option, the unstable
-session/fork, session/set_title, session/archive and session/unarchive, and the
-session/cancel notification. Agent -> client calls: session/request_permission,
+session/fork, session/set_title, session/archive, session/unarchive, auth/status,
+session/status and session/options (see :mod:`.status`), and the session/cancel notification. Agent -> client calls: session/request_permission,
 elicitation/create (+ elicitation/complete), fs/* and terminal/*, each only when the client
 advertised it.
 

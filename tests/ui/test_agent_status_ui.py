@@ -7,6 +7,8 @@ selectors before any session exists."""
 from __future__ import annotations
 
 import json
+import os
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -35,8 +37,9 @@ pytestmark = pytest.mark.anyio
 SIZE = (120, 40)
 
 
-def sent_methods(app: Any) -> list[str]:
-    controller = chat(app).controller
+def sent_methods(screen: Any) -> list[str]:
+    """What the chat ``screen``'s agent was sent, by method, in order."""
+    controller = screen.controller
     assert controller is not None and controller.client is not None
     out = []
     for record in list(controller.client.connection.traffic):
@@ -76,7 +79,7 @@ async def test_the_header_follows_the_pushed_sign_in_and_the_palette_signs_in(
         assert shown(account(screen)) == "● Demo sign-in (demo user)"
         tooltip = str(account(screen).tooltip)
         assert "authenticated" in tooltip and "Demo sign-in (demo user) (in use)" in tooltip
-        methods = sent_methods(app)
+        methods = sent_methods(screen)
     # Asked once after initialize; the rest the agent pushed.
     assert methods.count("auth/status") == 1
     assert methods.count("authenticate") == 1
@@ -100,7 +103,7 @@ async def test_a_pushed_sign_out_signs_in_before_the_next_message(tmp_path: Path
             pilot, lambda: app.screen is screen and not screen.busy, "the message answered"
         )
         await settle(pilot)
-        prompts = [m for m in sent_methods(app) if m == "session/prompt"]
+        prompts = [m for m in sent_methods(screen) if m == "session/prompt"]
     assert len(prompts) == 2  # the message went once: no refusal first
 
 
@@ -130,7 +133,7 @@ async def test_a_session_another_client_holds_is_marked_open_elsewhere(tmp_path:
             label = chat(second).query_one("ChatHeader #elsewhere", Label)
             await wait_for(pilot, lambda: label.has_class("-on"), "open elsewhere, shown")
             assert "another client" in str(label.tooltip)
-            methods = sent_methods(second)
+            methods = sent_methods(chat(second))
     assert methods.index("session/status") < methods.index("session/load")
 
 
@@ -142,7 +145,36 @@ async def test_session_options_fill_the_new_session_before_it_exists(tmp_path: P
         bar = screen.query_one(ChatBar)
         await wait_for(pilot, lambda: bool(bar.options), "the options shown")
         names = {option.name for option in bar.options}
-        methods = sent_methods(app)
+        methods = sent_methods(screen)
         assert screen.session_id is None
     assert {"Model", "Speed"} <= names
     assert "session/options" in methods and "session/new" not in methods
+
+
+async def test_each_agent_process_says_its_sign_in_again(tmp_path: Path) -> None:
+    """The header's account is the running agent's: gone with it when it exits, asked of
+    the restarted one (once, as at any start)."""
+    app = demo_app(tmp_path, tmp_path / "state")
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_session(pilot)
+        await send(pilot, "/signout")
+        await wait_for(pilot, lambda: account(screen).has_class("-signed-out"), "signed out")
+        await wait_for(pilot, lambda: not screen.busy, "/signout answered")
+        first = screen.controller
+        assert first is not None and first.process is not None
+        os.kill(first.process.pid, signal.SIGKILL)  # a message now would ask for a sign-in
+        await wait_for(pilot, lambda: not screen.model.agent_alive, "the agent gone")
+        await wait_for(pilot, lambda: shown(account(screen)) == "", "the account cleared")
+        await pilot.press("ctrl+r")
+        await wait_for(
+            pilot,
+            lambda: screen.controller is not first and screen.model.agent_alive,
+            "the agent restarted",
+        )
+        await wait_for(pilot, lambda: account(screen).has_class("-signed-out"), "said again")
+        # The session reopens after the restart: the sign-in is offered before it.
+        await wait_for(pilot, lambda: isinstance(app.screen, AuthScreen), "the sign-in picker")
+        assert app.screen.reason == NOT_SIGNED_IN  # type: ignore[attr-defined]
+        methods = sent_methods(screen)
+    assert methods.count("auth/status") == 1  # the new process's own
+    assert "session/load" not in methods  # not before the sign-in

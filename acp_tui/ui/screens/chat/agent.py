@@ -323,6 +323,8 @@ class AgentRunner:
 
     def _exited(self, info: AgentExit) -> None:
         model = self.model
+        # Who is signed in is the running agent's to say: a new process says it again.
+        self.widgets.header.set_account("", "", signed_out=False)
         self._reopening_over()  # it ended before reopening anything
         model.agent_alive = False
         model.unresponsive = False
