@@ -42,6 +42,19 @@ def offered(app: Any) -> tuple[str, ...]:
     return row.labels if row.has_class("-visible") else ()
 
 
+async def test_v2_advertises_them_in_the_preview_layout_and_gets_them(tmp_path: Path) -> None:
+    """On v2 the capability sits in the preview's place (``capabilities.session``, a group
+    of object markers): the demo, reading it there, suggests after each reply."""
+    app = demo_app(tmp_path, tmp_path / "state", protocol_version=2)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await wait_for_session(pilot)
+        (init,) = sent(app, "initialize")
+        assert init["protocolVersion"] == 2
+        assert init["capabilities"]["session"] == {"promptSuggestions": {}}
+        await send(pilot, "hello")
+        await wait_for(pilot, lambda: len(offered(app)) == 3, "three suggestions")
+
+
 async def test_chips_after_a_reply_tab_takes_one_and_only_sending_sends_it(
     tmp_path: Path,
 ) -> None:
