@@ -123,7 +123,8 @@ async def test_the_spend_view_shows_what_was_reported(tmp_path: Path) -> None:
         view = app.screen
         assert isinstance(view, SpendScreen)
         await wait_for(pilot, lambda: "$1.75" in view.text, "the totals")
-        assert view.text.startswith("Today (since ")
+        assert view.text.startswith("Budgets\n")
+        assert "\nToday (since " in view.text
         assert "demo agent: $1.75" in view.text
         assert "✔" not in view.text
         assert "daily budget: $1.75 of $10.00 spent (17%)" in view.text

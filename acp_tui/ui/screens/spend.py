@@ -1,6 +1,6 @@
-"""The Spend view (Ctrl+P → Spend): what the agents reported they cost today, this week and
-this month, per agent and per project, each currency on its own, the agents that report no
-cost, and the budgets with how much of each is spent.
+"""The Spend view (Ctrl+P → Spend): the budgets with how much of each is spent (first: what
+needs the person), then what the agents reported they cost today, this week and this month,
+per agent and per project, each currency on its own, and the agents that report no cost.
 
 The numbers are read from the ledger in a thread (never on the thread that draws), when the
 view opens and again after each write to the ledger while it is open.
@@ -38,12 +38,12 @@ class SpendScreen(ModalScreen[None]):
         padding: 0 2; background: $panel; border: round $primary;
         border-title-style: bold; border-subtitle-color: $text-muted;
     }
-    SpendScreen #spend-lines { margin: 1 0 0 0; }
+    SpendScreen #spend-lines { margin: 1 0; }
     SpendScreen .budget { margin: 0; }
     SpendScreen .budget.-warn { color: $text-warning; }
     SpendScreen .budget.-over { color: $text-error; text-style: bold; }
     SpendScreen #budgets-title { text-style: bold; margin: 1 0 0 0; }
-    SpendScreen #spend-end { height: 1; }
+    SpendScreen #budgets-end { height: 0; }
     """
     BINDINGS = [
         Binding("escape", "dismiss", "Close", id="close-dialog"),
@@ -68,9 +68,9 @@ class SpendScreen(ModalScreen[None]):
         with VerticalScroll(id="spend-panel") as panel:
             panel.border_title = "Spend"
             panel.border_subtitle = f"{key_label(self, 'close-dialog')} to close"
-            yield Static(Text("reading the ledger…"), id="spend-lines")
             yield Static(Text("Budgets"), id="budgets-title")
-            yield Static("", id="spend-end")
+            yield Static("", id="budgets-end")
+            yield Static(Text("reading the ledger…"), id="spend-lines")
 
     def on_mount(self) -> None:
         self.query_one("#budgets-title").display = False
@@ -102,11 +102,10 @@ class SpendScreen(ModalScreen[None]):
         title.display = bool(budgets)
         self.query_one("#spend-panel").mount_all(
             [Static(Text(line), classes=f"budget -{level}") for line, level in budgets],
-            before="#spend-end",
+            before="#budgets-end",
         )
-        self.text = "\n".join(
-            lines + (["", "Budgets"] if budgets else []) + [b for b, _ in budgets]
-        )
+        head = ["Budgets", *(line for line, _ in budgets), ""] if budgets else []
+        self.text = "\n".join(head + lines)
 
     async def action_dismiss(self, result: None = None) -> None:
         self.dismiss(result)
