@@ -15,6 +15,8 @@ Example::
     terminal_title = true          # the window title says what needs you
     initialize_timeout = 30        # seconds before an agent that does not answer is reported
     protocol = 1                   # ACP version to ask for: 1, or 2 (the draft)
+    status_items = ["model", "context", "git_branch"]   # the row under the prompt
+    status_command = "~/bin/acp-status"    # reads the state as JSON, prints one line
 
     [keys]                         # action = key (see the README for the actions)
     new-session = "ctrl+k"
