@@ -277,3 +277,29 @@ async def test_an_agent_that_advertises_none_of_them_is_asked_none(tmp_path: Pat
     assert "session/new" in wire and ("session/load" in wire or "session/resume" in wire)
     assert not STATUS_METHODS & set(wire)
     assert seen.auth == [] and seen.options == []
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_what_the_agent_advertises_is_read_in_both_versions(version: int) -> None:
+    from acp_tui.protocol.agent_info import parse_agent_info
+
+    if version == 2:
+        answer: dict[str, Any] = {
+            "protocolVersion": 2,
+            "info": {"name": "a", "version": "1"},
+            "capabilities": {"session": {"status": {}, "options": {}}, "auth": {"status": {}}},
+        }
+        bare: dict[str, Any] = {"protocolVersion": 2, "capabilities": {"session": {}}}
+    else:
+        answer = {
+            "protocolVersion": 1,
+            "agentCapabilities": {
+                "sessionCapabilities": {"status": {}, "options": {}},
+                "auth": {"status": {}},
+            },
+        }
+        bare = {"protocolVersion": 1, "agentCapabilities": {"auth": {"status": None}}}
+    told = parse_agent_info(answer)
+    assert told.can_auth_status and told.can_session_status and told.can_session_options
+    silent = parse_agent_info(bare)
+    assert not (silent.can_auth_status or silent.can_session_status or silent.can_session_options)
