@@ -150,6 +150,15 @@ class ChatScreen(Screen[None]):
             self.dialogs.ask_yes_no,
             lambda text: self.notify(text, severity="error", markup=False),
         )
+        # Each time the session on screen is drawn, and each second: the warning follows a
+        # switch to a session of another project, and a new day.
+        drawn = made.drawing.drawn
+
+        def drawn_and_warned() -> None:
+            drawn()
+            self.budget.show_warning()
+
+        made.drawing.drawn = drawn_and_warned
         self.rewind = made.rewind
         self.rules = made.rules
         #: Review before the write lands (acp_tui.ui.screens.chat.write_review).
