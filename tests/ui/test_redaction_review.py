@@ -11,8 +11,8 @@ import pytest
 from textual.containers import Vertical
 from textual.widgets import Static
 
-from acp_tui.text.redaction import EMAIL, HOME, PATTERN, PRIVATE_KEY, SECRET
-from acp_tui.ui.screens.redaction_review import RedactionReview
+from acp_tui.text.redaction import EMAIL, HOME, PATTERN, PRIVATE_KEY, SECRET, Redactor
+from acp_tui.ui.screens.redaction_review import RedactionReview, finding_row, summary
 from tests.ui.chat_helpers import demo_app, send, wait_for, wait_for_session
 from tests.ui.test_resilience import screen_text
 
@@ -130,3 +130,15 @@ async def test_keys_before_the_review_arms_go_to_the_prompt(tmp_path: Path) -> N
         await pilot.press("escape")
         await wait_for(pilot, lambda: not isinstance(app.screen, RedactionReview), "closed")
         assert screen.query_one("#prompt").text.endswith("yay")  # type: ignore[attr-defined]
+
+
+def test_the_summary_counts_each_kind_and_a_row_shows_only_the_preview() -> None:
+    redactor = Redactor(home="/home/x")
+    redactor.scrub(f"a@b.org c@d.org /home/x/y /home/z https://u:pw12@h.io {KEY}", "w")
+    assert summary(redactor.findings, {1}) == (
+        "6 found (2 e-mail addresses, 2 home directories, 1 password in URL, 1 secret)"
+        " · 5 to redact · 1 kept as written"
+    )
+    [key] = [finding for finding in redactor.findings if finding.kind == SECRET]
+    assert finding_row(key, False).plain.startswith("✓ redact  secret  sk-a•••••• (")
+    assert KEY[:8] not in finding_row(key, True).plain

@@ -47,13 +47,26 @@ _MOVES = {
 }
 
 
+#: Each kind of finding, counted more than once.
+_PLURALS = {
+    "home directory": "home directories",
+    "e-mail address": "e-mail addresses",
+    "password in URL": "passwords in URLs",
+}
+
+
+def _plural(kind: str, count: int) -> str:
+    return kind if count == 1 else _PLURALS.get(kind, kind + "s")
+
+
 def finding_row(finding: Finding, undone: bool) -> Text:
-    """``✓ redact  secret · Anthropic key · entry 1 (your message), line 1 · sk-a•••``: the
-    preview is the only agent text in it, drawn literally on one line."""
-    row = Text("✗ keep   " if undone else "✓ redact ", style="italic" if undone else "bold")
-    row.append(f"{finding.kind} · {finding.rule}")
-    row.append(f" · {finding.where}, line {finding.line} · ", style="dim")
+    """``✓ redact  secret  sk-a•••••• (53 chars) · entry 1 (your message), line 1 · Anthropic
+    key``: what and its masked preview first (what a narrow terminal keeps); the preview is
+    the only agent text in it, drawn literally on one line."""
+    row = Text("✗ keep    " if undone else "✓ redact  ", style="italic" if undone else "bold")
+    row.append(f"{finding.kind}  ")
     row.append_text(agent_line(finding.preview, 80, style="strike" if undone else ""))
+    row.append(f" · {finding.where}, line {finding.line} · {finding.rule}", style="dim")
     return row
 
 
@@ -62,9 +75,7 @@ def summary(findings: list[Finding], undone: set[int]) -> str:
     kinds: dict[str, int] = {}
     for finding in findings:
         kinds[finding.kind] = kinds.get(finding.kind, 0) + 1
-    counted = ", ".join(
-        f"{count} {kind}{'s' if count != 1 else ''}" for kind, count in kinds.items()
-    )
+    counted = ", ".join(f"{count} {_plural(kind, count)}" for kind, count in kinds.items())
     kept = f" · {len(undone)} kept as written" if undone else ""
     return f"{len(findings)} found ({counted}) · {len(findings) - len(undone)} to redact{kept}"
 
