@@ -108,6 +108,9 @@ class StatusMethods:
             for new in held - self._held:
                 (self._marks / f"{new}.{os.getpid()}").touch()
             self._held = set(held)
+        if not held:  # the last one out leaves no trace (another's marks keep it)
+            with contextlib.suppress(OSError):
+                self._marks.rmdir()
 
     def _held_elsewhere(self, session_id: str) -> bool:
         try:
