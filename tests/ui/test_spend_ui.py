@@ -69,11 +69,19 @@ async def test_a_budget_warns_at_80_and_asks_at_100_percent(tmp_path: Path) -> N
         await spend(pilot, "/cost 0.35")
         await wait_for(pilot, lambda: "85%" in warning(app), "the warning")
         assert warning(app) == "⚠ daily budget: 85% · $0.85 of $1.00"
-        assert any("daily budget: $0.85 of $1.00 spent (85%)" in m for m in heard)
+        await wait_for(
+            pilot,
+            lambda: any("daily budget: $0.85 of $1.00 spent (85%)" in m for m in heard),
+            "the notification at 80%",
+        )
         # Not over yet: a message goes without a question.
         await spend(pilot, "/cost 0.2")
         await wait_for(pilot, lambda: "over the daily budget" in warning(app), "over")
-        assert any("Budget" in m or "over the daily budget" in m for m in heard)
+        await wait_for(
+            pilot,
+            lambda: any("over the daily budget: $1.05" in m for m in heard),
+            "the notification at 100%",
+        )
         # Over: the next message asks first; "n" keeps it in the prompt, unsent.
         await send(pilot, "one more thing")
         await wait_for(pilot, lambda: isinstance(app.screen, ConfirmScreen), "the question")
