@@ -82,7 +82,12 @@ def demo(tmp_path: Path, seen: Seen, **flags: Any) -> SessionController:
     return SessionController(
         AgentSpec(argv, cwd=str(tmp_path)),
         store=SessionStore(),
-        face=FaceHooks(events=seen.events(), choose_auth=seen.choose, terminal_auth=False),
+        face=FaceHooks(
+            events=seen.events(),
+            choose_auth=seen.choose,
+            terminal_auth=False,
+            shows_new_session_options=True,
+        ),
     )
 
 
@@ -303,3 +308,19 @@ def test_what_the_agent_advertises_is_read_in_both_versions(version: int) -> Non
     assert told.can_auth_status and told.can_session_status and told.can_session_options
     silent = parse_agent_info(bare)
     assert not (silent.can_auth_status or silent.can_session_status or silent.can_session_options)
+
+
+async def test_a_face_without_a_new_session_view_does_not_ask_session_options(
+    tmp_path: Path,
+) -> None:
+    """``acp-tui ask`` shows no options before its session: nothing to ask for."""
+    controller = SessionController(
+        AgentSpec(demo_agent_argv(str(tmp_path / "state"), chunk_delay=0), cwd=str(tmp_path)),
+        store=SessionStore(),
+    )
+    async with anyio.create_task_group() as tg:
+        tg.start_soon(controller.run)
+        await wait(lambda: controller.current_session_id is not None)
+        wire = methods(controller)
+        controller.request_stop()
+    assert "session/options" not in wire and "auth/status" in wire

@@ -304,7 +304,8 @@ def test_ask_with_record_writes_the_session_and_it_checks_clean(tmp_path: Path) 
     recording = load_recording(path)
     assert recording.header["cwd"] == str(tmp_path)
     methods = [e.message.get("method") for e in recording.segments[0].entries if e.is_message]
-    assert methods[:3] == ["initialize", None, "session/new"]
+    # The demo agent tells its sign-in state: asked before the first session (unstable).
+    assert methods[:5] == ["initialize", None, "auth/status", None, "session/new"]
     check = run_cli("replay", "--check", str(path), cwd=tmp_path)
     assert check.returncode == 0, check.stdout
     assert "no protocol errors" in check.stdout

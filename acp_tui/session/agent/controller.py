@@ -407,7 +407,11 @@ class SessionController:
         self.state.ready.set()
         self.checkpoints.warm()
         self.state.events.on_ready(agent)
-        if self.state.task_group is not None and agent.can_session_options:
+        if (
+            self.state.task_group is not None
+            and agent.can_session_options
+            and self.state.shows_new_session_options
+        ):
             self.state.task_group.start_soon(self._session_options, client)
         try:
             # Before the first session: whether the person must sign in first.

@@ -117,6 +117,9 @@ class FaceHooks:
     #: Whether the face offers the agent's prompt suggestions for the person to take (the
     #: TUI: chips under the prompt); advertised only then (``session.promptSuggestions``).
     offers_suggestions: bool = False
+    #: Whether the face shows a new session's options before it exists (the TUI's new
+    #: session view): only then is ``session/options`` asked.
+    shows_new_session_options: bool = False
     #: Whether the face shows what the agent reports of terminals of its own (the TUI's tool
     #: blocks); advertised only then (``_meta.terminal_output``): an agent told so sends that
     #: output in ``_meta`` alone, which a face that does not show it would lose.

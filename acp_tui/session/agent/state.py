@@ -146,6 +146,7 @@ class ControllerState:
         self.offers_suggestions = face.offers_suggestions
         #: Whether the face shows the agent's own terminals' output: advertised so.
         self.shows_agent_terminals = face.shows_agent_terminals
+        self.shows_new_session_options = face.shows_new_session_options
         self.task_group: anyio.abc.TaskGroup | None = None
         self.stop_requested = anyio.Event()
         self.stopping = False

@@ -153,6 +153,8 @@ class AgentRunner:
                 offers_suggestions=True,
                 # The tool blocks show the output of the agent's own terminals (codex-acp).
                 shows_agent_terminals=True,
+                # The new session's view shows its options before it exists.
+                shows_new_session_options=True,
             ),
         )
         if replay is not None:
