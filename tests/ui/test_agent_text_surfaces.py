@@ -191,7 +191,13 @@ async def test_every_field_of_a_turn_is_literal_on_every_surface(tmp_path: Path)
         await pilot.press("escape", "backspace")
         # The export: agent strings cannot become links, images or HTML.
         screen.tools.export_transcript()
-        exported = next((tmp_path / ".data" / "exports").glob("acp-tui-*.md")).read_text()
+        folder = tmp_path / ".data" / "exports"
+        await wait_for(
+            pilot,
+            lambda: not [w for w in app.workers if w.group == "export" and not w.is_finished],
+            "the export written",
+        )
+        exported = next(folder.glob("acp-tui-*.md")).read_text()
         escaped = "\\[/\\]\\[@click=app.quit\\]Q\\[/\\]\\[link=https\\://evil.example\\]"
         lines = exported.splitlines()
         assert lines[0] == "# sessiontitle" + escaped + "L\\[/link\\]\\[b\\]Rz!"

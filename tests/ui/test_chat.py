@@ -217,14 +217,21 @@ async def test_export_writes_the_transcript_as_markdown(tmp_path: Path) -> None:
         toasts = record_notifications(app)
         screen.tools.export_transcript()
         # Into acp-tui's exports folder, never the project (its git status stays clean).
-        assert not list(tmp_path.glob("acp-tui-*"))
         folder = tmp_path / ".data" / "exports"
+        await wait_for(
+            pilot,
+            lambda: not [w for w in app.workers if w.group == "export" and not w.is_finished],
+            "the export written",
+        )
+        assert not list(tmp_path.glob("acp-tui-*"))
         exported = list(folder.glob("acp-tui-*.md"))
         assert len(exported) == 1
         assert stat.S_IMODE(exported[0].stat().st_mode) == 0o600
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
         # The person is told where it went.
-        assert any(str(exported[0]) in message for message in toasts), toasts
+        await wait_for(
+            pilot, lambda: any(str(exported[0]) in message for message in toasts), "the toast"
+        )
         text = exported[0].read_text()
         assert text.startswith("# Refactor the greeting")
         assert "## You\n\nconversation" in text

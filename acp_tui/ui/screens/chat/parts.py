@@ -42,7 +42,7 @@ from acp_tui.ui.screens.chat.session_actions import SessionActions
 from acp_tui.ui.screens.chat.sessions import SidebarRequests
 from acp_tui.ui.screens.chat.shell import ShellMode
 from acp_tui.ui.screens.chat.subagents import Subagents
-from acp_tui.ui.screens.chat.tools import ChatTools
+from acp_tui.ui.screens.chat.tools import ChatTools, in_thread
 from acp_tui.ui.screens.chat.write_review import ChatWriteReviews
 from acp_tui.ui.widgets.session_list import SessionList
 
@@ -193,6 +193,7 @@ def make_parts(
         announce=lambda message, **how: screen.app.notify(message, **how),
         origin=dialogs.origin,
         forward_typing=dialogs.forward_typing,
+        in_thread=lambda work, done: in_thread(screen, work, done, model.notify),
     )
     other_agents = OtherAgents(
         workspace,

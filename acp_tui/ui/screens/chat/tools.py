@@ -8,8 +8,14 @@ is the app's toast (not cut short: a path is read whole).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from textual.screen import Screen
 
 from acp_tui.config import locations
 from acp_tui.services.path_gate import PathRefused
@@ -23,7 +29,7 @@ from acp_tui.session.export.formats import (
 from acp_tui.session.export.markdown import write_export
 from acp_tui.session.launch.settings import AppSettings
 from acp_tui.store.entries import AgentMessage
-from acp_tui.text.redaction import Redactor, compile_patterns
+from acp_tui.text.redaction import Finding, Redactor, compile_patterns
 from acp_tui.text.safety import encodable
 from acp_tui.ui.models import Notify
 from acp_tui.ui.models.chat import ChatModel
@@ -33,7 +39,32 @@ from acp_tui.ui.screens.chat.common import data_dir
 from acp_tui.ui.screens.redaction_review import RedactionReview
 from acp_tui.ui.widgets.gauge import ContextGauge
 
-__all__ = ["ChatTools", "system_prompt_state"]
+__all__ = ["ChatTools", "in_thread", "system_prompt_state"]
+
+
+#: ``in_thread(work, done)``: ``work()`` in a thread, then ``done(its result)`` on the loop.
+InThread = Callable[[Callable[[], Any], Callable[[Any], None]], None]
+
+
+def _at_once(work: Callable[[], Any], done: Callable[[Any], None]) -> None:
+    done(work())
+
+
+def in_thread(
+    screen: Screen[Any], work: Callable[[], Any], done: Callable[[Any], None], notify: Notify
+) -> None:
+    """The chat's :data:`InThread`: ``work`` in a thread of the screen's worker, ``done`` on
+    the loop; an exception is said (nothing is written), never the end of the app."""
+
+    async def run() -> None:
+        try:
+            result = await asyncio.to_thread(work)
+        except Exception as error:
+            notify(f"Export failed: {error}", severity="error", markup=False)
+            return
+        done(result)
+
+    screen.run_worker(run(), group="export", exit_on_error=False)
 
 
 def system_prompt_state(sent: bool | None) -> str:
@@ -57,6 +88,7 @@ class ChatTools:
         announce: Notify,
         origin: Callable[[str | None], DialogOrigin] | None = None,
         forward_typing: TypingForwarder | None = None,
+        in_thread: InThread | None = None,
     ) -> None:
         self.model = model
         self.settings = settings
@@ -64,6 +96,9 @@ class ChatTools:
         self.push = push
         self.origin = origin
         self.forward_typing = forward_typing
+        #: Runs work in a thread, then its result through a callback on the app's loop
+        #: (None: at once, here).
+        self.in_thread: InThread = in_thread or _at_once
         self.copy = copy
         self.gauge = gauge
         self.announce = announce
@@ -108,7 +143,8 @@ class ChatTools:
     def export_transcript(self, fmt: ExportFormat = "md") -> None:
         """Export the session on screen, redacted: what the redaction engine finds is listed
         in the review first (each kept or undone), and only then written. With nothing
-        found, it is written at once (its note says so)."""
+        found, it is written at once (its note says so). Rendering and redacting run in a
+        thread (:attr:`in_thread`): a long session takes seconds, the screen none of them."""
         state = self.model.state()
         if state is None:
             return
@@ -116,10 +152,20 @@ class ChatTools:
         for problem in problems:
             self.model.notify(f"[export] {problem}", severity="warning", markup=False)
         redactor = Redactor(patterns)
-        render(state, self.model.store.get, fmt, redactor)
-        findings = list(redactor.findings)
+        lookup = self.model.store.get
+
+        def first_pass() -> list[Finding]:
+            render(state, lookup, fmt, redactor)
+            return list(redactor.findings)
+
+        self.in_thread(first_pass, partial(self._review, state.id, fmt, redactor))
+
+    def _review(
+        self, session_id: str, fmt: ExportFormat, redactor: Redactor, findings: list[Finding]
+    ) -> None:
+        """The findings of the first pass: to the review (nothing found: written now)."""
         if not findings:
-            self._write_export(state.id, fmt, redactor)
+            self._write_export(session_id, fmt, redactor)
             return
 
         def reviewed(undone: frozenset[int] | None) -> None:
@@ -127,11 +173,11 @@ class ChatTools:
                 self.model.notify("Export cancelled: nothing was written.")
                 return
             redactor.reset(findings[number] for number in undone)
-            self._write_export(state.id, fmt, redactor)
+            self._write_export(session_id, fmt, redactor)
 
-        origin = self.origin(state.id) if self.origin else None
+        origin = self.origin(session_id) if self.origin else None
         if origin is not None:  # the pane shows no secret, the session's title included
-            scrub = Redactor(patterns).scrub
+            scrub = Redactor(redactor.patterns).scrub
             origin = replace(
                 origin,
                 session=scrub(origin.session, "title") if origin.session else origin.session,
@@ -149,20 +195,29 @@ class ChatTools:
         if state is None:
             return
         folder = locations.exports_dir(data_dir(self.settings))
-        text = render(state, self.model.store.get, fmt, redactor)
-        try:
-            path = write_export(
-                folder, state, text, SUFFIXES[fmt], title=redacted_title(state, redactor)
-            )
-        except (OSError, PathRefused) as error:
-            self.model.notify(f"Export failed: {error}", severity="error", markup=False)
+        lookup = self.model.store.get
+
+        def write() -> Path | str:
+            text = render(state, lookup, fmt, redactor)
+            try:
+                return write_export(
+                    folder, state, text, SUFFIXES[fmt], title=redacted_title(state, redactor)
+                )
+            except (OSError, PathRefused) as error:
+                return str(error)
+
+        self.in_thread(write, partial(self._written, redactor))
+
+    def _written(self, redactor: Redactor, written: Path | str) -> None:
+        if isinstance(written, str):
+            self.model.notify(f"Export failed: {written}", severity="error", markup=False)
             return
         # The whole path, on the app's toast: a chat toast is cut to 100 characters, and the
         # person needs all of it to find the file.
         found = len(redactor.findings)
         kept = sum(1 for finding in redactor.findings if redactor.is_undone(finding))
         what = f"{found - kept} redacted" + (f", {kept} kept" if kept else "")
-        self.announce(f"Transcript exported ({what}) to {path}", timeout=15)
+        self.announce(f"Transcript exported ({what}) to {written}", timeout=15)
 
     def show_stderr(self) -> None:
         from acp_tui.ui.screens.inspector import TextLogScreen
