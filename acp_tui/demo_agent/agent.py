@@ -2,7 +2,7 @@
 
 Protocol v1 (https://agentclientprotocol.com/protocol/v1): initialize, authenticate, logout,
 session/new, session/load (full replay), session/list, session/resume, session/close,
-session/delete, session/prompt, session/set_mode, session/set_config_option, the unstable
+session/delete, session/prompt, session/inject (steer), session/set_mode, session/set_config_option, the unstable
 session/fork, session/set_title, session/archive, session/unarchive, auth/status,
 session/status and session/options (see :mod:`.status`), and the session/cancel notification. Agent -> client calls: session/request_permission,
 elicitation/create (+ elicitation/complete), fs/* and terminal/*, each only when the client
@@ -110,6 +110,7 @@ class DemoAgent:
             "session/close": self.close_session,
             "session/delete": self.delete_session,
             "session/prompt": self.turns.prompt,
+            "session/inject": self.turns.inject,
             "session/set_config_option": self.set_config_option,
             "session/fork": self.fork_session,
             "session/set_title": self.set_title,
@@ -239,6 +240,7 @@ class DemoAgent:
             "title": {},
             "archive": {},
             "status": {},
+            "inject": {"modes": ["steer"]},  # the mid-turn input RFD (prompting.inject)
         }
         if version == V2:
             return {

@@ -44,6 +44,9 @@ def text_of(prompt: list[dict[str, Any]]) -> str:
     )
 
 
+#: How long ``session/inject`` waits for the turn of a prompt read just before it.
+INJECT_GRACE = 1.0
+
 #: The demo's exit code for ``/drop`` (v2: the prompt inserted, its answer never sent).
 DROP_EXIT_CODE = 4
 #: Written to the state directory by ``/stall``: the process id to kill (a test's handle
@@ -115,13 +118,42 @@ class PromptTurns:
             return await self._accept_prompt(session, prompt, key)
         async with session.lock:
             turn = Turn()
-            session.turn = turn
+            session.begin(turn)
             try:
                 self._insert_user(session, prompt)
                 return await self._run_turn(session, turn, prompt)
             finally:
-                session.turn = None
+                session.end_turn()
                 turn.done.set()
+
+    async def inject(self, params: dict[str, Any]) -> dict[str, Any]:
+        """``session/inject`` (the mid-turn input RFD), ``steer`` only: the message waits for
+        the running turn's next chunk, where it is taken in (``TurnContext.take_injected``).
+        Accepted, its id is answered at once."""
+        self.agent.auth.check(self.agent.caps)
+        session = self.agent.live(str_param(params, "sessionId"))
+        if params.get("mode") != "steer":
+            raise RpcError(INVALID_PARAMS, "this agent takes `steer` injects only")
+        content = params.get("content")
+        if not isinstance(content, list) or not any(isinstance(b, dict) for b in content):
+            raise RpcError(INVALID_PARAMS, "`content` must be a non-empty array of blocks")
+        # The prompt read just before this request may not have started its turn yet (each
+        # request runs in a task of its own): a moment for it.
+        if session.turn is None:
+            with anyio.move_on_after(INJECT_GRACE):
+                await session.turn_begun.wait()
+        turn = session.turn
+        if turn is None or turn.cancelled:
+            raise RpcError(INVALID_PARAMS, "no turn is running to steer: send a prompt")
+        found = [b for b in content if isinstance(b, dict)]
+        item = {
+            "kind": "user",
+            "messageId": message_id(),
+            "text": text_of(found),
+            "blocks": [blocks.stored(b) for b in found],
+        }
+        turn.injected.append(item)
+        return {"messageId": item["messageId"]}
 
     async def _accept_prompt(
         self, session: LiveSession, prompt: list[dict[str, Any]], key: str | None = None
@@ -143,7 +175,7 @@ class PromptTurns:
             if session.deleted or self.agent.sessions.get(session.id) is not session:
                 raise not_found(session.id)
             turn = Turn()
-            session.turn = turn
+            session.begin(turn)
             user = self._insert_user(session, prompt, key)
         except BaseException:
             session.lock.release()
@@ -172,7 +204,7 @@ class PromptTurns:
                 )
                 await self._run_turn(session, turn, prompt)
             finally:
-                session.turn = None
+                session.end_turn()
                 turn.done.set()
                 session.lock.release()
 
@@ -200,8 +232,13 @@ class PromptTurns:
         try:
             await self._dispatch(ctx, command, argument, text)
             turn.check()
+            if turn.injected:  # accepted after the turn's last word: delivered now
+                await ctx.take_injected()
         except TurnCancelled:
             stop_reason = "cancelled"
+            # Accepted, never delivered: history all the same (an inject is never dropped).
+            record.history.extend(turn.injected)
+            turn.injected = []
         except Exception as failure:
             if not self.agent.caps.v2:
                 record.updated_at = now_iso()

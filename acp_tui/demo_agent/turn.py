@@ -70,6 +70,9 @@ class Turn:
     cost: float | None = None
     #: ``/suggest``: the prompts to suggest after this turn (instead of the usual ones).
     suggestions: list[str] | None = None
+    #: Messages the client injected (``session/inject``, steer) not delivered yet: the user
+    #: items they become.
+    injected: list[dict[str, Any]] = field(default_factory=list)
 
     def cancel(self) -> None:
         self.cancelled = True
@@ -105,6 +108,16 @@ class LiveSession:
     background_reported: bool = False
     #: The client's system prompt of the request that opened it: (mode, text), or None.
     system_prompt: tuple[str, str] | None = None
+    #: Set while a turn runs (``session/inject`` may wait for the turn of a prompt just read).
+    turn_begun: anyio.Event = field(default_factory=anyio.Event)
+
+    def begin(self, turn: Turn) -> None:
+        self.turn = turn
+        self.turn_begun.set()
+
+    def end_turn(self) -> None:
+        self.turn = None
+        self.turn_begun = anyio.Event()
 
     @property
     def id(self) -> str:
@@ -202,6 +215,8 @@ class TurnContext:
 
     async def say_chunk(self, piece: str) -> None:
         self.turn.check()
+        if self.turn.injected:
+            await self.take_injected()
         item = self.current_message()
         item["text"] += piece
         self.turn.output_chars += len(piece)
@@ -212,6 +227,25 @@ class TurnContext:
                 "content": wire.text_block(piece),
             }
         )
+
+    async def take_injected(self) -> None:
+        """Deliver the messages injected meanwhile, at this break-point between chunks: each
+        becomes a user message of the history (v2: echoed as ``user_message``), and the
+        reply goes on in a new message that says what it took."""
+        taken, self.turn.injected = self.turn.injected, []
+        await self.end_message()
+        for item in taken:
+            self.record.history.append(item)
+            if self.caps.v2:
+                await self.update(
+                    {
+                        "sessionUpdate": "user_message",
+                        "messageId": item["messageId"],
+                        "content": item["blocks"],
+                    }
+                )
+        said = "; ".join(f"“{item['text']}”" for item in taken)
+        await self.say_chunk(f"\n\nSteered mid-turn: you said {said}. Taking it into account.\n\n")
 
     def current_message(self) -> dict[str, Any]:
         item = self.turn.agent_item

@@ -10,7 +10,7 @@ from typing import Any
 
 from acp_tui.protocol import v2
 from acp_tui.protocol.errors import AcpError, ProtocolVersionError
-from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Method
+from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Inject, Method
 from acp_tui.wire.updates import JsonObject
 
 
@@ -69,6 +69,15 @@ class AgentInfo:
         caps = self.capabilities.get("sessionCapabilities")
         fork = caps.get("fork") if isinstance(caps, dict) else None
         return isinstance(fork, dict) and fork.get(ForkAtMessage.CAPABILITY) is True
+
+    @property
+    def can_steer(self) -> bool:
+        """``session/inject`` in ``steer`` mode: a message goes into the running turn
+        (``sessionCapabilities.inject.modes``, the mid-turn input RFD)."""
+        caps = self.capabilities.get("sessionCapabilities")
+        inject = caps.get(Inject.CAPABILITY) if isinstance(caps, dict) else None
+        modes = inject.get(Inject.MODES) if isinstance(inject, dict) else None
+        return isinstance(modes, list) and Inject.STEER in modes
 
     @property
     def can_set_title(self) -> bool:

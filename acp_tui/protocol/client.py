@@ -46,7 +46,7 @@ from acp_tui.protocol.jsonrpc import (
     RpcError,
 )
 from acp_tui.protocol.process import AgentProcess
-from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Method
+from acp_tui.wire.constants import PROTOCOL_VERSION, ForkAtMessage, Inject, Method
 from acp_tui.wire.updates import JsonObject
 
 if TYPE_CHECKING:
@@ -493,6 +493,16 @@ class AcpClient:
             params["idempotencyKey"] = idempotency_key
         result = await self.call(Method.SESSION_PROMPT, params)
         return result if isinstance(result, dict) else {}
+
+    async def inject(self, session_id: str, content: list[JsonObject]) -> str | None:
+        """``session/inject`` in ``steer`` mode (the mid-turn input RFD): ``content`` goes
+        into the running turn at its next safe break-point. Returns the ``messageId`` the
+        agent gave it (None when it gave none)."""
+        self._require(self.info.can_steer, "messages during a turn (session/inject)")
+        params: dict[str, Any] = {"sessionId": session_id, "mode": Inject.STEER, "content": content}
+        result = await self.call(Method.SESSION_INJECT, params)
+        found = result.get("messageId") if isinstance(result, dict) else None
+        return found if isinstance(found, str) else None
 
     async def cancel(self, session_id: str) -> None:
         with contextlib.suppress(ConnectionClosed):

@@ -38,7 +38,7 @@ TERMINAL_CANCEL = "terminal/cancel"
 TOOL_CALL_CANCEL = "tool_call/cancel"
 
 #: v2 session capabilities kept as they are (the stable ones, the system prompt, and the
-#: unstable fork, title, archive, status and options).
+#: unstable fork, title, archive, status and options, and the mid-turn ``inject`` RFD).
 SESSION_EXTRAS = (
     "delete",
     "additionalDirectories",
@@ -48,6 +48,7 @@ SESSION_EXTRAS = (
     "systemPrompt",
     "status",
     "options",
+    "inject",
 )
 REPLAY_FROM_START = {"type": "start"}
 

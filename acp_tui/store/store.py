@@ -345,6 +345,13 @@ class SessionStore:
         Returns the turn number."""
         return self._turns.prompt_sent(session_id, prompt)
 
+    def message_injected(
+        self, session_id: str, prompt: list[JsonObject], message_id: str | None
+    ) -> None:
+        """A message the agent took into its running turn (``session/inject``): shown, the
+        turn goes on. See :meth:`Turns.message_injected`."""
+        self._turns.message_injected(session_id, prompt, message_id)
+
     def prompt_finished(
         self,
         session_id: str,

@@ -309,6 +309,23 @@ class Turns:
         self._tracker.touch(s, PART_STATE)
         return s.turn
 
+    def message_injected(
+        self, session_id: str, prompt: list[JsonObject], message_id: str | None
+    ) -> None:
+        """A message the agent took into its running turn (``session/inject``): shown as
+        the person's, where it went in; the turn goes on (not a turn of its own). The agent's
+        ``user_message`` echo with ``message_id`` replaces it rather than adding another."""
+        s = self._registry.ensure(session_id)
+        if message_id is not None and message_id in s.msg_index:
+            return  # its echo came first: shown already
+        e = UserMessage(self._registry.next_id(), message_id)
+        e.set_content([b for b in prompt if isinstance(b, dict)])
+        if message_id is not None:
+            s.msg_index[message_id] = e
+        s.transcript.append(e)
+        self._tracker.touch_entry(s, e)
+        self._registry.updated_now(s)
+
     def prompt_finished(
         self,
         session_id: str,

@@ -30,6 +30,7 @@ PLACES: dict[str, str] = {
     "AcpTuiApp": "everywhere",
     "ChatScreen": "chat screen",
     "PromptEditor": "prompt",
+    "QueuedItem": "queued message (its row, reached with Tab from the prompt)",
     "SessionsSidebar": "sessions sidebar",
     "SessionList": "sessions list",
     "_FilterInput": "sidebar filter",
@@ -153,6 +154,19 @@ DESCRIPTIONS: dict[str, str] = {
     "filter-clear": "clear the filter (when empty: back to the list)",
     "prompt-send": "send the prompt (or queue it while the agent works)",
     "prompt-newline": "a new line in the prompt",
+    "send-now": "send now: into the running turn where the agent takes it (`session/inject`), "
+    "else the turn is cancelled and the message goes at once (Ctrl+Enter only where the "
+    "terminal tells it from Enter); while editing a queued message, that one",
+    "queue-previous": "on an empty prompt with messages queued: edit the last of them (else "
+    "the history, as ever); while editing one, the one before it",
+    "queue-next": "while editing a queued message: the one after it (past the last, an empty "
+    "prompt again)",
+    "queue-row-up": "the queued message above",
+    "queue-row-down": "the queued message below",
+    "queue-row-edit": "edit the queued message (in the prompt; Enter there saves it)",
+    "queue-row-remove": "remove the queued message",
+    "queue-row-first": "move the queued message first: it goes out next",
+    "queue-row-send-now": "send the queued message now (as `send-now`)",
     "external-editor": "write the prompt in your editor ($VISUAL, else $EDITOR, else vi); "
     "what it saves replaces the prompt",
     "show-folded": 'show the earlier entries (on a focused "⋯ earlier entries" row)',

@@ -64,6 +64,8 @@ class Method:
     # the config options a session would start with, before it exists.
     # https://agentclientprotocol.com/rfds/session-options
     SESSION_OPTIONS: Final = "session/options"
+    # Newer than the schema kept here: the mid-turn input RFD (see :class:`Inject`).
+    SESSION_INJECT: Final = "session/inject"
 
 
 class ForkAtMessage:
@@ -76,6 +78,24 @@ class ForkAtMessage:
     CAPABILITY: Final = "atMessageId"
     #: The ``session/fork`` parameter: the last message the branch keeps.
     PARAM: Final = "messageId"
+
+
+class Inject:
+    """Mid-turn input (the ``session/inject`` RFD, ACP PR #1261; a v2 draft, unstable): the
+    agent advertises ``sessionCapabilities.inject`` (v1) or ``session.inject`` (v2) with the
+    ``modes`` it takes; ``session/inject`` takes ``sessionId``, ``mode`` and ``content`` (the
+    blocks of a prompt) and answers ``{"messageId"}`` once the message is accepted; it is
+    delivered into the running turn (``steer``) or after it (``queue``), echoed then as a
+    ``user_message`` with that id. Spec:
+    https://agentclientprotocol.com/rfds/v2/session-inject"""
+
+    #: In ``sessionCapabilities`` (v1) or ``session`` (v2).
+    CAPABILITY: Final = "inject"
+    MODES: Final = "modes"
+    #: Delivered at the running turn's next safe break-point.
+    STEER: Final = "steer"
+    #: Delivered once the running turn is over.
+    QUEUE: Final = "queue"
 
 
 class UpdateKind:

@@ -82,7 +82,9 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
         "systemPrompt",
         "status",
         "options",
+        "inject",
     }
+    assert session_caps["inject"] == {"modes": ["steer"]}
     assert session_caps["systemPrompt"] == {"mode": {"override": {}}}
     assert caps["auth"] == {"logout": {}, "status": {}}
     # Each advertised session method answers (not -32601).
@@ -96,6 +98,7 @@ async def test_initialize_answers_what_is_implemented(state_dir: Path) -> None:
         "fork": "session/fork",
         "title": "session/set_title",
         "archive": "session/archive",
+        "inject": "session/inject",
     }
     from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore

@@ -139,14 +139,11 @@ class OneQueue(App[None]):
     def compose(self) -> ComposeResult:
         yield QueueView(id="queue")
 
-    def on_queued_item_edit_requested(self, event: QueuedItem.EditRequested) -> None:
-        self.heard.append(event)
-
-    def on_queued_item_remove_requested(self, event: QueuedItem.RemoveRequested) -> None:
+    def on_queued_item_requested(self, event: QueuedItem.Requested) -> None:
         self.heard.append(event)
 
 
-async def test_a_queued_item_posts_edit_and_remove_with_itself_as_control() -> None:
+async def test_a_queued_item_posts_edit_remove_and_send_now_with_itself_as_control() -> None:
     app = OneQueue()
     async with app.run_test(size=(80, 10)) as pilot:
         queue = app.query_one(QueueView)
@@ -159,10 +156,13 @@ async def test_a_queued_item_posts_edit_and_remove_with_itself_as_control() -> N
         assert await pilot.click("#remove-1")
         await wait_for(pilot, lambda: len(app.heard) == 2, "the remove request")
         edit, remove = app.heard
-        assert isinstance(edit, QueuedItem.EditRequested) and edit.control is second
-        assert edit.control.item.queue_id == 2
-        assert isinstance(remove, QueuedItem.RemoveRequested)
+        assert isinstance(edit, QueuedItem.Requested) and edit.control is second
+        assert edit.what == "edit" and edit.control.item.queue_id == 2
+        assert isinstance(remove, QueuedItem.Requested) and remove.what == "remove"
         assert remove.control.item.queue_id == 1
+        assert await pilot.click("#now-1")
+        await wait_for(pilot, lambda: len(app.heard) == 3, "the send-now request")
+        assert app.heard[-1].what == "now"  # type: ignore[attr-defined]
         await queue.show([])
         assert not queue.has_class("-visible") and not queue.query(QueuedItem)
 

@@ -42,6 +42,7 @@ from acp_tui.session.agent.requests import AgentRequests
 from acp_tui.session.agent.reviewed_writes import ReviewedWrites
 from acp_tui.session.agent.roots import SessionRoots
 from acp_tui.session.agent.state import ControllerState
+from acp_tui.session.agent.steering import Steering
 from acp_tui.session.agent.traffic import Traffic
 from acp_tui.session.agent.turns import Turns
 from acp_tui.session.asking.elicitation import URL
@@ -107,6 +108,7 @@ class SessionController:
         self.calls = SessionCalls(self.state, self.turns)
         self.requests = AgentRequests(self.state, self.turns)
         self.background = Background(self.state, self.turns)
+        self.steering = Steering(self.state, self.turns)
         # What the faces call: the parts' work, what fails said in the session layer's words
         # (acp_tui.session.errors), never the wire's. Prompts and turns:
         turns = self.turns
@@ -124,6 +126,8 @@ class SessionController:
         self.edit_saved = translating_now(turns.edit_saved)
         self.edit_queued = translating_now(turns.edit_queued)
         self.queue = turns.queue
+        self.send_now = translating_now(self.steering.send_now)
+        self.can_inject = self.steering.can_inject
         # Session calls.
         calls = self.calls
         self.new_session = translating(calls.new_session)

@@ -47,6 +47,9 @@ class SessionRuntime:
     #: A prompt was refused for want of a sign-in the person did not give: what waits is
     #: held until they send or edit a message, or sign in.
     auth_blocked: bool = False
+    #: Set once the running turn's ``session/prompt`` has gone out (or never will): what
+    #: goes into the turn (``session/inject``) must not reach the agent before it.
+    on_wire: anyio.Event | None = None
 
     def stop_asking(self) -> None:
         """Answer ``cancelled`` to every permission request still waiting (its dialog

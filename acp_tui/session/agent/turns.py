@@ -10,6 +10,8 @@ import uuid
 from pathlib import Path
 from typing import Any
 
+import anyio
+
 from acp_tui.protocol.client import AcpClient
 from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, RpcError
@@ -113,6 +115,7 @@ class Turns:
             raise AgentExitedError("the agent is not running")
         runtime = self.state.runtime(session_id)
         runtime.turn_running = True
+        runtime.on_wire = anyio.Event()
         carried = self._carried.pop(session_id, None)
         if carried:
             blocks = [*carried, *blocks]
@@ -152,6 +155,7 @@ class Turns:
                 unsent = True
                 result = {"stopReason": wire.CANCELLED}
             else:
+                self._on_wire(session_id)
                 result = await self._prompt_signed_in(client, session_id, blocks, key)
             reason = result.get("stopReason") if isinstance(result.get("stopReason"), str) else None
             if not self.state.v2_lifecycle:
@@ -179,9 +183,16 @@ class Turns:
             self.state.store.prompt_finished(session_id, None, error=str(error), turn=turn)
             reason = "error"
         finally:
+            self._on_wire(session_id)
             # v2 ends a turn on the agent's idle state update: one never prompted sends none.
             if not self.state.v2_lifecycle or reason == "error" or unsent:
                 self.turn_idle(session_id, reason)
+
+    def _on_wire(self, session_id: str) -> None:
+        """The turn's prompt goes out now (or never will): what waited for it may go."""
+        event = self.state.runtime(session_id).on_wire
+        if event is not None:
+            event.set()
 
     def _left_unfinished(self, session_id: str, turn: int) -> None:
         """The agent answered the prompt: the turn is over, and a tool call of it still

@@ -36,6 +36,10 @@ class QueuedPrompt:
     #: v2: the key it went out with before (sent again with it: never run twice).
     idempotency_key: str | None = None
 
+    def drawn_as(self) -> tuple[int, str, bool]:
+        """What a view of it shows: a view drawn from another value is out of date."""
+        return (self.queue_id, self.text, self.editing)
+
 
 def text_blocks(text: str) -> list[dict[str, Any]]:
     return [{"type": "text", "text": text}]
@@ -65,10 +69,17 @@ class PromptQueue:
         return any(item.idempotency_key for queue in self._items.values() for item in queue)
 
     def add(
-        self, key: QueueKey, text: str, blocks: list[dict[str, Any]] | None = None
+        self,
+        key: QueueKey,
+        text: str,
+        blocks: list[dict[str, Any]] | None = None,
+        *,
+        first: bool = False,
     ) -> QueuedPrompt:
+        """A message at the end of ``key``'s queue (``first``: at its head, "send now")."""
         item = QueuedPrompt(next(self._ids), text, blocks or text_blocks(text))
-        self._items.setdefault(key, []).append(item)
+        queue = self._items.setdefault(key, [])
+        queue.insert(0 if first else len(queue), item)
         self._changed(key)
         return item
 
@@ -108,6 +119,17 @@ class PromptQueue:
                 del queue[index]
                 self._tidy(key)
                 self._changed(key)
+                return True
+        return False
+
+    def move_first(self, key: QueueKey, queue_id: int) -> bool:
+        """Put an item at the head of its queue: it goes out next."""
+        queue = self._items.get(key, [])
+        for index, item in enumerate(queue):
+            if item.queue_id == queue_id:
+                if index:
+                    queue.insert(0, queue.pop(index))
+                    self._changed(key)
                 return True
         return False
 

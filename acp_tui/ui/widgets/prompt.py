@@ -47,6 +47,7 @@ from acp_tui.ui.models.commands import ClientCommand, slash_list
 from acp_tui.ui.textual_patches import access
 from acp_tui.ui.widgets.image_paste import ImagePaste
 from acp_tui.ui.widgets.prompt_completion import CompletionList
+from acp_tui.ui.widgets.prompt_history import HistoryWalk
 from acp_tui.ui.widgets.safe_input import SafeTextArea
 
 __all__ = ["PromptEditor", "PromptTextArea", "text_only"]
@@ -170,11 +171,15 @@ class PromptEditor(Vertical):
         """The person sent a prompt. ``blocks`` are ACP content blocks ready for
         ``session/prompt``, as the editor's :attr:`PromptEditor.builder` made them."""
 
-        def __init__(self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]]) -> None:
+        def __init__(
+            self, editor: PromptEditor, text: str, blocks: list[dict[str, Any]], now: bool = False
+        ) -> None:
             super().__init__()
             self.editor = editor
             self.text = text
             self.blocks = blocks
+            #: "Send now": into the running turn, or the turn cancelled for it.
+            self.now = now
             #: The session it was typed in (:attr:`PromptEditor.target` at Enter): a key
             #: that switches the session after Enter must not carry it along.
             self.target = editor.target
@@ -191,6 +196,12 @@ class PromptEditor(Vertical):
         Binding(
             "shift+enter,ctrl+j,alt+enter", "newline", "New line", show=False, id="prompt-newline"
         ),
+        # Ctrl+Enter where the terminal tells it from Enter (tmux and many do not): Alt+S.
+        Binding("alt+s,ctrl+enter", "send_now", "Send now", show=False, id="send-now"),
+        # Up on an empty prompt with messages queued: the last of them to edit; while one is
+        # edited, Up and Down go to the others (at the first or last line).
+        Binding("up", "queue_previous", show=False, id="queue-previous"),
+        Binding("down", "queue_next", show=False, id="queue-next"),
         # Priority: the text area would type the "e" of Alt+E. Listed in the footer while no
         # turn runs (then Cancel needs the room); its unlisted twin works meanwhile.
         Binding("alt+e", "external_editor", "Editor", priority=True, id="external-editor"),
@@ -245,12 +256,10 @@ class PromptEditor(Vertical):
         )
         #: The word whose list Escape closed: Enter on it sends rather than completes.
         self._dismissed: tuple[str, str, int, int] | None = None
-        # History browsing: index into history (None = editing the draft), the draft put
-        # aside while browsing, and edits made to recalled prompts (kept until the next send,
-        # like readline), so that nothing typed is lost by moving through the history.
-        self._history_index: int | None = None
-        self._history_draft: str = ""
-        self._history_edits: dict[int, str] = {}
+        self._walk = HistoryWalk(self.history)
+        #: The queue's keys (``queue-previous``, ``queue-next``, ``send-now``), handed to the
+        #: screen: True when it used the key (else Up and Down walk the history).
+        self.queue_keys: Callable[[str], bool] = lambda action: False
         # The text we last put in the area ourselves: a Changed event for it is not typing
         # and does not open a completion list.
         self._loaded_text: str | None = None
@@ -300,19 +309,12 @@ class PromptEditor(Vertical):
     def draft(self) -> str:
         """What is being typed: the editor's text, except while an unedited earlier prompt is
         shown from the history, when it is the draft put aside to browse."""
-        index = self._history_index
-        if (
-            index is not None
-            and index < len(self.history)
-            and self._area.text == self.history[index]
-        ):
-            return self._history_draft
-        return self._area.text
+        return self._walk.draft(self._area.text)
 
     def set_draft(self, text: str) -> None:
         """Replace the editor's content with ``text`` (cursor at the end). Stops browsing the
         history and closes any completion list."""
-        self._reset_history_browsing()
+        self._walk.reset()
         self._load(text)
 
     @property
@@ -356,8 +358,9 @@ class PromptEditor(Vertical):
             index = (list(self.suggestions).index(taken) + 1) % len(self.suggestions)
         return self.take_suggestion(index)
 
-    def submit(self) -> bool:
-        """Send what is typed (as Enter does). Returns False when there is nothing to send."""
+    def submit(self, now: bool = False) -> bool:
+        """Send what is typed (as Enter does; ``now``: "send now", not after the running
+        turn). Returns False when there is nothing to send."""
         text = self._area.text.rstrip().lstrip("\n")
         if not text.strip():
             return False
@@ -383,13 +386,13 @@ class PromptEditor(Vertical):
         for note in built.notes:
             self.screen.notify(note, severity="warning", timeout=8, markup=False)
         self._sent(text)
-        self.post_message(self.Submitted(self, text, built.blocks))
+        self.post_message(self.Submitted(self, text, built.blocks, now))
         return True
 
     def _sent(self, text: str) -> None:
         if self.history.append(text, str(self._cwd)):
             self.history.save_in_background()
-        self._reset_history_browsing()
+        self._walk.reset()
         self._load("")
 
     def action_external_editor(self, _how: str = "") -> None:
@@ -399,7 +402,7 @@ class PromptEditor(Vertical):
 
     def replace_text(self, text: str) -> None:
         """Put ``text`` in place of the prompt's, undoably (Ctrl+Z brings the old one back)."""
-        self._reset_history_browsing()
+        self._walk.reset()
         self._list.close_list()
         self._loaded_text = text
         area = self._area
@@ -441,7 +444,7 @@ class PromptEditor(Vertical):
         # bindings.
         if action == "external_editor":
             return self.busy == bool(parameters)
-        return action not in ("send", "newline")
+        return action not in ("send", "newline", "send_now", "queue_previous", "queue_next")
 
     def sends_or_breaks(self, key: str) -> bool:
         """Whether ``key`` is one of this editor's send or new-line keys (the keymap's)."""
@@ -504,9 +507,9 @@ class PromptEditor(Vertical):
                 self._dismissed = self._list.trigger()
                 self._list.close_list()
                 return True
-        if action == "send":
+        if action in ("send", "send_now"):
             self._list.close_list()
-            self.submit()
+            self.submit(now=action == "send_now")
             return True
         if key == "question_mark" and not self._area.text:
             self.call_later(self.run_action, "app.keys_help('?')")
@@ -515,58 +518,30 @@ class PromptEditor(Vertical):
             start, end = self._area.selection
             self._area.replace("\n", start, end, maintain_selection_offset=False)
             return True
-        if key == "up" and self._area.selection.is_empty:
-            if self._area.text == "" or self._area.navigator.is_first_wrapped_line(
-                self._area.cursor_location
-            ):
-                return self._history_back()
-        if key == "down" and self._history_index is not None and self._area.selection.is_empty:
-            if self._area.navigator.is_last_wrapped_line(self._area.cursor_location):
-                return self._history_forward()
+        area = self._area
+        if action in ("queue_previous", "queue_next") and self._walk.index is None:
+            nav = area.navigator
+            edge = (
+                nav.is_first_wrapped_line
+                if action == "queue_previous"
+                else nav.is_last_wrapped_line
+            )
+            if area.selection.is_empty and edge(area.cursor_location) and self.queue_keys(action):
+                return True
+        if key == "up" and area.selection.is_empty:
+            if area.text == "" or area.navigator.is_first_wrapped_line(area.cursor_location):
+                return self._shown(self._walk.back(area.text))
+        if key == "down" and self._walk.index is not None and area.selection.is_empty:
+            if area.navigator.is_last_wrapped_line(area.cursor_location):
+                return self._shown(self._walk.forward(area.text))
         return False
 
-    # -- history ---------------------------------------------------------------------------
-
-    def _reset_history_browsing(self) -> None:
-        self._history_index = None
-        self._history_draft = ""
-        self._history_edits.clear()
-
-    def _history_back(self) -> bool:
-        if len(self.history) == 0 or self._history_index == 0:
+    def _shown(self, text: str | None) -> bool:
+        """Show ``text`` from the history (None: nothing to show, the key is not used)."""
+        if text is None:
             return False
-        self._put_aside()
-        index = len(self.history) - 1 if self._history_index is None else self._history_index - 1
-        self._show_history(index)
+        self._load(text)
         return True
-
-    def _history_forward(self) -> bool:
-        if self._history_index is None:
-            return False
-        self._put_aside()
-        index = self._history_index + 1
-        if index < len(self.history):
-            self._show_history(index)
-        else:
-            draft = self._history_draft
-            self._reset_history_browsing()
-            self._load(draft)
-        return True
-
-    def _put_aside(self) -> None:
-        """Remember what is in the area before showing another history entry."""
-        text = self._area.text
-        index = self._history_index
-        if index is None:
-            self._history_draft = text
-        elif index < len(self.history) and text != self.history[index]:
-            self._history_edits[index] = text
-        else:
-            self._history_edits.pop(index, None)
-
-    def _show_history(self, index: int) -> None:
-        self._history_index = index
-        self._load(self._history_edits.get(index, self.history[index]))
 
     def _load(self, text: str) -> None:
         """Put ``text`` in the area (not undoable as typing), cursor at the end."""

@@ -1,13 +1,15 @@
-"""The queue above the prompt: editing and removing a queued message, and its place in the
-Tab order.
+"""The queue above the prompt from the keyboard and the mouse: editing, removing, moving
+first and sending now a queued message, walking the queue from the prompt, and the queue's
+place in the Tab order.
 
-The queue's buttons sit above the prompt, and the controls under it came first in Tab's
-order: the first "edit" was eight Tabs away. Tab from the prompt goes to the queue first when
-it holds messages, then on to the controls under the prompt; Shift+Tab goes back the same
-way.
+Up on an empty prompt takes the last queued message to edit (when messages wait; else Up
+walks the history as ever); while one is edited, Up and Down go to the others. The rows take
+the focus: Tab from the prompt goes to the queue's first row when it holds messages, then on
+to the controls under the prompt; Shift+Tab goes back the same way.
 
-:class:`QueueActions` is a plain object the chat screen owns; the queue's messages and the
-screen's focus steps come to it.
+:class:`QueueActions` is a plain object the chat screen owns; the queue's messages, the
+prompt's queue keys and the screen's focus steps come to it; what they mean for the queue is
+:class:`~acp_tui.ui.models.queue.QueueModel`'s.
 """
 
 from __future__ import annotations
@@ -15,9 +17,9 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from textual.widget import Widget
-from textual.widgets import Button
 
 from acp_tui.ui.models.chat import ChatModel
+from acp_tui.ui.models.queue import QueueModel
 from acp_tui.ui.screens.chat.drawing import ChatWidgets
 from acp_tui.ui.widgets.queue_view import QueuedItem
 
@@ -38,28 +40,60 @@ class QueueActions:
         focus: Callable[[Widget], object],
     ) -> None:
         self.model = model
+        self.queue = QueueModel(model)
         self.widgets = widgets
         self.focused = focused
         self.chain = chain
         self.focus = focus
 
-    def handle(self, event: QueuedItem.EditRequested | QueuedItem.RemoveRequested) -> None:
-        """Edit or remove a queued message (its button was pressed)."""
+    def handle(self, event: QueuedItem.Requested) -> None:
+        """What the person asked of a queued message (a button, or a key on its row). The
+        focus moves at once (a key typed right after is for where it lands): a row moved
+        first keeps it, a removed one's place takes it, an edited or sent one gives it to
+        the prompt."""
         prompt = self.widgets.prompt
+        view = self.widgets.queue
         item = event.queued.item
-        if isinstance(event, QueuedItem.RemoveRequested):
+        rows = view.rows()
+        index = rows.index(event.queued) if event.queued in rows else 0
+        if event.what == "remove":
             if item.editing:
                 prompt.set_draft("")
             self.model.remove_queued(item.queue_id)
+        elif event.what == "first":
+            self.queue.move_first(item.queue_id)
+            index = 0
+        elif event.what == "now":
+            if item.editing:
+                prompt.submit(now=True)  # what the prompt holds is this message now
+            else:
+                self.queue.send_queued_now(item.queue_id)
+        else:
+            text = self.model.edit_queued(item.queue_id, prompt.draft)
+            if text is not None:
+                prompt.set_draft(text)
+                self.focus(prompt.text_area)
             return
-        text = self.model.edit_queued(item.queue_id, prompt.draft)
-        if text is not None:
-            prompt.set_draft(text)
-            prompt.text_area.focus()
+        left = self.model.prompts.items(self.model.queue_key())
+        view.assign(left)
+        if event.what == "now" or not left:
+            self.focus(prompt.text_area)
+        elif event.queued.has_focus:
+            self.focus(rows[min(index, len(left) - 1)])
 
-    def buttons(self) -> list[Widget]:
-        """The queue's buttons that can take the focus, in order."""
-        return [button for button in self.widgets.queue.query(Button) if button.focusable]
+    def prompt_key(self, action: str) -> bool:
+        """The prompt's queue keys (Up, Down at its edge): True when the queue used it."""
+        prompt = self.widgets.prompt
+        shown = self.queue.step(prompt.text, older=action == "queue_previous")
+        if shown is None:
+            return False
+        if shown != prompt.text:
+            prompt.set_draft(shown)
+        return True
+
+    def rows(self) -> list[Widget]:
+        """The queue's rows that can take the focus, in order."""
+        return [row for row in self.widgets.queue.query(QueuedItem) if row.focusable]
 
     def _after_prompt(self, chain: list[Widget]) -> Widget | None:
         """The first control under the prompt (what Tab reached from it before)."""
@@ -72,22 +106,22 @@ class QueueActions:
     def target(self, forward: bool) -> Widget | None:
         """Where Tab (``forward``) or Shift+Tab goes from the focus, when the queue changes
         the way: None to go as the screen would."""
-        buttons = self.buttons()
-        if not buttons:
+        rows = self.rows()
+        if not rows:
             return None
         focused = self.focused()
         area = self.widgets.prompt.text_area
         after = self._after_prompt(self.chain())
         if forward:
             if focused is area:
-                return buttons[0]
-            if focused is buttons[-1]:
+                return rows[0]
+            if focused is rows[-1]:
                 return after or area
             return None
-        if focused is buttons[0]:
+        if focused is rows[0]:
             return area
         if focused is not None and focused is after:
-            return buttons[-1]
+            return rows[-1]
         return None
 
     def step(self, forward: bool, otherwise: Callable[[], Widget | None]) -> Widget | None:

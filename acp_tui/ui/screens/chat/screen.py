@@ -229,6 +229,7 @@ class ChatScreen(Screen[None]):
         w.welcome.set_folder(self.spec.cwd)
         w.welcome.set_agent(self.spec.label or os.path.basename(self.spec.argv[0]))
         w.prompt.run_shell = self.shell.run
+        w.prompt.queue_keys = self.queued.prompt_key
         w.prompt.images.directory = data_dir(self.settings) / "pasted"
         w.prompt.builder = lambda text: self.shell.with_attachments(
             controller.build_prompt(text)
@@ -399,8 +400,11 @@ class ChatScreen(Screen[None]):
             typed = self.widgets.prompt.text
             self.widgets.prompt.set_draft(f"{text}\n{typed}" if typed.strip() else text)
 
+        # "Send now": into the running turn, or the turn cancelled for it (Alt+S).
+        how = self.queued.queue.send_now if event.now else self.model.send
+
         def send() -> None:
-            if not self.model.send(text, blocks, target=target):
+            if not how(text, blocks, target=target):
                 keep()
 
         # A budget spent asks first (or refuses); editing a queued message sends nothing new.
@@ -567,8 +571,7 @@ class ChatScreen(Screen[None]):
         event.stop()
         self.drawing.suggestions.chosen(event.index)
 
-    @on(QueuedItem.RemoveRequested)
-    @on(QueuedItem.EditRequested)
-    def _queue_asked(self, event: QueuedItem.EditRequested | QueuedItem.RemoveRequested) -> None:
+    @on(QueuedItem.Requested)
+    def _queue_asked(self, event: QueuedItem.Requested) -> None:
         event.stop()
         self.queued.handle(event)
