@@ -55,7 +55,9 @@ def started(terminal: Callable[..., Terminal], case: str) -> tuple[Terminal, Pat
     term.start(["--record", str(recording), *args])
     term.wait_header("New session")
     term.send(slow)
-    term.wait_for("working…")
+    # The agent streams: the turn's prompt is on the wire (a "send now" before it would
+    # cancel a prompt that never went out, which is right, but another journey).
+    term.wait_for("Working on it" if slow.startswith("/slow") else "......", timeout=60)
     return term, recording, slow, reply
 
 

@@ -31,6 +31,15 @@ def editing(screen: ChatScreen) -> str | None:
     return None if item is None else item.text
 
 
+def footer(screen: ChatScreen) -> str:
+    """The descriptions of the keys the footer lists now."""
+    return " ".join(
+        binding.description
+        for (_node, binding, enabled, _tooltip) in screen.active_bindings.values()
+        if enabled and binding.show
+    )
+
+
 def prompt(screen: ChatScreen) -> PromptEditor:
     return screen.query_one("#prompt", PromptEditor)
 
@@ -130,6 +139,8 @@ async def test_send_now_without_inject_cancels_the_turn_and_sends_at_once(
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await busy_with_queue(pilot, "waits")
+        # Listed in the footer while the turn runs.
+        await wait_for(pilot, lambda: "Send now" in footer(screen), "the footer's Send now")
         editor = prompt(screen)
         editor.set_draft("right now")
         editor.focus()

@@ -426,11 +426,18 @@ class ChatScreen(Screen[None]):
             if parameters:  # Ctrl+C: a shell-mode command only
                 return self.shell.running_here()
             return self.model.can_cancel(self.busy) or self.shell.running_here()
+        if action == "send_now":  # listed while a turn runs, to send what is typed now
+            return self.busy
         if action == "restart_agent":
             return not self.model.agent_alive or self.model.unresponsive
         if action in ("cycle_mode", "cycle_thought_level"):
             return self.options.action_allowed(action, parameters)
         return True
+
+    def action_send_now(self) -> None:
+        """The prompt's text, sent now, from where the focus is (see ``send-now``)."""
+        if self.widgets.prompt.submit(now=True):
+            self.focus_prompt()
 
     def action_rewind_escape(self) -> None:
         """Escape with no turn to cancel: twice on an empty prompt opens the rewind."""
