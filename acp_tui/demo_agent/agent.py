@@ -95,6 +95,9 @@ class DemoAgent:
         self.conn: Connection | None = None
         self.caps = ClientCaps()
         self.sessions: dict[str, LiveSession] = {}
+        #: Sessions closed in this run: deleting one that was never saved (no prompt) is
+        #: deleting nothing, not an unknown session.
+        self.closed: set[str] = set()
         #: Subagents at work, by their session id: what session/cancel on them stops.
         self.children: dict[str, Turn] = {}
         #: Work that outlives a request (``/background``): the serving task group's.
@@ -445,6 +448,7 @@ class DemoAgent:
             return {}
         await self._stop(session)
         self.sessions.pop(session_id, None)
+        self.closed.add(session_id)
         return {}
 
     async def delete_session(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -454,7 +458,7 @@ class DemoAgent:
             session.deleted = True
             await self._stop(session)
         removed = self.store.delete(session_id) if valid_session_id(session_id) else False
-        if session is None and not removed:
+        if session is None and not removed and session_id not in self.closed:
             raise not_found(session_id)
         return {}
 

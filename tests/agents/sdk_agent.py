@@ -30,7 +30,12 @@ however loaded the machine); ``SDK_AGENT_NEW_FAILS_UNLESS`` (a file path: sessio
 internal error until that file exists); ``SDK_AGENT_COST`` (each turn adds that amount to the
 session's cost, reported at the turn's end in a usage_update in ``SDK_AGENT_CURRENCY``, default
 EUR; a prompt containing ``cost=X`` adds X instead: negative lowers the total; unset: no cost
-is reported); ``SDK_AGENT_USAGE`` (a usage_update without a cost at each turn's end).
+is reported); ``SDK_AGENT_USAGE`` (a usage_update without a cost at each turn's end);
+``SDK_AGENT_MODES`` (sessions have the modes ``default`` and ``plan``, as claude-agent-acp's;
+a reply in plan mode starts ``(plan mode)``); ``SDK_AGENT_CLOSE`` (advertise and serve
+session/close: a closed session that never had a prompt is forgotten, as agents that keep a
+session only once it has a conversation do; ``SDK_AGENT_CLOSE_GATE``: answer session/close
+only once that file exists).
 """
 
 from __future__ import annotations
@@ -95,8 +100,11 @@ from acp.schema import (  # noqa: E402
     PlanEntry,
     ResumeSessionResponse,
     SessionCapabilities,
+    SessionCloseCapabilities,
     SessionInfo,
     SessionListCapabilities,
+    SessionMode,
+    SessionModeState,
     SessionResumeCapabilities,
     ToolCallUpdate,
     UsageUpdate,
@@ -196,6 +204,7 @@ class SdkTestAgent(Agent):
             resume=SessionResumeCapabilities()
             if _flag("SDK_AGENT_RESUME") or _flag("SDK_AGENT_RESUME_UNIMPLEMENTED")
             else None,
+            close=SessionCloseCapabilities() if _flag("SDK_AGENT_CLOSE") else None,
         )
         return InitializeResponse(
             protocol_version=1,
@@ -231,7 +240,35 @@ class SdkTestAgent(Agent):
             "history": [],
         }
         self._save_state()
-        return NewSessionResponse(session_id=session_id)
+        if not _flag("SDK_AGENT_MODES"):
+            return NewSessionResponse(session_id=session_id)
+        self.sessions[session_id]["mode"] = "default"
+        modes = SessionModeState(
+            current_mode_id="default",
+            available_modes=[
+                SessionMode(id="default", name="Default", description="Ask before edits"),
+                SessionMode(id="plan", name="Plan", description="Plan only, change nothing"),
+            ],
+        )
+        return NewSessionResponse(session_id=session_id, modes=modes)
+
+    async def set_session_mode(self, session_id: str, mode_id: str, **kwargs: Any) -> None:
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        if mode_id not in ("default", "plan"):
+            raise RequestError.invalid_params({"modeId": mode_id})
+        session["mode"] = mode_id
+        self._save_state()
+
+    async def close_session(self, session_id: str, **kwargs: Any) -> None:
+        await _wait_for_gate("SDK_AGENT_CLOSE_GATE")
+        session = self.sessions.get(session_id)
+        if session is None:
+            raise RequestError.resource_not_found(session_id)
+        if not session["history"]:
+            del self.sessions[session_id]
+            self._save_state()
 
     async def load_session(
         self, cwd: str, session_id: str, mcp_servers: Any = None, **kwargs: Any
@@ -430,7 +467,10 @@ class SdkTestAgent(Agent):
             self._save_state()
             return PromptResponse(stop_reason="cancelled")
         else:
-            words = f"You said: {text}".split(" ")
+            said = f"You said: {text}"
+            if session.get("mode") == "plan":
+                said = f"(plan mode) {said}"
+            words = said.split(" ")
             for index, word in enumerate(words):
                 piece = word if index == 0 else " " + word
                 reply += piece

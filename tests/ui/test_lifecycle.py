@@ -237,7 +237,20 @@ async def test_removing_the_message_being_edited_clears_the_prompt(tmp_path: Pat
 # -- item 6: sessions on demand, never listed unused -------------------------------------------
 
 
-async def test_a_launch_that_sends_nothing_makes_and_remembers_no_session(tmp_path: Path) -> None:
+def methods_sent(controller: Any) -> list[tuple[str, str | None]]:
+    """(method, sessionId) of every request the client sent on ``controller``'s connection."""
+    out = []
+    for record in list(controller.client.connection.traffic):
+        if record.direction == "out" and record.text:
+            message = json.loads(record.text)
+            if "method" in message and "id" in message:
+                out.append((message["method"], (message.get("params") or {}).get("sessionId")))
+    return out
+
+
+async def test_a_launch_that_sends_nothing_leaves_and_remembers_no_session(tmp_path: Path) -> None:
+    """The demo agent can close and delete a session: the new session opens as the app starts
+    (shown as the new session, not as a row) and is closed and deleted as the app ends."""
     state_dir = tmp_path / "demo-state"
     for _ in range(2):
         app = demo_app(tmp_path, state_dir)
@@ -245,25 +258,59 @@ async def test_a_launch_that_sends_nothing_makes_and_remembers_no_session(tmp_pa
             screen = await wait_for_ready(pilot)
             listed = screen.query_one(SessionsSidebar)
             await wait_for(pilot, lambda: not listed.loading, "the sessions listed")  # noqa: B023
-            await pilot.pause(0.3)
-            assert sent(screen, "session/new") == []
-            assert listed.rows == [] and screen.session_id is None
+            await wait_for(pilot, lambda: screen.session_id is not None, "the early session")  # noqa: B023
+            controller = screen.controller
+            early = screen.session_id
+            await settle(pilot)
+            assert listed.rows == []
             assert "New session" in str(screen.query_one("#title").render())
+        assert controller is not None
+        calls = methods_sent(controller)
+        assert [c for c in calls if c[0] != "session/list"] == [
+            ("initialize", None),
+            ("session/new", None),
+            ("session/close", early),
+            ("session/delete", early),
+        ]
     assert app.settings.agent is not None
     key = app.settings.agent.key
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert index.sessions() == []
-    # The first message makes the session; from then on it is listed and remembered.
+    # The first message goes to the session opened early; from then on it is listed and
+    # remembered, and kept as the app ends.
     app = demo_app(tmp_path, state_dir)
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
+        await wait_for(pilot, lambda: screen.session_id is not None, "the early session")
+        controller = screen.controller
         await send(pilot, "hello")
         await wait_for(pilot, lambda: "hello" in last_reply(screen) and not screen.busy, "reply")
         sidebar = screen.query_one(SessionsSidebar)
         await wait_for(pilot, lambda: [s.id for s in sidebar.rows] == [screen.session_id], "row")
-        assert len(sent(screen, "session/new")) == 1
+    assert controller is not None
+    calls = [method for method, _ in methods_sent(controller)]
+    assert calls.count("session/new") == 1 and "session/close" not in calls
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert [s.first_prompt for s in index.sessions()] == ["hello"]
+
+
+async def test_an_agent_that_can_neither_close_nor_delete_gets_no_session_until_a_message(
+    tmp_path: Path,
+) -> None:
+    """The official SDK's agent lists every session it makes and cannot close or delete one:
+    a launch that sends nothing asks it for none."""
+    env = {"SDK_AGENT_STATE_DIR": str(tmp_path)}
+    app = agent_app(SDK_AGENT, tmp_path, env=env)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        listed = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: not listed.loading, "the sessions listed")
+        await settle(pilot, answered=True)
+        assert sent(screen, "session/new") == [] and screen.session_id is None
+        assert "New session" in str(screen.query_one("#title").render())
+    path = tmp_path / "sdk_agent_sessions.json"  # written as a session is made
+    stored = json.loads(path.read_text()) if path.exists() else {}
+    assert all(session["history"] for session in stored.values())
 
 
 async def test_ctrl_n_on_an_unused_new_session_makes_no_other(tmp_path: Path) -> None:
@@ -503,7 +550,9 @@ async def test_a_remembered_session_the_agent_does_not_have_is_dropped_when_open
         screen.open_session("demo-lost")
         await wait_for(pilot, lambda: sidebar.rows == [], "the row to go", limit=15)
         assert any("not found" in n for n in notifications(app))
-        assert screen.session_id is None and screen.agent_alive
+        # The view is the new session's (opened early: the demo agent can close it).
+        shown = screen.store.get(screen.session_id) if screen.session_id else None
+        assert (shown is None or shown.draft) and screen.agent_alive
     with LocalIndex(tmp_path / ".data" / "sessions.sqlite3", key) as index:
         assert index.sessions() == []
 

@@ -10,6 +10,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import anyio
+
 from acp_tui.protocol.errors import AcpError, AgentExitedError, NotSupportedError
 from acp_tui.protocol.jsonrpc import AUTH_REQUIRED, METHOD_NOT_FOUND, RESOURCE_NOT_FOUND, RpcError
 from acp_tui.session.agent.roots import dirs_to_send
@@ -18,6 +20,9 @@ from acp_tui.session.agent.turns import NOT_SIGNED_IN, Turns
 from acp_tui.wire.constants import SessionStatusName
 
 log = logging.getLogger(__name__)
+
+#: Choices for a new session: its mode, config options (id -> value), legacy model.
+Choices = tuple[str | None, dict[str, Any], str | None]
 
 
 class SessionCalls:
@@ -66,45 +71,73 @@ class SessionCalls:
         mode: str | None = None,
         config: dict[str, Any] | None = None,
         model: str | None = None,
+        choices: Callable[[], Choices] | None = None,
+        sign_in: bool = True,
     ) -> str:
         """``session/new``. The session is a draft (not listed, not remembered) until its first
         prompt. ``mode`` and ``config`` (config id -> value): choices the person made before
-        the session existed, applied before anything is sent. ``adopt``: the messages queued
-        for "the new session" (key ``None``) are this session's, and go out now."""
+        the session existed, applied before anything is sent; or ``choices``, which hands
+        them over: once before the request, then after its answer until it has none left (a
+        choice made meanwhile is never lost). ``adopt``: the messages queued for "the new session" (key
+        ``None``) are this session's, and go out now. ``sign_in=False``: an agent that wants
+        a sign-in first is not signed in to here (the call fails; a later one signs in)."""
         client = self.state.require_client()
         cwd = cwd or self.state.cwd
         self.state.events.on_status("starting a new session")
         dirs = self.session_dirs(None)
+        # What is chosen already goes with the request where the agent takes it
+        # (session/options' capability); what it ignores is set below, as for any agent.
+        first: Choices = choices() if choices is not None else (mode, dict(config or {}), model)
         extra = _dirs_param(dirs)
         agent = self.state.agent
-        if config and agent is not None and agent.can_session_options:
-            # The agent takes them with the session (session/options' capability); what it
-            # ignores is set below, as for any agent.
-            extra["configOptions"] = [client.config_value(k, v) for k, v in config.items()]
-        result = await self.with_auth(
-            lambda: client.new_session(cwd, self.state.mcp_servers, **extra)
-        )
+        if first[1] and agent is not None and agent.can_session_options:
+            extra["configOptions"] = [client.config_value(k, v) for k, v in first[1].items()]
+        answered = anyio.Event()
+        self.state.creating.add(answered)
+        try:
+            call = functools.partial(client.new_session, cwd, self.state.mcp_servers, **extra)
+            result = await (self.with_auth(call) if sign_in else call())
+        finally:
+            self.state.creating.discard(answered)
+            answered.set()
         session_id = result.get("sessionId") if isinstance(result, dict) else None
         if not isinstance(session_id, str):
             raise AcpError("the agent answered session/new without a sessionId")
         self.set_session_dirs(session_id, cwd, dirs)
-        state = self.state.store.register_session(session_id, cwd=cwd, response=result, new=True)
+        self.state.store.register_session(session_id, cwd=cwd, response=result, new=True)
         self.state.events.on_session_created(session_id, result)
+        chosen = first
+        while True:
+            if any(chosen):
+                await self._apply_choices(session_id, *chosen)
+            if choices is None:
+                break
+            chosen = choices()
+            if not any(chosen):
+                break
+        if adopt:
+            self.state.prompts.rekey(None, session_id)
+        self._opened(session_id)
+        return session_id
+
+    async def _apply_choices(
+        self, session_id: str, mode: str | None, config: dict[str, Any], model: str | None
+    ) -> None:
+        """Set what differs from what the new session has (each refusal said, none fatal)."""
+        state = self.state.store.get(session_id)
+        if state is None:
+            return
         if mode and state.current_mode_id != mode and not self.state.v2_lifecycle:  # v2: no modes
             await self._apply_choice(lambda: self.set_mode(session_id, mode), "set mode")
         if model and isinstance(state.models, dict) and state.models.get("currentModelId") != model:
             await self._apply_choice(lambda: self.set_model(session_id, model), "set model")
-        for config_id, value in (config or {}).items():
+        for config_id, value in config.items():
             option = next((o for o in state.config_options or [] if o.get("id") == config_id), None)
             if option is not None and option.get("currentValue") != value:
                 await self._apply_choice(
                     functools.partial(self.set_config_option, session_id, config_id, value),
                     "set option",
                 )
-        if adopt:
-            self.state.prompts.rekey(None, session_id)
-        self._opened(session_id)
-        return session_id
 
     async def _apply_choice(self, call: Callable[[], Awaitable[None]], what: str) -> None:
         try:
@@ -325,6 +358,66 @@ class SessionCalls:
     async def delete_session(self, session_id: str) -> None:
         await self.state.require_client().delete_session(session_id)
         self.state.store.forget(session_id)
+
+    def unused_sessions(self) -> list[str]:
+        """The sessions made here by ``session/new`` that never had a prompt, nothing waits
+        for and nothing runs in: empty sessions the person never used."""
+        out = []
+        for session_id, runtime in self.state.runtimes.items():
+            state = self.state.store.get(session_id)
+            if (
+                state is not None
+                and state.draft
+                and not runtime.turn_running
+                and not self.state.prompts.has(session_id)
+            ):
+                out.append(session_id)
+        return out
+
+    async def discard_unused(self) -> list[str]:
+        """Leave no empty session behind (as the person leaves): a ``session/new`` still on
+        its way is waited for, then each unused session (:meth:`unused_sessions`) is closed
+        (``session/close``) and deleted (``session/delete``), as far as the agent advertises
+        either. Returns the sessions discarded. The caller bounds the wait."""
+        agent = self.state.agent
+        client = self.state.client
+        if agent is None or client is None or not (agent.can_close or agent.can_delete):
+            return []
+        while self.state.creating:
+            await next(iter(self.state.creating)).wait()
+        discarded = []
+        for session_id in self.unused_sessions():
+            closed = False
+            if agent.can_close:
+                closed = await _quietly(client.close_session(session_id))
+            if agent.can_delete:
+                # After a close, an agent that kept nothing of an empty session may not know
+                # it any more: that is no failure.
+                deleted = await _quietly(client.delete_session(session_id), gone_ok=closed)
+                closed = closed or deleted
+            if closed:
+                self.state.runtimes.pop(session_id, None)
+                self.state.store.forget(session_id)
+                discarded.append(session_id)
+        return discarded
+
+
+async def _quietly(call: Awaitable[Any], *, gone_ok: bool = False) -> bool:
+    """Whether ``call`` succeeded (a "not found" counts with ``gone_ok``); the agent going
+    away ends the discarding (nothing is left to discard in it)."""
+    try:
+        await call
+    except RpcError as error:
+        if gone_ok and error.code == RESOURCE_NOT_FOUND:
+            return True
+        log.info("discarding an unused session: %s", error)
+        return False
+    except AcpError as error:
+        if isinstance(error, AgentExitedError):
+            raise
+        log.info("discarding an unused session: %s", error)
+        return False
+    return True
 
 
 def _dirs_param(dirs: list[str]) -> dict[str, Any]:

@@ -142,6 +142,8 @@ class SessionController:
         self.set_config_option = translating(calls.set_config_option)
         self.close_session = translating(calls.close_session)
         self.delete_session = translating(calls.delete_session)
+        self.unused_sessions = calls.unused_sessions
+        self.discard_unused = translating(calls.discard_unused)
         self.logout = translating(calls.logout)
         # Subagents and background work.
         self.background_work = self.background.work

@@ -134,6 +134,9 @@ class ControllerState:
         #: its sessions are loaded instead.
         self.resume_unsupported = False
         self.runtimes: dict[str, SessionRuntime] = {}
+        #: The ``session/new`` calls on their way, each set once answered (an unused session
+        #: they make is discarded too as the person leaves).
+        self.creating: set[anyio.Event] = set()
         #: The subagents' (never opened here, never prompted): their permission requests
         #: waiting, and whether the person cancelled their work.
         self.child_runtimes: dict[str, SessionRuntime] = {}

@@ -13,6 +13,7 @@ prints it and exits 1).
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
@@ -24,6 +25,7 @@ from acp_tui.protocol import reaper
 from acp_tui.session.agent.controller import SessionController
 from acp_tui.session.agent.events import FaceHooks
 from acp_tui.session.asking.rule_book import RuleBook
+from acp_tui.session.errors import SessionError
 from acp_tui.session.launch.factory import AgentParts
 from acp_tui.session.launch.spec import AgentSpec
 from acp_tui.session.spend.budgets import Budgets
@@ -37,6 +39,8 @@ __all__ = ["AgentRunning", "Workspace", "kill_every_agent"]
 STOP_GRACE = 6.0
 #: Seconds a stop waits to send ``session/cancel`` for the running turns (a write to a pipe).
 CANCEL_GRACE = 0.5
+#: Seconds a stop waits for the unused sessions to be closed and deleted.
+DISCARD_GRACE = 1.5
 
 
 class AgentRunning(RuntimeError):
@@ -140,6 +144,11 @@ class Workspace:
         # Quitting reaches here from the app and from each view: the agent is asked once.
         if key not in self._stopping:
             self._stopping.add(key)
+            # No empty session is left in the agent's list (one opened early for the person's
+            # choices, one made by "New session" and never used); briefly: a close the agent
+            # never answers must not hold the quit.
+            with anyio.move_on_after(DISCARD_GRACE), contextlib.suppress(SessionError):
+                await controller.discard_unused()
             # Its running turns are cancelled first, as the spec has a client do; briefly: an
             # agent that reads nothing (a full pipe) must not hold the quit.
             with anyio.move_on_after(CANCEL_GRACE):

@@ -10,6 +10,7 @@ line says may differ now).
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Literal
@@ -31,6 +32,8 @@ if TYPE_CHECKING:
     from acp_tui.store.session import SessionState
 
 __all__ = ["RESTART_BACKOFF", "ChatModel"]
+
+log = logging.getLogger(__name__)
 
 #: Seconds before each restart of an agent that keeps exiting (within two minutes).
 RESTART_BACKOFF = (0.0, 2.0, 5.0, 15.0, 30.0)
@@ -315,8 +318,13 @@ class ChatModel:
 
     # ------------------------------------------------------------------ the new session
 
-    def start_new_session(self, controller: SessionController | None = None) -> None:
-        """Create the new session (the one shown as "New session") now."""
+    def start_new_session(
+        self, controller: SessionController | None = None, *, early: bool = False
+    ) -> None:
+        """Create the new session (the one shown as "New session") now. The choices made
+        for it are applied as soon as it exists (also those made while it is created).
+        ``early``: opened at start, before the person asked for anything: it signs in to
+        nothing, and a failure is quiet (the first message tries again, and says why)."""
         controller = controller or self.controller
         if (
             controller is None
@@ -327,26 +335,57 @@ class ChatModel:
             return
         self.starting_new = True
         self.new_session_error = None
-        mode, config, model = self.new_choices.take()
         choices = self.new_choices
+        taken: list[tuple[str | None, dict[str, Any], str | None]] = []
+
+        def take() -> tuple[str | None, dict[str, Any], str | None]:
+            taken.append(choices.take())
+            return taken[-1]
 
         async def start() -> None:
+            retry = False
             try:
-                await controller.new_session(adopt=True, mode=mode, config=config, model=model)
-            except BaseException as error:
-                # Not made: the choices still stand for the next attempt.
-                choices.mode = choices.mode or mode
-                choices.model = choices.model or model
-                choices.config = {**config, **choices.config}
-                if isinstance(error, SessionError):
+                try:
+                    await controller.new_session(adopt=True, choices=take, sign_in=not early)
+                except BaseException:
+                    # Not made: what was chosen stands for the next attempt.
+                    for mode, config, model in taken:
+                        choices.mode = choices.mode or mode
+                        choices.model = choices.model or model
+                        choices.config = {**config, **choices.config}
+                    raise
+            except SessionError as error:
+                if not early:
                     self.new_session_error = str(error)
-                raise
+                    raise
+                log.info("the new session did not open early: %s", error)
+                # A message sent meanwhile asks for it as the person would: again, at once.
+                retry = not isinstance(error, AgentGone)
             finally:
                 self.starting_new = False
                 if self.session_id is None:
                     self.status_changed()
+            if retry and self.prompts.has(None):
+                self.start_new_session(controller)
 
         controller.spawn(start, "new session")
+
+    def open_early(self, controller: SessionController) -> None:
+        """Open the new session now, in the background, so its mode, model and options can
+        be chosen before the first message: only where the agent can close or delete a
+        session (one left unused is discarded as the person leaves, see
+        :meth:`SessionController.discard_unused`); elsewhere it is made by the first
+        message, with the choices made before it."""
+        agent = controller.agent
+        if (
+            agent is None
+            or not (agent.can_close or agent.can_delete)
+            or self.session_id is not None
+            or self.reopening_at_start
+            or controller.unused_sessions()
+        ):
+            return
+        self.start_new_session(controller, early=True)
 
     def new_session_status(self) -> str:
         """The status line of the new session's view: starting it, or why that failed and what

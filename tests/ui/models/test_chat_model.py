@@ -25,6 +25,8 @@ class Agent:
     display_name = "Fake agent"
     can_load = True
     can_resume = False
+    can_close = False
+    can_delete = False
 
 
 class Done:
@@ -94,15 +96,27 @@ class Controller:
     async def cancel(self, session_id: str) -> None:
         self.calls.append(("cancel", session_id))
 
-    async def new_session(self, **choices: Any) -> str:
-        self.calls.append(("new", choices))
+    async def new_session(self, *, choices: Callable[[], Any] | None = None, **how: Any) -> str:
+        """As the real one: the choices are taken before the request, then after its answer
+        until none are left."""
+        self.calls.append(("new", how))
+        chosen = choices() if choices is not None else None
         if self.new_error is not None:
             raise self.new_error
         self.made += 1
         session_id = f"new-{self.made}"
         self.store.register_session(session_id, cwd="/p", new=True)
+        while choices is not None and chosen is not None:
+            if any(chosen):
+                self.calls.append(("choices", session_id, chosen))
+            chosen = choices()
+            if not any(chosen):
+                break
         self.opened.add(session_id)
         return session_id
+
+    def unused_sessions(self) -> list[str]:
+        return [s for s in self.opened if (state := self.store.get(s)) is not None and state.draft]
 
     async def open_session(self, session_id: str) -> None:
         self.calls.append(("open", session_id))
@@ -385,10 +399,74 @@ async def test_a_new_session_that_fails_says_why_and_keeps_the_choices() -> None
     model.start_new_session()
     assert model.new_session_status() == "starting a new session…"
     await controller.run_jobs()
-    assert controller.calls[-1] == (
-        "new",
-        {"adopt": True, "mode": "plan", "config": {"effort": "high"}, "model": None},
+    assert controller.calls[-2:] == [
+        ("new", {"adopt": True, "sign_in": True}),
+        ("choices", "new-1", ("plan", {"effort": "high"}, None)),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("close", "delete", "early"),
+    [(False, False, False), (True, False, True), (False, True, True), (True, True, True)],
+)
+async def test_the_new_session_opens_early_only_where_the_agent_can_close_or_delete_it(
+    close: bool, delete: bool, early: bool
+) -> None:
+    model, controller, _view = make()
+    assert controller.agent is not None
+    controller.agent.can_close, controller.agent.can_delete = close, delete
+    model.new_choices.mode = "plan"
+    model.open_early(controller)  # type: ignore[arg-type]
+    await controller.run_jobs()
+    if not early:
+        # Made by the first message, with what was chosen before it.
+        assert controller.calls == [] and model.new_choices.mode == "plan"
+        return
+    assert controller.calls == [
+        ("new", {"adopt": True, "sign_in": False}),
+        ("choices", "new-1", ("plan", {}, None)),
+    ]
+    # Once is enough: it is unused, and the view goes to it as the new session.
+    model.session_id = None
+    model.open_early(controller)  # type: ignore[arg-type]
+    assert controller.jobs == []
+
+
+async def test_an_early_session_that_fails_is_quiet_and_the_first_message_says_why() -> None:
+    model, controller, _view = make()
+    assert controller.agent is not None
+    controller.agent.can_close = True
+    controller.new_error = SessionError("no quota left")
+    model.open_early(controller)  # type: ignore[arg-type]
+    assert model.status() == "starting a new session…"
+    assert await controller.run_jobs() == []  # nothing said: the person asked for nothing
+    assert model.status() == "" and not model.starting_new
+    model.send("hello")
+    errors = await controller.run_jobs()
+    assert [str(e) for e in errors] == ["no quota left"]
+    assert model.status() == (
+        "The agent did not start a session: no quota left. "
+        "Your messages wait: send another or edit one to try again."
     )
+    assert controller.calls[-1] == ("new", {"adopt": True, "sign_in": True})
+
+
+async def test_a_message_sent_while_the_early_session_fails_asks_again_at_once() -> None:
+    model, controller, _view = make()
+    assert controller.agent is not None
+    controller.agent.can_delete = True
+    controller.new_error = SessionError("sign in first")
+    model.open_early(controller)  # type: ignore[arg-type]
+    model.send("hello")  # while the early one is on its way: it waits for it
+    assert [what for what, _ in controller.jobs] == ["new session"]
+    errors = await controller.run_jobs()
+    # The early attempt failed quietly, the one for the message (with a sign-in) said why.
+    assert [c for c in controller.calls if c[0] == "new"] == [
+        ("new", {"adopt": True, "sign_in": False}),
+        ("new", {"adopt": True, "sign_in": True}),
+    ]
+    assert [str(e) for e in errors] == ["sign in first"]
+    assert model.prompts.has(None)
 
 
 async def test_new_session_asked_for_is_made_once_and_shown() -> None:

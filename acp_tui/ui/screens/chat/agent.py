@@ -223,6 +223,10 @@ class AgentRunner:
         if outcome.opened is None and model.prompts.has(None):
             # Messages sent while the agent was starting: they start the new session.
             model.start_new_session(controller)
+        elif outcome.opened is None and not outcome.choose and self.settings.replay is None:
+            # Its options can be chosen before the first message (a replay has the
+            # recording's calls only).
+            model.open_early(controller)
 
     def _offer_sessions(self) -> None:
         """``--resume`` without an id: the sidebar, focused, the most recent session
