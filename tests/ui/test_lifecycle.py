@@ -324,6 +324,34 @@ async def test_ctrl_n_on_an_unused_new_session_makes_no_other(tmp_path: Path) ->
         assert any("new session already" in n for n in notifications(app))
 
 
+async def test_ctrl_n_from_a_past_session_goes_back_to_the_session_opened_early(
+    tmp_path: Path,
+) -> None:
+    state_dir = tmp_path / "demo-state"
+    app = demo_app(tmp_path, state_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        await send(pilot, "the past one")
+        await wait_for(pilot, lambda: "the past one" in last_reply(screen), "the reply")
+        past = screen.session_id
+    assert past is not None
+    app = demo_app(tmp_path, state_dir)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await wait_for_ready(pilot)
+        await wait_for(pilot, lambda: screen.session_id is not None, "the early session")
+        early = screen.session_id
+        sidebar = screen.query_one(SessionsSidebar)
+        await wait_for(pilot, lambda: [s.id for s in sidebar.rows] == [past], "the past row")
+        screen.open_session(past)
+        await wait_for(pilot, lambda: screen.session_id == past, "the past session")
+        await pilot.press("ctrl+n")
+        await wait_for(pilot, lambda: screen.session_id == early, "the early session again")
+        await settle(pilot, answered=True)
+        assert "New session" in str(screen.query_one("#title").render())
+        assert len(sent(screen, "session/new")) == 1  # no other empty session
+        assert [s.id for s in sidebar.rows] == [past]  # the unused one is no row
+
+
 async def test_a_mode_chosen_before_the_session_exists_is_set_before_the_first_prompt(
     tmp_path: Path,
 ) -> None:

@@ -441,12 +441,13 @@ class ChatModel:
     def session_opened(self, session_id: str) -> bool:
         """The agent opened ``session_id`` (new, resumed, loaded): whether the view goes to it.
         A new session made for "New session" while the person went to another one takes what
-        waited for it, and does not pull the person back."""
+        waited for it, and does not pull the person back; one the person asked for (Ctrl+N
+        going back to the unused new session) is gone to."""
         self.new_session_error = None
         self.unopenable.discard(session_id)
         state = self.store.get(session_id)
         on_screen = self.session_id
-        return not (
+        return self.explicit_open == session_id or not (
             state is not None
             and state.draft
             and on_screen is not None

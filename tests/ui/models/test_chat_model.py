@@ -488,6 +488,9 @@ async def test_new_session_asked_for_is_made_once_and_shown() -> None:
     assert model.explicit_open == "new-1"
     await controller.run_jobs()
     assert controller.made == 1 and controller.calls[-1] == ("open", "new-1")
+    # Opened because the person asked: the view goes to it (a draft made meanwhile would not
+    # pull the person away, see below).
+    assert model.session_opened("new-1") is True
 
 
 def test_new_session_while_the_agent_is_down() -> None:
