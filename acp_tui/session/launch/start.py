@@ -1,9 +1,11 @@
 """Which session the chat opens when the agent is ready, and what to say when it cannot.
 
-No session is created at start: an agent session is made by the first message (or by Ctrl+N),
-so a launch that sends nothing leaves nothing behind in the agent's list or ours.
+A launch that sends nothing leaves nothing behind in the agent's list or ours: the new session
+is opened at start only where the agent can close or delete it (the chat model's
+``open_early``; the workspace discards it unused as the agent stops), else it is made by the
+first message (or by Ctrl+N).
 
-- plain start: nothing is opened; the first message creates the session.
+- plain start: nothing is reopened (the new session, see above).
 - ``--continue``: the most recent session of this directory that has a conversation, opened
   without asking.
 - ``--resume``: the sessions of this directory are listed and the person picks one (the most
