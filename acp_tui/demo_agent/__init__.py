@@ -2,8 +2,8 @@
 
 No network and no model: replies are composed from the prompt and streamed in small chunks.
 Run it with ``python -m acp_tui.demo_agent [--state-dir DIR] [--chunk-delay S] [--v2-updates]
-[--require-auth] [--no-auth-status]``; :func:`demo_agent_argv` builds that command line for the client and the
-tests. ``--login`` runs its terminal sign-in step instead of speaking ACP.
+[--require-auth] [--no-auth-status] [--no-close]``; :func:`demo_agent_argv` builds that command line
+for the client and the tests. ``--login`` runs its terminal sign-in step instead of speaking ACP.
 
 It speaks protocol v1 and, to a client that asks for version 2, the v2 draft; every optional
 feature is used only when the client advertised it in ``initialize``.
@@ -29,6 +29,7 @@ def demo_agent_argv(
     whole_forks_only: bool = False,
     no_auth_status: bool = False,
     cut_replays: bool = False,
+    no_close: bool = False,
 ) -> list[str]:
     """The command line that starts the demo agent with this interpreter."""
     argv = [sys.executable, "-m", "acp_tui.demo_agent"]
@@ -46,4 +47,6 @@ def demo_agent_argv(
         argv.append("--no-auth-status")
     if cut_replays:
         argv.append("--cut-replays")
+    if no_close:
+        argv.append("--no-close")
     return argv

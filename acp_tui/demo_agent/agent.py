@@ -84,8 +84,11 @@ class DemoAgent:
         fork_at_message: bool = True,
         auth_status: bool = True,
         cut_replays: bool = False,
+        closes: bool = True,
     ) -> None:
         self.store = store
+        #: Advertise session/close and session/delete (``--no-close``: neither).
+        self.closes = closes
         self.fork_at_message = fork_at_message
         #: Exit halfway through every replay (``--cut-replays``): a truncated one.
         self.cut_replays = cut_replays
@@ -254,7 +257,7 @@ class DemoAgent:
                         "prompt": {"image": {}, "audio": {}, "embeddedContext": {}},
                         # Opt-in in v2 as http is (the demo runs no MCP server itself).
                         "mcp": {"stdio": {}},
-                        "delete": {},
+                        **({"delete": {}} if self.closes else {}),
                         **session_extras,
                     },
                     "auth": self.status.auth_capability(),
@@ -270,8 +273,7 @@ class DemoAgent:
                 "sessionCapabilities": {
                     "list": {},
                     "resume": {},
-                    "close": {},
-                    "delete": {},
+                    **({"close": {}, "delete": {}} if self.closes else {}),
                     # Unstable, schema v1.32.0: the options of a session before it exists.
                     "options": {},
                     **session_extras,

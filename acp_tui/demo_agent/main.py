@@ -55,6 +55,11 @@ def build_parser() -> argparse.ArgumentParser:
         "learns of a sign-in only from auth_required, as with most agents",
     )
     parser.add_argument(
+        "--no-close",
+        action="store_true",
+        help="advertise neither session/close nor session/delete, as many agents do",
+    )
+    parser.add_argument(
         "--cut-replays",
         action="store_true",
         help="exit halfway through every replay (a truncated replay, for tests)",
@@ -81,6 +86,7 @@ async def serve(
     whole_forks_only: bool = False,
     auth_status: bool = True,
     cut_replays: bool = False,
+    closes: bool = True,
 ) -> None:
     from acp_tui.demo_agent.agent import DemoAgent
     from acp_tui.demo_agent.sessions import SessionStore
@@ -96,6 +102,7 @@ async def serve(
         fork_at_message=not whole_forks_only,
         auth_status=auth_status,
         cut_replays=cut_replays,
+        closes=closes,
     )
     connection = Connection(receive, send, record_traffic=False)
     agent.attach(connection)
@@ -141,6 +148,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             options.whole_forks_only,
             not options.no_auth_status,
             options.cut_replays,
+            not options.no_close,
         )
     except KeyboardInterrupt:
         return 130

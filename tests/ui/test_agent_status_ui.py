@@ -21,6 +21,7 @@ from acp_tui.session.agent.turns import NOT_SIGNED_IN
 from acp_tui.ui.screens.auth import AuthScreen
 from acp_tui.ui.widgets.chat_bar import ChatBar
 from tests.ui.chat_helpers import (
+    agent_app,
     armed_dialog,
     chat,
     demo_app,
@@ -138,8 +139,11 @@ async def test_a_session_another_client_holds_is_marked_open_elsewhere(tmp_path:
 
 
 async def test_session_options_fill_the_new_session_before_it_exists(tmp_path: Path) -> None:
-    """A first run: nothing remembered of this agent, yet the selectors show at once."""
-    app = demo_app(tmp_path, tmp_path / "state")
+    """A first run: nothing remembered of this agent, yet the selectors show at once. (An
+    agent that cannot close a session: one that can has its new session opened at start.)"""
+    app = agent_app(
+        demo_agent_argv(str(tmp_path / "state"), chunk_delay=0, no_close=True), tmp_path
+    )
     async with app.run_test(size=SIZE) as pilot:
         screen = await wait_for_ready(pilot)
         bar = screen.query_one(ChatBar)

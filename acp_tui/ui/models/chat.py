@@ -380,6 +380,7 @@ class ChatModel:
         if (
             agent is None
             or not (agent.can_close or agent.can_delete)
+            or controller.sign_in.needs_sign_in  # the first message signs in, then makes it
             or self.session_id is not None
             or self.reopening_at_start
             or controller.unused_sessions()

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -51,6 +52,7 @@ class Controller:
         self.cancelling: set[str] = set()
         self.busy: set[str] = set()
         self.new_error: BaseException | None = None
+        self.sign_in = SimpleNamespace(needs_sign_in=False)
         self.open_error: BaseException | None = None
         self.made = 0
 
@@ -430,6 +432,15 @@ async def test_the_new_session_opens_early_only_where_the_agent_can_close_or_del
     model.session_id = None
     model.open_early(controller)  # type: ignore[arg-type]
     assert controller.jobs == []
+
+
+async def test_no_early_session_while_the_agent_says_a_sign_in_is_needed() -> None:
+    model, controller, _view = make()
+    assert controller.agent is not None
+    controller.agent.can_close = True
+    controller.sign_in.needs_sign_in = True
+    model.open_early(controller)  # type: ignore[arg-type]
+    assert controller.jobs == []  # the first message signs in, then makes the session
 
 
 async def test_an_early_session_that_fails_is_quiet_and_the_first_message_says_why() -> None:
