@@ -36,12 +36,16 @@ def requests(recording: Path) -> list[dict[str, Any]]:
     return out
 
 
+#: What only asks (the listing, what a new session would offer, whether one is open).
+ASKING = ("session/list", "session/options", "session/status")
+
+
 def session_calls(recording: Path) -> list[tuple[str, str | None]]:
-    """(method, sessionId) of every session call but the listing, in order."""
+    """(method, sessionId) of every session call that makes or changes one, in order."""
     return [
         (m["method"], (m.get("params") or {}).get("sessionId"))
         for m in requests(recording)
-        if m["method"].startswith("session/") and m["method"] != "session/list"
+        if m["method"].startswith("session/") and m["method"] not in ASKING
     ]
 
 
