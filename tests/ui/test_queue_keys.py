@@ -7,6 +7,7 @@ inject (the fixture agent)."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,17 @@ def footer(screen: ChatScreen) -> str:
         for (_node, binding, enabled, _tooltip) in screen.active_bindings.values()
         if enabled and binding.show
     )
+
+
+def prompts_sent(screen: ChatScreen) -> list[str]:
+    """The text of each session/prompt sent, in order."""
+    assert screen.controller is not None and screen.controller.client is not None
+    found = []
+    for record in list(screen.controller.client.connection.traffic):
+        if record.direction == "out" and record.text and '"session/prompt"' in record.text:
+            message = json.loads(record.text)
+            found.append(" ".join(b.get("text", "") for b in message["params"]["prompt"]))
+    return found
 
 
 def prompt(screen: ChatScreen) -> PromptEditor:
@@ -191,3 +203,19 @@ async def test_send_now_on_a_queued_row_injects_into_the_demo_agents_turn(
         methods = sent_methods(screen)
         assert "session/cancel" not in methods and methods.count("session/prompt") == 1
         assert screen.busy and prompt(screen).text_area.has_focus
+
+
+async def test_send_now_while_editing_a_queued_message_sends_the_edit_in_its_place(
+    tmp_path: Path,
+) -> None:
+    app = fixture_app(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await busy_with_queue(pilot, "first", "second")
+        await pilot.press("up")
+        await wait_for(pilot, lambda: editing(screen) == "second", "the last one edited")
+        await pilot.press("end", "!", "alt+s")
+        # The turn cancelled; the edit goes first, in the message's place; the other after.
+        await wait_for(pilot, lambda: len(prompts_sent(screen)) == 3, "every message sent")
+        assert prompts_sent(screen) == ["hang", "second!", "first"]
+        assert "session/cancel" in sent_methods(screen)
+        assert editing(screen) is None and prompt(screen).text == ""
