@@ -33,6 +33,7 @@ from acp_tui import __version__
 from acp_tui.demo_agent import auth, config, texts, wire
 from acp_tui.demo_agent.caps import V1, V2, ClientCaps
 from acp_tui.demo_agent.commands.basic import CONTEXT_SIZE
+from acp_tui.demo_agent.library import LibraryMethods
 from acp_tui.demo_agent.params import (
     dirs_param,
     fork_history,
@@ -44,7 +45,6 @@ from acp_tui.demo_agent.params import (
 )
 from acp_tui.demo_agent.prompting import PromptTurns
 from acp_tui.demo_agent.sessions import (
-    CursorError,
     SessionRecord,
     SessionStore,
     new_session_id,
@@ -63,7 +63,6 @@ from acp_tui.protocol.jsonrpc import (
 log = logging.getLogger(__name__)
 
 CLOSE_WAIT = 5.0
-ARCHIVE_FILTERS = ("exclude", "include", "only")
 #: The exit code of a replay cut short (``--cut-replays``).
 CUT_REPLAY_EXIT_CODE = 5
 
@@ -108,20 +107,22 @@ class DemoAgent:
         self.turns = PromptTurns(self)
         #: The unstable status methods (auth/status, session/status, session/options).
         self.status = StatusMethods(self, tells_auth_status=auth_status)
+        #: The session list and what changes a row of it (title, archive).
+        self.library = LibraryMethods(self)
         common: dict[str, Method] = {
             "initialize": self.initialize,
             "session/new": self.new_session,
             "session/resume": self.resume_session,
-            "session/list": self.list_sessions,
+            "session/list": self.library.list_sessions,
             "session/close": self.close_session,
             "session/delete": self.delete_session,
             "session/prompt": self.turns.prompt,
             "session/inject": self.turns.inject,
             "session/set_config_option": self.set_config_option,
             "session/fork": self.fork_session,
-            "session/set_title": self.set_title,
-            "session/archive": self.archive_session,
-            "session/unarchive": self.unarchive_session,
+            "session/set_title": self.library.set_title,
+            "session/archive": self.library.archive_session,
+            "session/unarchive": self.library.unarchive_session,
             "session/status": self.status.session_status,
             "auth/status": self.status.auth_status,
         }
@@ -431,7 +432,7 @@ class DemoAgent:
         after_response(lambda: self._announce_reopened(session))
         return {"sessionId": record.session_id, **self._session_state(record)}
 
-    async def _stop(self, session: LiveSession) -> None:
+    async def stop_work(self, session: LiveSession) -> None:
         """Cancel the session's work and wait until its turn has said its last word."""
         for held in list(session.held):
             held.cancel()
@@ -448,7 +449,7 @@ class DemoAgent:
             if not self.store.exists(session_id) and not self.caps.v2:
                 raise not_found(session_id)
             return {}
-        await self._stop(session)
+        await self.stop_work(session)
         self.sessions.pop(session_id, None)
         self.closed.add(session_id)
         return {}
@@ -458,64 +459,10 @@ class DemoAgent:
         session = self.sessions.pop(session_id, None)
         if session is not None:
             session.deleted = True
-            await self._stop(session)
+            await self.stop_work(session)
         removed = self.store.delete(session_id) if valid_session_id(session_id) else False
         if session is None and not removed and session_id not in self.closed:
             raise not_found(session_id)
-        return {}
-
-    async def list_sessions(self, params: dict[str, Any]) -> dict[str, Any]:
-        cwd = params.get("cwd")
-        cursor = params.get("cursor")
-        archived = params.get("archived")
-        if cwd is not None and not isinstance(cwd, str):
-            raise RpcError(INVALID_PARAMS, "`cwd` must be a string")
-        if cursor is not None and not isinstance(cursor, str):
-            raise RpcError(INVALID_PARAMS, "`cursor` must be a string")
-        if archived is not None and archived not in ARCHIVE_FILTERS:
-            raise RpcError(INVALID_PARAMS, f"unsupported archived filter: {archived!r}")
-        try:
-            return self.store.list_page(cwd, cursor, archived or "exclude")
-        except CursorError as error:
-            raise RpcError(INVALID_PARAMS, str(error)) from None
-
-    async def set_title(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = str_param(params, "sessionId")
-        title = params.get("title")
-        if not isinstance(title, str):
-            raise RpcError(INVALID_PARAMS, "`title` must be a string")
-        title = " ".join(title.split())[:100]
-        if not title:
-            raise RpcError(INVALID_PARAMS, "the title is empty")
-        live, record = self.session_record(session_id)
-        record.title = title
-        record.title_locked = True
-        if live is None:
-            self.store.save(record)
-        else:
-            self.save(live)
-            await self.send_info(live, full=False)
-        return {"title": title}
-
-    async def archive_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = str_param(params, "sessionId")
-        live, record = self.session_record(session_id)
-        if live is not None:
-            # Archiving an open session closes it first, as session/close would.
-            await self._stop(live)
-            self.sessions.pop(session_id, None)
-            if not record.history:
-                return {}  # never saved: there is nothing to keep
-        record.archived = True
-        self.store.save(record)
-        return {}
-
-    async def unarchive_session(self, params: dict[str, Any]) -> dict[str, Any]:
-        session_id = str_param(params, "sessionId")
-        _live, record = self.session_record(session_id)
-        if record.archived:
-            record.archived = False
-            self.store.save(record)
         return {}
 
     # ------------------------------------------------------------------ settings

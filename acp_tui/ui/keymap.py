@@ -60,6 +60,7 @@ PLACES: dict[str, str] = {
     "HistorySearchScreen": "history search",
     "SearchScreen": "dialogs",
     "HelpScreen": "dialogs",
+    "RedactionReview": "export review",
 }
 
 #: What an action does, for the README's list (a binding's own description is a footer word).
