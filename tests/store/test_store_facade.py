@@ -181,6 +181,9 @@ MUTATIONS: dict[str, Callable[[SessionStore, str], object]] = {
     "prompt_sent": lambda s, sid: s.prompt_sent(sid, "again"),
     "prompt_finished": lambda s, sid: s.prompt_finished(sid, {"stopReason": "end_turn"}),
     "withdraw_prompt": lambda s, sid: s.withdraw_prompt(sid),
+    "message_injected": lambda s, sid: s.message_injected(
+        sid, [{"type": "text", "text": "steer"}], "m-1"
+    ),
     "set_activity": lambda s, sid: s.set_activity(sid, "requires_action"),
     "set_viewing": lambda s, sid: s.set_viewing(sid),
     "add_notice": lambda s, sid: s.add_notice(sid, "Allowed once"),

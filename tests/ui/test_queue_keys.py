@@ -15,6 +15,7 @@ from textual.pilot import Pilot
 
 from acp_tui.ui.screens.chat import ChatScreen, QueuedItem
 from acp_tui.ui.widgets.prompt import PromptEditor
+from acp_tui.ui.widgets.queue_view import QueueView
 from tests.ui.chat_helpers import demo_app, fixture_app, send, wait_for, wait_for_session
 from tests.ui.test_chat_package import sent_methods
 
@@ -151,8 +152,12 @@ async def test_send_now_without_inject_cancels_the_turn_and_sends_at_once(
     app = fixture_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         screen = await busy_with_queue(pilot, "waits")
-        # Listed in the footer while the turn runs.
-        await wait_for(pilot, lambda: "Send now" in footer(screen), "the footer's Send now")
+        # Said on the queue's border (the footer at 80 columns has no room for it).
+        await wait_for(
+            pilot,
+            lambda: "Alt+S sends now" in str(screen.query_one(QueueView).border_title),
+            "the queue's border says Send now",
+        )
         editor = prompt(screen)
         editor.set_draft("right now")
         editor.focus()

@@ -68,7 +68,7 @@ async def test_a_budget_warns_at_80_and_asks_at_100_percent(tmp_path: Path) -> N
         assert warning(app) == ""
         await spend(pilot, "/cost 0.35")
         await wait_for(pilot, lambda: "85%" in warning(app), "the warning")
-        assert warning(app) == "⚠ daily budget: 85% · $0.85 of $1.00"
+        assert warning(app) == "▲ daily budget: 85% · $0.85 of $1.00"
         await wait_for(
             pilot,
             lambda: any("daily budget: $0.85 of $1.00 spent (85%)" in m for m in heard),

@@ -68,7 +68,7 @@ def budget_lines(states: Sequence[BudgetState]) -> list[str]:
     """One line per budget: what is spent of it, and whether it asks or refuses."""
     lines = []
     for state in states:
-        mark = {"over": "✗", "warn": "⚠"}.get(state.level, "·")
+        mark = {"over": "✗", "warn": "▲"}.get(state.level, "·")
         after = ""
         if state.level == "over":
             after = " · messages refused" if state.budget.hard else " · messages ask first"

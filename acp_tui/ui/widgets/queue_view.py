@@ -140,8 +140,11 @@ class QueueView(Vertical):
         self.set_class(bool(items), "-visible")
         # Said where the queue shows: the keys that reach it (the key sheet has them all).
         up = key_label(self, "queue-previous", owner=PromptEditor)
+        now = key_label(self, "send-now", owner=PromptEditor)
         self.border_title = (
-            f"{up} on an empty prompt edits the last · Tab reaches each" if items else None
+            f"{up} on an empty prompt edits the last · {now} sends now · Tab reaches each"
+            if items
+            else None
         )
         for row, item in zip(rows, items, strict=False):
             if row.drawn != item.drawn_as():

@@ -47,7 +47,7 @@ class BackgroundCount(Static):
 
 
 class BudgetWarning(Static):
-    """``⚠ daily budget: 84% · $4.20 of $5.00``: a budget this view's messages are
+    """``▲ daily budget: 84% · $4.20 of $5.00``: a budget this view's messages are
     sent under is at 80% or more (``-over``: spent); a click opens the Spend view."""
 
     class Pressed(Message):
@@ -146,7 +146,7 @@ class StatusLine(Horizontal):
     def set_budget(self, text: str, over: bool = False) -> None:
         """The budget warning (empty: none shown); ``over``: a budget is spent."""
         warning = self.query_one(BudgetWarning)
-        shown = f"⚠ {text}" if text else ""
+        shown = f"▲ {text}" if text else ""
         if str(warning.render()) != shown:
             warning.update(Text(shown))
         warning.set_class(bool(text), "-visible")

@@ -11,10 +11,11 @@ CHAT_BINDINGS: list[BindingType] = [
     Binding("escape", "cancel_turn", "Cancel", show=True, id="cancel-turn"),
     # Escape where there is nothing to cancel: twice on an empty prompt, the rewind.
     Binding("escape", "rewind_escape", show=False, id="rewind-escape"),
-    # Listed while a turn runs; the prompt's own key (the same id) acts there, this one
-    # where the focus is elsewhere (the transcript, a button). Not Ctrl+Enter alone: most
-    # terminals (tmux among them) send it as Enter.
-    Binding("alt+s,ctrl+enter", "send_now", "Send now", id="send-now"),
+    # The prompt's own key (the same id) acts there, this one where the focus is elsewhere
+    # (the transcript, a button). Not Ctrl+Enter alone: most terminals (tmux among them) send
+    # it as Enter. Not in the footer (at 80 columns it pushed Quit off): the queue's border,
+    # a queued row's footer and the key sheet say it.
+    Binding("alt+s,ctrl+enter", "send_now", "Send now", show=False, id="send-now"),
     # Priority: handled before the keys typed after it reach the prompt, so a message sent
     # right after Ctrl+N goes to the new session, not the one left.
     Binding("ctrl+n", "new_session", "New session", priority=True, id="new-session"),
