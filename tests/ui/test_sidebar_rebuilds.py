@@ -21,7 +21,9 @@ def record_builds(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Any, ...]]:
     real = SessionList.set_rows
 
     def set_rows(self: SessionList, rows: list[Any], **options: Any) -> None:
-        builds.append((tuple(row.id for row in rows), options.get("footer")))
+        builds.append(
+            (tuple(row.id for row in rows), options.get("footer"), options.get("keep_id"))
+        )
         real(self, rows, **options)
 
     monkeypatch.setattr(SessionList, "set_rows", set_rows)
@@ -47,8 +49,10 @@ async def test_a_start_builds_the_rows_only_when_they_show_something_new(
         await wait_for(pilot, lambda: not sidebar.loading, "the first page")
         for _ in range(5):
             await pilot.pause(0.05)
-        assert builds[-1] == ((), "no sessions yet")
-        assert len(builds) <= 3, builds
+        # The new session opened early (the demo agent can close it) changes the row to
+        # keep highlighted, not the rows: one build more than without it.
+        assert builds[-1][:2] == ((), "no sessions yet")
+        assert len(builds) <= 4, builds
         assert len(asked) > len(builds), "refreshes were asked for that changed nothing"
         assert all(a != b for a, b in itertools.pairwise(builds)), builds
         # Something new is still shown at once: a session made by a message.
