@@ -88,10 +88,18 @@ def bar_text(app: AcpTuiApp) -> str:
     """What the row of session options says."""
     bar = chat(app).query_one(ChatBar)
     return " ".join(
-        str(control.query_one(ClosedSelect).render()) if isinstance(control, OptionSelect) else ""
+        _select_value(control) if isinstance(control, OptionSelect) else ""
         for control in bar.controls.values()
         if control.display
     )
+
+
+def _select_value(control: OptionSelect) -> str:
+    """The value a select shows: drawn by the lazy-select patch, or by Textual's own."""
+    closed = control.query(ClosedSelect)
+    if closed:
+        return str(closed.first().render())
+    return str(control.query_one("SelectCurrent #label").render())
 
 
 async def new_session_run(cwd: Path) -> str:
