@@ -45,13 +45,17 @@ class Terminal:
         self.home = home
         self.cols = cols
         self.rows = rows
-        self.socket = f"acp-journey-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        self.socket = self._new_socket()
         self.target = "journey"
         self.env = isolated_env(prepare_home(home))
         self.started = False
         self.status_file = home / "exit-status"
 
     # ------------------------------------------------------------------ tmux
+
+    @staticmethod
+    def _new_socket() -> str:
+        return f"acp-journey-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
     def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -91,6 +95,10 @@ class Terminal:
         # always reap a pane's process, and then reports it dead with no status.
         self.status_file.unlink(missing_ok=True)
         recorded = ["sh", "-c", f'"$@"; echo $? > {shlex.quote(str(self.status_file))}', "sh"]
+        # A restart gets a server of its own: ``kill-server`` returns before the old server has
+        # gone, and a client reaching its socket meanwhile fails ("server exited unexpectedly").
+        self.close()
+        self.socket = self._new_socket()
         environment = {**self.env, **(env or {})}
         exports = [f"-e{name}={value}" for name, value in environment.items()]
         self._tmux(
