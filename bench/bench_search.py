@@ -6,7 +6,8 @@ writer's thread runs), in batches of one session, and kept for the next run (its
 named by its size, under ``$ACP_TUI_BENCH_SEARCH_DIR`` or the system's temporary folder;
 delete it to build again). Entries are 8-20 words from a vocabulary of 20,000 with a Zipf-like
 spread (a few words in most entries, most words in few), each session with a word of its own
-and one word in the whole index said once. Ten agents, a hundred projects, times spread over
+one word in the whole index said once, and a word in every other entry of the older half of
+the sessions (none of the last months). Ten agents, a hundred projects, times spread over
 a year.
 
 Then each query below runs in a fresh connection (as the app's reader), 5 times; the median
@@ -49,7 +50,14 @@ try:
         Metric("prefix_ms", "a word being typed (prefix)", "ms", ("<", 100.0)),
         Metric("agent_ms", "common word + @agent", "ms", ("<", 100.0)),
         Metric("project_ms", "common word + in:project", "ms", ("<", 100.0)),
-        Metric("after_ms", "common word + after:", "ms", ("<", 100.0)),
+        Metric("after_ms", "common word + after: (30 days)", "ms", ("<", 100.0)),
+        Metric("before_ms", "common word + before: (180 days)", "ms", ("<", 100.0)),
+        Metric(
+            "absent_after_ms",
+            "word of the older half + after: (none since)",
+            "ms",
+            ("<", 100.0),
+        ),
         Metric("slowest_ms", "slowest single query", "ms", ("<", 100.0)),
         Metric("rss_mb", "peak RSS of the querying process", "MB", digits=0),
     ]
@@ -111,6 +119,8 @@ def build(path: Path, sessions: int, entries: int) -> float:
                 text += f" sessionword{s}"
             if s == rare_session and e == 7:
                 text += " xylophonic"
+            if s < sessions // 2 and e % 2 == 0:
+                text += " bygoneword"
             rows.append(EntryRow(e, ("user", "agent", "thought", "tool")[e % 4], at, text))
         batch.append(("put", row, rows, None))
         if len(batch) == 50:
@@ -121,7 +131,12 @@ def build(path: Path, sessions: int, entries: int) -> float:
     return time.perf_counter() - started
 
 
+def _day(days_ago: int) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(NOW - days_ago * 86400))
+
+
 def _queries(sessions: int) -> dict[str, str]:
+    """Each measure's query; one ending in NUL is typed (no space after its last word)."""
     words = _words()
     common, second = words[0], words[1]  # the most said, by the Zipf-like weights
     return {
@@ -132,8 +147,14 @@ def _queries(sessions: int) -> dict[str, str]:
         "prefix_ms": common[:3] + "\x00",  # typed: no space after it
         "agent_ms": f"{common} @agent3",
         "project_ms": f"{common} in:project42",
-        "after_ms": f"{common} after:{time.strftime('%Y-%m-%d', time.localtime(NOW - 30 * 86400))}",
+        "after_ms": f"{common} after:{_day(30)}",
+        "before_ms": f"{common} before:{_day(180)}",
+        "absent_after_ms": f"bygoneword after:{_day(30)}",
     }
+
+
+#: The measures whose query finds nothing (the rest must find something).
+FIND_NOTHING = {"absent_after_ms"}
 
 
 def _path(sessions: int, entries: int) -> Path:
@@ -179,7 +200,7 @@ def measure(smoke: bool = False) -> dict[str, float]:
             hits = index.search(query)
             times.append((time.perf_counter() - started) * 1000)
             index.close()
-            assert hits, f"{name}: {text!r} found nothing"
+            assert bool(hits) != (name in FIND_NOTHING), f"{name}: {text!r} found {len(hits)}"
         result[name] = statistics.median(times)
         slowest = max(slowest, *times)
     result["slowest_ms"] = slowest

@@ -417,3 +417,72 @@ def test_the_newest_matches_are_ranked_and_found_past_the_first_range(
     _put(index, "new", [f"filler {n}" for n in range(10)])
     [hit] = index.search(parse_query("lemur "))
     assert hit.session_id == "old"
+
+
+# -- days as ranges of row ids ---------------------------------------------------------------------
+
+
+def _steps(index: SearchIndex, text: str) -> tuple[list[str], int]:
+    """The sessions a query finds, and how many SQLite VM steps (in hundreds) it took."""
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    index._conn.set_progress_handler(count, 100)
+    try:
+        found = sorted({h.session_id for h in index.search(parse_query(text, today=TODAY))})
+    finally:
+        index._conn.set_progress_handler(None, 100)
+    return found, steps[0]
+
+
+def test_a_date_filter_does_not_look_at_every_entry_holding_the_word(index: SearchIndex) -> None:
+    """A word said in thousands of old entries but never in the days asked for: the days are
+    a range of row ids, so the answer (nothing) does not walk every entry holding the word."""
+    _put(index, "older", ["deploy once"], at=_day("2024-01-01"))
+    for n in range(20):
+        _put(index, f"old{n}", [f"deploy step {i}" for i in range(400)], at=_day("2025-06-01"))
+    _put(index, "new", ["nothing of that", "still nothing"], at=_day("2026-03-08"))
+    assert "old19" in _steps(index, "deploy ")[0]
+    found, steps = _steps(index, "deploy after:2026-03-01")
+    assert found == []
+    assert steps < 100, steps  # walking the 8,000 entries holding the word took thousands
+    found, steps = _steps(index, "deploy before:2025-01-01")
+    assert found == ["older"]
+    assert steps < 100, steps
+    assert _steps(index, "deploy after:2027-01-01")[0] == []  # no entry said since
+
+
+def test_entries_indexed_out_of_time_order_keep_their_days(index: SearchIndex) -> None:
+    """A session indexed late (a reindex, an old session opened today) holds old entries at
+    new row ids: the ranges widen to hold them, and each entry's own time still decides."""
+    _put(index, "march", ["deploy now"], at=_day("2026-03-05"))
+    _put(index, "january", ["deploy then"], at=_day("2026-01-05"))
+    _put(index, "february", ["deploy between"], at=_day("2026-02-05"))
+    found = lambda text: _steps(index, text)[0]  # noqa: E731
+    assert found("deploy after:2026-02-01") == ["february", "march"]
+    assert found("deploy before:2026-02-01") == ["january"]
+    assert found("deploy after:2026-01-01 before:2026-03-01") == ["february", "january"]
+    assert found("after:2026-03-01") == ["march"]
+    assert found("before:2026-01-01") == []
+
+
+def test_an_index_of_the_layout_before_the_days_gains_them(tmp_path: Path) -> None:
+    path = tmp_path / "search.sqlite3"
+    index = SearchIndex(path)
+    _put(index, "a", ["deploy now"], at=_day("2026-03-05"))
+    _put(index, "b", ["deploy then"], at=_day("2026-01-05"))
+    with index._lock:  # the file as an acp-tui of layout 3 left it
+        index._conn.executescript(
+            "DROP TRIGGER search_days_ai; DROP TABLE search_days; PRAGMA user_version = 3;"
+        )
+    index.close()
+    again = SearchIndex(path)
+    try:
+        found = sorted(h.session_id for h in again.search(parse_query("deploy after:2026-02-01")))
+        assert found == ["a"]
+        assert again.stats().entries == 2
+    finally:
+        again.close()
