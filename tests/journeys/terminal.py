@@ -130,6 +130,19 @@ class Terminal:
         result = self._tmux("capture-pane", "-p", "-t", self.target, check=False)
         return result.stdout
 
+    def coloured(self) -> str:
+        """The visible screen with its colours and attributes (SGR sequences), as tmux keeps
+        them: what a focus or a colour looks like."""
+        return self._tmux("capture-pane", "-e", "-p", "-t", self.target, check=False).stdout
+
+    def coloured_line(self, text: str) -> str:
+        """The first row holding ``text`` (as :meth:`screen` shows it), with its colours;
+        "" when no row holds it."""
+        for coloured in self.coloured().split("\n"):
+            if text in re.sub(r"\x1b\[[0-9;:]*m", "", coloured):
+                return coloured
+        return ""
+
     def lines(self) -> list[str]:
         text = self.screen()
         rows = text.split("\n")

@@ -158,11 +158,6 @@ def test_ctrl_r_restarts_an_agent_that_exited_and_the_banner_says_so(
     term.wait_for("Search your prompts")
 
 
-def _coloured(term: Terminal) -> str:
-    """The screen with its colours (SGR sequences), as tmux keeps them."""
-    return term._tmux("capture-pane", "-e", "-p", "-t", term.target, check=False).stdout
-
-
 def _prompts_sent(recording: Path) -> list[list[dict[str, object]]]:
     prompts = []
     for line in recording.read_text().splitlines()[1:]:
@@ -194,7 +189,7 @@ def test_shell_mode_runs_on_a_terminal_stops_and_attaches_on_the_wire(
     term.wait_for("exit 0")
     screen = term.wait_for("a-file.txt")
     assert "$ ls --color=auto" in screen
-    assert re.search(r"\x1b\[[0-9;]*1[;m][^\n]*a-folder", _coloured(term)), _coloured(term)
+    assert re.search(r"\x1b\[[0-9;]*1[;m][^\n]*a-folder", term.coloured()), term.coloured()
     # Escape stops a command (and cancels no turn).
     term.send("!echo started; sleep 30")
     term.wait_for("running… (Esc stops it)")
@@ -325,7 +320,7 @@ def test_a_shell_block_is_shown_again_when_its_session_is_reopened(
     # (3.3) keeps no frame whole, and one capture can catch the transcript mid-repaint.
     pattern = re.compile(r"\x1b\[38;2;(\d+);(\d+);(\d+)mgreen and kept")
     deadline = time.monotonic() + 30
-    while (colour := pattern.search(coloured := _coloured(again))) is None:
+    while (colour := pattern.search(coloured := again.coloured())) is None:
         assert time.monotonic() < deadline, coloured
         time.sleep(0.1)
     red, green, blue = map(int, colour.groups())

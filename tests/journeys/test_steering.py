@@ -85,8 +85,21 @@ def test_a_queued_message_is_edited_moved_and_removed_with_keys_only(
     term.press("Down", "Down")  # past the last: an empty prompt, nothing edited
     term.wait_gone("✎ editing")
     assert "Message the agent" in prompt_text(term)
-    # Tab reaches the rows: Down to the second, Home moves it first, Delete removes the other.
-    term.press("Tab", "Down", "Home")
+    # Tab reaches the rows, one Tab from the prompt, and the focus is seen on the row's text
+    # (it was a background of rgb 30 against 39). Down to the second, Home moves it first,
+    # Delete removes the other.
+    unfocused = term.coloured_line("⏳ first one")
+    term.press("Tab")
+    term.wait_until(
+        lambda _: term.coloured_line("⏳ first one") not in ("", unfocused),
+        "the first row to show its focus",
+    )
+    term.press("Down")
+    term.wait_until(
+        lambda _: term.coloured_line("⏳ first one") == unfocused,
+        "the focus to leave the first row",
+    )
+    term.press("Home")
     term.wait_until(
         lambda screen: screen.find("⏳ second one v2") < screen.find("⏳ first one"),
         "the second one moved first",
