@@ -8,6 +8,9 @@ import itertools
 
 from tests.journeys.terminal import Terminal
 
+#: Seconds a frame may take to be seen whole.
+FRAME_TIMEOUT = 5.0
+
 
 def frame_problems(term: Terminal, *, own_status: bool = False) -> list[str]:
     """What is missing from the chat screen's frame (empty when all is there); with
@@ -38,8 +41,21 @@ def frame_problems(term: Terminal, *, own_status: bool = False) -> list[str]:
 
 
 def assert_frame(term: Terminal, when: str, *, own_status: bool = False) -> None:
-    problems = frame_problems(term, own_status=own_status)
-    assert not problems, f"{when}: {'; '.join(problems)}; the screen:\n{term.screen()}"
+    """The frame is whole, on one of the captures of the next few seconds: tmux (3.3) keeps
+    no frame whole, so one capture can catch a frame half drawn (or a toast passing over the
+    bar); a frame that stays broken fails, with its problems and the screen."""
+    problems: list[str] = []
+
+    def whole(_: str) -> bool:
+        problems[:] = frame_problems(term, own_status=own_status)
+        return not problems
+
+    try:
+        term.wait_until(whole, "a whole frame", timeout=FRAME_TIMEOUT)
+    except AssertionError:
+        raise AssertionError(
+            f"{when}: {'; '.join(problems)}; the screen:\n{term.screen()}"
+        ) from None
 
 
 def prompt_text(term: Terminal) -> str:
