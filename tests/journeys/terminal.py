@@ -57,13 +57,17 @@ class Terminal:
     def _new_socket() -> str:
         return f"acp-journey-{os.getpid()}-{uuid.uuid4().hex[:8]}"
 
-    def _tmux(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+    def _tmux(
+        self, *args: str, check: bool = True, env: dict[str, str] | None = None
+    ) -> subprocess.CompletedProcess[str]:
+        """Run a tmux client; ``env``: more of its environment (the first client starts the
+        server, whose environment the panes inherit)."""
         return subprocess.run(
             ["tmux", "-L", self.socket, "-f", str(self._config()), *args],
             capture_output=True,
             text=True,
             check=check,
-            env=server_environment(),
+            env={**server_environment(), **(env or {})},
         )
 
     def _config(self) -> Path:
@@ -114,6 +118,9 @@ class Terminal:
             str(cwd or self.home),
             *exports,
             shlex.join([*recorded, *command]),
+            # tmux (3.3) gives a new pane the client's PATH, whatever ``-e`` says: the client
+            # has the pane's whole environment too.
+            env=environment,
         )
         self.started = True
         return self
