@@ -461,7 +461,7 @@ OPTIONS1000 = ScreenBench(
     [
         Metric(
             "options_shown_s",
-            "config_option_update sent -> the bar on screen (⚙ N more)",
+            "config_option_update sent -> the bar on screen (☰ N more)",
             "s",
             ("<", 1.0),
         ),

@@ -131,3 +131,11 @@ def test_both_harnesses_run_the_app_isolated_and_told_the_truth_about_its_termin
     for environment in (bench_env, journey.env, server_environment()):
         assert not {"COLUMNS", "LINES", "TEXTUAL_DRIVER", "TMUX"} & set(environment)
     assert (tmp_path / "journey" / "config" / "acp-tui").is_dir()
+
+
+def test_the_options_benchmark_waits_for_what_the_bar_draws() -> None:
+    """The bar's "N more" glyph changed once (⚙ drawn two cells wide by some terminals) and the
+    benchmark waited for the old one until CI's check timed out."""
+    from acp_tui.ui.widgets.chat_bar import ChatBar
+
+    assert drive.MORE_OPTIONS.fullmatch(ChatBar._more_label(7))

@@ -499,14 +499,17 @@ def replay(size: int, limit: float) -> dict[str, float]:
 
 # ---------------------------------------------------------------------------- options
 
+#: The bar's button that holds the controls it has no room for (``ChatBar``).
+MORE_OPTIONS = re.compile(r"☰ \d+ more")
+
 
 def options(count: int, limit: float, keys: int = 20) -> dict[str, Any]:
     """``count`` config options: the agent's update sent -> the bar says what is behind
-    "⚙ N more"; keys typed with them there, each to the screen (ms); then the next launch,
+    "☰ N more"; keys typed with them there, each to the screen (ms); then the next launch,
     which shows them before its new session exists: spawn -> ready."""
     home = fresh_home()
     args = [*bench_agent_args(), "--options", str(count)]
-    more = re.compile(r"⚙ \d+ more")
+    more = MORE_OPTIONS
     result: dict[str, Any] = {}
     try:
         with launch(args, home=home, keep_home=True) as run:
@@ -516,7 +519,7 @@ def options(count: int, limit: float, keys: int = 20) -> dict[str, Any]:
             term.settle(watch, limit, "the agent's reply")
             sent = run.mark("options-sent", 1)
             shown = term.wait_until(
-                lambda rows: any(more.search(row) for row in rows), limit, "⚙ N more"
+                lambda rows: any(more.search(row) for row in rows), limit, "☰ N more"
             )
             result["shown_s"] = max(0.0, shown - sent)
             typist = Typist(run)
