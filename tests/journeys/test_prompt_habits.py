@@ -64,6 +64,8 @@ def test_the_prompt_round_trips_through_the_editor(
         )
     term.start(args, env={"VISUAL": command, "EDITOR": "false"})
     term.wait_header("New session")
+    # The footer is drawn after the header on a busy machine: wait for it, then read it.
+    term.wait_until(lambda _: "Editor" in term.lines()[-1], "the footer's Editor key")
     footer = term.lines()[-1]
     assert ("f4 Editor" if configured else "Editor") in footer, footer
     term.type("draft words")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
-from textual.widgets import OptionList, Static
+from textual.widgets import Input, OptionList, Static
 
 from acp_tui.config.schema import Config
 from acp_tui.demo_agent import demo_agent_argv
@@ -19,6 +19,7 @@ from acp_tui.session.launch.settings import AppSettings
 from acp_tui.session.launch.spec import AgentSource
 from acp_tui.session.workspace.workspace import Workspace
 from acp_tui.store.search_index import EntryRow, SearchHit, SearchIndex, SessionRow
+from acp_tui.store.search_query import parse_query
 from acp_tui.store.search_writer import SearchWriter
 from acp_tui.ui.app import AcpTuiApp, make_app
 from acp_tui.ui.preferences import UiSettings
@@ -131,6 +132,29 @@ async def test_up_down_and_enter_choose_and_escape_closes(tmp_path: Path) -> Non
         await wait_for(pilot, lambda: app.screen is again and again.is_mounted, "open again")
         await pilot.press("escape")
         await wait_for(pilot, lambda: app.chosen == [second, None], "closed with nothing")
+
+
+async def test_the_same_search_again_keeps_the_result_moved_to(tmp_path: Path) -> None:
+    """Under load a debounce can read the final text early and the search for it run twice:
+    the second answer reset the highlight to the first result, so Enter opened the wrong
+    one. The result moved to stays highlighted when it is still there."""
+    app = _Host(_index(tmp_path))
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = app.screen
+        assert isinstance(screen, SearchScreen)
+        await pilot.press(*"refactor")
+        await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
+        results = screen.query_one(OptionList)
+        await pilot.press("down")
+        await wait_for(pilot, lambda: results.highlighted == 1, "the second highlighted")
+        second = screen.hits[1]
+        text = screen.query_one(Input).value
+        screen._show(text, parse_query(text), list(screen.hits))  # the same answer again
+        assert results.highlighted == 1
+        screen._show(text, parse_query(text), [second])  # the index changed: it moved up
+        assert results.highlighted == 0
+        await pilot.press("enter")
+        await wait_for(pilot, lambda: app.chosen == [second], "the result moved to, chosen")
 
 
 async def test_enter_typed_before_the_results_opens_the_best(tmp_path: Path) -> None:

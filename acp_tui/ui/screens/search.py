@@ -186,13 +186,17 @@ class SearchScreen(ModalScreen[SearchHit | None]):
     def _show(self, text: str, query: SearchQuery, hits: list[SearchHit]) -> None:
         if not self.is_mounted or self.query_one(Input).value != text:
             return  # typed on since: its own search comes
+        results = self.query_one(OptionList)
+        chosen = _place(self.hits, results.highlighted)
         self.hits = hits
         self.shown_for = text
-        results = self.query_one(OptionList)
         now = time.time()
         results.set_options(Option(hit_prompt(hit, now)) for hit in hits)
         if hits:
-            results.highlighted = 0
+            # The same search again (a debounce that read the final text early, the index
+            # grown since) keeps the result the person moved to: Enter must open that one.
+            places = [_place(hits, i) for i in range(len(hits))]
+            results.highlighted = places.index(chosen) if chosen in places else 0
         note = self.query_one("#search-note", Static)
         problems = list(query.problems)
         if problems:
@@ -252,3 +256,11 @@ class SearchScreen(ModalScreen[SearchHit | None]):
     def _open(self, index: int | None) -> None:
         if index is not None and 0 <= index < len(self.hits):
             self.dismiss(self.hits[index])
+
+
+def _place(hits: list[SearchHit], index: int | None) -> tuple[str, str, int] | None:
+    """Which entry the result at ``index`` is (None: no such result)."""
+    if index is None or not 0 <= index < len(hits):
+        return None
+    hit = hits[index]
+    return (hit.agent, hit.session_id, hit.position)
