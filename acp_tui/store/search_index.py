@@ -252,13 +252,13 @@ class SearchIndex:
     def _made(self, conn: sqlite3.Connection) -> sqlite3.Connection:
         try:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
-            if version == 3:  # the layout before the days: they are read from its entries
-                conn.executescript(TABLES + DAYS + DAYS_FROM_ENTRIES)
-                conn.execute(f"PRAGMA user_version = {VERSION}")
-            elif version != VERSION:
+            if version not in (3, VERSION):  # 3: the layout before the days, kept
                 conn.executescript(DROP)
-                conn.execute(f"PRAGMA user_version = {VERSION}")
             conn.executescript(TABLES + DAYS)
+            if version == 3:  # its days are read from the entries it holds
+                conn.executescript(DAYS_FROM_ENTRIES)
+            if version != VERSION:
+                conn.execute(f"PRAGMA user_version = {VERSION}")
             if self.fts:
                 conn.executescript(FTS)
         except sqlite3.Error:
@@ -558,13 +558,8 @@ class SearchIndex:
             sql += " AND (" + " OR ".join("instr(lower(s.project), ?) > 0" for _ in query.projects)
             sql += ")"
             values += query.projects
-        if query.before is not None:
-            sql += " AND e.at < ?"
-            values.append(query.before)
-        if query.after is not None:
-            sql += " AND e.at >= ?"
-            values.append(query.after)
-        return sql, values
+        days, more = SearchIndex._days(query)
+        return sql + days, values + more
 
     def sessions_of(self, agent: str) -> list[str]:
         """The ids of ``agent``'s sessions in the index."""

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from textual.app import App, ComposeResult
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList, Static
 
 from acp_tui.config.schema import Config
@@ -114,16 +115,22 @@ async def test_results_come_as_you_type_and_the_match_is_highlighted_literally(
         )
 
 
+async def _down_to_the_second(app: _Host, pilot: Pilot[None]) -> tuple[SearchScreen, OptionList]:
+    """Type a word with two results and move to the second."""
+    screen = app.screen
+    assert isinstance(screen, SearchScreen)
+    await pilot.press(*"refactor")
+    await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
+    results = screen.query_one(OptionList)
+    await pilot.press("down")
+    await wait_for(pilot, lambda: results.highlighted == 1, "the second highlighted")
+    return screen, results
+
+
 async def test_up_down_and_enter_choose_and_escape_closes(tmp_path: Path) -> None:
     app = _Host(_index(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, SearchScreen)
-        await pilot.press(*"refactor")
-        await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
-        await pilot.press("down")
-        results = screen.query_one(OptionList)
-        await wait_for(pilot, lambda: results.highlighted == 1, "the second highlighted")
+        screen, _ = await _down_to_the_second(app, pilot)
         second = screen.hits[1]
         await pilot.press("enter")
         await wait_for(pilot, lambda: app.chosen == [second], "the second result chosen")
@@ -140,13 +147,7 @@ async def test_the_same_search_again_keeps_the_result_moved_to(tmp_path: Path) -
     one. The result moved to stays highlighted when it is still there."""
     app = _Host(_index(tmp_path))
     async with app.run_test(size=(80, 24)) as pilot:
-        screen = app.screen
-        assert isinstance(screen, SearchScreen)
-        await pilot.press(*"refactor")
-        await wait_for(pilot, lambda: len(screen.hits) == 2, "two results")
-        results = screen.query_one(OptionList)
-        await pilot.press("down")
-        await wait_for(pilot, lambda: results.highlighted == 1, "the second highlighted")
+        screen, results = await _down_to_the_second(app, pilot)
         second = screen.hits[1]
         text = screen.query_one(Input).value
         screen._show(text, parse_query(text), list(screen.hits))  # the same answer again
