@@ -84,3 +84,25 @@ def test_the_strict_override_holds_in_the_strict_packages(tmp_path: Path) -> Non
             assert "[no-untyped-def]" in done.stdout and "[type-arg]" in done.stdout, package
         else:
             assert done.returncode == 0, done.stdout
+
+
+def test_ruff_sends_every_child_through_the_reaper_safe_path() -> None:
+    """acp-tui is a subreaper: a child it starts with ``subprocess`` directly could have its
+    exit status collected by the reaper and read as 0 (tests/services/test_children.py)."""
+    source = "import subprocess\n\nsubprocess.run(['git', 'status'], check=False)\n"
+    for where, banned in (
+        ("acp_tui/ui/probe.py", True),
+        ("acp_tui/services/probe.py", True),
+        ("acp_tui/services/children.py", False),
+        ("tests/probe.py", False),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "ruff", "check", "--stdin-filename", where, "-"],
+            cwd=ROOT,
+            input=source,
+            capture_output=True,
+            text=True,
+            timeout=600,
+            check=False,
+        )
+        assert ("TID251" in done.stdout) is banned, (where, done.stdout, done.stderr)

@@ -29,9 +29,11 @@ a process that cleared its environment escapes, and process groups are the rest 
 platform gives. Where psutil cannot read environments at all, sweeping is off
 (:func:`supported`) and shutdown signals the process groups, even after the leader has exited.
 
-Direct children that asyncio waits for are registered (:func:`register`) and never reaped
-here, and no zombie is reaped while one is being spawned (:func:`spawning`), so an exit
-status asyncio is about to collect is never taken from it.
+Direct children that asyncio or a thread waits for are registered (:func:`register`) and
+never reaped here, and no zombie is reaped while one is being spawned (:func:`spawning` on the
+event loop, :func:`spawning_from_thread` elsewhere), so an exit status another waiter is about
+to collect is never taken from it: Python's ``subprocess`` reads a stolen status as exit 0.
+Children acp-tui runs itself go through :mod:`acp_tui.services.children`.
 """
 
 from __future__ import annotations
@@ -42,6 +44,7 @@ import logging
 import os
 import signal
 import sys
+import threading
 import time
 from collections.abc import Iterator, Mapping
 from itertools import count
@@ -68,6 +71,10 @@ _subreaper = False
 _supported: bool | None = None
 _registered: set[int] = set()
 _spawning = 0
+#: Held by a thread between starting a child and registering it, and by :func:`reap`: a
+#: child started from a thread (git, an editor, shell mode) is never reaped before it is
+#: registered, so its exit status is never taken from the code that waits for it.
+_spawn_lock = threading.Lock()
 #: psutil's handle on each process seen by the last scan, by pid.
 _handles: dict[int, psutil.Process] = {}
 
@@ -139,7 +146,7 @@ def child_env(tag: str, overrides: Mapping[str, str] | None = None) -> dict[str,
 
 
 def register(pid: int) -> None:
-    """A direct child asyncio waits for: never reaped here."""
+    """A direct child something else waits for (asyncio, a thread): never reaped here."""
     _registered.add(pid)
 
 
@@ -149,13 +156,21 @@ def unregister(pid: int) -> None:
 
 @contextlib.contextmanager
 def spawning() -> Iterator[None]:
-    """Around a spawn: its child exists before it can be registered."""
+    """Around a spawn on the event loop: its child exists before it can be registered."""
     global _spawning
     _spawning += 1
     try:
         yield
     finally:
         _spawning -= 1
+
+
+@contextlib.contextmanager
+def spawning_from_thread() -> Iterator[None]:
+    """Around a blocking spawn (``subprocess.Popen``) and the :func:`register` of its pid, in
+    any thread: :func:`reap`, wherever it runs, waits for neither."""
+    with _spawn_lock:
+        yield
 
 
 def sweep(tag: str | None = None) -> int:
@@ -203,9 +218,18 @@ def kill_everything() -> None:
 
 def reap() -> int:
     """Collect the exit status of orphans re-parented to us that have exited (never one
-    that asyncio waits for). Returns how many were reaped."""
+    that asyncio or a thread waits for). Returns how many were reaped."""
     if not _subreaper or _spawning:
         return 0
+    if not _spawn_lock.acquire(blocking=False):
+        return 0  # a thread is starting a child: reap the next time
+    try:
+        return _reap_exited()
+    finally:
+        _spawn_lock.release()
+
+
+def _reap_exited() -> int:
     reaped = 0
     while True:
         try:
@@ -213,7 +237,7 @@ def reap() -> int:
         except ChildProcessError:
             return reaped
         if info is None or info.si_pid in _registered:
-            return reaped  # nothing dead, or asyncio's own (collected by its watcher)
+            return reaped  # nothing dead, or a registered child (collected by its waiter)
         with contextlib.suppress(ChildProcessError):
             os.waitpid(info.si_pid, os.WNOHANG)
             reaped += 1

@@ -16,6 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from acp_tui.services import children
+
 __all__ = ["ClipboardImage", "clipboard_image", "clipboard_tools"]
 
 TIMEOUT = 3.0
@@ -55,7 +57,7 @@ def clipboard_tools(environ: Mapping[str, str] | None = None) -> list[str]:
 
 def _run(argv: list[str]) -> bytes | None:
     try:
-        done = subprocess.run(
+        done = children.run(
             argv, capture_output=True, timeout=TIMEOUT, check=False, stdin=subprocess.DEVNULL
         )
     except (OSError, subprocess.TimeoutExpired):

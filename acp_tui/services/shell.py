@@ -20,11 +20,12 @@ import fcntl
 import os
 import signal
 import struct
-import subprocess
 import termios
 import threading
 from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from acp_tui.services import children
 
 __all__ = ["GRACE_SECONDS", "ShellCommand"]
 
@@ -54,7 +55,7 @@ class ShellCommand:
         self.columns = columns
         self.rows = rows
         self._environ = dict(os.environ if environ is None else environ)
-        self._process: subprocess.Popen[bytes] | None = None
+        self._process: children.Process | None = None
         self._master: int | None = None
         self.returncode: int | None = None
         self.stopped = False
@@ -82,7 +83,7 @@ class ShellCommand:
                 "LINES": str(self.rows),
             }
             shell = env.get("SHELL") or "/bin/sh"
-            self._process = subprocess.Popen(
+            self._process = children.popen(
                 [shell, "-c", self.command],
                 cwd=self.cwd,
                 stdin=slave,
@@ -115,6 +116,7 @@ class ShellCommand:
         finally:
             os.close(master)
             self.returncode = self._process.wait()
+            children.release(self._process)
             self._on_exit(self.returncode)
 
     def stop(self) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import tempfile
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -23,6 +22,8 @@ from pathlib import Path
 from typing import Any
 
 from textual.app import App, SuspendNotSupported
+
+from acp_tui.services import children
 
 __all__ = ["EditorResult", "edit_in_editor", "edit_prompt", "editor_command"]
 
@@ -60,7 +61,7 @@ def edit_in_editor(app: App[Any], text: str, cwd: Path | None = None) -> EditorR
         path.write_text(text, encoding="utf-8")
         try:
             with app.suspend():
-                status = subprocess.run(
+                status = children.run(
                     [*command, str(path)],
                     cwd=cwd if cwd is not None and cwd.is_dir() else None,
                     check=False,

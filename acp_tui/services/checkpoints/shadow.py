@@ -41,6 +41,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
+from acp_tui.services import children
+
 __all__ = [
     "GitMissing",
     "ShadowError",
@@ -219,7 +221,7 @@ class ShadowRepo:
         timeout: float | None = None,
     ) -> subprocess.CompletedProcess[bytes]:
         for attempt in range(_LOCK_TRIES):
-            done = subprocess.run(
+            done = children.run(
                 [self.git, *self._config_args, *args],
                 input=data,
                 capture_output=True,
@@ -246,7 +248,7 @@ class ShadowRepo:
         self.git_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(self.git_dir, 0o700)
         env = {k: v for k, v in self._env.items() if k not in ("GIT_DIR", "GIT_WORK_TREE")}
-        subprocess.run(
+        children.run(
             [self.git, "init", "--bare", "--quiet", str(self.git_dir)],
             capture_output=True,
             env=env,

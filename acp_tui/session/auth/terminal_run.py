@@ -117,7 +117,7 @@ def run_login(
         tag = reaper.new_tag("sign-in")
         with _terminal_handed_back():
             try:
-                with reaper.spawning():
+                with reaper.spawning_from_thread():
                     if JOBS:
                         process = subprocess.Popen(
                             [sys.executable, "-I", "-S", "-c", LEADER, str(note_fd), *login.argv],

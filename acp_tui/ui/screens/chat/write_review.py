@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import subprocess
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -26,6 +25,7 @@ from textual import events
 from textual.app import App, SystemCommand
 from textual.widget import Widget
 
+from acp_tui.services import children
 from acp_tui.services.hunks import FileChange, split_keepends
 from acp_tui.session.asking.write_reviews import PendingWrite, WriteReviews
 from acp_tui.ui.models.chat import ChatModel
@@ -152,7 +152,7 @@ def run_editor(app: App[Any], text: str, suffix: str) -> str | None:
         path.write_text(text, encoding="utf-8")
         try:
             with app.suspend():
-                done = subprocess.run([*shlex.split(editor), str(path)], check=False)
+                done = children.run([*shlex.split(editor), str(path)], check=False)
         except Exception:  # no terminal to give (headless), or no such editor
             return None
         if done.returncode != 0:
