@@ -119,6 +119,48 @@ def test_a_closed_terminal_ends_acp_tui_and_its_agent(terminal: Callable[..., Te
             time.sleep(0.05)
 
 
+@pytest.mark.textual_patch("dead-terminal")
+def test_a_terminal_closed_while_acp_tui_quits_ends_it(
+    terminal: Callable[..., Terminal],
+) -> None:
+    """A hang-up sends SIGCONT with its SIGHUP, and Textual's driver took it for the end of a
+    Ctrl+Z: it started application mode again, a new input thread and writer on the dead
+    terminal. Closed while acp-tui was quitting, that thread was left spinning and the process
+    never ended (some 30 after a CI run; about one try in ten here). The delays are the race's:
+    between Ctrl+Q and the terminal's end."""
+    term = terminal(100, 24)
+    for delay in (0.0, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5):
+        # Quit in the middle of a reply: the agent's stop makes the quit take a while.
+        acp_tui, agents = demo_and_its_agent(term, "/think about a long answer")
+        term.wait_for("working…")
+        term.press("C-q")
+        time.sleep(delay)
+        term.close()
+        deadline = time.monotonic() + 30
+        for pid in [acp_tui, *agents]:
+            while alive(pid):
+                if time.monotonic() > deadline:
+                    subprocess.run(["kill", "-KILL", pid], check=False)
+                    raise AssertionError(f"process {pid} still runs ({delay} s after Ctrl+Q)")
+                time.sleep(0.05)
+
+
+@pytest.mark.textual_patch("dead-terminal")
+def test_a_stop_and_continue_still_resumes(terminal: Callable[..., Terminal]) -> None:
+    """SIGCONT resumes the app when a SIGTSTP stopped it (job control), and only then."""
+    term = terminal(100, 24)
+    acp_tui, _agents = demo_and_its_agent(term, "hello")
+    term.wait_for("You said")
+    subprocess.run(["kill", "-TSTP", acp_tui], check=True)
+    term.wait_gone("Message the agent")  # the terminal given back: the main screen
+    subprocess.run(["kill", "-CONT", acp_tui], check=True)
+    term.wait_for("Message the agent")
+    term.send("and again")
+    term.wait_for("You said (2 words")
+    term.press("C-q")
+    assert term.wait_exit() == 0
+
+
 def demo_and_its_agent(term: Terminal, message: str) -> tuple[str, list[str]]:
     """Start ``acp-tui --demo``, send ``message``; the pids of acp-tui and of its agent."""
     term.start(["--demo"])

@@ -91,6 +91,10 @@ def install(
         from acp_tui.ui.textual_patches import driver
 
         driver.hear_keys(app, key_read)
+    if switches("dead-terminal"):
+        from acp_tui.ui.textual_patches import driver
+
+        driver.resume_only_after_stop(app)
     if switches("early-keys"):
         from acp_tui.ui.textual_patches import early_keys
 

@@ -14,8 +14,13 @@ the window closed), Textual's writer thread dies at its first write, and once 30
 for it every later write blocks for good: the app stayed alive, agents and all, with nobody to
 see it. :func:`write_nothing_more` drops what would be written, so that a quit goes through and
 stops the agents; :func:`terminal_answers` tells whether the terminal is still there. Both use
-the driver's private output file and writer thread. docs/upstream/dead-terminal-writer.md
-proposes the fix to Textual.
+the driver's private output file and writer thread. And a hang-up sends SIGCONT with its
+SIGHUP, on which Textual's driver starts application mode again (as after Ctrl+Z) even when
+nothing stopped it: during a quit that left a new input thread spinning on the dead terminal
+and a new writer, and the process never ended (some 30 were left after a CI run).
+:func:`resume_only_after_stop` has the driver resume only when Ctrl+Z stopped it. A driver
+whose app asked for neither is as Textual made it. docs/upstream/dead-terminal-writer.md
+proposes the fixes to Textual.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ import os
 from collections.abc import Callable
 from types import MethodType
 from typing import Any
-from weakref import WeakKeyDictionary, WeakMethod
+from weakref import WeakKeyDictionary, WeakMethod, WeakSet
 
 from textual import events
 from textual.app import App
@@ -34,7 +39,7 @@ from textual.message import Message
 
 from acp_tui.ui.textual_patches.access import driver as driver_of
 
-__all__ = ["hear_keys", "terminal_answers", "write_nothing_more"]
+__all__ = ["hear_keys", "resume_only_after_stop", "terminal_answers", "write_nothing_more"]
 
 KeyRead = Callable[[events.Key], None]
 
@@ -42,6 +47,8 @@ KeyRead = Callable[[events.Key], None]
 #: back (None once gone): a listener is often a method of its app, and a value that held its
 #: key would keep the app alive forever.
 _listeners: WeakKeyDictionary[App[Any], Callable[[], KeyRead | None]] = WeakKeyDictionary()
+#: The apps whose driver resumes on SIGCONT only after a Ctrl+Z (:func:`resume_only_after_stop`).
+_resume_only_after_stop: WeakSet[App[Any]] = WeakSet()
 
 
 def hear_keys(app: App[Any], key_read: KeyRead) -> None:
@@ -87,3 +94,30 @@ def write_nothing_more(app: App[Any]) -> None:
     if writer is not None:
         writer.write = lambda text: None
         writer.stop = lambda: None
+
+
+def resume_only_after_stop(app: App[Any]) -> None:
+    """``app``'s driver starts application mode again on SIGCONT only when a Ctrl+Z stopped
+    it (Textual's ``_must_signal_resume``), not on the SIGCONT a hang-up sends, nor one sent
+    while the app is quitting or has handed the terminal to an editor. Call before the app
+    runs: the driver's handler is bound as the driver is made."""
+    _wrap_sigcont()
+    _resume_only_after_stop.add(app)
+
+
+def _wrap_sigcont() -> None:
+    try:
+        from textual.drivers.linux_driver import LinuxDriver
+    except ImportError:  # no POSIX terminal here (Windows): no SIGCONT either
+        return
+    textuals: Callable[..., None] = LinuxDriver._sigcont_application
+    if getattr(textuals, "_after_stop", False):
+        return
+
+    def _sigcont_application(self: Any, *args: Any) -> None:
+        if self._app in _resume_only_after_stop and not self._must_signal_resume:
+            return  # not stopped by a Ctrl+Z: nothing to resume
+        textuals(self, *args)
+
+    _sigcont_application._after_stop = True  # type: ignore[attr-defined]
+    LinuxDriver._sigcont_application = _sigcont_application  # type: ignore[method-assign]
