@@ -24,6 +24,10 @@ from bench.blackbox.home import honest_environment, installed_acp_tui, isolated_
 #: How long a wait may take before it fails. Generous: journeys must pass on a loaded machine.
 DEFAULT_TIMEOUT = 30.0
 POLL_SECONDS = 0.05
+#: How long a screen that holds may take to be the same on two captures (see wait_until), and
+#: the pause between those captures.
+SETTLE_SECONDS = 0.5
+SETTLE_POLL = 0.02
 AGENTS = Path(__file__).resolve().parent.parent / "agents"
 
 
@@ -182,19 +186,24 @@ class Terminal:
         *,
         twice: bool = False,
     ) -> str:
-        """Poll the screen until ``condition(screen)`` holds; return that screen. Exceptions from
-        the condition are not swallowed: a broken condition fails as itself.
+        """Poll the screen until ``condition(screen)`` holds; return that screen, once settled.
+        Exceptions from the condition are not swallowed: a broken condition fails as itself.
+
+        tmux (3.3) keeps no frame whole: a capture can catch one half drawn. So the screen
+        returned is the first that holds and is the same on the next capture (or, for a screen
+        that keeps moving, the last that held within :data:`SETTLE_SECONDS`): what a test
+        reads in it beside the condition is there (the key sheet's title drawn, its text not
+        yet, failed a test in CI).
 
         ``twice``: it must hold on two captures in a row. For a condition that something is
-        *not* on screen: tmux (3.3) keeps no frame whole, so a capture can catch one half
-        drawn, without the row that would have said no."""
+        *not* on screen, where a frame half drawn lacks the row that would have said no."""
         deadline = time.monotonic() + timeout
         held_once = False
         while True:
             screen = self.screen()
             if condition(screen):
                 if held_once or not twice:
-                    return screen
+                    return self._settled(screen, condition)
                 held_once = True
                 time.sleep(POLL_SECONDS)
                 continue
@@ -204,6 +213,19 @@ class Terminal:
                     f"timed out after {timeout:.0f} s waiting for {what}; the screen:\n{screen}"
                 )
             time.sleep(POLL_SECONDS)
+
+    def _settled(self, screen: str, condition: Callable[[str], bool]) -> str:
+        """``screen`` (which holds), or a later capture that holds, once two agree."""
+        settle_by = time.monotonic() + SETTLE_SECONDS
+        while time.monotonic() < settle_by:
+            time.sleep(SETTLE_POLL)
+            again = self.screen()
+            if again == screen:
+                return screen
+            if not condition(again):
+                return screen  # it moved on: what held is what was asked for
+            screen = again
+        return screen
 
     def wait_for(self, text: str | re.Pattern[str], timeout: float = DEFAULT_TIMEOUT) -> str:
         """Wait until ``text`` (a substring or a compiled pattern) is on the screen."""

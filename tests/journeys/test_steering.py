@@ -106,7 +106,7 @@ def test_a_queued_message_is_edited_moved_and_removed_with_keys_only(
     )
     term.press("Down", "Delete")
     term.wait_gone("⏳ first one")
-    assert "⏳ second one v2" in term.screen()
+    term.wait_for("⏳ second one v2")
     assert_frame(term, "the queue edited with keys")
     # Escape cancels the turn; what is left of the queue goes, as it was edited.
     term.press("Escape")
@@ -128,7 +128,7 @@ def test_send_now_injects_where_advertised_else_cancels_and_sends(
     if demo:
         # Into the running turn: the agent says what it took, and goes on.
         term.wait_for("Steered mid-turn: you said “right now”", timeout=60)
-        assert "working…" in term.screen() and "⏳ for later" in term.screen()
+        term.wait_until(lambda s: "working…" in s and "⏳ for later" in s, "the turn goes on")
         sent = methods(recording)
         assert "session/inject" in sent and "session/cancel" not in sent
         injected = [m for m in to_agent(recording) if m.get("method") == "session/inject"]

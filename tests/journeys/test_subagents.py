@@ -92,7 +92,7 @@ def test_cards_a_childs_view_the_sidebar_and_the_panel(
     _subagents(term)
     assert_frame(term, "after /subagents")
     if size[0] >= 120:  # the sidebar shows: the children folded under their parent
-        assert "▸ 2 subagents" in term.screen(), term.screen()
+        term.wait_for("▸ 2 subagents")
     _open_child(term, by_click=size[0] >= 120)
     # The sidebar: the children folded under their parent, unfolded with Right.
     term.press("C-b")

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 from textual.widgets import Static
 
+from acp_tui.session.agent.reconnect import Reconnects
 from acp_tui.ui.screens.chat import ChatScreen
 from tests.ui.chat_helpers import demo_app, send, wait_for, wait_for_session
 
@@ -96,17 +97,35 @@ async def test_the_exit_reported_after_the_turns_error_does_not_wipe_the_status(
         assert status(screen) == "stopped: error"
 
 
-async def test_a_v2_turn_the_agent_dies_in_ends_as_an_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize("reconnects", [(), (60.0,)], ids=["no reconnect", "a reconnect"])
+async def test_a_v2_turn_the_agent_dies_in_ends_as_an_error(
+    tmp_path: Path, reconnects: tuple[float, ...]
+) -> None:
     """On v2 the prompt is answered at once and a state update ends the turn: an agent that
     dies in between never sends it. The turn ends anyway, as an error, and says so; nothing
-    goes on saying "working"."""
+    goes on saying "working". With a reconnect waiting, the status line says that (the
+    session's own updates drew "stopped: error" over it, so it was never seen) until it is
+    made; the attempts used up, "stopped: error" stays. The waits are set so that neither is
+    a moment a busy machine can miss (CI missed the first's half second once)."""
     app = demo_app(tmp_path, tmp_path / "state", protocol_version=2)
     async with app.run_test(size=(120, 40)) as pilot:
         screen = await wait_for_session(pilot)
+        screen.agent.reconnects = Reconnects(delays=reconnects)
         session_id = screen.session_id
         await send(pilot, "/crash")
         await wait_for(pilot, lambda: not screen.agent_alive, "the crash")
-        await wait_for(pilot, lambda: status(screen) == "stopped: error", "stopped: error")
+        said = (
+            "the agent exited; reconnecting (attempt 1 of 1) in 60 s…"
+            if reconnects
+            else "stopped: error"
+        )
+        await wait_for(pilot, lambda: status(screen) == said, said)
         state = screen.store.get(session_id or "")
         assert state is not None and state.activity == "idle" and not screen.busy
         assert screen.controller is not None and not screen.controller.is_busy(session_id or "")
+        notices = [getattr(entry, "title", "") for entry in state.transcript]
+        assert "The agent exited during this turn" in notices
+        # More of the session's updates (a notice, the store's events) do not draw over it.
+        screen.store.add_notice(session_id or "", "something else", severity="information")
+        await pilot.pause()
+        assert status(screen) == said

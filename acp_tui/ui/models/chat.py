@@ -89,6 +89,9 @@ class ChatModel:
         self.agent_alive = False
         #: The agent has not answered initialize in time (Ctrl+R restarts it).
         self.unresponsive = False
+        #: While a reconnect waits for its timer: what the status line says instead of how the
+        #: cut turn ended (the session's own updates would otherwise draw over it).
+        self.reconnect_note = ""
         #: The mode and model shown (and chosen) for the new session before it exists.
         self.new_choices = NewSessionChoices()
         #: A session/new for the new session is on its way.
@@ -571,6 +574,8 @@ class ChatModel:
             now = self.clock()
             elapsed = elapsed_text(now - self.turn_started.get(state.id, (0, now))[1])
             return f"● working… {elapsed} ({self.keys('cancel-turn')} to cancel)"
+        if self.reconnect_note:
+            return self.reconnect_note
         if state.stop_reason == "cancelled":
             return "cancelled"
         if state.stop_reason and state.stop_reason not in ("end_turn",):

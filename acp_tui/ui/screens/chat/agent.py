@@ -404,7 +404,8 @@ class AgentRunner:
                 description="The session is resumed; a message whose answer was lost goes "
                 "again with its idempotency key, so the agent does not run it twice.",
             )
-        self.drawing.set_status(f"the agent exited; {what} in {delay:g} s…")
+        self.model.reconnect_note = f"the agent exited; {what} in {delay:g} s…"
+        self.drawing.status()
         self.drawing.scheduling.timer(delay, lambda: self._reconnect_now(number))
         return True
 
@@ -413,6 +414,7 @@ class AgentRunner:
         if self.reconnect_due != number:
             return
         self.reconnect_due = None
+        self.model.reconnect_note = ""
         controller = self.model.controller
         if self.model.agent_alive or (controller is not None and not controller.finished.is_set()):
             return
@@ -422,6 +424,7 @@ class AgentRunner:
         """The person asked for a restart (Ctrl+R): after a back-off when it keeps exiting."""
         model = self.model
         self.reconnect_due = None  # the person's restart replaces one waiting
+        self.model.reconnect_note = ""
         controller = model.controller
         if model.unresponsive and controller is not None:
             self._in_worker(self._restart_unresponsive(), group="restart")
