@@ -202,8 +202,10 @@ class Terminal:
         while True:
             screen = self.screen()
             if condition(screen):
-                if held_once or not twice:
+                if not twice:
                     return self._settled(screen, condition)
+                if held_once:
+                    return screen  # two captures in a row held: settled enough
                 held_once = True
                 time.sleep(POLL_SECONDS)
                 continue

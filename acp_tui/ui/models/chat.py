@@ -89,8 +89,7 @@ class ChatModel:
         self.agent_alive = False
         #: The agent has not answered initialize in time (Ctrl+R restarts it).
         self.unresponsive = False
-        #: While a reconnect waits for its timer: what the status line says instead of how the
-        #: cut turn ended (the session's own updates would otherwise draw over it).
+        #: A reconnect waiting for its timer: said by the status line instead of the turn's end.
         self.reconnect_note = ""
         #: The mode and model shown (and chosen) for the new session before it exists.
         self.new_choices = NewSessionChoices()
@@ -107,11 +106,9 @@ class ChatModel:
         #: Sessions on screen that this agent run could not reopen: a message sent there
         #: starts a new session.
         self.unopenable: set[str] = set()
-        #: The session the person asked to open: what they typed stays with the session
-        #: they typed it in.
+        #: The session the person asked to open: what they typed stays where they typed it.
         self.explicit_open: str | None = None
-        #: The person opened a session (sidebar, Ctrl+N): the prompt takes the focus once it
-        #: shows.
+        #: The person opened a session (sidebar, Ctrl+N): the prompt takes the focus once shown.
         self.focus_prompt_on_open = False
         #: What was typed in each session left (None: the new session).
         self.drafts: dict[str | None, str] = {}
@@ -589,9 +586,8 @@ class ChatModel:
         if state.activity in ("running", "unknown"):
             started = state.turn_started
             took = f" {elapsed_text(self.clock() - started)}" if started is not None else ""
-            cancel = ""
-            if card is not None and card.can_cancel:
-                cancel = f", {self.keys('subagent-cancel', 'Delete')} to cancel it"
+            key = self.keys("subagent-cancel", "Delete")
+            cancel = f", {key} to cancel it" if card is not None and card.can_cancel else ""
             return f"● subagent working…{took} ({back}{cancel})"
         if card is not None and card.stop_reason == "cancelled":
             return f"subagent cancelled ({back})"
