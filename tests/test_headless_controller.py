@@ -294,7 +294,12 @@ def test_no_traceback_with_a_wrapper_that_ignores_sigterm(tmp_path: Path) -> Non
     assert time.monotonic() - started < 25, "the wrapper was waited for"
     assert done.returncode == 0, done.stderr
     assert done.stdout == "You said: hi\n"
-    assert done.stderr.splitlines() == [done.stderr.splitlines()[-1]]
+    # Our lines only: the stop line last, and before it at most acp-tui's own notes (a
+    # loaded machine can leave the project's first snapshot unfinished when the prompt goes:
+    # "[info] No checkpoint for this turn…", CI saw it once).
+    *notes, last = done.stderr.splitlines()
+    assert last.startswith("stop: end_turn"), done.stderr
+    assert all(note.startswith("[info] ") for note in notes), done.stderr
     assert done.stderr.startswith("stop: end_turn  session: ")
 
 

@@ -5,6 +5,7 @@ the demo agent and the official SDK's agent."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import pytest
@@ -90,6 +91,16 @@ def test_always_allow_answers_the_sdk_agent_with_no_second_dialog(
     assert_frame(term, "after the second turn")
 
 
+#: The Command field's cursor on the "*" of "make*": a colour change just before it.
+CURSOR_ON_STAR = re.compile(r"make(\x1b\[[0-9;]*m)+\*")
+
+
+def _wait_coloured(term: Terminal, label: str, pattern: re.Pattern[str], what: str) -> None:
+    """Wait until the row holding ``label`` matches ``pattern`` with its colours (a field's
+    cursor is a cell of another colour)."""
+    term.wait_until(lambda _screen: bool(pattern.search(term.coloured_line(label))), what)
+
+
 @SIZES
 def test_the_rules_screen_edits_and_deletes(
     terminal: Callable[..., Terminal], size: tuple[int, int]
@@ -115,8 +126,11 @@ def test_the_rules_screen_edits_and_deletes(
     term.wait_for("Edit rule")
     term.wait_until(lambda s: "Ctrl+S save " in s, "the editor armed")
     term.press("Enter")
-    term.wait_still()  # the focus on Command before the next keys
+    # Each key once the one before it shows (CI once lost End and Left under load): the
+    # cursor, a cell of its own colour, after "make*", then on its "*".
+    _wait_coloured(term, "Command", re.compile(r"make\*\x1b\["), "the cursor in Command")
     term.press("End", "Left")
+    _wait_coloured(term, "Command", CURSOR_ON_STAR, "the cursor on the star")
     term.type(" test")
     term.press("C-s")
     term.wait_for("`make test*`")
