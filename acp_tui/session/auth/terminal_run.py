@@ -28,6 +28,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from acp_tui.protocol import reaper
+from acp_tui.services import children
 from acp_tui.session.auth.methods import TerminalLogin
 from acp_tui.text.safety import one_line
 
@@ -117,22 +118,20 @@ def run_login(
         tag = reaper.new_tag("sign-in")
         with _terminal_handed_back():
             try:
-                with reaper.spawning_from_thread():
-                    if JOBS:
-                        process = subprocess.Popen(
-                            [sys.executable, "-I", "-S", "-c", LEADER, str(note_fd), *login.argv],
-                            cwd=login.cwd,
-                            env=reaper.child_env(tag, login.env_overrides),
-                            process_group=0,
-                            pass_fds=(note_fd,),
-                        )
-                    else:  # no process groups or job control: the command itself
-                        process = subprocess.Popen(
-                            login.argv,
-                            cwd=login.cwd,
-                            env=reaper.child_env(tag, login.env_overrides),
-                        )
-                    reaper.register(process.pid)
+                if JOBS:
+                    process = children.popen(
+                        [sys.executable, "-I", "-S", "-c", LEADER, str(note_fd), *login.argv],
+                        cwd=login.cwd,
+                        env=reaper.child_env(tag, login.env_overrides),
+                        process_group=0,
+                        pass_fds=(note_fd,),
+                    )
+                else:  # no process groups or job control: the command itself
+                    process = children.popen(
+                        login.argv,
+                        cwd=login.cwd,
+                        env=reaper.child_env(tag, login.env_overrides),
+                    )
             except OSError as error:
                 write(f"\nacp-tui: could not run the sign-in: {error}\n")
                 status = NOT_STARTED
@@ -142,7 +141,7 @@ def run_login(
                 try:
                     status = _wait(process, notes, interrupted, grace, write)
                 finally:
-                    reaper.unregister(process.pid)
+                    children.release(process)
                 if interrupted:
                     reaper.sweep(tag)  # stopped by the person: nothing of it goes on
         if status != 0:
@@ -186,7 +185,7 @@ def _terminal_handed_back() -> Iterator[None]:
 
 
 def _wait(
-    process: subprocess.Popen[bytes],
+    process: children.Process,
     notes: int,
     interrupted: list[float],
     grace: float,
@@ -243,7 +242,7 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _signal_group(process: subprocess.Popen[bytes], signum: int) -> None:
+def _signal_group(process: children.Process, signum: int) -> None:
     """``signum`` to the sign-in's whole group (its leader is ``process``)."""
     try:
         if not JOBS:
