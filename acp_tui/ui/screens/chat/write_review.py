@@ -14,8 +14,6 @@ comes back replaces it (the review shows the edited change, and the agent is tol
 
 from __future__ import annotations
 
-import os
-import shlex
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -28,6 +26,7 @@ from textual.widget import Widget
 from acp_tui.services import children
 from acp_tui.services.hunks import FileChange, split_keepends
 from acp_tui.session.asking.write_reviews import PendingWrite, WriteReviews
+from acp_tui.ui.external_editor import editor_command
 from acp_tui.ui.models.chat import ChatModel
 from acp_tui.ui.render.hints import KeyHints
 from acp_tui.ui.screens.armed import DialogOrigin, TypingForwarder, present_dialog
@@ -146,13 +145,13 @@ class ChatWriteReviews:
 def run_editor(app: App[Any], text: str, suffix: str) -> str | None:
     """``text`` edited in the person's editor (the app suspended meanwhile); None when the
     editor failed or could not start."""
-    editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+    command = editor_command()  # the prompt's editor: $VISUAL, $EDITOR, vi
     with tempfile.TemporaryDirectory(prefix="acp-tui-hunk-") as folder:
         path = Path(folder) / f"hunk{suffix}"
         path.write_text(text, encoding="utf-8")
         try:
             with app.suspend():
-                done = children.run([*shlex.split(editor), str(path)], check=False)
+                done = children.run([*command, str(path)], check=False)
         except Exception:  # no terminal to give (headless), or no such editor
             return None
         if done.returncode != 0:
