@@ -112,11 +112,7 @@ def test_a_closed_terminal_ends_acp_tui_and_its_agent(terminal: Callable[..., Te
     term = terminal(100, 24)
     acp_tui, agents = demo_and_its_agent(term, "/think about a long answer")
     term.close()
-    deadline = time.monotonic() + 30
-    for pid in [acp_tui, *agents]:
-        while alive(pid):
-            assert time.monotonic() < deadline, f"process {pid} still runs"
-            time.sleep(0.05)
+    all_end([acp_tui, *agents], "after the terminal closed")
 
 
 @pytest.mark.textual_patch("dead-terminal")
@@ -136,13 +132,7 @@ def test_a_terminal_closed_while_acp_tui_quits_ends_it(
         term.press("C-q")
         time.sleep(delay)
         term.close()
-        deadline = time.monotonic() + 30
-        for pid in [acp_tui, *agents]:
-            while alive(pid):
-                if time.monotonic() > deadline:
-                    subprocess.run(["kill", "-KILL", pid], check=False)
-                    raise AssertionError(f"process {pid} still runs ({delay} s after Ctrl+Q)")
-                time.sleep(0.05)
+        all_end([acp_tui, *agents], f"{delay} s after Ctrl+Q")
 
 
 @pytest.mark.textual_patch("dead-terminal")
@@ -171,6 +161,18 @@ def demo_and_its_agent(term: Terminal, message: str) -> tuple[str, list[str]]:
     agents = children(acp_tui)
     assert agents, "the demo agent runs as acp-tui's child"
     return acp_tui, agents
+
+
+def all_end(pids: list[str], when: str, timeout: float = 30) -> None:
+    """Every process of ``pids`` ends within ``timeout`` seconds; one that does not fails the
+    test, and is killed so that it does not outlive it."""
+    deadline = time.monotonic() + timeout
+    for pid in pids:
+        while alive(pid):
+            if time.monotonic() > deadline:
+                subprocess.run(["kill", "-KILL", pid], check=False)
+                raise AssertionError(f"process {pid} still runs ({when})")
+            time.sleep(0.05)
 
 
 def alive(pid: str) -> bool:

@@ -91,7 +91,8 @@ def test_always_allow_answers_the_sdk_agent_with_no_second_dialog(
     assert_frame(term, "after the second turn")
 
 
-#: The Command field's cursor on the "*" of "make*": a colour change just before it.
+#: The Command field's cursor (a cell of its own colour) after "make*", then on its "*".
+CURSOR_AFTER_STAR = re.compile(r"make\*\x1b\[")
 CURSOR_ON_STAR = re.compile(r"make(\x1b\[[0-9;]*m)+\*")
 
 
@@ -128,7 +129,7 @@ def test_the_rules_screen_edits_and_deletes(
     term.press("Enter")
     # Each key once the one before it shows (CI once lost End and Left under load): the
     # cursor, a cell of its own colour, after "make*", then on its "*".
-    _wait_coloured(term, "Command", re.compile(r"make\*\x1b\["), "the cursor in Command")
+    _wait_coloured(term, "Command", CURSOR_AFTER_STAR, "the cursor in Command")
     term.press("End", "Left")
     _wait_coloured(term, "Command", CURSOR_ON_STAR, "the cursor on the star")
     term.type(" test")
