@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -104,21 +106,18 @@ def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
     else:
         (tmp_path / KEPT).parent.mkdir()
         (tmp_path / KEPT).write_text(times)
+    # Only what a fresh run has: no pytest worker's variables, nothing acp-tui's reaper set
+    # in this worker (an earlier test may have enabled it here).
     environment: dict[str, Any] = {
-        key: value for key, value in os.environ.items() if not key.startswith("PYTEST_")
+        key: value
+        for key, value in os.environ.items()
+        if not key.startswith(("PYTEST_", "ACP_TUI_"))
     }
-    environment.update(PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
-    command = ["-m", "pytest", "-q", "-p", "xdist.plugin", "-n", "2", "--dist", "worksteal", "."]
-    done = subprocess.run(
-        [sys.executable, *command],
-        cwd=tmp_path,
-        env=environment,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
+    environment.update(
+        PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONFAULTHANDLER="1"
     )
-    assert done.returncode == 0, done.stdout + done.stderr
+    command = ["-m", "pytest", "-q", "-p", "xdist.plugin", "-n", "2", "--dist", "worksteal", "."]
+    assert_runs(command, tmp_path, environment)
     ran = [json.loads(line) for line in (tmp_path / "ran.jsonl").read_text().splitlines()]
     first = {}
     for entry in ran:
@@ -126,6 +125,35 @@ def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
     assert sorted(first.values()) == ["e", "f"], ran
     recorded = json.loads(cache.read_text())
     assert set(recorded) == {f"test_suite.py::test_{name}" for name in "abcdef"}
+
+
+def assert_runs(
+    command: list[str], cwd: Path, environment: dict[str, Any], timeout: float = 120
+) -> None:
+    """Run pytest in a session of its own (no signal another test sends to this worker's
+    group reaches it) and assert it passed. If it hangs, every one of its processes writes
+    where it is (faulthandler, on SIGABRT) into the failure before it is killed."""
+    process = subprocess.Popen(
+        [sys.executable, *command],
+        cwd=cwd,
+        env=environment,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        output, _ = process.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGABRT)
+        try:
+            output, _ = process.communicate(timeout=10)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        pytest.fail(f"pytest did not end in {timeout:g} s; where it was:\n{output}")
+    assert process.returncode == 0, output
 
 
 def test_the_repositorys_copy_is_written_from_the_cache_and_read_back(tmp_path: Path) -> None:
