@@ -167,3 +167,41 @@ async def test_ctrl_o_expands_and_collapses_the_latest_tool_output(tmp_path: Pat
         await pilot.press("ctrl+o")
         await wait_for(pilot, lambda: terminal.region.height == folded_height, "folded again")
         assert not view.expanded
+
+
+@pytest.mark.parametrize(
+    ("focus_transcript", "keys"),
+    [
+        (False, ["pagedown"]),
+        (True, ["pagedown"]),
+        (True, ["down"]),
+        (True, ["end", "pagedown", "down"]),
+    ],
+    ids=["pgdn-from-the-prompt", "pgdn-in-the-transcript", "down", "end-then-more"],
+)
+async def test_a_key_down_at_the_bottom_keeps_following_the_output(
+    tmp_path: Path, focus_transcript: bool, keys: list[str]
+) -> None:
+    """Textual's scroll_to lets go of the bottom, and takes it again only when the position
+    changes to the end: PgDn pressed once the end was reached (paging down in a hurry) stopped
+    the view following, and the output that came next went by under a "new output" marker."""
+    app = demo(tmp_path)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, transcript = await long_transcript(pilot)
+        status = screen.query_one(StatusLine)
+        await send(pilot, "/slow 3")  # output for a few seconds
+        if focus_transcript:
+            transcript.focus()
+            await pilot.pause()
+        # Up a page, then down past the end: following again, whatever the keys did.
+        await pilot.press("pageup")
+        assert not transcript.following
+        await pilot.press("pagedown", "pagedown", *keys)
+        assert transcript.following
+        # At the end already: the keys again; the output still coming is followed.
+        await pilot.press(*keys)
+        assert transcript.following
+        await wait_for(pilot, lambda: not screen.busy, "the reply", limit=20)
+        await wait_for(pilot, lambda: transcript.scroll_y == transcript.max_scroll_y, "the end")
+        assert transcript.following
+        assert not status.new_output_shown

@@ -23,6 +23,7 @@ import logging
 from collections.abc import Iterable
 
 from rich.text import Text
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
@@ -170,10 +171,40 @@ class Transcript(VerticalScroll):
 
     def page(self, pages: int) -> None:
         """Scroll by ``pages`` screens (negative: up), as PgUp / PgDn do in the transcript."""
-        if pages < 0:
-            self.release_anchor()
         height = max(1, self.scrollable_content_region.height - 1)
-        self.scroll_to(y=self.scroll_y + pages * height, animate=False, immediate=True)
+        self._scroll_by(pages * height)
+
+    def _scroll_by(self, rows: float) -> None:
+        """Up lets go of the bottom; down to (or past) the end follows it again. Textual's
+        scroll_to lets go of it either way and takes it back only when the position changes
+        to the end: a PgDn pressed at the end left the view behind the output after it."""
+        if rows < 0:
+            self.release_anchor()
+        elif self.scroll_y + rows >= self.max_scroll_y:
+            self.to_bottom()
+            return
+        self.scroll_to(y=self.scroll_y + rows, animate=False, immediate=True, release_anchor=False)
+
+    # The keys of a focused transcript, as Textual's (a key it cannot use goes on up).
+    def action_page_down(self) -> None:
+        self._key_scroll(1, paged=True)
+
+    def action_page_up(self) -> None:
+        self._key_scroll(-1, paged=True)
+
+    def action_scroll_down(self) -> None:
+        self._key_scroll(1, paged=False)
+
+    def action_scroll_up(self) -> None:
+        self._key_scroll(-1, paged=False)
+
+    def _key_scroll(self, direction: int, *, paged: bool) -> None:
+        if not self.allow_vertical_scroll:
+            raise SkipAction()
+        if paged:
+            self.page(direction)
+        else:
+            self._scroll_by(direction)
 
     def to_top(self) -> None:
         self.release_anchor()
