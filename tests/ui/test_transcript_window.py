@@ -111,3 +111,54 @@ async def test_ctrl_o_takes_the_latest_tool_call_after_the_window_filled_in_abov
         assert transcript.toggle_latest(ToolCallView) is True
         expanded = [view.entry.id for view in transcript.query(ToolCallView) if view.expanded]
         assert expanded == [WINDOW - 1]
+
+
+def on_screen(transcript: Transcript, entry_id: int) -> bool:
+    view = next(v for v in transcript.query(EntryView) if v.entry.id == entry_id)
+    region = transcript.content_region
+    return view.region.height > 0 and region.y <= view.region.y < region.bottom
+
+
+async def test_an_entry_revealed_near_the_end_stays_while_more_comes() -> None:
+    """A search result in the last screenful: the scroll lands on the end, where Textual
+    follows the output again; the entry asked for must not scroll away under what comes."""
+    entries = history(40)
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", entries)
+        assert await transcript.reveal(38)
+        await wait_for(pilot, lambda: on_screen(transcript, 38), "the entry revealed")
+        assert not transcript.following
+        more = entries + history(10, "later ", first_id=40)
+        await transcript.sync_entries(more, None)
+        await pilot.pause()
+        await pilot.pause()
+        assert on_screen(transcript, 38) and not transcript.following
+        assert transcript.behind  # the new output below is marked
+
+
+@pytest.mark.parametrize("reading_up", [True, False], ids=["reading up", "at the end"])
+async def test_the_same_session_shown_afresh_keeps_the_readers_place(reading_up: bool) -> None:
+    """Its replay or a reload shows a session afresh: someone reading further up (or a search
+    result shown) keeps the place; someone at the end stays at the end; another session
+    starts at its end."""
+    entries = history(40)
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", entries)
+        if reading_up:
+            assert await transcript.reveal(12)
+            await wait_for(pilot, lambda: on_screen(transcript, 12), "the entry revealed")
+        await transcript.show_session("s", entries)
+        await pilot.pause()
+        await pilot.pause()
+        if reading_up:
+            await wait_for(pilot, lambda: on_screen(transcript, 12), "the place kept")
+            assert not transcript.following
+        else:
+            assert transcript.following and on_screen(transcript, 39)
+        await transcript.show_session("other", history(40, "other ", first_id=100))
+        await wait_for(pilot, lambda: on_screen(transcript, 139), "the other one's end")
+        assert transcript.following

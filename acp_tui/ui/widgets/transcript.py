@@ -242,6 +242,9 @@ class Transcript(VerticalScroll):
             await self._show_session(session_id, entries)
 
     async def _show_session(self, session_id: str | None, entries: list[Entry]) -> None:
+        # The same session shown afresh (its replay or a reload reset it) keeps the place of
+        # someone reading further up, or of a search result shown; another starts at its end.
+        keep = self._top_entry_id() if session_id == self.session_id else None
         self.session_id = session_id
         self.to_bottom()  # another session: nothing of it was read yet
         self._views.clear()
@@ -251,25 +254,52 @@ class Transcript(VerticalScroll):
         await self._sync_entries(entries, set())
         self.to_bottom()
         self._to_fill = min(self._hidden, WINDOW - FIRST_SHOWN)
-        if self._to_fill:
+        position = next((n for n, entry in enumerate(entries) if entry.id == keep), None)
+        if position is not None:
+            await self._reveal(position)
+        elif self._to_fill:
             self.call_after_refresh(self._fill_step, self._shown_count)
+
+    def _top_entry_id(self) -> int | None:
+        """The entry at the top of the view when the person is not following the end (None
+        when following): the place to keep."""
+        if self.following:
+            return None
+        top = self.content_region.y
+        for entry in self._entries:
+            view = self._views.get(entry.id)
+            if view is not None and view.region.height and view.region.bottom > top:
+                return entry.id
+        return None
 
     async def reveal(self, position: int) -> bool:
         """Scroll to the entry at ``position`` of the transcript shown (mounting the entries
         before it when it is behind the "earlier entries" row), its top at the top, and stop
         following the bottom. False when there is no such entry."""
         async with self._lock:
-            if not 0 <= position < len(self._entries):
-                return False
-            self._to_fill = 0
-            if position < self._hidden:
-                await self._show_earlier(self._hidden - position)
-            view = self._views.get(self._entries[position].id)
-            if view is None:
-                return False
-            self.release_anchor()
-            self.call_after_refresh(self.scroll_to_widget, view, top=True, animate=False)
-            return True
+            return await self._reveal(position)
+
+    async def _reveal(self, position: int) -> bool:
+        if not 0 <= position < len(self._entries):
+            return False
+        self._to_fill = 0
+        if position < self._hidden:
+            await self._show_earlier(self._hidden - position)
+        view = self._views.get(self._entries[position].id)
+        if view is None:
+            return False
+        self.release_anchor()
+        self.call_after_refresh(self._hold, view)
+        return True
+
+    def _hold(self, view: EntryView) -> None:
+        """Scroll ``view`` to the top and stay there: Textual follows the end again when a
+        scroll lands on it (an entry near the end, the rest not drawn yet), and what was
+        asked for would scroll away under the output after it (which the marker tells of)."""
+        if not view.is_attached:
+            return
+        self.scroll_to_widget(view, top=True, animate=False, immediate=True)
+        self.release_anchor()
 
     @property
     def entries(self) -> list[Entry]:
