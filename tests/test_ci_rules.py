@@ -100,7 +100,20 @@ def run_suite(
     # Only pytest's own plugins: loading every installed one costs seconds per run.
     environment.update(env, PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *args, "."],
+        # Its own temporary folder: not this run's /tmp/pytest-of-USER, whose oldest folders
+        # a run there deletes as it ends (see tests/test_slow_first.py).
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--basetemp",
+            str(tmp_path / "basetemp"),
+            *args,
+            ".",
+        ],
         cwd=tmp_path,
         env=environment,
         capture_output=True,

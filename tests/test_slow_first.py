@@ -116,7 +116,11 @@ def test_a_run_starts_the_longest_recorded_tests_first_and_records_its_times(
     environment.update(
         PYTHONPATH=str(ROOT), PYTEST_DISABLE_PLUGIN_AUTOLOAD="1", PYTHONFAULTHANDLER="1"
     )
-    command = ["-m", "pytest", "-q", "-p", "xdist.plugin", "-n", "2", "--dist", "worksteal", "."]
+    command = ["-m", "pytest", "-q", "-p", "xdist.plugin", "-n", "2", "--dist", "worksteal"]
+    # A temporary folder of its own: by default it would share /tmp/pytest-of-USER with
+    # this run and, at its exit, delete the oldest numbered folders there (this run's first
+    # pass, gigabytes: CI saw it still deleting at 120 s).
+    command += ["--basetemp", str(tmp_path / "basetemp"), "."]
     assert_runs(command, tmp_path, environment)
     ran = [json.loads(line) for line in (tmp_path / "ran.jsonl").read_text().splitlines()]
     first = {}

@@ -9,6 +9,7 @@ counts it."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -83,6 +84,25 @@ async def subagents_done(pilot: Any, screen: ChatScreen) -> str:
     return parent
 
 
+async def click_card(pilot: Any, view: SubagentCardView, opened: Callable[[], bool]) -> None:
+    """Click the card's first cell (a toast, bottom right, may cover its middle) and wait for
+    ``opened``. A click that missed because the card moved between the press and the click
+    (a row drawn under the transcript after a turn, on a loaded machine) is tried again; one
+    that landed on the card must open it."""
+    for _ in range(3):
+        view.scroll_visible(animate=False, immediate=True)
+        await settle(pilot)
+        x, y = view.region.x + 1, view.region.y
+        await pilot.click(offset=(x, y))
+        await settle(pilot)
+        if opened():
+            return
+        hit, _ = pilot.app.get_widget_at(x, y)
+        if hit is view or view in hit.ancestors:
+            break  # it is there, and was clicked: it must open
+    await wait_for(pilot, opened, "the child's view")
+
+
 async def test_a_card_per_child_opens_its_own_view_and_comes_back(tmp_path: Path) -> None:
     app = demo_app(tmp_path, tmp_path / "state")
     async with app.run_test(size=SIZE) as pilot:
@@ -92,12 +112,8 @@ async def test_a_card_per_child_opens_its_own_view_and_comes_back(tmp_path: Path
         assert "Research the code" in header_of(research) and "✓ done" in header_of(tests)
         assert "src/parser.py" in str(research.query_one(".last", Static).render())
         # A click opens the child's own transcript: its task from the parent, its work.
-        # On the card's first cell: a toast (bottom right) may cover its middle.
-        research.scroll_visible(animate=False, immediate=True)
-        await settle(pilot)
-        await pilot.click(research, offset=(1, 0))
         child = research.card.child_id
-        await wait_for(pilot, lambda: screen.session_id == child, "the child's view")
+        await click_card(pilot, research, lambda: screen.session_id == child)
         await settle(pilot)
         views = list(screen.widgets.transcript.query(SessionMessageView))
         assert views and "from /subagents" in str(views[0].query_one(".who", Static).render())

@@ -211,7 +211,8 @@ async def test_a_write_of_a_session_not_on_screen_waits_for_it(tmp_path: Path) -
         screen.parts.write_reviews.mode = "ask"  # as review_writes = "ask" does
         first = screen.session_id
         assert first is not None
-        await send(pilot, "/slow 3")
+        # Long enough to still run once the switch is done on a loaded machine (3 s did not).
+        await send(pilot, "/slow 30")
         await wait_for(pilot, lambda: screen.busy, "the slow turn")
         await new_session_beside(pilot, screen, first)
         await send(pilot, "/rewrite review.txt")  # in session 2: shown at once
