@@ -15,9 +15,11 @@ import asyncio
 import contextlib
 import os
 import signal
+import subprocess
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from acp_tui.services import children
 from acp_tui.text.safety import one_line
 
 __all__ = ["MAX_CHARS", "MAX_DRAIN", "MAX_READ", "TIMEOUT", "StatusOutput", "run_status_command"]
@@ -55,46 +57,56 @@ def _exit_note(code: int) -> str:
     return f"exit {code}"
 
 
-class _Run(asyncio.SubprocessProtocol):
-    """One run's pipes: stdout kept up to :data:`MAX_READ` bytes, read and dropped up to
+class _Output(asyncio.Protocol):
+    """The command's stdout: kept up to :data:`MAX_READ` bytes, read and dropped up to
     :data:`MAX_DRAIN`, then closed (the command is told, as by ``| head``)."""
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
         self.kept = bytearray()
         self.drained = 0
         self.flooded = False
-        self.transport: asyncio.SubprocessTransport | None = None
-        self.exited: asyncio.Future[None] = loop.create_future()
-        self.output_ended: asyncio.Future[None] = loop.create_future()
+        self.transport: asyncio.BaseTransport | None = None
+        self.ended: asyncio.Future[None] = loop.create_future()
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
-        assert isinstance(transport, asyncio.SubprocessTransport)
         self.transport = transport
 
-    def pipe_data_received(self, fd: int, data: bytes | bytearray) -> None:
-        if fd != 1 or self.flooded:
+    def data_received(self, data: bytes) -> None:
+        if self.flooded:
             return
         if len(self.kept) < MAX_READ:
             self.kept += data[: MAX_READ - len(self.kept)]
         self.drained += len(data)
         if self.drained > MAX_DRAIN and self.transport is not None:
             self.flooded = True
-            pipe = self.transport.get_pipe_transport(1)
-            if pipe is not None:
-                pipe.close()
+            self.transport.close()
 
-    def pipe_connection_lost(self, fd: int, exc: Exception | None) -> None:
-        if fd == 1 and not self.output_ended.done():
-            self.output_ended.set_result(None)
-
-    def process_exited(self) -> None:
-        if not self.exited.done():
-            self.exited.set_result(None)
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.ended.done():
+            self.ended.set_result(None)
 
 
 def _kill_group(pid: int) -> None:
     with contextlib.suppress(ProcessLookupError, PermissionError):
         os.killpg(pid, signal.SIGKILL)
+
+
+def _collect(loop: asyncio.AbstractEventLoop, process: children.Process, tries: int = 200) -> None:
+    """A killed command's exit status, read once it has gone (a kill takes effect at once,
+    as a rule), so that it leaves no zombie; then the reaper may forget it."""
+    if process.poll() is not None or tries == 0:
+        children.release(process)
+    else:
+        loop.call_later(0.05, _collect, loop, process, tries - 1)
+
+
+async def _exit_code(process: children.Process) -> int:
+    """Its exit status, once its output has ended (it exits then, as a rule)."""
+    pause = 0.001
+    while (code := process.poll()) is None:
+        await asyncio.sleep(pause)
+        pause = min(pause * 2, 0.05)
+    return code
 
 
 async def run_status_command(
@@ -110,44 +122,55 @@ async def run_status_command(
     env = dict(os.environ if environ is None else environ)
     shell = env.get("SHELL") or "/bin/sh"
     loop = asyncio.get_running_loop()
-    run = _Run(loop)
     try:
-        transport, _ = await loop.subprocess_exec(
-            lambda: run,
-            shell,
-            "-c",
-            command,
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
+        # Started here rather than by asyncio's subprocess support, whose clean-up of a run
+        # cancelled while starting waits for every holder of the output to close it (a
+        # child the command left running: minutes); and registered with the reaper, which
+        # would otherwise take its exit status (see acp_tui.services.children).
+        process = children.popen(
+            [shell, "-c", command],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             cwd=cwd,
             env=env,
             start_new_session=True,
         )
     except OSError as error:
         return StatusOutput(problem=f"cannot run: {one_line(error.strerror or str(error), 80)}")
-    pid = transport.get_pid()
+    assert process.stdin is not None and process.stdout is not None
+    output = _Output(loop)
+    writer: asyncio.WriteTransport | None = None
+    reader: asyncio.ReadTransport | None = None
+    code: int | None = None
     try:
-        stdin = transport.get_pipe_transport(0)
-        if stdin is not None:
+        async with asyncio.timeout(limit):
+            writer, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, process.stdin)
             # A command that does not read its stdin is fine: what it leaves unread is
             # dropped as the pipe closes, never waited on.
-            assert isinstance(stdin, asyncio.WriteTransport)
-            stdin.write(state)
-            stdin.close()
-        async with asyncio.timeout(limit):
-            await run.exited
-            await run.output_ended
+            writer.write(state)
+            writer.close()
+            reader, _ = await loop.connect_read_pipe(lambda: output, process.stdout)
+            await output.ended
+            code = await _exit_code(process)
     except TimeoutError:
         return StatusOutput(problem=f"no answer in {limit:g} s")
     finally:
         # Timed out, cancelled, or done: nothing it started outlives the run, and no pipe
         # is left open (a process it detached may still hold one: not waited for).
-        _kill_group(pid)
-        transport.close()
-    if run.flooded:
+        _kill_group(process.pid)
+        if writer is not None and writer.get_write_buffer_size():
+            writer.abort()  # what it did not read is dropped
+        if reader is not None:
+            reader.close()
+        process.stdin.close()
+        process.stdout.close()
+        if code is None:
+            _collect(loop, process)
+        else:
+            children.release(process)
+    if output.flooded:
         return StatusOutput(problem="printed too much")
-    code = transport.get_returncode()
-    if code is None or code != 0:
+    if code != 0:
         return StatusOutput(problem=_exit_note(code if code is not None else -signal.SIGKILL))
-    return StatusOutput(line=_first_line(bytes(run.kept)))
+    return StatusOutput(line=_first_line(bytes(output.kept)))

@@ -6,6 +6,7 @@ the git branch, read without running git or touching the repository."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import subprocess
@@ -150,21 +151,47 @@ def test_a_command_that_ignores_its_stdin_is_fine() -> None:
     assert run("echo ok", state=b"x" * 200_000).line == "ok"
 
 
-def test_a_run_cancelled_kills_its_command(tmp_path: Path) -> None:
-    pids = tmp_path / "pids"
+def _running_with(token: str) -> list[int]:
+    """Processes (not zombies) whose command line holds ``token``."""
+    import psutil
+
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        with contextlib.suppress(psutil.Error):
+            if process.info["status"] != psutil.STATUS_ZOMBIE and any(
+                token in part for part in process.info["cmdline"] or ()
+            ):
+                found.append(process.pid)
+    return found
+
+
+@pytest.mark.parametrize("moment", ["at once", "while starting", "once running"])
+def test_a_run_cancelled_at_any_moment_ends_promptly_and_leaves_nothing(
+    tmp_path: Path, moment: str
+) -> None:
+    """Cancelled before, during or after its command starts: the run ends at once (asyncio's
+    clean-up of a cancelled start is never waited on) and neither the command nor what it
+    started is left running."""
+    started = tmp_path / "started"
+    # A duration no other process has: in the command lines of the shell and of its child.
+    token = f"300.{os.getpid()}{time.monotonic_ns()}"
+    command = f"sleep {token} & echo $$ > {started}; wait"
 
     async def scenario() -> None:
-        task = asyncio.create_task(
-            run_status_command(f"echo $$ > {pids}; sleep 300", b"", "/", limit=60)
-        )
-        while not pids.exists() or not pids.read_text().strip():
-            await asyncio.sleep(0.02)
+        task = asyncio.create_task(run_status_command(command, b"", "/", limit=60))
+        if moment == "while starting":
+            await asyncio.sleep(0)
+        elif moment == "once running":
+            while not started.exists() or not started.read_text().strip():
+                await asyncio.sleep(0.02)
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
-            await task
+            await asyncio.wait_for(task, 30)
 
+    begun = time.monotonic()
     asyncio.run(scenario())
-    wait_until(lambda: not _alive(int(pids.read_text())), "the command is killed")
+    assert time.monotonic() - begun < 30
+    wait_until(lambda: not _running_with(token), "nothing of the command is left running")
 
 
 # ------------------------------------------------------------------------------ pacing
