@@ -13,6 +13,8 @@
 - Under xdist the longest tests start first, spread over the workers (tests/slow_first.py).
 - Compiled bytecode is cached even where PYTHONDONTWRITEBYTECODE is set (below), and a fresh
   clone's is written once before the xdist workers start, not by each (tests/warm_bytecode.py).
+- Snapshots are taken with text cursors shown steadily, never mid-blink
+  (tests/steady_snapshots.py).
 - Each stylesheet is parsed once per test process, not once per app (tests/css_cache.py).
 - A test of a Textual patch's own effect is marked ``textual_patch("name")``: it fails (never
   skips) in a run where that patch is off (``ACP_TUI_PATCHES``); such a run deselects those
@@ -37,6 +39,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Generator
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, settings
@@ -212,3 +215,11 @@ def pytest_collectreport(report: pytest.CollectReport) -> None:
 @pytest.fixture
 def anyio_backend() -> str:
     return "asyncio"
+
+
+@pytest.fixture
+def snap_compare(snap_compare: Any) -> Any:
+    """The plugin's ``snap_compare``, with text cursors steady (tests/steady_snapshots.py)."""
+    from tests.steady_snapshots import steady
+
+    return steady(snap_compare)
