@@ -244,7 +244,30 @@ async def test_a_word_said_to_another_agent_is_found_and_enter_lands_on_it(
                 and not transcript.following
             )
 
-        await wait_for(pilot, landed, "the entry with the word on screen")
+        def state() -> str:
+            """What the screen showed, for a failure."""
+            transcript = view.query_one(Transcript)
+            rows = [
+                (w.region.y, transcript.entries.index(entry))
+                for entry in transcript.entries
+                if "quokka" in getattr(entry, "text", "")
+                for w in transcript.children
+                if getattr(w, "entry", None) is entry
+            ]
+            notes = [n.message for n in second._notifications]
+            return (
+                f"screen={type(second.screen).__name__} view.session={view.session_id} "
+                f"transcript.session={transcript.session_id} entries={len(transcript.entries)} "
+                f"quokka rows (y, index)={rows} content={transcript.content_region} "
+                f"scroll_y={transcript.scroll_y} max={transcript.max_scroll_y} "
+                f"following={transcript.following} shown={transcript.shown_count} "
+                f"notes={notes}"
+            )
+
+        try:
+            await wait_for(pilot, landed, "the entry with the word on screen")
+        except AssertionError as error:
+            raise AssertionError(f"{error}: {state()}") from None
 
 
 async def test_without_an_index_the_key_says_so(tmp_path: Path) -> None:
