@@ -9,6 +9,7 @@ from textual.app import App, ComposeResult
 
 from acp_tui.store.entries import AgentMessage, Entry, ToolCall, UserMessage
 from acp_tui.ui.widgets.entry_view import EntryView
+from acp_tui.ui.widgets.markdown_lines import MarkdownLines
 from acp_tui.ui.widgets.tool_call_view import ToolCallView
 from acp_tui.ui.widgets.transcript import FIRST_SHOWN, WINDOW, Transcript
 from tests.ui.chat_helpers import wait_for
@@ -162,3 +163,45 @@ async def test_the_same_session_shown_afresh_keeps_the_readers_place(reading_up:
         await transcript.show_session("other", history(40, "other ", first_id=100))
         await wait_for(pilot, lambda: on_screen(transcript, 139), "the other one's end")
         assert transcript.following
+
+
+async def test_a_shift_measured_before_a_reveal_does_not_move_the_entry_revealed() -> None:
+    """A reply above the view, drawn exactly, asks the transcript to move by the rows it
+    gained, to keep what is on screen still. Measured while the view was at the end and
+    handled once a search result was revealed elsewhere, it moved the result off the top
+    (a row or a screenful); a shift of something that is no longer above the view is not
+    applied."""
+    entries = history(40)
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", entries)
+        await wait_for(pilot, lambda: on_screen(transcript, 39), "the end")
+        top = transcript.content_region.y
+        above = [lines for lines in transcript.query(MarkdownLines) if lines.region.y < top]
+        straddling = max(above, key=lambda lines: lines.region.y)  # the one at the top
+        assert await transcript.reveal(12)
+        transcript.post_message(MarkdownLines.Shifted(straddling, 5))
+        await wait_for(pilot, lambda: on_screen(transcript, 12), "the entry revealed")
+        for _ in range(3):
+            await pilot.pause()
+        assert on_screen(transcript, 12) and not transcript.following
+
+
+async def test_a_reply_above_the_view_that_grows_as_it_is_drawn_keeps_the_view_still() -> None:
+    """The other side: a reply that begins above the view and gained rows as it was drawn
+    moves the view by as many, so what the person reads stays where it was."""
+    entries = history(40)
+    app = TranscriptApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        transcript = app.query_one(Transcript)
+        await transcript.show_session("s", entries)
+        await wait_for(pilot, lambda: on_screen(transcript, 39), "the end")
+        transcript.page(-1)  # reading further up
+        for _ in range(3):
+            await pilot.pause()
+        before = transcript.scroll_y
+        top = transcript.content_region.y
+        above = [lines for lines in transcript.query(MarkdownLines) if lines.region.y < top]
+        transcript.post_message(MarkdownLines.Shifted(above[-1], 3))
+        await wait_for(pilot, lambda: transcript.scroll_y == before + 3, "the view moved by 3")

@@ -30,6 +30,7 @@ from textual.containers import VerticalScroll
 from textual.geometry import Size
 from textual.layout import DockArrangeResult
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Static
 
 from acp_tui.store.entries import (
@@ -437,12 +438,28 @@ class Transcript(VerticalScroll):
         if self.following or self._scrolling():
             return  # an animated scroll (Home, PgUp) goes where it was sent
         rows = event.rows
+        lines = event.lines
 
         def keep_still() -> None:
-            if not self._scrolling():
+            # Only while the reply still begins above the view: a shift measured before the
+            # view moved (a search result revealed, a key pressed) would move what is now
+            # on screen away, a search result off the top.
+            if not self.following and not self._scrolling() and self._begins_above(lines):
                 self.scroll_to(y=self.scroll_y + rows, animate=False, immediate=True)
 
         self.call_after_refresh(keep_still)
+
+    def _begins_above(self, lines: MarkdownLines) -> bool:
+        """Whether ``lines`` begins above the row at the top of the view. Measured in the
+        transcript's own rows (the scroll may have moved since the screen was last drawn;
+        where each widget lies in the transcript has not)."""
+        entry: Widget = lines
+        while entry.parent is not self:
+            if not isinstance(entry.parent, Widget):
+                return False  # no longer in this transcript
+            entry = entry.parent
+        top = entry.virtual_region.y + (lines.region.y - entry.region.y)
+        return top < self.scroll_y
 
     def _scrolling(self) -> bool:
         return self.app.animator.is_being_animated(self, "scroll_y")
