@@ -106,6 +106,22 @@ def screen_idle(screen: ChatScreen) -> bool:
     return screen.drawing.idle()
 
 
+def drawing_state(screen: ChatScreen) -> str:
+    """Why the screen is not idle, for a failure: the drawing's flags, the store's, and
+    where each refresh under way waits."""
+    drawing = screen.drawing
+    stacks = [
+        " <- ".join(f"{frame.f_code.co_name}:{frame.f_lineno}" for frame in task.get_stack())
+        for task in drawing._tasks
+    ]
+    return (
+        f"pending={drawing.pending} refreshing={drawing.refreshing} "
+        f"again={drawing._again} dirty={drawing.store.dirty} attached={screen.is_attached} "
+        f"screen={type(screen.app.screen).__name__} refreshes={stacks} "
+        f"unanswered={requests_unanswered(screen)}"
+    )
+
+
 def requests_unanswered(screen: ChatScreen) -> int:
     """How many requests the client sent that the agent has not answered yet."""
     controller = screen.controller
@@ -122,11 +138,14 @@ async def settle(pilot: Pilot, *, answered: bool = False) -> None:
     something did *not* happen: once settled, it would have."""
     await pilot.pause()
     screen = chat(pilot.app)
-    await wait_for(
-        pilot,
-        lambda: screen_idle(screen) and not (answered and requests_unanswered(screen)),
-        "the screen to show every change" + (" and every request answered" if answered else ""),
-    )
+    try:
+        await wait_for(
+            pilot,
+            lambda: screen_idle(screen) and not (answered and requests_unanswered(screen)),
+            "the screen to show every change" + (" and every request answered" if answered else ""),
+        )
+    except AssertionError as error:
+        raise AssertionError(f"{error}: {drawing_state(screen)}") from None
     await pilot.wait_for_scheduled_animations()
     await pilot.pause()
 
