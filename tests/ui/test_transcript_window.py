@@ -165,6 +165,13 @@ async def test_the_same_session_shown_afresh_keeps_the_readers_place(reading_up:
         assert transcript.following
 
 
+def reply_at_top(transcript: Transcript) -> MarkdownLines:
+    """The reply's lines that begin nearest above the top of the view (the one at the top)."""
+    top = transcript.content_region.y
+    above = [lines for lines in transcript.query(MarkdownLines) if lines.region.y < top]
+    return max(above, key=lambda lines: lines.region.y)
+
+
 async def test_a_shift_measured_before_a_reveal_does_not_move_the_entry_revealed() -> None:
     """A reply above the view, drawn exactly, asks the transcript to move by the rows it
     gained, to keep what is on screen still. Measured while the view was at the end and
@@ -177,9 +184,7 @@ async def test_a_shift_measured_before_a_reveal_does_not_move_the_entry_revealed
         transcript = app.query_one(Transcript)
         await transcript.show_session("s", entries)
         await wait_for(pilot, lambda: on_screen(transcript, 39), "the end")
-        top = transcript.content_region.y
-        above = [lines for lines in transcript.query(MarkdownLines) if lines.region.y < top]
-        straddling = max(above, key=lambda lines: lines.region.y)  # the one at the top
+        straddling = reply_at_top(transcript)
         assert await transcript.reveal(12)
         transcript.post_message(MarkdownLines.Shifted(straddling, 5))
         await wait_for(pilot, lambda: on_screen(transcript, 12), "the entry revealed")
@@ -201,7 +206,5 @@ async def test_a_reply_above_the_view_that_grows_as_it_is_drawn_keeps_the_view_s
         for _ in range(3):
             await pilot.pause()
         before = transcript.scroll_y
-        top = transcript.content_region.y
-        above = [lines for lines in transcript.query(MarkdownLines) if lines.region.y < top]
-        transcript.post_message(MarkdownLines.Shifted(above[-1], 3))
+        transcript.post_message(MarkdownLines.Shifted(reply_at_top(transcript), 3))
         await wait_for(pilot, lambda: transcript.scroll_y == before + 3, "the view moved by 3")
